@@ -1,0 +1,97 @@
+import { compile } from "json-schema-to-typescript";
+import { Project, type SourceFile } from "ts-morph";
+import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import type { ProtocolIR } from "../ir/types.js";
+import { walkSchema } from "../schema/walk.js";
+import type { TemplateRenderer } from "./templates.js";
+
+const ROOT = "A2ACodegenModelsRoot";
+
+/**
+ * models.ts: json-schema-to-typescript over the normalized definitions, then a ts-morph pass that removes
+ * the helper root and proves no type name was invented (no `Message1`), then the parts the schema implies
+ * but the library does not write: `as const` value lists of enumerations and tag guards of unions.
+ */
+export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, header: string): Promise<string> {
+  const definitions: JsonObject = {};
+  for (const type of ir.types) definitions[type.name] = { ...forTypeScript(type.schema), title: type.name };
+  const body = await compile({ title: ROOT, type: "object", additionalProperties: false, definitions } as never, ROOT, {
+    bannerComment: "",
+    additionalProperties: false,
+    unreachableDefinitions: true,
+    declareExternallyReferenced: true,
+    format: false,
+    strictIndexSignatures: false,
+    unknownAny: true,
+  });
+  const cleaned = checkDeclarations(body.replace(REFERENCED_BY, "").replace(EMPTY_DOC, ""), ir);
+  const extras = templates.render("models/extras.ts.hbs", modelExtrasView(ir));
+  return `${header}\n${cleaned}\n${extras}`;
+}
+
+// json-schema-to-typescript's note under every definition; it names our helper root, not the user's schema.
+const REFERENCED_BY = /(\n \* ?)?\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g;
+const EMPTY_DOC = /\/\*\*\s*\*\/\n?/g;
+
+/** The schema as json-schema-to-typescript should see it (the validators see the normalized schema itself). */
+function forTypeScript(schema: JsonObject): JsonObject {
+  return walkSchema(structuredClone(schema), "", (node): JsonObject | undefined => {
+    // "ref + doc": keep the description as the property's JSDoc without making a new named type.
+    if (typeof node.$ref === "string" && typeof node.description === "string") {
+      const wrapped: JsonObject = { allOf: [{ $ref: node.$ref }], description: node.description };
+      return wrapped;
+    }
+    // A schema that constrains nothing is any JSON value.
+    if (isUnconstrained(node)) {
+      const unknownValue: JsonObject = { ...node, tsType: "unknown" };
+      return unknownValue;
+    }
+    return undefined;
+  });
+}
+
+const CONSTRAINING = ["type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not", "tsType", "additionalProperties"];
+function isUnconstrained(node: JsonObject): boolean {
+  return !CONSTRAINING.some((k) => k in node);
+}
+
+function checkDeclarations(text: string, ir: ProtocolIR): string {
+  const project = new Project({ useInMemoryFileSystem: true, skipLoadingLibFiles: true, compilerOptions: { noLib: true } });
+  const file: SourceFile = project.createSourceFile("models.ts", text);
+  file.getInterface(ROOT)?.remove();
+  file.getTypeAlias(ROOT)?.remove();
+  const expected = new Set(ir.types.map((t) => t.name));
+  const declared = [...file.getInterfaces(), ...file.getTypeAliases()].map((d) => d.getName());
+  const invented = declared.filter((name) => !expected.has(name));
+  const missing = [...expected].filter((name) => !declared.includes(name));
+  if (invented.length > 0 || missing.length > 0) {
+    throw new Error(
+      `json-schema-to-typescript declared types that are not definitions (${invented.join(", ") || "none"}) ` +
+        `or skipped definitions (${missing.join(", ") || "none"}); this is a bug in a2a-codegen's normalization`,
+    );
+  }
+  return file.getFullText();
+}
+
+interface GuardView {
+  name: string;
+  member: string;
+  property: string;
+  value: string;
+}
+
+function modelExtrasView(ir: ProtocolIR) {
+  const guards = new Map<string, GuardView>();
+  for (const union of ir.unions) {
+    if (union.definition === undefined || union.dispatch.kind !== "tag") continue;
+    const property = union.dispatch.property;
+    for (const { value, member } of union.dispatch.tags) {
+      if (member.ref === undefined || guards.has(member.ref)) continue;
+      guards.set(member.ref, { name: `is${member.ref}`, member: member.ref, property: JSON.stringify(property), value: JSON.stringify(value) });
+    }
+  }
+  return {
+    enums: ir.enums.map((e) => ({ name: e.name, values: JSON.stringify(e.values as Json) })),
+    guards: [...guards.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
+  };
+}

@@ -1,0 +1,64 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import Handlebars from "handlebars";
+import { CodegenError } from "../errors.js";
+
+/** The package's own templates (works from src/ and from dist/). */
+export const BUNDLED_TEMPLATE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../templates");
+
+/**
+ * Renders Handlebars templates by their path under templates/ (e.g. "core/protocol.ts.hbs"). A template in
+ * an override folder wins over the bundled one of the same path. Templates hold file skeletons only:
+ * decisions are made in the view-model the emitter passes in.
+ */
+export class TemplateRenderer {
+  private readonly hb = Handlebars.create();
+  private readonly cache = new Map<string, HandlebarsTemplateDelegate>();
+
+  constructor(private readonly overrideDir?: string) {
+    this.hb.registerHelper("json", (value: unknown) => JSON.stringify(value));
+    this.hb.registerHelper("doc", (text: unknown, indent: unknown) => jsDoc(typeof text === "string" ? text : undefined, typeof indent === "string" ? indent : ""));
+    this.hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
+  }
+
+  /** Where a template comes from: the override folder when it has one of that path. */
+  resolve(path: string): string {
+    if (this.overrideDir) {
+      const candidate = join(this.overrideDir, path);
+      if (existsSync(candidate)) return candidate;
+    }
+    return join(BUNDLED_TEMPLATE_DIR, path);
+  }
+
+  render(path: string, view: object): string {
+    const file = this.resolve(path);
+    let template = this.cache.get(file);
+    if (!template) {
+      let source: string;
+      try {
+        source = readFileSync(file, "utf8");
+      } catch (error) {
+        throw new CodegenError("template not found", { file, cause: error, kind: "io" });
+      }
+      try {
+        template = this.hb.compile(source, { noEscape: true, strict: true });
+      } catch (error) {
+        throw new CodegenError(`template error: ${(error as Error).message}`, { file, cause: error });
+      }
+      this.cache.set(file, template);
+    }
+    try {
+      return template(view);
+    } catch (error) {
+      throw new CodegenError(`template error: ${(error as Error).message}`, { file, cause: error });
+    }
+  }
+}
+
+/** A JSDoc block for a description (empty string when there is none). */
+export function jsDoc(text: string | undefined, indent = ""): string {
+  if (!text || !text.trim()) return "";
+  const lines = text.replace(/\*\//g, "*\\/").trimEnd().split(/\r?\n/);
+  return `${indent}/**\n${lines.map((l) => `${indent} *${l ? " " + l : ""}`).join("\n")}\n${indent} */\n`;
+}

@@ -1,0 +1,140 @@
+import { createRequire } from "node:module";
+import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
+import type { ProtocolIR, UnionInfo } from "../ir/types.js";
+import type { JsonObject } from "../schema/json.js";
+import type { TemplateRenderer } from "./templates.js";
+
+// ajv and its standalone module are CommonJS modules with a `default` export.
+const require = createRequire(import.meta.url);
+const Ajv = (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
+const standaloneCode = (require("ajv/dist/standalone/index.js") as { default: (ajv: AjvClass, refs: Record<string, string>) => string })
+  .default;
+
+/** Ajv options shared by the generated validators and the tests' independent validator. */
+export const AJV_OPTIONS = {
+  allErrors: true,
+  allowUnionTypes: true,
+  // `format` is an annotation (as in JSON Schema 2019+): real agents write timestamps in many shapes.
+  validateFormats: false,
+  strict: true,
+  strictTypes: false,
+  strictRequired: false,
+  // One function per definition, called where it is referenced: a third of the code of inlining.
+  inlineRefs: false,
+} as const;
+
+export const SCHEMA_ID = "a2a";
+
+/**
+ * The schema the validators are compiled from: the normalized schema with every union that can be told
+ * apart before validation rewritten as an if/then/else chain. The chain accepts exactly what the anyOf
+ * accepts, but reports the errors of the one member the value names (one precise error instead of Ajv's
+ * fan-out over every member), and an unknown tag as one `enum` error listing the allowed tags.
+ */
+export function validatorSchema(ir: ProtocolIR): JsonObject {
+  const definitions: JsonObject = {};
+  for (const t of ir.types) definitions[t.name] = structuredClone(t.schema);
+  const root: JsonObject = { $id: SCHEMA_ID, definitions };
+  // Deepest first, so that an inner union is rewritten before the member that contains it moves.
+  const unions = [...ir.unions].sort((a, b) => b.pointer.split("/").length - a.pointer.split("/").length || (a.pointer < b.pointer ? -1 : 1));
+  for (const union of unions) {
+    if (union.dispatch.kind === "none") continue;
+    const { parent, key } = locate(root, union.pointer);
+    const node = (parent as Record<string, unknown>)[key] as JsonObject;
+    (parent as Record<string, unknown>)[key] = dispatchChain(union, node);
+  }
+  return root;
+}
+
+function locate(root: JsonObject, pointer: string): { parent: JsonObject | unknown[]; key: string | number } {
+  const tokens = pointer.slice(1).split("/").map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"));
+  let node: unknown = root;
+  for (let i = 0; i < tokens.length - 1; i++) node = (node as Record<string, unknown>)[tokens[i] as string];
+  const last = tokens[tokens.length - 1] as string;
+  return Array.isArray(node) ? { parent: node, key: Number(last) } : { parent: node as JsonObject, key: last };
+}
+
+function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
+  const items = node[union.keyword] as JsonObject[];
+  const memberSchema = (index: number): JsonObject =>
+    union.members[index]?.ref !== undefined ? { $ref: `#/definitions/${union.members[index]?.ref}` } : (items[index] as JsonObject);
+  const doc: JsonObject = typeof node.description === "string" ? { description: node.description } : {};
+  const dispatch = union.dispatch;
+
+  if (dispatch.kind === "tag") {
+    const tag = dispatch.property;
+    let chain: JsonObject = {
+      type: "object",
+      required: [tag],
+      properties: { [tag]: { enum: dispatch.tags.map((t) => t.value) } },
+    };
+    for (const { value, member } of [...dispatch.tags].reverse()) {
+      chain = {
+        if: { type: "object", required: [tag], properties: { [tag]: { const: value } } },
+        then: memberSchema(member.index),
+        else: chain,
+      };
+    }
+    return { ...doc, ...chain };
+  }
+  if (dispatch.kind === "presence") {
+    const markers = dispatch.markers.map((m) => m.property);
+    const anyMarker = markers.map((p) => ({ required: [p] }));
+    // No marker: say which are expected. Several markers: only the union itself can decide.
+    let chain: JsonObject = {
+      if: { type: "object", anyOf: anyMarker },
+      then: { [union.keyword]: items.map((_, i) => memberSchema(i)) },
+      else: { type: "object", anyOf: anyMarker },
+    };
+    for (const { property, member } of [...dispatch.markers].reverse()) {
+      const others = markers.filter((p) => p !== property).map((p) => ({ required: [p] }));
+      chain = {
+        if: { type: "object", required: [property], not: { anyOf: others } },
+        then: memberSchema(member.index),
+        else: chain,
+      };
+    }
+    return { ...doc, ...chain };
+  }
+  return node;
+}
+
+/** validators.ajv.js: Ajv standalone code, one export per definition, compiled now, never at run time. */
+export function emitAjvModule(ir: ProtocolIR, header: string): string {
+  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } });
+  ajv.addSchema(validatorSchema(ir));
+  const refs: Record<string, string> = {};
+  for (const t of ir.types) refs[t.name] = `${SCHEMA_ID}#/definitions/${t.name}`;
+  const code = esmImports(standaloneCode(ajv, refs));
+  return `${header}\n${code}\n`;
+}
+
+/**
+ * Ajv's standalone code still `require`s its runtime helpers (deep equality, unicode length) even in ESM
+ * mode; turn those into imports so the module loads as ESM.
+ */
+function esmImports(code: string): string {
+  const imports: string[] = [];
+  const body = code.replace(/const (\w+) = require\("([^"]+)"\)(\.default)?;/g, (_m, name: string, module: string, dflt?: string) => {
+    const spec = module.endsWith(".js") ? module : `${module}.js`;
+    imports.push(dflt ? `import ${name}_module from "${spec}";\nconst ${name} = ${name}_module.default;` : `import ${name} from "${spec}";`);
+    return "";
+  });
+  if (/\brequire\(/.test(body)) throw new Error("Ajv standalone code has a require() a2a-codegen cannot turn into an import");
+  return imports.length ? `${imports.join("\n")}\n${body}` : body;
+}
+
+export function validatorsView(ir: ProtocolIR) {
+  return {
+    types: ir.types.map((t) => ({ name: t.name, validator: `validate${t.name}` })),
+  };
+}
+
+export function emitValidatorFiles(ir: ProtocolIR, templates: TemplateRenderer, header: string): Record<string, string> {
+  const view = { header, ...validatorsView(ir) };
+  return {
+    "validators.ajv.js": emitAjvModule(ir, header),
+    "validators.ajv.d.ts": templates.render("core/validators.ajv.d.ts.hbs", view),
+    "validators.ts": templates.render("core/validators.ts.hbs", view),
+  };
+}

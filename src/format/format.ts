@@ -1,0 +1,25 @@
+import * as prettier from "prettier";
+
+/**
+ * Formats generated TypeScript with prettier, in-process and once, at the end of the pipeline, with fixed
+ * options (never a user's .prettierrc) so that the output is the same on every machine. The Ajv module is
+ * machine code and is left as Ajv writes it.
+ */
+export const PRETTIER_OPTIONS: prettier.Options = {
+  parser: "typescript",
+  printWidth: 110,
+  semi: true,
+  singleQuote: false,
+  trailingComma: "all",
+  endOfLine: "lf",
+};
+
+export async function formatFiles(files: Record<string, string>): Promise<Record<string, string>> {
+  const out: Record<string, string> = {};
+  await Promise.all(
+    Object.entries(files).map(async ([path, content]) => {
+      out[path] = path.endsWith(".ts") ? await prettier.format(content, PRETTIER_OPTIONS) : content;
+    }),
+  );
+  return out;
+}

@@ -1,0 +1,215 @@
+/**
+ * Validation runtime of the code a2a-codegen generates: turns the errors of the precompiled (Ajv
+ * standalone) validators into a small, stable shape and wraps each validator as a type guard.
+ * Copied verbatim into every generated folder; it has no dependencies.
+ */
+
+/** One problem found in a value. The shape is stable across versions of a2a-codegen. */
+export interface ValidationIssue {
+  /** JSON pointer (RFC 6901) to the offending value; for a missing property, to where it should be. */
+  pointer: string;
+  /** What the schema expects there, e.g. `string`, `one of "agent", "user"`, `a property "parts"`. */
+  expected: string;
+  /** What the value has there, e.g. `number`, `"bot"`, `missing`. */
+  got: string;
+  /** The JSON Schema keyword that failed (`required`, `type`, `enum`, `const`, `anyOf`, ...). */
+  keyword: string;
+  /** One readable sentence naming the place, e.g. `/params/message/role: expected one of "agent", "user", got "bot"`. */
+  message: string;
+}
+
+/** The error objects Ajv's generated code reports (a subset of Ajv's ErrorObject). */
+export interface RawValidationError {
+  instancePath: string;
+  schemaPath: string;
+  keyword: string;
+  params: Record<string, unknown>;
+  message?: string;
+}
+
+/** A validate function as Ajv's standalone code exports it. */
+export interface RawValidateFunction {
+  (data: unknown): boolean;
+  errors?: RawValidationError[] | null;
+}
+
+/** A generated validator: a type guard that keeps the issues of its last call. */
+export interface Validator<T> {
+  (value: unknown): value is T;
+  /** The issues of the last call that failed; null after a call that passed. */
+  readonly errors: ValidationIssue[] | null;
+  /** The definition it checks, e.g. "Message". */
+  readonly typeName: string;
+}
+
+export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
+
+export function createValidator<T>(typeName: string, raw: RawValidateFunction): Validator<T> {
+  let last: ValidationIssue[] | null = null;
+  const guard = (value: unknown): value is T => {
+    if (raw(value)) {
+      last = null;
+      return true;
+    }
+    last = toIssues(raw.errors ?? [], value);
+    return false;
+  };
+  Object.defineProperty(guard, "errors", { get: () => last, enumerable: true });
+  Object.defineProperty(guard, "typeName", { value: typeName, enumerable: true });
+  return guard as Validator<T>;
+}
+
+/** Validates without the stateful `errors` property. */
+export function check<T>(validator: Validator<T>, value: unknown): ValidationResult<T> {
+  return validator(value) ? { ok: true, value } : { ok: false, issues: validator.errors ?? [] };
+}
+
+/** The issues as lines of text, for logs and error messages. */
+export function formatIssues(issues: readonly ValidationIssue[]): string {
+  return issues.map((issue) => issue.message).join("\n");
+}
+
+/**
+ * Ajv's raw errors → issues: drops the bookkeeping errors of if/then dispatch, folds the fan-out of a
+ * failed union into one issue where the branches agree, and describes each remaining error.
+ */
+export function toIssues(errors: readonly RawValidationError[], data: unknown): ValidationIssue[] {
+  const kept = reduceUnionFanOut(errors.filter((e) => e.keyword !== "if"));
+  const issues: ValidationIssue[] = [];
+  const seen = new Set<string>();
+  for (const error of kept) {
+    const issue = describe(error, data);
+    const key = issue.pointer + "\u0000" + issue.message;
+    if (!seen.has(key)) {
+      seen.add(key);
+      issues.push(issue);
+    }
+  }
+  return issues;
+}
+
+function reduceUnionFanOut(errors: readonly RawValidationError[]): RawValidationError[] {
+  const out: RawValidationError[] = [];
+  for (const error of errors) {
+    if (error.keyword !== "anyOf" && error.keyword !== "oneOf") {
+      out.push(error);
+      continue;
+    }
+    if (error.keyword === "oneOf" && error.params.passingSchemas != null) {
+      out.push(error); // more than one branch matched: the error itself is the news
+      continue;
+    }
+    // The branch errors are the ones just before it at or below its instancePath.
+    let start = out.length;
+    while (start > 0 && isAtOrBelow((out[start - 1] as RawValidationError).instancePath, error.instancePath)) start--;
+    const branches = out.splice(start);
+    out.push(...foldBranches(error, branches));
+  }
+  return out;
+}
+
+function foldBranches(union: RawValidationError, branches: RawValidationError[]): RawValidationError[] {
+  if (branches.length === 0) return [union];
+  const samePlace = branches.every((b) => b.instancePath === union.instancePath);
+  if (samePlace && branches.every((b) => b.keyword === "type")) {
+    const types = unique(branches.flatMap((b) => String(b.params.type).split(",")));
+    return [{ ...union, keyword: "type", params: { type: types.join(",") } }];
+  }
+  if (samePlace && branches.every((b) => b.keyword === "required")) {
+    const props = unique(branches.map((b) => String(b.params.missingProperty)));
+    return [{ ...union, keyword: "requiredOneOf", params: { properties: props } }];
+  }
+  // The branch that got furthest into the value is the one the value evidently meant.
+  const depth = (e: RawValidationError) => (e.instancePath === "" ? 0 : e.instancePath.split("/").length - 1) + (e.keyword === "required" ? 1 : 0);
+  const deepest = Math.max(...branches.map(depth));
+  return branches.filter((b) => depth(b) === deepest);
+}
+
+function isAtOrBelow(path: string, base: string): boolean {
+  return path === base || path.startsWith(base + "/");
+}
+
+function unique<T>(values: T[]): T[] {
+  return [...new Set(values)];
+}
+
+function describe(error: RawValidationError, data: unknown): ValidationIssue {
+  const at = error.instancePath;
+  const p = error.params;
+  const here = valueAt(data, at);
+  const issue = (pointer: string, expected: string, got: string, message: string): ValidationIssue => ({
+    pointer,
+    expected,
+    got,
+    keyword: error.keyword,
+    message: `${pointer || "/"}: ${message}`,
+  });
+  switch (error.keyword) {
+    case "required": {
+      const name = String(p.missingProperty);
+      return issue(`${at}/${escapeToken(name)}`, `a property "${name}"`, "missing", `required property "${name}" is missing`);
+    }
+    case "requiredOneOf": {
+      const names = (p.properties as string[]).map((n) => `"${n}"`).join(" or ");
+      return issue(at, `a property ${names}`, "neither", `must have a property ${names}`);
+    }
+    case "type": {
+      const expected = String(p.type).split(",").join(" or ");
+      const got = jsonType(here);
+      return issue(at, expected, got, `expected ${expected}, got ${got}`);
+    }
+    case "enum": {
+      const allowed = ((p.allowedValues as unknown[]) ?? []).map(show).join(", ");
+      const expected = `one of ${allowed}`;
+      const got = here === undefined ? "missing" : show(here);
+      return issue(at, expected, got, `expected ${expected}, got ${got}`);
+    }
+    case "const": {
+      const expected = show(p.allowedValue);
+      const got = here === undefined ? "missing" : show(here);
+      return issue(at, expected, got, `expected ${expected}, got ${got}`);
+    }
+    case "additionalProperties": {
+      const name = String(p.additionalProperty);
+      return issue(`${at}/${escapeToken(name)}`, "no such property", "present", `property "${name}" is not allowed`);
+    }
+    case "anyOf":
+    case "oneOf":
+      return issue(at, `a value matching one of the union's members`, jsonType(here), `matches none of the union's members`);
+    case "not":
+      return issue(at, "not this combination of properties", "present", "has a combination of properties the schema forbids");
+    default: {
+      const expected = error.message ?? `to satisfy "${error.keyword}"`;
+      return issue(at, expected, show(here), expected);
+    }
+  }
+}
+
+function escapeToken(token: string): string {
+  return token.replace(/~/g, "~0").replace(/\//g, "~1");
+}
+
+function valueAt(data: unknown, pointer: string): unknown {
+  if (pointer === "") return data;
+  let node: unknown = data;
+  for (const raw of pointer.slice(1).split("/")) {
+    const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
+    if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, token)) return undefined;
+    node = (node as Record<string, unknown>)[token];
+  }
+  return node;
+}
+
+function jsonType(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (value === null) return "null";
+  if (Array.isArray(value)) return "array";
+  if (typeof value === "number") return Number.isInteger(value) ? "integer" : "number";
+  return typeof value;
+}
+
+function show(value: unknown): string {
+  if (value === undefined) return "missing";
+  const text = JSON.stringify(value) ?? String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}
