@@ -1,0 +1,214 @@
+#!/usr/bin/env node
+import { join, resolve } from "node:path";
+import yargs from "yargs";
+import { hideBin } from "yargs/helpers";
+import { loadConfig } from "./config.js";
+import { CodegenError, EXIT_CODES } from "./errors.js";
+import { check, displayPath, generate, generateAndWrite, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
+import { bundledVersions, defaultVersion } from "./schema/load.js";
+import { GENERATOR_VERSION } from "./version.js";
+
+interface GenerateArgs {
+  spec?: string | undefined;
+  schema?: string | undefined;
+  overlay?: string | undefined;
+  out?: string | undefined;
+  templates?: string | undefined;
+  config?: string | undefined;
+  check: boolean;
+  all: boolean;
+  verbose: boolean;
+  quiet: boolean;
+}
+
+/** Runs the CLI; resolves to the exit code (the bin sets process.exitCode from it). */
+export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+  const verbose = argv.includes("--verbose") || argv.includes("-v");
+  try {
+    let code: number = EXIT_CODES.ok;
+    const parser = yargs(argv)
+      .scriptName("a2a-codegen")
+      .usage("$0 <command> [options]\n\nGenerates typed models, validators and the method table of the A2A protocol from its JSON Schema.")
+      .command(
+        ["generate", "$0"],
+        "generate the code for one spec version (or every bundled one with --all)",
+        (y) =>
+          y
+            .option("spec", { type: "string", describe: `bundled spec version (default: ${defaultVersion()})` })
+            .option("schema", { type: "string", describe: "an A2A JSON Schema file instead of a bundled version" })
+            .option("overlay", { type: "string", describe: "the overlay of facts for --schema (default: <schema>.overlay.json, else the closest bundled version's)" })
+            .option("out", { type: "string", describe: "output folder (default: generated/a2a-<version>; with --all, the parent folder)" })
+            .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
+            .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
+            .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
+            .option("all", { type: "boolean", default: false, describe: "every bundled spec version, into <out>/a2a-<version>" })
+            .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
+            .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print errors only" })
+            .conflicts("spec", "schema")
+            .conflicts("all", ["spec", "schema"])
+            .example("$0 generate", "the newest bundled version into generated/a2a-<version>")
+            .example("$0 generate --spec 0.2.5 --out src/a2a", "a given version into a given folder")
+            .example("$0 generate --schema my-a2a.json --out src/a2a", "a schema file of your own")
+            .example("$0 generate --check", "in CI: fail if the committed output is stale")
+            .example("$0 generate --all --out generated", "every bundled version"),
+        async (args) => {
+          code = await runGenerate(args as unknown as GenerateArgs, io);
+        },
+      )
+      .command(
+        "versions",
+        "list the bundled spec versions",
+        (y) => y.option("json", { type: "boolean", default: false }),
+        async (args) => {
+          code = await runVersions(Boolean(args.json), io);
+        },
+      )
+      .strict()
+      .help()
+      .alias("h", "help")
+      .version(GENERATOR_VERSION)
+      .wrap(Math.min(110, process.stdout.columns || 110))
+      .exitProcess(false)
+      .fail((message, error) => {
+        throw error ?? new CodegenError(message, { kind: "usage" });
+      });
+    await parser.parseAsync();
+    return code;
+  } catch (error) {
+    return report(error, verbose, io);
+  }
+}
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+const defaultIo: CliIo = {
+  out: (line) => void process.stdout.write(line + "\n"),
+  err: (line) => void process.stderr.write(line + "\n"),
+};
+
+async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
+  const cwd = process.cwd();
+  const fromCli: GenerateOptions = {
+    spec: args.spec,
+    schema: args.schema,
+    overlay: args.overlay,
+    out: args.out,
+    templates: args.templates,
+    cwd,
+  };
+  let targets: GenerateOptions[];
+  if (args.all) {
+    const parent = args.out ?? "generated";
+    targets = bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, `a2a-${spec}`) }));
+  } else {
+    const config = await loadConfig(cwd, args.config);
+    const cliSet = (Object.keys(fromCli) as Array<keyof GenerateOptions>).filter((k) => k !== "cwd" && fromCli[k] !== undefined);
+    targets = config
+      ? config.targets.map((t) => {
+          const merged: GenerateOptions = { ...t };
+          // A flag on the command line wins over the config; --spec and --schema replace each other.
+          for (const key of cliSet) (merged as Record<string, unknown>)[key] = key === "cwd" ? cwd : resolveFlag(key, fromCli[key] as string, cwd);
+          if (fromCli.spec !== undefined) merged.schema = undefined;
+          if (fromCli.schema !== undefined) merged.spec = undefined;
+          return merged;
+        })
+      : [fromCli];
+    if (config && args.verbose) io.err(`config: ${displayPath(config.file, cwd)}`);
+  }
+
+  // Generate every target in memory first: a bad input stops the run before anything is written.
+  const results: GenerateResult[] = [];
+  let stale = false;
+  for (const target of targets) {
+    if (args.check) {
+      const result = await check(target);
+      results.push(result);
+      const out = displayPath(result.outDir, cwd);
+      if (result.check.ok) {
+        if (!args.quiet) io.out(`${out}: up to date (${Object.keys(result.files).length} files)`);
+      } else {
+        stale = true;
+        const lines = [
+          ...result.check.stale.map((f) => `  changed: ${f}`),
+          ...result.check.missing.map((f) => `  missing: ${f}`),
+          ...result.check.extra.map((f) => `  no longer generated: ${f}`),
+        ];
+        io.err(`${out}: stale — regenerate with \`a2a-codegen generate\`:\n${lines.join("\n")}`);
+      }
+    } else {
+      results.push(await generate(target));
+    }
+  }
+  if (!args.check) {
+    for (const [i, result] of results.entries()) {
+      const written = await writeResult(result, targets[i] as GenerateOptions);
+      if (!args.quiet) {
+        const ir = written.ir;
+        io.out(
+          `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
+            `${Object.keys(written.files).length} files`,
+        );
+      }
+    }
+  }
+  if (args.verbose) {
+    for (const result of results) {
+      const phases = Object.entries(result.timings) as Array<[Phase, number]>;
+      const total = phases.reduce((s, [, ms]) => s + ms, 0);
+      io.err(`timings ${result.ir.specVersion}: ${phases.map(([p, ms]) => `${p} ${ms.toFixed(0)} ms`).join(", ")}; total ${total.toFixed(0)} ms`);
+      if (result.ir.versionBasis === "closest-bundled") io.err(`version: no overlay given; using the facts of bundled ${result.ir.specVersion}, the closest schema`);
+    }
+  }
+  return stale ? EXIT_CODES.stale : EXIT_CODES.ok;
+}
+
+async function writeResult(result: GenerateResult, target: GenerateOptions): Promise<GenerateResult> {
+  // The files are already generated; only the writing is left. generateAndWrite would generate again.
+  const { writeOutput } = await import("./write/writer.js");
+  const start = performance.now();
+  writeOutput(result.outDir, result.files, displayPath(result.outDir, target.cwd));
+  result.timings.write = performance.now() - start;
+  return result;
+}
+
+function resolveFlag(key: keyof GenerateOptions, value: string, cwd: string): string {
+  return key === "spec" ? value : resolve(cwd, value);
+}
+
+async function runVersions(json: boolean, io: CliIo): Promise<number> {
+  const versions = bundledVersions();
+  const newest = defaultVersion();
+  if (json) io.out(JSON.stringify({ default: newest, versions }, null, 2));
+  else for (const v of versions) io.out(v === newest ? `${v} (default)` : v);
+  return EXIT_CODES.ok;
+}
+
+function report(error: unknown, verbose: boolean, io: CliIo): number {
+  if (error instanceof CodegenError) {
+    io.err(`a2a-codegen: error: ${error.message}`);
+    if (error.kind === "usage") io.err("Run `a2a-codegen --help` for usage.");
+    if (verbose && error.stack) io.err(error.stack);
+    return error.exitCode;
+  }
+  const message = error instanceof Error ? error.message : String(error);
+  io.err(`a2a-codegen: internal error: ${message}`);
+  io.err(verbose && error instanceof Error && error.stack ? error.stack : "This is a bug in a2a-codegen; run with --verbose for the stack trace and report it.");
+  return EXIT_CODES.internal;
+}
+
+// Run when executed as the bin (not when imported by tests).
+const invoked = process.argv[1] ? resolve(process.argv[1]) : "";
+if (invoked.endsWith("/cli.js") || invoked.endsWith("/a2a-codegen")) {
+  main(hideBin(process.argv)).then(
+    (code) => {
+      process.exitCode = code;
+    },
+    (error: unknown) => {
+      process.stderr.write(`a2a-codegen: internal error: ${String(error)}\n`);
+      process.exitCode = EXIT_CODES.internal;
+    },
+  );
+}

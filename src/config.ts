@@ -1,0 +1,92 @@
+import { existsSync, readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+import { CodegenError } from "./errors.js";
+import type { GenerateOptions } from "./generate.js";
+import { isObject } from "./schema/json.js";
+import { parseJson } from "./schema/load.js";
+
+/** The names a config file is looked for under, in this order, in the working folder. */
+export const CONFIG_FILES = ["a2a-codegen.config.json", "a2a-codegen.config.mjs", "a2a-codegen.config.js"];
+
+/** One generation: what to read and where to write. Paths are relative to the config file's folder. */
+export interface TargetConfig {
+  spec?: string;
+  schema?: string;
+  overlay?: string;
+  out?: string;
+  templates?: string;
+}
+
+/** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
+export interface Config extends TargetConfig {
+  targets?: TargetConfig[];
+}
+
+const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates"] as const;
+
+export interface LoadedConfig {
+  file: string;
+  /** Each target as generate() options, paths resolved against the config's folder. */
+  targets: GenerateOptions[];
+}
+
+/** Finds and reads the config: the given path, else the first of CONFIG_FILES in `cwd`; undefined when none. */
+export async function loadConfig(cwd: string, explicit?: string): Promise<LoadedConfig | undefined> {
+  let file: string | undefined;
+  if (explicit !== undefined) {
+    file = resolve(cwd, explicit);
+    if (!existsSync(file)) throw new CodegenError("config file not found", { file: explicit });
+  } else {
+    file = CONFIG_FILES.map((name) => resolve(cwd, name)).find((path) => existsSync(path));
+    if (file === undefined) return undefined;
+  }
+  const display = explicit ?? file;
+  let raw: unknown;
+  if (/\.(mjs|js)$/.test(file)) {
+    try {
+      const mod = (await import(pathToFileURL(file).href)) as { default?: unknown };
+      raw = mod.default;
+    } catch (error) {
+      throw new CodegenError(`cannot load the config module: ${(error as Error).message}`, { file: display, cause: error });
+    }
+  } else {
+    raw = parseJson(readFileSync(file, "utf8"), display);
+  }
+  return { file, targets: parseConfig(raw, display, dirname(file)) };
+}
+
+export function parseConfig(raw: unknown, file: string, baseDir: string): GenerateOptions[] {
+  if (!isObject(raw)) throw new CodegenError("the config must be an object", { file, pointer: "" });
+  const readTarget = (value: unknown, pointer: string): TargetConfig => {
+    if (!isObject(value)) throw new CodegenError("a target must be an object", { file, pointer });
+    const target: TargetConfig = {};
+    for (const [key, v] of Object.entries(value)) {
+      if (key === "targets" && pointer === "" ) continue;
+      if (key === "$schema" || key === "$comment") continue;
+      if (!(TARGET_KEYS as readonly string[]).includes(key)) {
+        throw new CodegenError(`unknown key "${key}"; allowed: ${[...TARGET_KEYS, "targets"].join(", ")}`, { file, pointer: `${pointer}/${key}` });
+      }
+      if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${pointer}/${key}` });
+      target[key as (typeof TARGET_KEYS)[number]] = v;
+    }
+    return target;
+  };
+  const defaults = readTarget(raw, "");
+  const list = raw.targets === undefined ? [defaults] : raw.targets;
+  if (!Array.isArray(list) || list.length === 0) {
+    throw new CodegenError('"targets" must be a non-empty array of targets', { file, pointer: "/targets" });
+  }
+  return list.map((entry, i) => {
+    const merged = raw.targets === undefined ? defaults : { ...defaults, ...readTarget(entry, `/targets/${i}`) };
+    const path = (p: string | undefined) => (p === undefined ? undefined : resolve(baseDir, p));
+    return {
+      spec: merged.spec,
+      schema: path(merged.schema),
+      overlay: path(merged.overlay),
+      out: path(merged.out),
+      templates: path(merged.templates),
+      cwd: baseDir,
+    };
+  });
+}
