@@ -1,5 +1,7 @@
 #!/usr/bin/env node
 import { join, resolve } from "node:path";
+import { realpathSync } from "node:fs";
+import { pathToFileURL } from "node:url";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { loadConfig } from "./config.js";
@@ -199,9 +201,15 @@ function report(error: unknown, verbose: boolean, io: CliIo): number {
   return EXIT_CODES.internal;
 }
 
-// Run when executed as the bin (not when imported by tests).
-const invoked = process.argv[1] ? resolve(process.argv[1]) : "";
-if (invoked.endsWith("/cli.js") || invoked.endsWith("/a2a-codegen")) {
+// Runs only when this very file is the process's entry point (the bin), never when it is imported.
+function isEntryPoint(): boolean {
+  try {
+    return process.argv[1] !== undefined && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url;
+  } catch {
+    return false;
+  }
+}
+if (isEntryPoint()) {
   main(hideBin(process.argv)).then(
     (code) => {
       process.exitCode = code;

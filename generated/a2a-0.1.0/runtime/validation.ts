@@ -119,6 +119,7 @@ function foldBranches(union: RawValidationError, branches: RawValidationError[])
   }
   if (samePlace && branches.every((b) => b.keyword === "required")) {
     const props = unique(branches.map((b) => String(b.params.missingProperty)));
+    if (props.length === 1) return [branches[0] as RawValidationError];
     return [{ ...union, keyword: "requiredOneOf", params: { properties: props } }];
   }
   // The branch that got furthest into the value is the one the value evidently meant.

@@ -1,0 +1,17 @@
+/**
+ * The programmatic API of a2a-codegen. The CLI is a thin shell over these functions.
+ *
+ *   import { generate, generateAndWrite, check } from "a2a-codegen";
+ *   const result = await generate({ spec: "0.3.0" });          // in memory: result.files
+ *   await generateAndWrite({ spec: "0.3.0", out: "src/a2a" });  // replaces the folder atomically
+ *   const { check: outcome } = await check({ out: "src/a2a" }); // outcome.ok, outcome.stale, ...
+ */
+export { generate, generateAndWrite, check, closestBundledVersion } from "./generate.js";
+export type { GenerateOptions, GenerateResult, Phase } from "./generate.js";
+export { writeOutput, checkOutput, type CheckResult } from "./write/writer.js";
+export { MANIFEST_FILE, type Manifest } from "./write/manifest.js";
+export { loadConfig, parseConfig, CONFIG_FILES, type Config, type TargetConfig } from "./config.js";
+export { CodegenError, EXIT_CODES } from "./errors.js";
+export { bundledVersions, defaultVersion } from "./schema/load.js";
+export { main as runCli } from "./cli.js";
+export type * from "./ir/types.js";
