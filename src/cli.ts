@@ -18,7 +18,7 @@ interface GenerateArgs {
   templates?: string | undefined;
   config?: string | undefined;
   check: boolean;
-  all: boolean;
+  all?: boolean;
   verbose: boolean;
   quiet: boolean;
 }
@@ -43,7 +43,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
-            .option("all", { type: "boolean", default: false, describe: "every bundled spec version, into <out>/a2a-<version>" })
+            .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
             .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
             .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print errors only" })
             .conflicts("spec", "schema")

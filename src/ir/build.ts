@@ -35,17 +35,17 @@ export function buildIR(input: BuildInput): ProtocolIR {
   for (const [name, def] of Object.entries(defs)) {
     const pointer = joinPointer("", "definitions", name);
     const tsName = toSafeString(name);
-    if (!IDENTIFIER.test(name) || tsName !== name) {
-      throw new CodegenError(
-        `definition name "${name}" is not a TypeScript type name (it would become "${tsName}"); rename the definition`,
-        at(pointer),
-      );
-    }
     const clash = byTsName.get(tsName.toLowerCase());
     if (clash !== undefined) {
       throw new CodegenError(
         `definition "${name}" collides with definition "${clash}" (${schema.sourcePointer(joinPointer("", "definitions", clash))}): ` +
-          "type names must differ by more than letter case; rename one of them",
+          `both would be the type "${tsName}"; rename one of them`,
+        at(pointer),
+      );
+    }
+    if (!IDENTIFIER.test(name) || tsName !== name) {
+      throw new CodegenError(
+        `definition name "${name}" is not a TypeScript type name (it would become "${tsName}"); rename the definition`,
         at(pointer),
       );
     }

@@ -67,6 +67,7 @@ function ioError(error: unknown, displayOut: string): CodegenError {
     EPERM: "operation not permitted",
     EROFS: "read-only file system",
     ENOTDIR: "a parent of the path is a file, not a folder",
+    EEXIST: "a parent of the path is a file, not a folder",
     ENOSPC: "no space left on the device",
   };
   return new CodegenError(`cannot write the output folder: ${(code && why[code]) ?? (error as Error).message}`, {
