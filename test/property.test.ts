@@ -58,7 +58,7 @@ function mutationArbitrary(ctx: SchemaContext, definition: string, valid: fc.Arb
           kind: site.kind,
           pointer: site.pointer,
           description: `replace ${site.kind === "retype-item" ? "array item" : "value"} ${at} = ${was} by ${JSON.stringify(replacement)}`,
-          instance: withValueAt(value, site.pointer, replacement),
+          instance: withValueAt(value, site.pointer, structuredClone(replacement)),
         }));
       });
   });
