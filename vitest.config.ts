@@ -6,5 +6,7 @@ export default defineConfig({
     testTimeout: 120_000,
     hookTimeout: 120_000,
     pool: "forks",
+    // The JSON report lets .ci/run print a plain "N passed, N failed" closing line.
+    reporters: ["default", ["json", { outputFile: "node_modules/.cache/vitest-report.json" }]],
   },
 });
