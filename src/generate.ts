@@ -2,6 +2,7 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
+import { emitClient, emitServer } from "./emit/client.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
 import { TemplateRenderer } from "./emit/templates.js";
@@ -77,6 +78,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   await timer.run("protocol", () => {
     files["protocol.ts"] = emitProtocol(ir, templates, header);
     files["index.ts"] = templates.render("core/index.ts.hbs", { header });
+    files["client.ts"] = emitClient(ir, templates, header);
+    Object.assign(files, emitServer(ir, templates, header));
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }

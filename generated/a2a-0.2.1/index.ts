@@ -3,3 +3,4 @@ export * from "./models.js";
 export * from "./protocol.js";
 export * from "./validators.js";
 export * from "./runtime/validation.js";
+export * from "./client.js";

@@ -8,6 +8,7 @@ export function protocolView(ir: ProtocolIR) {
     specVersion: JSON.stringify(ir.specVersion),
     wellKnownAgentCardPath: JSON.stringify(ir.facts.wellKnownAgentCardPath),
     discriminatorField: ir.facts.discriminatorField === undefined ? "undefined" : JSON.stringify(ir.facts.discriminatorField),
+    profile: JSON.stringify(ir.profile, null, 2),
     requestUnion: ir.requestUnion,
     responseUnion: ir.responseUnion,
     methods: ir.methods.map((m) => {

@@ -6,6 +6,7 @@ import type { NormalizedSchema } from "../schema/normalize.js";
 import { refName } from "../schema/normalize.js";
 import type { Overlay } from "./overlay.js";
 import type { EnumInfo, ErrorInfo, MethodInfo, ProtocolIR, TypeDecl, TypeKind, UnionInfo } from "./types.js";
+import { buildProfile } from "./profile.js";
 import { findUnions } from "./unions.js";
 
 // The exact function json-schema-to-typescript names types with, so that a collision we report is the
@@ -98,13 +99,14 @@ export function buildIR(input: BuildInput): ProtocolIR {
   errors.sort((a, b) => b.code - a.code || (a.name < b.name ? -1 : 1));
 
   const part = unions.find((u) => u.definition === "Part");
+  const discriminatorField = part?.dispatch.kind === "tag" ? part.dispatch.property : undefined;
   return {
     specVersion: input.specVersion,
     versionBasis: input.versionBasis,
     source: { file, fileName: basename(file), sha256: input.sha256 },
     facts: {
       wellKnownAgentCardPath: overlay.wellKnownAgentCardPath,
-      discriminatorField: part?.dispatch.kind === "tag" ? part.dispatch.property : undefined,
+      discriminatorField,
       agentCardType: "AgentCard",
     },
     types,
@@ -114,6 +116,7 @@ export function buildIR(input: BuildInput): ProtocolIR {
     responseUnion: responseUnionOf(unions, methods),
     errors,
     enums,
+    profile: buildProfile(defs, methods, errors, overlay, input.specVersion, discriminatorField),
   };
 }
 

@@ -15,6 +15,8 @@ export interface Overlay {
   streamingMethods: string[];
   /** Method → response definition, for methods whose response is not named `<Request stem>Response`. */
   responses: Record<string, string>;
+  /** Role → method: what each method does (send, stream, get, cancel, ...), so one runtime serves every version. */
+  roles: Record<string, string>;
 }
 
 export function bundledOverlayPath(version: string): string {
@@ -44,6 +46,10 @@ export function parseOverlay(json: unknown, file: string): Overlay {
   if (!isObject(responses) || !Object.values(responses).every((r) => typeof r === "string")) {
     throw new CodegenError('"responses" must map method names to definition names', { file, pointer: "/responses" });
   }
+  const roles = json.roles ?? {};
+  if (!isObject(roles) || !Object.values(roles).every((r) => typeof r === "string")) {
+    throw new CodegenError('"roles" must map role names to method names', { file, pointer: "/roles" });
+  }
   const path = str("wellKnownAgentCardPath");
   if (!path.startsWith("/")) {
     throw new CodegenError('"wellKnownAgentCardPath" must start with "/"', { file, pointer: "/wellKnownAgentCardPath" });
@@ -53,5 +59,6 @@ export function parseOverlay(json: unknown, file: string): Overlay {
     wellKnownAgentCardPath: path,
     streamingMethods: streaming as string[],
     responses: responses as JsonObject as Record<string, string>,
+    roles: roles as JsonObject as Record<string, string>,
   };
 }

@@ -1,4 +1,7 @@
+import type { MethodRole, ObjectShape, ProtocolProfile } from "../runtime/profile.js";
 import type { JsonObject } from "../schema/json.js";
+
+export type { MethodRole, ObjectShape, ProtocolProfile };
 
 /**
  * The Protocol IR: everything the emitters need, derived once from the normalized schema (plus the
@@ -27,7 +30,23 @@ export interface ProtocolIR {
   errors: ErrorInfo[];
   /** Definitions that are enumerations of strings. */
   enums: EnumInfo[];
+  /** What the version-independent client and server runtime needs to know of this version. */
+  profile: ProtocolProfile;
 }
+
+/** The roles a method can play; the runtime works by role, the schema names the method. */
+export const METHOD_ROLES: readonly MethodRole[] = [
+  "send",
+  "stream",
+  "get",
+  "cancel",
+  "resubscribe",
+  "pushSet",
+  "pushGet",
+  "pushList",
+  "pushDelete",
+  "extendedCard",
+];
 
 export interface VersionFacts {
   /** Where an agent serves its card, e.g. "/.well-known/agent-card.json". */

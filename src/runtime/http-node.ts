@@ -1,0 +1,94 @@
+/**
+ * node:http plumbing shared by the node:http, Express and Fastify adapters: reading a request body
+ * under a size limit, and writing a core response (JSON or Server-Sent Events) with disconnect handling.
+ */
+import type { IncomingMessage, ServerResponse } from "node:http";
+import type { A2AServerCore, CoreRequest, CoreResponse } from "./server.js";
+
+/** How much of an over-limit body is read and thrown away so the client can see the 413 answer. */
+const DRAIN_BYTES = 8 * 1024 * 1024;
+
+/** Reads a body up to `limit` bytes; beyond it, drains a little more and reports "too-large". */
+export async function readBody(source: AsyncIterable<Uint8Array | string>, limit: number, contentLength?: string): Promise<Uint8Array | "too-large"> {
+  const declared = contentLength === undefined ? NaN : Number(contentLength);
+  if (Number.isFinite(declared) && declared > limit + DRAIN_BYTES) return "too-large";
+  const chunks: Uint8Array[] = [];
+  let size = 0;
+  let tooLarge = Number.isFinite(declared) && declared > limit;
+  for await (const chunk of source) {
+    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+    size += bytes.byteLength;
+    if (size > limit) tooLarge = true;
+    if (tooLarge) {
+      if (size > limit + DRAIN_BYTES) break;
+      continue;
+    }
+    chunks.push(bytes);
+  }
+  if (tooLarge) return "too-large";
+  const body = new Uint8Array(size);
+  let offset = 0;
+  for (const chunk of chunks) {
+    body.set(chunk, offset);
+    offset += chunk.byteLength;
+  }
+  return body;
+}
+
+/** The core's view of a node request. */
+export function coreRequest(req: IncomingMessage, body: CoreRequest["body"]): CoreRequest {
+  // Express keeps the full path in originalUrl when a router is mounted under a prefix.
+  const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? "/", "http://localhost");
+  const headers: Record<string, string | undefined> = {};
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  return { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers, body };
+}
+
+/** Writes a core response; an SSE stream is closed (and its listeners freed) when the client goes away. */
+export function writeResponse(res: ServerResponse, response: CoreResponse, req?: IncomingMessage): void {
+  if (response.kind === "json") {
+    const body = Buffer.from(response.body, "utf8");
+    res.writeHead(response.status, { ...response.headers, "content-length": String(body.byteLength) });
+    res.end(body);
+    if (response.headers.connection === "close" && req && !req.complete) res.once("finish", () => req.destroy());
+    return;
+  }
+  if (response.kind === "empty") {
+    res.writeHead(response.status, response.headers);
+    res.end();
+    return;
+  }
+  res.writeHead(response.status, response.headers);
+  res.flushHeaders();
+  let ended = false;
+  const close = response.open({
+    write: (chunk) => {
+      if (!ended && !res.writableEnded) res.write(chunk);
+    },
+    end: () => {
+      if (ended) return;
+      ended = true;
+      res.end();
+    },
+  });
+  res.on("close", () => {
+    ended = true;
+    close();
+  });
+}
+
+/** Handles one node request end to end: read the body under the limit, ask the core, write the answer. */
+export async function handleNodeRequest(core: A2AServerCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
+  try {
+    const needsBody = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
+    const body = needsBody ? await readBody(req, core.limits.maxBodyBytes, req.headers["content-length"]) : undefined;
+    writeResponse(res, await core.handle(coreRequest(req, body)), req);
+  } catch {
+    if (!res.headersSent) {
+      res.writeHead(500, { "content-type": "application/json" });
+      res.end('{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}');
+    } else {
+      res.destroy();
+    }
+  }
+}

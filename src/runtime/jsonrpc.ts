@@ -1,0 +1,160 @@
+/**
+ * JSON-RPC 2.0 runtime of the code a2a-codegen generates: safe JSON parsing, checks of request and
+ * response envelopes (not of params or results: the generated validators do those) and constructors
+ * of responses. Copied verbatim into every generated folder; it has no dependencies.
+ */
+
+/** A request id; a notification has none. */
+export type JsonRpcId = string | number | null;
+
+/** The error codes JSON-RPC 2.0 reserves. */
+export const JSON_RPC_ERROR = {
+  parseError: -32700,
+  invalidRequest: -32600,
+  methodNotFound: -32601,
+  invalidParams: -32602,
+  internalError: -32603,
+} as const;
+
+/** The `error` member of a failed response. */
+export interface JsonRpcErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** A request as far as the envelope goes; `params` is unchecked. */
+export interface JsonRpcRequestEnvelope {
+  jsonrpc: "2.0";
+  /** Absent for a notification. */
+  id?: JsonRpcId;
+  method: string;
+  params?: unknown;
+}
+
+export interface JsonRpcSuccess {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  result: unknown;
+}
+
+export interface JsonRpcFailure {
+  jsonrpc: "2.0";
+  id: JsonRpcId;
+  error: JsonRpcErrorObject;
+}
+
+export type JsonRpcResponse = JsonRpcSuccess | JsonRpcFailure;
+
+/**
+ * JSON.parse that drops every "__proto__" key at any depth (so no later spread or assign can pollute a
+ * prototype) and returns a result instead of throwing. The error message says where, as line and
+ * column, when the engine's message gives a position (V8's does).
+ */
+export function parseJsonSafe(text: string): { ok: true; value: unknown } | { ok: false; message: string } {
+  try {
+    // Only a literal "__proto__" or a \u escape can spell the key; skip the slower reviver otherwise.
+    const risky = text.includes("__proto__") || text.includes("\\u");
+    return { ok: true, value: risky ? JSON.parse(text, dropProto) : JSON.parse(text) };
+  } catch (error) {
+    return { ok: false, message: describeJsonError(text, error) };
+  }
+}
+
+/**
+ * Checks one JSON-RPC 2.0 request envelope (not its params): an object; `jsonrpc` exactly "2.0";
+ * `method` a non-empty string; `id` absent (a notification), a string, a number or null; `params` absent,
+ * an object or an array. A batch (array) is the caller's to split: here it is an invalid request. On
+ * failure: the -32600 error for the first problem (in that order), with `data` `{ pointer, expected,
+ * got }`, and the id to echo: the request's id when valid, else null.
+ */
+export function checkRequestEnvelope(
+  value: unknown,
+): { ok: true; request: JsonRpcRequestEnvelope; notification: boolean } | { ok: false; id: JsonRpcId; error: JsonRpcErrorObject } {
+  if (!isPlainObject(value)) return invalid(null, "", "an object", describe(value));
+  const jsonrpc = member(value, "jsonrpc");
+  const method = member(value, "method");
+  const id = member(value, "id");
+  const params = member(value, "params");
+  const echo = isId(id) ? id : null;
+  if (jsonrpc !== "2.0") return invalid(echo, "/jsonrpc", '"2.0"', describe(jsonrpc));
+  if (typeof method !== "string" || method === "") return invalid(echo, "/method", "a non-empty string", describe(method));
+  if (id !== undefined && !isId(id)) return invalid(null, "/id", "a string, a number or null", describe(id));
+  if (params !== undefined && (params === null || typeof params !== "object")) {
+    return invalid(echo, "/params", "an object or an array", describe(params));
+  }
+  const request: JsonRpcRequestEnvelope = { jsonrpc: "2.0", method };
+  if (isId(id)) request.id = id;
+  if (params !== undefined) request.params = params;
+  return { ok: true, request, notification: id === undefined };
+}
+
+/** A successful response. */
+export function success(id: JsonRpcId, result: unknown): JsonRpcSuccess {
+  return { jsonrpc: "2.0", id, result };
+}
+
+/** A failed response. */
+export function failure(id: JsonRpcId, error: JsonRpcErrorObject): JsonRpcFailure {
+  return { jsonrpc: "2.0", id, error };
+}
+
+/** An error object; `data` is left out when undefined. */
+export function jsonRpcError(code: number, message: string, data?: unknown): JsonRpcErrorObject {
+  return data === undefined ? { code, message } : { code, message, data };
+}
+
+/**
+ * Whether a value is a JSON-RPC 2.0 response envelope (for clients): `jsonrpc` "2.0", a valid `id`,
+ * exactly one of `result` and `error`, and an error with an integer `code` and a string `message`.
+ */
+export function isJsonRpcResponse(value: unknown): value is JsonRpcResponse {
+  if (!isPlainObject(value) || member(value, "jsonrpc") !== "2.0" || !isId(member(value, "id"))) return false;
+  const result = member(value, "result");
+  const error = member(value, "error");
+  if ((result === undefined) === (error === undefined)) return false;
+  if (error === undefined) return true;
+  return isPlainObject(error) && Number.isInteger(member(error, "code")) && typeof member(error, "message") === "string";
+}
+
+function dropProto(key: string, value: unknown): unknown {
+  return key === "__proto__" ? undefined : value;
+}
+
+function describeJsonError(text: string, error: unknown): string {
+  const raw = error instanceof Error ? error.message : String(error);
+  const match = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?/.exec(raw);
+  const position = match ? Number(match[1]) : /Unexpected end of JSON input/.test(raw) ? text.length : undefined;
+  if (position === undefined) return `Invalid JSON: ${raw}`;
+  const before = text.slice(0, position);
+  const line = before.split("\n").length;
+  const column = position - before.lastIndexOf("\n");
+  return `Invalid JSON at line ${line}, column ${column}: ${match ? raw.replace(match[0], "") : raw}`;
+}
+
+function invalid(id: JsonRpcId, pointer: string, expected: string, got: string): { ok: false; id: JsonRpcId; error: JsonRpcErrorObject } {
+  const message = `Invalid Request: ${pointer || "/"}: expected ${expected}, got ${got}`;
+  return { ok: false, id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, message, { pointer, expected, got }) };
+}
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** An own member, so nothing inherited (polluted or not) counts; undefined when absent. */
+function member(object: Record<string, unknown>, key: string): unknown {
+  return Object.prototype.hasOwnProperty.call(object, key) ? object[key] : undefined;
+}
+
+function isId(value: unknown): value is JsonRpcId {
+  return value === null || typeof value === "string" || (typeof value === "number" && Number.isFinite(value));
+}
+
+/** The value as the `got` of an error: the JSON text of a scalar (shortened), else its kind. */
+function describe(value: unknown): string {
+  if (value === undefined) return "missing";
+  if (Array.isArray(value)) return "an array";
+  if (value !== null && typeof value === "object") return "an object";
+  const text = typeof value === "string" ? JSON.stringify(value) : String(value);
+  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+}

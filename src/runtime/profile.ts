@@ -1,0 +1,233 @@
+/**
+ * The protocol facts of one A2A version (generated into protocol.ts as `A2A_PROFILE`) and the builders
+ * and readers that let one runtime speak every version: parts tagged by `type` (0.1.0) or `kind`, tasks
+ * grouped by `sessionId` (0.1.0) or `contextId`, events naming their task by `id` or `taskId`, ...
+ * Everything here is decided by the profile's shapes, which are derived from the schema.
+ */
+
+/** The roles a method can play; the runtime works by role, the schema names the method. */
+export type MethodRole =
+  | "send"
+  | "stream"
+  | "get"
+  | "cancel"
+  | "resubscribe"
+  | "pushSet"
+  | "pushGet"
+  | "pushList"
+  | "pushDelete"
+  | "extendedCard";
+
+/** The shape of one protocol object, as the schema defines it. */
+export interface ObjectShape {
+  readonly properties: readonly string[];
+  readonly required: readonly string[];
+  /** Properties with a constant value (`kind: "task"`). */
+  readonly consts: { readonly [property: string]: string | number };
+}
+
+export interface ProtocolProfile {
+  readonly specVersion: string;
+  readonly wellKnownAgentCardPath: string;
+  readonly discriminatorField: string | undefined;
+  /** Role → method name, for the roles this version has. */
+  readonly methods: { readonly [R in MethodRole]?: string };
+  /** Role → the params definition of its method. */
+  readonly params: { readonly [R in MethodRole]?: string };
+  /** Shapes of the protocol objects the runtime handles, by definition name. */
+  readonly objects: { readonly [name: string]: ObjectShape };
+  /** Every task state, in schema order. */
+  readonly taskStates: readonly string[];
+  /** Error definition name without "Error" → code, e.g. TaskNotFound → -32001. */
+  readonly errorCodes: { readonly [name: string]: number };
+}
+
+export type JsonObject = { [key: string]: unknown };
+
+const TERMINAL = ["completed", "canceled", "failed", "rejected"];
+const INTERRUPTED = ["input-required", "auth-required"];
+
+export function isObject(value: unknown): value is JsonObject {
+  return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A random id (UUID v4). */
+export function newId(): string {
+  return globalThis.crypto.randomUUID();
+}
+
+export interface SendRequestParts {
+  message: JsonObject;
+  /** The task the message continues: the message's taskId, or (0.1.0) the params' client-chosen id. */
+  taskId: string | undefined;
+  /** Whether the client names the task id of a new task (0.1.0 `tasks/send` `id`). */
+  clientChosenTaskId: boolean;
+  contextId: string | undefined;
+  historyLength: number | undefined;
+  blocking: boolean;
+  acceptedOutputModes: string[] | undefined;
+  pushConfig: JsonObject | undefined;
+  metadata: JsonObject | undefined;
+}
+
+export class ProtocolShapes {
+  constructor(readonly profile: ProtocolProfile) {}
+
+  has(object: string, property: string): boolean {
+    return this.profile.objects[object]?.properties.includes(property) ?? false;
+  }
+
+  /** The constant `kind` (or other tag) an object carries, e.g. Task → { kind: "task" }. */
+  private tags(object: string): JsonObject {
+    const consts = this.profile.objects[object]?.consts ?? {};
+    const out: JsonObject = {};
+    for (const [key, value] of Object.entries(consts)) out[key] = value;
+    return out;
+  }
+
+  /** The property that groups tasks into a conversation: contextId, or 0.1.0's sessionId. */
+  get contextField(): string | undefined {
+    return this.has("Task", "contextId") ? "contextId" : this.has("Task", "sessionId") ? "sessionId" : undefined;
+  }
+
+  isTerminal(state: unknown): boolean {
+    return typeof state === "string" && TERMINAL.includes(state);
+  }
+
+  isInterrupted(state: unknown): boolean {
+    return typeof state === "string" && INTERRUPTED.includes(state);
+  }
+
+  /** Whether the version has a task state (0.1.0 has no "rejected" nor "auth-required"). */
+  hasState(state: string): boolean {
+    return this.profile.taskStates.includes(state);
+  }
+
+  // --- building objects -------------------------------------------------------------------------
+
+  textPart(text: string): JsonObject {
+    return { [this.profile.discriminatorField ?? "kind"]: "text", text };
+  }
+
+  dataPart(data: JsonObject): JsonObject {
+    return { [this.profile.discriminatorField ?? "kind"]: "data", data };
+  }
+
+  /** A message of this version's shape; ids the version does not have are left out. */
+  message(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): JsonObject {
+    const m: JsonObject = { ...this.tags("Message"), role: init.role, parts: init.parts };
+    if (this.has("Message", "messageId")) m.messageId = init.messageId ?? newId();
+    if (init.taskId !== undefined && this.has("Message", "taskId")) m.taskId = init.taskId;
+    if (init.contextId !== undefined && this.has("Message", "contextId")) m.contextId = init.contextId;
+    if (init.metadata !== undefined) m.metadata = init.metadata;
+    return m;
+  }
+
+  status(state: string, message?: JsonObject): JsonObject {
+    const s: JsonObject = { state, timestamp: new Date().toISOString() };
+    if (message !== undefined) s.message = message;
+    return s;
+  }
+
+  task(init: { id: string; contextId: string; status: JsonObject; history?: JsonObject[]; artifacts?: JsonObject[]; metadata?: JsonObject }): JsonObject {
+    const t: JsonObject = { ...this.tags("Task"), id: init.id };
+    const ctx = this.contextField;
+    if (ctx) t[ctx] = init.contextId;
+    t.status = init.status;
+    if (init.history && this.has("Task", "history")) t.history = init.history;
+    if (init.artifacts && init.artifacts.length > 0) t.artifacts = init.artifacts;
+    if (init.metadata !== undefined) t.metadata = init.metadata;
+    return t;
+  }
+
+  statusEvent(init: { taskId: string; contextId: string; status: JsonObject; final: boolean }): JsonObject {
+    const e: JsonObject = { ...this.tags("TaskStatusUpdateEvent") };
+    e[this.has("TaskStatusUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
+    if (this.has("TaskStatusUpdateEvent", "contextId")) e.contextId = init.contextId;
+    e.status = init.status;
+    if (this.has("TaskStatusUpdateEvent", "final")) e.final = init.final;
+    return e;
+  }
+
+  /**
+   * An artifact update. 0.2+ carries `append`/`lastChunk` on the event and names artifacts by
+   * `artifactId`; 0.1.0 carries them (and an `index`) on the artifact itself.
+   */
+  artifactEvent(init: { taskId: string; contextId: string; artifact: JsonObject; append?: boolean; lastChunk?: boolean; index?: number }): JsonObject {
+    const e: JsonObject = { ...this.tags("TaskArtifactUpdateEvent") };
+    e[this.has("TaskArtifactUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
+    if (this.has("TaskArtifactUpdateEvent", "contextId")) e.contextId = init.contextId;
+    const artifact: JsonObject = { ...init.artifact };
+    if (this.has("Artifact", "artifactId") && typeof artifact.artifactId !== "string") artifact.artifactId = newId();
+    const onEvent = this.has("TaskArtifactUpdateEvent", "append");
+    const target = onEvent ? e : artifact;
+    if (init.append !== undefined && (onEvent || this.has("Artifact", "append"))) target.append = init.append;
+    if (init.lastChunk !== undefined && (onEvent || this.has("Artifact", "lastChunk"))) target.lastChunk = init.lastChunk;
+    if (!onEvent && this.has("Artifact", "index") && init.index !== undefined) artifact.index = init.index;
+    e.artifact = artifact;
+    return e;
+  }
+
+  // --- reading objects --------------------------------------------------------------------------
+
+  /** The task an event belongs to. */
+  eventTaskId(event: JsonObject): string | undefined {
+    const id = event.taskId ?? event.id;
+    return typeof id === "string" ? id : undefined;
+  }
+
+  /** What kind of stream item a value is: a task, a message, a status or artifact update. */
+  classify(value: unknown): "task" | "message" | "status-update" | "artifact-update" | "unknown" {
+    if (!isObject(value)) return "unknown";
+    const kind = value.kind;
+    if (kind === "task" || kind === "message" || kind === "status-update" || kind === "artifact-update") return kind;
+    if ("artifact" in value) return "artifact-update";
+    if ("status" in value && ("final" in value || "taskId" in value)) return "status-update";
+    if ("status" in value && "id" in value) return this.has("TaskStatusUpdateEvent", "taskId") ? "task" : "status-update";
+    if ("role" in value && "parts" in value) return "message";
+    return "unknown";
+  }
+
+  /** Reads the params of the send/stream method, whichever style the version uses. */
+  sendParams(params: JsonObject): SendRequestParts {
+    const message = (isObject(params.message) ? params.message : {}) as JsonObject;
+    const configuration = isObject(params.configuration) ? params.configuration : undefined;
+    const clientChosenTaskId = typeof params.id === "string";
+    const taskId = clientChosenTaskId ? (params.id as string) : typeof message.taskId === "string" ? message.taskId : undefined;
+    const contextId =
+      typeof message.contextId === "string" ? message.contextId : typeof params.sessionId === "string" ? params.sessionId : undefined;
+    const historyLength = configuration?.historyLength ?? params.historyLength;
+    const push = configuration?.pushNotificationConfig ?? params.pushNotification;
+    const modes = configuration?.acceptedOutputModes;
+    return {
+      message,
+      taskId,
+      clientChosenTaskId,
+      contextId,
+      historyLength: typeof historyLength === "number" ? historyLength : undefined,
+      blocking: configuration?.blocking !== false,
+      acceptedOutputModes: Array.isArray(modes) ? modes.filter((m): m is string => typeof m === "string") : undefined,
+      pushConfig: isObject(push) ? push : undefined,
+      metadata: isObject(params.metadata) ? params.metadata : undefined,
+    };
+  }
+
+  /** The task a push-config params object names: `taskId` (0.2+) or `id` (0.1.0 and TaskIdParams). */
+  paramsTaskId(params: JsonObject): string | undefined {
+    const id = params.taskId ?? params.id;
+    return typeof id === "string" ? id : undefined;
+  }
+
+  /** A TaskPushNotificationConfig of this version's shape. */
+  taskPushConfig(taskId: string, config: JsonObject): JsonObject {
+    const field = this.has("TaskPushNotificationConfig", "taskId") ? "taskId" : "id";
+    return { [field]: taskId, pushNotificationConfig: config };
+  }
+
+  /** The history of a task trimmed to its last `length` messages (0 → none, as the spec says). */
+  withHistory(task: JsonObject, length: number | undefined): JsonObject {
+    if (length === undefined || !Array.isArray(task.history)) return task;
+    const history = length <= 0 ? [] : task.history.slice(-length);
+    return { ...task, history };
+  }
+}

@@ -1,0 +1,328 @@
+/**
+ * Test harness for the generated servers: start the server of a version on an ephemeral 127.0.0.1
+ * port with any of the four adapters and a scripted test agent, and check every response body and SSE
+ * event with an Ajv compiled from the bundled schema at test time.
+ */
+import { createServer, type IncomingMessage, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { GENERATED, independentValidator } from "../helpers.js";
+
+export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
+export type Framework = (typeof FRAMEWORKS)[number];
+
+type Json = Record<string, unknown>;
+
+/** The generated modules of a version, loaded as a user would import them. */
+export interface VersionModules {
+  version: string;
+  protocol: {
+    A2A_PROFILE: { methods: Record<string, string | undefined>; discriminatorField?: string };
+    A2A_METHODS: Record<string, { responseType: string | null; streaming: boolean; requestType: string }>;
+    WELL_KNOWN_AGENT_CARD_PATH: string;
+  };
+  client: typeof import("../../generated/a2a-0.3.0/client.js");
+  core: typeof import("../../generated/a2a-0.3.0/server/core.js");
+  node: typeof import("../../generated/a2a-0.3.0/server/node.js");
+  express: typeof import("../../generated/a2a-0.3.0/server/express.js");
+  fastify: typeof import("../../generated/a2a-0.3.0/server/fastify.js");
+  hono: typeof import("../../generated/a2a-0.3.0/server/hono.js");
+}
+
+const loaded = new Map<string, VersionModules>();
+export async function modules(version: string): Promise<VersionModules> {
+  let m = loaded.get(version);
+  if (!m) {
+    const dir = join(GENERATED, `a2a-${version}`);
+    const load = (file: string) => import(join(dir, file));
+    m = {
+      version,
+      protocol: await load("protocol.ts"),
+      client: await load("client.ts"),
+      core: await load("server/core.ts"),
+      node: await load("server/node.ts"),
+      express: await load("server/express.ts"),
+      fastify: await load("server/fastify.ts"),
+      hono: await load("server/hono.ts"),
+    } as VersionModules;
+    loaded.set(version, m);
+  }
+  return m;
+}
+
+export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/**
+ * The test agent. It answers by the text of the message:
+ * "hello" → a direct reply; "task" → working, an artifact, completed; "ask" → input-required, then on
+ * the follow-up completed; "stream" → three chunks of one artifact; "slow" → working, then waits to be
+ * canceled (or 3 s); "fail" → throws an error with internals in it.
+ */
+export function testExecutor() {
+  return {
+    async execute(ctx: { text: string; task: unknown; signal: AbortSignal }, events: {
+      reply(m: string): void;
+      working(m?: string): void;
+      completed(m?: string): void;
+      inputRequired(m: string): void;
+      artifact(a: Json, o?: { append?: boolean; lastChunk?: boolean }): void;
+      textPart(t: string): Json;
+    }) {
+      const text = ctx.text.trim();
+      if (ctx.task && text !== "ask") {
+        events.completed(`got: ${text}`);
+        return;
+      }
+      switch (text) {
+        case "hello":
+          events.reply("hello back");
+          return;
+        case "task":
+          events.working("on it");
+          events.artifact({ artifactId: "result", name: "result", parts: [events.textPart("the result")] });
+          events.completed("done");
+          return;
+        case "ask":
+          events.inputRequired("what is your name?");
+          return;
+        case "stream":
+          events.working();
+          events.artifact({ artifactId: "story", name: "story", parts: [events.textPart("once ")] }, { append: false });
+          await sleep(5);
+          events.artifact({ artifactId: "story", name: "story", parts: [events.textPart("upon ")] }, { append: true });
+          await sleep(5);
+          events.artifact({ artifactId: "story", name: "story", parts: [events.textPart("a time")] }, { append: true, lastChunk: true });
+          events.completed("the end");
+          return;
+        case "slow": {
+          events.working("working slowly");
+          const until = Date.now() + 3000;
+          while (!ctx.signal.aborted && Date.now() < until) await sleep(5);
+          if (!ctx.signal.aborted) events.completed("finally");
+          return;
+        }
+        case "fail":
+          throw new Error("secret internals: db password is hunter2");
+        default:
+          events.completed(`echo: ${text}`);
+      }
+    },
+  };
+}
+
+export interface RunningServer {
+  baseUrl: string;
+  rpcUrl: string;
+  core: { close(): Promise<void>; bus: { listenerCount(id?: string): number } };
+  close(): Promise<void>;
+}
+
+export interface ServerSetup {
+  card?: Json;
+  extendedCard?: Json;
+  auth?: { verify: (credential: { value: string }) => unknown };
+  maxBodyBytes?: number;
+  heartbeatMs?: number;
+  allow?: string[];
+  streaming?: boolean;
+  pushNotifications?: boolean;
+}
+
+/** A card of the version's shape (0.1.0 uses `authentication`, later versions `securitySchemes`). */
+export function testCard(version: string, setup: ServerSetup = {}): Json {
+  const card: Json = {
+    name: "Test Agent",
+    description: "An agent for a2a-codegen's tests",
+    url: "http://127.0.0.1:1/a2a",
+    version: "1.0.0",
+    capabilities: { streaming: setup.streaming ?? true, pushNotifications: setup.pushNotifications ?? true },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["test"] }],
+  };
+  if (version !== "0.1.0") card.protocolVersion = version;
+  if (version === "0.1.0") {
+    delete card.description;
+    card.description = "An agent for a2a-codegen's tests";
+  }
+  if (setup.auth) {
+    if (version === "0.1.0") card.authentication = { schemes: ["Bearer"] };
+    else {
+      card.securitySchemes = { bearer: { type: "http", scheme: "bearer" } };
+      card.security = [{ bearer: [] }];
+    }
+  }
+  if (setup.extendedCard) card.supportsAuthenticatedExtendedCard = true;
+  return { ...card, ...(setup.card ?? {}) };
+}
+
+export async function startServer(version: string, framework: Framework, setup: ServerSetup = {}): Promise<RunningServer> {
+  const m = await modules(version);
+  const card = testCard(version, setup);
+  const core = m.core.createA2AServer({
+    card: card as never,
+    executor: testExecutor() as never,
+    rpcPath: "/a2a",
+    ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } as never } : {}),
+    ...(setup.auth ? { auth: setup.auth as never } : {}),
+    ...(setup.maxBodyBytes ? { maxBodyBytes: setup.maxBodyBytes } : {}),
+    heartbeatMs: setup.heartbeatMs ?? 0,
+    pushNotifications: { allow: setup.allow ?? ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },
+    logger: { error: () => undefined, warn: () => undefined },
+  });
+  let port: number;
+  let close: () => Promise<void>;
+  if (framework === "node") {
+    const server = m.node.createNodeServer(core);
+    port = await listen(server);
+    close = () => closeServer(server);
+  } else if (framework === "express") {
+    const express = (await import("express")).default;
+    const app = express();
+    app.use(m.express.a2aExpressRouter(core));
+    app.use((_req, res) => void res.status(404).json({ error: "not a2a" }));
+    const server = createServer(app);
+    port = await listen(server);
+    close = () => closeServer(server);
+  } else if (framework === "fastify") {
+    const Fastify = (await import("fastify")).default;
+    const app = Fastify({ logger: false, forceCloseConnections: true });
+    await app.register(m.fastify.a2aFastifyPlugin(core));
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    port = (app.server.address() as AddressInfo).port;
+    close = async () => {
+      await app.close();
+      await core.close();
+    };
+  } else {
+    let server: Server | undefined;
+    port = await new Promise<number>((resolve) => {
+      server = m.hono.serveHono(core, { port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)) as unknown as Server;
+    });
+    close = () => closeServer(server as Server);
+  }
+  const baseUrl = `http://127.0.0.1:${port}`;
+  card.url = `${baseUrl}/a2a`;
+  return { baseUrl, rpcUrl: `${baseUrl}/a2a`, core: core as unknown as RunningServer["core"], close };
+}
+
+function listen(server: Server): Promise<number> {
+  return new Promise((resolve) => server.listen(0, "127.0.0.1", () => resolve((server.address() as AddressInfo).port)));
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Independent checking of everything the server sends
+
+export interface Captured {
+  method: string;
+  status: number;
+  bodies: unknown[];
+}
+
+/**
+ * A fetch that records every JSON-RPC response body and SSE event (the client still gets the
+ * response), so that each can be checked against the schema independently.
+ */
+export function capturingFetch(log: Array<Promise<Captured>>) {
+  return async (input: string, init: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    let method = "";
+    try {
+      method = (JSON.parse(String(init.body ?? "{}")) as { method?: string }).method ?? "";
+    } catch {
+      method = "";
+    }
+    if (!response.body || !method) return response;
+    const [mine, theirs] = response.body.tee();
+    const type = response.headers.get("content-type") ?? "";
+    log.push(
+      new Response(mine).text().then((text) => {
+        if (type.includes("text/event-stream")) {
+          const bodies = text
+            .split(/\r?\n\r?\n/)
+            .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n"))
+            .filter((data) => data !== "")
+            .map((data) => JSON.parse(data) as unknown);
+          return { method, status: response.status, bodies };
+        }
+        return { method, status: response.status, bodies: text ? [JSON.parse(text) as unknown] : [] };
+      }),
+    );
+    return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** Checks each captured body against the method's response definition, with an Ajv built from the bundled schema. */
+export async function checkCaptured(version: string, log: Array<Promise<Captured>>): Promise<{ checked: number; problems: string[] }> {
+  const m = await modules(version);
+  const problems: string[] = [];
+  let checked = 0;
+  for (const captured of await Promise.all(log)) {
+    const responseType = m.protocol.A2A_METHODS[captured.method]?.responseType;
+    if (!responseType) continue;
+    const validate = independentValidator(version, responseType);
+    for (const body of captured.bodies) {
+      checked++;
+      if (!validate(body)) problems.push(`${captured.method}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(body).slice(0, 300)}`);
+    }
+  }
+  log.length = 0;
+  return { checked, problems };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// A webhook receiver on 127.0.0.1
+
+export interface WebhookReceiver {
+  url: string;
+  received: Array<{ headers: IncomingMessage["headers"]; body: Json }>;
+  close(): Promise<void>;
+  waitFor(predicate: (body: Json) => boolean, timeoutMs?: number): Promise<{ headers: IncomingMessage["headers"]; body: Json }>;
+}
+
+export async function startWebhookReceiver(): Promise<WebhookReceiver> {
+  const received: WebhookReceiver["received"] = [];
+  const server = createServer((req, res) => {
+    const chunks: Buffer[] = [];
+    req.on("data", (c: Buffer) => chunks.push(c));
+    req.on("end", () => {
+      received.push({ headers: req.headers, body: JSON.parse(Buffer.concat(chunks).toString("utf8")) as Json });
+      res.writeHead(200).end();
+    });
+  });
+  const port = await listen(server);
+  return {
+    url: `http://127.0.0.1:${port}/hook`,
+    received,
+    close: () => closeServer(server),
+    async waitFor(predicate, timeoutMs = 3000) {
+      const until = Date.now() + timeoutMs;
+      for (;;) {
+        const hit = received.find((r) => predicate(r.body));
+        if (hit) return hit;
+        if (Date.now() > until) throw new Error(`no webhook call matched; got ${JSON.stringify(received.map((r) => r.body)).slice(0, 500)}`);
+        await sleep(10);
+      }
+    },
+  };
+}
+
+/** POSTs raw bytes to a server, for the tests of malformed input. */
+export async function rawPost(url: string, body: string | Uint8Array, headers: Record<string, string> = { "content-type": "application/json" }) {
+  const response = await fetch(url, { method: "POST", body, headers });
+  const text = await response.text();
+  let json: unknown;
+  try {
+    json = text ? JSON.parse(text) : undefined;
+  } catch {
+    json = undefined;
+  }
+  return { status: response.status, headers: response.headers, text, json: json as Json | Json[] | undefined };
+}

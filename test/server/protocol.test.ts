@@ -1,0 +1,254 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { randomUUID } from "node:crypto";
+import { capturingFetch, checkCaptured, FRAMEWORKS, modules, startServer, startWebhookReceiver, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
+
+/**
+ * The generated server of each version, behind each of the four adapters, driven through the whole
+ * protocol by the generated client. Every response body and SSE event is checked against the schema
+ * by an independent Ajv.
+ */
+type Json = Record<string, unknown>;
+const VERSIONS = ["0.1.0", "0.2.5", "0.3.0"] as const;
+
+interface Client {
+  card?: Json;
+  call(method: string, params: unknown, options?: object): Promise<unknown>;
+  stream(method: string, params: unknown, options?: object): AsyncGenerator<unknown, void, undefined>;
+}
+
+function textOf(message: unknown): string {
+  const parts = ((message as Json | undefined)?.parts as Json[] | undefined) ?? [];
+  return parts.map((p) => String(p.text ?? "")).join("");
+}
+
+for (const version of VERSIONS) {
+  describe(`A2A ${version}`, () => {
+    let m: VersionModules;
+    let methods: Record<string, string | undefined>;
+    const legacy = version === "0.1.0";
+
+    /** Params of the send/stream method, in this version's shape. */
+    const sendParams = (text: string, ids: { taskId?: string; contextId?: string } = {}, extra: { historyLength?: number; blocking?: boolean; push?: Json } = {}) => {
+      if (legacy) {
+        return {
+          id: ids.taskId ?? randomUUID(),
+          ...(ids.contextId ? { sessionId: ids.contextId } : {}),
+          message: m.client.A2AClient.userMessage(text),
+          ...(extra.historyLength !== undefined ? { historyLength: extra.historyLength } : {}),
+          ...(extra.push ? { pushNotification: extra.push } : {}),
+        };
+      }
+      const configuration: Json = { acceptedOutputModes: ["text/plain"] };
+      if (extra.historyLength !== undefined) configuration.historyLength = extra.historyLength;
+      if (extra.blocking !== undefined) configuration.blocking = extra.blocking;
+      if (extra.push) configuration.pushNotificationConfig = extra.push;
+      return { message: m.client.A2AClient.userMessage(text, ids), configuration };
+    };
+    const taskIdOf = (value: unknown): string => {
+      const v = value as Json;
+      return String(v.kind === "task" || (!("taskId" in v) && legacy === false) ? v.id : (v.taskId ?? v.id));
+    };
+
+    beforeAll(async () => {
+      m = await modules(version);
+      methods = m.protocol.A2A_PROFILE.methods;
+    });
+
+    for (const framework of FRAMEWORKS) {
+      describe(framework, () => {
+        let server: RunningServer;
+        let client: Client;
+        const log: Array<Promise<Captured>> = [];
+        beforeAll(async () => {
+          server = await startServer(version, framework, { extendedCard: { name: "Extended" } });
+          client = (await m.client.A2AClient.fromAgentUrl(server.baseUrl, { fetch: capturingFetch(log) })) as unknown as Client;
+        });
+        afterAll(async () => {
+          await server.close();
+        });
+        const checkAll = async () => {
+          const { checked, problems } = await checkCaptured(version, log);
+          expect(problems).toEqual([]);
+          return checked;
+        };
+
+        it("serves the agent card at the version's well-known path", async () => {
+          expect(client.card?.name).toBe("Test Agent");
+          const response = await fetch(server.baseUrl + m.protocol.WELL_KNOWN_AGENT_CARD_PATH);
+          expect(response.status).toBe(200);
+          expect(((await response.json()) as Json).url).toBe(server.rpcUrl);
+        });
+
+        it("send: a direct message reply", async () => {
+          const result = (await client.call(methods.send as string, sendParams("hello"))) as Json;
+          if (legacy) {
+            expect((result.status as Json).state).toBe("completed");
+            expect(textOf((result.status as Json).message)).toBe("hello back");
+          } else {
+            expect(result.kind).toBe("message");
+            expect(result.role).toBe("agent");
+            expect(textOf(result)).toBe("hello back");
+          }
+          expect(await checkAll()).toBeGreaterThan(0);
+        });
+
+        it("send: a task with an artifact", async () => {
+          const task = (await client.call(methods.send as string, sendParams("task"))) as Json;
+          expect((task.status as Json).state).toBe("completed");
+          expect(textOf((task.artifacts as Json[])[0])).toBe("the result");
+          expect(textOf((task.status as Json).message)).toBe("done");
+          if (!legacy) expect(task.kind).toBe("task");
+          await checkAll();
+        });
+
+        it("multi-turn: input-required, then the follow-up completes the same task", async () => {
+          const first = (await client.call(methods.send as string, sendParams("ask"))) as Json;
+          expect((first.status as Json).state).toBe("input-required");
+          const ids = { taskId: String(first.id), contextId: String(legacy ? first.sessionId : first.contextId) };
+          const second = (await client.call(methods.send as string, sendParams("Bob", ids))) as Json;
+          expect(second.id).toBe(first.id);
+          expect((second.status as Json).state).toBe("completed");
+          expect(textOf((second.status as Json).message)).toBe("got: Bob");
+          expect((second.history as Json[]).filter((h) => h.role === "user").map(textOf)).toEqual(["ask", "Bob"]);
+          await checkAll();
+        });
+
+        it("stream: the task, then status and artifact updates with appended chunks, ending on the final one", async () => {
+          const events: Json[] = [];
+          for await (const event of client.stream(methods.stream as string, sendParams("stream"))) events.push(event as Json);
+          const artifactEvents = events.filter((e) => "artifact" in e);
+          expect(artifactEvents.map((e) => textOf(e.artifact))).toEqual(["once ", "upon ", "a time"]);
+          const appendFlags = artifactEvents.map((e) => (legacy ? (e.artifact as Json).append : e.append));
+          expect(appendFlags).toEqual([false, true, true]);
+          const last = events.at(-1) as Json;
+          expect((last.status as Json).state).toBe("completed");
+          expect(last.final).toBe(true);
+          if (!legacy) expect(events[0]?.kind).toBe("task");
+          // The stored task has the whole artifact.
+          const task = (await client.call(methods.get as string, { id: taskIdOf(last) })) as Json;
+          expect(textOf((task.artifacts as Json[])[0])).toBe("once upon a time");
+          await checkAll();
+        });
+
+        it("get: historyLength trims the history", async () => {
+          const task = (await client.call(methods.send as string, sendParams("task"))) as Json;
+          const full = (await client.call(methods.get as string, { id: task.id })) as Json;
+          expect((full.history as Json[]).length).toBeGreaterThanOrEqual(2);
+          const trimmed = (await client.call(methods.get as string, { id: task.id, historyLength: 1 })) as Json;
+          expect(trimmed.history as Json[]).toHaveLength(1);
+          await expect(client.call(methods.get as string, { id: "no-such-task" })).rejects.toMatchObject({ code: -32001 });
+          await checkAll();
+        });
+
+        it("cancel: a working task is canceled (its stream ends); a canceled one is not cancelable", async () => {
+          const stream = client.stream(methods.stream as string, sendParams("slow"));
+          const first = (await stream.next()).value as Json;
+          const taskId = taskIdOf(first);
+          const canceled = (await client.call(methods.cancel as string, { id: taskId })) as Json;
+          expect((canceled.status as Json).state).toBe("canceled");
+          const rest: Json[] = [];
+          for await (const event of stream) rest.push(event as Json);
+          expect(((rest.at(-1) as Json).status as Json).state).toBe("canceled");
+          const again = client.call(methods.cancel as string, { id: taskId });
+          await expect(again).rejects.toMatchObject({ code: -32002, name: "A2ATaskNotCancelableError" });
+          await expect(client.call(methods.cancel as string, { id: "nope" })).rejects.toBeInstanceOf(m.client.A2ATaskNotFoundError);
+          await checkAll();
+        });
+
+        it("resubscribe: a second stream joins a running task and sees its end", async () => {
+          const stream = client.stream(methods.stream as string, sendParams("slow"));
+          const taskId = taskIdOf((await stream.next()).value);
+          const resubscribed = client.stream(methods.resubscribe as string, { id: taskId });
+          const reader = (async () => {
+            const seen: Json[] = [];
+            for await (const event of resubscribed) seen.push(event as Json);
+            return seen;
+          })();
+          await new Promise((resolve) => setTimeout(resolve, 50));
+          await client.call(methods.cancel as string, { id: taskId });
+          const seen = await reader;
+          expect(((seen.at(-1) as Json).status as Json).state).toBe("canceled");
+          for await (const _ of stream) void _;
+          await checkAll();
+        });
+
+        describe("push notifications", () => {
+          let hook: WebhookReceiver;
+          beforeAll(async () => {
+            hook = await startWebhookReceiver();
+          });
+          afterAll(async () => {
+            await hook.close();
+          });
+
+          it("config set/get (and list/delete where the version has them); the webhook gets the task and the token", async () => {
+            const first = (await client.call(methods.send as string, sendParams("ask"))) as Json;
+            const taskId = String(first.id);
+            const config = { url: hook.url, token: "tok-123" };
+            const setParams = legacy ? { id: taskId, pushNotificationConfig: config } : { taskId, pushNotificationConfig: config };
+            const set = (await client.call(methods.pushSet as string, setParams)) as Json;
+            expect((set.pushNotificationConfig as Json).url).toBe(hook.url);
+            const got = (await client.call(methods.pushGet as string, { id: taskId })) as Json;
+            expect((got.pushNotificationConfig as Json).token).toBe("tok-123");
+            if (methods.pushList) {
+              const list = (await client.call(methods.pushList, { id: taskId })) as Json[];
+              expect(list).toHaveLength(1);
+            }
+            const ids = { taskId, contextId: String(legacy ? first.sessionId : first.contextId) };
+            await client.call(methods.send as string, sendParams("Ann", ids));
+            const call = await hook.waitFor((body) => body.id === taskId && (body.status as Json).state === "completed");
+            expect(call.headers["x-a2a-notification-token"]).toBe("tok-123");
+            if (methods.pushDelete) {
+              const configId = String((set.pushNotificationConfig as Json).id);
+              expect(await client.call(methods.pushDelete, { id: taskId, pushNotificationConfigId: configId })).toBeNull();
+              expect((await client.call(methods.pushList as string, { id: taskId })) as Json[]).toHaveLength(0);
+            }
+            await checkAll();
+          });
+
+          it("refuses a webhook on a private address that is not allow-listed", async () => {
+            const first = (await client.call(methods.send as string, sendParams("ask"))) as Json;
+            const config = { url: "http://10.0.0.1/hook" };
+            const params = legacy ? { id: first.id, pushNotificationConfig: config } : { taskId: first.id, pushNotificationConfig: config };
+            await expect(client.call(methods.pushSet as string, params)).rejects.toMatchObject({ code: -32602 });
+            await checkAll();
+          });
+        });
+
+        if (version === "0.3.0") {
+          it("extended card", async () => {
+            const card = (await client.call(methods.extendedCard as string, undefined)) as Json;
+            expect(card.name).toBe("Extended");
+            await checkAll();
+          });
+        }
+      });
+    }
+
+    describe("security schemes", () => {
+      let server: RunningServer;
+      beforeAll(async () => {
+        server = await startServer(version, "node", {
+          auth: {
+            verify: (credential) => (credential.value === "secret" ? true : credential.value === "forbidden" ? { allow: false, status: 403 } : false),
+          },
+        });
+      });
+      afterAll(async () => server.close());
+
+      it("401 with WWW-Authenticate without credentials, 403 when the verifier says so, served with them", async () => {
+        const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: methods.get, params: { id: "x" } });
+        const none = await fetch(server.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+        expect(none.status).toBe(401);
+        expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="a2a"/);
+        expect(((await none.json()) as Json).error).toMatchObject({ code: -32000 });
+        const forbidden = await fetch(server.rpcUrl, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer forbidden" }, body });
+        expect(forbidden.status).toBe(403);
+        const client = (await m.client.A2AClient.fromAgentUrl(server.baseUrl, { auth: { type: "bearer", token: "secret" } })) as unknown as Client;
+        await expect(client.call(methods.get as string, { id: "x" })).rejects.toMatchObject({ code: -32001 });
+        const wrong = (await m.client.A2AClient.fromAgentUrl(server.baseUrl, { auth: { type: "bearer", token: "nope" } })) as unknown as Client;
+        await expect(wrong.call(methods.get as string, { id: "x" })).rejects.toMatchObject({ code: -32000 });
+      });
+    });
+  });
+}
