@@ -52,10 +52,11 @@ export async function handleWebRequest(core: A2AServerCore, request: Request): P
     body,
   };
   const response = await core.handle(core_request);
+  // Fresh header objects: some servers (@hono/node-server) write Content-Length into the object given.
   if (response.kind === "json")
-    return new Response(response.body, { status: response.status, headers: response.headers });
+    return new Response(response.body, { status: response.status, headers: { ...response.headers } });
   if (response.kind === "empty")
-    return new Response(null, { status: response.status, headers: response.headers });
+    return new Response(null, { status: response.status, headers: { ...response.headers } });
   const encoder = new TextEncoder();
   let close: () => void = () => undefined;
   const stream = new ReadableStream<Uint8Array>({
@@ -76,5 +77,5 @@ export async function handleWebRequest(core: A2AServerCore, request: Request): P
       close();
     },
   });
-  return new Response(stream, { status: response.status, headers: response.headers });
+  return new Response(stream, { status: response.status, headers: { ...response.headers } });
 }

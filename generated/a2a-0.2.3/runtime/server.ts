@@ -381,7 +381,7 @@ export class A2AServerCore {
       if (answer !== undefined && !("kind" in answer)) answers.push(answer);
     }
     if (answers.length === 0) return { kind: "empty", status: 204, headers: {} };
-    return { kind: "json", status: 200, headers: JSON_HEADERS, body: JSON.stringify(answers) };
+    return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: JSON.stringify(answers) };
   }
 
   /** One JSON-RPC request → its response, an SSE stream, or nothing (a notification). */
@@ -753,7 +753,7 @@ export class A2AServerCore {
     return {
       kind: "sse",
       status: 200,
-      headers: SSE_HEADERS,
+      headers: { ...SSE_HEADERS },
       open: (sink) => {
         let closed = false;
         let stop: () => void = () => undefined;

@@ -1,0 +1,576 @@
+// Server throughput benchmark: the generated A2A 0.3.0 server (node:http, Express, Fastify and Hono
+// adapters) against a bare node:http JSON echo (the upper bound) and @a2a-js/sdk's Express server.
+//
+//   node bench/server.bench.mjs [--duration 5] [--warmup 1] [--connections 50] [--targets node,express,…]
+//                               [--sse-events 1000] [--sse-streams 4] [--sse-duration 2]
+//                               [--rss-tasks 50000] [--rss-targets node,sdk] [--only throughput,sse,rss]
+//                               [--profile node:task] [--no-write]
+//
+// Everything runs on 127.0.0.1. Each server runs in its own child process (bench/server-target.mjs),
+// started fresh for each measurement; the load generator (autocannon, and a small SSE client) runs in
+// this process. See bench/README.md, section "Server".
+import { fork, execFileSync } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { request as httpRequest, Agent } from "node:http";
+import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from "node:os";
+import { join, resolve } from "node:path";
+import { createRequire } from "node:module";
+import { summarize, printSummary } from "./server-profile.mjs";
+
+const require = createRequire(import.meta.url);
+const autocannon = require("autocannon");
+
+const ROOT = resolve(import.meta.dirname, "..");
+const SPEC = "0.3.0";
+const GENERATED_DIR = join(ROOT, "generated", `a2a-${SPEC}`);
+const TARGET_SCRIPT = join(ROOT, "bench", "server-target.mjs");
+const RESULTS = join(ROOT, "bench", "results", "server-latest.json");
+const ADAPTERS = ["node", "express", "fastify", "hono"];
+const LABEL = {
+  bare: "bare node:http echo",
+  node: "a2a-codegen node:http",
+  express: "a2a-codegen Express",
+  fastify: "a2a-codegen Fastify",
+  hono: "a2a-codegen Hono",
+  sdk: "@a2a-js/sdk Express",
+};
+
+// ---------------------------------------------------------------------------------------------------
+// Options
+
+function parseArgs(argv) {
+  const o = {
+    duration: 5,
+    warmup: 1,
+    connections: 50,
+    targets: ["bare", ...ADAPTERS, "sdk"],
+    sseEvents: 1000,
+    sseStreams: 4,
+    sseDuration: 2,
+    rssTasks: 50_000,
+    rssTargets: ["node", "fastify", "sdk"],
+    only: ["throughput", "sse", "rss"],
+    profile: undefined,
+    write: true,
+  };
+  const list = (v) => v.split(",").map((s) => s.trim()).filter(Boolean);
+  for (let i = 0; i < argv.length; i++) {
+    const a = argv[i];
+    const value = () => {
+      const v = a.includes("=") ? a.slice(a.indexOf("=") + 1) : argv[++i];
+      if (v === undefined) throw new Error(`${a} needs a value`);
+      return v;
+    };
+    const name = a.split("=")[0];
+    if (name === "--duration") o.duration = Number(value());
+    else if (name === "--warmup") o.warmup = Number(value());
+    else if (name === "--connections") o.connections = Number(value());
+    else if (name === "--targets") o.targets = list(value());
+    else if (name === "--sse-events") o.sseEvents = Number(value());
+    else if (name === "--sse-streams") o.sseStreams = Number(value());
+    else if (name === "--sse-duration") o.sseDuration = Number(value());
+    else if (name === "--rss-tasks") o.rssTasks = Number(value());
+    else if (name === "--rss-targets") o.rssTargets = list(value());
+    else if (name === "--only") o.only = list(value());
+    else if (name === "--profile") o.profile = value();
+    else if (name === "--no-write") o.write = false;
+    else if (name === "--help" || name === "-h") {
+      console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(0, 11).join("\n"));
+      process.exit(0);
+    } else throw new Error(`unknown option ${a}`);
+  }
+  for (const t of [...o.targets, ...o.rssTargets]) if (!LABEL[t]) throw new Error(`unknown target ${t} (one of ${Object.keys(LABEL).join(", ")})`);
+  return o;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Build: the generated folder compiled to JavaScript in a temporary directory
+
+function build() {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-server-bench-"));
+  const tsc = join(ROOT, "node_modules", ".bin", "tsc");
+  const started = performance.now();
+  execFileSync(
+    tsc,
+    [
+      "--ignoreConfig",
+      "--outDir", dir,
+      "--rootDir", GENERATED_DIR,
+      "--module", "NodeNext",
+      "--moduleResolution", "NodeNext",
+      "--target", "ES2022",
+      "--skipLibCheck",
+      "--noCheck",
+      "--types", "node",
+      join(GENERATED_DIR, "index.ts"),
+      ...ADAPTERS.map((a) => join(GENERATED_DIR, "server", `${a}.ts`)),
+      join(GENERATED_DIR, "server", "core.ts"),
+    ],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  // The standalone Ajv code is JavaScript already (tsc resolves it to its .d.ts and does not emit it).
+  copyFileSync(join(GENERATED_DIR, "validators.ajv.js"), join(dir, "validators.ajv.js"));
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  // express, fastify, hono… resolve from the project's node_modules.
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  for (const f of ["server/core.js", "runtime/server.js", "validators.js"]) {
+    if (!existsSync(join(dir, f))) throw new Error(`build: ${f} missing in ${dir}`);
+  }
+  return { dir, ms: performance.now() - started };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Server children
+
+async function startTarget(target, buildDir, { burst = 1000, exposeGc = false } = {}) {
+  const child = fork(TARGET_SCRIPT, [target, buildDir, String(burst)], {
+    stdio: ["ignore", "inherit", "inherit", "ipc"],
+    execArgv: exposeGc ? ["--expose-gc"] : [],
+  });
+  const waiters = [];
+  child.on("message", (m) => {
+    const i = waiters.findIndex((w) => w.type === m.type);
+    if (i >= 0) waiters.splice(i, 1)[0].resolve(m);
+    else if (m.type === "error") console.error(`[${target}] ${m.message}`);
+  });
+  const exited = new Promise((resolve) => child.once("exit", (code, signal) => resolve({ code, signal })));
+  const wait = (type, ms = 30_000) =>
+    new Promise((resolve, reject) => {
+      const timer = setTimeout(() => reject(new Error(`${target}: no ${type} after ${ms} ms`)), ms);
+      waiters.push({ type, resolve: (m) => (clearTimeout(timer), resolve(m)) });
+      exited.then(({ code, signal }) => reject(new Error(`${target}: exited (${code ?? signal}) while waiting for ${type}`)));
+    });
+  const ready = wait("ready");
+  const { port } = await ready;
+  const ask = (msg, reply = msg.type, ms) => {
+    const answer = wait(reply, ms);
+    child.send(msg);
+    return answer;
+  };
+  return {
+    target,
+    port,
+    url: `http://127.0.0.1:${port}/a2a`,
+    ask,
+    async stop() {
+      if (child.exitCode !== null || child.signalCode !== null) return;
+      child.send({ type: "stop" });
+      const timer = setTimeout(() => child.kill("SIGKILL"), 3000);
+      await exited;
+      clearTimeout(timer);
+    },
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Requests
+
+const rpcBody = (method, text, unique) =>
+  JSON.stringify({
+    jsonrpc: "2.0",
+    id: unique ? "[<id>]" : "1",
+    method,
+    params: {
+      message: { kind: "message", role: "user", messageId: unique ? "[<id>]" : "m-1", parts: [{ kind: "text", text }] },
+      configuration: { acceptedOutputModes: ["text/plain"] },
+    },
+  });
+
+/** One request of each kind, checked, before the load: a target that answers errors must not be measured. */
+async function preflight(server, payload) {
+  const response = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload, false) });
+  const json = await response.json();
+  const r = json?.result;
+  const ok =
+    response.status === 200 &&
+    (payload === "hello" ? r?.kind === "message" : r?.kind === "task" && r.status?.state === "completed" && r.artifacts?.length === 1);
+  if (!ok) throw new Error(`${server.target} answered ${payload} with ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
+  return Buffer.byteLength(JSON.stringify(json));
+}
+
+function cannon(opts) {
+  return new Promise((resolve, reject) => {
+    autocannon(opts, (error, result) => (error ? reject(error) : resolve(result)));
+  });
+}
+
+const cpuPercent = (before, after, wallMs) => (100 * (after.user + after.system - before.user - before.system)) / 1000 / wallMs;
+
+async function throughput(server, payload, o) {
+  const responseBytes = await preflight(server, payload);
+  const base = {
+    url: server.url,
+    method: "POST",
+    headers: { "content-type": "application/json" },
+    body: rpcBody("message/send", payload, true),
+    idReplacement: true,
+    connections: o.connections,
+    timeout: 10,
+  };
+  if (o.warmup > 0) await cannon({ ...base, duration: o.warmup });
+  const srvBefore = await server.ask({ type: "cpu" });
+  const genBefore = process.cpuUsage();
+  const t0 = performance.now();
+  const result = await cannon({ ...base, duration: o.duration });
+  const wall = performance.now() - t0;
+  const srvAfter = await server.ask({ type: "cpu" });
+  const genAfter = process.cpuUsage();
+  const seconds = result.duration || wall / 1000;
+  return {
+    target: server.target,
+    payload,
+    reqPerSec: result.requests.total / seconds,
+    p50: result.latency.p50,
+    p99: result.latency.p99,
+    max: result.latency.max,
+    total: result.requests.total,
+    non2xx: result.non2xx,
+    errors: result.errors,
+    timeouts: result.timeouts,
+    responseBytes,
+    serverCpu: cpuPercent(srvBefore, srvAfter, srvAfter.at - srvBefore.at),
+    loadGenCpu: cpuPercent(genBefore, genAfter, wall),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// SSE: concurrent message/stream requests, each answered with `events` artifact chunks; a minimal client
+// that counts events (blank-line separated blocks) without parsing them.
+
+function oneStream(url, agent, body) {
+  return new Promise((resolve, reject) => {
+    const req = httpRequest(url, { method: "POST", agent, headers: { "content-type": "application/json", accept: "text/event-stream", "content-length": Buffer.byteLength(body) } }, (res) => {
+      if (res.statusCode !== 200 || !String(res.headers["content-type"]).startsWith("text/event-stream")) {
+        res.resume();
+        reject(new Error(`stream answered ${res.statusCode} ${res.headers["content-type"]}`));
+        return;
+      }
+      res.setEncoding("latin1");
+      let events = 0;
+      let lastNewline = false;
+      res.on("data", (chunk) => {
+        let from = 0;
+        if (lastNewline && chunk[0] === "\n") events++;
+        for (;;) {
+          const at = chunk.indexOf("\n\n", from);
+          if (at < 0) break;
+          events++;
+          from = at + 2;
+        }
+        lastNewline = chunk[chunk.length - 1] === "\n" && !chunk.endsWith("\n\n");
+      });
+      res.on("end", () => resolve(events));
+      res.on("error", reject);
+    });
+    req.on("error", reject);
+    req.end(body);
+  });
+}
+
+async function sseRun(server, { streams, seconds, events }) {
+  const agent = new Agent({ keepAlive: true, maxSockets: streams });
+  const body = rpcBody("message/stream", "burst", false);
+  const expected = events + 3; // the task, working, the chunks, completed
+  let total = 0;
+  let completed = 0;
+  let short = 0;
+  const durations = [];
+  const t0 = performance.now();
+  const deadline = t0 + seconds * 1000;
+  const srvBefore = await server.ask({ type: "cpu" });
+  await Promise.all(
+    Array.from({ length: streams }, async () => {
+      do {
+        const s0 = performance.now();
+        const n = await oneStream(server.url, agent, body);
+        durations.push(performance.now() - s0);
+        total += n;
+        completed++;
+        if (n !== expected) short++;
+      } while (performance.now() < deadline);
+    }),
+  );
+  const wall = performance.now() - t0;
+  const srvAfter = await server.ask({ type: "cpu" });
+  agent.destroy();
+  durations.sort((a, b) => a - b);
+  return {
+    target: server.target,
+    eventsPerSec: (total * 1000) / wall,
+    events: total,
+    streams: completed,
+    eventsPerStream: events,
+    unexpectedCounts: short,
+    streamMsP50: durations[Math.floor(durations.length / 2)],
+    serverCpu: cpuPercent(srvBefore, srvAfter, srvAfter.at - srvBefore.at),
+  };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Output
+
+const fmt = {
+  int: (n) => (n === undefined || Number.isNaN(n) ? "—" : Math.round(n).toLocaleString("en-US")),
+  ms: (n) => (n === undefined ? "—" : `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`),
+  pct: (n) => (n === undefined ? "—" : `${n.toFixed(0)} %`),
+  mib: (n) => (n === undefined ? "—" : `${(n / 1024 / 1024).toFixed(0)} MiB`),
+  x: (n) => (n === undefined ? "—" : `${n.toFixed(2)}×`),
+};
+
+function table(headers, rows, align) {
+  const widths = headers.map((h, i) => Math.max(h.length, ...rows.map((r) => String(r[i]).length)));
+  const line = (cells) => cells.map((c, i) => (align[i] === "l" ? String(c).padEnd(widths[i]) : String(c).padStart(widths[i]))).join("  ");
+  return [line(headers), widths.map((w) => "-".repeat(w)).join("  "), ...rows.map(line)].join("\n");
+}
+
+function machine() {
+  const cpu = cpus();
+  return {
+    cpus: cpu.length,
+    model: cpu[0]?.model ?? "?",
+    memoryGiB: +(totalmem() / 2 ** 30).toFixed(1),
+    freeGiB: +(freemem() / 2 ** 30).toFixed(1),
+    os: `${platform()} ${release()}`,
+    node: process.version,
+  };
+}
+
+const version = (pkg) => {
+  try {
+    return JSON.parse(readFileSync(join(ROOT, "node_modules", pkg, "package.json"), "utf8")).version;
+  } catch {
+    return "?";
+  }
+};
+
+// ---------------------------------------------------------------------------------------------------
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const startedAt = new Date();
+  const load0 = loadavg()[0];
+  const wall0 = performance.now();
+  const m = machine();
+  console.log(`server benchmark — A2A ${SPEC}, 127.0.0.1, ${o.connections} connections, ${o.warmup} s warm-up + ${o.duration} s per run`);
+  console.log(`machine: ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, ${m.os}, node ${m.node}; load ${load0.toFixed(2)}`);
+  console.log(
+    `versions: a2a-codegen ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}, @a2a-js/sdk ${version("@a2a-js/sdk")}, express ${version("express")}, fastify ${version("fastify")}, hono ${version("hono")}, @hono/node-server ${version("@hono/node-server")}, autocannon ${version("autocannon")}`,
+  );
+  const { dir, ms } = build();
+  console.log(`compiled generated/a2a-${SPEC} to ${dir} in ${ms.toFixed(0)} ms\n`);
+  const cleanup = () => rmSync(dir, { recursive: true, force: true });
+  process.on("exit", cleanup);
+  const results = { startedAt: startedAt.toISOString(), spec: SPEC, options: { ...o }, machine: m, versions: {}, throughput: [], sse: [], rss: [], goals: [] };
+  for (const p of ["@a2a-js/sdk", "express", "fastify", "hono", "@hono/node-server", "autocannon"]) results.versions[p] = version(p);
+  let failed = false;
+
+  const withServer = async (target, opts, fn) => {
+    const server = await startTarget(target, dir, opts);
+    try {
+      return await fn(server);
+    } finally {
+      await server.stop();
+    }
+  };
+
+  // 1. + 2. message/send throughput
+  if (o.only.includes("throughput")) {
+    for (const payload of ["hello", "task"]) {
+      for (const target of o.targets) {
+        process.stdout.write(`  ${payload.padEnd(5)} ${LABEL[target].padEnd(24)} `);
+        try {
+          const row = await withServer(target, {}, (server) => throughput(server, payload, o));
+          results.throughput.push(row);
+          console.log(`${fmt.int(row.reqPerSec).padStart(7)} req/s  p50 ${fmt.ms(row.p50)}  p99 ${fmt.ms(row.p99)}${row.non2xx || row.errors || row.timeouts ? `  (${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts)` : ""}`);
+        } catch (error) {
+          failed = true;
+          results.throughput.push({ target, payload, error: String(error.message ?? error) });
+          console.log(`— ${error.message ?? error}`);
+        }
+      }
+    }
+  }
+
+  // 3. SSE events/s
+  if (o.only.includes("sse")) {
+    for (const target of o.targets) {
+      process.stdout.write(`  sse   ${LABEL[target].padEnd(24)} `);
+      try {
+        const row = await withServer(target, { burst: o.sseEvents }, async (server) => {
+          await sseRun(server, { streams: o.sseStreams, seconds: Math.min(0.5, o.sseDuration), events: o.sseEvents });
+          return sseRun(server, { streams: o.sseStreams, seconds: o.sseDuration, events: o.sseEvents });
+        });
+        results.sse.push(row);
+        console.log(`${fmt.int(row.eventsPerSec).padStart(7)} events/s  (${row.streams} streams)${row.unexpectedCounts ? `  ${row.unexpectedCounts} streams with an unexpected event count` : ""}`);
+      } catch (error) {
+        failed = true;
+        results.sse.push({ target, error: String(error.message ?? error) });
+        console.log(`— ${error.message ?? error}`);
+      }
+    }
+  }
+
+  // 4. RSS after N completed tasks
+  if (o.only.includes("rss")) {
+    for (const target of o.rssTargets) {
+      process.stdout.write(`  rss   ${LABEL[target].padEnd(24)} `);
+      try {
+        const row = await withServer(target, { exposeGc: true }, async (server) => {
+          await preflight(server, "task");
+          const before = await server.ask({ type: "mem", gc: true });
+          const t0 = performance.now();
+          const result = await cannon({
+            url: server.url,
+            method: "POST",
+            headers: { "content-type": "application/json" },
+            body: rpcBody("message/send", "task", true),
+            idReplacement: true,
+            connections: o.connections,
+            amount: o.rssTasks,
+            timeout: 10,
+          });
+          const seconds = (performance.now() - t0) / 1000;
+          const after = await server.ask({ type: "mem" });
+          const afterGc = await server.ask({ type: "mem", gc: true });
+          return {
+            target,
+            tasks: result.requests.total,
+            ok: result["2xx"],
+            seconds,
+            rssStart: before.rss,
+            rss: after.rss,
+            rssAfterGc: afterGc.rss,
+            heapUsedAfterGc: afterGc.heapUsed,
+            heapUsedStart: before.heapUsed,
+          };
+        });
+        results.rss.push(row);
+        console.log(`${fmt.mib(row.rss)} after ${fmt.int(row.tasks)} tasks (${row.seconds.toFixed(1)} s)`);
+      } catch (error) {
+        failed = true;
+        results.rss.push({ target, error: String(error.message ?? error) });
+        console.log(`— ${error.message ?? error}`);
+      }
+    }
+  }
+
+  // Tables
+  const get = (target, payload) => results.throughput.find((r) => r.target === target && r.payload === payload && !r.error);
+  if (results.throughput.length) {
+    console.log("\nmessage/send throughput (each server alone in its child process, autocannon in the parent):\n");
+    const rows = [];
+    for (const payload of ["hello", "task"]) {
+      const bare = get("bare", payload);
+      const sdk = get("sdk", payload);
+      for (const target of o.targets) {
+        const r = get(target, payload);
+        if (!r) {
+          rows.push([payload === "hello" ? "hello (direct reply)" : "task (lifecycle)", LABEL[target], "—", "—", "—", "—", "—", "—", "—", "—"]);
+          continue;
+        }
+        rows.push([
+          payload === "hello" ? "hello (direct reply)" : "task (lifecycle)",
+          LABEL[target],
+          fmt.int(r.reqPerSec),
+          fmt.ms(r.p50),
+          fmt.ms(r.p99),
+          bare ? fmt.pct((100 * r.reqPerSec) / bare.reqPerSec) : "—",
+          sdk ? fmt.x(r.reqPerSec / sdk.reqPerSec) : "—",
+          fmt.pct(r.serverCpu),
+          fmt.pct(r.loadGenCpu),
+          r.non2xx + r.errors + r.timeouts === 0 ? "0" : `${r.non2xx}/${r.errors}/${r.timeouts}`,
+        ]);
+      }
+    }
+    console.log(table(["payload", "server", "req/s", "p50", "p99", "% of bare", "× SDK", "srv CPU", "gen CPU", "bad"], rows, ["l", "l"]));
+  }
+  if (results.sse.length) {
+    console.log(`\nSSE: message/stream, ${o.sseStreams} concurrent streams of ${o.sseEvents} artifact chunks (+ task, working, completed), ${o.sseDuration} s:\n`);
+    const bare = results.sse.find((r) => r.target === "bare" && !r.error);
+    const rows = results.sse.map((r) =>
+      r.error
+        ? [LABEL[r.target], "—", "—", "—", "—", "—"]
+        : [LABEL[r.target], fmt.int(r.eventsPerSec), fmt.int(r.streams), fmt.ms(r.streamMsP50), bare ? fmt.pct((100 * r.eventsPerSec) / bare.eventsPerSec) : "—", fmt.pct(r.serverCpu)],
+    );
+    console.log(table(["server", "events/s", "streams", "stream p50", "% of bare", "srv CPU"], rows, ["l"]));
+  }
+  if (results.rss.length) {
+    console.log(`\nmemory after ${fmt.int(o.rssTasks)} completed tasks (message/send "task", ${o.connections} connections):\n`);
+    const rows = results.rss.map((r) =>
+      r.error
+        ? [LABEL[r.target], "—", "—", "—", "—", "—"]
+        : [LABEL[r.target], fmt.mib(r.rssStart), fmt.mib(r.rss), fmt.mib(r.rssAfterGc), fmt.mib(r.heapUsedAfterGc), `${fmt.int(r.ok)} in ${r.seconds.toFixed(1)} s`],
+    );
+    console.log(table(["server", "RSS at start", "RSS after", "RSS after GC", "heap after GC", "tasks"], rows, ["l"]));
+  }
+
+  // Goals
+  const goals = [];
+  const goal = (name, measured, ok) => goals.push({ name, measured, pass: ok });
+  for (const payload of ["hello", "task"]) {
+    const sdk = get("sdk", payload);
+    for (const target of ["node", "fastify"]) {
+      const r = get(target, payload);
+      if (r && sdk) goal(`${LABEL[target]} ≥ 2.5× SDK req/s (${payload})`, `${fmt.int(r.reqPerSec)} / ${fmt.int(sdk.reqPerSec)} = ${fmt.x(r.reqPerSec / sdk.reqPerSec)}`, r.reqPerSec >= 2.5 * sdk.reqPerSec);
+    }
+  }
+  for (const payload of ["hello", "task"]) {
+    const bare = get("bare", payload);
+    for (const target of ADAPTERS) {
+      const r = get(target, payload);
+      if (r && bare) goal(`${LABEL[target]} ≥ 60 % of bare echo (${payload})`, `${fmt.int(r.reqPerSec)} / ${fmt.int(bare.reqPerSec)} = ${fmt.pct((100 * r.reqPerSec) / bare.reqPerSec)}`, r.reqPerSec >= 0.6 * bare.reqPerSec);
+    }
+  }
+  for (const target of ADAPTERS) {
+    const r = get(target, "task");
+    if (r) goal(`${LABEL[target]} task p99 ≤ 20 ms at ${o.connections} connections`, fmt.ms(r.p99), r.p99 <= 20);
+  }
+  results.goals = goals;
+  if (goals.length) {
+    console.log("\ngoals:");
+    for (const g of goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.name}: ${g.measured}`);
+  }
+
+  // Optional: a CPU profile of one target under the same load
+  if (o.profile) {
+    const [target, payload = "task"] = o.profile.split(":");
+    const file = join(dir, `${target}-${payload}.cpuprofile`);
+    console.log(`\nCPU profile of ${LABEL[target] ?? target} under ${payload} load (${o.duration} s, ${o.connections} connections):`);
+    await withServer(target, {}, async (server) => {
+      await preflight(server, payload);
+      await cannon({ url: server.url, method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload, true), idReplacement: true, connections: o.connections, duration: o.warmup || 1 });
+      await server.ask({ type: "profile-start" }, "profile-started");
+      const r = await cannon({ url: server.url, method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload, true), idReplacement: true, connections: o.connections, duration: o.duration });
+      await server.ask({ type: "profile-stop", file }, "profile-stopped", 60_000);
+      console.log(`  (${fmt.int(r.requests.total / r.duration)} req/s while profiling; sampling adds overhead)`);
+    });
+    const summary = summarize(JSON.parse(readFileSync(file, "utf8")));
+    printSummary(summary, { top: 15 });
+    const keep = join(tmpdir(), `a2a-server-bench-${target}-${payload}.cpuprofile`);
+    copyFileSync(file, keep);
+    console.log(`  profile kept at ${keep} (open in Chrome DevTools › Performance, or: node bench/server-profile.mjs ${keep})`);
+    results.profile = {
+      target,
+      payload,
+      file: keep,
+      busyMs: summary.busyMs,
+      areas: summary.areas.slice(0, 12).map(([area, ms]) => ({ area, ms: +ms.toFixed(1) })),
+      self: summary.self.slice(0, 20).map(([fn, ms]) => ({ fn, ms: +ms.toFixed(1) })),
+    };
+  }
+
+  results.loadAverage = { start: load0, end: loadavg()[0] };
+  results.wallSeconds = (performance.now() - wall0) / 1000;
+  console.log(`\nload average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}; total ${results.wallSeconds.toFixed(0)} s`);
+  if (o.write) {
+    mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
+    writeFileSync(RESULTS, JSON.stringify(results, null, 2) + "\n");
+    console.log(`wrote ${RESULTS.slice(ROOT.length + 1)}`);
+  }
+  process.exitCode = failed ? 1 : 0;
+}
+
+main().catch((error) => {
+  console.error(error);
+  process.exitCode = 1;
+});
