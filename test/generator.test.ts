@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { generate, generateAndWrite } from "../src/generate.js";
 import { normalizeSchema } from "../src/schema/normalize.js";
 import { canonicalJson, type Json, type JsonObject } from "../src/schema/json.js";
-import { GENERATED, readSchema, ROOT, tempDir } from "./helpers.js";
+import { GENERATED, projectTempDir, readSchema, ROOT, tempDir } from "./helpers.js";
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object") {
@@ -82,7 +82,7 @@ describe("generator", () => {
  * Schemas derived from 0.3.0 with things the generator has never seen: the same code must handle them.
  */
 describe("schemas derived from 0.3.0", () => {
-  const work = tempDir();
+  const work = projectTempDir();
   const outWithMethod = join(work, "with-method");
   const outWithPart = join(work, "with-part");
 
@@ -199,8 +199,7 @@ if (part.kind === "audio") { const uri: string = part.audio.uri; }
 if (isAudioPart(part)) { const uri: string = part.audio.uri; }
 export {};
 `;
-    const dir = tempDir();
-    mkdirSync(dir, { recursive: true });
+    const dir = projectTempDir();
     writeFileSync(join(dir, "probe.ts"), probe);
     const config = JSON.parse(readFileSync(join(ROOT, "test/types/tsconfig.json"), "utf8")) as { include: string[] };
     config.include = [`${outWithMethod}/**/*.ts`, `${outWithPart}/**/*.ts`, "./probe.ts"];

@@ -1,5 +1,5 @@
 import { createRequire } from "node:module";
-import { mkdtempSync, readFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ValidateFunction } from "ajv";
@@ -52,4 +52,11 @@ export async function generatedValidators(version: string): Promise<GeneratedVal
 
 export function tempDir(prefix = "a2a-codegen-test-"): string {
   return mkdtempSync(join(tmpdir(), prefix));
+}
+
+/** A temporary folder inside the project, where generated code resolves the project's packages (express, ...). */
+export function projectTempDir(prefix = "a2a-codegen-test-"): string {
+  const base = join(ROOT, "node_modules", ".cache", "a2a-codegen-tests");
+  mkdirSync(base, { recursive: true });
+  return mkdtempSync(join(base, prefix));
 }

@@ -420,4 +420,5 @@ export const A2A_PROFILE: ProtocolProfile = {
     Internal: -32603,
     JSONParse: -32700,
   },
+  jsonrpcRequired: true,
 };

@@ -49,6 +49,10 @@ export function buildProfile(
   const taskStates = state && Array.isArray(state.enum) ? state.enum.filter((v): v is string => typeof v === "string") : [];
   const errorCodes: Record<string, number> = {};
   for (const e of errors) errorCodes[e.name.replace(/Error$/, "")] = e.code;
+  const jsonrpcRequired = methods.every((m) => {
+    const required = defs[m.requestType]?.required;
+    return Array.isArray(required) && required.includes("jsonrpc");
+  });
   return {
     specVersion,
     wellKnownAgentCardPath: overlay.wellKnownAgentCardPath,
@@ -58,6 +62,7 @@ export function buildProfile(
     objects,
     taskStates,
     errorCodes,
+    jsonrpcRequired,
   };
 }
 

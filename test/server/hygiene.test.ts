@@ -166,9 +166,10 @@ describe("capabilities the card does not declare", () => {
   });
   afterAll(async () => server.close());
 
-  it("streaming → UnsupportedOperationError", async () => {
+  it("streaming → UnsupportedOperationError, as the one event of an SSE stream", async () => {
     const response = await rawPost(server.rpcUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method: "message/stream", params: { message: message() } }));
-    expect(response.json).toMatchObject({ id: 1, error: { code: -32004 } });
+    expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
+    expect(JSON.parse(response.text.replace(/^data: /, ""))).toMatchObject({ id: 1, error: { code: -32004 } });
   });
 
   it("push notifications → PushNotificationNotSupportedError", async () => {

@@ -41,6 +41,8 @@ export interface ProtocolProfile {
   readonly taskStates: readonly string[];
   /** Error definition name without "Error" → code, e.g. TaskNotFound → -32001. */
   readonly errorCodes: { readonly [name: string]: number };
+  /** Whether every request definition requires `jsonrpc` (0.1.0's schema leaves it optional). */
+  readonly jsonrpcRequired: boolean;
 }
 
 export type JsonObject = { [key: string]: unknown };

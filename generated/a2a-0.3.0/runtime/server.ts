@@ -391,8 +391,13 @@ export class A2AServerCore {
     principal: unknown,
     inBatch: boolean,
   ): Promise<JsonRpcResponse | Extract<CoreResponse, { kind: "sse" }> | undefined> {
-    const envelope = checkRequestEnvelope(value);
-    if (!envelope.ok) return failure(envelope.id, envelope.error);
+    // Where the version's schema leaves `jsonrpc` optional (0.1.0), a request without it is accepted.
+    const tolerant =
+      !this.binding.profile.jsonrpcRequired && isObject(value) && !("jsonrpc" in value)
+        ? { ...value, jsonrpc: "2.0" }
+        : value;
+    const envelope = checkRequestEnvelope(tolerant);
+    if (!envelope.ok) return failure(envelope.id, asIssues(envelope.error));
     const { request: rpc, notification } = envelope;
     const id: JsonRpcId = rpc.id ?? null;
     const descriptor = Object.prototype.hasOwnProperty.call(this.binding.methods, rpc.method)
@@ -412,6 +417,17 @@ export class A2AServerCore {
             }),
           );
     }
+    const streaming = descriptor?.streaming ?? false;
+    if (streaming && (notification || inBatch)) {
+      return notification
+        ? undefined
+        : failure(
+            id,
+            jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"),
+          );
+    }
+    // A streaming method answers with a stream, its errors too (as one error event): clients expect SSE.
+    const answer = (response: JsonRpcResponse) => (streaming ? this.sseOnce(response) : response);
     if (descriptor) {
       const validate = this.binding.validators[descriptor.requestType];
       if (validate && !validate(value)) {
@@ -421,26 +437,16 @@ export class A2AServerCore {
           (i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")),
         );
         const code = envelopeIssues.length > 0 ? JSON_RPC_ERROR.invalidRequest : JSON_RPC_ERROR.invalidParams;
-        return notification
-          ? undefined
-          : failure(
-              id,
-              jsonRpcError(
-                code,
-                code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request",
-                { issues: publicIssues(issues) },
-              ),
-            );
-      }
-    }
-    const streaming = descriptor?.streaming ?? false;
-    if (streaming && (notification || inBatch)) {
-      return notification
-        ? undefined
-        : failure(
+        if (notification) return undefined;
+        return answer(
+          failure(
             id,
-            jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"),
-          );
+            jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", {
+              issues: publicIssues(issues),
+            }),
+          ),
+        );
+      }
     }
     try {
       const params = isObject(rpc.params) ? rpc.params : {};
@@ -454,9 +460,9 @@ export class A2AServerCore {
     } catch (error) {
       if (notification) return undefined;
       if (error instanceof A2AServerError)
-        return failure(id, jsonRpcError(error.code, error.message, error.data));
+        return answer(failure(id, jsonRpcError(error.code, error.message, error.data)));
       this.logger.error(`a2a: internal error in ${rpc.method}`, error);
-      return failure(id, jsonRpcError(JSON_RPC_ERROR.internalError, "Internal error"));
+      return answer(failure(id, jsonRpcError(JSON_RPC_ERROR.internalError, "Internal error")));
     }
   }
 
@@ -744,6 +750,20 @@ export class A2AServerCore {
     return "kind" in (this.binding.profile.objects.Task?.consts ?? {});
   }
 
+  /** An SSE response of one JSON-RPC response (an error of a streaming method), then the end. */
+  private sseOnce(response: JsonRpcResponse): Extract<CoreResponse, { kind: "sse" }> {
+    return {
+      kind: "sse",
+      status: 200,
+      headers: { ...SSE_HEADERS },
+      open: (sink) => {
+        sink.write(formatSseEvent({ data: JSON.stringify(response) }));
+        sink.end();
+        return () => undefined;
+      },
+    };
+  }
+
   /** An SSE response: each emitted result is framed as a JSON-RPC response with the request's id. */
   private sse(
     id: JsonRpcId,
@@ -918,7 +938,7 @@ export class A2AServerCore {
       task,
       method,
       streaming,
-      signal: anySignal(execution.abort.signal, this.shutdown.signal),
+      signal: AbortSignal.any([execution.abort.signal, this.shutdown.signal]),
       principal,
       text,
     };
@@ -1015,6 +1035,8 @@ export class A2AServerCore {
           return;
         }
         execution.done = true;
+        // No task will exist: the reply names only its context (a taskId would point at nothing).
+        delete message.taskId;
         execution.reply = message;
         enqueue(async () => {
           this.bus.publish(execution.taskId, message, true);
@@ -1205,6 +1227,25 @@ function pathOf(url: unknown): string | undefined {
   }
 }
 
+/** An envelope error's `{ pointer, expected, got }` data as the same `{ issues: [...] }` shape params errors have. */
+function asIssues(error: { code: number; message: string; data?: unknown }): {
+  code: number;
+  message: string;
+  data?: unknown;
+} {
+  const data = error.data;
+  if (!isObject(data) || typeof data.pointer !== "string") return error;
+  const { pointer, expected, got } = data as { pointer: string; expected?: unknown; got?: unknown };
+  const issue = {
+    pointer,
+    expected: String(expected ?? ""),
+    got: String(got ?? ""),
+    keyword: "envelope",
+    message: `${pointer || "/"}: expected ${String(expected ?? "")}, got ${String(got ?? "")}`,
+  };
+  return { code: error.code, message: "Invalid request", data: { issues: [issue] } };
+}
+
 function publicIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
   return issues.slice(0, 20).map((i) => ({ ...i }));
 }
@@ -1235,18 +1276,6 @@ function stamp(message: JsonObject, taskId: string, contextId: string, shapes: P
 function stripChunkFlags(artifact: JsonObject): JsonObject {
   const { append: _a, lastChunk: _l, ...rest } = artifact;
   return rest;
-}
-
-function anySignal(...signals: AbortSignal[]): AbortSignal {
-  const controller = new AbortController();
-  for (const signal of signals) {
-    if (signal.aborted) {
-      controller.abort(signal.reason);
-      break;
-    }
-    signal.addEventListener("abort", () => controller.abort(signal.reason), { once: true });
-  }
-  return controller.signal;
 }
 
 function header(request: CoreRequest, name: string): string | undefined {
