@@ -25,13 +25,14 @@ const BURST = Number(burstArg ?? 1000);
 const YIELD_EVERY = 32;
 const tick = () => new Promise((resolve) => setImmediate(resolve));
 
-// The same card as the test harness's testCard("0.3.0").
+// The test harness's testCard("0.3.0"), without push notifications: with the capability on, the SDK
+// logs an error line for every event of a task without a push config, which would measure its console.
 const card = {
   name: "Test Agent",
   description: "An agent for a2a-codegen's tests",
   url: "http://127.0.0.1:1/a2a",
   version: "1.0.0",
-  capabilities: { streaming: true, pushNotifications: true },
+  capabilities: { streaming: true, pushNotifications: false },
   defaultInputModes: ["text/plain"],
   defaultOutputModes: ["text/plain"],
   skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["test"] }],

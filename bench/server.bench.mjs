@@ -3,8 +3,8 @@
 //
 //   node bench/server.bench.mjs [--duration 5] [--warmup 1] [--connections 50] [--targets node,express,…]
 //                               [--sse-events 1000] [--sse-streams 4] [--sse-duration 2]
-//                               [--rss-tasks 50000] [--rss-targets node,sdk] [--only throughput,sse,rss]
-//                               [--profile node:task] [--no-write]
+//                               [--rss-tasks 50000] [--rss-targets node,sdk] [--only throughput,sse,rss|none]
+//                               [--profile node:task,node:sse] [--no-write]
 //
 // Everything runs on 127.0.0.1. Each server runs in its own child process (bench/server-target.mjs),
 // started fresh for each measurement; the load generator (autocannon, and a small SSE client) runs in
@@ -48,7 +48,7 @@ function parseArgs(argv) {
     sseStreams: 4,
     sseDuration: 2,
     rssTasks: 50_000,
-    rssTargets: ["node", "fastify", "sdk"],
+    rssTargets: ["node", "sdk"],
     only: ["throughput", "sse", "rss"],
     profile: undefined,
     write: true,
@@ -165,20 +165,48 @@ async function startTarget(target, buildDir, { burst = 1000, exposeGc = false } 
 // ---------------------------------------------------------------------------------------------------
 // Requests
 
-const rpcBody = (method, text, unique) =>
+const rpcBody = (method, text, id = "1", messageId = "m-1") =>
   JSON.stringify({
     jsonrpc: "2.0",
-    id: unique ? "[<id>]" : "1",
+    id,
     method,
     params: {
-      message: { kind: "message", role: "user", messageId: unique ? "[<id>]" : "m-1", parts: [{ kind: "text", text }] },
+      message: { kind: "message", role: "user", messageId, parts: [{ kind: "text", text }] },
       configuration: { acceptedOutputModes: ["text/plain"] },
     },
   });
 
+/**
+ * autocannon options for message/send with `text`: a new JSON-RPC id and messageId on every request.
+ * (autocannon's own idReplacement assumes a fixed id length and sends a wrong Content-Length now and
+ * then, which leaves the server waiting for bytes that never come; setupRequest sizes each body.)
+ */
+function sendLoad(url, text, o, extra) {
+  let n = 0;
+  const prefix = `${process.pid.toString(36)}-${Date.now().toString(36)}-`;
+  const [head, middle, tail] = rpcBody("message/send", text, "\u0000", "m-\u0000").split("\\u0000");
+  return {
+    url,
+    connections: o.connections,
+    timeout: 10,
+    requests: [
+      {
+        method: "POST",
+        headers: { "content-type": "application/json" },
+        setupRequest(req) {
+          const id = prefix + (n++).toString(36);
+          req.body = head + id + middle + id + tail;
+          return req;
+        },
+      },
+    ],
+    ...extra,
+  };
+}
+
 /** One request of each kind, checked, before the load: a target that answers errors must not be measured. */
 async function preflight(server, payload) {
-  const response = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload, false) });
+  const response = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload) });
   const json = await response.json();
   const r = json?.result;
   const ok =
@@ -194,24 +222,18 @@ function cannon(opts) {
   });
 }
 
+/** Above this CPU share, autocannon itself is the bottleneck (it is single-threaded). */
+const SATURATED = 85;
+
 const cpuPercent = (before, after, wallMs) => (100 * (after.user + after.system - before.user - before.system)) / 1000 / wallMs;
 
 async function throughput(server, payload, o) {
   const responseBytes = await preflight(server, payload);
-  const base = {
-    url: server.url,
-    method: "POST",
-    headers: { "content-type": "application/json" },
-    body: rpcBody("message/send", payload, true),
-    idReplacement: true,
-    connections: o.connections,
-    timeout: 10,
-  };
-  if (o.warmup > 0) await cannon({ ...base, duration: o.warmup });
+  if (o.warmup > 0) await cannon(sendLoad(server.url, payload, o, { duration: o.warmup }));
   const srvBefore = await server.ask({ type: "cpu" });
   const genBefore = process.cpuUsage();
   const t0 = performance.now();
-  const result = await cannon({ ...base, duration: o.duration });
+  const result = await cannon(sendLoad(server.url, payload, o, { duration: o.duration }));
   const wall = performance.now() - t0;
   const srvAfter = await server.ask({ type: "cpu" });
   const genAfter = process.cpuUsage();
@@ -229,6 +251,8 @@ async function throughput(server, payload, o) {
     timeouts: result.timeouts,
     responseBytes,
     serverCpu: cpuPercent(srvBefore, srvAfter, srvAfter.at - srvBefore.at),
+    /** Server CPU time per answered request: comparable even when the load generator is the bottleneck. */
+    serverCpuUsPerReq: (srvAfter.user + srvAfter.system - srvBefore.user - srvBefore.system) / Math.max(1, result.requests.total),
     loadGenCpu: cpuPercent(genBefore, genAfter, wall),
   };
 }
@@ -269,7 +293,7 @@ function oneStream(url, agent, body) {
 
 async function sseRun(server, { streams, seconds, events }) {
   const agent = new Agent({ keepAlive: true, maxSockets: streams });
-  const body = rpcBody("message/stream", "burst", false);
+  const body = rpcBody("message/stream", "burst");
   const expected = events + 3; // the task, working, the chunks, completed
   let total = 0;
   let completed = 0;
@@ -311,7 +335,8 @@ async function sseRun(server, { streams, seconds, events }) {
 
 const fmt = {
   int: (n) => (n === undefined || Number.isNaN(n) ? "—" : Math.round(n).toLocaleString("en-US")),
-  ms: (n) => (n === undefined ? "—" : `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`),
+  // autocannon's latency histogram has a 1 ms resolution: 0 means under 1 ms.
+  ms: (n) => (n === undefined ? "—" : n === 0 ? "<1 ms" : `${n < 10 ? n.toFixed(1) : n.toFixed(0)} ms`),
   pct: (n) => (n === undefined ? "—" : `${n.toFixed(0)} %`),
   mib: (n) => (n === undefined ? "—" : `${(n / 1024 / 1024).toFixed(0)} MiB`),
   x: (n) => (n === undefined ? "—" : `${n.toFixed(2)}×`),
@@ -360,6 +385,7 @@ async function main() {
   console.log(`compiled generated/a2a-${SPEC} to ${dir} in ${ms.toFixed(0)} ms\n`);
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   process.on("exit", cleanup);
+  for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
   const results = { startedAt: startedAt.toISOString(), spec: SPEC, options: { ...o }, machine: m, versions: {}, throughput: [], sse: [], rss: [], goals: [] };
   for (const p of ["@a2a-js/sdk", "express", "fastify", "hono", "@hono/node-server", "autocannon"]) results.versions[p] = version(p);
   let failed = false;
@@ -419,16 +445,7 @@ async function main() {
           await preflight(server, "task");
           const before = await server.ask({ type: "mem", gc: true });
           const t0 = performance.now();
-          const result = await cannon({
-            url: server.url,
-            method: "POST",
-            headers: { "content-type": "application/json" },
-            body: rpcBody("message/send", "task", true),
-            idReplacement: true,
-            connections: o.connections,
-            amount: o.rssTasks,
-            timeout: 10,
-          });
+          const result = await cannon(sendLoad(server.url, "task", o, { amount: o.rssTasks }));
           const seconds = (performance.now() - t0) / 1000;
           const after = await server.ask({ type: "mem" });
           const afterGc = await server.ask({ type: "mem", gc: true });
@@ -465,24 +482,33 @@ async function main() {
       for (const target of o.targets) {
         const r = get(target, payload);
         if (!r) {
-          rows.push([payload === "hello" ? "hello (direct reply)" : "task (lifecycle)", LABEL[target], "—", "—", "—", "—", "—", "—", "—", "—"]);
+          rows.push([payload === "hello" ? "hello (direct reply)" : "task (lifecycle)", LABEL[target], "—", "—", "—", "—", "—", "—", "—", "—", "—"]);
           continue;
         }
         rows.push([
           payload === "hello" ? "hello (direct reply)" : "task (lifecycle)",
           LABEL[target],
-          fmt.int(r.reqPerSec),
+          `${fmt.int(r.reqPerSec)}${r.loadGenCpu >= SATURATED ? "*" : ""}`,
           fmt.ms(r.p50),
           fmt.ms(r.p99),
           bare ? fmt.pct((100 * r.reqPerSec) / bare.reqPerSec) : "—",
           sdk ? fmt.x(r.reqPerSec / sdk.reqPerSec) : "—",
           fmt.pct(r.serverCpu),
+          `${r.serverCpuUsPerReq.toFixed(0)} µs`,
           fmt.pct(r.loadGenCpu),
           r.non2xx + r.errors + r.timeouts === 0 ? "0" : `${r.non2xx}/${r.errors}/${r.timeouts}`,
         ]);
       }
     }
-    console.log(table(["payload", "server", "req/s", "p50", "p99", "% of bare", "× SDK", "srv CPU", "gen CPU", "bad"], rows, ["l", "l"]));
+    console.log(table(["payload", "server", "req/s", "p50", "p99", "% of bare", "× SDK", "srv CPU", "CPU/req", "gen CPU", "bad"], rows, ["l", "l"]));
+    console.log(
+      `\nsrv CPU: the server process's CPU time / wall time (GC threads count too); CPU/req: its CPU time per answered request;` +
+        `\ngen CPU: the load generator's (this process).` +
+        (results.throughput.some((r) => r.loadGenCpu >= SATURATED)
+          ? `\n* the load generator was ≥ ${SATURATED} % busy: that row is bounded by autocannon on this machine, not by the server.`
+          : "") +
+        `\nbad: non-2xx / errors / timeouts.`,
+    );
   }
   if (results.sse.length) {
     console.log(`\nSSE: message/stream, ${o.sseStreams} concurrent streams of ${o.sseEvents} artifact chunks (+ task, working, completed), ${o.sseDuration} s:\n`);
@@ -532,36 +558,55 @@ async function main() {
   }
 
   // Optional: a CPU profile of one target under the same load
-  if (o.profile) {
-    const [target, payload = "task"] = o.profile.split(":");
+  results.profiles = [];
+  for (const spec of o.profile ? o.profile.split(",") : []) {
+    const [target, payload = "task"] = spec.split(":");
+    if (!LABEL[target] || !["hello", "task", "sse"].includes(payload)) throw new Error(`--profile ${spec}: expected <target>:<hello|task|sse>`);
     const file = join(dir, `${target}-${payload}.cpuprofile`);
-    console.log(`\nCPU profile of ${LABEL[target] ?? target} under ${payload} load (${o.duration} s, ${o.connections} connections):`);
-    await withServer(target, {}, async (server) => {
-      await preflight(server, payload);
-      await cannon({ url: server.url, method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload, true), idReplacement: true, connections: o.connections, duration: o.warmup || 1 });
+    console.log(
+      payload === "sse"
+        ? `\nCPU profile of ${LABEL[target] ?? target} under SSE load (${o.sseStreams} streams of ${o.sseEvents} events, ${o.sseDuration} s):`
+        : `\nCPU profile of ${LABEL[target] ?? target} under ${payload} load (${o.duration} s, ${o.connections} connections):`,
+    );
+    await withServer(target, { burst: o.sseEvents }, async (server) => {
+      const sse = payload === "sse";
+      const load = () =>
+        sse
+          ? sseRun(server, { streams: o.sseStreams, seconds: o.sseDuration, events: o.sseEvents })
+          : cannon(sendLoad(server.url, payload, o, { duration: o.duration }));
+      if (sse) await sseRun(server, { streams: o.sseStreams, seconds: 0.5, events: o.sseEvents });
+      else {
+        await preflight(server, payload);
+        await cannon(sendLoad(server.url, payload, o, { duration: o.warmup || 1 }));
+      }
       await server.ask({ type: "profile-start" }, "profile-started");
-      const r = await cannon({ url: server.url, method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload, true), idReplacement: true, connections: o.connections, duration: o.duration });
+      const r = await load();
       await server.ask({ type: "profile-stop", file }, "profile-stopped", 60_000);
-      console.log(`  (${fmt.int(r.requests.total / r.duration)} req/s while profiling; sampling adds overhead)`);
+      if (sse) console.log(`  (${fmt.int(r.eventsPerSec)} events/s while profiling; sampling adds overhead)`);
+      else console.log(`  (${fmt.int(r.requests.total / r.duration)} req/s while profiling; sampling adds overhead)`);
     });
     const summary = summarize(JSON.parse(readFileSync(file, "utf8")));
     printSummary(summary, { top: 15 });
     const keep = join(tmpdir(), `a2a-server-bench-${target}-${payload}.cpuprofile`);
     copyFileSync(file, keep);
     console.log(`  profile kept at ${keep} (open in Chrome DevTools › Performance, or: node bench/server-profile.mjs ${keep})`);
-    results.profile = {
+    results.profiles.push({
       target,
       payload,
       file: keep,
       busyMs: summary.busyMs,
       areas: summary.areas.slice(0, 12).map(([area, ms]) => ({ area, ms: +ms.toFixed(1) })),
       self: summary.self.slice(0, 20).map(([fn, ms]) => ({ fn, ms: +ms.toFixed(1) })),
-    };
+    });
   }
 
   results.loadAverage = { start: load0, end: loadavg()[0] };
   results.wallSeconds = (performance.now() - wall0) / 1000;
-  console.log(`\nload average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}; total ${results.wallSeconds.toFixed(0)} s`);
+  const busy = Math.max(load0, loadavg()[0]) >= m.cpus;
+  console.log(
+    `\nload average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}; total ${results.wallSeconds.toFixed(0)} s` +
+      (busy ? ` — the machine looks busy (load ≥ ${m.cpus} cores, the bench itself adds ~1.5): expect lower, noisier numbers` : ""),
+  );
   if (o.write) {
     mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
     writeFileSync(RESULTS, JSON.stringify(results, null, 2) + "\n");

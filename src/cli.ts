@@ -16,6 +16,8 @@ interface GenerateArgs {
   overlay?: string | undefined;
   out?: string | undefined;
   templates?: string | undefined;
+  card?: string | undefined;
+  framework?: string[] | undefined;
   config?: string | undefined;
   check: boolean;
   all?: boolean;
@@ -41,6 +43,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("overlay", { type: "string", describe: "the overlay of facts for --schema (default: <schema>.overlay.json, else the closest bundled version's)" })
             .option("out", { type: "string", describe: "output folder (default: generated/a2a-<version>; with --all, the parent folder)" })
             .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
+            .option("card", { type: "string", describe: "an agent card JSON file: validated, emitted as card.ts" })
+            .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: all)" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
@@ -55,6 +59,34 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .example("$0 generate --all --out generated", "every bundled version"),
         async (args) => {
           code = await runGenerate(args as unknown as GenerateArgs, io);
+        },
+      )
+      .command(
+        "init <dir>",
+        "scaffold an agent project that runs with `npm install && npm start`",
+        (y) =>
+          y
+            .positional("dir", { type: "string", demandOption: true, describe: "the project folder" })
+            .option("spec", { type: "string", describe: `spec version (default: ${defaultVersion()})` })
+            .option("framework", { type: "string", choices: ["fastify", "express", "hono", "node"], default: "fastify" })
+            .option("name", { type: "string", describe: "the agent's name (default: the folder's name)" })
+            .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
+            .example("$0 init my-agent", "a Fastify agent for the newest spec version")
+            .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5"),
+        async (args) => {
+          const { init } = await import("./scaffold/init.js");
+          const result = await init({
+            dir: String(args.dir),
+            spec: args.spec as string | undefined,
+            framework: args.framework as "fastify" | "express" | "hono" | "node",
+            name: args.name as string | undefined,
+            force: Boolean(args.force),
+          });
+          const where = displayPath(result.dir);
+          io.out(`created ${where}: ${result.written.length} files, and generated/ for A2A ${result.generated.ir.specVersion}`);
+          if (result.skipped.length > 0) io.out(`left as they were: ${result.skipped.join(", ")}`);
+          io.out(`next:\n  cd ${where}\n  npm install\n  npm start`);
+          code = EXIT_CODES.ok;
         },
       )
       .command(
@@ -99,6 +131,8 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     overlay: args.overlay,
     out: args.out,
     templates: args.templates,
+    card: args.card,
+    frameworks: args.framework as GenerateOptions["frameworks"],
     cwd,
   };
   let targets: GenerateOptions[];
@@ -112,7 +146,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       ? config.targets.map((t) => {
           const merged: GenerateOptions = { ...t };
           // A flag on the command line wins over the config; --spec and --schema replace each other.
-          for (const key of cliSet) (merged as Record<string, unknown>)[key] = key === "cwd" ? cwd : resolveFlag(key, fromCli[key] as string, cwd);
+          for (const key of cliSet) (merged as Record<string, unknown>)[key] = key === "cwd" ? cwd : resolveFlag(key, fromCli[key], cwd);
           if (fromCli.spec !== undefined) merged.schema = undefined;
           if (fromCli.schema !== undefined) merged.spec = undefined;
           return merged;
@@ -176,8 +210,8 @@ async function writeResult(result: GenerateResult, target: GenerateOptions): Pro
   return result;
 }
 
-function resolveFlag(key: keyof GenerateOptions, value: string, cwd: string): string {
-  return key === "spec" ? value : resolve(cwd, value);
+function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
+  return key === "spec" || key === "frameworks" ? value : resolve(cwd, value as string);
 }
 
 async function runVersions(json: boolean, io: CliIo): Promise<number> {

@@ -16,6 +16,10 @@ export interface TargetConfig {
   overlay?: string;
   out?: string;
   templates?: string;
+  /** The agent card JSON file, validated and emitted as card.ts. */
+  card?: string;
+  /** The server adapters to generate: any of node, express, fastify, hono (default: all). */
+  frameworks?: string[];
 }
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
@@ -23,7 +27,8 @@ export interface Config extends TargetConfig {
   targets?: TargetConfig[];
 }
 
-const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates"] as const;
+const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks"] as const;
+const PATH_KEYS = ["schema", "overlay", "out", "templates", "card"] as const;
 
 export interface LoadedConfig {
   file: string;
@@ -67,8 +72,15 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
       if (!(TARGET_KEYS as readonly string[]).includes(key)) {
         throw new CodegenError(`unknown key "${key}"; allowed: ${[...TARGET_KEYS, "targets"].join(", ")}`, { file, pointer: `${pointer}/${key}` });
       }
+      if (key === "frameworks") {
+        if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
+          throw new CodegenError('"frameworks" must be an array of framework names', { file, pointer: `${pointer}/${key}` });
+        }
+        target.frameworks = v as string[];
+        continue;
+      }
       if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${pointer}/${key}` });
-      target[key as (typeof TARGET_KEYS)[number]] = v;
+      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks">] = v;
     }
     return target;
   };
@@ -80,13 +92,9 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
   return list.map((entry, i) => {
     const merged = raw.targets === undefined ? defaults : { ...defaults, ...readTarget(entry, `/targets/${i}`) };
     const path = (p: string | undefined) => (p === undefined ? undefined : resolve(baseDir, p));
-    return {
-      spec: merged.spec,
-      schema: path(merged.schema),
-      overlay: path(merged.overlay),
-      out: path(merged.out),
-      templates: path(merged.templates),
-      cwd: baseDir,
-    };
+    const options: GenerateOptions = { spec: merged.spec, cwd: baseDir };
+    for (const key of PATH_KEYS) options[key] = path(merged[key]);
+    if (merged.frameworks) options.frameworks = merged.frameworks as GenerateOptions["frameworks"];
+    return options;
   });
 }

@@ -2,7 +2,9 @@ import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { dirname, join, resolve, relative } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
-import { emitClient, emitServer } from "./emit/client.js";
+import { emitCard } from "./emit/card.js";
+import { emitClient } from "./emit/client.js";
+import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
 import { TemplateRenderer } from "./emit/templates.js";
@@ -32,6 +34,10 @@ export interface GenerateOptions {
   out?: string | undefined;
   /** A folder of templates overriding the bundled ones by path. */
   templates?: string | undefined;
+  /** The server adapters to generate (default: all four). */
+  frameworks?: readonly Framework[] | undefined;
+  /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
+  card?: string | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
 }
@@ -79,7 +85,14 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     files["protocol.ts"] = emitProtocol(ir, templates, header);
     files["index.ts"] = templates.render("core/index.ts.hbs", { header });
     files["client.ts"] = emitClient(ir, templates, header);
-    Object.assign(files, emitServer(ir, templates, header));
+    const frameworks = options.frameworks ?? FRAMEWORKS;
+    const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
+    if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
+    Object.assign(files, emitServer(ir, templates, header, frameworks));
+    if (options.card !== undefined) {
+      const cardPath = resolve(cwd, options.card);
+      files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
+    }
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }

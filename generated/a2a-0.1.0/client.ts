@@ -132,6 +132,27 @@ export class A2AClient {
     return shapes.message({ role: "user", parts, ...ids }) as unknown as Models.Message;
   }
 
+  /**
+   * The params of `tasks/send` (and of the streaming variant) in this version's shape, from a text or a
+   * message; pass the task and context ids of a task to continue it (a multi-turn conversation).
+   */
+  static sendParams(
+    content: string | Models.Message,
+    options: {
+      taskId?: string;
+      contextId?: string;
+      blocking?: boolean;
+      historyLength?: number;
+      acceptedOutputModes?: string[];
+    } = {},
+  ): ParamsOf<"tasks/send"> {
+    const message = typeof content === "string" ? A2AClient.userMessage(content) : content;
+    return shapes.sendParamsFor(
+      message as unknown as JsonObject,
+      options,
+    ) as unknown as ParamsOf<"tasks/send">;
+  }
+
   /** Any unary method by name. */
   call<M extends UnaryMethodName>(
     method: M,

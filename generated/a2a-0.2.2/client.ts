@@ -175,6 +175,27 @@ export class A2AClient {
     return shapes.message({ role: "user", parts, ...ids }) as unknown as Models.Message;
   }
 
+  /**
+   * The params of `message/send` (and of the streaming variant) in this version's shape, from a text or a
+   * message; pass the task and context ids of a task to continue it (a multi-turn conversation).
+   */
+  static sendParams(
+    content: string | Models.Message,
+    options: {
+      taskId?: string;
+      contextId?: string;
+      blocking?: boolean;
+      historyLength?: number;
+      acceptedOutputModes?: string[];
+    } = {},
+  ): ParamsOf<"message/send"> {
+    const message = typeof content === "string" ? A2AClient.userMessage(content) : content;
+    return shapes.sendParamsFor(
+      message as unknown as JsonObject,
+      options,
+    ) as unknown as ParamsOf<"message/send">;
+  }
+
   /** Any unary method by name. */
   call<M extends UnaryMethodName>(
     method: M,

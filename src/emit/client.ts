@@ -28,6 +28,8 @@ export function clientView(ir: ProtocolIR) {
     specVersion: ir.specVersion,
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     sendMethod: send ? clientMethodName(send.requestType) : "call",
+    sendRpc: send?.method,
+    sendRpcLiteral: send ? JSON.stringify(send.method) : "",
     streamMethod: stream ? clientMethodName(stream.requestType) : "stream",
     methods,
     errors: ir.errors.map((e) => ({ className: `A2A${e.name.replace(/Error$/, "")}Error`, code: e.code, description: e.description })),
@@ -36,17 +38,4 @@ export function clientView(ir: ProtocolIR) {
 
 export function emitClient(ir: ProtocolIR, templates: TemplateRenderer, header: string): string {
   return templates.render("client/client.ts.hbs", { header, ...clientView(ir) });
-}
-
-export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: string): Record<string, string> {
-  const view = {
-    header,
-    specVersion: ir.specVersion,
-    wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
-    hasExtendedCard: ir.profile.methods.extendedCard !== undefined,
-    extendedCardMethod: ir.profile.methods.extendedCard ?? "",
-  };
-  const out: Record<string, string> = {};
-  for (const name of ["core", "node", "express", "fastify", "hono"]) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);
-  return out;
 }

@@ -18,6 +18,10 @@ export class TemplateRenderer {
 
   constructor(private readonly overrideDir?: string) {
     this.hb.registerHelper("json", (value: unknown) => JSON.stringify(value));
+    // Pretty JSON whose lines after the first are indented by `indent` spaces (for nesting in a JSON file).
+    this.hb.registerHelper("jsonBlock", (value: unknown, indent: unknown) =>
+      JSON.stringify(value, null, 2).replace(/\n/g, `\n${" ".repeat(typeof indent === "number" ? indent : 0)}`),
+    );
     this.hb.registerHelper("doc", (text: unknown, indent: unknown) => jsDoc(typeof text === "string" ? text : undefined, typeof indent === "string" ? indent : ""));
     this.hb.registerHelper("eq", (a: unknown, b: unknown) => a === b);
   }

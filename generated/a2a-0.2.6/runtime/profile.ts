@@ -254,6 +254,49 @@ export class ProtocolShapes {
     };
   }
 
+  /**
+   * Params of the send/stream method in this version's shape: `{ message, configuration }` (0.2+, the
+   * message carrying the task and context it continues), or 0.1.0's `{ id, sessionId, message }`.
+   */
+  sendParamsFor(
+    message: JsonObject,
+    options: {
+      taskId?: string;
+      contextId?: string;
+      blocking?: boolean;
+      historyLength?: number;
+      acceptedOutputModes?: string[];
+    } = {},
+  ): JsonObject {
+    const paramsType = this.profile.params.send;
+    const shape = paramsType ? this.profile.objects[paramsType] : undefined;
+    if (shape?.required.includes("id")) {
+      const params: JsonObject = { id: options.taskId ?? newId(), message };
+      if (options.contextId !== undefined && shape.properties.includes("sessionId"))
+        params.sessionId = options.contextId;
+      if (options.historyLength !== undefined) params.historyLength = options.historyLength;
+      return params;
+    }
+    const stamped: JsonObject = { ...message };
+    if (options.taskId !== undefined && this.has("Message", "taskId")) stamped.taskId = options.taskId;
+    if (options.contextId !== undefined && this.has("Message", "contextId"))
+      stamped.contextId = options.contextId;
+    const params: JsonObject = { message: stamped };
+    if (
+      options.blocking !== undefined ||
+      options.historyLength !== undefined ||
+      options.acceptedOutputModes !== undefined
+    ) {
+      const configuration: JsonObject = {
+        acceptedOutputModes: options.acceptedOutputModes ?? ["text/plain"],
+      };
+      if (options.blocking !== undefined) configuration.blocking = options.blocking;
+      if (options.historyLength !== undefined) configuration.historyLength = options.historyLength;
+      params.configuration = configuration;
+    }
+    return params;
+  }
+
   /** The task a push-config params object names: `taskId` (0.2+) or `id` (0.1.0 and TaskIdParams). */
   paramsTaskId(params: JsonObject): string | undefined {
     const id = params.taskId ?? params.id;

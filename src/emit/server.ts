@@ -1,0 +1,20 @@
+import type { ProtocolIR } from "../ir/types.js";
+import type { TemplateRenderer } from "./templates.js";
+
+/** The web frameworks a server adapter is generated for. */
+export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
+export type Framework = (typeof FRAMEWORKS)[number];
+
+/** server/core.ts and one adapter per framework asked for (each imports only its own framework). */
+export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: string, frameworks: readonly Framework[] = FRAMEWORKS): Record<string, string> {
+  const view = {
+    header,
+    specVersion: ir.specVersion,
+    wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
+    hasExtendedCard: ir.profile.methods.extendedCard !== undefined,
+    extendedCardMethod: ir.profile.methods.extendedCard ?? "",
+  };
+  const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
+  for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);
+  return out;
+}

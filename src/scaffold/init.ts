@@ -1,0 +1,154 @@
+import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { basename, dirname, join, relative, resolve } from "node:path";
+import { clientMethodName } from "../emit/client.js";
+import { FRAMEWORKS, type Framework } from "../emit/server.js";
+import { TemplateRenderer } from "../emit/templates.js";
+import { CodegenError } from "../errors.js";
+import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
+import { defaultVersion } from "../schema/load.js";
+import { GENERATOR_VERSION } from "../version.js";
+
+export interface InitOptions {
+  /** The project folder (created when missing). */
+  dir: string;
+  spec?: string | undefined;
+  framework?: Framework | undefined;
+  /** The agent's name (default: the folder's name). */
+  name?: string | undefined;
+  /** Write into a non-empty folder; existing files are still never overwritten. */
+  force?: boolean | undefined;
+  /** The version spec of the a2a-codegen devDependency (default: ^<this version>; A2A_CODEGEN_PACKAGE overrides, e.g. file:…tgz). */
+  codegenPackage?: string | undefined;
+  cwd?: string | undefined;
+}
+
+export interface InitResult {
+  dir: string;
+  /** Files written, relative to the project folder. */
+  written: string[];
+  /** Files that existed and were left as they were. */
+  skipped: string[];
+  generated: GenerateResult;
+}
+
+/** Versions of the packages a scaffolded project depends on. */
+const FRAMEWORK_DEPENDENCIES: Record<Framework, Record<string, string>> = {
+  node: {},
+  express: { express: "^5.1.0" },
+  fastify: { fastify: "^5.4.0" },
+  hono: { hono: "^4.8.0", "@hono/node-server": "^1.14.0" },
+};
+const FRAMEWORK_DEV_DEPENDENCIES: Record<Framework, Record<string, string>> = {
+  node: {},
+  express: { "@types/express": "^5.0.0" },
+  fastify: {},
+  hono: {},
+};
+
+/** The scaffold's files: template → path in the project. */
+const SCAFFOLD = [
+  ["package.json.hbs", "package.json"],
+  ["tsconfig.json.hbs", "tsconfig.json"],
+  ["a2a-codegen.config.json.hbs", "a2a-codegen.config.json"],
+  ["agent-card.json.hbs", "agent-card.json"],
+  ["gitignore.hbs", ".gitignore"],
+  ["src/agent.ts.hbs", "src/agent.ts"],
+  ["src/server.ts.hbs", "src/server.ts"],
+  ["test/agent.test.ts.hbs", "test/agent.test.ts"],
+  ["README.md.hbs", "README.md"],
+] as const;
+
+/**
+ * Creates an agent project that runs in two commands (`npm install`, `npm start`): the user-owned
+ * files once, never overwriting one, then the generated/ folder through the project's own config.
+ */
+export async function init(options: InitOptions): Promise<InitResult> {
+  const cwd = options.cwd ?? process.cwd();
+  const dir = resolve(cwd, options.dir);
+  const framework = options.framework ?? "fastify";
+  if (!(FRAMEWORKS as readonly string[]).includes(framework)) {
+    throw new CodegenError(`unknown framework "${framework}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
+  }
+  if (existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {
+    throw new CodegenError("the folder is not empty; use --force to add the project's files (existing files are never overwritten)", {
+      file: relative(cwd, dir) || dir,
+      kind: "usage",
+    });
+  }
+  const spec = options.spec ?? defaultVersion();
+  // The IR of the version decides the card's shape and the client's method names.
+  const { ir } = await generate({ spec });
+  const name = options.name ?? basename(dir);
+  const send = ir.methods.find((m) => m.method === ir.profile.methods.send);
+  const stream = ir.methods.find((m) => m.method === ir.profile.methods.stream);
+  const view = {
+    name,
+    packageName: name.toLowerCase().replace(/[^a-z0-9-._~]+/g, "-").replace(/^[-._]+/, "") || "a2a-agent",
+    description: `An A2A ${spec} agent`,
+    specVersion: spec,
+    framework,
+    wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
+    sendMethod: send ? clientMethodName(send.requestType) : "call",
+    streamMethod: stream ? clientMethodName(stream.requestType) : "stream",
+    card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? []), null, 2),
+    dependencies: { ...FRAMEWORK_DEPENDENCIES[framework] },
+    devDependencies: sortKeys({
+      "a2a-codegen": options.codegenPackage ?? process.env.A2A_CODEGEN_PACKAGE ?? `^${GENERATOR_VERSION}`,
+      "@types/node": "^20.19.0",
+      tsx: "^4.20.0",
+      typescript: "^7.0.0",
+      vitest: "^4.0.0",
+      ...FRAMEWORK_DEV_DEPENDENCIES[framework],
+    }),
+  };
+
+  const templates = new TemplateRenderer();
+  const written: string[] = [];
+  const skipped: string[] = [];
+  mkdirSync(dir, { recursive: true });
+  for (const [template, path] of SCAFFOLD) {
+    const target = join(dir, path);
+    if (existsSync(target)) {
+      skipped.push(path);
+      continue;
+    }
+    mkdirSync(dirname(target), { recursive: true });
+    writeFileSync(target, templates.render(`scaffold/${template}`, view), { flag: "wx" });
+    written.push(path);
+  }
+  // The generated/ folder, exactly as `npm run generate` will write it.
+  const { loadConfig } = await import("../config.js");
+  const config = await loadConfig(dir);
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], cwd: dir };
+  const generated = await generateAndWrite(target);
+  return { dir, written, skipped, generated };
+}
+
+function defaultCard(name: string, spec: string, properties: readonly string[]): Record<string, unknown> {
+  const card: Record<string, unknown> = {};
+  if (properties.includes("protocolVersion")) card.protocolVersion = spec;
+  Object.assign(card, {
+    name,
+    description: "An agent that echoes, streams your words back, and asks for your name.",
+    url: "http://127.0.0.1:3000/",
+    version: "0.1.0",
+    capabilities: { streaming: true, pushNotifications: false },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [
+      {
+        id: "echo",
+        name: "Echo",
+        description: "Echoes a message; 'stream …' streams the words back; 'name' asks for your name.",
+        tags: ["echo", "example"],
+        examples: ["hello", "stream one two three", "name"],
+      },
+    ],
+  });
+  if (properties.includes("preferredTransport")) card.preferredTransport = "JSONRPC";
+  return card;
+}
+
+function sortKeys(record: Record<string, string>): Record<string, string> {
+  return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
