@@ -108,12 +108,15 @@ function build() {
     ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
-  // The standalone Ajv code is JavaScript already (tsc resolves it to its .d.ts and does not emit it).
-  copyFileSync(join(GENERATED_DIR, "validators.ajv.js"), join(dir, "validators.ajv.js"));
+  // The standalone Ajv code: TypeScript (compiled above with its importer), or JavaScript beside a
+  // .d.ts in older layouts, which tsc does not emit: copied as it is.
+  if (!existsSync(join(dir, "validators.ajv.js")) && existsSync(join(GENERATED_DIR, "validators.ajv.js"))) {
+    copyFileSync(join(GENERATED_DIR, "validators.ajv.js"), join(dir, "validators.ajv.js"));
+  }
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   // express, fastify, hono… resolve from the project's node_modules.
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  for (const f of ["server/core.js", "runtime/server.js", "validators.js"]) {
+  for (const f of ["server/core.js", "runtime/server.js", "validators.js", "validators.ajv.js"]) {
     if (!existsSync(join(dir, f))) throw new Error(`build: ${f} missing in ${dir}`);
   }
   return { dir, ms: performance.now() - started };
@@ -207,13 +210,19 @@ function sendLoad(url, text, o, extra) {
 /** One request of each kind, checked, before the load: a target that answers errors must not be measured. */
 async function preflight(server, payload) {
   const response = await fetch(server.url, { method: "POST", headers: { "content-type": "application/json" }, body: rpcBody("message/send", payload) });
-  const json = await response.json();
+  const text = await response.text();
+  let json;
+  try {
+    json = JSON.parse(text);
+  } catch {
+    json = text;
+  }
   const r = json?.result;
   const ok =
     response.status === 200 &&
     (payload === "hello" ? r?.kind === "message" : r?.kind === "task" && r.status?.state === "completed" && r.artifacts?.length === 1);
   if (!ok) throw new Error(`${server.target} answered ${payload} with ${response.status} ${JSON.stringify(json).slice(0, 300)}`);
-  return Buffer.byteLength(JSON.stringify(json));
+  return Buffer.byteLength(text);
 }
 
 function cannon(opts) {
@@ -225,6 +234,16 @@ function cannon(opts) {
 /** Above this CPU share, autocannon itself is the bottleneck (it is single-threaded). */
 const SATURATED = 85;
 
+/** Busy CPU time of the whole machine so far, in µs (all cores). */
+function machineBusyUs() {
+  let ms = 0;
+  for (const { times } of cpus()) ms += times.user + times.nice + times.sys + times.irq;
+  return ms * 1000;
+}
+
+/** Above this share of one core, other processes competed with the measurement: the row is flagged. */
+const CONTENDED = 25;
+
 const cpuPercent = (before, after, wallMs) => (100 * (after.user + after.system - before.user - before.system)) / 1000 / wallMs;
 
 async function throughput(server, payload, o) {
@@ -232,11 +251,15 @@ async function throughput(server, payload, o) {
   if (o.warmup > 0) await cannon(sendLoad(server.url, payload, o, { duration: o.warmup }));
   const srvBefore = await server.ask({ type: "cpu" });
   const genBefore = process.cpuUsage();
+  const machineBefore = machineBusyUs();
   const t0 = performance.now();
   const result = await cannon(sendLoad(server.url, payload, o, { duration: o.duration }));
   const wall = performance.now() - t0;
+  const machineAfter = machineBusyUs();
   const srvAfter = await server.ask({ type: "cpu" });
   const genAfter = process.cpuUsage();
+  const used = (a, b) => b.user + b.system - a.user - a.system;
+  const otherCpu = (100 * (machineAfter - machineBefore - used(srvBefore, srvAfter) - used(genBefore, genAfter))) / 1000 / wall;
   const seconds = result.duration || wall / 1000;
   return {
     target: server.target,
@@ -254,6 +277,8 @@ async function throughput(server, payload, o) {
     /** Server CPU time per answered request: comparable even when the load generator is the bottleneck. */
     serverCpuUsPerReq: (srvAfter.user + srvAfter.system - srvBefore.user - srvBefore.system) / Math.max(1, result.requests.total),
     loadGenCpu: cpuPercent(genBefore, genAfter, wall),
+    /** CPU used by other processes during the run (machine busy time − server − load generator), % of one core. */
+    otherCpu: Math.max(0, otherCpu),
   };
 }
 
@@ -400,12 +425,20 @@ async function main() {
   };
 
   // 1. + 2. message/send throughput
+  let retries = 3; // re-measurements of contended runs, at most (the run stays under ~3 minutes)
   if (o.only.includes("throughput")) {
     for (const payload of ["hello", "task"]) {
       for (const target of o.targets) {
         process.stdout.write(`  ${payload.padEnd(5)} ${LABEL[target].padEnd(24)} `);
         try {
-          const row = await withServer(target, {}, (server) => throughput(server, payload, o));
+          let row = await withServer(target, {}, (server) => throughput(server, payload, o));
+          if (row.otherCpu >= CONTENDED && retries > 0) {
+            retries--;
+            // Another process took CPU during the run (a shared machine): measure once more, keep the cleaner run.
+            process.stdout.write(`(others used ${fmt.pct(row.otherCpu)} of a core: again) `);
+            const again = await withServer(target, {}, (server) => throughput(server, payload, o));
+            row = { ...(again.otherCpu < row.otherCpu ? again : row), retried: true };
+          }
           results.throughput.push(row);
           console.log(`${fmt.int(row.reqPerSec).padStart(7)} req/s  p50 ${fmt.ms(row.p50)}  p99 ${fmt.ms(row.p99)}${row.non2xx || row.errors || row.timeouts ? `  (${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts)` : ""}`);
         } catch (error) {
@@ -482,13 +515,13 @@ async function main() {
       for (const target of o.targets) {
         const r = get(target, payload);
         if (!r) {
-          rows.push([payload === "hello" ? "hello (direct reply)" : "task (lifecycle)", LABEL[target], "—", "—", "—", "—", "—", "—", "—", "—", "—"]);
+          rows.push([payload === "hello" ? "hello (direct reply)" : "task (lifecycle)", LABEL[target], "—", "—", "—", "—", "—", "—", "—", "—", "—", "—"]);
           continue;
         }
         rows.push([
           payload === "hello" ? "hello (direct reply)" : "task (lifecycle)",
           LABEL[target],
-          `${fmt.int(r.reqPerSec)}${r.loadGenCpu >= SATURATED ? "*" : ""}`,
+          `${fmt.int(r.reqPerSec)}${r.loadGenCpu >= SATURATED ? "*" : ""}${r.otherCpu >= CONTENDED ? "!" : ""}`,
           fmt.ms(r.p50),
           fmt.ms(r.p99),
           bare ? fmt.pct((100 * r.reqPerSec) / bare.reqPerSec) : "—",
@@ -496,16 +529,20 @@ async function main() {
           fmt.pct(r.serverCpu),
           `${r.serverCpuUsPerReq.toFixed(0)} µs`,
           fmt.pct(r.loadGenCpu),
+          fmt.pct(r.otherCpu),
           r.non2xx + r.errors + r.timeouts === 0 ? "0" : `${r.non2xx}/${r.errors}/${r.timeouts}`,
         ]);
       }
     }
-    console.log(table(["payload", "server", "req/s", "p50", "p99", "% of bare", "× SDK", "srv CPU", "CPU/req", "gen CPU", "bad"], rows, ["l", "l"]));
+    console.log(table(["payload", "server", "req/s", "p50", "p99", "% of bare", "× SDK", "srv CPU", "CPU/req", "gen CPU", "others", "bad"], rows, ["l", "l"]));
     console.log(
       `\nsrv CPU: the server process's CPU time / wall time (GC threads count too); CPU/req: its CPU time per answered request;` +
-        `\ngen CPU: the load generator's (this process).` +
+        `\ngen CPU: the load generator's (this process); others: CPU used by other processes on the machine during the run.` +
         (results.throughput.some((r) => r.loadGenCpu >= SATURATED)
           ? `\n* the load generator was ≥ ${SATURATED} % busy: that row is bounded by autocannon on this machine, not by the server.`
+          : "") +
+        (results.throughput.some((r) => r.otherCpu >= CONTENDED)
+          ? `\n! other processes used ≥ ${CONTENDED} % of a core during that run: it is slower than it should be; rerun on a quiet machine.`
           : "") +
         `\nbad: non-2xx / errors / timeouts.`,
     );
@@ -551,10 +588,13 @@ async function main() {
     const r = get(target, "task");
     if (r) goal(`${LABEL[target]} task p99 ≤ 20 ms at ${o.connections} connections`, fmt.ms(r.p99), r.p99 <= 20);
   }
+  const contended = results.throughput.filter((r) => r.otherCpu >= CONTENDED);
+  if (contended.length) goals.forEach((g) => (g.contended = true));
   results.goals = goals;
   if (goals.length) {
     console.log("\ngoals:");
     for (const g of goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.name}: ${g.measured}`);
+    if (contended.length) console.log(`  (${contended.length} runs were slowed by other processes, marked ! above: these verdicts are not reliable)`);
   }
 
   // Optional: a CPU profile of one target under the same load
@@ -602,11 +642,7 @@ async function main() {
 
   results.loadAverage = { start: load0, end: loadavg()[0] };
   results.wallSeconds = (performance.now() - wall0) / 1000;
-  const busy = Math.max(load0, loadavg()[0]) >= m.cpus;
-  console.log(
-    `\nload average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)}; total ${results.wallSeconds.toFixed(0)} s` +
-      (busy ? ` — the machine looks busy (load ≥ ${m.cpus} cores, the bench itself adds ~1.5): expect lower, noisier numbers` : ""),
-  );
+  console.log(`\nload average ${load0.toFixed(2)} → ${loadavg()[0].toFixed(2)} (the bench itself keeps both cores busy); total ${results.wallSeconds.toFixed(0)} s`);
   if (o.write) {
     mkdirSync(join(ROOT, "bench", "results"), { recursive: true });
     writeFileSync(RESULTS, JSON.stringify(results, null, 2) + "\n");

@@ -122,6 +122,8 @@ export type FieldChange =
   | { change: "required"; field: string; from: boolean; to: boolean }
   | { change: "type"; field: string | null; from: string; to: string }
   | { change: "const"; field: string; from: Scalar; to: Scalar }
+  /** The default value, as JSON text (null: none). */
+  | { change: "default"; field: string; from: string | null; to: string | null }
   | { change: "enum"; field: string | null; added: string[]; removed: string[] };
 
 export interface UnionChange {
@@ -531,8 +533,7 @@ function fieldChanges(a: JsonObject, b: JsonObject, mapRef: RefMapper): FieldCha
       if (requiredA.has(field) !== requiredB.has(field)) {
         changes.push({ change: "required", field, from: requiredA.has(field), to: requiredB.has(field) });
       }
-      const change = propertyChange(field, pa, pb, mapRef);
-      if (change) changes.push(change);
+      changes.push(...propertyChanges(field, pa, pb, mapRef));
     }
   }
   return changes;
@@ -543,22 +544,35 @@ function requiredOf(schema: JsonObject): Set<string> {
 }
 
 /**
- * How a property's schema changed: its constant, its enum values, or its type rendering. A property that
- * is a union in both versions is left to the union comparison.
+ * How a property's schema changed: its constant, its enum values, or its type rendering; and its default.
+ * A property that is a union in both versions is left to the union comparison.
  */
-function propertyChange(field: string, a: Json, b: Json, mapRef: RefMapper): FieldChange | undefined {
+function propertyChanges(field: string, a: Json, b: Json, mapRef: RefMapper): FieldChange[] {
   const constA = constOf(a);
   const constB = constOf(b);
   if (constA !== undefined && constB !== undefined) {
-    return constA === constB ? undefined : { change: "const", field, from: scalar(constA), to: scalar(constB) };
+    return constA === constB ? [] : [{ change: "const", field, from: scalar(constA), to: scalar(constB) }];
   }
+  const changes: FieldChange[] = [];
   const enumA = enumOf(a);
   const enumB = enumOf(b);
-  if (enumA !== undefined && enumB !== undefined) return enumChange(field, enumA, enumB);
-  if (isUnionSchema(a) && isUnionSchema(b)) return undefined;
-  const from = schemaText(a, mapRef);
-  const to = schemaText(b);
-  return from === to ? undefined : { change: "type", field, from: schemaText(a), to };
+  if (enumA !== undefined && enumB !== undefined) {
+    const change = enumChange(field, enumA, enumB);
+    if (change) changes.push(change);
+  } else if (!(isUnionSchema(a) && isUnionSchema(b))) {
+    const from = schemaText(a, mapRef);
+    const to = schemaText(b);
+    if (from !== to) changes.push({ change: "type", field, from: schemaText(a), to });
+  }
+  const defaultA = defaultOf(a);
+  const defaultB = defaultOf(b);
+  if (defaultA !== defaultB) changes.push({ change: "default", field, from: defaultA, to: defaultB });
+  return changes;
+}
+
+/** A property's default value as JSON text, or null. */
+function defaultOf(schema: Json): string | null {
+  return isObject(schema) && schema.default !== undefined ? JSON.stringify(schema.default) : null;
 }
 
 function enumChange(field: string | null, a: string[], b: string[]): FieldChange | undefined {
@@ -571,7 +585,7 @@ function scalar(value: Json): Scalar {
   return value === null || typeof value !== "object" ? value : JSON.stringify(value);
 }
 
-const CHANGE_ORDER: Array<FieldChange["change"]> = ["kind", "removed", "added", "required", "type", "const", "enum"];
+const CHANGE_ORDER: Array<FieldChange["change"]> = ["kind", "removed", "added", "required", "type", "const", "enum", "default"];
 
 function compareFieldChanges(x: FieldChange, y: FieldChange): number {
   if (x.field !== y.field) {

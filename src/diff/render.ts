@@ -1,9 +1,34 @@
-import type { DiffSide, DispatchSummary, FieldChange, MethodFieldChange, MethodSummary, Scalar, SpecDiff, TypeSummary } from "./diff.js";
+import type {
+  DiffSide,
+  DispatchSummary,
+  ErrorSummary,
+  FieldChange,
+  MethodFieldChange,
+  MethodSummary,
+  Scalar,
+  SpecDiff,
+  TypeSummary,
+  UnionChange,
+} from "./diff.js";
 
 /**
  * Renderings of a SpecDiff: `renderText` for the terminal (markers `+` added, `-` removed, `~` changed or
  * renamed), `renderMarkdown` for docs. The JSON form is `JSON.stringify(diff, null, 2)`.
  */
+
+/** How a value is quoted: as is in text, as an inline code span in Markdown. */
+type Quote = (text: string) => string;
+
+const plain: Quote = (text) => text;
+
+/** An inline code span (a longer fence when the text holds a backtick). */
+const code: Quote = (text) => {
+  const fence = text.includes("`") ? "``" : "`";
+  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
+  return `${fence}${pad}${text}${pad}${fence}`;
+};
+
+// --- titles and summary ---------------------------------------------------------------------------
 
 /** `0.2.5`, or `0.3.0 (with-method.json)` when the file is not the bundled one. */
 export function sideLabel(side: DiffSide): string {
@@ -14,7 +39,7 @@ export function titleOf(diff: SpecDiff): string {
   return `A2A ${sideLabel(diff.from)} → ${sideLabel(diff.to)}`;
 }
 
-/** One line: `7 methods → 7 methods: 4 added, 4 removed (4 likely renames), 2 changed; 49 types → …`. */
+/** One line: `7 methods → 7 methods: 4 added, 4 removed (4 likely renames), 1 changed; 50 types → …`. */
 export function summaryLine(diff: SpecDiff): string {
   const { from, to } = diff;
   if (diff.unchanged) {
@@ -34,6 +59,7 @@ export function summaryLine(diff: SpecDiff): string {
   return parts.join("; ");
 }
 
+/** Renamed items count as both added and removed, as a plain comparison of names would. */
 function countsPart(before: number, after: number, noun: string, added: number, removed: number, renamed: number, changed: number): string {
   const items: string[] = [];
   if (added + renamed > 0) items.push(`${added + renamed} added`);
@@ -47,89 +73,26 @@ function count(n: number, noun: string): string {
   return `${n} ${noun}${n === 1 ? "" : "s"}`;
 }
 
-// --- text -----------------------------------------------------------------------------------------
+// --- pieces shared by both renderings -------------------------------------------------------------
 
-export function renderText(diff: SpecDiff): string {
-  const lines = [titleOf(diff), summaryLine(diff)];
-  const section = (heading: string, body: string[]) => {
-    if (body.length > 0) lines.push("", heading, ...body.map((l) => `  ${l}`));
-  };
-  section("Version facts", diff.facts.map((f) => `~ ${f.fact}: ${scalarText(f.from)} → ${scalarText(f.to)}`));
-  section("Methods", methodLines(diff, (s) => s));
-  section("Types", typeLines(diff));
-  section("Unions", diff.unions.map((u) => `~ ${u.union}: ${unionText(u, (s) => s)}`));
-  section("Error codes", errorLines(diff, (s) => s));
-  return `${lines.join("\n")}\n`;
+function scalarText(value: Scalar): string {
+  return value === null ? "none" : JSON.stringify(value);
 }
 
-function methodLines(diff: SpecDiff, code: (s: string) => string): string[] {
-  const lines: string[] = [];
-  for (const m of diff.methods.added) lines.push(`+ ${code(m.method)}${methodDetails(m, code)}`);
-  for (const m of diff.methods.removed) lines.push(`- ${code(m.method)}${methodDetails(m, code)}`);
-  for (const r of diff.methods.renamed) {
-    lines.push(`~ ${code(r.from)} → ${code(r.to)} (likely rename; ${r.evidence})`);
-    lines.push(...r.changes.map((c) => `    ${methodChangeText(c, code)}`));
-  }
-  for (const c of diff.methods.changed) {
-    lines.push(`~ ${code(c.method)}`);
-    lines.push(...c.changes.map((ch) => `    ${methodChangeText(ch, code)}`));
-  }
-  return lines;
-}
-
-function methodDetails(m: MethodSummary, code: (s: string) => string): string {
+function methodDetails(m: MethodSummary, q: Quote): string {
   const details = [
     m.role !== null ? `role ${m.role}` : undefined,
-    `request ${code(m.requestType)}`,
-    m.params !== null ? `params ${code(m.params)}` : "no params",
-    m.responseType !== null ? `response ${code(m.responseType)}` : undefined,
+    `request ${q(m.requestType)}`,
+    m.params !== null ? `params ${q(m.params)}` : "no params",
+    m.responseType !== null ? `response ${q(m.responseType)}` : undefined,
     m.streaming ? "streaming" : undefined,
-  ].filter((d): d is string => d !== undefined);
-  return ` (${details.join(", ")})`;
+  ];
+  return details.filter((d): d is string => d !== undefined).join(", ");
 }
 
-function methodChangeText(c: MethodFieldChange, code: (s: string) => string): string {
-  const value = (v: Scalar) => (typeof v === "string" ? code(v) : scalarText(v));
-  return `~ ${c.field}: ${value(c.from)} → ${value(c.to)}`;
-}
-
-function typeLines(diff: SpecDiff): string[] {
-  const lines: string[] = [];
-  for (const t of diff.types.added) lines.push(`+ ${typeSummaryText(t)}`);
-  for (const t of diff.types.removed) lines.push(`- ${typeSummaryText(t)}`);
-  for (const r of diff.types.renamed) {
-    lines.push(`~ ${r.from} → ${r.to} (likely rename; ${r.evidence})`);
-    lines.push(...r.changes.map((c) => `    ${fieldChangeText(c)}`));
-  }
-  for (const c of diff.types.changed) {
-    lines.push(`~ ${c.name}`);
-    lines.push(...c.changes.map((ch) => `    ${fieldChangeText(ch)}`));
-  }
-  return lines;
-}
-
-function typeSummaryText(t: TypeSummary): string {
-  return `${t.name} (${t.kind}): ${t.shape}`;
-}
-
-/** `+ contextId: string`, `- sessionId?: string`, `~ kind: const "text" → "file"`, ... */
-export function fieldChangeText(c: FieldChange): string {
-  switch (c.change) {
-    case "kind":
-      return `~ (kind): ${c.from} → ${c.to}`;
-    case "added":
-      return `+ ${fieldName(c.field, c.required)}: ${c.type}`;
-    case "removed":
-      return `- ${fieldName(c.field, c.required)}: ${c.type}`;
-    case "required":
-      return `~ ${c.field}: ${requiredText(c.from)} → ${requiredText(c.to)}`;
-    case "type":
-      return `~ ${c.field ?? "(type)"}: ${c.from} → ${c.to}`;
-    case "const":
-      return `~ ${c.field}: const ${JSON.stringify(c.from)} → ${JSON.stringify(c.to)}`;
-    case "enum":
-      return `~ ${c.field ?? "(values)"}: enum ${enumValuesText(c.added, c.removed, (s) => s)}`;
-  }
+function methodChangeText(c: MethodFieldChange, q: Quote): string {
+  const value = (v: Scalar) => (typeof v === "string" ? q(v) : scalarText(v));
+  return `${c.field}: ${value(c.from)} → ${value(c.to)}`;
 }
 
 function fieldName(field: string, required: boolean): string {
@@ -140,34 +103,102 @@ function requiredText(required: boolean): string {
   return required ? "required" : "optional";
 }
 
-function enumValuesText(added: string[], removed: string[], code: (s: string) => string): string {
-  return [...added.map((v) => `+ ${code(JSON.stringify(v))}`), ...removed.map((v) => `- ${code(JSON.stringify(v))}`)].join(", ");
+/** A change to a definition, without its marker: `contextId: string`, `kind: const "text" → "file"`, ... */
+function fieldChangeText(c: FieldChange, q: Quote): string {
+  switch (c.change) {
+    case "kind":
+      return `(kind): ${c.from} → ${c.to}`;
+    case "added":
+    case "removed":
+      return q(`${fieldName(c.field, c.required)}: ${c.type}`);
+    case "required":
+      return `${q(c.field)}: ${requiredText(c.from)} → ${requiredText(c.to)}`;
+    case "type":
+      return `${c.field === null ? "(type)" : q(c.field)}: ${q(c.from)} → ${q(c.to)}`;
+    case "const":
+      return `${q(c.field)}: const ${q(JSON.stringify(c.from))} → ${q(JSON.stringify(c.to))}`;
+    case "enum":
+      return `${c.field === null ? "(enum)" : q(c.field)}: ${enumValuesText(c.added, c.removed, q)}`;
+    case "default":
+      return `${q(c.field)}: default ${c.from === null ? "none" : q(c.from)} → ${c.to === null ? "none" : q(c.to)}`;
+  }
 }
 
-function unionText(u: SpecDiff["unions"][number], code: (s: string) => string): string {
-  const parts = [...u.membersAdded.map((m) => `+ ${code(m)}`), ...u.membersRemoved.map((m) => `- ${code(m)}`)];
-  if (u.dispatch) parts.push(`discriminator ${dispatchText(u.dispatch.from, code)} → ${dispatchText(u.dispatch.to, code)}`);
+function fieldMarker(c: FieldChange): string {
+  return c.change === "added" ? "+" : c.change === "removed" ? "-" : "~";
+}
+
+function enumValuesText(added: string[], removed: string[], q: Quote): string {
+  return [...added.map((v) => `+ ${q(JSON.stringify(v))}`), ...removed.map((v) => `- ${q(JSON.stringify(v))}`)].join(", ");
+}
+
+function unionChangeText(u: UnionChange, q: Quote): string {
+  const parts = [...u.membersAdded.map((m) => `+ ${q(m)}`), ...u.membersRemoved.map((m) => `- ${q(m)}`)];
+  if (u.dispatch) parts.push(`discriminator ${dispatchText(u.dispatch.from, q)} → ${dispatchText(u.dispatch.to, q)}`);
   return parts.join(", ");
 }
 
-function dispatchText(d: DispatchSummary, code: (s: string) => string): string {
-  return d.kind === "tag" ? `tag ${code(JSON.stringify(d.property))}` : d.kind === "presence" ? "property presence" : "none";
+function dispatchText(d: DispatchSummary, q: Quote): string {
+  if (d.kind === "tag") return `tag ${q(JSON.stringify(d.property))}`;
+  return d.kind === "presence" ? "property presence" : "none";
 }
 
-function errorLines(diff: SpecDiff, code: (s: string) => string): string[] {
+function errorText(e: ErrorSummary, q: Quote): string {
+  return `${e.code} ${q(e.name)}${e.message === null ? "" : ` ${q(JSON.stringify(e.message))}`}`;
+}
+
+function errorChangeText(e: SpecDiff["errors"]["changed"][number], q: Quote): string {
+  const changes = e.changes.map((c) => `${c.field} ${q(JSON.stringify(c.from))} → ${q(JSON.stringify(c.to))}`);
+  return `${e.code}: ${changes.join(", ")}`;
+}
+
+// --- text -----------------------------------------------------------------------------------------
+
+export function renderText(diff: SpecDiff): string {
+  const lines = [titleOf(diff), summaryLine(diff)];
+  const section = (heading: string, body: string[]) => {
+    if (body.length > 0) lines.push("", heading, ...body.map((l) => `  ${l}`));
+  };
+  section("Version facts", diff.facts.map((f) => `~ ${f.fact}: ${scalarText(f.from)} → ${scalarText(f.to)}`));
+  section("Methods", textMethods(diff));
+  section("Types", textTypes(diff));
+  section("Unions", diff.unions.map((u) => `~ ${u.union}: ${unionChangeText(u, plain)}`));
+  section("Error codes", [
+    ...diff.errors.added.map((e) => `+ ${errorText(e, plain)}`),
+    ...diff.errors.removed.map((e) => `- ${errorText(e, plain)}`),
+    ...diff.errors.changed.map((e) => `~ ${errorChangeText(e, plain)}`),
+  ]);
+  return `${lines.join("\n")}\n`;
+}
+
+function textMethods(diff: SpecDiff): string[] {
   const lines: string[] = [];
-  const message = (m: string | null) => (m === null ? "" : ` ${code(JSON.stringify(m))}`);
-  for (const e of diff.errors.added) lines.push(`+ ${e.code} ${code(e.name)}${message(e.message)}`);
-  for (const e of diff.errors.removed) lines.push(`- ${e.code} ${code(e.name)}${message(e.message)}`);
-  for (const e of diff.errors.changed) {
-    const changes = e.changes.map((c) => `${c.field} ${code(JSON.stringify(c.from))} → ${code(JSON.stringify(c.to))}`);
-    lines.push(`~ ${e.code}: ${changes.join(", ")}`);
+  for (const m of diff.methods.added) lines.push(`+ ${m.method} (${methodDetails(m, plain)})`);
+  for (const m of diff.methods.removed) lines.push(`- ${m.method} (${methodDetails(m, plain)})`);
+  for (const r of diff.methods.renamed) {
+    lines.push(`~ ${r.from} → ${r.to} (likely rename; ${r.evidence})`);
+    for (const c of r.changes) lines.push(`    ~ ${methodChangeText(c, plain)}`);
+  }
+  for (const m of diff.methods.changed) {
+    lines.push(`~ ${m.method}`);
+    for (const c of m.changes) lines.push(`    ~ ${methodChangeText(c, plain)}`);
   }
   return lines;
 }
 
-function scalarText(value: Scalar): string {
-  return value === null ? "none" : JSON.stringify(value);
+function textTypes(diff: SpecDiff): string[] {
+  const lines: string[] = [];
+  for (const t of diff.types.added) lines.push(`+ ${t.name} (${t.kind}): ${t.shape}`);
+  for (const t of diff.types.removed) lines.push(`- ${t.name} (${t.kind}): ${t.shape}`);
+  for (const r of diff.types.renamed) {
+    lines.push(`~ ${r.from} → ${r.to} (likely rename; ${r.evidence})`);
+    for (const c of r.changes) lines.push(`    ${fieldMarker(c)} ${fieldChangeText(c, plain)}`);
+  }
+  for (const t of diff.types.changed) {
+    lines.push(`~ ${t.name}`);
+    for (const c of t.changes) lines.push(`    ${fieldMarker(c)} ${fieldChangeText(c, plain)}`);
+  }
+  return lines;
 }
 
 // --- markdown -------------------------------------------------------------------------------------
@@ -179,82 +210,61 @@ export interface MarkdownOptions {
 
 export function renderMarkdown(diff: SpecDiff, options: MarkdownOptions = {}): string {
   const level = options.level ?? 2;
-  const h = (offset: number, text: string) => `${"#".repeat(level + offset)} ${text}`;
-  const out: string[] = [h(0, titleOf(diff)), "", `${summaryLine(diff)}.`];
-  const section = (heading: string, body: string[]) => {
-    if (body.length > 0) out.push("", h(1, heading), "", ...body);
+  const heading = (offset: number, text: string) => `${"#".repeat(level + offset)} ${text}`;
+  const out: string[] = [heading(0, titleOf(diff)), "", `${summaryLine(diff)}.`];
+  const section = (title: string, body: string[]) => {
+    if (body.length > 0) out.push("", heading(1, title), "", ...body);
   };
-  section(
-    "Version facts",
-    diff.facts.map((f) => `- \`${f.fact}\`: ${code(scalarText(f.from))} → ${code(scalarText(f.to))}`),
-  );
-  section("Methods", methodLines(diff, code).map(markdownItem));
+  section("Version facts", diff.facts.map((f) => `- ${code(f.fact)}: ${code(scalarText(f.from))} → ${code(scalarText(f.to))}`));
+  section("Methods", markdownMethods(diff));
   section("Types", markdownTypes(diff));
-  section("Unions", diff.unions.map((u) => `- ${code(u.union)}: ${unionText(u, code)}`));
-  section("Error codes", errorLines(diff, code).map(markdownItem));
+  section("Unions", diff.unions.map((u) => `- ${code(u.union)}: ${unionChangeText(u, code)}`));
+  section("Error codes", [
+    ...diff.errors.added.map((e) => `- added ${errorText(e, code)}`),
+    ...diff.errors.removed.map((e) => `- removed ${errorText(e, code)}`),
+    ...diff.errors.changed.map((e) => `- changed ${errorChangeText(e, code)}`),
+  ]);
   return `${out.join("\n")}\n`;
 }
 
-/** A text line (`+ x`, `    ~ y`) as a Markdown list item, nested when indented. */
-function markdownItem(line: string): string {
-  const indent = /^ */.exec(line)?.[0].length ?? 0;
-  const text = line.trimStart();
-  const marker = text.slice(0, 1);
-  const word = marker === "+" ? "added" : marker === "-" ? "removed" : "changed";
-  const rest = text.slice(2);
-  return `${indent > 0 ? "  " : ""}- ${word === "changed" && indent === 0 && rest.includes(" → ") && rest.includes("likely rename") ? "renamed" : word} ${rest}`;
+function markdownMethods(diff: SpecDiff): string[] {
+  const lines: string[] = [];
+  for (const m of diff.methods.added) lines.push(`- added ${code(m.method)} (${methodDetails(m, code)})`);
+  for (const m of diff.methods.removed) lines.push(`- removed ${code(m.method)} (${methodDetails(m, code)})`);
+  for (const r of diff.methods.renamed) {
+    lines.push(`- likely renamed ${code(r.from)} → ${code(r.to)} (${r.evidence})`);
+    for (const c of r.changes) lines.push(`  - ${methodChangeText(c, code)}`);
+  }
+  for (const m of diff.methods.changed) {
+    lines.push(`- changed ${code(m.method)}`);
+    for (const c of m.changes) lines.push(`  - ${methodChangeText(c, code)}`);
+  }
+  return lines;
 }
 
 function markdownTypes(diff: SpecDiff): string[] {
-  const lines: string[] = [];
-  const table = (title: string, types: TypeSummary[]) => {
-    if (types.length === 0) return;
-    lines.push(`${title}:`, "", "| Type | Kind | Shape |", "| --- | --- | --- |");
-    for (const t of types) lines.push(`| ${code(t.name)} | ${t.kind} | ${cell(code(t.shape))} |`);
-    lines.push("");
-  };
-  table("Added", diff.types.added);
-  table("Removed", diff.types.removed);
+  const blocks: string[][] = [];
+  if (diff.types.added.length > 0) blocks.push(["Added:", "", ...typeTable(diff.types.added)]);
+  if (diff.types.removed.length > 0) blocks.push(["Removed:", "", ...typeTable(diff.types.removed)]);
   const items: string[] = [];
   for (const r of diff.types.renamed) {
-    items.push(`- renamed ${code(r.from)} → ${code(r.to)} (likely rename; ${r.evidence})`);
-    items.push(...r.changes.map((c) => `  - ${fieldChangeMarkdown(c)}`));
+    items.push(`- likely renamed ${code(r.from)} → ${code(r.to)} (${r.evidence})`);
+    for (const c of r.changes) items.push(`  - ${fieldChangeMarkdown(c)}`);
   }
-  for (const c of diff.types.changed) {
-    items.push(`- changed ${code(c.name)}`);
-    items.push(...c.changes.map((ch) => `  - ${fieldChangeMarkdown(ch)}`));
+  for (const t of diff.types.changed) {
+    items.push(`- changed ${code(t.name)}`);
+    for (const c of t.changes) items.push(`  - ${fieldChangeMarkdown(c)}`);
   }
-  if (items.length === 0 && lines.length > 0) lines.pop();
-  return [...lines, ...items];
+  if (items.length > 0) blocks.push(items);
+  return blocks.flatMap((block, i) => (i === 0 ? block : ["", ...block]));
+}
+
+function typeTable(types: TypeSummary[]): string[] {
+  const cell = (text: string) => text.replace(/\|/g, "\\|");
+  return ["| Type | Kind | Shape |", "| --- | --- | --- |", ...types.map((t) => `| ${code(t.name)} | ${t.kind} | ${cell(code(t.shape))} |`)];
 }
 
 function fieldChangeMarkdown(c: FieldChange): string {
-  switch (c.change) {
-    case "kind":
-      return `kind: ${c.from} → ${c.to}`;
-    case "added":
-      return `added ${code(`${fieldName(c.field, c.required)}: ${c.type}`)}`;
-    case "removed":
-      return `removed ${code(`${fieldName(c.field, c.required)}: ${c.type}`)}`;
-    case "required":
-      return `${code(c.field)}: ${requiredText(c.from)} → ${requiredText(c.to)}`;
-    case "type":
-      return `${c.field === null ? "type" : code(c.field)}: ${code(c.from)} → ${code(c.to)}`;
-    case "const":
-      return `${code(c.field)}: const ${code(JSON.stringify(c.from))} → ${code(JSON.stringify(c.to))}`;
-    case "enum":
-      return `${c.field === null ? "values" : code(c.field)}: enum ${enumValuesText(c.added, c.removed, code)}`;
-  }
-}
-
-/** An inline code span (a longer fence when the text holds a backtick). */
-function code(text: string): string {
-  const fence = text.includes("`") ? "``" : "`";
-  const pad = text.startsWith("`") || text.endsWith("`") ? " " : "";
-  return `${fence}${pad}${text}${pad}${fence}`;
-}
-
-/** Escapes what would end a table cell. */
-function cell(text: string): string {
-  return text.replace(/\|/g, "\\|");
+  const text = fieldChangeText(c, code);
+  return c.change === "added" ? `added ${text}` : c.change === "removed" ? `removed ${text}` : text;
 }

@@ -99,14 +99,21 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
   return node;
 }
 
-/** validators.ajv.js: Ajv standalone code, one export per definition, compiled now, never at run time. */
+/**
+ * validators.ajv.ts: Ajv standalone code, one export per definition, compiled now, never at run time.
+ * It is TypeScript (unchecked inside, typed at its exports) so that `tsc` builds it with the rest of a
+ * project: a .js file beside .ts sources is not copied to the output by tsc.
+ */
 export function emitAjvModule(ir: ProtocolIR, header: string): string {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } });
   ajv.addSchema(validatorSchema(ir));
   const refs: Record<string, string> = {};
   for (const t of ir.types) refs[t.name] = `${SCHEMA_ID}#/definitions/${t.name}`;
-  const code = esmImports(standaloneCode(ajv, refs));
-  return `${header}\n${code}\n`;
+  const code = esmImports(standaloneCode(ajv, refs)).replace(
+    /export const (\w+) = (\w+);/g,
+    (_m, name: string, fn: string) => `export const ${name}: RawValidateFunction = ${fn};`,
+  );
+  return `${header}\n// @ts-nocheck -- machine code written by Ajv; its exports are typed.\nimport type { RawValidateFunction } from "./runtime/validation.js";\n${code}\n`;
 }
 
 /**
@@ -133,8 +140,7 @@ export function validatorsView(ir: ProtocolIR) {
 export function emitValidatorFiles(ir: ProtocolIR, templates: TemplateRenderer, header: string): Record<string, string> {
   const view = { header, ...validatorsView(ir) };
   return {
-    "validators.ajv.js": emitAjvModule(ir, header),
-    "validators.ajv.d.ts": templates.render("core/validators.ajv.d.ts.hbs", view),
+    "validators.ajv.ts": emitAjvModule(ir, header),
     "validators.ts": templates.render("core/validators.ts.hbs", view),
   };
 }
