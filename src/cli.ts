@@ -8,6 +8,7 @@ import { loadConfig } from "./config.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 import { check, displayPath, generate, generateAndWrite, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
+import { specChangeReport, userTypeErrors } from "./regenerate.js";
 import { GENERATOR_VERSION } from "./version.js";
 
 interface GenerateArgs {
@@ -87,6 +88,24 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           if (result.skipped.length > 0) io.out(`left as they were: ${result.skipped.join(", ")}`);
           io.out(`next:\n  cd ${where}\n  npm install\n  npm start`);
           code = EXIT_CODES.ok;
+        },
+      )
+      .command(
+        "diff [a] [b]",
+        "what changed between two spec versions (bundled versions or schema files)",
+        (y) =>
+          y
+            .positional("a", { type: "string", describe: "the older version or schema file" })
+            .positional("b", { type: "string", describe: "the newer version or schema file" })
+            .option("json", { type: "boolean", default: false, describe: "machine-readable output" })
+            .option("markdown", { type: "boolean", default: false, describe: "Markdown output" })
+            .option("all", { type: "boolean", default: false, describe: "every consecutive pair of bundled versions, as Markdown" })
+            .option("out", { type: "string", describe: "with --all: write the report to this file" })
+            .option("check", { type: "boolean", default: false, describe: "with --all --out: exit 1 if the file is stale" })
+            .example("$0 diff 0.2.6 0.3.0", "the changes from A2A 0.2.6 to 0.3.0")
+            .example("$0 diff 0.3.0 my-a2a.json --json", "your schema against the bundled 0.3.0, as JSON"),
+        async (args) => {
+          code = await runDiff(args as unknown as DiffArgs, io);
         },
       )
       .command(
@@ -180,7 +199,20 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
   }
   if (!args.check) {
     for (const [i, result] of results.entries()) {
-      const written = await writeResult(result, targets[i] as GenerateOptions);
+      const target = targets[i] as GenerateOptions;
+      // Read what the folder was generated from before it is replaced.
+      const changes = specChangeReport(result);
+      const written = await writeResult(result, target);
+      if (changes && !args.quiet) {
+        io.out(`\nThe spec changed. ${changes}`);
+        const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
+        if (errors === undefined) io.out("(install typescript in the project to see what the change breaks in your code)");
+        else if (errors.length === 0) io.out("Your code still type-checks against the new output.");
+        else {
+          io.out(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
+          for (const e of errors) io.out(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
+        }
+      }
       if (!args.quiet) {
         const ir = written.ir;
         io.out(
@@ -212,6 +244,47 @@ async function writeResult(result: GenerateResult, target: GenerateOptions): Pro
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
   return key === "spec" || key === "frameworks" ? value : resolve(cwd, value as string);
+}
+
+interface DiffArgs {
+  a?: string;
+  b?: string;
+  json: boolean;
+  markdown: boolean;
+  all: boolean;
+  out?: string;
+  check: boolean;
+}
+
+async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
+  const { diffProtocols } = await import("./diff/diff.js");
+  const { protocolIR } = await import("./diff/load.js");
+  const { renderMarkdown, renderText } = await import("./diff/render.js");
+  if (args.all) {
+    const { specChangesMarkdown } = await import("./diff/spec-changes.js");
+    const report = await specChangesMarkdown();
+    if (!args.out) {
+      io.out(report.trimEnd());
+      return EXIT_CODES.ok;
+    }
+    const { existsSync, readFileSync, writeFileSync } = await import("node:fs");
+    const path = resolve(args.out);
+    if (args.check) {
+      if (existsSync(path) && readFileSync(path, "utf8") === report) {
+        io.out(`${displayPath(path)}: up to date`);
+        return EXIT_CODES.ok;
+      }
+      io.err(`${displayPath(path)}: stale — regenerate with \`a2a-codegen diff --all --out ${args.out}\``);
+      return EXIT_CODES.stale;
+    }
+    writeFileSync(path, report);
+    io.out(`${displayPath(path)}: written`);
+    return EXIT_CODES.ok;
+  }
+  if (!args.a || !args.b) throw new CodegenError("diff needs two versions or schema files (or --all)", { kind: "usage" });
+  const diff = diffProtocols(await protocolIR(args.a), await protocolIR(args.b));
+  io.out(args.json ? JSON.stringify(diff, null, 2) : args.markdown ? renderMarkdown(diff).trimEnd() : renderText(diff).trimEnd());
+  return EXIT_CODES.ok;
 }
 
 async function runVersions(json: boolean, io: CliIo): Promise<number> {

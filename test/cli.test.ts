@@ -234,6 +234,33 @@ describe("CLI", () => {
     });
   });
 
+  describe("diff", () => {
+    it("reports method renames and the discriminator change from 0.1.0 to 0.2.0", () => {
+      const r = run(["diff", "0.1.0", "0.2.0"], work);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/~ tasks\/send → message\/send \(likely rename; same role: send\)/);
+      expect(r.stdout).toMatch(/~ Part: discriminator tag "type" → tag "kind"/);
+    });
+    it("--json gives the diff as data", () => {
+      const r = run(["diff", "0.2.4", "0.2.5", "--json"], work);
+      const diff = JSON.parse(r.stdout) as { methods: { added: Array<{ method: string }> } };
+      expect(diff.methods.added.map((m) => m.method)).toEqual(["tasks/pushNotificationConfig/delete", "tasks/pushNotificationConfig/list"]);
+    });
+    it("--all --out --check fails on a stale report and passes on a fresh one", () => {
+      const file = join(work, "changes.md");
+      writeFileSync(file, "stale\n");
+      expect(run(["diff", "--all", "--out", file, "--check"], work).code).toBe(1);
+      expect(run(["diff", "--all", "--out", file], work).code).toBe(0);
+      expect(run(["diff", "--all", "--out", file, "--check"], work).code).toBe(0);
+      expect(readFileSync(file, "utf8")).toBe(readFileSync(join(ROOT, "docs", "spec-changes.md"), "utf8"));
+    });
+    it("needs two versions", () => {
+      const r = run(["diff", "0.3.0"], work);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/diff needs two versions or schema files/);
+    });
+  });
+
   describe("commands", () => {
     it("--help shows the commands and examples", () => {
       const r = run(["--help"], work);

@@ -138,6 +138,33 @@ describe("a2a-codegen init", () => {
     await server.exited;
   });
 
+  it("regenerating with another spec version: user files untouched, the spec changes and the type errors they cause reported", () => {
+    const init = sh("a2a-codegen", ["init", "regen", "--spec", "0.2.5"], work);
+    expect(init.code, init.out).toBe(0);
+    const dir = join(work, "regen");
+    symlinkSync(join(first, "node_modules"), join(dir, "node_modules"), "dir");
+    // The user's own code leans on a fact of 0.2.5: where the card is served.
+    const agentFile = join(dir, "src", "agent.ts");
+    const edited = `${readFileSync(agentFile, "utf8")}\nimport { WELL_KNOWN_AGENT_CARD_PATH } from "../generated/protocol.js";\nexport const cardPath: "/.well-known/agent.json" = WELL_KNOWN_AGENT_CARD_PATH;\n`;
+    writeFileSync(agentFile, edited);
+    const line = edited.split("\n").findIndex((l) => l.startsWith("export const cardPath")) + 1;
+    const userFiles = ["src/agent.ts", "src/server.ts", "test/agent.test.ts", "agent-card.json", "package.json", "README.md"];
+    const before = Object.fromEntries(userFiles.map((f) => [f, readFileSync(join(dir, f), "utf8")]));
+    const protocolBefore = readFileSync(join(dir, "generated", "protocol.ts"), "utf8");
+
+    const config = JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8")) as Json;
+    writeFileSync(join(dir, "a2a-codegen.config.json"), JSON.stringify({ ...config, spec: "0.3.0" }, null, 2));
+    const regen = sh("a2a-codegen", ["generate"], dir);
+    expect(regen.code, regen.out).toBe(0);
+    expect(regen.out).toMatch(/The spec changed\. A2A 0\.2\.5 → 0\.3\.0/);
+    expect(regen.out).toMatch(/\+ agent\/getAuthenticatedExtendedCard/);
+    expect(regen.out).toMatch(/wellKnownAgentCardPath: "\/\.well-known\/agent\.json" → "\/\.well-known\/agent-card\.json"/);
+    expect(regen.out).toMatch(new RegExp(`src/agent\\.ts:${line}:\\d+ TS2322 Type '"/\\.well-known/agent-card\\.json"' is not assignable`));
+    for (const f of userFiles) expect(readFileSync(join(dir, f), "utf8"), f).toBe(before[f]);
+    expect(readFileSync(join(dir, "generated", "protocol.ts"), "utf8")).not.toBe(protocolBefore);
+    expect(readFileSync(join(dir, "generated", "protocol.ts"), "utf8")).toMatch(/SPEC_VERSION = "0\.3\.0"/);
+  });
+
   it("refuses a non-empty folder without --force, and never overwrites a file with it", () => {
     const dir = join(work, "busy");
     mkdirSync(dir);

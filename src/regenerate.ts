@@ -1,0 +1,54 @@
+import { spawnSync } from "node:child_process";
+import { existsSync } from "node:fs";
+import { join, relative, resolve, sep } from "node:path";
+import { diffProtocols, isEmptyDiff } from "./diff/diff.js";
+import { bundledIR } from "./diff/load.js";
+import { renderText } from "./diff/render.js";
+import type { GenerateResult } from "./generate.js";
+import { bundledVersions } from "./schema/load.js";
+import { readManifest } from "./write/manifest.js";
+
+/**
+ * What a regeneration changes for the user: the spec changes since the version the output folder was
+ * generated from (read before it is replaced), and afterwards the TypeScript errors the new output
+ * causes in the user's own files.
+ */
+export function specChangeReport(result: GenerateResult): string | undefined {
+  const before = readManifest(result.outDir);
+  if (!before || before.specVersion === result.ir.specVersion) return undefined;
+  if (!bundledVersions().includes(before.specVersion)) {
+    return `The output was generated from ${before.schema.file} (A2A ${before.specVersion}); it is now A2A ${result.ir.specVersion}.`;
+  }
+  const diff = diffProtocols(bundledIR(before.specVersion), result.ir);
+  return isEmptyDiff(diff) ? undefined : renderText(diff);
+}
+
+export interface TypeError {
+  file: string;
+  line: number;
+  column: number;
+  code: string;
+  message: string;
+}
+
+/**
+ * Type-checks the project around an output folder with the project's own TypeScript (its
+ * node_modules/.bin/tsc and tsconfig.json) and returns the errors in files outside that folder.
+ * Undefined when the project has no tsconfig.json or no TypeScript installed.
+ */
+export function userTypeErrors(projectDir: string, outDir: string): TypeError[] | undefined {
+  const tsconfig = join(projectDir, "tsconfig.json");
+  const tsc = join(projectDir, "node_modules", ".bin", process.platform === "win32" ? "tsc.cmd" : "tsc");
+  if (!existsSync(tsconfig) || !existsSync(tsc)) return undefined;
+  const run = spawnSync(tsc, ["-p", tsconfig, "--noEmit", "--pretty", "false"], { cwd: projectDir, encoding: "utf8", timeout: 120_000 });
+  const errors: TypeError[] = [];
+  const generated = resolve(outDir) + sep;
+  for (const line of `${run.stdout}\n${run.stderr}`.split("\n")) {
+    const m = /^(.+?)\((\d+),(\d+)\): error (TS\d+): (.*)$/.exec(line.trim());
+    if (!m) continue;
+    const file = resolve(projectDir, m[1] as string);
+    if (file.startsWith(generated)) continue;
+    errors.push({ file: relative(projectDir, file), line: Number(m[2]), column: Number(m[3]), code: m[4] as string, message: m[5] as string });
+  }
+  return errors;
+}
