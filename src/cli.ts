@@ -22,6 +22,7 @@ interface GenerateArgs {
   config?: string | undefined;
   check: boolean;
   all?: boolean;
+  watch: boolean;
   verbose: boolean;
   quiet: boolean;
 }
@@ -49,6 +50,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
+            .option("watch", { alias: "w", type: "boolean", default: false, describe: "regenerate when the schema, config, card or a template changes" })
             .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
             .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print errors only" })
             .conflicts("spec", "schema")
@@ -59,7 +61,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .example("$0 generate --check", "in CI: fail if the committed output is stale")
             .example("$0 generate --all --out generated", "every bundled version"),
         async (args) => {
-          code = await runGenerate(args as unknown as GenerateArgs, io);
+          const generateArgs = args as unknown as GenerateArgs;
+          code = generateArgs.watch ? await runWatch(generateArgs, io) : await runGenerate(generateArgs, io);
         },
       )
       .command(
@@ -231,6 +234,41 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     }
   }
   return stale ? EXIT_CODES.stale : EXIT_CODES.ok;
+}
+
+/** `generate --watch`: generate, then again on every change; a bad state is reported, not fatal. */
+async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
+  const { watchPaths } = await import("./watch.js");
+  const { CONFIG_FILES } = await import("./config.js");
+  const cwd = process.cwd();
+  const once = async () => {
+    const start = performance.now();
+    try {
+      await runGenerate({ ...args, watch: false }, io);
+      io.out(`[watch] up to date (${Math.round(performance.now() - start)} ms); waiting for changes...`);
+    } catch (error) {
+      report(error, args.verbose, io);
+      io.out("[watch] fix it and save: generation runs again on the next change");
+    }
+  };
+  const config = args.config ? [resolve(cwd, args.config)] : CONFIG_FILES.map((f) => resolve(cwd, f));
+  const paths = [...config, ...[args.schema, args.overlay, args.card, args.templates].filter((p): p is string => p !== undefined).map((p) => resolve(cwd, p))];
+  // Files named by the config file are watched too.
+  const loaded = await loadConfig(cwd, args.config).catch(() => undefined);
+  for (const target of loaded?.targets ?? []) {
+    for (const p of [target.schema, target.overlay, target.card, target.templates]) if (p) paths.push(p);
+  }
+  await once();
+  const stop = watchPaths(paths, once);
+  await new Promise<void>((done) => {
+    const finish = () => {
+      stop();
+      done();
+    };
+    process.once("SIGINT", finish);
+    process.once("SIGTERM", finish);
+  });
+  return EXIT_CODES.ok;
 }
 
 async function writeResult(result: GenerateResult, target: GenerateOptions): Promise<GenerateResult> {
