@@ -46,19 +46,39 @@ export class TemplateRenderer {
         throw new CodegenError("template not found", { file, cause: error, kind: "io" });
       }
       try {
-        template = this.hb.compile(source, { noEscape: true, strict: true });
+        template = this.hb.compile(source, { noEscape: true, strict: true, knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true });
+        // Handlebars parses lazily: compile now, so that a syntax error is reported as such, with its line.
+        this.hb.precompile(source, { noEscape: true, strict: true, knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true });
       } catch (error) {
-        throw new CodegenError(`template error: ${(error as Error).message}`, { file, cause: error });
+        throw new CodegenError(templateProblem(error, view), { file, cause: error });
       }
       this.cache.set(file, template);
     }
     try {
       return template(view);
     } catch (error) {
-      throw new CodegenError(`template error: ${(error as Error).message}`, { file, cause: error });
+      throw new CodegenError(templateProblem(error, view), { file, cause: error });
     }
   }
 }
+
+/** Handlebars' error as one line that starts with where: "line 4, column 2: unknown variable …". */
+function templateProblem(error: unknown, view: object): string {
+  const message = error instanceof Error ? error.message : String(error);
+  const at = / - (\d+):(\d+)$/.exec(message);
+  const where = at ? `line ${at[1]}, column ${Number(at[2]) + 1}: ` : "";
+  const bare = at ? message.slice(0, at.index) : message;
+  const parse = /^Parse error on line (\d+):\n([^\n]*)\n([^\n]*)\n(.*)$/s.exec(message);
+  if (parse) return `template syntax error at line ${parse[1]}: ${parse[4]?.split("\n")[0]} near "${parse[2]?.trim()}"`;
+  const helper = /unknown helper (\S+)/.exec(bare);
+  if (helper) return `template error at ${where}unknown helper "${helper[1]}"; helpers: ${Object.keys(KNOWN_HELPERS).join(", ")}, and Handlebars' if, unless, each, with, lookup`;
+  const missing = /^"([^"]+)" not defined in/.exec(bare);
+  if (missing) return `template error at ${where}unknown variable "${missing[1]}"; the view has: ${Object.keys(view).sort().join(", ")}`;
+  return `template error at ${where}${bare}`;
+}
+
+/** The helpers templates may use besides Handlebars' own (if, unless, each, with, lookup). */
+const KNOWN_HELPERS = { json: true, jsonBlock: true, doc: true, eq: true };
 
 /** A JSDoc block for a description (empty string when there is none). */
 export function jsDoc(text: string | undefined, indent = ""): string {

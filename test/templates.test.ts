@@ -1,0 +1,62 @@
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { generate } from "../src/generate.js";
+import { listFiles } from "../src/write/writer.js";
+import { ROOT, tempDir } from "./helpers.js";
+
+const CLI = join(ROOT, "dist", "cli.js");
+const run = (args: string[], cwd: string) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
+
+describe("template overrides", () => {
+  it("docs/templates.md lists every bundled template", () => {
+    const docs = readFileSync(join(ROOT, "docs", "templates.md"), "utf8");
+    const templates = listFiles(join(ROOT, "templates")).filter((f) => f.endsWith(".hbs"));
+    expect(templates.length).toBeGreaterThan(15);
+    for (const t of templates) expect(docs, t).toContain(`\`${t}\``);
+  });
+
+  it("a template in --templates DIR replaces the bundled one of the same path, and only it", async () => {
+    const dir = tempDir();
+    mkdirSync(join(dir, "core"));
+    writeFileSync(join(dir, "core", "index.ts.hbs"), '{{header}}\nexport * from "./models.js";\nexport const BUILT_BY = "my template";\n');
+    const custom = await generate({ spec: "0.3.0", templates: dir });
+    const bundled = await generate({ spec: "0.3.0" });
+    expect(custom.files["index.ts"]).toMatch(/export const BUILT_BY = "my template";/);
+    for (const path of Object.keys(bundled.files).filter((p) => p !== "index.ts" && p !== "a2a-codegen.manifest.json")) {
+      expect(custom.files[path], path).toBe(bundled.files[path]);
+    }
+  });
+
+  it("takes the templates folder from the config, relative to it", () => {
+    const project = tempDir();
+    mkdirSync(join(project, "tpl", "core"), { recursive: true });
+    writeFileSync(join(project, "tpl", "core", "index.ts.hbs"), "{{header}}\nexport const FROM_CONFIG = true;\n");
+    writeFileSync(join(project, "a2a-codegen.config.json"), JSON.stringify({ spec: "0.2.5", out: "out", templates: "tpl" }));
+    const r = run(["generate"], project);
+    expect(r.status, r.stderr).toBe(0);
+    expect(readFileSync(join(project, "out", "index.ts"), "utf8")).toMatch(/FROM_CONFIG/);
+  });
+
+  describe("a bad override fails with the template's path and line, and leaves the output as it was", () => {
+    const cases: Array<[string, string, RegExp]> = [
+      ["a syntax error", "{{header}}\nexport {};\n{{#each methods}}\n{{name}\n{{/each}}\n", /protocol\.ts\.hbs: template syntax error at line 4: /],
+      ["an unknown helper", "{{header}}\nexport {};\n{{#each methods}}\n{{shout name}}\n{{/each}}\n", /protocol\.ts\.hbs: template error at line 4, column 1: unknown helper "shout"; helpers: json, jsonBlock, doc, eq/],
+      ["a missing variable", "{{header}}\nexport {};\n\n{{specVersoin}}\n", /protocol\.ts\.hbs: template error at line 4, column 3: unknown variable "specVersoin"; the view has: .*specVersion/],
+    ];
+    it.each(cases)("%s", (_name, source, message) => {
+      const project = tempDir();
+      const out = join(project, "out");
+      expect(run(["generate", "--spec", "0.3.0", "--out", out], project).status).toBe(0);
+      const contents = () => Object.fromEntries(listFiles(out).map((f) => [f, readFileSync(join(out, f), "utf8")]));
+      const before = contents();
+      mkdirSync(join(project, "tpl", "core"), { recursive: true });
+      writeFileSync(join(project, "tpl", "core", "protocol.ts.hbs"), source);
+      const r = run(["generate", "--spec", "0.3.0", "--out", out, "--templates", "tpl"], project);
+      expect(r.status).toBe(2);
+      expect(r.stderr).toMatch(message);
+      expect(contents()).toEqual(before);
+    });
+  });
+});
