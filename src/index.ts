@@ -15,3 +15,8 @@ export { CodegenError, EXIT_CODES } from "./errors.js";
 export { bundledVersions, defaultVersion } from "./schema/load.js";
 export { main as runCli } from "./cli.js";
 export type * from "./ir/types.js";
+export { init, type InitOptions, type InitResult } from "./scaffold/init.js";
+export { diffProtocols, isEmptyDiff, type SpecDiff } from "./diff/diff.js";
+export { protocolIR, bundledIR } from "./diff/load.js";
+export { renderText as renderDiffText, renderMarkdown as renderDiffMarkdown } from "./diff/render.js";
+export { FRAMEWORKS, type Framework } from "./emit/server.js";
