@@ -11,10 +11,10 @@ import { TemplateRenderer } from "./emit/templates.js";
 import { emitValidatorFiles } from "./emit/validators.js";
 import { formatFiles } from "./format/format.js";
 import { buildIR } from "./ir/build.js";
-import { bundledOverlayPath, loadOverlay, type Overlay } from "./ir/overlay.js";
+import { bundledOverlayPath, loadOverlay, parseOverlay, type Overlay } from "./ir/overlay.js";
 import type { ProtocolIR } from "./ir/types.js";
 import { isObject } from "./schema/json.js";
-import { BUNDLED_SCHEMA_DIR, bundledVersions, loadSchemaSource, type SchemaSource } from "./schema/load.js";
+import { bundledSchemaPath, bundledVersions, loadSchemaSource, type SchemaSource } from "./schema/load.js";
 import { normalizeSchema } from "./schema/normalize.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
@@ -143,9 +143,15 @@ function resolveOverlay(
   cwd: string,
 ): { overlay: Overlay; version: string; basis: ProtocolIR["versionBasis"] } {
   if (source.bundledVersion !== undefined) {
-    return { overlay: loadOverlay(bundledOverlayPath(source.bundledVersion)), version: source.bundledVersion, basis: "bundled" };
+    const overlay = source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(source.bundledVersion));
+    return { overlay, version: source.bundledVersion, basis: "bundled" };
   }
   const explicit = options.overlay ? resolve(cwd, options.overlay) : undefined;
+  if (!explicit && source.overlay) {
+    // A proto states its own facts (methods, streams); its version comes from its file name.
+    const overlay = parseOverlay(source.overlay, source.displayPath);
+    return { overlay, version: overlay.version, basis: "overlay" };
+  }
   const sibling = source.path.replace(/\.json$/i, "") + ".overlay.json";
   const overlayPath = explicit ?? (existsSync(sibling) ? sibling : undefined);
   if (overlayPath !== undefined) {
@@ -164,8 +170,7 @@ export function closestBundledVersion(source: SchemaSource, names: string[]): st
   const mine = new Set(names);
   let best: { version: string; score: number } | undefined;
   for (const version of bundledVersions()) {
-    const path = join(BUNDLED_SCHEMA_DIR, `a2a-${version}.json`);
-    const bundled = loadSchemaSource({ schema: path });
+    const bundled = loadSchemaSource({ schema: bundledSchemaPath(version) });
     if (bundled.sha256 === source.sha256) return version;
     const defs = bundled.json.definitions ?? bundled.json.$defs;
     const theirs = new Set(isObject(defs) ? Object.keys(defs) : []);

@@ -159,10 +159,11 @@ export class A2AClient {
     return A2AClient.fromCard(card, options, baseUrl);
   }
 
-  /** A client for the agent a card describes (its `url`, resolved against `baseUrl` when relative). */
+  /** A client for the agent a card describes (its JSON-RPC endpoint, resolved against `baseUrl` when relative). */
   static fromCard(card: Models.AgentCard, options: ClientOptions = {}, baseUrl?: string): A2AClient {
-    const endpoint = baseUrl ? new URL(card.url, baseUrl).toString() : card.url;
-    return new A2AClient(endpoint, options, card);
+    const url = ProtocolShapes.jsonRpcEndpoint(card as unknown as JsonObject);
+    if (url === undefined) throw new TypeError("the agent card names no JSON-RPC endpoint");
+    return new A2AClient(baseUrl ? new URL(url, baseUrl).toString() : url, options, card);
   }
 
   /** A user message of this version's shape, from a text or parts. */

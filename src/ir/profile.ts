@@ -56,7 +56,7 @@ export function buildProfile(
   return {
     specVersion,
     wellKnownAgentCardPath: overlay.wellKnownAgentCardPath,
-    discriminatorField,
+    ...(discriminatorField !== undefined ? { discriminatorField } : {}),
     methods: roles,
     params,
     objects,

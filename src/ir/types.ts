@@ -37,6 +37,7 @@ export interface ProtocolIR {
 /** The roles a method can play; the runtime works by role, the schema names the method. */
 export const METHOD_ROLES: readonly MethodRole[] = [
   "send",
+  "list",
   "stream",
   "get",
   "cancel",

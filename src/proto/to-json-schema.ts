@@ -2,7 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import protobuf from "protobufjs";
 import { CodegenError } from "../errors.js";
-import { BUNDLED_SCHEMA_DIR } from "../schema/load.js";
+import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 import { JSONRPC_ERRORS, ROLE_METHODS, type JsonRpcErrorFact } from "./binding.js";
 
 /**

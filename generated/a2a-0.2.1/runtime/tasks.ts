@@ -6,29 +6,40 @@
  */
 import type { JsonObject } from "./profile.js";
 
-/** Where tasks are kept. Implementations must return copies (or never mutate what they return). */
+/**
+ * Where tasks are kept. The runtime treats tasks as immutable values: it never changes an object it
+ * saved or got, it saves a new one. A store may therefore keep and return the objects themselves
+ * (the in-memory one does), or serialize them (a durable one).
+ */
 export interface TaskStore {
   get(taskId: string): Promise<JsonObject | undefined>;
   save(task: JsonObject): Promise<void>;
+  /** The tasks, newest first (for ListTasks); stores that cannot list may leave it out. */
+  list?(filter?: { contextId?: string }): Promise<JsonObject[]>;
 }
 
 export class InMemoryTaskStore implements TaskStore {
   private readonly tasks = new Map<string, JsonObject>();
   constructor(private readonly maxTasks = 100_000) {}
   async get(taskId: string): Promise<JsonObject | undefined> {
-    const task = this.tasks.get(taskId);
-    return task === undefined ? undefined : structuredClone(task);
+    return this.tasks.get(taskId);
   }
   async save(task: JsonObject): Promise<void> {
     const id = task.id as string;
     this.tasks.delete(id);
-    this.tasks.set(id, structuredClone(task));
+    this.tasks.set(id, task);
     // Oldest first out, so that a long-running server keeps bounded memory.
     while (this.tasks.size > this.maxTasks) {
       const oldest = this.tasks.keys().next().value;
       if (oldest === undefined) break;
       this.tasks.delete(oldest);
     }
+  }
+  async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
+    const all = [...this.tasks.values()].reverse();
+    return filter.contextId === undefined
+      ? all
+      : all.filter((t) => t.contextId === filter.contextId || t.sessionId === filter.contextId);
   }
   get size(): number {
     return this.tasks.size;

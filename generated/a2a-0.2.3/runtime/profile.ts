@@ -9,6 +9,7 @@
 /** The roles a method can play; the runtime works by role, the schema names the method. */
 export type MethodRole =
   | "send"
+  | "list"
   | "stream"
   | "get"
   | "cancel"
@@ -30,7 +31,8 @@ export interface ObjectShape {
 export interface ProtocolProfile {
   readonly specVersion: string;
   readonly wellKnownAgentCardPath: string;
-  readonly discriminatorField: string | undefined;
+  /** The const tag of Part members ("type" in 0.1.0, "kind" in 0.2+); absent when parts are told apart by which field they have (1.0). */
+  readonly discriminatorField?: string;
   /** Role → method name, for the roles this version has. */
   readonly methods: { readonly [R in MethodRole]?: string };
   /** Role → the params definition of its method. */
@@ -74,18 +76,23 @@ export interface SendRequestParts {
 }
 
 export class ProtocolShapes {
-  constructor(readonly profile: ProtocolProfile) {}
+  private readonly properties = new Map<string, Set<string>>();
+  private readonly constTags = new Map<string, Readonly<JsonObject>>();
+
+  constructor(readonly profile: ProtocolProfile) {
+    for (const [name, shape] of Object.entries(profile.objects)) {
+      this.properties.set(name, new Set(shape.properties));
+      this.constTags.set(name, Object.freeze({ ...shape.consts }));
+    }
+  }
 
   has(object: string, property: string): boolean {
-    return this.profile.objects[object]?.properties.includes(property) ?? false;
+    return this.properties.get(object)?.has(property) ?? false;
   }
 
   /** The constant `kind` (or other tag) an object carries, e.g. Task → { kind: "task" }. */
-  private tags(object: string): JsonObject {
-    const consts = this.profile.objects[object]?.consts ?? {};
-    const out: JsonObject = {};
-    for (const [key, value] of Object.entries(consts)) out[key] = value;
-    return out;
+  private tags(object: string): Readonly<JsonObject> {
+    return this.constTags.get(object) ?? {};
   }
 
   /** The property that groups tasks into a conversation: contextId, or 0.1.0's sessionId. */
@@ -113,11 +120,30 @@ export class ProtocolShapes {
   // --- building objects -------------------------------------------------------------------------
 
   textPart(text: string): JsonObject {
-    return { [this.profile.discriminatorField ?? "kind"]: "text", text };
+    const tag = this.profile.discriminatorField;
+    return tag ? { [tag]: "text", text } : { text };
   }
 
   dataPart(data: JsonObject): JsonObject {
-    return { [this.profile.discriminatorField ?? "kind"]: "data", data };
+    const tag = this.profile.discriminatorField;
+    return tag ? { [tag]: "data", data } : { data };
+  }
+
+  /**
+   * Where an agent card says its JSON-RPC endpoint is: `url` (0.x), or the JSONRPC entry of
+   * `supportedInterfaces` (1.0) / `additionalInterfaces` (0.3).
+   */
+  static jsonRpcEndpoint(card: JsonObject): string | undefined {
+    for (const key of ["supportedInterfaces", "additionalInterfaces"]) {
+      const list = card[key];
+      if (!Array.isArray(list)) continue;
+      for (const entry of list) {
+        if (!isObject(entry) || typeof entry.url !== "string") continue;
+        const binding = String(entry.protocolBinding ?? entry.transport ?? "").toUpperCase();
+        if (binding === "JSONRPC" && key === "supportedInterfaces") return entry.url;
+      }
+    }
+    return typeof card.url === "string" ? card.url : undefined;
   }
 
   /** A message of this version's shape; ids the version does not have are left out. */

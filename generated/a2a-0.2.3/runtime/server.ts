@@ -260,7 +260,7 @@ export class A2AServerCore {
       options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {});
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
-    this.rpcPath = options.rpcPath ?? pathOf(options.card.url) ?? "/";
+    this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card)) ?? "/";
     for (const [role, method] of Object.entries(binding.profile.methods)) {
       if (method) this.roleOf.set(method, role as MethodRole);
     }
@@ -938,7 +938,8 @@ export class A2AServerCore {
       task,
       method,
       streaming,
-      signal: AbortSignal.any([execution.abort.signal, this.shutdown.signal]),
+      // close() aborts every execution: no need to tie each signal to the server's.
+      signal: execution.abort.signal,
       principal,
       text,
     };
