@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
-import { mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
+import { protoToJsonSchema } from "../src/proto/to-json-schema.js";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ValidateFunction } from "ajv";
@@ -14,8 +15,11 @@ export const TEST_VERSIONS = ["0.1.0", "0.2.5", "0.3.0"] as const;
 const require = createRequire(import.meta.url);
 const Ajv = (require("ajv") as { default: new (o: object) => import("ajv").Ajv }).default;
 
+/** The bundled schema of a version: its JSON Schema file, or (1.0 on) the schema the proto front end derives. */
 export function readSchema(version: string): Record<string, unknown> {
-  return JSON.parse(readFileSync(join(SCHEMA_DIR, `a2a-${version}.json`), "utf8")) as Record<string, unknown>;
+  const json = join(SCHEMA_DIR, `a2a-${version}.json`);
+  if (existsSync(json)) return JSON.parse(readFileSync(json, "utf8")) as Record<string, unknown>;
+  return protoToJsonSchema(join(SCHEMA_DIR, `a2a-${version}.proto`)).schema;
 }
 
 const independent = new Map<string, import("ajv").Ajv>();

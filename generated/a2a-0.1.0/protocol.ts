@@ -314,4 +314,8 @@ export const A2A_PROFILE: ProtocolProfile = {
     JSONParse: -32700,
   },
   jsonrpcRequired: false,
+  roleValues: ["user", "agent"],
+  emptyResults: [],
+  streamResults: ["TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
+  resultWrappers: {},
 };

@@ -137,7 +137,7 @@ export class A2AClient {
     /** The agent card, when the client was made from one. */
     readonly card?: Models.AgentCard,
   ) {
-    this.transport = new JsonRpcTransport(endpoint, options, {
+    this.transport = new JsonRpcTransport(endpoint, withVersionHeader(options), {
       makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
       isFinal: (result) => isFinalEvent(result),
       validate: (method, response) => {
@@ -279,16 +279,33 @@ export class A2AClient {
 
 /** Whether a streamed result ends the stream: a direct message, a final status update, or a task that is done. */
 export function isFinalEvent(result: unknown): boolean {
-  if (typeof result !== "object" || result === null) return false;
-  const value = result as JsonObject;
-  const kind = shapes.classify(value);
+  const value = shapes.unwrap("stream", result);
+  if (typeof value !== "object" || value === null) return false;
+  const event = value as JsonObject;
+  const kind = shapes.classify(event);
+  const state = (event.status as JsonObject | undefined)?.state;
   if (kind === "message") return true;
   if (kind === "status-update") {
-    const state = (value.status as JsonObject | undefined)?.state;
-    return value.final === true || shapes.isTerminal(state);
+    // 0.x flags the last update; 1.0 has no flag: the stream ends on a terminal or interrupted state.
+    return "final" in event
+      ? event.final === true || shapes.isTerminal(state)
+      : shapes.isTerminal(state) || shapes.isInterrupted(state);
   }
-  if (kind === "task") return shapes.isTerminal((value.status as JsonObject | undefined)?.state);
+  if (kind === "task") return shapes.isTerminal(state);
   return false;
+}
+
+/** The options with the protocol-version header the version asks clients to send (1.0: A2A-Version). */
+function withVersionHeader(options: ClientOptions): ClientOptions {
+  const name = A2A_PROFILE.versionHeader;
+  if (!name) return options;
+  const version = { [name]: A2A_PROFILE.specVersion.split(".").slice(0, 2).join(".") };
+  const given = options.headers;
+  const headers =
+    typeof given === "function"
+      ? async () => ({ ...version, ...(await given()) })
+      : { ...version, ...(given ?? {}) };
+  return { ...options, headers };
 }
 
 /** The method names, for completeness checks. */

@@ -419,4 +419,8 @@ export const A2A_PROFILE: ProtocolProfile = {
     JSONParse: -32700,
   },
   jsonrpcRequired: true,
+  roleValues: ["agent", "user"],
+  emptyResults: [],
+  streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
+  resultWrappers: {},
 };

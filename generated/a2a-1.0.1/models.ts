@@ -402,10 +402,8 @@ export interface Message {
   role: Role;
   /**
    * Parts is the container of the message content.
-   *
-   * @minItems 1
    */
-  parts: [Part, ...Part[]];
+  parts: Part[];
   /**
    * Optional. Any metadata to provide along with the message.
    */
@@ -957,10 +955,8 @@ export interface AgentCard {
   description: string;
   /**
    * Ordered list of supported interfaces. The first entry is preferred.
-   *
-   * @minItems 1
    */
-  supportedInterfaces: [AgentInterface, ...AgentInterface[]];
+  supportedInterfaces: AgentInterface[];
   /**
    * The service provider of the agent.
    */
@@ -991,24 +987,18 @@ export interface AgentCard {
   /**
    * The set of interaction modes that the agent supports across all skills.
    * This can be overridden per skill. Defined as media types.
-   *
-   * @minItems 1
    */
-  defaultInputModes: [string, ...string[]];
+  defaultInputModes: string[];
   /**
    * The media types supported as outputs from this agent.
-   *
-   * @minItems 1
    */
-  defaultOutputModes: [string, ...string[]];
+  defaultOutputModes: string[];
   /**
    * Skills represent the abilities of an agent.
    * It is largely a descriptive concept but represents a more focused set of behaviors that the
    * agent is likely to succeed at.
-   *
-   * @minItems 1
    */
-  skills: [AgentSkill, ...AgentSkill[]];
+  skills: AgentSkill[];
   /**
    * JSON Web Signatures computed for this `AgentCard`.
    */
@@ -1279,10 +1269,8 @@ export interface AgentSkill {
   description: string;
   /**
    * A set of keywords describing the skill's capabilities.
-   *
-   * @minItems 1
    */
-  tags: [string, ...string[]];
+  tags: string[];
   /**
    * Example prompts or scenarios that this skill can handle.
    */
@@ -1339,10 +1327,8 @@ export interface Artifact {
   description?: string;
   /**
    * The content of the artifact. Must contain at least one part.
-   *
-   * @minItems 1
    */
-  parts: [Part, ...Part[]];
+  parts: Part[];
   /**
    * Optional. Metadata included with the artifact.
    */
@@ -1937,10 +1923,8 @@ export interface ListTasksRpcSuccessResponse {
 export interface ListTasksResponse {
   /**
    * Array of tasks matching the specified criteria.
-   *
-   * @minItems 1
    */
-  tasks: [Task, ...Task[]];
+  tasks: Task[];
   /**
    * A token to retrieve the next page of results, or empty if there are no more results in the list.
    */

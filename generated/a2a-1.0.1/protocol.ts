@@ -458,6 +458,11 @@ export const A2A_PROFILE: ProtocolProfile = {
       required: ["taskId"],
       consts: {},
     },
+    ListTaskPushNotificationConfigsResponse: {
+      properties: ["configs", "nextPageToken"],
+      required: [],
+      consts: {},
+    },
     ListTasksRequest: {
       properties: [
         "tenant",
@@ -472,6 +477,11 @@ export const A2A_PROFILE: ProtocolProfile = {
       required: [],
       consts: {},
     },
+    ListTasksResponse: {
+      properties: ["tasks", "nextPageToken", "pageSize", "totalSize"],
+      required: ["tasks", "nextPageToken", "pageSize", "totalSize"],
+      consts: {},
+    },
     Message: {
       properties: [
         "messageId",
@@ -484,6 +494,11 @@ export const A2A_PROFILE: ProtocolProfile = {
         "referenceTaskIds",
       ],
       required: ["messageId", "role", "parts"],
+      consts: {},
+    },
+    SendMessageConfiguration: {
+      properties: ["acceptedOutputModes", "taskPushNotificationConfig", "historyLength", "returnImmediately"],
+      required: [],
       consts: {},
     },
     SendMessageRequest: {
@@ -550,4 +565,26 @@ export const A2A_PROFILE: ProtocolProfile = {
     JSONParse: -32700,
   },
   jsonrpcRequired: true,
+  roleValues: ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"],
+  emptyResults: ["pushDelete"],
+  streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
+  resultWrappers: {
+    send: {
+      Task: "task",
+      Message: "message",
+    },
+    stream: {
+      Task: "task",
+      Message: "message",
+      TaskStatusUpdateEvent: "statusUpdate",
+      TaskArtifactUpdateEvent: "artifactUpdate",
+    },
+    resubscribe: {
+      Task: "task",
+      Message: "message",
+      TaskStatusUpdateEvent: "statusUpdate",
+      TaskArtifactUpdateEvent: "artifactUpdate",
+    },
+  },
+  versionHeader: "A2A-Version",
 };

@@ -116,7 +116,7 @@ export function buildIR(input: BuildInput): ProtocolIR {
     responseUnion: responseUnionOf(unions, methods),
     errors,
     enums,
-    profile: buildProfile(defs, methods, errors, overlay, input.specVersion, discriminatorField),
+    profile: buildProfile(defs, methods, errors, overlay, input.specVersion, discriminatorField, unions),
   };
 }
 

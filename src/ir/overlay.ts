@@ -17,6 +17,8 @@ export interface Overlay {
   responses: Record<string, string>;
   /** Role → method: what each method does (send, stream, get, cancel, ...), so one runtime serves every version. */
   roles: Record<string, string>;
+  /** The header (or query parameter) naming the protocol version a client speaks, where the version has one (1.0). */
+  versionHeader?: string;
 }
 
 export function bundledOverlayPath(version: string): string {
@@ -60,5 +62,6 @@ export function parseOverlay(json: unknown, file: string): Overlay {
     streamingMethods: streaming as string[],
     responses: responses as JsonObject as Record<string, string>,
     roles: roles as JsonObject as Record<string, string>,
+    ...(typeof json.versionHeader === "string" ? { versionHeader: json.versionHeader } : {}),
   };
 }

@@ -1,11 +1,15 @@
 import { CodegenError } from "../errors.js";
 import { isObject, type JsonObject } from "../schema/json.js";
 import type { Overlay } from "./overlay.js";
-import { METHOD_ROLES, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile } from "./types.js";
+import { refName } from "../schema/normalize.js";
+import { METHOD_ROLES, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
 
 /** The protocol objects whose shapes the runtime reads (when the schema defines them). */
 const RUNTIME_OBJECTS = [
   "AgentCard",
+  "ListTaskPushNotificationConfigsResponse",
+  "ListTasksResponse",
+  "SendMessageConfiguration",
   "AgentCapabilities",
   "Artifact",
   "Message",
@@ -25,6 +29,7 @@ export function buildProfile(
   overlay: Overlay,
   specVersion: string,
   discriminatorField: string | undefined,
+  unions: UnionInfo[],
 ): ProtocolProfile {
   const roles: { [R in MethodRole]?: string } = {};
   const params: { [R in MethodRole]?: string } = {};
@@ -53,6 +58,11 @@ export function buildProfile(
     const required = defs[m.requestType]?.required;
     return Array.isArray(required) && required.includes("jsonrpc");
   });
+  const resultWrappers: { [R in MethodRole]?: Record<string, string> } = {};
+  for (const [role, method] of Object.entries(roles)) {
+    const wrappers = wrappersOf(defs, unions, methods.find((m) => m.method === method));
+    if (wrappers) resultWrappers[role as MethodRole] = wrappers;
+  }
   return {
     specVersion,
     wellKnownAgentCardPath: overlay.wellKnownAgentCardPath,
@@ -63,7 +73,85 @@ export function buildProfile(
     taskStates,
     errorCodes,
     jsonrpcRequired,
+    roleValues: roleValuesOf(defs),
+    emptyResults: Object.entries(roles)
+      .filter(([, method]) => isEmptyObjectResult(defs, methods.find((m) => m.method === method)))
+      .map(([role]) => role as MethodRole)
+      .sort(),
+    streamResults: streamResultsOf(defs, methods.find((m) => m.method === roles.stream)),
+    resultWrappers,
+    ...(overlay.versionHeader ? { versionHeader: overlay.versionHeader } : {}),
   };
+}
+
+/** The definitions a streamed result can be (a Task first, then updates; 0.1.0 has only updates). */
+function streamResultsOf(defs: Record<string, JsonObject>, method: MethodInfo | undefined): string[] {
+  const found = new Set<string>();
+  const visit = (schema: unknown, depth: number) => {
+    if (!isObject(schema) || depth > 8) return;
+    const ref = refName(schema.$ref);
+    if (ref) {
+      const target = defs[ref];
+      if (target && (Array.isArray(target.anyOf) || Array.isArray(target.oneOf) || ref.endsWith("Response"))) visit(target, depth + 1);
+      else found.add(ref);
+      return;
+    }
+    for (const member of [...((schema.anyOf as unknown[]) ?? []), ...((schema.oneOf as unknown[]) ?? [])]) visit(member, depth + 1);
+    if (isObject(schema.properties)) {
+      const props = schema.properties as JsonObject;
+      // A success response: its result. A wrapper (1.0 StreamResponse variant): its one member.
+      if ("result" in props) visit(props.result, depth + 1);
+      else if (!("jsonrpc" in props)) for (const value of Object.values(props)) visit(value, depth + 1);
+    }
+  };
+  if (method?.responseType) visit({ $ref: `#/definitions/${method.responseType}` }, 0);
+  found.delete("JSONRPCError");
+  return [...found].filter((n) => !/Error$/.test(n)).sort();
+}
+
+/** Whether a method answers with an empty object (1.0's google.protobuf.Empty) rather than null. */
+function isEmptyObjectResult(defs: Record<string, JsonObject>, method: MethodInfo | undefined): boolean {
+  const response = method?.responseType ? defs[method.responseType] : undefined;
+  const members = response ? ((response.anyOf ?? response.oneOf) as unknown[] | undefined) ?? [response] : [];
+  return members.some((member) => {
+    const schema = isObject(member) ? (refName(member.$ref) ? defs[refName(member.$ref) as string] : member) : undefined;
+    const result = isObject(schema?.properties) ? (schema?.properties as JsonObject).result : undefined;
+    return isObject(result) && result.type === "object" && !isObject(result.properties) && !Array.isArray(result.required);
+  });
+}
+
+/** The values of Message.role: an inline enum, or the enumeration it refers to. */
+function roleValuesOf(defs: Record<string, JsonObject>): string[] {
+  const props = defs.Message?.properties;
+  let role = isObject(props) ? props.role : undefined;
+  const target = isObject(role) ? refName(role.$ref) : undefined;
+  if (target) role = defs[target];
+  return isObject(role) && Array.isArray(role.enum) ? role.enum.filter((v): v is string => typeof v === "string") : [];
+}
+
+/**
+ * How a method wraps its results, when its success `result` is a union told apart by which property is
+ * present (1.0's `SendMessageResponse`: `task` | `message`): wrapped definition → property.
+ */
+function wrappersOf(defs: Record<string, JsonObject>, unions: UnionInfo[], method: MethodInfo | undefined): Record<string, string> | undefined {
+  const response = method?.responseType ? defs[method.responseType] : undefined;
+  const members = response ? ((response.anyOf ?? response.oneOf) as unknown[] | undefined) ?? [response] : [];
+  for (const member of members) {
+    const schema = isObject(member) ? (refName(member.$ref) ? defs[refName(member.$ref) as string] : member) : undefined;
+    const result = isObject(schema?.properties) ? (schema?.properties as JsonObject).result : undefined;
+    const target = isObject(result) ? refName(result.$ref) : undefined;
+    const union = unions.find((u) => u.definition === target);
+    if (union?.dispatch.kind !== "presence") continue;
+    const out: Record<string, string> = {};
+    for (const marker of union.dispatch.markers) {
+      const variant = union.members[marker.member.index];
+      const props = isObject(defs[target as string]) ? ((defs[target as string]?.anyOf as JsonObject[] | undefined)?.[variant?.index ?? -1]?.properties as JsonObject | undefined) : undefined;
+      const ref = isObject(props?.[marker.property]) ? refName((props?.[marker.property] as JsonObject).$ref) : undefined;
+      if (ref) out[ref] = marker.property;
+    }
+    if (Object.keys(out).length > 0) return out;
+  }
+  return undefined;
 }
 
 function shapeOf(def: JsonObject): ObjectShape {

@@ -142,6 +142,8 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
     streamingMethods: rpcs.filter((r) => r.streaming).map((r) => r.name),
     responses: {},
     roles,
+    // Since 1.0 the client names the protocol version it speaks (A2A-Version service parameter, §3.2.6).
+    versionHeader: "A2A-Version",
   };
 
   const schema = {
@@ -404,7 +406,8 @@ function fieldSchema(field: protobuf.Field, refTo: RefTo, where: string, require
     schema = { type: "object", additionalProperties: value, ...(keys ? { propertyNames: keys } : {}) };
   } else if (field.repeated) {
     // Specification §5.7: "Arrays marked as required MUST contain at least one element."
-    schema = { type: "array", items: value, ...(required ? { minItems: 1 } : {}) };
+    // A required repeated field may be empty (a page of no tasks): required says "present", not "non-empty".
+    schema = { type: "array", items: value };
   } else {
     schema = value;
   }

@@ -140,19 +140,26 @@ export function testCard(version: string, setup: ServerSetup = {}): Json {
     defaultOutputModes: ["text/plain"],
     skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["test"] }],
   };
-  if (version !== "0.1.0") card.protocolVersion = version;
-  if (version === "0.1.0") {
-    delete card.description;
-    card.description = "An agent for a2a-codegen's tests";
-  }
+  const v1 = version.startsWith("1.");
+  if (v1) {
+    // 1.0: the endpoints are listed in supportedInterfaces; no `url`, no `protocolVersion` at the top.
+    delete card.url;
+    card.supportedInterfaces = [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }];
+  } else if (version !== "0.1.0") card.protocolVersion = version;
   if (setup.auth) {
     if (version === "0.1.0") card.authentication = { schemes: ["Bearer"] };
-    else {
+    else if (v1) {
+      card.securitySchemes = { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } };
+      card.securityRequirements = [{ schemes: { bearer: { list: [] } } }];
+    } else {
       card.securitySchemes = { bearer: { type: "http", scheme: "bearer" } };
       card.security = [{ bearer: [] }];
     }
   }
-  if (setup.extendedCard) card.supportsAuthenticatedExtendedCard = true;
+  if (setup.extendedCard) {
+    if (v1) (card.capabilities as Json).extendedAgentCard = true;
+    else card.supportsAuthenticatedExtendedCard = true;
+  }
   return { ...card, ...(setup.card ?? {}) };
 }
 
@@ -202,7 +209,8 @@ export async function startServer(version: string, framework: Framework, setup: 
     close = () => closeServer(server as Server);
   }
   const baseUrl = `http://127.0.0.1:${port}`;
-  card.url = `${baseUrl}/a2a`;
+  if (Array.isArray(card.supportedInterfaces)) (card.supportedInterfaces[0] as Json).url = `${baseUrl}/a2a`;
+  else card.url = `${baseUrl}/a2a`;
   return { baseUrl, rpcUrl: `${baseUrl}/a2a`, core: core as unknown as RunningServer["core"], close };
 }
 

@@ -8,7 +8,17 @@ import { capturingFetch, checkCaptured, FRAMEWORKS, modules, startServer, startW
  * by an independent Ajv.
  */
 type Json = Record<string, unknown>;
-const VERSIONS = ["0.1.0", "0.2.5", "0.3.0"] as const;
+const VERSIONS = ["0.1.0", "0.2.5", "0.3.0", "1.0.1"] as const;
+
+/** A task state or role as 0.x writes it: "TASK_STATE_INPUT_REQUIRED" → "input-required", "ROLE_AGENT" → "agent". */
+const canon = (value: unknown) => String(value).replace(/^(TASK_STATE_|ROLE_)/, "").toLowerCase().replace(/_/g, "-");
+const stateOf = (value: unknown) => canon(((value as Json).status as Json | undefined)?.state);
+/** 1.0 wraps results by kind (`{ task }`, `{ statusUpdate }`); this gives the object inside. */
+const unwrap = (value: unknown): Json => {
+  const v = value as Json;
+  const keys = v && typeof v === "object" ? Object.keys(v) : [];
+  return keys.length === 1 && ["task", "message", "statusUpdate", "artifactUpdate"].includes(keys[0] as string) ? (v[keys[0] as string] as Json) : v;
+};
 
 interface Client {
   card?: Json;
@@ -21,33 +31,27 @@ function textOf(message: unknown): string {
   return parts.map((p) => String(p.text ?? "")).join("");
 }
 
+const methods_has_extended = (version: string) => version === "0.3.0" || version.startsWith("1.");
+
 for (const version of VERSIONS) {
   describe(`A2A ${version}`, () => {
     let m: VersionModules;
     let methods: Record<string, string | undefined>;
     const legacy = version === "0.1.0";
 
-    /** Params of the send/stream method, in this version's shape. */
-    const sendParams = (text: string, ids: { taskId?: string; contextId?: string } = {}, extra: { historyLength?: number; blocking?: boolean; push?: Json } = {}) => {
-      if (legacy) {
-        return {
-          id: ids.taskId ?? randomUUID(),
-          ...(ids.contextId ? { sessionId: ids.contextId } : {}),
-          message: m.client.A2AClient.userMessage(text),
-          ...(extra.historyLength !== undefined ? { historyLength: extra.historyLength } : {}),
-          ...(extra.push ? { pushNotification: extra.push } : {}),
-        };
-      }
-      const configuration: Json = { acceptedOutputModes: ["text/plain"] };
-      if (extra.historyLength !== undefined) configuration.historyLength = extra.historyLength;
-      if (extra.blocking !== undefined) configuration.blocking = extra.blocking;
-      if (extra.push) configuration.pushNotificationConfig = extra.push;
-      return { message: m.client.A2AClient.userMessage(text, ids), configuration };
-    };
+    const v1 = version.startsWith("1.");
+    /** Params of the send/stream method, in this version's shape (the generated client knows it). */
+    const sendParams = (text: string, ids: { taskId?: string; contextId?: string } = {}) => m.client.A2AClient.sendParams(text, ids) as unknown;
     const taskIdOf = (value: unknown): string => {
-      const v = value as Json;
-      return String(v.kind === "task" || (!("taskId" in v) && legacy === false) ? v.id : (v.taskId ?? v.id));
+      const v = unwrap(value);
+      return String("taskId" in v ? v.taskId : v.id);
     };
+    const contextOf = (task: Json) => String(legacy ? task.sessionId : task.contextId);
+    /** Push-config params, nested in 0.x, flat in 1.0. */
+    const pushSetParams = (taskId: string, config: Json) =>
+      v1 ? { taskId, ...config } : legacy ? { id: taskId, pushNotificationConfig: config } : { taskId, pushNotificationConfig: config };
+    const configOf = (result: unknown) => (v1 ? (result as Json) : ((result as Json).pushNotificationConfig as Json));
+    const pushGetParams = (taskId: string, configId?: string) => (v1 ? { taskId, id: configId ?? taskId } : { id: taskId });
 
     beforeAll(async () => {
       m = await modules(version);
@@ -76,54 +80,56 @@ for (const version of VERSIONS) {
           expect(client.card?.name).toBe("Test Agent");
           const response = await fetch(server.baseUrl + m.protocol.WELL_KNOWN_AGENT_CARD_PATH);
           expect(response.status).toBe(200);
-          expect(((await response.json()) as Json).url).toBe(server.rpcUrl);
+          const card = (await response.json()) as Json;
+          expect(card.url ?? ((card.supportedInterfaces as Json[])[0] as Json).url).toBe(server.rpcUrl);
         });
 
         it("send: a direct message reply", async () => {
-          const result = (await client.call(methods.send as string, sendParams("hello"))) as Json;
+          const result = unwrap(await client.call(methods.send as string, sendParams("hello")));
           if (legacy) {
-            expect((result.status as Json).state).toBe("completed");
+            expect(stateOf(result)).toBe("completed");
             expect(textOf((result.status as Json).message)).toBe("hello back");
           } else {
-            expect(result.kind).toBe("message");
-            expect(result.role).toBe("agent");
+            expect("parts" in result && !("status" in result)).toBe(true);
+            expect(canon(result.role)).toBe("agent");
             expect(textOf(result)).toBe("hello back");
           }
           expect(await checkAll()).toBeGreaterThan(0);
         });
 
         it("send: a task with an artifact", async () => {
-          const task = (await client.call(methods.send as string, sendParams("task"))) as Json;
-          expect((task.status as Json).state).toBe("completed");
+          const task = unwrap(await client.call(methods.send as string, sendParams("task")));
+          expect(stateOf(task)).toBe("completed");
           expect(textOf((task.artifacts as Json[])[0])).toBe("the result");
           expect(textOf((task.status as Json).message)).toBe("done");
-          if (!legacy) expect(task.kind).toBe("task");
+          if (!legacy && !v1) expect(task.kind).toBe("task");
           await checkAll();
         });
 
         it("multi-turn: input-required, then the follow-up completes the same task", async () => {
-          const first = (await client.call(methods.send as string, sendParams("ask"))) as Json;
-          expect((first.status as Json).state).toBe("input-required");
-          const ids = { taskId: String(first.id), contextId: String(legacy ? first.sessionId : first.contextId) };
-          const second = (await client.call(methods.send as string, sendParams("Bob", ids))) as Json;
+          const first = unwrap(await client.call(methods.send as string, sendParams("ask")));
+          expect(stateOf(first)).toBe("input-required");
+          const ids = { taskId: String(first.id), contextId: contextOf(first) };
+          const second = unwrap(await client.call(methods.send as string, sendParams("Bob", ids)));
           expect(second.id).toBe(first.id);
-          expect((second.status as Json).state).toBe("completed");
+          expect(stateOf(second)).toBe("completed");
           expect(textOf((second.status as Json).message)).toBe("got: Bob");
-          expect((second.history as Json[]).filter((h) => h.role === "user").map(textOf)).toEqual(["ask", "Bob"]);
+          expect((second.history as Json[]).filter((h) => canon(h.role) === "user").map(textOf)).toEqual(["ask", "Bob"]);
           await checkAll();
         });
 
         it("stream: the task, then status and artifact updates with appended chunks, ending on the final one", async () => {
           const events: Json[] = [];
-          for await (const event of client.stream(methods.stream as string, sendParams("stream"))) events.push(event as Json);
+          for await (const event of client.stream(methods.stream as string, sendParams("stream"))) events.push(unwrap(event));
           const artifactEvents = events.filter((e) => "artifact" in e);
           expect(artifactEvents.map((e) => textOf(e.artifact))).toEqual(["once ", "upon ", "a time"]);
           const appendFlags = artifactEvents.map((e) => (legacy ? (e.artifact as Json).append : e.append));
           expect(appendFlags).toEqual([false, true, true]);
           const last = events.at(-1) as Json;
-          expect((last.status as Json).state).toBe("completed");
-          expect(last.final).toBe(true);
-          if (!legacy) expect(events[0]?.kind).toBe("task");
+          expect(stateOf(last)).toBe("completed");
+          if (!v1) expect(last.final).toBe(true); // 1.0 has no final flag: the stream ends on the terminal state
+          if (!legacy) expect("history" in (events[0] as Json) || "status" in (events[0] as Json)).toBe(true);
+          if (!legacy && !v1) expect(events[0]?.kind).toBe("task");
           // The stored task has the whole artifact.
           const task = (await client.call(methods.get as string, { id: taskIdOf(last) })) as Json;
           expect(textOf((task.artifacts as Json[])[0])).toBe("once upon a time");
@@ -131,7 +137,7 @@ for (const version of VERSIONS) {
         });
 
         it("get: historyLength trims the history", async () => {
-          const task = (await client.call(methods.send as string, sendParams("task"))) as Json;
+          const task = unwrap(await client.call(methods.send as string, sendParams("task")));
           const full = (await client.call(methods.get as string, { id: task.id })) as Json;
           expect((full.history as Json[]).length).toBeGreaterThanOrEqual(2);
           const trimmed = (await client.call(methods.get as string, { id: task.id, historyLength: 1 })) as Json;
@@ -145,10 +151,10 @@ for (const version of VERSIONS) {
           const first = (await stream.next()).value as Json;
           const taskId = taskIdOf(first);
           const canceled = (await client.call(methods.cancel as string, { id: taskId })) as Json;
-          expect((canceled.status as Json).state).toBe("canceled");
+          expect(stateOf(canceled)).toBe("canceled");
           const rest: Json[] = [];
-          for await (const event of stream) rest.push(event as Json);
-          expect(((rest.at(-1) as Json).status as Json).state).toBe("canceled");
+          for await (const event of stream) rest.push(unwrap(event));
+          expect(stateOf(rest.at(-1))).toBe("canceled");
           const again = client.call(methods.cancel as string, { id: taskId });
           await expect(again).rejects.toMatchObject({ code: -32002, name: "A2ATaskNotCancelableError" });
           await expect(client.call(methods.cancel as string, { id: "nope" })).rejects.toBeInstanceOf(m.client.A2ATaskNotFoundError);
@@ -161,13 +167,13 @@ for (const version of VERSIONS) {
           const resubscribed = client.stream(methods.resubscribe as string, { id: taskId });
           const reader = (async () => {
             const seen: Json[] = [];
-            for await (const event of resubscribed) seen.push(event as Json);
+            for await (const event of resubscribed) seen.push(unwrap(event));
             return seen;
           })();
           await new Promise((resolve) => setTimeout(resolve, 50));
           await client.call(methods.cancel as string, { id: taskId });
           const seen = await reader;
-          expect(((seen.at(-1) as Json).status as Json).state).toBe("canceled");
+          expect(stateOf(seen.at(-1))).toBe("canceled");
           for await (const _ of stream) void _;
           await checkAll();
         });
@@ -182,40 +188,36 @@ for (const version of VERSIONS) {
           });
 
           it("config set/get (and list/delete where the version has them); the webhook gets the task and the token", async () => {
-            const first = (await client.call(methods.send as string, sendParams("ask"))) as Json;
+            const first = unwrap(await client.call(methods.send as string, sendParams("ask")));
             const taskId = String(first.id);
-            const config = { url: hook.url, token: "tok-123" };
-            const setParams = legacy ? { id: taskId, pushNotificationConfig: config } : { taskId, pushNotificationConfig: config };
-            const set = (await client.call(methods.pushSet as string, setParams)) as Json;
-            expect((set.pushNotificationConfig as Json).url).toBe(hook.url);
-            const got = (await client.call(methods.pushGet as string, { id: taskId })) as Json;
-            expect((got.pushNotificationConfig as Json).token).toBe("tok-123");
-            if (methods.pushList) {
-              const list = (await client.call(methods.pushList, { id: taskId })) as Json[];
-              expect(list).toHaveLength(1);
-            }
-            const ids = { taskId, contextId: String(legacy ? first.sessionId : first.contextId) };
-            await client.call(methods.send as string, sendParams("Ann", ids));
-            const call = await hook.waitFor((body) => body.id === taskId && (body.status as Json).state === "completed");
+            const set = (await client.call(methods.pushSet as string, pushSetParams(taskId, { url: hook.url, token: "tok-123" }))) as Json;
+            expect(configOf(set).url).toBe(hook.url);
+            const configId = String(configOf(set).id ?? taskId);
+            const got = (await client.call(methods.pushGet as string, pushGetParams(taskId, configId))) as Json;
+            expect(configOf(got).token).toBe("tok-123");
+            const listParams = v1 ? { taskId } : { id: taskId };
+            const listed = (result: unknown) => (v1 ? ((result as Json).configs as Json[]) : (result as Json[]));
+            if (methods.pushList) expect(listed(await client.call(methods.pushList, listParams))).toHaveLength(1);
+            await client.call(methods.send as string, sendParams("Ann", { taskId, contextId: contextOf(first) }));
+            const call = await hook.waitFor((body) => body.id === taskId && canon((body.status as Json).state) === "completed");
             expect(call.headers["x-a2a-notification-token"]).toBe("tok-123");
             if (methods.pushDelete) {
-              const configId = String((set.pushNotificationConfig as Json).id);
-              expect(await client.call(methods.pushDelete, { id: taskId, pushNotificationConfigId: configId })).toBeNull();
-              expect((await client.call(methods.pushList as string, { id: taskId })) as Json[]).toHaveLength(0);
+              const deleteParams = v1 ? { taskId, id: configId } : { id: taskId, pushNotificationConfigId: configId };
+              const deleted = await client.call(methods.pushDelete, deleteParams);
+              expect(deleted === null || (typeof deleted === "object" && Object.keys(deleted as object).length === 0)).toBe(true);
+              expect(listed(await client.call(methods.pushList as string, listParams))).toHaveLength(0);
             }
             await checkAll();
           });
 
           it("refuses a webhook on a private address that is not allow-listed", async () => {
-            const first = (await client.call(methods.send as string, sendParams("ask"))) as Json;
-            const config = { url: "http://10.0.0.1/hook" };
-            const params = legacy ? { id: first.id, pushNotificationConfig: config } : { taskId: first.id, pushNotificationConfig: config };
-            await expect(client.call(methods.pushSet as string, params)).rejects.toMatchObject({ code: -32602 });
+            const first = unwrap(await client.call(methods.send as string, sendParams("ask")));
+            await expect(client.call(methods.pushSet as string, pushSetParams(String(first.id), { url: "http://10.0.0.1/hook" }))).rejects.toMatchObject({ code: -32602 });
             await checkAll();
           });
         });
 
-        if (version === "0.3.0") {
+        if (methods_has_extended(version)) {
           it("extended card", async () => {
             const card = (await client.call(methods.extendedCard as string, undefined)) as Json;
             expect(card.name).toBe("Extended");
@@ -238,11 +240,12 @@ for (const version of VERSIONS) {
 
       it("401 with WWW-Authenticate without credentials, 403 when the verifier says so, served with them", async () => {
         const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: methods.get, params: { id: "x" } });
-        const none = await fetch(server.rpcUrl, { method: "POST", headers: { "content-type": "application/json" }, body });
+        const versionHeader: Record<string, string> = v1 ? { "a2a-version": "1.0" } : {};
+        const none = await fetch(server.rpcUrl, { method: "POST", headers: { "content-type": "application/json", ...versionHeader }, body });
         expect(none.status).toBe(401);
         expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="a2a"/);
         expect(((await none.json()) as Json).error).toMatchObject({ code: -32000 });
-        const forbidden = await fetch(server.rpcUrl, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer forbidden" }, body });
+        const forbidden = await fetch(server.rpcUrl, { method: "POST", headers: { "content-type": "application/json", authorization: "Bearer forbidden", ...versionHeader }, body });
         expect(forbidden.status).toBe(403);
         const client = (await m.client.A2AClient.fromAgentUrl(server.baseUrl, { auth: { type: "bearer", token: "secret" } })) as unknown as Client;
         await expect(client.call(methods.get as string, { id: "x" })).rejects.toMatchObject({ code: -32001 });

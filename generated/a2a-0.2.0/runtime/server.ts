@@ -418,6 +418,19 @@ export class A2AServerCore {
           );
     }
     const streaming = descriptor?.streaming ?? false;
+    const versionProblem = this.versionProblem(request);
+    if (versionProblem) {
+      return notification
+        ? undefined
+        : failure(
+            id,
+            jsonRpcError(
+              this.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest),
+              versionProblem.message,
+              versionProblem.data,
+            ),
+          );
+    }
     if (streaming && (notification || inBatch)) {
       return notification
         ? undefined
@@ -466,6 +479,26 @@ export class A2AServerCore {
     }
   }
 
+  /**
+   * Version negotiation (1.0 on): the client names the version it speaks in the A2A-Version header (or
+   * query parameter); a Major.Minor other than the server's, or none (the spec reads none as 0.3), is
+   * answered with VersionNotSupportedError.
+   */
+  private versionProblem(request: CoreRequest): { message: string; data: unknown } | undefined {
+    const name = this.binding.profile.versionHeader;
+    if (!name) return undefined;
+    const asked = request.headers[name.toLowerCase()] ?? request.query.get(name) ?? undefined;
+    const supported = this.binding.profile.specVersion.split(".").slice(0, 2).join(".");
+    const askedMinor = asked?.trim().split(".").slice(0, 2).join(".");
+    if (askedMinor === supported) return undefined;
+    return {
+      message: asked
+        ? `Version ${asked} is not supported; this agent speaks ${supported}`
+        : `No ${name} given (read as 0.3); this agent speaks ${supported}`,
+      data: { supported: [supported], requested: asked ?? null },
+    };
+  }
+
   // ------------------------------------------------------------------------------------------------
   // Methods by role
 
@@ -478,7 +511,9 @@ export class A2AServerCore {
   ): Promise<unknown> {
     switch (role) {
       case "send":
-        return this.send(method, params, principal);
+        return this.shapes.wrap("send", await this.send(method, params, principal));
+      case "list":
+        return this.listTasks(params);
       case "get":
         return this.getTask(params);
       case "cancel":
@@ -490,7 +525,8 @@ export class A2AServerCore {
       case "pushList":
         return this.listPushConfigs(params);
       case "pushDelete":
-        return this.deletePushConfig(params);
+        await this.deletePushConfig(params);
+        return this.binding.profile.emptyResults.includes("pushDelete") ? {} : null;
       case "extendedCard":
         return this.extendedCard();
       default: {
@@ -524,6 +560,42 @@ export class A2AServerCore {
     if (execution.reply && !execution.task) return execution.reply;
     const task = (await this.tasks.get(execution.taskId)) ?? execution.task;
     return task ? this.shapes.withHistory(task, request.historyLength) : null;
+  }
+
+  /** ListTasks (1.0): newest first, filtered by context and state, paged by an opaque offset token. */
+  private async listTasks(params: JsonObject): Promise<JsonObject> {
+    if (!this.tasks.list)
+      throw new A2AServerError(
+        this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound),
+        "This task store cannot list tasks",
+      );
+    const contextId =
+      typeof params.contextId === "string" && params.contextId !== "" ? params.contextId : undefined;
+    let tasks = await this.tasks.list(contextId === undefined ? {} : { contextId });
+    const status =
+      typeof params.status === "string" && !/UNSPECIFIED$/.test(params.status) ? params.status : undefined;
+    if (status !== undefined) tasks = tasks.filter((t) => isObject(t.status) && t.status.state === status);
+    const after =
+      typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
+    if (!Number.isNaN(after))
+      tasks = tasks.filter((t) => isObject(t.status) && Date.parse(String(t.status.timestamp)) > after);
+    const pageSize = Math.min(
+      Math.max(typeof params.pageSize === "number" && params.pageSize > 0 ? params.pageSize : 50, 1),
+      100,
+    );
+    const offset =
+      typeof params.pageToken === "string" && /^\d+$/.test(params.pageToken) ? Number(params.pageToken) : 0;
+    const page = tasks.slice(offset, offset + pageSize).map((t) => {
+      const trimmed = this.shapes.withHistory(
+        t,
+        typeof params.historyLength === "number" ? params.historyLength : undefined,
+      );
+      if (params.includeArtifacts === true) return trimmed;
+      const { artifacts: _omitted, ...rest } = trimmed;
+      return rest;
+    });
+    const next = offset + pageSize < tasks.length ? String(offset + pageSize) : "";
+    return { tasks: page, nextPageToken: next, pageSize, totalSize: tasks.length };
   }
 
   private async getTask(params: JsonObject): Promise<JsonObject> {
@@ -599,14 +671,17 @@ export class A2AServerCore {
     this.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
     await this.requireTask(taskId);
-    const config = isObject(params.pushNotificationConfig) ? params.pushNotificationConfig : {};
+    const config = this.shapes.pushConfigOf(params);
     await this.checkWebhook(config);
     const stored = await this.pushConfigs.set(taskId as string, this.withConfigId(config, taskId as string));
     return this.shapes.taskPushConfig(taskId as string, stored);
   }
 
   private withConfigId(config: JsonObject, taskId: string): JsonObject {
-    if (!this.shapes.has("PushNotificationConfig", "id")) {
+    const hasId =
+      this.shapes.has("PushNotificationConfig", "id") ||
+      (this.shapes.flatPushConfigs && this.shapes.has("TaskPushNotificationConfig", "id"));
+    if (!hasId) {
       const { id: _ignored, ...rest } = config;
       return rest;
     }
@@ -617,8 +692,7 @@ export class A2AServerCore {
     this.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
     await this.requireTask(taskId);
-    const configId =
-      typeof params.pushNotificationConfigId === "string" ? params.pushNotificationConfigId : undefined;
+    const configId = this.shapes.pushConfigIdOf(params);
     const config = await this.pushConfigs.get(taskId as string, configId);
     if (!config) {
       throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params: no push notification config", {
@@ -629,23 +703,22 @@ export class A2AServerCore {
     return this.shapes.taskPushConfig(taskId as string, config);
   }
 
-  private async listPushConfigs(params: JsonObject): Promise<JsonObject[]> {
+  private async listPushConfigs(params: JsonObject): Promise<JsonObject[] | JsonObject> {
     this.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
     await this.requireTask(taskId);
-    return (await this.pushConfigs.list(taskId as string)).map((c) =>
+    const configs = (await this.pushConfigs.list(taskId as string)).map((c) =>
       this.shapes.taskPushConfig(taskId as string, c),
     );
+    // 1.0 answers a page object; 0.x a bare list.
+    return this.shapes.has("ListTaskPushNotificationConfigsResponse", "configs") ? { configs } : configs;
   }
 
   private async deletePushConfig(params: JsonObject): Promise<null> {
     this.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
     await this.requireTask(taskId);
-    const configId =
-      typeof params.pushNotificationConfigId === "string"
-        ? params.pushNotificationConfigId
-        : (taskId as string);
+    const configId = this.shapes.pushConfigIdOf(params) ?? (taskId as string);
     if (!(await this.pushConfigs.delete(taskId as string, configId))) {
       throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params: no push notification config", {
         taskId,
@@ -657,7 +730,10 @@ export class A2AServerCore {
 
   private extendedCard(): JsonObject {
     const card = this.options.card;
-    if (!this.options.extendedCard || card.supportsAuthenticatedExtendedCard !== true) {
+    const declared =
+      card.supportsAuthenticatedExtendedCard === true ||
+      (isObject(card.capabilities) && card.capabilities.extendedAgentCard === true);
+    if (!this.options.extendedCard || !declared) {
       throw new A2AServerError(
         this.code("AuthenticatedExtendedCardNotConfigured", JSON_RPC_ERROR.methodNotFound),
         "Authenticated Extended Card is not configured",
@@ -682,7 +758,7 @@ export class A2AServerCore {
         "Streaming is not supported by this agent",
       );
     }
-    if (role === "resubscribe") return this.resubscribe(params, id);
+    if (role === "resubscribe") return this.resubscribe(params, id, role);
     if (role !== "stream")
       throw new A2AServerError(
         this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound),
@@ -699,7 +775,7 @@ export class A2AServerCore {
     await this.startExecution(method, request, principal, true, (taskId) => {
       unsubscribe = this.bus.subscribe(taskId, listener);
     });
-    return this.sse(id, (emit, end) => {
+    return this.sse(id, role, (emit, end) => {
       forward = (event, final) => {
         emit(event);
         if (final) end();
@@ -715,12 +791,13 @@ export class A2AServerCore {
   private async resubscribe(
     params: JsonObject,
     id: JsonRpcId,
+    role: MethodRole,
   ): Promise<Extract<CoreResponse, { kind: "sse" }>> {
     const task = await this.requireTask(this.shapes.paramsTaskId(params));
     const taskId = task.id as string;
     const execution = this.executions.get(taskId);
     const taskEvent = this.streamsTasks();
-    return this.sse(id, (emit, end) => {
+    return this.sse(id, role, (emit, end) => {
       if (!execution || execution.done) {
         // Nothing more will happen: the current state, and the end.
         if (taskEvent) emit(task);
@@ -747,7 +824,7 @@ export class A2AServerCore {
 
   /** Whether this version's stream results include Task objects (0.2+) or only update events (0.1.0). */
   private streamsTasks(): boolean {
-    return "kind" in (this.binding.profile.objects.Task?.consts ?? {});
+    return this.binding.profile.streamResults.includes("Task");
   }
 
   /** An SSE response of one JSON-RPC response (an error of a streaming method), then the end. */
@@ -767,6 +844,7 @@ export class A2AServerCore {
   /** An SSE response: each emitted result is framed as a JSON-RPC response with the request's id. */
   private sse(
     id: JsonRpcId,
+    role: MethodRole,
     start: (emit: (result: unknown) => void, end: () => void) => () => void,
   ): Extract<CoreResponse, { kind: "sse" }> {
     const heartbeatMs = this.options.heartbeatMs ?? 15_000;
@@ -785,7 +863,8 @@ export class A2AServerCore {
           stop();
         };
         const emit = (result: unknown) => {
-          if (!closed) sink.write(formatSseEvent({ data: JSON.stringify(success(id, result)) }));
+          if (!closed)
+            sink.write(formatSseEvent({ data: JSON.stringify(success(id, this.shapes.wrap(role, result))) }));
         };
         const end = () => {
           if (closed) return;
@@ -1116,7 +1195,9 @@ export class A2AServerCore {
                 authentication: {
                   schemes: Array.isArray(config.authentication.schemes)
                     ? config.authentication.schemes.filter((s): s is string => typeof s === "string")
-                    : [],
+                    : typeof config.authentication.scheme === "string"
+                      ? [config.authentication.scheme]
+                      : [],
                   ...(typeof config.authentication.credentials === "string"
                     ? { credentials: config.authentication.credentials }
                     : {}),
@@ -1139,16 +1220,20 @@ export class A2AServerCore {
   private securityRequirements(): Array<Array<{ name: string; scheme: JsonObject }>> {
     const card = this.options.card;
     if (isObject(card.securitySchemes) && Object.keys(card.securitySchemes).length > 0) {
-      const schemes = card.securitySchemes;
-      const security =
+      const schemes: Record<string, JsonObject> = {};
+      for (const [name, value] of Object.entries(card.securitySchemes))
+        if (isObject(value)) schemes[name] = schemeOf(value);
+      // 0.x: `security: [{ name: scopes }]`; 1.0: `securityRequirements: [{ schemes: { name: { list } } }]`.
+      const listed =
         Array.isArray(card.security) && card.security.length > 0
-          ? card.security
-          : Object.keys(schemes).map((name) => ({ [name]: [] }));
-      return security
-        .filter(isObject)
+          ? card.security.filter(isObject)
+          : Array.isArray(card.securityRequirements) && card.securityRequirements.length > 0
+            ? card.securityRequirements.filter(isObject).map((r) => (isObject(r.schemes) ? r.schemes : {}))
+            : Object.keys(schemes).map((name) => ({ [name]: [] }));
+      return listed
         .map((requirement) =>
           Object.keys(requirement)
-            .filter((name) => isObject(schemes[name]))
+            .filter((name) => schemes[name])
             .map((name) => ({ name, scheme: schemes[name] as JsonObject })),
         )
         .filter((alternative) => alternative.length > 0);
@@ -1157,9 +1242,7 @@ export class A2AServerCore {
     if (isObject(card.authentication) && Array.isArray(card.authentication.schemes)) {
       return card.authentication.schemes
         .filter((s): s is string => typeof s === "string")
-        .map((s) => [
-          { name: s, scheme: { type: /^basic$/i.test(s) ? "http" : "http", scheme: s.toLowerCase() } },
-        ]);
+        .map((s) => [{ name: s, scheme: { type: "http", scheme: s.toLowerCase() } }]);
     }
     return [];
   }
@@ -1324,6 +1407,28 @@ function credentialFor(name: string, scheme: JsonObject, request: CoreRequest): 
     default:
       return bearer ? { scheme: name, type: "other", value: bearer } : undefined;
   }
+}
+
+/** A security scheme as `{ type, ... }`: 1.0 wraps each in a oneof (`{ httpAuthSecurityScheme: { scheme } }`). */
+function schemeOf(value: JsonObject): JsonObject {
+  if (typeof value.type === "string") return value;
+  const wrapped: Record<string, string> = {
+    apiKeySecurityScheme: "apiKey",
+    httpAuthSecurityScheme: "http",
+    oauth2SecurityScheme: "oauth2",
+    openIdConnectSecurityScheme: "openIdConnect",
+    mtlsSecurityScheme: "mutualTLS",
+  };
+  for (const [key, type] of Object.entries(wrapped)) {
+    const inner = value[key];
+    if (isObject(inner))
+      return {
+        ...inner,
+        type,
+        ...(type === "apiKey" && typeof inner.location === "string" ? { in: inner.location } : {}),
+      };
+  }
+  return value;
 }
 
 function cookie(headerValue: string | undefined, name: string): string | undefined {

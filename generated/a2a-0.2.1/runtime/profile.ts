@@ -45,12 +45,38 @@ export interface ProtocolProfile {
   readonly errorCodes: { readonly [name: string]: number };
   /** Whether every request definition requires `jsonrpc` (0.1.0's schema leaves it optional). */
   readonly jsonrpcRequired: boolean;
+  /** The definitions a streamed result can be: Task, Message and the update events (0.1.0: only updates). */
+  readonly streamResults: readonly string[];
+  /** Roles whose methods answer an empty object (1.0's google.protobuf.Empty) where 0.x answers null. */
+  readonly emptyResults: readonly MethodRole[];
+  /** The values of Message.role, in schema order ("user", "agent"; 1.0: "ROLE_USER", ...). */
+  readonly roleValues: readonly string[];
+  /**
+   * Role → how its results are wrapped (1.0: `{ "task": … }`, `{ "statusUpdate": … }`): the definition of
+   * the wrapped object → the property it goes in. Absent for versions whose results are bare.
+   */
+  readonly resultWrappers: { readonly [R in MethodRole]?: { readonly [definition: string]: string } };
+  /** The header (or query parameter) naming the protocol version a client speaks, where the version has one. */
+  readonly versionHeader?: string;
 }
 
 export type JsonObject = { [key: string]: unknown };
 
 const TERMINAL = ["completed", "canceled", "failed", "rejected"];
 const INTERRUPTED = ["input-required", "auth-required"];
+
+/** "TASK_STATE_INPUT_REQUIRED", "input-required" → "input-required"; "ROLE_USER" → "user". */
+export function canonicalValue(value: unknown): string {
+  return String(value)
+    .replace(/^(TASK_STATE_|ROLE_)/, "")
+    .toLowerCase()
+    .replace(/_/g, "-");
+}
+
+/** The value of an enumeration that means `canonical` (the version writes states and roles its own way). */
+function enumValue(values: readonly string[], canonical: string): string {
+  return values.find((v) => canonicalValue(v) === canonical) ?? canonical;
+}
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -105,16 +131,44 @@ export class ProtocolShapes {
   }
 
   isTerminal(state: unknown): boolean {
-    return typeof state === "string" && TERMINAL.includes(state);
+    return typeof state === "string" && TERMINAL.includes(canonicalValue(state));
   }
 
   isInterrupted(state: unknown): boolean {
-    return typeof state === "string" && INTERRUPTED.includes(state);
+    return typeof state === "string" && INTERRUPTED.includes(canonicalValue(state));
   }
 
   /** Whether the version has a task state (0.1.0 has no "rejected" nor "auth-required"). */
   hasState(state: string): boolean {
-    return this.profile.taskStates.includes(state);
+    return this.profile.taskStates.some((s) => canonicalValue(s) === state);
+  }
+
+  /** The version's spelling of a task state ("completed" → "TASK_STATE_COMPLETED" in 1.0). */
+  stateValue(state: string): string {
+    return enumValue(this.profile.taskStates, state);
+  }
+
+  /** A result of a method, wrapped where the version wraps results (1.0: `{ "task": … }`). */
+  wrap(role: MethodRole | undefined, value: unknown): unknown {
+    const wrappers = role ? this.profile.resultWrappers[role] : undefined;
+    if (!wrappers || !isObject(value)) return value;
+    const type = {
+      task: "Task",
+      message: "Message",
+      "status-update": "TaskStatusUpdateEvent",
+      "artifact-update": "TaskArtifactUpdateEvent",
+      unknown: "",
+    }[this.classify(value)];
+    const property = wrappers[type];
+    return property ? { [property]: value } : value;
+  }
+
+  /** The object inside a wrapped result (1.0), or the result itself. */
+  unwrap(role: MethodRole | undefined, value: unknown): unknown {
+    const wrappers = role ? this.profile.resultWrappers[role] : undefined;
+    if (!wrappers || !isObject(value)) return value;
+    for (const property of Object.values(wrappers)) if (property in value) return value[property];
+    return value;
   }
 
   // --- building objects -------------------------------------------------------------------------
@@ -155,7 +209,11 @@ export class ProtocolShapes {
     messageId?: string;
     metadata?: JsonObject;
   }): JsonObject {
-    const m: JsonObject = { ...this.tags("Message"), role: init.role, parts: init.parts };
+    const m: JsonObject = {
+      ...this.tags("Message"),
+      role: enumValue(this.profile.roleValues, init.role),
+      parts: init.parts,
+    };
     if (this.has("Message", "messageId")) m.messageId = init.messageId ?? newId();
     if (init.taskId !== undefined && this.has("Message", "taskId")) m.taskId = init.taskId;
     if (init.contextId !== undefined && this.has("Message", "contextId")) m.contextId = init.contextId;
@@ -164,7 +222,7 @@ export class ProtocolShapes {
   }
 
   status(state: string, message?: JsonObject): JsonObject {
-    const s: JsonObject = { state, timestamp: new Date().toISOString() };
+    const s: JsonObject = { state: this.stateValue(state), timestamp: new Date().toISOString() };
     if (message !== undefined) s.message = message;
     return s;
   }
@@ -263,7 +321,10 @@ export class ProtocolShapes {
           ? params.sessionId
           : undefined;
     const historyLength = configuration?.historyLength ?? params.historyLength;
-    const push = configuration?.pushNotificationConfig ?? params.pushNotification;
+    const push =
+      configuration?.pushNotificationConfig ??
+      configuration?.taskPushNotificationConfig ??
+      params.pushNotification;
     const modes = configuration?.acceptedOutputModes;
     return {
       message,
@@ -271,7 +332,7 @@ export class ProtocolShapes {
       clientChosenTaskId,
       contextId,
       historyLength: typeof historyLength === "number" ? historyLength : undefined,
-      blocking: configuration?.blocking !== false,
+      blocking: configuration?.blocking !== false && configuration?.returnImmediately !== true,
       acceptedOutputModes: Array.isArray(modes)
         ? modes.filter((m): m is string => typeof m === "string")
         : undefined,
@@ -329,10 +390,29 @@ export class ProtocolShapes {
     return typeof id === "string" ? id : undefined;
   }
 
+  /** Whether push configs are flat (1.0: `{ taskId, id, url, token }`) rather than nested (`{ taskId, pushNotificationConfig }`). */
+  get flatPushConfigs(): boolean {
+    return this.has("TaskPushNotificationConfig", "url");
+  }
+
   /** A TaskPushNotificationConfig of this version's shape. */
   taskPushConfig(taskId: string, config: JsonObject): JsonObject {
+    if (this.flatPushConfigs) return { ...config, taskId };
     const field = this.has("TaskPushNotificationConfig", "taskId") ? "taskId" : "id";
     return { [field]: taskId, pushNotificationConfig: config };
+  }
+
+  /** The push config a set/create request carries: nested in 0.x, the params themselves in 1.0. */
+  pushConfigOf(params: JsonObject): JsonObject {
+    if (isObject(params.pushNotificationConfig)) return params.pushNotificationConfig;
+    const { taskId: _t, tenant: _n, ...config } = params;
+    return config;
+  }
+
+  /** The config id a get/delete request names: `pushNotificationConfigId` (0.x), or `id` beside `taskId` (1.0). */
+  pushConfigIdOf(params: JsonObject): string | undefined {
+    if (typeof params.pushNotificationConfigId === "string") return params.pushNotificationConfigId;
+    return typeof params.taskId === "string" && typeof params.id === "string" ? params.id : undefined;
   }
 
   /** The history of a task trimmed to its last `length` messages (0 → none, as the spec says). */
