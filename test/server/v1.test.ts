@@ -1,0 +1,109 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+
+/**
+ * What A2A 1.0 adds on top of the protocol suite: version negotiation, ListTasks with filters and
+ * pagination, and the bad-input table and SSRF guard in 1.0's shapes, on every adapter.
+ */
+type Json = Record<string, unknown>;
+const V1 = { "content-type": "application/json", "a2a-version": "1.0" };
+const message = (over: Json = {}) => ({ messageId: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text: "hello" }], ...over });
+const rpc = (id: unknown, method: string, params?: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
+
+function subset(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) return Array.isArray(actual) && expected.every((e, i) => subset(actual[i], e));
+  if (expected && typeof expected === "object") {
+    if (!actual || typeof actual !== "object") return false;
+    return Object.entries(expected).every(([k, v]) => subset((actual as Json)[k], v));
+  }
+  return Object.is(actual, expected);
+}
+
+for (const framework of FRAMEWORKS) {
+  describe(`A2A 1.0.1 on ${framework}`, () => {
+    let server: RunningServer;
+    beforeAll(async () => {
+      server = await startServer("1.0.1", framework, { maxBodyBytes: 64 * 1024, allow: [] });
+    });
+    afterAll(async () => server.close());
+    const post = (body: string, headers: Record<string, string> = V1) => rawPost(server.rpcUrl, body, headers);
+
+    describe("version negotiation (A2A-Version)", () => {
+      it("1.0 is served", async () => {
+        const r = await post(rpc(1, "SendMessage", { message: message() }));
+        expect(r.json).toMatchObject({ id: 1, result: { message: { role: "ROLE_AGENT" } } });
+      });
+      it("as a query parameter too", async () => {
+        const r = await rawPost(`${server.rpcUrl}?A2A-Version=1.0`, rpc(2, "GetTask", { id: "none" }), { "content-type": "application/json" });
+        expect(r.json).toMatchObject({ id: 2, error: { code: -32001 } });
+      });
+      it.each([
+        ["no header (read as 0.3)", {}],
+        ["0.3", { "a2a-version": "0.3" }],
+        ["2.0", { "a2a-version": "2.0" }],
+      ])("%s → VersionNotSupportedError (-32009)", async (_name, extra) => {
+        const r = await post(rpc(3, "GetTask", { id: "none" }), { "content-type": "application/json", ...extra });
+        expect(r.json).toMatchObject({ id: 3, error: { code: -32009, data: { supported: ["1.0"] } } });
+      });
+    });
+
+    describe("ListTasks", () => {
+      it("filters by context and state, pages with a token, trims history, leaves artifacts out unless asked", async () => {
+        const contextId = `ctx-${framework}`;
+        const ids: string[] = [];
+        for (const text of ["task", "task", "ask"]) {
+          const r = await post(rpc(1, "SendMessage", { message: message({ contextId, parts: [{ text }] }) }));
+          ids.push(String((((r.json as Json).result as Json).task as Json).id));
+        }
+        const all = ((await post(rpc(2, "ListTasks", { contextId }))).json as Json).result as Json;
+        expect(all).toMatchObject({ totalSize: 3, nextPageToken: "", pageSize: 50 });
+        expect((all.tasks as Json[]).map((t) => t.id)).toEqual([...ids].reverse());
+        expect((all.tasks as Json[]).every((t) => !("artifacts" in t))).toBe(true);
+
+        const working = ((await post(rpc(3, "ListTasks", { contextId, status: "TASK_STATE_INPUT_REQUIRED" }))).json as Json).result as Json;
+        expect((working.tasks as Json[]).map((t) => t.id)).toEqual([ids[2]]);
+
+        const page1 = ((await post(rpc(4, "ListTasks", { contextId, pageSize: 2, historyLength: 1, includeArtifacts: true }))).json as Json).result as Json;
+        expect(page1.tasks as Json[]).toHaveLength(2);
+        expect(page1.nextPageToken).toBe("2");
+        expect(((page1.tasks as Json[])[1] as Json).artifacts).toBeDefined();
+        expect((((page1.tasks as Json[])[0] as Json).history as Json[]).length).toBeLessThanOrEqual(1);
+        const page2 = ((await post(rpc(5, "ListTasks", { contextId, pageSize: 2, pageToken: "2" }))).json as Json).result as Json;
+        expect((page2.tasks as Json[]).map((t) => t.id)).toEqual([ids[0]]);
+        expect(page2.nextPageToken).toBe("");
+      });
+    });
+
+    describe("bad input in 1.0's shapes", () => {
+      const cases: Array<[string, string, number, Json]> = [
+        ["malformed JSON → -32700", '{"jsonrpc":"2.0","id":1,', 200, { id: null, error: { code: -32700 } }],
+        ["a 0.x method name → -32601", rpc(1, "message/send", { message: message() }), 200, { id: 1, error: { code: -32601 } }],
+        ["a message without parts → -32602", rpc(2, "SendMessage", { message: (({ parts: _p, ...m }) => m)(message()) }), 200, { id: 2, error: { code: -32602, data: { issues: [{ pointer: "/params/message/parts" }] } } }],
+        ["a 0.x role → -32602 listing the roles", rpc(3, "SendMessage", { message: message({ role: "user" }) }), 200, { id: 3, error: { code: -32602, data: { issues: [{ pointer: "/params/message/role" }] } } }],
+        ["a part with two contents (a oneof) → -32602", rpc(4, "SendMessage", { message: message({ parts: [{ text: "a", url: "https://x" }] }) }), 200, { id: 4, error: { code: -32602 } }],
+        ["a part with no content → -32602", rpc(5, "SendMessage", { message: message({ parts: [{ mediaType: "text/plain" }] }) }), 200, { id: 5, error: { code: -32602 } }],
+        ["id 0 is echoed", rpc(0, "GetTask", { id: "none" }), 200, { id: 0, error: { code: -32001 } }],
+        ["a body over the limit → 413", " ".repeat(70 * 1024), 413, { id: null, error: { code: -32600 } }],
+      ];
+      it.each(cases)("%s", async (_name, body, status, expected) => {
+        const r = await post(body);
+        expect(r.status).toBe(status);
+        expect(subset(r.json, expected), r.text).toBe(true);
+        const ok = await post(rpc(99, "SendMessage", { message: message() }));
+        expect(ok.json).toMatchObject({ id: 99, result: { message: {} } });
+      });
+    });
+
+    describe("webhook SSRF guard", () => {
+      it.each(["http://127.0.0.1:8080/h", "http://[::1]/h", "http://10.0.0.1/h", "http://192.168.1.1/h", "http://169.254.169.254/latest", "http://localhost/h"])(
+        "refuses %s",
+        async (url) => {
+          const created = await post(rpc(1, "SendMessage", { message: message({ parts: [{ text: "ask" }] }) }));
+          const taskId = String((((created.json as Json).result as Json).task as Json).id);
+          const r = await post(rpc(2, "CreateTaskPushNotificationConfig", { taskId, url }));
+          expect(r.json).toMatchObject({ id: 2, error: { code: -32602, data: { url } } });
+        },
+      );
+    });
+  });
+}

@@ -1,0 +1,59 @@
+// Type probes for the generated 1.0.1 models (from the proto): oneofs are unions told apart by which
+// member is present; enums are their ProtoJSON names. See probe-0.3.0.ts.
+import {
+  type A2ARequest,
+  type Message,
+  type Part,
+  type StreamResponse,
+  type SendMessageRpcResponse,
+  type TaskState,
+  type ParamsOf,
+  type ResultOf,
+  TaskStateValues,
+  A2A_METHODS,
+} from "../../generated/a2a-1.0.1/index.js";
+// @ts-expect-error no numbered duplicates
+import type { Message1 } from "../../generated/a2a-1.0.1/models.js";
+
+declare const part: Part;
+declare const event: StreamResponse;
+declare const request: A2ARequest;
+declare const response: SendMessageRpcResponse;
+
+if ("text" in part) {
+  const text: string = part.text;
+} else if ("url" in part) {
+  const url: string = part.url;
+  // @ts-expect-error a url part has no text
+  part.text;
+}
+// @ts-expect-error 1.0 parts have no kind
+const kindPart: Part = { kind: "text", text: "x" };
+
+if ("statusUpdate" in event) {
+  const state: TaskState = event.statusUpdate.status.state;
+} else if ("task" in event) {
+  const id: string = event.task.id;
+}
+
+if (request.method === "GetTask") {
+  const id: string = request.params.id;
+  // @ts-expect-error GetTask params have no message
+  request.params.message;
+}
+if ("error" in response) {
+  const code: number = response.error.code;
+} else if ("message" in response.result) {
+  const m: Message = response.result.message;
+}
+const state: TaskState = "TASK_STATE_COMPLETED";
+// @ts-expect-error 0.x spelling
+const old: TaskState = "completed";
+const states: readonly TaskState[] = TaskStateValues;
+// @ts-expect-error 1.0 roles are ROLE_*
+const m: Message = { messageId: "1", role: "user", parts: [{ text: "hi" }] };
+const params: ParamsOf<"ListTasks"> = { contextId: "c", pageSize: 10 };
+declare const page: ResultOf<"ListTasks">;
+const total: number = page.totalSize;
+const streaming: true = A2A_METHODS.SubscribeToTask.streaming;
+export {};
