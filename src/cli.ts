@@ -112,6 +112,33 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
+        "schema",
+        "write the JSON Schema a proto derives (A2A 1.0 on: the proto is normative)",
+        (y) =>
+          y
+            .option("from-proto", { type: "string", demandOption: true, describe: "the A2A .proto file" })
+            .option("out", { type: "string", describe: "the schema file to write (default: standard output)" })
+            .option("overlay-out", { type: "string", describe: "also write the version facts (overlay) here" })
+            .example("$0 schema --from-proto a2a.proto --out a2a-1.0.1.json", "the JSON Schema of A2A 1.0.1"),
+        async (args) => {
+          const { writeSchemaAndOverlayFromProto, writeSchemaFromProto } = await import("./proto/cli.js");
+          const proto = resolve(String(args["from-proto"]));
+          if (!(await import("node:fs")).existsSync(proto)) throw new CodegenError("proto file not found", { file: String(args["from-proto"]) });
+          if (args["overlay-out"]) {
+            writeSchemaAndOverlayFromProto(proto, {
+              ...(args.out ? { schema: resolve(String(args.out)) } : {}),
+              overlay: resolve(String(args["overlay-out"])),
+            });
+            if (!args.out) io.out(writeSchemaFromProto(proto).trimEnd());
+          } else {
+            const text = writeSchemaFromProto(proto, args.out ? resolve(String(args.out)) : undefined);
+            if (!args.out) io.out(text.trimEnd());
+          }
+          if (args.out) io.out(`${displayPath(resolve(String(args.out)))}: written`);
+          code = EXIT_CODES.ok;
+        },
+      )
+      .command(
         "versions",
         "list the bundled spec versions",
         (y) => y.option("json", { type: "boolean", default: false }),

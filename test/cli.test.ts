@@ -261,6 +261,31 @@ describe("CLI", () => {
     });
   });
 
+  describe("proto (A2A 1.0 on)", () => {
+    it("schema --from-proto writes the JSON Schema the proto derives", () => {
+      const out = join(work, "a2a-1.0.1.json");
+      const r = run(["schema", "--from-proto", join(ROOT, "schema", "a2a-1.0.1.proto"), "--out", out], work);
+      expect(r.code, r.stderr).toBe(0);
+      const schema = JSON.parse(readFileSync(out, "utf8")) as { definitions: Record<string, unknown> };
+      expect(Object.keys(schema.definitions)).toContain("SendMessageRpcRequest");
+      expect(Object.keys(schema.definitions)).toContain("StreamResponse");
+    });
+    it("generate --schema takes a .proto directly", () => {
+      const proto = join(work, "a2a-1.0.1.proto");
+      writeFileSync(proto, readFileSync(join(ROOT, "schema", "a2a-1.0.1.proto")));
+      const r = run(["generate", "--schema", proto, "--out", join(work, "v1")], work);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/A2A 1\.0\.1 — 97 types, 11 methods/);
+      expect(readFileSync(join(work, "v1", "protocol.ts"), "utf8")).toMatch(/ SendStreamingMessage: \{/);
+    });
+    it("diff 0.3.0 1.0.1 gives a migration report", () => {
+      const r = run(["diff", "0.3.0", "1.0.1"], work);
+      expect(r.code).toBe(0);
+      expect(r.stdout).toMatch(/~ message\/send → SendMessage \(likely rename; same role: send\)/);
+      expect(r.stdout).toMatch(/\+ ListTasks/);
+    });
+  });
+
   describe("commands", () => {
     it("--help shows the commands and examples", () => {
       const r = run(["--help"], work);

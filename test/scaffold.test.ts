@@ -68,7 +68,7 @@ async function talk(dir: string, url: string): Promise<void> {
   expect(text).toContain("You said: hello");
   const chunks: string[] = [];
   for await (const event of client.stream(methods.stream as never, A2AClient.sendParams("stream a b") as never)) {
-    const artifact = (event as unknown as Json).artifact as Json | undefined;
+    const artifact = (A2AClient.unwrap(event) as Json).artifact as Json | undefined;
     if (artifact) chunks.push(String(((artifact.parts as Json[])[0] as Json).text));
   }
   expect(chunks.join("")).toBe("a b ");
@@ -114,6 +114,7 @@ describe("a2a-codegen init", () => {
     ["express", "0.2.5"],
     ["hono", "0.3.0"],
     ["node", "0.1.0"],
+    ["fastify", "1.0.1"],
   ])("%s (A2A %s): init, type-check, its tests, its server", async (framework, spec) => {
     // Share the first project's install, with this framework added.
     const extra: Record<string, string[]> = { express: ["express@^5.1.0", "@types/express@^5.0.0"], hono: ["hono@^4.8.0", "@hono/node-server@^1.14.0"], node: [] };
@@ -121,9 +122,9 @@ describe("a2a-codegen init", () => {
       const add = sh("npm", ["install", "--no-save", ...(extra[framework] as string[])], first);
       expect(add.code, add.out).toBe(0);
     }
-    const init = sh("a2a-codegen", ["init", `agent-${framework}`, "--framework", framework, "--spec", spec], work);
+    const init = sh("a2a-codegen", ["init", `agent-${framework}-${spec}`, "--framework", framework, "--spec", spec], work);
     expect(init.code, init.out).toBe(0);
-    const dir = join(work, `agent-${framework}`);
+    const dir = join(work, `agent-${framework}-${spec}`);
     symlinkSync(join(first, "node_modules"), join(dir, "node_modules"), "dir");
     const typecheck = sh("npm", ["run", "typecheck"], dir);
     expect(typecheck.code, typecheck.out).toBe(0);

@@ -25,7 +25,7 @@ import {
   type CallOptions,
   type ClientOptions,
 } from "./runtime/client.js";
-import { ProtocolShapes, type JsonObject } from "./runtime/profile.js";
+import { canonicalValue, ProtocolShapes, type JsonObject } from "./runtime/profile.js";
 
 export { A2AJsonRpcError, A2ATransportError, A2AResponseValidationError } from "./runtime/client.js";
 export type { CallOptions, ClientAuth, ClientOptions, FetchLike } from "./runtime/client.js";
@@ -195,6 +195,16 @@ export class A2AClient {
       message as unknown as JsonObject,
       options,
     ) as unknown as ParamsOf<"message/send">;
+  }
+
+  /** The object inside a result wrapper (1.0: `{ task }`, `{ message }`, `{ statusUpdate }`, ...); other versions' results as they are. */
+  static unwrap(result: unknown): unknown {
+    return shapes.unwrap("stream", result);
+  }
+
+  /** A task state or role as 0.x spells it: "TASK_STATE_INPUT_REQUIRED" → "input-required", "ROLE_AGENT" → "agent". */
+  static canonical(value: unknown): string {
+    return canonicalValue(value);
   }
 
   /** Any unary method by name. */

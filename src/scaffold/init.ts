@@ -91,6 +91,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     sendMethod: send ? clientMethodName(send.requestType) : "call",
     streamMethod: stream ? clientMethodName(stream.requestType) : "stream",
     card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? []), null, 2),
+    interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
     dependencies: { ...FRAMEWORK_DEPENDENCIES[framework] },
     devDependencies: sortKeys({
       "a2a-codegen": options.codegenPackage ?? process.env.A2A_CODEGEN_PACKAGE ?? `^${GENERATOR_VERSION}`,
@@ -130,7 +131,9 @@ function defaultCard(name: string, spec: string, properties: readonly string[]):
   Object.assign(card, {
     name,
     description: "An agent that echoes, streams your words back, and asks for your name.",
-    url: "http://127.0.0.1:3000/",
+    ...(properties.includes("supportedInterfaces")
+      ? { supportedInterfaces: [{ url: "http://127.0.0.1:3000/", protocolBinding: "JSONRPC", protocolVersion: spec.split(".").slice(0, 2).join(".") }] }
+      : { url: "http://127.0.0.1:3000/" }),
     version: "0.1.0",
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ["text/plain"],
