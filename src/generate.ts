@@ -159,7 +159,13 @@ function resolveOverlay(
     return { overlay, version: overlay.version, basis: "overlay" };
   }
   const version = closestBundledVersion(source, Object.keys(definitions));
-  return { overlay: loadOverlay(bundledOverlayPath(version)), version, basis: "closest-bundled" };
+  return { overlay: bundledOverlay(version), version, basis: "closest-bundled" };
+}
+
+/** The facts of a bundled version: its overlay file, or (a proto) what the proto states. */
+function bundledOverlay(version: string): Overlay {
+  const source = loadSchemaSource({ spec: version });
+  return source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(version));
 }
 
 /**

@@ -297,7 +297,7 @@ describe("CLI", () => {
       const r = run(["versions", "--json"], work);
       expect(JSON.parse(r.stdout)).toEqual({
         default: "0.3.0",
-        versions: ["0.1.0", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.2.5", "0.2.6", "0.3.0"],
+        versions: ["0.1.0", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.2.5", "0.2.6", "0.3.0", "1.0.1"],
       });
     });
     it("--verbose prints per-phase timings", () => {

@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
+import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { bundledVersions } from "../src/schema/load.js";
 import type { ValidationIssue } from "../src/runtime/validation.js";
-import { generatedValidators, independentValidator, readSchema } from "./helpers.js";
+import { generatedValidators, independentValidator, readSchema, ROOT } from "./helpers.js";
 import { jsonType, mutationSites, REMOVE, SchemaContext, schemaArbitrary, type SiteKind, withValueAt } from "./support/arbitrary.js";
 
 /**
@@ -76,7 +78,10 @@ function namesPlace(issue: ValidationIssue, mutation: Mutation): boolean {
 }
 
 describe("property: generated validators agree with plain Ajv", () => {
-  for (const version of bundledVersions()) {
+  // The versions published as JSON Schemas. 1.0.1's schema is derived from its proto, with keywords this
+  // arbitrary does not generate for (`not` for oneof exclusivity, patterns for int64 and bytes); its
+  // validators are checked on the spec's examples and their mutations and on the corpus (test/proto).
+  for (const version of bundledVersions().filter((v) => existsSync(join(ROOT, "schema", `a2a-${v}.json`)))) {
     describe(version, () => {
       const ctx = new SchemaContext(readSchema(version));
       for (const definition of DEFINITIONS) {
