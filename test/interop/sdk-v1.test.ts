@@ -793,13 +793,13 @@ describe("problems on our side (A2A 1.0.1)", () => {
     for (const check of Object.values(checks)) await check(sdk.rpcUrl);
   });
 
-  it.skip("U1: SendMessage to a completed task is -32602, not UnsupportedOperationError -32004", () => checks.terminalTaskMessage(ours.rpcUrl));
-  it.skip("U2: SubscribeToTask on a completed task streams the task instead of UnsupportedOperationError -32004", () => checks.terminalTaskSubscribe(ours.rpcUrl));
-  it.skip("U3: GetTaskPushNotificationConfig for an unknown config id is -32602, not TaskNotFoundError -32001", () => checks.missingConfig(ours.rpcUrl));
-  it.skip("U4: deleting a push config twice: the second DeleteTaskPushNotificationConfig is -32602 (not idempotent)", () => checks.deleteTwice(ours.rpcUrl));
-  it.skip("U5: push notifications POST the bare Task as application/json, not a StreamResponse as application/a2a+json", () => checks.pushPayload(ours.rpcUrl));
+  it("U1 (fixed): SendMessage to a completed task is -32602, not UnsupportedOperationError -32004", () => checks.terminalTaskMessage(ours.rpcUrl));
+  it("U2 (fixed): SubscribeToTask on a completed task streams the task instead of UnsupportedOperationError -32004", () => checks.terminalTaskSubscribe(ours.rpcUrl));
+  it("U3 (fixed): GetTaskPushNotificationConfig for an unknown config id is -32602, not TaskNotFoundError -32001", () => checks.missingConfig(ours.rpcUrl));
+  it("U4 (fixed): deleting a push config twice: the second DeleteTaskPushNotificationConfig is -32602 (not idempotent)", () => checks.deleteTwice(ours.rpcUrl));
+  it("U5 (fixed): push notifications POST the bare Task as application/json, not a StreamResponse as application/a2a+json", () => checks.pushPayload(ours.rpcUrl));
   it.skip("U6: JSON-RPC error data is an object ({taskId}, {issues}, {supported}), not an array of @type details", () => checks.errorDetails(ours.rpcUrl));
-  it.skip("U7: GetExtendedAgentCard is -32601 Method not found, not -32004 (undeclared) / -32007 (declared, not configured)", async () => {
+  it("U7 (fixed): GetExtendedAgentCard is -32601 Method not found, not -32004 (undeclared) / -32007 (declared, not configured)", async () => {
     await checks.extendedCardNotDeclared(ours.rpcUrl);
     const declared = await startServer("1.0.1", "node", { card: { capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true } } });
     try {
@@ -808,12 +808,12 @@ describe("problems on our side (A2A 1.0.1)", () => {
       await declared.close();
     }
   });
-  it.skip("U8: ListTasks statusTimestampAfter leaves out tasks at exactly that time (proto: greater than or equal)", async () => {
+  it("U8 (fixed): ListTasks statusTimestampAfter leaves out tasks at exactly that time (proto: greater than or equal)", async () => {
     const task = (await resultOf(ours.rpcUrl, "SendMessage", { message: wireMessage("task", { contextId: "ctx-ts" }) })).task as Json;
     const listed = await resultOf(ours.rpcUrl, "ListTasks", { contextId: "ctx-ts", statusTimestampAfter: (task.status as Json).timestamp });
     expect((listed.tasks as Json[]).map((t) => t.id)).toEqual([task.id]);
   });
-  it.skip("U9: ListTasks ignores an invalid statusTimestampAfter ('yesterday') instead of -32602", () => checks.badTimestamp(ours.rpcUrl));
+  it("U9 (fixed): ListTasks ignores an invalid statusTimestampAfter ('yesterday') instead of -32602", () => checks.badTimestamp(ours.rpcUrl));
   it.skip("U10: GetTask with historyLength 0 answers `history: []` instead of leaving the field out", () => checks.historyZero(ours.rpcUrl));
 
 });

@@ -199,8 +199,11 @@ for (const version of VERSIONS) {
             const listed = (result: unknown) => (v1 ? ((result as Json).configs as Json[]) : (result as Json[]));
             if (methods.pushList) expect(listed(await client.call(methods.pushList, listParams))).toHaveLength(1);
             await client.call(methods.send as string, sendParams("Ann", { taskId, contextId: contextOf(first) }));
-            const call = await hook.waitFor((body) => body.id === taskId && canon((body.status as Json).state) === "completed");
+            // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the task itself.
+            const call = await hook.waitFor((body) => unwrap(body).id === taskId && canon((unwrap(body).status as Json).state) === "completed");
             expect(call.headers["x-a2a-notification-token"]).toBe("tok-123");
+            expect(call.headers["content-type"]).toBe(v1 ? "application/a2a+json" : "application/json");
+            if (v1) expect(Object.keys(call.body)).toEqual(["task"]);
             if (methods.pushDelete) {
               const deleteParams = v1 ? { taskId, id: configId } : { id: taskId, pushNotificationConfigId: configId };
               const deleted = await client.call(methods.pushDelete, deleteParams);

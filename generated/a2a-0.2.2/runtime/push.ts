@@ -30,6 +30,8 @@ export interface PushTarget {
   token?: string;
   /** From the push config's `authentication`: when schemes include "Bearer" (case-insensitive) and credentials are given, send `Authorization: Bearer <credentials>`. */
   authentication?: { schemes: string[]; credentials?: string };
+  /** The body's media type; default application/json (1.0 sends application/a2a+json). */
+  contentType?: string;
 }
 
 /** One event of a delivery, for logging. */
@@ -358,7 +360,7 @@ export class PushSender {
       return this.giveUp(webhook, 0, `the body is not JSON-serializable: ${errorMessage(error)}`);
     }
     const headers: OutgoingHttpHeaders = {
-      "content-type": "application/json",
+      "content-type": target.contentType ?? "application/json",
       "content-length": payload.length,
     };
     if (target.token !== undefined) headers["x-a2a-notification-token"] = target.token;

@@ -575,10 +575,29 @@ export class A2AServerCore {
     const status =
       typeof params.status === "string" && !/UNSPECIFIED$/.test(params.status) ? params.status : undefined;
     if (status !== undefined) tasks = tasks.filter((t) => isObject(t.status) && t.status.state === status);
-    const after =
-      typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
-    if (!Number.isNaN(after))
-      tasks = tasks.filter((t) => isObject(t.status) && Date.parse(String(t.status.timestamp)) > after);
+    if (params.statusTimestampAfter !== undefined) {
+      const after =
+        typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
+      if (Number.isNaN(after)) {
+        throw new A2AServerError(
+          JSON_RPC_ERROR.invalidParams,
+          "Invalid params: statusTimestampAfter is not an RFC 3339 timestamp",
+          {
+            issues: [
+              {
+                pointer: "/params/statusTimestampAfter",
+                expected: "an RFC 3339 timestamp",
+                got: JSON.stringify(params.statusTimestampAfter),
+                keyword: "format",
+                message: "/params/statusTimestampAfter: expected an RFC 3339 timestamp",
+              },
+            ],
+          },
+        );
+      }
+      // "Greater than or equal" (the proto's comment).
+      tasks = tasks.filter((t) => isObject(t.status) && Date.parse(String(t.status.timestamp)) >= after);
+    }
     const pageSize = Math.min(
       Math.max(typeof params.pageSize === "number" && params.pageSize > 0 ? params.pageSize : 50, 1),
       100,
@@ -695,10 +714,11 @@ export class A2AServerCore {
     const configId = this.shapes.pushConfigIdOf(params);
     const config = await this.pushConfigs.get(taskId as string, configId);
     if (!config) {
-      throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params: no push notification config", {
-        taskId,
-        configId: configId ?? null,
-      });
+      throw new A2AServerError(
+        this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams),
+        "Push notification config not found",
+        { taskId, configId: configId ?? null },
+      );
     }
     return this.shapes.taskPushConfig(taskId as string, config);
   }
@@ -719,12 +739,8 @@ export class A2AServerCore {
     const taskId = this.shapes.paramsTaskId(params);
     await this.requireTask(taskId);
     const configId = this.shapes.pushConfigIdOf(params) ?? (taskId as string);
-    if (!(await this.pushConfigs.delete(taskId as string, configId))) {
-      throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params: no push notification config", {
-        taskId,
-        configId,
-      });
-    }
+    // Deleting is idempotent (1.0 §3.1.10): a config that is already gone is not an error.
+    await this.pushConfigs.delete(taskId as string, configId);
     return null;
   }
 
@@ -733,10 +749,20 @@ export class A2AServerCore {
     const declared =
       card.supportsAuthenticatedExtendedCard === true ||
       (isObject(card.capabilities) && card.capabilities.extendedAgentCard === true);
+    const codes = this.binding.profile.errorCodes;
+    const notConfigured =
+      codes.ExtendedAgentCardNotConfigured ?? codes.AuthenticatedExtendedCardNotConfigured;
+    if (!declared && codes.ExtendedAgentCardNotConfigured !== undefined) {
+      // 1.0 §3.3.4: a card that does not declare the capability → UnsupportedOperationError.
+      throw new A2AServerError(
+        this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound),
+        "This agent has no extended agent card",
+      );
+    }
     if (!this.options.extendedCard || !declared) {
       throw new A2AServerError(
-        this.code("AuthenticatedExtendedCardNotConfigured", JSON_RPC_ERROR.methodNotFound),
-        "Authenticated Extended Card is not configured",
+        notConfigured ?? JSON_RPC_ERROR.methodNotFound,
+        "Extended agent card is not configured",
       );
     }
     return this.options.extendedCard;
@@ -795,6 +821,14 @@ export class A2AServerCore {
   ): Promise<Extract<CoreResponse, { kind: "sse" }>> {
     const task = await this.requireTask(this.shapes.paramsTaskId(params));
     const taskId = task.id as string;
+    if (isObject(task.status) && this.shapes.isTerminal(task.status.state)) {
+      // Nothing more will happen to a finished task (1.0 §3.1.6).
+      throw new A2AServerError(
+        this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams),
+        `Task ${taskId} is ${String(task.status.state)}: there is nothing to subscribe to`,
+        { taskId },
+      );
+    }
     const execution = this.executions.get(taskId);
     const taskEvent = this.streamsTasks();
     return this.sse(id, role, (emit, end) => {
@@ -934,8 +968,9 @@ export class A2AServerCore {
     if (existing) {
       const state = isObject(existing.status) ? existing.status.state : undefined;
       if (this.shapes.isTerminal(state)) {
+        // A task in a terminal state cannot be restarted (1.0 §3.1.1: UnsupportedOperationError).
         throw new A2AServerError(
-          JSON_RPC_ERROR.invalidParams,
+          this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams),
           `Task ${String(existing.id)} is ${String(state)} and cannot take more messages`,
           {
             taskId: existing.id,
@@ -1205,7 +1240,14 @@ export class A2AServerCore {
               }
             : {}),
         };
-        const result = await sender.send(target, task, this.shutdown.signal);
+        // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task.
+        const body = this.shapes.wrap("stream", task);
+        const wrapped = body !== task;
+        const result = await sender.send(
+          wrapped ? { ...target, contentType: "application/a2a+json" } : target,
+          body,
+          this.shutdown.signal,
+        );
         if (!result.ok) this.logger.warn?.(`a2a: push notification to ${config.url} failed: ${result.error}`);
       }
     })().catch((error: unknown) => this.logger.error("a2a: push notification failed", error));
