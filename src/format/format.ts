@@ -15,14 +15,17 @@ export const PRETTIER_OPTIONS: prettier.Options = {
   endOfLine: "lf",
 };
 
-/** Files left as they are written: machine code nobody reads (formatting 600 KB of Ajv output costs seconds). */
-const UNFORMATTED = new Set(["validators.ajv.ts"]);
+/**
+ * Files left as they are written: Ajv's machine code (formatting 600 KB of it costs seconds), and the
+ * runtime files, which are copied verbatim from the package's hand-written, reviewed sources.
+ */
+const UNFORMATTED = (path: string) => path === "validators.ajv.ts" || path.startsWith("runtime/");
 
 export async function formatFiles(files: Record<string, string>): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
   await Promise.all(
     Object.entries(files).map(async ([path, content]) => {
-      out[path] = path.endsWith(".ts") && !UNFORMATTED.has(path) ? await prettier.format(content, PRETTIER_OPTIONS) : content;
+      out[path] = path.endsWith(".ts") && !UNFORMATTED(path) ? await prettier.format(content, PRETTIER_OPTIONS) : content;
     }),
   );
   return out;

@@ -71,9 +71,7 @@ export function parseJsonSafe(text: string): { ok: true; value: unknown } | { ok
  */
 export function checkRequestEnvelope(
   value: unknown,
-):
-  | { ok: true; request: JsonRpcRequestEnvelope; notification: boolean }
-  | { ok: false; id: JsonRpcId; error: JsonRpcErrorObject } {
+): { ok: true; request: JsonRpcRequestEnvelope; notification: boolean } | { ok: false; id: JsonRpcId; error: JsonRpcErrorObject } {
   if (!isPlainObject(value)) return invalid(null, "", "an object", describe(value));
   const jsonrpc = member(value, "jsonrpc");
   const method = member(value, "method");
@@ -81,8 +79,7 @@ export function checkRequestEnvelope(
   const params = member(value, "params");
   const echo = isId(id) ? id : null;
   if (jsonrpc !== "2.0") return invalid(echo, "/jsonrpc", '"2.0"', describe(jsonrpc));
-  if (typeof method !== "string" || method === "")
-    return invalid(echo, "/method", "a non-empty string", describe(method));
+  if (typeof method !== "string" || method === "") return invalid(echo, "/method", "a non-empty string", describe(method));
   if (id !== undefined && !isId(id)) return invalid(null, "/id", "a string, a number or null", describe(id));
   if (params !== undefined && (params === null || typeof params !== "object")) {
     return invalid(echo, "/params", "an object or an array", describe(params));
@@ -118,11 +115,7 @@ export function isJsonRpcResponse(value: unknown): value is JsonRpcResponse {
   const error = member(value, "error");
   if ((result === undefined) === (error === undefined)) return false;
   if (error === undefined) return true;
-  return (
-    isPlainObject(error) &&
-    Number.isInteger(member(error, "code")) &&
-    typeof member(error, "message") === "string"
-  );
+  return isPlainObject(error) && Number.isInteger(member(error, "code")) && typeof member(error, "message") === "string";
 }
 
 function dropProto(key: string, value: unknown): unknown {
@@ -132,11 +125,7 @@ function dropProto(key: string, value: unknown): unknown {
 function describeJsonError(text: string, error: unknown): string {
   const raw = error instanceof Error ? error.message : String(error);
   const match = / in JSON at position (\d+)(?: \(line \d+ column \d+\))?/.exec(raw);
-  const position = match
-    ? Number(match[1])
-    : /Unexpected end of JSON input/.test(raw)
-      ? text.length
-      : undefined;
+  const position = match ? Number(match[1]) : /Unexpected end of JSON input/.test(raw) ? text.length : undefined;
   if (position === undefined) return `Invalid JSON: ${raw}`;
   const before = text.slice(0, position);
   const line = before.split("\n").length;
@@ -144,18 +133,9 @@ function describeJsonError(text: string, error: unknown): string {
   return `Invalid JSON at line ${line}, column ${column}: ${match ? raw.replace(match[0], "") : raw}`;
 }
 
-function invalid(
-  id: JsonRpcId,
-  pointer: string,
-  expected: string,
-  got: string,
-): { ok: false; id: JsonRpcId; error: JsonRpcErrorObject } {
+function invalid(id: JsonRpcId, pointer: string, expected: string, got: string): { ok: false; id: JsonRpcId; error: JsonRpcErrorObject } {
   const message = `Invalid Request: ${pointer || "/"}: expected ${expected}, got ${got}`;
-  return {
-    ok: false,
-    id,
-    error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, message, { pointer, expected, got }),
-  };
+  return { ok: false, id, error: jsonRpcError(JSON_RPC_ERROR.invalidRequest, message, { pointer, expected, got }) };
 }
 
 function isPlainObject(value: unknown): value is Record<string, unknown> {

@@ -40,12 +40,7 @@ export function formatSseEvent(event: { event?: string; data: string; id?: strin
 
 /** A comment (heartbeat) such as ": ping\n\n"; each line of a multi-line text becomes its own comment line. */
 export function formatSseComment(text = ""): string {
-  return (
-    text
-      .split(LINE_BREAK)
-      .map((line) => (line === "" ? ":\n" : `: ${line}\n`))
-      .join("") + "\n"
-  );
+  return text.split(LINE_BREAK).map((line) => (line === "" ? ":\n" : `: ${line}\n`)).join("") + "\n";
 }
 
 /** Options of {@link parseSse}. */
@@ -199,8 +194,7 @@ class SseParser {
   private retry: number | undefined;
 
   constructor(private readonly maxEventBytes: number) {
-    if (!(maxEventBytes >= 0))
-      throw new RangeError(`maxEventBytes must be a non-negative number, got ${maxEventBytes}`);
+    if (!(maxEventBytes >= 0)) throw new RangeError(`maxEventBytes must be a non-negative number, got ${maxEventBytes}`);
   }
 
   /** The events the chunk completes; throws (after yielding the earlier ones) when one is too large. */

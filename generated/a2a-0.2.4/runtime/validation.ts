@@ -102,8 +102,7 @@ function reduceUnionFanOut(errors: readonly RawValidationError[]): RawValidation
     }
     // The branch errors are the ones just before it at or below its instancePath.
     let start = out.length;
-    while (start > 0 && isAtOrBelow((out[start - 1] as RawValidationError).instancePath, error.instancePath))
-      start--;
+    while (start > 0 && isAtOrBelow((out[start - 1] as RawValidationError).instancePath, error.instancePath)) start--;
     const branches = out.splice(start);
     out.push(...foldBranches(error, branches));
   }
@@ -123,8 +122,7 @@ function foldBranches(union: RawValidationError, branches: RawValidationError[])
     return [{ ...union, keyword: "requiredOneOf", params: { properties: props } }];
   }
   // The branch that got furthest into the value is the one the value evidently meant.
-  const depth = (e: RawValidationError) =>
-    (e.instancePath === "" ? 0 : e.instancePath.split("/").length - 1) + (e.keyword === "required" ? 1 : 0);
+  const depth = (e: RawValidationError) => (e.instancePath === "" ? 0 : e.instancePath.split("/").length - 1) + (e.keyword === "required" ? 1 : 0);
   const deepest = Math.max(...branches.map(depth));
   return branches.filter((b) => depth(b) === deepest);
 }
@@ -151,12 +149,7 @@ function describe(error: RawValidationError, data: unknown): ValidationIssue {
   switch (error.keyword) {
     case "required": {
       const name = String(p.missingProperty);
-      return issue(
-        `${at}/${escapeToken(name)}`,
-        `a property "${name}"`,
-        "missing",
-        `required property "${name}" is missing`,
-      );
+      return issue(`${at}/${escapeToken(name)}`, `a property "${name}"`, "missing", `required property "${name}" is missing`);
     }
     case "requiredOneOf": {
       const names = (p.properties as string[]).map((n) => `"${n}"`).join(" or ");
@@ -180,28 +173,13 @@ function describe(error: RawValidationError, data: unknown): ValidationIssue {
     }
     case "additionalProperties": {
       const name = String(p.additionalProperty);
-      return issue(
-        `${at}/${escapeToken(name)}`,
-        "no such property",
-        "present",
-        `property "${name}" is not allowed`,
-      );
+      return issue(`${at}/${escapeToken(name)}`, "no such property", "present", `property "${name}" is not allowed`);
     }
     case "anyOf":
     case "oneOf":
-      return issue(
-        at,
-        `a value matching one of the union's members`,
-        jsonType(here),
-        `matches none of the union's members`,
-      );
+      return issue(at, `a value matching one of the union's members`, jsonType(here), `matches none of the union's members`);
     case "not":
-      return issue(
-        at,
-        "not this combination of properties",
-        "present",
-        "has a combination of properties the schema forbids",
-      );
+      return issue(at, "not this combination of properties", "present", "has a combination of properties the schema forbids");
     default: {
       const expected = error.message ?? `to satisfy "${error.keyword}"`;
       return issue(at, expected, show(here), expected);
@@ -218,8 +196,7 @@ function valueAt(data: unknown, pointer: string): unknown {
   let node: unknown = data;
   for (const raw of pointer.slice(1).split("/")) {
     const token = raw.replace(/~1/g, "/").replace(/~0/g, "~");
-    if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, token))
-      return undefined;
+    if (node === null || typeof node !== "object" || !Object.prototype.hasOwnProperty.call(node, token)) return undefined;
     node = (node as Record<string, unknown>)[token];
   }
   return node;

@@ -7,33 +7,11 @@
  * the agent card, security schemes, protocol hygiene) is here, for every A2A version, driven by the
  * version's profile.
  */
-import {
-  checkRequestEnvelope,
-  failure,
-  jsonRpcError,
-  JSON_RPC_ERROR,
-  parseJsonSafe,
-  success,
-  type JsonRpcId,
-  type JsonRpcResponse,
-} from "./jsonrpc.js";
-import {
-  isObject,
-  newId,
-  ProtocolShapes,
-  type JsonObject,
-  type MethodRole,
-  type ProtocolProfile,
-} from "./profile.js";
+import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, parseJsonSafe, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
+import { isObject, newId, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
 import { PushSender, UnsafeWebhookError, type PushSenderOptions } from "./push.js";
 import { formatSseComment, formatSseEvent } from "./sse.js";
-import {
-  InMemoryPushConfigStore,
-  InMemoryTaskStore,
-  TaskEventBus,
-  type PushConfigStore,
-  type TaskStore,
-} from "./tasks.js";
+import { InMemoryPushConfigStore, InMemoryTaskStore, TaskEventBus, type PushConfigStore, type TaskStore } from "./tasks.js";
 import type { ValidationIssue, Validator } from "./validation.js";
 
 // ---------------------------------------------------------------------------------------------------
@@ -89,31 +67,17 @@ export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArti
   rejected(message?: TMessage | string): void;
   inputRequired(message: TMessage | string): void;
   /** Adds an artifact, or appends to one (same artifactId, `append: true`). */
-  artifact(
-    artifact: Omit<TArtifact, "artifactId"> & { artifactId?: string },
-    options?: { append?: boolean; lastChunk?: boolean },
-  ): void;
+  artifact(artifact: Omit<TArtifact, "artifactId"> & { artifactId?: string }, options?: { append?: boolean; lastChunk?: boolean }): void;
   /** A message of the agent's, in this version's shape, from parts or a text. */
   agentMessage(content: string | TPart[]): TMessage;
   textPart(text: string): TPart;
   dataPart(data: Record<string, unknown>): TPart;
 }
 
-export interface AgentExecutor<
-  TMessage = JsonObject,
-  TTask = JsonObject,
-  TPart = JsonObject,
-  TArtifact = JsonObject,
-> {
-  execute(
-    context: RequestContext<TMessage, TTask>,
-    events: EventPublisher<TMessage, TPart, TArtifact>,
-  ): void | Promise<void>;
+export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart = JsonObject, TArtifact = JsonObject> {
+  execute(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
   /** Optional: how to cancel; by default the task is marked canceled and the execution's signal aborted. */
-  cancel?(
-    context: RequestContext<TMessage, TTask>,
-    events: EventPublisher<TMessage, TPart, TArtifact>,
-  ): void | Promise<void>;
+  cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
 }
 
 /** A credential found in a request, for one security scheme of the card. */
@@ -125,8 +89,7 @@ export interface Credential {
   value: string;
 }
 
-export type AuthDecision =
-  boolean | { allow: true; principal?: unknown } | { allow: false; status?: 401 | 403; message?: string };
+export type AuthDecision = boolean | { allow: true; principal?: unknown } | { allow: false; status?: 401 | 403; message?: string };
 
 export interface AuthOptions {
   /** Decides whether a credential is good. Called for each scheme of the requirement being tried. */
@@ -160,10 +123,7 @@ export interface ServerOptions {
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
   /** Methods the runtime does not know (a schema's new method): your handlers, by method name. */
-  methods?: Record<
-    string,
-    (params: unknown, context: { principal: unknown; request: CoreRequest }) => unknown | Promise<unknown>
-  >;
+  methods?: Record<string, (params: unknown, context: { principal: unknown; request: CoreRequest }) => unknown | Promise<unknown>>;
   /** Where internal errors are reported; default console.error. Responses never carry their text. */
   logger?: ServerLogger;
 }
@@ -256,8 +216,7 @@ export class A2AServerCore {
     this.shapes = new ProtocolShapes(binding.profile);
     this.tasks = options.taskStore ?? new InMemoryTaskStore();
     this.pushConfigs = options.pushConfigStore ?? new InMemoryPushConfigStore();
-    this.pushSender =
-      options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {});
+    this.pushSender = options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {});
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card)) ?? "/";
@@ -265,9 +224,7 @@ export class A2AServerCore {
       if (method) this.roleOf.set(method, role as MethodRole);
     }
     if (this.securityRequirements().length > 0 && !options.auth) {
-      throw new Error(
-        "the agent card declares security schemes: pass `auth.verify` to check credentials (the server fails closed)",
-      );
+      throw new Error("the agent card declares security schemes: pass `auth.verify` to check credentials (the server fails closed)");
     }
   }
 
@@ -277,11 +234,7 @@ export class A2AServerCore {
   }
 
   private cardPaths(): Set<string> {
-    return new Set([
-      this.binding.profile.wellKnownAgentCardPath,
-      "/.well-known/agent-card.json",
-      "/.well-known/agent.json",
-    ]);
+    return new Set([this.binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);
   }
 
   get limits(): { maxBodyBytes: number } {
@@ -309,55 +262,28 @@ export class A2AServerCore {
 
   private async route(request: CoreRequest): Promise<CoreResponse> {
     if (this.cardPaths().has(request.path)) {
-      if (request.method !== "GET" && request.method !== "HEAD")
-        return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
-      return {
-        kind: "json",
-        status: 200,
-        headers: { ...JSON_HEADERS, "cache-control": "public, max-age=60" },
-        body: JSON.stringify(this.options.card),
-      };
+      if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
+      return { kind: "json", status: 200, headers: { ...JSON_HEADERS, "cache-control": "public, max-age=60" }, body: JSON.stringify(this.options.card) };
     }
     if (request.path !== this.rpcPath) return httpError(404, `Not found: ${request.path}`);
-    if (request.method !== "POST")
-      return httpError(405, "A2A JSON-RPC requests are POSTed", { allow: "POST" });
+    if (request.method !== "POST") return httpError(405, "A2A JSON-RPC requests are POSTed", { allow: "POST" });
 
     const auth = await this.authenticate(request);
     if (!auth.ok) return auth.response;
 
     if (request.body === "too-large") {
-      return json(
-        413,
-        failure(
-          null,
-          jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body exceeds ${this.maxBodyBytes} bytes`),
-        ),
-        { connection: "close" },
-      );
+      return json(413, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body exceeds ${this.maxBodyBytes} bytes`)), { connection: "close" });
     }
     const type = (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
     if (type !== "application/json" && !/^application\/[\w.+-]*\+json$/.test(type)) {
       return json(
         415,
-        failure(
-          null,
-          jsonRpcError(
-            JSON_RPC_ERROR.invalidRequest,
-            `Content-Type must be application/json, got ${type ? `"${type}"` : "none"}`,
-          ),
-        ),
+        failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Content-Type must be application/json, got ${type ? `"${type}"` : "none"}`)),
       );
     }
-    const text =
-      typeof request.body === "string"
-        ? request.body
-        : new TextDecoder("utf-8", { fatal: false }).decode(request.body ?? new Uint8Array());
+    const text = typeof request.body === "string" ? request.body : new TextDecoder("utf-8", { fatal: false }).decode(request.body ?? new Uint8Array());
     const parsed = parseJsonSafe(text);
-    if (!parsed.ok)
-      return json(
-        200,
-        failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, "Parse error", { message: parsed.message })),
-      );
+    if (!parsed.ok) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, "Parse error", { message: parsed.message })));
 
     if (Array.isArray(parsed.value)) return this.batch(parsed.value, request, auth.principal);
     const single = await this.dispatch(parsed.value, request, auth.principal, false);
@@ -367,14 +293,9 @@ export class A2AServerCore {
   }
 
   private async batch(items: unknown[], request: CoreRequest, principal: unknown): Promise<CoreResponse> {
-    if (items.length === 0)
-      return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "Empty batch")));
+    if (items.length === 0) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "Empty batch")));
     const max = this.options.maxBatchSize ?? 50;
-    if (items.length > max)
-      return json(
-        200,
-        failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Batch larger than ${max} requests`)),
-      );
+    if (items.length > max) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Batch larger than ${max} requests`)));
     const answers: JsonRpcResponse[] = [];
     for (const item of items) {
       const answer = await this.dispatch(item, request, principal, true);
@@ -392,52 +313,23 @@ export class A2AServerCore {
     inBatch: boolean,
   ): Promise<JsonRpcResponse | Extract<CoreResponse, { kind: "sse" }> | undefined> {
     // Where the version's schema leaves `jsonrpc` optional (0.1.0), a request without it is accepted.
-    const tolerant =
-      !this.binding.profile.jsonrpcRequired && isObject(value) && !("jsonrpc" in value)
-        ? { ...value, jsonrpc: "2.0" }
-        : value;
+    const tolerant = !this.binding.profile.jsonrpcRequired && isObject(value) && !("jsonrpc" in value) ? { ...value, jsonrpc: "2.0" } : value;
     const envelope = checkRequestEnvelope(tolerant);
     if (!envelope.ok) return failure(envelope.id, asIssues(envelope.error));
     const { request: rpc, notification } = envelope;
     const id: JsonRpcId = rpc.id ?? null;
-    const descriptor = Object.prototype.hasOwnProperty.call(this.binding.methods, rpc.method)
-      ? this.binding.methods[rpc.method]
-      : undefined;
-    const custom =
-      this.options.methods && Object.prototype.hasOwnProperty.call(this.options.methods, rpc.method)
-        ? this.options.methods[rpc.method]
-        : undefined;
+    const descriptor = Object.prototype.hasOwnProperty.call(this.binding.methods, rpc.method) ? this.binding.methods[rpc.method] : undefined;
+    const custom = this.options.methods && Object.prototype.hasOwnProperty.call(this.options.methods, rpc.method) ? this.options.methods[rpc.method] : undefined;
     if (!descriptor && !custom) {
-      return notification
-        ? undefined
-        : failure(
-            id,
-            jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${rpc.method}`, {
-              method: rpc.method,
-            }),
-          );
+      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${rpc.method}`, { method: rpc.method }));
     }
     const streaming = descriptor?.streaming ?? false;
     const versionProblem = this.versionProblem(request);
     if (versionProblem) {
-      return notification
-        ? undefined
-        : failure(
-            id,
-            jsonRpcError(
-              this.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest),
-              versionProblem.message,
-              versionProblem.data,
-            ),
-          );
+      return notification ? undefined : failure(id, jsonRpcError(this.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest), versionProblem.message, versionProblem.data));
     }
     if (streaming && (notification || inBatch)) {
-      return notification
-        ? undefined
-        : failure(
-            id,
-            jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"),
-          );
+      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"));
     }
     // A streaming method answers with a stream, its errors too (as one error event): clients expect SSE.
     const answer = (response: JsonRpcResponse) => (streaming ? this.sseOnce(response) : response);
@@ -446,34 +338,21 @@ export class A2AServerCore {
       if (validate && !validate(value)) {
         const issues = validate.errors ?? [];
         // Problems outside params are problems of the envelope.
-        const envelopeIssues = issues.filter(
-          (i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")),
-        );
+        const envelopeIssues = issues.filter((i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")));
         const code = envelopeIssues.length > 0 ? JSON_RPC_ERROR.invalidRequest : JSON_RPC_ERROR.invalidParams;
         if (notification) return undefined;
-        return answer(
-          failure(
-            id,
-            jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", {
-              issues: publicIssues(issues),
-            }),
-          ),
-        );
+        return answer(failure(id, jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", { issues: publicIssues(issues) })));
       }
     }
     try {
       const params = isObject(rpc.params) ? rpc.params : {};
       const role = this.roleOf.get(rpc.method);
       if (streaming) return await this.openStream(role, rpc.method, params, id, principal);
-      const result =
-        custom && !role
-          ? await custom(rpc.params, { principal, request })
-          : await this.call(role, rpc.method, params, principal, request);
+      const result = custom && !role ? await custom(rpc.params, { principal, request }) : await this.call(role, rpc.method, params, principal, request);
       return notification ? undefined : success(id, result === undefined ? null : result);
     } catch (error) {
       if (notification) return undefined;
-      if (error instanceof A2AServerError)
-        return answer(failure(id, jsonRpcError(error.code, error.message, error.data)));
+      if (error instanceof A2AServerError) return answer(failure(id, jsonRpcError(error.code, error.message, error.data)));
       this.logger.error(`a2a: internal error in ${rpc.method}`, error);
       return answer(failure(id, jsonRpcError(JSON_RPC_ERROR.internalError, "Internal error")));
     }
@@ -492,9 +371,7 @@ export class A2AServerCore {
     const askedMinor = asked?.trim().split(".").slice(0, 2).join(".");
     if (askedMinor === supported) return undefined;
     return {
-      message: asked
-        ? `Version ${asked} is not supported; this agent speaks ${supported}`
-        : `No ${name} given (read as 0.3); this agent speaks ${supported}`,
+      message: asked ? `Version ${asked} is not supported; this agent speaks ${supported}` : `No ${name} given (read as 0.3); this agent speaks ${supported}`,
       data: { supported: [supported], requested: asked ?? null },
     };
   }
@@ -502,13 +379,7 @@ export class A2AServerCore {
   // ------------------------------------------------------------------------------------------------
   // Methods by role
 
-  private async call(
-    role: MethodRole | undefined,
-    method: string,
-    params: JsonObject,
-    principal: unknown,
-    request: CoreRequest,
-  ): Promise<unknown> {
+  private async call(role: MethodRole | undefined, method: string, params: JsonObject, principal: unknown, request: CoreRequest): Promise<unknown> {
     switch (role) {
       case "send":
         return this.shapes.wrap("send", await this.send(method, params, principal));
@@ -532,10 +403,7 @@ export class A2AServerCore {
       default: {
         const handler = this.options.methods?.[method];
         if (handler) return handler(params, { principal, request });
-        throw new A2AServerError(
-          this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound),
-          `Method not implemented: ${method}`,
-        );
+        throw new A2AServerError(this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), `Method not implemented: ${method}`);
       }
     }
   }
@@ -564,51 +432,25 @@ export class A2AServerCore {
 
   /** ListTasks (1.0): newest first, filtered by context and state, paged by an opaque offset token. */
   private async listTasks(params: JsonObject): Promise<JsonObject> {
-    if (!this.tasks.list)
-      throw new A2AServerError(
-        this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound),
-        "This task store cannot list tasks",
-      );
-    const contextId =
-      typeof params.contextId === "string" && params.contextId !== "" ? params.contextId : undefined;
+    if (!this.tasks.list) throw new A2AServerError(this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), "This task store cannot list tasks");
+    const contextId = typeof params.contextId === "string" && params.contextId !== "" ? params.contextId : undefined;
     let tasks = await this.tasks.list(contextId === undefined ? {} : { contextId });
-    const status =
-      typeof params.status === "string" && !/UNSPECIFIED$/.test(params.status) ? params.status : undefined;
+    const status = typeof params.status === "string" && !/UNSPECIFIED$/.test(params.status) ? params.status : undefined;
     if (status !== undefined) tasks = tasks.filter((t) => isObject(t.status) && t.status.state === status);
     if (params.statusTimestampAfter !== undefined) {
-      const after =
-        typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
+      const after = typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
       if (Number.isNaN(after)) {
-        throw new A2AServerError(
-          JSON_RPC_ERROR.invalidParams,
-          "Invalid params: statusTimestampAfter is not an RFC 3339 timestamp",
-          {
-            issues: [
-              {
-                pointer: "/params/statusTimestampAfter",
-                expected: "an RFC 3339 timestamp",
-                got: JSON.stringify(params.statusTimestampAfter),
-                keyword: "format",
-                message: "/params/statusTimestampAfter: expected an RFC 3339 timestamp",
-              },
-            ],
-          },
-        );
+        throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params: statusTimestampAfter is not an RFC 3339 timestamp", {
+          issues: [{ pointer: "/params/statusTimestampAfter", expected: "an RFC 3339 timestamp", got: JSON.stringify(params.statusTimestampAfter), keyword: "format", message: "/params/statusTimestampAfter: expected an RFC 3339 timestamp" }],
+        });
       }
       // "Greater than or equal" (the proto's comment).
       tasks = tasks.filter((t) => isObject(t.status) && Date.parse(String(t.status.timestamp)) >= after);
     }
-    const pageSize = Math.min(
-      Math.max(typeof params.pageSize === "number" && params.pageSize > 0 ? params.pageSize : 50, 1),
-      100,
-    );
-    const offset =
-      typeof params.pageToken === "string" && /^\d+$/.test(params.pageToken) ? Number(params.pageToken) : 0;
+    const pageSize = Math.min(Math.max(typeof params.pageSize === "number" && params.pageSize > 0 ? params.pageSize : 50, 1), 100);
+    const offset = typeof params.pageToken === "string" && /^\d+$/.test(params.pageToken) ? Number(params.pageToken) : 0;
     const page = tasks.slice(offset, offset + pageSize).map((t) => {
-      const trimmed = this.shapes.withHistory(
-        t,
-        typeof params.historyLength === "number" ? params.historyLength : undefined,
-      );
+      const trimmed = this.shapes.withHistory(t, typeof params.historyLength === "number" ? params.historyLength : undefined);
       if (params.includeArtifacts === true) return trimmed;
       const { artifacts: _omitted, ...rest } = trimmed;
       return rest;
@@ -625,10 +467,7 @@ export class A2AServerCore {
 
   private async requireTask(taskId: string | undefined): Promise<JsonObject> {
     const task = taskId === undefined ? undefined : await this.tasks.get(taskId);
-    if (!task)
-      throw new A2AServerError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", {
-        taskId: taskId ?? null,
-      });
+    if (!task) throw new A2AServerError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId: taskId ?? null });
     return task;
   }
 
@@ -636,14 +475,10 @@ export class A2AServerCore {
     const task = await this.requireTask(this.shapes.paramsTaskId(params));
     const status = isObject(task.status) ? task.status : {};
     if (this.shapes.isTerminal(status.state)) {
-      throw new A2AServerError(
-        this.code("TaskNotCancelable", JSON_RPC_ERROR.invalidParams),
-        "Task cannot be canceled",
-        {
-          taskId: task.id,
-          state: status.state,
-        },
-      );
+      throw new A2AServerError(this.code("TaskNotCancelable", JSON_RPC_ERROR.invalidParams), "Task cannot be canceled", {
+        taskId: task.id,
+        state: status.state,
+      });
     }
     const taskId = task.id as string;
     let execution = this.executions.get(taskId);
@@ -669,18 +504,12 @@ export class A2AServerCore {
   }
 
   private async checkWebhook(config: JsonObject): Promise<void> {
-    if (typeof config.url !== "string")
-      throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params", {
-        reason: "the push notification config needs a url",
-      });
+    if (typeof config.url !== "string") throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params", { reason: "the push notification config needs a url" });
     try {
       await (this.pushSender ?? new PushSender()).checkUrl(config.url);
     } catch (error) {
       if (error instanceof UnsafeWebhookError) {
-        throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params: webhook URL refused", {
-          url: config.url,
-          reason: error.message,
-        });
+        throw new A2AServerError(JSON_RPC_ERROR.invalidParams, "Invalid params: webhook URL refused", { url: config.url, reason: error.message });
       }
       throw error;
     }
@@ -697,9 +526,7 @@ export class A2AServerCore {
   }
 
   private withConfigId(config: JsonObject, taskId: string): JsonObject {
-    const hasId =
-      this.shapes.has("PushNotificationConfig", "id") ||
-      (this.shapes.flatPushConfigs && this.shapes.has("TaskPushNotificationConfig", "id"));
+    const hasId = this.shapes.has("PushNotificationConfig", "id") || (this.shapes.flatPushConfigs && this.shapes.has("TaskPushNotificationConfig", "id"));
     if (!hasId) {
       const { id: _ignored, ...rest } = config;
       return rest;
@@ -714,11 +541,7 @@ export class A2AServerCore {
     const configId = this.shapes.pushConfigIdOf(params);
     const config = await this.pushConfigs.get(taskId as string, configId);
     if (!config) {
-      throw new A2AServerError(
-        this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams),
-        "Push notification config not found",
-        { taskId, configId: configId ?? null },
-      );
+      throw new A2AServerError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Push notification config not found", { taskId, configId: configId ?? null });
     }
     return this.shapes.taskPushConfig(taskId as string, config);
   }
@@ -727,9 +550,7 @@ export class A2AServerCore {
     this.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
     await this.requireTask(taskId);
-    const configs = (await this.pushConfigs.list(taskId as string)).map((c) =>
-      this.shapes.taskPushConfig(taskId as string, c),
-    );
+    const configs = (await this.pushConfigs.list(taskId as string)).map((c) => this.shapes.taskPushConfig(taskId as string, c));
     // 1.0 answers a page object; 0.x a bare list.
     return this.shapes.has("ListTaskPushNotificationConfigsResponse", "configs") ? { configs } : configs;
   }
@@ -746,24 +567,15 @@ export class A2AServerCore {
 
   private extendedCard(): JsonObject {
     const card = this.options.card;
-    const declared =
-      card.supportsAuthenticatedExtendedCard === true ||
-      (isObject(card.capabilities) && card.capabilities.extendedAgentCard === true);
+    const declared = card.supportsAuthenticatedExtendedCard === true || (isObject(card.capabilities) && card.capabilities.extendedAgentCard === true);
     const codes = this.binding.profile.errorCodes;
-    const notConfigured =
-      codes.ExtendedAgentCardNotConfigured ?? codes.AuthenticatedExtendedCardNotConfigured;
+    const notConfigured = codes.ExtendedAgentCardNotConfigured ?? codes.AuthenticatedExtendedCardNotConfigured;
     if (!declared && codes.ExtendedAgentCardNotConfigured !== undefined) {
       // 1.0 §3.3.4: a card that does not declare the capability → UnsupportedOperationError.
-      throw new A2AServerError(
-        this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound),
-        "This agent has no extended agent card",
-      );
+      throw new A2AServerError(this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), "This agent has no extended agent card");
     }
     if (!this.options.extendedCard || !declared) {
-      throw new A2AServerError(
-        notConfigured ?? JSON_RPC_ERROR.methodNotFound,
-        "Extended agent card is not configured",
-      );
+      throw new A2AServerError(notConfigured ?? JSON_RPC_ERROR.methodNotFound, "Extended agent card is not configured");
     }
     return this.options.extendedCard;
   }
@@ -779,24 +591,16 @@ export class A2AServerCore {
     principal: unknown,
   ): Promise<Extract<CoreResponse, { kind: "sse" }>> {
     if (!this.capability("streaming")) {
-      throw new A2AServerError(
-        this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidRequest),
-        "Streaming is not supported by this agent",
-      );
+      throw new A2AServerError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidRequest), "Streaming is not supported by this agent");
     }
     if (role === "resubscribe") return this.resubscribe(params, id, role);
-    if (role !== "stream")
-      throw new A2AServerError(
-        this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound),
-        `Method not implemented: ${method}`,
-      );
+    if (role !== "stream") throw new A2AServerError(this.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), `Method not implemented: ${method}`);
 
     const request = this.shapes.sendParams(params);
     // Subscribe before the executor starts, so that no event is missed.
     const queue: Array<{ event: JsonObject; final: boolean }> = [];
     let forward: ((event: JsonObject, final: boolean) => void) | undefined;
-    const listener = (event: JsonObject, final: boolean) =>
-      forward ? forward(event, final) : queue.push({ event, final });
+    const listener = (event: JsonObject, final: boolean) => (forward ? forward(event, final) : queue.push({ event, final }));
     let unsubscribe: () => void = () => undefined;
     await this.startExecution(method, request, principal, true, (taskId) => {
       unsubscribe = this.bus.subscribe(taskId, listener);
@@ -814,20 +618,12 @@ export class A2AServerCore {
     });
   }
 
-  private async resubscribe(
-    params: JsonObject,
-    id: JsonRpcId,
-    role: MethodRole,
-  ): Promise<Extract<CoreResponse, { kind: "sse" }>> {
+  private async resubscribe(params: JsonObject, id: JsonRpcId, role: MethodRole): Promise<Extract<CoreResponse, { kind: "sse" }>> {
     const task = await this.requireTask(this.shapes.paramsTaskId(params));
     const taskId = task.id as string;
     if (isObject(task.status) && this.shapes.isTerminal(task.status.state)) {
       // Nothing more will happen to a finished task (1.0 §3.1.6).
-      throw new A2AServerError(
-        this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams),
-        `Task ${taskId} is ${String(task.status.state)}: there is nothing to subscribe to`,
-        { taskId },
-      );
+      throw new A2AServerError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${taskId} is ${String(task.status.state)}: there is nothing to subscribe to`, { taskId });
     }
     const execution = this.executions.get(taskId);
     const taskEvent = this.streamsTasks();
@@ -835,15 +631,7 @@ export class A2AServerCore {
       if (!execution || execution.done) {
         // Nothing more will happen: the current state, and the end.
         if (taskEvent) emit(task);
-        else
-          emit(
-            this.shapes.statusEvent({
-              taskId,
-              contextId: contextOf(task, this.shapes),
-              status: task.status as JsonObject,
-              final: true,
-            }),
-          );
+        else emit(this.shapes.statusEvent({ taskId, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: true }));
         end();
         return () => undefined;
       }
@@ -897,8 +685,7 @@ export class A2AServerCore {
           stop();
         };
         const emit = (result: unknown) => {
-          if (!closed)
-            sink.write(formatSseEvent({ data: JSON.stringify(success(id, this.shapes.wrap(role, result))) }));
+          if (!closed) sink.write(formatSseEvent({ data: JSON.stringify(success(id, this.shapes.wrap(role, result))) }));
         };
         const end = () => {
           if (closed) return;
@@ -960,32 +747,22 @@ export class A2AServerCore {
     if (request.taskId !== undefined) {
       existing = await this.tasks.get(request.taskId);
       if (!existing && !request.clientChosenTaskId) {
-        throw new A2AServerError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", {
-          taskId: request.taskId,
-        });
+        throw new A2AServerError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId: request.taskId });
       }
     }
     if (existing) {
       const state = isObject(existing.status) ? existing.status.state : undefined;
       if (this.shapes.isTerminal(state)) {
         // A task in a terminal state cannot be restarted (1.0 §3.1.1: UnsupportedOperationError).
-        throw new A2AServerError(
-          this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams),
-          `Task ${String(existing.id)} is ${String(state)} and cannot take more messages`,
-          {
-            taskId: existing.id,
-            state,
-          },
-        );
+        throw new A2AServerError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${String(existing.id)} is ${String(state)} and cannot take more messages`, {
+          taskId: existing.id,
+          state,
+        });
       }
       if (this.executions.get(existing.id as string)?.done === false) {
-        throw new A2AServerError(
-          JSON_RPC_ERROR.invalidParams,
-          `Task ${String(existing.id)} is still working on the previous message`,
-          {
-            taskId: existing.id,
-          },
-        );
+        throw new A2AServerError(JSON_RPC_ERROR.invalidParams, `Task ${String(existing.id)} is still working on the previous message`, {
+          taskId: existing.id,
+        });
       }
     }
     const taskId = existing ? (existing.id as string) : (request.taskId ?? newId());
@@ -1032,14 +809,7 @@ export class A2AServerCore {
     return execution;
   }
 
-  private context(
-    execution: Execution,
-    method: string,
-    message: JsonObject,
-    task: JsonObject | undefined,
-    streaming: boolean,
-    principal: unknown,
-  ): RequestContext {
+  private context(execution: Execution, method: string, message: JsonObject, task: JsonObject | undefined, streaming: boolean, principal: unknown): RequestContext {
     const parts = Array.isArray(message.parts) ? message.parts : [];
     const text = parts
       .filter((p): p is JsonObject => isObject(p) && typeof p.text === "string")
@@ -1075,26 +845,16 @@ export class A2AServerCore {
   }
 
   /** The publisher of an execution, and `drain()`, which resolves when its updates are all recorded. */
-  private publisher(
-    execution: Execution,
-    userMessage?: JsonObject,
-  ): EventPublisher & { drain(): Promise<void> } {
+  private publisher(execution: Execution, userMessage?: JsonObject): EventPublisher & { drain(): Promise<void> } {
     const shapes = this.shapes;
     const asMessage = (content: JsonObject | string): JsonObject =>
       typeof content === "string"
-        ? shapes.message({
-            role: "agent",
-            parts: [shapes.textPart(content)],
-            taskId: execution.taskId,
-            contextId: execution.contextId,
-          })
+        ? shapes.message({ role: "agent", parts: [shapes.textPart(content)], taskId: execution.taskId, contextId: execution.contextId })
         : stamp(content, execution.taskId, execution.contextId, shapes);
     // Updates are applied in order, one after the other, even when the executor does not await.
     let chain: Promise<void> = Promise.resolve();
     const enqueue = (work: () => Promise<void>) => {
-      chain = chain
-        .then(work)
-        .catch((error: unknown) => this.logger.error("a2a: failed to record a task update", error));
+      chain = chain.then(work).catch((error: unknown) => this.logger.error("a2a: failed to record a task update", error));
     };
     const ensureTask = async (): Promise<JsonObject> => {
       if (execution.task) return execution.task;
@@ -1118,16 +878,7 @@ export class A2AServerCore {
         if (message && shapes.has("Task", "history")) updated.history = [...history, message];
         execution.task = updated;
         await this.tasks.save(updated);
-        this.bus.publish(
-          execution.taskId,
-          shapes.statusEvent({
-            taskId: execution.taskId,
-            contextId: execution.contextId,
-            status: updated.status as JsonObject,
-            final,
-          }),
-          final,
-        );
+        this.bus.publish(execution.taskId, shapes.statusEvent({ taskId: execution.taskId, contextId: execution.contextId, status: updated.status as JsonObject, final }), final);
         this.notify(updated);
       });
       if (final) finish();
@@ -1180,15 +931,10 @@ export class A2AServerCore {
           const added = event.artifact as JsonObject;
           const artifacts = Array.isArray(task.artifacts) ? [...(task.artifacts as JsonObject[])] : [];
           const key = typeof added.artifactId === "string" ? "artifactId" : "name";
-          const at = options.append
-            ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key])
-            : -1;
+          const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;
           if (at >= 0) {
             const before = artifacts[at] as JsonObject;
-            const parts = [
-              ...(Array.isArray(before.parts) ? before.parts : []),
-              ...(Array.isArray(added.parts) ? added.parts : []),
-            ];
+            const parts = [...(Array.isArray(before.parts) ? before.parts : []), ...(Array.isArray(added.parts) ? added.parts : [])];
             artifacts[at] = { ...before, parts };
           } else {
             artifacts.push(stripChunkFlags(added));
@@ -1233,9 +979,7 @@ export class A2AServerCore {
                     : typeof config.authentication.scheme === "string"
                       ? [config.authentication.scheme]
                       : [],
-                  ...(typeof config.authentication.credentials === "string"
-                    ? { credentials: config.authentication.credentials }
-                    : {}),
+                  ...(typeof config.authentication.credentials === "string" ? { credentials: config.authentication.credentials } : {}),
                 },
               }
             : {}),
@@ -1243,11 +987,7 @@ export class A2AServerCore {
         // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task.
         const body = this.shapes.wrap("stream", task);
         const wrapped = body !== task;
-        const result = await sender.send(
-          wrapped ? { ...target, contentType: "application/a2a+json" } : target,
-          body,
-          this.shutdown.signal,
-        );
+        const result = await sender.send(wrapped ? { ...target, contentType: "application/a2a+json" } : target, body, this.shutdown.signal);
         if (!result.ok) this.logger.warn?.(`a2a: push notification to ${config.url} failed: ${result.error}`);
       }
     })().catch((error: unknown) => this.logger.error("a2a: push notification failed", error));
@@ -1263,21 +1003,15 @@ export class A2AServerCore {
     const card = this.options.card;
     if (isObject(card.securitySchemes) && Object.keys(card.securitySchemes).length > 0) {
       const schemes: Record<string, JsonObject> = {};
-      for (const [name, value] of Object.entries(card.securitySchemes))
-        if (isObject(value)) schemes[name] = schemeOf(value);
+      for (const [name, value] of Object.entries(card.securitySchemes)) if (isObject(value)) schemes[name] = schemeOf(value);
       // 0.x: `security: [{ name: scopes }]`; 1.0: `securityRequirements: [{ schemes: { name: { list } } }]`.
-      const listed =
-        Array.isArray(card.security) && card.security.length > 0
-          ? card.security.filter(isObject)
-          : Array.isArray(card.securityRequirements) && card.securityRequirements.length > 0
-            ? card.securityRequirements.filter(isObject).map((r) => (isObject(r.schemes) ? r.schemes : {}))
-            : Object.keys(schemes).map((name) => ({ [name]: [] }));
+      const listed = Array.isArray(card.security) && card.security.length > 0
+        ? card.security.filter(isObject)
+        : Array.isArray(card.securityRequirements) && card.securityRequirements.length > 0
+          ? card.securityRequirements.filter(isObject).map((r) => (isObject(r.schemes) ? r.schemes : {}))
+          : Object.keys(schemes).map((name) => ({ [name]: [] }));
       return listed
-        .map((requirement) =>
-          Object.keys(requirement)
-            .filter((name) => schemes[name])
-            .map((name) => ({ name, scheme: schemes[name] as JsonObject })),
-        )
+        .map((requirement) => Object.keys(requirement).filter((name) => schemes[name]).map((name) => ({ name, scheme: schemes[name] as JsonObject })))
         .filter((alternative) => alternative.length > 0);
     }
     // 0.1.0: `authentication: { schemes: ["Bearer", ...] }`, any one of them.
@@ -1289,9 +1023,7 @@ export class A2AServerCore {
     return [];
   }
 
-  private async authenticate(
-    request: CoreRequest,
-  ): Promise<{ ok: true; principal: unknown } | { ok: false; response: CoreResponse }> {
+  private async authenticate(request: CoreRequest): Promise<{ ok: true; principal: unknown } | { ok: false; response: CoreResponse }> {
     const requirements = this.securityRequirements();
     if (requirements.length === 0 || !this.options.auth) return { ok: true, principal: undefined };
     const realm = this.options.auth.realm ?? "a2a";
@@ -1311,24 +1043,18 @@ export class A2AServerCore {
           continue;
         }
         passed = false;
-        if (isObject(decision) && decision.allow === false && decision.status === 403)
-          forbidden = decision.message ?? "Forbidden";
+        if (isObject(decision) && decision.allow === false && decision.status === 403) forbidden = decision.message ?? "Forbidden";
         break;
       }
       if (passed) return { ok: true, principal };
     }
-    if (forbidden !== undefined)
-      return { ok: false, response: json(403, failure(null, jsonRpcError(AUTH_ERROR_CODE, forbidden))) };
+    if (forbidden !== undefined) return { ok: false, response: json(403, failure(null, jsonRpcError(AUTH_ERROR_CODE, forbidden))) };
     const challenges = requirements.flat().map(({ name, scheme }) => challengeFor(name, scheme, realm));
     return {
       ok: false,
-      response: json(
-        401,
-        failure(null, jsonRpcError(AUTH_ERROR_CODE, "Unauthorized: missing or invalid credentials")),
-        {
-          "www-authenticate": [...new Set(challenges)].join(", "),
-        },
-      ),
+      response: json(401, failure(null, jsonRpcError(AUTH_ERROR_CODE, "Unauthorized: missing or invalid credentials")), {
+        "www-authenticate": [...new Set(challenges)].join(", "),
+      }),
     };
   }
 }
@@ -1354,11 +1080,7 @@ function pathOf(url: unknown): string | undefined {
 }
 
 /** An envelope error's `{ pointer, expected, got }` data as the same `{ issues: [...] }` shape params errors have. */
-function asIssues(error: { code: number; message: string; data?: unknown }): {
-  code: number;
-  message: string;
-  data?: unknown;
-} {
+function asIssues(error: { code: number; message: string; data?: unknown }): { code: number; message: string; data?: unknown } {
   const data = error.data;
   if (!isObject(data) || typeof data.pointer !== "string") return error;
   const { pointer, expected, got } = data as { pointer: string; expected?: unknown; got?: unknown };
@@ -1426,9 +1148,7 @@ function credentialFor(name: string, scheme: JsonObject, request: CoreRequest): 
         }
         return { scheme: name, type: "basic", value: decoded };
       }
-      return bearer
-        ? { scheme: name, type: httpScheme === "bearer" ? "bearer" : "other", value: bearer }
-        : undefined;
+      return bearer ? { scheme: name, type: httpScheme === "bearer" ? "bearer" : "other", value: bearer } : undefined;
     }
     case "apiKey": {
       const keyName = String(scheme.name ?? "");
@@ -1463,12 +1183,7 @@ function schemeOf(value: JsonObject): JsonObject {
   };
   for (const [key, type] of Object.entries(wrapped)) {
     const inner = value[key];
-    if (isObject(inner))
-      return {
-        ...inner,
-        type,
-        ...(type === "apiKey" && typeof inner.location === "string" ? { in: inner.location } : {}),
-      };
+    if (isObject(inner)) return { ...inner, type, ...(type === "apiKey" && typeof inner.location === "string" ? { in: inner.location } : {}) };
   }
   return value;
 }
@@ -1483,10 +1198,8 @@ function cookie(headerValue: string | undefined, name: string): string | undefin
 
 function challengeFor(name: string, scheme: JsonObject, realm: string): string {
   const type = String(scheme.type ?? "");
-  if (type === "http" && String(scheme.scheme ?? "").toLowerCase() === "basic")
-    return `Basic realm="${realm}"`;
-  if (type === "apiKey")
-    return `ApiKey realm="${realm}", name="${String(scheme.name ?? "")}", in="${String(scheme.in ?? "header")}"`;
+  if (type === "http" && String(scheme.scheme ?? "").toLowerCase() === "basic") return `Basic realm="${realm}"`;
+  if (type === "apiKey") return `ApiKey realm="${realm}", name="${String(scheme.name ?? "")}", in="${String(scheme.in ?? "header")}"`;
   void name;
   return `Bearer realm="${realm}"`;
 }

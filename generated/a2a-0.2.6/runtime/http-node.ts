@@ -10,11 +10,7 @@ import type { A2AServerCore, CoreRequest, CoreResponse } from "./server.js";
 const DRAIN_BYTES = 8 * 1024 * 1024;
 
 /** Reads a body up to `limit` bytes; beyond it, drains a little more and reports "too-large". */
-export async function readBody(
-  source: AsyncIterable<Uint8Array | string>,
-  limit: number,
-  contentLength?: string,
-): Promise<Uint8Array | "too-large"> {
+export async function readBody(source: AsyncIterable<Uint8Array | string>, limit: number, contentLength?: string): Promise<Uint8Array | "too-large"> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > limit + DRAIN_BYTES) return "too-large";
   const chunks: Uint8Array[] = [];
@@ -45,8 +41,7 @@ export function coreRequest(req: IncomingMessage, body: CoreRequest["body"]): Co
   // Express keeps the full path in originalUrl when a router is mounted under a prefix.
   const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? "/", "http://localhost");
   const headers: Record<string, string | undefined> = {};
-  for (const [name, value] of Object.entries(req.headers))
-    headers[name] = Array.isArray(value) ? value.join(", ") : value;
+  for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
   return { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers, body };
 }
 
@@ -56,8 +51,7 @@ export function writeResponse(res: ServerResponse, response: CoreResponse, req?:
     const body = Buffer.from(response.body, "utf8");
     res.writeHead(response.status, { ...response.headers, "content-length": String(body.byteLength) });
     res.end(body);
-    if (response.headers.connection === "close" && req && !req.complete)
-      res.once("finish", () => req.destroy());
+    if (response.headers.connection === "close" && req && !req.complete) res.once("finish", () => req.destroy());
     return;
   }
   if (response.kind === "empty") {
@@ -85,16 +79,10 @@ export function writeResponse(res: ServerResponse, response: CoreResponse, req?:
 }
 
 /** Handles one node request end to end: read the body under the limit, ask the core, write the answer. */
-export async function handleNodeRequest(
-  core: A2AServerCore,
-  req: IncomingMessage,
-  res: ServerResponse,
-): Promise<void> {
+export async function handleNodeRequest(core: A2AServerCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const needsBody = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
-    const body = needsBody
-      ? await readBody(req, core.limits.maxBodyBytes, req.headers["content-length"])
-      : undefined;
+    const body = needsBody ? await readBody(req, core.limits.maxBodyBytes, req.headers["content-length"]) : undefined;
     writeResponse(res, await core.handle(coreRequest(req, body)), req);
   } catch {
     if (!res.headersSent) {

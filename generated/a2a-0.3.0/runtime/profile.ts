@@ -123,11 +123,7 @@ export class ProtocolShapes {
 
   /** The property that groups tasks into a conversation: contextId, or 0.1.0's sessionId. */
   get contextField(): string | undefined {
-    return this.has("Task", "contextId")
-      ? "contextId"
-      : this.has("Task", "sessionId")
-        ? "sessionId"
-        : undefined;
+    return this.has("Task", "contextId") ? "contextId" : this.has("Task", "sessionId") ? "sessionId" : undefined;
   }
 
   isTerminal(state: unknown): boolean {
@@ -152,13 +148,7 @@ export class ProtocolShapes {
   wrap(role: MethodRole | undefined, value: unknown): unknown {
     const wrappers = role ? this.profile.resultWrappers[role] : undefined;
     if (!wrappers || !isObject(value)) return value;
-    const type = {
-      task: "Task",
-      message: "Message",
-      "status-update": "TaskStatusUpdateEvent",
-      "artifact-update": "TaskArtifactUpdateEvent",
-      unknown: "",
-    }[this.classify(value)];
+    const type = { task: "Task", message: "Message", "status-update": "TaskStatusUpdateEvent", "artifact-update": "TaskArtifactUpdateEvent", unknown: "" }[this.classify(value)];
     const property = wrappers[type];
     return property ? { [property]: value } : value;
   }
@@ -201,19 +191,8 @@ export class ProtocolShapes {
   }
 
   /** A message of this version's shape; ids the version does not have are left out. */
-  message(init: {
-    role: "agent" | "user";
-    parts: JsonObject[];
-    taskId?: string;
-    contextId?: string;
-    messageId?: string;
-    metadata?: JsonObject;
-  }): JsonObject {
-    const m: JsonObject = {
-      ...this.tags("Message"),
-      role: enumValue(this.profile.roleValues, init.role),
-      parts: init.parts,
-    };
+  message(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): JsonObject {
+    const m: JsonObject = { ...this.tags("Message"), role: enumValue(this.profile.roleValues, init.role), parts: init.parts };
     if (this.has("Message", "messageId")) m.messageId = init.messageId ?? newId();
     if (init.taskId !== undefined && this.has("Message", "taskId")) m.taskId = init.taskId;
     if (init.contextId !== undefined && this.has("Message", "contextId")) m.contextId = init.contextId;
@@ -227,14 +206,7 @@ export class ProtocolShapes {
     return s;
   }
 
-  task(init: {
-    id: string;
-    contextId: string;
-    status: JsonObject;
-    history?: JsonObject[];
-    artifacts?: JsonObject[];
-    metadata?: JsonObject;
-  }): JsonObject {
+  task(init: { id: string; contextId: string; status: JsonObject; history?: JsonObject[]; artifacts?: JsonObject[]; metadata?: JsonObject }): JsonObject {
     const t: JsonObject = { ...this.tags("Task"), id: init.id };
     const ctx = this.contextField;
     if (ctx) t[ctx] = init.contextId;
@@ -258,25 +230,16 @@ export class ProtocolShapes {
    * An artifact update. 0.2+ carries `append`/`lastChunk` on the event and names artifacts by
    * `artifactId`; 0.1.0 carries them (and an `index`) on the artifact itself.
    */
-  artifactEvent(init: {
-    taskId: string;
-    contextId: string;
-    artifact: JsonObject;
-    append?: boolean;
-    lastChunk?: boolean;
-    index?: number;
-  }): JsonObject {
+  artifactEvent(init: { taskId: string; contextId: string; artifact: JsonObject; append?: boolean; lastChunk?: boolean; index?: number }): JsonObject {
     const e: JsonObject = { ...this.tags("TaskArtifactUpdateEvent") };
     e[this.has("TaskArtifactUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
     if (this.has("TaskArtifactUpdateEvent", "contextId")) e.contextId = init.contextId;
     const artifact: JsonObject = { ...init.artifact };
-    if (this.has("Artifact", "artifactId") && typeof artifact.artifactId !== "string")
-      artifact.artifactId = newId();
+    if (this.has("Artifact", "artifactId") && typeof artifact.artifactId !== "string") artifact.artifactId = newId();
     const onEvent = this.has("TaskArtifactUpdateEvent", "append");
     const target = onEvent ? e : artifact;
     if (init.append !== undefined && (onEvent || this.has("Artifact", "append"))) target.append = init.append;
-    if (init.lastChunk !== undefined && (onEvent || this.has("Artifact", "lastChunk")))
-      target.lastChunk = init.lastChunk;
+    if (init.lastChunk !== undefined && (onEvent || this.has("Artifact", "lastChunk"))) target.lastChunk = init.lastChunk;
     if (!onEvent && this.has("Artifact", "index") && init.index !== undefined) artifact.index = init.index;
     e.artifact = artifact;
     return e;
@@ -294,12 +257,10 @@ export class ProtocolShapes {
   classify(value: unknown): "task" | "message" | "status-update" | "artifact-update" | "unknown" {
     if (!isObject(value)) return "unknown";
     const kind = value.kind;
-    if (kind === "task" || kind === "message" || kind === "status-update" || kind === "artifact-update")
-      return kind;
+    if (kind === "task" || kind === "message" || kind === "status-update" || kind === "artifact-update") return kind;
     if ("artifact" in value) return "artifact-update";
     if ("status" in value && ("final" in value || "taskId" in value)) return "status-update";
-    if ("status" in value && "id" in value)
-      return this.has("TaskStatusUpdateEvent", "taskId") ? "task" : "status-update";
+    if ("status" in value && "id" in value) return this.has("TaskStatusUpdateEvent", "taskId") ? "task" : "status-update";
     if ("role" in value && "parts" in value) return "message";
     return "unknown";
   }
@@ -309,22 +270,11 @@ export class ProtocolShapes {
     const message = (isObject(params.message) ? params.message : {}) as JsonObject;
     const configuration = isObject(params.configuration) ? params.configuration : undefined;
     const clientChosenTaskId = typeof params.id === "string";
-    const taskId = clientChosenTaskId
-      ? (params.id as string)
-      : typeof message.taskId === "string"
-        ? message.taskId
-        : undefined;
+    const taskId = clientChosenTaskId ? (params.id as string) : typeof message.taskId === "string" ? message.taskId : undefined;
     const contextId =
-      typeof message.contextId === "string"
-        ? message.contextId
-        : typeof params.sessionId === "string"
-          ? params.sessionId
-          : undefined;
+      typeof message.contextId === "string" ? message.contextId : typeof params.sessionId === "string" ? params.sessionId : undefined;
     const historyLength = configuration?.historyLength ?? params.historyLength;
-    const push =
-      configuration?.pushNotificationConfig ??
-      configuration?.taskPushNotificationConfig ??
-      params.pushNotification;
+    const push = configuration?.pushNotificationConfig ?? configuration?.taskPushNotificationConfig ?? params.pushNotification;
     const modes = configuration?.acceptedOutputModes;
     return {
       message,
@@ -333,9 +283,7 @@ export class ProtocolShapes {
       contextId,
       historyLength: typeof historyLength === "number" ? historyLength : undefined,
       blocking: configuration?.blocking !== false && configuration?.returnImmediately !== true,
-      acceptedOutputModes: Array.isArray(modes)
-        ? modes.filter((m): m is string => typeof m === "string")
-        : undefined,
+      acceptedOutputModes: Array.isArray(modes) ? modes.filter((m): m is string => typeof m === "string") : undefined,
       pushConfig: isObject(push) ? push : undefined,
       metadata: isObject(params.metadata) ? params.metadata : undefined,
     };
@@ -347,36 +295,22 @@ export class ProtocolShapes {
    */
   sendParamsFor(
     message: JsonObject,
-    options: {
-      taskId?: string;
-      contextId?: string;
-      blocking?: boolean;
-      historyLength?: number;
-      acceptedOutputModes?: string[];
-    } = {},
+    options: { taskId?: string; contextId?: string; blocking?: boolean; historyLength?: number; acceptedOutputModes?: string[] } = {},
   ): JsonObject {
     const paramsType = this.profile.params.send;
     const shape = paramsType ? this.profile.objects[paramsType] : undefined;
     if (shape?.required.includes("id")) {
       const params: JsonObject = { id: options.taskId ?? newId(), message };
-      if (options.contextId !== undefined && shape.properties.includes("sessionId"))
-        params.sessionId = options.contextId;
+      if (options.contextId !== undefined && shape.properties.includes("sessionId")) params.sessionId = options.contextId;
       if (options.historyLength !== undefined) params.historyLength = options.historyLength;
       return params;
     }
     const stamped: JsonObject = { ...message };
     if (options.taskId !== undefined && this.has("Message", "taskId")) stamped.taskId = options.taskId;
-    if (options.contextId !== undefined && this.has("Message", "contextId"))
-      stamped.contextId = options.contextId;
+    if (options.contextId !== undefined && this.has("Message", "contextId")) stamped.contextId = options.contextId;
     const params: JsonObject = { message: stamped };
-    if (
-      options.blocking !== undefined ||
-      options.historyLength !== undefined ||
-      options.acceptedOutputModes !== undefined
-    ) {
-      const configuration: JsonObject = {
-        acceptedOutputModes: options.acceptedOutputModes ?? ["text/plain"],
-      };
+    if (options.blocking !== undefined || options.historyLength !== undefined || options.acceptedOutputModes !== undefined) {
+      const configuration: JsonObject = { acceptedOutputModes: options.acceptedOutputModes ?? ["text/plain"] };
       if (options.blocking !== undefined) configuration.blocking = options.blocking;
       if (options.historyLength !== undefined) configuration.historyLength = options.historyLength;
       params.configuration = configuration;

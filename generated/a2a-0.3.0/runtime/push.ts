@@ -13,13 +13,7 @@
  * Copied verbatim into every generated folder; it depends only on Node's built-in modules.
  */
 import { lookup as dnsLookup, type LookupAddress, type LookupOptions } from "node:dns";
-import {
-  request as httpRequest,
-  type ClientRequest,
-  type IncomingMessage,
-  type OutgoingHttpHeaders,
-  type RequestOptions,
-} from "node:http";
+import { request as httpRequest, type ClientRequest, type IncomingMessage, type OutgoingHttpHeaders, type RequestOptions } from "node:http";
 import { request as httpsRequest } from "node:https";
 import { isIPv4, isIPv6 } from "node:net";
 
@@ -63,9 +57,7 @@ export interface PushSenderOptions {
 }
 
 /** The outcome of `PushSender.send`; delivery failures are reported here, never thrown. */
-export type PushResult =
-  | { ok: true; status: number; attempts: number }
-  | { ok: false; attempts: number; status?: number; error: string };
+export type PushResult = { ok: true; status: number; attempts: number } | { ok: false; attempts: number; status?: number; error: string };
 
 /** A webhook URL that must not be called: bad scheme, credentials in it, or a non-public address. */
 export class UnsafeWebhookError extends Error {
@@ -141,9 +133,7 @@ const V6_BLOCKED = blockTable([
   ["ff00::/8", "multicast"],
 ]);
 
-function blockTable(
-  rows: ReadonlyArray<readonly [cidr: string, reason: string]>,
-): ReadonlyArray<readonly [Cidr, string]> {
+function blockTable(rows: ReadonlyArray<readonly [cidr: string, reason: string]>): ReadonlyArray<readonly [Cidr, string]> {
   return rows.map(([cidr, reason]) => [mustParseCidr(cidr), reason] as const);
 }
 
@@ -185,12 +175,7 @@ function blockedV6(value: bigint): string | undefined {
   if (value === 0n) return "unspecified";
   if (value === 1n) return "loopback";
   // Forms that carry an IPv4 address: the IPv4 address decides.
-  if (
-    contains(V4_MAPPED, ip) ||
-    contains(V4_COMPATIBLE, ip) ||
-    contains(V4_TRANSLATED, ip) ||
-    contains(NAT64, ip)
-  ) {
+  if (contains(V4_MAPPED, ip) || contains(V4_COMPATIBLE, ip) || contains(V4_TRANSLATED, ip) || contains(NAT64, ip)) {
     return blockedV4(value & LOW_32_BITS);
   }
   if (contains(SIX_TO_FOUR, ip)) return blockedV4((value >> 80n) & LOW_32_BITS);
@@ -311,8 +296,7 @@ export class PushSender {
     for (const entry of options.allow ?? []) {
       const cidr = parseCidr(entry.trim());
       if (cidr !== undefined) this.allowedNets.push(cidr);
-      else if (entry.includes("/"))
-        throw new TypeError(`pushNotifications.allow: "${entry}" is not a valid IP address or CIDR block`);
+      else if (entry.includes("/")) throw new TypeError(`pushNotifications.allow: "${entry}" is not a valid IP address or CIDR block`);
       else if (normalizeHostname(entry) !== "") this.allowedHosts.add(normalizeHostname(entry));
     }
     this.settings = {
@@ -334,11 +318,7 @@ export class PushSender {
       addresses = await this.settings.lookup(webhook.hostname);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | undefined)?.code ?? errorMessage(error);
-      throw new UnsafeWebhookError(
-        webhook.display,
-        "unresolvable host",
-        `webhook URL ${webhook.display}: host ${webhook.hostname} could not be resolved (${code})`,
-      );
+      throw new UnsafeWebhookError(webhook.display, "unresolvable host", `webhook URL ${webhook.display}: host ${webhook.hostname} could not be resolved (${code})`);
     }
     this.checkAddresses(webhook, addresses);
   }
@@ -359,10 +339,7 @@ export class PushSender {
     } catch (error) {
       return this.giveUp(webhook, 0, `the body is not JSON-serializable: ${errorMessage(error)}`);
     }
-    const headers: OutgoingHttpHeaders = {
-      "content-type": target.contentType ?? "application/json",
-      "content-length": payload.length,
-    };
+    const headers: OutgoingHttpHeaders = { "content-type": target.contentType ?? "application/json", "content-length": payload.length };
     if (target.token !== undefined) headers["x-a2a-notification-token"] = target.token;
     const auth = target.authentication;
     if (auth?.credentials !== undefined && auth.schemes.some((s) => s.toLowerCase() === "bearer")) {
@@ -383,15 +360,8 @@ export class PushSender {
       }
       const status = outcome.kind === "response" ? outcome.status : undefined;
       const error = outcome.kind === "response" ? describeStatus(outcome.status) : outcome.error;
-      const retryable =
-        outcome.kind === "response" ? outcome.status >= 500 || outcome.status === 429 : outcome.retryable;
-      this.emit({
-        type: "attempt-failed",
-        url: webhook.display,
-        attempt,
-        error,
-        ...(status === undefined ? {} : { status }),
-      });
+      const retryable = outcome.kind === "response" ? outcome.status >= 500 || outcome.status === 429 : outcome.retryable;
+      this.emit({ type: "attempt-failed", url: webhook.display, attempt, error, ...(status === undefined ? {} : { status }) });
       if (!retryable || attempt >= maxAttempts) return this.giveUp(webhook, attempt, error, status);
       const delay = this.settings.backoffMs * 2 ** (attempt - 1) * (0.8 + 0.4 * Math.random());
       if (!(await sleep(delay, signal))) return this.giveUp(webhook, attempt, "aborted", status);
@@ -408,40 +378,23 @@ export class PushSender {
       throw new UnsafeWebhookError(display, "invalid URL", `webhook URL ${display} is not a valid URL`);
     }
     if (url.protocol !== "http:" && url.protocol !== "https:") {
-      throw new UnsafeWebhookError(
-        display,
-        `scheme ${url.protocol}`,
-        `webhook URL ${display} uses ${url.protocol}, which is not allowed; only http: and https: are`,
-      );
+      throw new UnsafeWebhookError(display, `scheme ${url.protocol}`, `webhook URL ${display} uses ${url.protocol}, which is not allowed; only http: and https: are`);
     }
     if (url.protocol === "http:" && !this.settings.allowHttp) {
-      throw new UnsafeWebhookError(
-        display,
-        "plain http",
-        `webhook URL ${display} uses plain http:, which is not allowed here; use https:`,
-      );
+      throw new UnsafeWebhookError(display, "plain http", `webhook URL ${display} uses plain http:, which is not allowed here; use https:`);
     }
     if (url.username !== "" || url.password !== "") {
-      throw new UnsafeWebhookError(
-        display,
-        "credentials in URL",
-        `webhook URL ${display} contains credentials (user:password@), which is not allowed; use the push config's authentication instead`,
-      );
+      throw new UnsafeWebhookError(display, "credentials in URL", `webhook URL ${display} contains credentials (user:password@), which is not allowed; use the push config's authentication instead`);
     }
     const hostname = url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname;
-    if (hostname === "")
-      throw new UnsafeWebhookError(display, "no host", `webhook URL ${display} has no host`);
+    if (hostname === "") throw new UnsafeWebhookError(display, "no host", `webhook URL ${display} has no host`);
     const hostAllowed = this.allowedHosts.has(normalizeHostname(hostname));
     const webhook: ParsedWebhook = { url, display, hostname, hostAllowed };
     if (parseIp(hostname) !== undefined) {
       if (!hostAllowed) this.checkAddresses(webhook, [{ address: hostname }]);
       webhook.literal = hostname;
     } else if (!hostAllowed && METADATA_HOSTNAMES.has(normalizeHostname(hostname))) {
-      throw new UnsafeWebhookError(
-        display,
-        "cloud metadata",
-        `webhook URL ${display} names the cloud metadata host ${hostname}, which is not allowed; ${ALLOW_HINT}`,
-      );
+      throw new UnsafeWebhookError(display, "cloud metadata", `webhook URL ${display} names the cloud metadata host ${hostname}, which is not allowed; ${ALLOW_HINT}`);
     }
     return webhook;
   }
@@ -450,20 +403,12 @@ export class PushSender {
   private checkAddresses(webhook: ParsedWebhook, addresses: ReadonlyArray<{ address: string }>): void {
     if (webhook.hostAllowed) return;
     if (addresses.length === 0) {
-      throw new UnsafeWebhookError(
-        webhook.display,
-        "unresolvable host",
-        `webhook URL ${webhook.display}: host ${webhook.hostname} resolves to no address`,
-      );
+      throw new UnsafeWebhookError(webhook.display, "unresolvable host", `webhook URL ${webhook.display}: host ${webhook.hostname} resolves to no address`);
     }
     for (const { address } of addresses) {
       const reason = blockedAddressReason(address);
       if (reason !== undefined && !this.isAllowedAddress(address)) {
-        throw new UnsafeWebhookError(
-          webhook.display,
-          reason,
-          `webhook URL ${webhook.display} resolves to ${address} (${reason}), which is not allowed; ${ALLOW_HINT}`,
-        );
+        throw new UnsafeWebhookError(webhook.display, reason, `webhook URL ${webhook.display} resolves to ${address} (${reason}), which is not allowed; ${ALLOW_HINT}`);
       }
     }
   }
@@ -472,42 +417,25 @@ export class PushSender {
     const ip = parseIp(address);
     if (ip === undefined) return false;
     // An IPv4-mapped IPv6 address is the IPv4 address it carries.
-    const v4 =
-      ip.family === 6 && contains(V4_MAPPED, ip)
-        ? { family: 4 as const, value: ip.value & LOW_32_BITS }
-        : undefined;
+    const v4 = ip.family === 6 && contains(V4_MAPPED, ip) ? { family: 4 as const, value: ip.value & LOW_32_BITS } : undefined;
     return this.allowedNets.some((cidr) => contains(cidr, ip) || (v4 !== undefined && contains(cidr, v4)));
   }
 
   /** A DNS lookup for `http.request` that refuses (with an UnsafeWebhookError) any blocked answer. */
   private guardedLookup(webhook: ParsedWebhook): NonNullable<RequestOptions["lookup"]> {
-    return (
-      hostname: string,
-      options: LookupOptions,
-      callback: (
-        err: NodeJS.ErrnoException | null,
-        address: string | LookupAddress[],
-        family?: number,
-      ) => void,
-    ) => {
+    return (hostname: string, options: LookupOptions, callback: (err: NodeJS.ErrnoException | null, address: string | LookupAddress[], family?: number) => void) => {
       this.settings
         .lookup(hostname)
         .then((answers) => {
           this.checkAddresses({ ...webhook, hostname }, answers);
-          const wanted =
-            options.family === 4 || options.family === 6
-              ? answers.filter((a) => a.family === options.family)
-              : answers;
+          const wanted = options.family === 4 || options.family === 6 ? answers.filter((a) => a.family === options.family) : answers;
           const first = wanted[0];
           if (first === undefined) {
             const error: NodeJS.ErrnoException = new Error(`getaddrinfo ENOTFOUND ${hostname}`);
             error.code = "ENOTFOUND";
             callback(error, "");
           } else if (options.all === true) {
-            callback(
-              null,
-              wanted.map((a) => ({ address: a.address, family: a.family })),
-            );
+            callback(null, wanted.map((a) => ({ address: a.address, family: a.family })));
           } else {
             callback(null, first.address, first.family);
           }
@@ -517,12 +445,7 @@ export class PushSender {
   }
 
   /** One POST; settles when the response has been read, the attempt failed, timed out or was aborted. */
-  private attempt(
-    webhook: ParsedWebhook,
-    headers: OutgoingHttpHeaders,
-    payload: Buffer,
-    signal: AbortSignal | undefined,
-  ): Promise<AttemptOutcome> {
+  private attempt(webhook: ParsedWebhook, headers: OutgoingHttpHeaders, payload: Buffer, signal: AbortSignal | undefined): Promise<AttemptOutcome> {
     return new Promise<AttemptOutcome>((resolve) => {
       let request: ClientRequest | undefined;
       let status: number | undefined;
@@ -536,11 +459,7 @@ export class PushSender {
         resolve(status !== undefined && outcome.kind !== "response" ? { kind: "response", status } : outcome);
       };
       const onAbort = (): void => finish({ kind: "failed", error: "aborted", retryable: false });
-      const timer = setTimeout(
-        () =>
-          finish({ kind: "failed", error: `timed out after ${this.settings.timeoutMs} ms`, retryable: true }),
-        this.settings.timeoutMs,
-      );
+      const timer = setTimeout(() => finish({ kind: "failed", error: `timed out after ${this.settings.timeoutMs} ms`, retryable: true }), this.settings.timeoutMs);
       signal?.addEventListener("abort", onAbort, { once: true });
 
       const send = webhook.url.protocol === "https:" ? httpsRequest : httpRequest;
@@ -579,13 +498,7 @@ export class PushSender {
   }
 
   private giveUp(webhook: ParsedWebhook, attempts: number, error: string, status?: number): PushResult {
-    this.emit({
-      type: "gave-up",
-      url: webhook.display,
-      attempt: attempts,
-      error,
-      ...(status === undefined ? {} : { status }),
-    });
+    this.emit({ type: "gave-up", url: webhook.display, attempt: attempts, error, ...(status === undefined ? {} : { status }) });
     return status === undefined ? { ok: false, attempts, error } : { ok: false, attempts, status, error };
   }
 
@@ -600,9 +513,7 @@ export class PushSender {
 
 async function defaultLookup(hostname: string): Promise<Array<{ address: string; family: 4 | 6 }>> {
   const answers = await new Promise<LookupAddress[]>((resolve, reject) =>
-    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) =>
-      error ? reject(error) : resolve(addresses),
-    ),
+    dnsLookup(hostname, { all: true, verbatim: true }, (error, addresses) => (error ? reject(error) : resolve(addresses))),
   );
   return answers.map((a) => ({ address: a.address, family: a.family === 6 ? 6 : 4 }));
 }

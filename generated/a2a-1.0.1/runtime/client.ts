@@ -87,10 +87,7 @@ export class A2ATransportError extends Error {
   /** The start of the response body (at most {@link MAX_BODY_EXCERPT} characters), when there was one. */
   readonly body: string | undefined;
 
-  constructor(
-    message: string,
-    options: { status?: number | undefined; body?: string | undefined; cause?: unknown } = {},
-  ) {
+  constructor(message: string, options: { status?: number | undefined; body?: string | undefined; cause?: unknown } = {}) {
     super(message, "cause" in options ? { cause: options.cause } : undefined);
     this.status = options.status;
     this.body = options.body === undefined ? undefined : excerpt(options.body);
@@ -170,25 +167,18 @@ export class JsonRpcTransport {
       const parsed = parseJsonSafe(text);
       if (!parsed.ok) {
         throw new A2ATransportError(
-          response.ok
-            ? `${method}: the response is not JSON (${parsed.message})`
-            : `${method}: HTTP ${status}${statusText(response)}`,
+          response.ok ? `${method}: the response is not JSON (${parsed.message})` : `${method}: HTTP ${status}${statusText(response)}`,
           { status, body: text },
         );
       }
       if (!isJsonRpcResponse(parsed.value)) {
         throw new A2ATransportError(
-          response.ok
-            ? `${method}: the response is not a JSON-RPC 2.0 response`
-            : `${method}: HTTP ${status}${statusText(response)}`,
+          response.ok ? `${method}: the response is not a JSON-RPC 2.0 response` : `${method}: HTTP ${status}${statusText(response)}`,
           { status, body: text },
         );
       }
       if (!response.ok && !("error" in parsed.value)) {
-        throw new A2ATransportError(`${method}: HTTP ${status}${statusText(response)}`, {
-          status,
-          body: text,
-        });
+        throw new A2ATransportError(`${method}: HTTP ${status}${statusText(response)}`, { status, body: text });
       }
       return this.interpret(method, id, parsed.value, status, text);
     } finally {
@@ -206,11 +196,7 @@ export class JsonRpcTransport {
    * another `event:` type than "message" or "error" are skipped. Leaving the loop early or aborting the
    * signal cancels the HTTP body, so no connection is left open.
    */
-  async *stream(
-    method: string,
-    params: unknown,
-    options: CallOptions = {},
-  ): AsyncGenerator<unknown, void, undefined> {
+  async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
     const id = this.nextId();
     const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
     let response: Response | undefined;
@@ -239,16 +225,10 @@ export class JsonRpcTransport {
         if (event.event !== undefined && event.event !== "message") continue;
         const parsed = parseJsonSafe(event.data);
         if (!parsed.ok) {
-          throw new A2ATransportError(`${method}: a stream event is not JSON (${parsed.message})`, {
-            status,
-            body: event.data,
-          });
+          throw new A2ATransportError(`${method}: a stream event is not JSON (${parsed.message})`, { status, body: event.data });
         }
         if (!isJsonRpcResponse(parsed.value)) {
-          throw new A2ATransportError(`${method}: a stream event is not a JSON-RPC 2.0 response`, {
-            status,
-            body: event.data,
-          });
+          throw new A2ATransportError(`${method}: a stream event is not a JSON-RPC 2.0 response`, { status, body: event.data });
         }
         const result = this.interpret(method, id, parsed.value, status, event.data);
         yield result;
@@ -268,44 +248,19 @@ export class JsonRpcTransport {
     return options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  private async post(
-    method: string,
-    id: number,
-    params: unknown,
-    accept: string,
-    options: CallOptions,
-    attempt: Attempt,
-  ): Promise<Response> {
+  private async post(method: string, id: number, params: unknown, accept: string, options: CallOptions, attempt: Attempt): Promise<Response> {
     const request: Record<string, unknown> = { jsonrpc: "2.0", id, method };
     if (params !== undefined) request["params"] = params;
     const body = JSON.stringify(request);
-    return send(
-      this.endpoint,
-      "POST",
-      body,
-      { "content-type": "application/json", accept },
-      this.options,
-      options,
-      method,
-      attempt,
-    );
+    return send(this.endpoint, "POST", body, { "content-type": "application/json", accept }, this.options, options, method, attempt);
   }
 
   /** Envelope already checked: the id, validation, then the result or the thrown error. */
-  private interpret(
-    method: string,
-    id: number,
-    response: JsonRpcResponse,
-    status: number,
-    text: string,
-  ): unknown {
+  private interpret(method: string, id: number, response: JsonRpcResponse, status: number, text: string): unknown {
     const isError = "error" in response;
     // An error the server could not tie to a request (e.g. a parse error) carries id null.
     if (response.id !== id && !(isError && response.id === null)) {
-      throw new A2ATransportError(
-        `${method}: the response is for id ${JSON.stringify(response.id)}, not ${id}`,
-        { status, body: text },
-      );
+      throw new A2ATransportError(`${method}: the response is for id ${JSON.stringify(response.id)}, not ${id}`, { status, body: text });
     }
     if (this.options.validateResponses && this.checks.validate) {
       const issues = this.checks.validate(method, response);
@@ -354,26 +309,12 @@ export async function fetchAgentCard(
   const what = `agent card ${url}`;
   const attempt = startAttempt(what, options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
   try {
-    const response = await send(
-      url,
-      "GET",
-      undefined,
-      { accept: "application/json" },
-      options,
-      options,
-      what,
-      attempt,
-    );
+    const response = await send(url, "GET", undefined, { accept: "application/json" }, options, options, what, attempt);
     const text = await readText(response, what, attempt);
     const status = response.status;
-    if (!response.ok)
-      throw new A2ATransportError(`${what}: HTTP ${status}${statusText(response)}`, { status, body: text });
+    if (!response.ok) throw new A2ATransportError(`${what}: HTTP ${status}${statusText(response)}`, { status, body: text });
     const parsed = parseJsonSafe(text);
-    if (!parsed.ok)
-      throw new A2ATransportError(`${what}: the response is not JSON (${parsed.message})`, {
-        status,
-        body: text,
-      });
+    if (!parsed.ok) throw new A2ATransportError(`${what}: the response is not JSON (${parsed.message})`, { status, body: text });
     const card = parsed.value;
     if (typeof card !== "object" || card === null || Array.isArray(card)) {
       throw new A2ATransportError(`${what}: the response is not a JSON object`, { status, body: text });
@@ -465,8 +406,7 @@ async function send(
   // A token or headers function that hangs must not outlast the timeout or the signal.
   const headers = await untilAborted(buildHeaders(defaults, clientOptions, callOptions), attempt);
   const auth = clientOptions.auth;
-  const target =
-    auth?.type === "apiKey" && auth.in === "query" ? withQueryParameter(url, auth.name, auth.value) : url;
+  const target = auth?.type === "apiKey" && auth.in === "query" ? withQueryParameter(url, auth.name, auth.value) : url;
   const doFetch: FetchLike = clientOptions.fetch ?? ((input, init) => globalThis.fetch(input, init));
   const init: RequestInit = { method, headers, signal: attempt.signal };
   if (body !== undefined) init.body = body;
@@ -500,11 +440,7 @@ function untilAborted<T>(promise: Promise<T>, attempt: Attempt): Promise<T> {
   });
 }
 
-async function buildHeaders(
-  defaults: Record<string, string>,
-  clientOptions: ClientOptions,
-  callOptions: CallOptions,
-): Promise<Record<string, string>> {
+async function buildHeaders(defaults: Record<string, string>, clientOptions: ClientOptions, callOptions: CallOptions): Promise<Record<string, string>> {
   // Header names are case-insensitive: a later source replaces an earlier one whatever its casing.
   const merged = new Map<string, [string, string]>();
   const put = (name: string, value: string): void => void merged.set(name.toLowerCase(), [name, value]);
@@ -541,21 +477,17 @@ async function readText(response: Response, what: string, attempt: Attempt): Pro
     return await response.text();
   } catch (error) {
     if (attempt.aborted) throw attempt.reason;
-    throw new A2ATransportError(
-      `${what}: the connection failed while reading the response (${messageOf(error)})`,
-      {
-        status: response.status,
-        cause: error,
-      },
-    );
+    throw new A2ATransportError(`${what}: the connection failed while reading the response (${messageOf(error)})`, {
+      status: response.status,
+      cause: error,
+    });
   }
 }
 
 /** What a stream throws for an error met while running; errors of the hooks pass through. */
 function streamFailure(error: unknown, what: string, attempt: Attempt, status: number | undefined): unknown {
   if (attempt.aborted) return attempt.reason;
-  if (error instanceof SseParseError)
-    return new A2ATransportError(`${what}: ${error.message}`, { status, cause: error });
+  if (error instanceof SseParseError) return new A2ATransportError(`${what}: ${error.message}`, { status, cause: error });
   return error;
 }
 
@@ -563,11 +495,7 @@ function streamFailure(error: unknown, what: string, attempt: Attempt, status: n
  * The chunks of a response body, a failed read turned into an A2ATransportError. `return()` cancels
  * the body at once, even while a read is pending (which an async generator could not do).
  */
-function bodyChunks(
-  body: ReadableStream<Uint8Array>,
-  what: string,
-  status: number,
-): AsyncIterable<Uint8Array> {
+function bodyChunks(body: ReadableStream<Uint8Array>, what: string, status: number): AsyncIterable<Uint8Array> {
   return {
     [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
       const reader = body.getReader();
@@ -577,10 +505,7 @@ function bodyChunks(
             const chunk = await reader.read();
             return chunk.done ? { done: true, value: undefined } : { done: false, value: chunk.value };
           } catch (error) {
-            throw new A2ATransportError(
-              `${what}: the connection failed during the stream (${messageOf(error)})`,
-              { status, cause: error },
-            );
+            throw new A2ATransportError(`${what}: the connection failed during the stream (${messageOf(error)})`, { status, cause: error });
           }
         },
         async return(): Promise<IteratorResult<Uint8Array>> {

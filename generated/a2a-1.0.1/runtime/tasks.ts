@@ -37,9 +37,7 @@ export class InMemoryTaskStore implements TaskStore {
   }
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
     const all = [...this.tasks.values()].reverse();
-    return filter.contextId === undefined
-      ? all
-      : all.filter((t) => t.contextId === filter.contextId || t.sessionId === filter.contextId);
+    return filter.contextId === undefined ? all : all.filter((t) => t.contextId === filter.contextId || t.sessionId === filter.contextId);
   }
   get size(): number {
     return this.tasks.size;
