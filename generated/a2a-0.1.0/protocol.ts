@@ -315,6 +315,7 @@ export const A2A_PROFILE: ProtocolProfile = {
   },
   jsonrpcRequired: false,
   roleValues: ["user", "agent"],
+  errorDetails: false,
   emptyResults: [],
   streamResults: ["TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},

@@ -422,6 +422,7 @@ export const A2A_PROFILE: ProtocolProfile = {
   },
   jsonrpcRequired: true,
   roleValues: ["agent", "user"],
+  errorDetails: false,
   emptyResults: [],
   streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},

@@ -566,6 +566,7 @@ export const A2A_PROFILE: ProtocolProfile = {
   },
   jsonrpcRequired: true,
   roleValues: ["ROLE_UNSPECIFIED", "ROLE_USER", "ROLE_AGENT"],
+  errorDetails: true,
   emptyResults: ["pushDelete"],
   streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {

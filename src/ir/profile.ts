@@ -74,6 +74,10 @@ export function buildProfile(
     errorCodes,
     jsonrpcRequired,
     roleValues: roleValuesOf(defs),
+    errorDetails: errors.some((e) => {
+      const data = (defs[e.name]?.properties as JsonObject | undefined)?.data;
+      return isObject(data) && data.type === "array";
+    }),
     emptyResults: Object.entries(roles)
       .filter(([, method]) => isEmptyObjectResult(defs, methods.find((m) => m.method === method)))
       .map(([role]) => role as MethodRole)

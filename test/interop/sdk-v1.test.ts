@@ -798,7 +798,7 @@ describe("problems on our side (A2A 1.0.1)", () => {
   it("U3 (fixed): GetTaskPushNotificationConfig for an unknown config id is -32602, not TaskNotFoundError -32001", () => checks.missingConfig(ours.rpcUrl));
   it("U4 (fixed): deleting a push config twice: the second DeleteTaskPushNotificationConfig is -32602 (not idempotent)", () => checks.deleteTwice(ours.rpcUrl));
   it("U5 (fixed): push notifications POST the bare Task as application/json, not a StreamResponse as application/a2a+json", () => checks.pushPayload(ours.rpcUrl));
-  it.skip("U6: JSON-RPC error data is an object ({taskId}, {issues}, {supported}), not an array of @type details", () => checks.errorDetails(ours.rpcUrl));
+  it("U6 (fixed): JSON-RPC error data is an object ({taskId}, {issues}, {supported}), not an array of @type details", () => checks.errorDetails(ours.rpcUrl));
   it("U7 (fixed): GetExtendedAgentCard is -32601 Method not found, not -32004 (undeclared) / -32007 (declared, not configured)", async () => {
     await checks.extendedCardNotDeclared(ours.rpcUrl);
     const declared = await startServer("1.0.1", "node", { card: { capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true } } });

@@ -43,7 +43,10 @@ for (const framework of FRAMEWORKS) {
         ["2.0", { "a2a-version": "2.0" }],
       ])("%s → VersionNotSupportedError (-32009)", async (_name, extra) => {
         const r = await post(rpc(3, "GetTask", { id: "none" }), { "content-type": "application/json", ...extra });
-        expect(r.json).toMatchObject({ id: 3, error: { code: -32009, data: { supported: ["1.0"] } } });
+        expect(r.json).toMatchObject({
+          id: 3,
+          error: { code: -32009, data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "VERSION_NOT_SUPPORTED", metadata: { supported: '["1.0"]' } }] },
+        });
       });
     });
 
@@ -78,8 +81,8 @@ for (const framework of FRAMEWORKS) {
       const cases: Array<[string, string, number, Json]> = [
         ["malformed JSON → -32700", '{"jsonrpc":"2.0","id":1,', 200, { id: null, error: { code: -32700 } }],
         ["a 0.x method name → -32601", rpc(1, "message/send", { message: message() }), 200, { id: 1, error: { code: -32601 } }],
-        ["a message without parts → -32602", rpc(2, "SendMessage", { message: (({ parts: _p, ...m }) => m)(message()) }), 200, { id: 2, error: { code: -32602, data: { issues: [{ pointer: "/params/message/parts" }] } } }],
-        ["a 0.x role → -32602 listing the roles", rpc(3, "SendMessage", { message: message({ role: "user" }) }), 200, { id: 3, error: { code: -32602, data: { issues: [{ pointer: "/params/message/role" }] } } }],
+        ["a message without parts → -32602", rpc(2, "SendMessage", { message: (({ parts: _p, ...m }) => m)(message()) }), 200, { id: 2, error: { code: -32602, data: [{ "@type": "type.googleapis.com/google.rpc.BadRequest", fieldViolations: [{ field: "params.message.parts" }] }] } }],
+        ["a 0.x role → -32602 listing the roles", rpc(3, "SendMessage", { message: message({ role: "user" }) }), 200, { id: 3, error: { code: -32602, data: [{ fieldViolations: [{ field: "params.message.role" }] }] } }],
         ["a part with two contents (a oneof) → -32602", rpc(4, "SendMessage", { message: message({ parts: [{ text: "a", url: "https://x" }] }) }), 200, { id: 4, error: { code: -32602 } }],
         ["a part with no content → -32602", rpc(5, "SendMessage", { message: message({ parts: [{ mediaType: "text/plain" }] }) }), 200, { id: 5, error: { code: -32602 } }],
         ["id 0 is echoed", rpc(0, "GetTask", { id: "none" }), 200, { id: 0, error: { code: -32001 } }],
@@ -101,7 +104,7 @@ for (const framework of FRAMEWORKS) {
           const created = await post(rpc(1, "SendMessage", { message: message({ parts: [{ text: "ask" }] }) }));
           const taskId = String((((created.json as Json).result as Json).task as Json).id);
           const r = await post(rpc(2, "CreateTaskPushNotificationConfig", { taskId, url }));
-          expect(r.json).toMatchObject({ id: 2, error: { code: -32602, data: { url } } });
+          expect(r.json).toMatchObject({ id: 2, error: { code: -32602, data: [{ reason: "INVALID_PARAMS", metadata: { url } }] } });
         },
       );
     });

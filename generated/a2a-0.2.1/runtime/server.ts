@@ -283,7 +283,7 @@ export class A2AServerCore {
     }
     const text = typeof request.body === "string" ? request.body : new TextDecoder("utf-8", { fatal: false }).decode(request.body ?? new Uint8Array());
     const parsed = parseJsonSafe(text);
-    if (!parsed.ok) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, "Parse error", { message: parsed.message })));
+    if (!parsed.ok) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, "Parse error", this.details(JSON_RPC_ERROR.parseError, { message: parsed.message }))));
 
     if (Array.isArray(parsed.value)) return this.batch(parsed.value, request, auth.principal);
     const single = await this.dispatch(parsed.value, request, auth.principal, false);
@@ -315,18 +315,21 @@ export class A2AServerCore {
     // Where the version's schema leaves `jsonrpc` optional (0.1.0), a request without it is accepted.
     const tolerant = !this.binding.profile.jsonrpcRequired && isObject(value) && !("jsonrpc" in value) ? { ...value, jsonrpc: "2.0" } : value;
     const envelope = checkRequestEnvelope(tolerant);
-    if (!envelope.ok) return failure(envelope.id, asIssues(envelope.error));
+    if (!envelope.ok) {
+      const error = asIssues(envelope.error);
+      return failure(envelope.id, jsonRpcError(error.code, error.message, this.details(error.code, error.data)));
+    }
     const { request: rpc, notification } = envelope;
     const id: JsonRpcId = rpc.id ?? null;
     const descriptor = Object.prototype.hasOwnProperty.call(this.binding.methods, rpc.method) ? this.binding.methods[rpc.method] : undefined;
     const custom = this.options.methods && Object.prototype.hasOwnProperty.call(this.options.methods, rpc.method) ? this.options.methods[rpc.method] : undefined;
     if (!descriptor && !custom) {
-      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${rpc.method}`, { method: rpc.method }));
+      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${rpc.method}`, this.details(JSON_RPC_ERROR.methodNotFound, { method: rpc.method })));
     }
     const streaming = descriptor?.streaming ?? false;
     const versionProblem = this.versionProblem(request);
     if (versionProblem) {
-      return notification ? undefined : failure(id, jsonRpcError(this.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest), versionProblem.message, versionProblem.data));
+      return notification ? undefined : failure(id, jsonRpcError(this.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest), versionProblem.message, this.details(this.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest), versionProblem.data)));
     }
     if (streaming && (notification || inBatch)) {
       return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"));
@@ -341,7 +344,7 @@ export class A2AServerCore {
         const envelopeIssues = issues.filter((i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")));
         const code = envelopeIssues.length > 0 ? JSON_RPC_ERROR.invalidRequest : JSON_RPC_ERROR.invalidParams;
         if (notification) return undefined;
-        return answer(failure(id, jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", { issues: publicIssues(issues) })));
+        return answer(failure(id, jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", this.details(code, { issues: publicIssues(issues) }))));
       }
     }
     try {
@@ -352,10 +355,38 @@ export class A2AServerCore {
       return notification ? undefined : success(id, result === undefined ? null : result);
     } catch (error) {
       if (notification) return undefined;
-      if (error instanceof A2AServerError) return answer(failure(id, jsonRpcError(error.code, error.message, error.data)));
+      if (error instanceof A2AServerError) return answer(failure(id, jsonRpcError(error.code, error.message, this.details(error.code, error.data))));
       this.logger.error(`a2a: internal error in ${rpc.method}`, error);
       return answer(failure(id, jsonRpcError(JSON_RPC_ERROR.internalError, "Internal error")));
     }
+  }
+
+  /**
+   * Error `data` in the version's form: as it is (0.x), or (1.0, §9.5) a list of google.rpc details: the
+   * validation issues as a BadRequest with field violations, anything else as an ErrorInfo.
+   */
+  private details(code: number, data: unknown): unknown {
+    if (data === undefined || !this.binding.profile.errorDetails) return data;
+    if (isObject(data) && Array.isArray(data.issues)) {
+      return [
+        {
+          "@type": "type.googleapis.com/google.rpc.BadRequest",
+          fieldViolations: (data.issues as ValidationIssue[]).map((i) => ({ field: fieldPath(i.pointer), description: i.message })),
+        },
+      ];
+    }
+    const name = Object.entries(this.binding.profile.errorCodes).find(([, c]) => c === code)?.[0] ?? "Error";
+    const metadata: Record<string, string> = {};
+    if (isObject(data)) for (const [key, value] of Object.entries(data)) metadata[key] = typeof value === "string" ? value : JSON.stringify(value);
+    else metadata.detail = JSON.stringify(data);
+    return [
+      {
+        "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+        reason: name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase(),
+        domain: "a2a-protocol.org",
+        metadata,
+      },
+    ];
   }
 
   /**
@@ -1077,6 +1108,15 @@ function pathOf(url: unknown): string | undefined {
   } catch {
     return undefined;
   }
+}
+
+/** A JSON pointer as a google.rpc field path: "/params/message/parts/0/text" → "params.message.parts[0].text". */
+function fieldPath(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : path ? `${path}.${token}` : token), "");
 }
 
 /** An envelope error's `{ pointer, expected, got }` data as the same `{ issues: [...] }` shape params errors have. */

@@ -58,6 +58,8 @@ export interface ProtocolProfile {
   readonly resultWrappers: { readonly [R in MethodRole]?: { readonly [definition: string]: string } };
   /** The header (or query parameter) naming the protocol version a client speaks, where the version has one. */
   readonly versionHeader?: string;
+  /** Whether error `data` is a list of google.rpc details (`[{ "@type": … }]`, 1.0) rather than any value. */
+  readonly errorDetails: boolean;
 }
 
 export type JsonObject = { [key: string]: unknown };
