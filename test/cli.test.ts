@@ -296,14 +296,14 @@ describe("CLI", () => {
     it("versions lists the bundled versions, the newest as default", () => {
       const r = run(["versions", "--json"], work);
       expect(JSON.parse(r.stdout)).toEqual({
-        default: "0.3.0",
+        default: "1.0.1",
         versions: ["0.1.0", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.2.5", "0.2.6", "0.3.0", "1.0.1"],
       });
     });
     it("--verbose prints per-phase timings", () => {
       const r = run(["generate", "--out", join(work, "verbose"), "--verbose"], work);
       expect(r.code).toBe(0);
-      expect(r.stderr).toMatch(/timings 0\.3\.0: load \d+ ms, normalize \d+ ms, ir \d+ ms, models \d+ ms, validators \d+ ms, protocol \d+ ms, format \d+ ms, write \d+ ms; total \d+ ms/);
+      expect(r.stderr).toMatch(/timings 1\.0\.1: load \d+ ms, normalize \d+ ms, ir \d+ ms, models \d+ ms, validators \d+ ms, protocol \d+ ms, format \d+ ms, write \d+ ms; total \d+ ms/);
     });
     it("an unknown option is a usage error", () => {
       const r = run(["generate", "--spek", "0.3.0"], work);
