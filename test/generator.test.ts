@@ -6,6 +6,7 @@ import { generate, generateAndWrite } from "../src/generate.js";
 import { normalizeSchema } from "../src/schema/normalize.js";
 import { canonicalJson, type Json, type JsonObject } from "../src/schema/json.js";
 import { GENERATED, projectTempDir, readSchema, ROOT, tempDir } from "./helpers.js";
+import { addAudioPart, addListTasksMethod } from "./support/derived-schemas.js";
 
 function deepFreeze<T>(value: T): T {
   if (value && typeof value === "object") {
@@ -89,50 +90,12 @@ describe("schemas derived from 0.3.0", () => {
   beforeAll(async () => {
     // 1. A new request method, `tasks/list`, with its params, success response and response union.
     const withMethod = readSchema("0.3.0") as { definitions: Record<string, JsonObject> };
-    const d = withMethod.definitions;
-    d.ListTasksParams = {
-      type: "object",
-      description: "Filters for tasks/list.",
-      properties: { contextId: { type: "string" }, pageSize: { type: "integer" } },
-    };
-    d.ListTasksRequest = {
-      type: "object",
-      description: "Represents a JSON-RPC request for the `tasks/list` method.",
-      properties: {
-        id: { type: ["string", "integer"] },
-        jsonrpc: { const: "2.0", type: "string" },
-        method: { const: "tasks/list", type: "string" },
-        params: { $ref: "#/definitions/ListTasksParams" },
-      },
-      required: ["id", "jsonrpc", "method", "params"],
-    };
-    d.ListTasksSuccessResponse = {
-      type: "object",
-      properties: {
-        id: { type: ["string", "integer", "null"] },
-        jsonrpc: { const: "2.0", type: "string" },
-        result: { type: "array", items: { $ref: "#/definitions/Task" } },
-      },
-      required: ["id", "jsonrpc", "result"],
-    };
-    d.ListTasksResponse = { anyOf: [{ $ref: "#/definitions/JSONRPCErrorResponse" }, { $ref: "#/definitions/ListTasksSuccessResponse" }] };
-    (d.A2ARequest?.anyOf as Json[]).push({ $ref: "#/definitions/ListTasksRequest" });
-    (d.JSONRPCResponse?.anyOf as Json[]).push({ $ref: "#/definitions/ListTasksSuccessResponse" });
+    addListTasksMethod(withMethod.definitions);
     writeFileSync(join(work, "with-method.json"), JSON.stringify(withMethod, null, 2));
 
     // 2. A new Part member, `AudioPart`.
     const withPart = readSchema("0.3.0") as { definitions: Record<string, JsonObject> };
-    withPart.definitions.AudioPart = {
-      type: "object",
-      description: "An audio segment.",
-      properties: {
-        kind: { const: "audio", type: "string" },
-        audio: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
-        metadata: { type: "object", additionalProperties: {} },
-      },
-      required: ["kind", "audio"],
-    };
-    (withPart.definitions.Part?.anyOf as Json[]).push({ $ref: "#/definitions/AudioPart" });
+    addAudioPart(withPart.definitions);
     writeFileSync(join(work, "with-part.json"), JSON.stringify(withPart, null, 2));
 
     await generateAndWrite({ schema: join(work, "with-method.json"), out: outWithMethod });

@@ -8,6 +8,7 @@ import { schemaText } from "../../src/diff/schema-text.js";
 import { SPEC_CHANGES_PATH, specChangesMarkdown, writeSpecChanges } from "../../src/diff/spec-changes.js";
 import { generate } from "../../src/generate.js";
 import type { ProtocolIR } from "../../src/ir/types.js";
+import { addAudioPart, addListTasksMethod } from "../support/derived-schemas.js";
 import type { Json, JsonObject } from "../../src/schema/json.js";
 import { readSchema, ROOT, tempDir } from "../helpers.js";
 
@@ -286,43 +287,8 @@ describe("diffProtocols on schemas derived from 0.3.0", () => {
 
   beforeAll(async () => {
     base = bundledIR("0.3.0");
-    const methodFile = derive("with-method.json", (d) => {
-      d.ListTasksParams = { type: "object", properties: { contextId: { type: "string" }, pageSize: { type: "integer" } } };
-      d.ListTasksRequest = {
-        type: "object",
-        properties: {
-          id: { type: ["string", "integer"] },
-          jsonrpc: { const: "2.0", type: "string" },
-          method: { const: "tasks/list", type: "string" },
-          params: { $ref: "#/definitions/ListTasksParams" },
-        },
-        required: ["id", "jsonrpc", "method", "params"],
-      };
-      d.ListTasksSuccessResponse = {
-        type: "object",
-        properties: {
-          id: { type: ["string", "integer", "null"] },
-          jsonrpc: { const: "2.0", type: "string" },
-          result: { type: "array", items: { $ref: "#/definitions/Task" } },
-        },
-        required: ["id", "jsonrpc", "result"],
-      };
-      d.ListTasksResponse = { anyOf: [{ $ref: "#/definitions/JSONRPCErrorResponse" }, { $ref: "#/definitions/ListTasksSuccessResponse" }] };
-      (d.A2ARequest?.anyOf as Json[]).push({ $ref: "#/definitions/ListTasksRequest" });
-      (d.JSONRPCResponse?.anyOf as Json[]).push({ $ref: "#/definitions/ListTasksSuccessResponse" });
-    });
-    const partFile = derive("with-part.json", (d) => {
-      d.AudioPart = {
-        type: "object",
-        properties: {
-          kind: { const: "audio", type: "string" },
-          audio: { type: "object", properties: { uri: { type: "string" } }, required: ["uri"] },
-          metadata: { type: "object", additionalProperties: {} },
-        },
-        required: ["kind", "audio"],
-      };
-      (d.Part?.anyOf as Json[]).push({ $ref: "#/definitions/AudioPart" });
-    });
+    const methodFile = derive("with-method.json", addListTasksMethod);
+    const partFile = derive("with-part.json", addAudioPart);
     const editsFile = derive("with-edits.json", (d) => {
       const message = d.Message as JsonObject;
       message.required = (message.required as string[]).filter((r) => r !== "messageId");
