@@ -8,7 +8,7 @@ import { loadConfig } from "./config.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 import { check, displayPath, generate, generateAndWrite, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
-import { specChangeReport, userTypeErrors } from "./regenerate.js";
+import { hintsFor, specChangeReport, userTypeErrors } from "./regenerate.js";
 import { GENERATOR_VERSION } from "./version.js";
 
 interface GenerateArgs {
@@ -234,13 +234,16 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       const changes = specChangeReport(result);
       const written = await writeResult(result, target);
       if (changes && !args.quiet) {
-        io.out(`\nThe spec changed. ${changes}`);
+        io.out(`\nThe spec changed. ${changes.text}`);
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
         if (errors === undefined) io.out("(install typescript in the project to see what the change breaks in your code)");
         else if (errors.length === 0) io.out("Your code still type-checks against the new output.");
         else {
           io.out(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
-          for (const e of errors) io.out(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
+          for (const e of errors) {
+            io.out(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
+            for (const hint of changes.diff ? hintsFor(e.message, changes.diff) : []) io.out(`      → ${hint}`);
+          }
         }
       }
       if (!args.quiet) {

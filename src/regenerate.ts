@@ -1,7 +1,7 @@
 import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
-import { diffProtocols, isEmptyDiff } from "./diff/diff.js";
+import { diffProtocols, isEmptyDiff, type SpecDiff } from "./diff/diff.js";
 import { bundledIR } from "./diff/load.js";
 import { renderText } from "./diff/render.js";
 import type { GenerateResult } from "./generate.js";
@@ -13,14 +13,33 @@ import { readManifest } from "./write/manifest.js";
  * generated from (read before it is replaced), and afterwards the TypeScript errors the new output
  * causes in the user's own files.
  */
-export function specChangeReport(result: GenerateResult): string | undefined {
+export function specChangeReport(result: GenerateResult): { text: string; diff: SpecDiff | undefined } | undefined {
   const before = readManifest(result.outDir);
   if (!before || before.specVersion === result.ir.specVersion) return undefined;
   if (!bundledVersions().includes(before.specVersion)) {
-    return `The output was generated from ${before.schema.file} (A2A ${before.specVersion}); it is now A2A ${result.ir.specVersion}.`;
+    return { text: `The output was generated from ${before.schema.file} (A2A ${before.specVersion}); it is now A2A ${result.ir.specVersion}.`, diff: undefined };
   }
   const diff = diffProtocols(bundledIR(before.specVersion), result.ir);
-  return isEmptyDiff(diff) ? undefined : renderText(diff);
+  return isEmptyDiff(diff) ? undefined : { text: renderText(diff), diff };
+}
+
+/**
+ * What to change, for a type error that names something the spec change renamed or removed: "TaskSendParams
+ * is now MessageSendParams", "tasks/send is now message/send", "TaskState no longer has "unknown"".
+ */
+export function hintsFor(message: string, diff: SpecDiff): string[] {
+  const hints: string[] = [];
+  const named = (name: string) => new RegExp(`(^|[^\\w/])${name.replace(/[.*+?^${}()|[\]\\/]/g, "\\$&")}($|[^\\w/])`).test(message);
+  for (const r of diff.types.renamed) if (named(r.from)) hints.push(`${r.from} is now ${r.to}`);
+  for (const r of diff.methods.renamed) if (named(r.from)) hints.push(`${r.from} is now ${r.to}`);
+  for (const t of diff.types.removed) if (named(t.name)) hints.push(`${t.name} no longer exists`);
+  for (const change of diff.types.changed) {
+    for (const c of change.changes) {
+      if (c.change === "enum" && c.removed.some((v) => message.includes(JSON.stringify(v)))) hints.push(`${change.name}${c.field ? `.${c.field}` : ""} no longer has ${c.removed.map((v) => JSON.stringify(v)).join(", ")}`);
+      if (c.change === "removed" && named(c.field) && named(change.name)) hints.push(`${change.name}.${c.field} was removed`);
+    }
+  }
+  return [...new Set(hints)];
 }
 
 export interface TypeError {
