@@ -319,4 +319,5 @@ export const A2A_PROFILE: ProtocolProfile = {
   emptyResults: [],
   streamResults: ["TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},
+  protoJson: false,
 };

@@ -424,4 +424,5 @@ export const A2A_PROFILE: ProtocolProfile = {
   emptyResults: [],
   streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},
+  protoJson: false,
 };

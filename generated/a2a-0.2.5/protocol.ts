@@ -481,4 +481,5 @@ export const A2A_PROFILE: ProtocolProfile = {
   emptyResults: [],
   streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},
+  protoJson: false,
 };

@@ -588,4 +588,5 @@ export const A2A_PROFILE: ProtocolProfile = {
     },
   },
   versionHeader: "A2A-Version",
+  protoJson: true,
 };

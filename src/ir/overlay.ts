@@ -19,6 +19,8 @@ export interface Overlay {
   roles: Record<string, string>;
   /** The header (or query parameter) naming the protocol version a client speaks, where the version has one (1.0). */
   versionHeader?: string;
+  /** Whether the wire format is ProtoJSON (1.0): fields at their default, such as an empty list, are left out. */
+  protoJson?: boolean;
 }
 
 export function bundledOverlayPath(version: string): string {
@@ -63,5 +65,6 @@ export function parseOverlay(json: unknown, file: string): Overlay {
     responses: responses as JsonObject as Record<string, string>,
     roles: roles as JsonObject as Record<string, string>,
     ...(typeof json.versionHeader === "string" ? { versionHeader: json.versionHeader } : {}),
+    ...(json.protoJson === true ? { protoJson: true } : {}),
   };
 }

@@ -85,6 +85,7 @@ export function buildProfile(
     streamResults: streamResultsOf(defs, methods.find((m) => m.method === roles.stream)),
     resultWrappers,
     ...(overlay.versionHeader ? { versionHeader: overlay.versionHeader } : {}),
+    protoJson: overlay.protoJson === true,
   };
 }
 

@@ -144,6 +144,8 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
     roles,
     // Since 1.0 the client names the protocol version it speaks (A2A-Version service parameter, §3.2.6).
     versionHeader: "A2A-Version",
+    // ProtoJSON: a field with its default value (an empty list) is left out, not written empty.
+    protoJson: true,
   };
 
   const schema = {

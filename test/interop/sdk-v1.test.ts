@@ -814,6 +814,6 @@ describe("problems on our side (A2A 1.0.1)", () => {
     expect((listed.tasks as Json[]).map((t) => t.id)).toEqual([task.id]);
   });
   it("U9 (fixed): ListTasks ignores an invalid statusTimestampAfter ('yesterday') instead of -32602", () => checks.badTimestamp(ours.rpcUrl));
-  it.skip("U10: GetTask with historyLength 0 answers `history: []` instead of leaving the field out", () => checks.historyZero(ours.rpcUrl));
+  it("U10 (fixed): GetTask with historyLength 0 answers `history: []` instead of leaving the field out", () => checks.historyZero(ours.rpcUrl));
 
 });

@@ -58,6 +58,8 @@ export interface ProtocolProfile {
   readonly resultWrappers: { readonly [R in MethodRole]?: { readonly [definition: string]: string } };
   /** The header (or query parameter) naming the protocol version a client speaks, where the version has one. */
   readonly versionHeader?: string;
+  /** Whether the wire format is ProtoJSON (1.0): fields at their default, such as an empty list, are left out. */
+  readonly protoJson: boolean;
   /** Whether error `data` is a list of google.rpc details (`[{ "@type": … }]`, 1.0) rather than any value. */
   readonly errorDetails: boolean;
 }
@@ -351,10 +353,14 @@ export class ProtocolShapes {
     return typeof params.taskId === "string" && typeof params.id === "string" ? params.id : undefined;
   }
 
-  /** The history of a task trimmed to its last `length` messages (0 → none, as the spec says). */
+  /** The history of a task trimmed to its last `length` messages (0 → none; ProtoJSON leaves the empty list out). */
   withHistory(task: JsonObject, length: number | undefined): JsonObject {
     if (length === undefined || !Array.isArray(task.history)) return task;
     const history = length <= 0 ? [] : task.history.slice(-length);
+    if (history.length === 0 && this.profile.protoJson) {
+      const { history: _omitted, ...rest } = task;
+      return rest;
+    }
     return { ...task, history };
   }
 }
