@@ -6,7 +6,7 @@ import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { loadConfig } from "./config.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
-import { check, displayPath, generate, generateAndWrite, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
+import { check, displayPath, generate, writeResult, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
 import { hintsFor, specChangeReport, userTypeErrors } from "./regenerate.js";
 import { GENERATOR_VERSION } from "./version.js";
@@ -232,7 +232,8 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       const target = targets[i] as GenerateOptions;
       // Read what the folder was generated from before it is replaced.
       const changes = specChangeReport(result);
-      const written = await writeResult(result, target);
+      // Generated already (every target first, so a bad input stops the run before anything is written).
+      const written = writeResult(result, target.cwd);
       if (changes && !args.quiet) {
         io.out(`\nThe spec changed. ${changes.text}`);
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
@@ -301,14 +302,6 @@ async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
   return EXIT_CODES.ok;
 }
 
-async function writeResult(result: GenerateResult, target: GenerateOptions): Promise<GenerateResult> {
-  // The files are already generated; only the writing is left. generateAndWrite would generate again.
-  const { writeOutput } = await import("./write/writer.js");
-  const start = performance.now();
-  writeOutput(result.outDir, result.files, displayPath(result.outDir, target.cwd));
-  result.timings.write = performance.now() - start;
-  return result;
-}
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
   return key === "spec" || key === "frameworks" ? value : resolve(cwd, value as string);

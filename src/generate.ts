@@ -11,7 +11,7 @@ import { TemplateRenderer } from "./emit/templates.js";
 import { emitValidatorFiles } from "./emit/validators.js";
 import { formatFiles } from "./format/format.js";
 import { buildIR } from "./ir/build.js";
-import { bundledOverlayPath, loadOverlay, parseOverlay, type Overlay } from "./ir/overlay.js";
+import { bundledOverlay, loadOverlay, parseOverlay, type Overlay } from "./ir/overlay.js";
 import type { ProtocolIR } from "./ir/types.js";
 import { isObject } from "./schema/json.js";
 import { bundledSchemaPath, bundledVersions, loadSchemaSource, type SchemaSource } from "./schema/load.js";
@@ -115,9 +115,13 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 
 /** Generates and replaces the output folder atomically. */
 export async function generateAndWrite(options: GenerateOptions = {}): Promise<GenerateResult> {
-  const result = await generate(options);
+  return writeResult(await generate(options), options.cwd);
+}
+
+/** Replaces a result's output folder atomically with its files (a result generate() already made). */
+export function writeResult(result: GenerateResult, cwd?: string): GenerateResult {
   const start = performance.now();
-  writeOutput(result.outDir, result.files, displayPath(result.outDir, options.cwd));
+  writeOutput(result.outDir, result.files, displayPath(result.outDir, cwd));
   result.timings.write = performance.now() - start;
   return result;
 }
@@ -143,8 +147,7 @@ function resolveOverlay(
   cwd: string,
 ): { overlay: Overlay; version: string; basis: ProtocolIR["versionBasis"] } {
   if (source.bundledVersion !== undefined) {
-    const overlay = source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(source.bundledVersion));
-    return { overlay, version: source.bundledVersion, basis: "bundled" };
+    return { overlay: bundledOverlay(source, source.bundledVersion), version: source.bundledVersion, basis: "bundled" };
   }
   const explicit = options.overlay ? resolve(cwd, options.overlay) : undefined;
   if (!explicit && source.overlay) {
@@ -158,14 +161,9 @@ function resolveOverlay(
     const overlay = loadOverlay(overlayPath, displayPath(overlayPath, cwd));
     return { overlay, version: overlay.version, basis: "overlay" };
   }
-  const version = closestBundledVersion(source, Object.keys(definitions));
-  return { overlay: bundledOverlay(version), version, basis: "closest-bundled" };
-}
-
-/** The facts of a bundled version: its overlay file, or (a proto) what the proto states. */
-function bundledOverlay(version: string): Overlay {
-  const source = loadSchemaSource({ spec: version });
-  return source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(version));
+  // The closest bundled version, already loaded: its facts come from that same source.
+  const closest = closestBundled(source, Object.keys(definitions));
+  return { overlay: bundledOverlay(closest.source, closest.version), version: closest.version, basis: "closest-bundled" };
 }
 
 /**
@@ -173,17 +171,21 @@ function bundledOverlay(version: string): Overlay {
  * definition names (ties go to the newer version).
  */
 export function closestBundledVersion(source: SchemaSource, names: string[]): string {
+  return closestBundled(source, names).version;
+}
+
+function closestBundled(source: SchemaSource, names: string[]): { version: string; source: SchemaSource } {
   const mine = new Set(names);
-  let best: { version: string; score: number } | undefined;
+  let best: { version: string; source: SchemaSource; score: number } | undefined;
   for (const version of bundledVersions()) {
     const bundled = loadSchemaSource({ schema: bundledSchemaPath(version) });
-    if (bundled.sha256 === source.sha256) return version;
+    if (bundled.sha256 === source.sha256) return { version, source: bundled };
     const defs = bundled.json.definitions ?? bundled.json.$defs;
     const theirs = new Set(isObject(defs) ? Object.keys(defs) : []);
     const shared = [...mine].filter((n) => theirs.has(n)).length;
     const score = shared / (mine.size + theirs.size - shared || 1);
-    if (!best || score >= best.score) best = { version, score };
+    if (!best || score >= best.score) best = { version, source: bundled, score };
   }
   if (!best) throw new CodegenError("no bundled schema to compare with", { kind: "io" });
-  return best.version;
+  return best;
 }

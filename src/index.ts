@@ -6,7 +6,7 @@
  *   await generateAndWrite({ spec: "0.3.0", out: "src/a2a" });  // replaces the folder atomically
  *   const { check: outcome } = await check({ out: "src/a2a" }); // outcome.ok, outcome.stale, ...
  */
-export { generate, generateAndWrite, check, closestBundledVersion } from "./generate.js";
+export { generate, generateAndWrite, writeResult, check, closestBundledVersion } from "./generate.js";
 export type { GenerateOptions, GenerateResult, Phase } from "./generate.js";
 export { writeOutput, checkOutput, type CheckResult } from "./write/writer.js";
 export { MANIFEST_FILE, type Manifest } from "./write/manifest.js";

@@ -611,7 +611,7 @@ function diffUnions(a: ProtocolIR, b: ProtocolIR, mapRef: RefMapper): UnionChang
     const shownA = memberLabels(ua, schemasA);
     const membersB = memberLabels(ub, schemasB);
     const membersAdded = membersB.filter((m) => !membersA.includes(m)).sort();
-    const membersRemoved = shownA.filter((m, i) => !membersB.includes(membersA[i] as string)).sort();
+    const membersRemoved = shownA.filter((_shown, i) => !membersB.includes(membersA[i] as string)).sort();
     const from = dispatchSummary(ua.dispatch);
     const to = dispatchSummary(ub.dispatch);
     const dispatch = from.kind !== to.kind || from.property !== to.property ? { from, to } : null;

@@ -1,6 +1,6 @@
 import { generate } from "../generate.js";
 import { buildIR } from "../ir/build.js";
-import { bundledOverlayPath, loadOverlay, parseOverlay } from "../ir/overlay.js";
+import { bundledOverlay } from "../ir/overlay.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { bundledVersions, loadSchemaSource } from "../schema/load.js";
 import { normalizeSchema } from "../schema/normalize.js";
@@ -14,7 +14,7 @@ export function bundledIR(version: string): ProtocolIR {
   const schema = normalizeSchema(source.json, source.displayPath);
   return buildIR({
     schema,
-    overlay: source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(version)),
+    overlay: bundledOverlay(source, version),
     specVersion: version,
     versionBasis: "bundled",
     file: source.displayPath,

@@ -1,5 +1,5 @@
 import { compile } from "json-schema-to-typescript";
-import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import type { Json, JsonObject } from "../schema/json.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { walkSchema } from "../schema/walk.js";
 import type { TemplateRenderer } from "./templates.js";

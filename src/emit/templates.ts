@@ -45,13 +45,8 @@ export class TemplateRenderer {
       } catch (error) {
         throw new CodegenError("template not found", { file, cause: error, kind: "io" });
       }
-      try {
-        template = this.hb.compile(source, { noEscape: true, strict: true, knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true });
-        // Handlebars parses lazily: compile now, so that a syntax error is reported as such, with its line.
-        this.hb.precompile(source, { noEscape: true, strict: true, knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true });
-      } catch (error) {
-        throw new CodegenError(templateProblem(error, view), { file, cause: error });
-      }
+      // Handlebars compiles on the first render: a syntax error or an unknown helper is reported there.
+      template = this.hb.compile(source, { noEscape: true, strict: true, knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true });
       this.cache.set(file, template);
     }
     try {

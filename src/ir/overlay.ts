@@ -27,6 +27,14 @@ export function bundledOverlayPath(version: string): string {
   return join(BUNDLED_SCHEMA_DIR, `a2a-${version}.overlay.json`);
 }
 
+/**
+ * The facts of a bundled version: what its proto states (1.0 on; the loaded source carries them), else
+ * its overlay file `schema/a2a-<version>.overlay.json`.
+ */
+export function bundledOverlay(source: { overlay?: JsonObject | undefined; displayPath: string }, version: string): Overlay {
+  return source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(version));
+}
+
 export function loadOverlay(path: string, displayPath: string = path): Overlay {
   if (!existsSync(path)) throw new CodegenError("overlay file not found", { file: displayPath });
   const json = parseJson(readFileSync(path, "utf8"), displayPath);

@@ -392,7 +392,7 @@ function valueSchema(field: protobuf.Field, type: string, refTo: RefTo, where: s
   throw new CodegenError(`field ${where} has type "${type}", which does not resolve`);
 }
 
-function fieldSchema(field: protobuf.Field, refTo: RefTo, where: string, required: boolean): Schema {
+function fieldSchema(field: protobuf.Field, refTo: RefTo, where: string): Schema {
   field.resolve();
   const description = cleanComment(field.comment);
   const value = valueSchema(field, field.type, refTo, where);
@@ -407,8 +407,8 @@ function fieldSchema(field: protobuf.Field, refTo: RefTo, where: string, require
           : { pattern: keyType.startsWith("u") || keyType === "fixed32" || keyType === "fixed64" ? "^[0-9]+$" : "^-?[0-9]+$" };
     schema = { type: "object", additionalProperties: value, ...(keys ? { propertyNames: keys } : {}) };
   } else if (field.repeated) {
-    // Specification §5.7: "Arrays marked as required MUST contain at least one element."
-    // A required repeated field may be empty (a page of no tasks): required says "present", not "non-empty".
+    // A required repeated field may be empty (a page of no tasks): required says "present", not
+    // "non-empty", although specification §5.7 asks required arrays to have an element.
     schema = { type: "array", items: value };
   } else {
     schema = value;
@@ -434,7 +434,7 @@ function messageSchema(type: protobuf.Type, refTo: RefTo, warnings: string[]): S
     seenJson.set(json, field.name);
     const req = isRequired(field) && !inOneof.has(field.name);
     if (isRequired(field) && inOneof.has(field.name)) warnings.push(`${name}.${field.name} is REQUIRED inside oneof "${inOneof.get(field.name)?.name}": the oneof already requires one member; the annotation is ignored`);
-    properties.set(field.name, fieldSchema(field, refTo, `${name}.${field.name}`, req));
+    properties.set(field.name, fieldSchema(field, refTo, `${name}.${field.name}`));
     if (req) required.push(json);
   }
   const objectOf = (fields: protobuf.Field[], extraRequired: string[]): Schema => {

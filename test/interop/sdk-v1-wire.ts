@@ -4,10 +4,8 @@
  * and `textOf()` come from ./wire.ts and work unchanged (1.0 parts carry `text` directly).
  */
 import { randomUUID } from "node:crypto";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { Message, SendMessageRequest } from "a2a-sdk-v1";
-import { rawRpc, type RawAnswer } from "./wire.js";
+import { rawRpc, startTwoLineSseStub, type RawAnswer } from "./wire.js";
 
 type Json = Record<string, unknown>;
 
@@ -63,29 +61,7 @@ export function sdkSend(text: string, ids: { taskId?: string; contextId?: string
   return SendMessageRequest.fromJSON({ message: wireMessage(text, ids) });
 }
 
-/**
- * A stub A2A 1.0 endpoint on 127.0.0.1 that answers every POST with one SSE event whose JSON data is
- * split over two `data:` lines (valid SSE: a reader joins them with "\n", and JSON allows that whitespace).
- */
-export async function startTwoLineSseStubV1(): Promise<{ url: string; close(): Promise<void> }> {
-  const server: Server = createServer((req, res) => {
-    const chunks: Buffer[] = [];
-    req.on("data", (c: Buffer) => chunks.push(c));
-    req.on("end", () => {
-      const { id } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown };
-      const result = { message: { messageId: "m-1", role: "ROLE_AGENT", parts: [{ text: "two lines" }] } };
-      res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
-      res.end(`data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},\ndata: "result":${JSON.stringify(result)}}\n\n`);
-    });
-  });
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}/`,
-    close: () =>
-      new Promise<void>((resolve) => {
-        server.closeAllConnections();
-        server.close(() => resolve());
-      }),
-  };
+/** The two-line SSE stub of the 0.3 suite, answering a 1.0 direct reply (`{ message }`). */
+export function startTwoLineSseStubV1(): Promise<{ url: string; close(): Promise<void> }> {
+  return startTwoLineSseStub({ message: { messageId: "m-1", role: "ROLE_AGENT", parts: [{ text: "two lines" }] } });
 }

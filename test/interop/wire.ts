@@ -101,13 +101,14 @@ export async function departs(check: () => unknown): Promise<void> {
  * A stub A2A endpoint on 127.0.0.1 that answers every POST with one SSE event whose JSON data is split
  * over two `data:` lines (valid SSE: a client joins them with "\n", and JSON allows that whitespace).
  */
-export async function startTwoLineSseStub(): Promise<{ url: string; close(): Promise<void> }> {
+export async function startTwoLineSseStub(
+  result: unknown = { kind: "message", messageId: "m-1", role: "agent", parts: [{ kind: "text", text: "two lines" }] },
+): Promise<{ url: string; close(): Promise<void> }> {
   const server: Server = createServer((req, res) => {
     const chunks: Buffer[] = [];
     req.on("data", (c: Buffer) => chunks.push(c));
     req.on("end", () => {
       const { id } = JSON.parse(Buffer.concat(chunks).toString("utf8")) as { id: unknown };
-      const result = { kind: "message", messageId: "m-1", role: "agent", parts: [{ kind: "text", text: "two lines" }] };
       res.writeHead(200, { "content-type": "text/event-stream", "cache-control": "no-cache" });
       res.end(`data: {"jsonrpc":"2.0","id":${JSON.stringify(id)},\ndata: "result":${JSON.stringify(result)}}\n\n`);
     });

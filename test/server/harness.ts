@@ -334,3 +334,13 @@ export async function rawPost(url: string, body: string | Uint8Array, headers: R
   }
   return { status: response.status, headers: response.headers, text, json: json as Json | Json[] | undefined };
 }
+
+/** Whether `actual` has everything `expected` has (arrays element by element): the JSON-RPC answer checks. */
+export function subset(actual: unknown, expected: unknown): boolean {
+  if (Array.isArray(expected)) return Array.isArray(actual) && expected.length === actual.length && expected.every((e, i) => subset(actual[i], e));
+  if (expected && typeof expected === "object") {
+    if (!actual || typeof actual !== "object") return false;
+    return Object.entries(expected).every(([k, v]) => subset((actual as Record<string, unknown>)[k], v));
+  }
+  return Object.is(actual, expected);
+}

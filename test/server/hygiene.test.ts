@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer, subset } from "./harness.js";
 
 /**
  * Protocol hygiene: every malformed request gets the right HTTP status and JSON-RPC error, never a
@@ -84,14 +84,6 @@ const CASES: Case[] = [
   { name: "invalid UTF-8 → a JSON-RPC error, not a crash", body: new Uint8Array([0x7b, 0xff, 0xfe, 0x7d]), status: 200, expect: { id: null, error: { code: -32700 } } },
 ];
 
-function subset(actual: unknown, expected: unknown): boolean {
-  if (Array.isArray(expected)) return Array.isArray(actual) && expected.length === actual.length && expected.every((e, i) => subset(actual[i], e));
-  if (expected && typeof expected === "object") {
-    if (!actual || typeof actual !== "object") return false;
-    return Object.entries(expected).every(([k, v]) => subset((actual as Json)[k], v));
-  }
-  return Object.is(actual, expected);
-}
 
 for (const framework of FRAMEWORKS) {
   describe(`bad input, ${framework} (0.3.0)`, () => {

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer, subset } from "./harness.js";
 
 /**
  * What A2A 1.0 adds on top of the protocol suite: version negotiation, ListTasks with filters and
@@ -10,14 +10,6 @@ const V1 = { "content-type": "application/json", "a2a-version": "1.0" };
 const message = (over: Json = {}) => ({ messageId: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text: "hello" }], ...over });
 const rpc = (id: unknown, method: string, params?: unknown) => JSON.stringify({ jsonrpc: "2.0", id, method, ...(params === undefined ? {} : { params }) });
 
-function subset(actual: unknown, expected: unknown): boolean {
-  if (Array.isArray(expected)) return Array.isArray(actual) && expected.every((e, i) => subset(actual[i], e));
-  if (expected && typeof expected === "object") {
-    if (!actual || typeof actual !== "object") return false;
-    return Object.entries(expected).every(([k, v]) => subset((actual as Json)[k], v));
-  }
-  return Object.is(actual, expected);
-}
 
 for (const framework of FRAMEWORKS) {
   describe(`A2A 1.0.1 on ${framework}`, () => {

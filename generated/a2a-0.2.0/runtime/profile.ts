@@ -198,10 +198,16 @@ export class ProtocolShapes {
   message(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): JsonObject {
     const m: JsonObject = { ...this.tags("Message"), role: enumValue(this.profile.roleValues, init.role), parts: init.parts };
     if (this.has("Message", "messageId")) m.messageId = init.messageId ?? newId();
-    if (init.taskId !== undefined && this.has("Message", "taskId")) m.taskId = init.taskId;
-    if (init.contextId !== undefined && this.has("Message", "contextId")) m.contextId = init.contextId;
     if (init.metadata !== undefined) m.metadata = init.metadata;
-    return m;
+    return this.stamp(m, init.taskId, init.contextId);
+  }
+
+  /** The message with the task and context ids given, where the version's Message carries them. */
+  stamp(message: JsonObject, taskId: string | undefined, contextId: string | undefined): JsonObject {
+    const out = { ...message };
+    if (taskId !== undefined && this.has("Message", "taskId")) out.taskId = taskId;
+    if (contextId !== undefined && this.has("Message", "contextId")) out.contextId = contextId;
+    return out;
   }
 
   status(state: string, message?: JsonObject): JsonObject {
@@ -309,10 +315,7 @@ export class ProtocolShapes {
       if (options.historyLength !== undefined) params.historyLength = options.historyLength;
       return params;
     }
-    const stamped: JsonObject = { ...message };
-    if (options.taskId !== undefined && this.has("Message", "taskId")) stamped.taskId = options.taskId;
-    if (options.contextId !== undefined && this.has("Message", "contextId")) stamped.contextId = options.contextId;
-    const params: JsonObject = { message: stamped };
+    const params: JsonObject = { message: this.stamp(message, options.taskId, options.contextId) };
     if (options.blocking !== undefined || options.historyLength !== undefined || options.acceptedOutputModes !== undefined) {
       const configuration: JsonObject = { acceptedOutputModes: options.acceptedOutputModes ?? ["text/plain"] };
       if (options.blocking !== undefined) configuration.blocking = options.blocking;

@@ -193,8 +193,6 @@ interface Execution {
   artifactCount: number;
 }
 
-type Outcome = { kind: "task"; task: JsonObject } | { kind: "message"; message: JsonObject };
-
 export class A2AServerCore {
   readonly shapes: ProtocolShapes;
   readonly bus = new TaskEventBus();
@@ -208,6 +206,10 @@ export class A2AServerCore {
   private readonly logger: ServerLogger;
   private readonly shutdown = new AbortController();
   private readonly roleOf = new Map<string, MethodRole>();
+  /** The agent card paths answered (the version's, and the other well-known spellings). */
+  private readonly cardPaths: ReadonlySet<string>;
+  /** The card's security requirements, read once: alternatives, each a list of schemes that must all pass. */
+  private readonly requirements: Array<Array<{ name: string; scheme: JsonObject }>>;
 
   constructor(
     private readonly binding: ProtocolBinding,
@@ -223,18 +225,16 @@ export class A2AServerCore {
     for (const [role, method] of Object.entries(binding.profile.methods)) {
       if (method) this.roleOf.set(method, role as MethodRole);
     }
-    if (this.securityRequirements().length > 0 && !options.auth) {
+    this.cardPaths = new Set([binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);
+    this.requirements = this.securityRequirements();
+    if (this.requirements.length > 0 && !options.auth) {
       throw new Error("the agent card declares security schemes: pass `auth.verify` to check credentials (the server fails closed)");
     }
   }
 
   /** The paths this server answers: its JSON-RPC path and the agent card paths. Adapters pass other paths on. */
   handles(path: string): boolean {
-    return path === this.rpcPath || this.cardPaths().has(path);
-  }
-
-  private cardPaths(): Set<string> {
-    return new Set([this.binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);
+    return path === this.rpcPath || this.cardPaths.has(path);
   }
 
   get limits(): { maxBodyBytes: number } {
@@ -261,7 +261,7 @@ export class A2AServerCore {
   }
 
   private async route(request: CoreRequest): Promise<CoreResponse> {
-    if (this.cardPaths().has(request.path)) {
+    if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
       return { kind: "json", status: 200, headers: { ...JSON_HEADERS, "cache-control": "public, max-age=60" }, body: JSON.stringify(this.options.card) };
     }
@@ -798,7 +798,7 @@ export class A2AServerCore {
     }
     const taskId = existing ? (existing.id as string) : (request.taskId ?? newId());
     const contextId = existing ? contextOf(existing, this.shapes) : (request.contextId ?? newId());
-    const message = stamp(request.message, taskId, contextId, this.shapes);
+    const message = this.shapes.stamp(request.message, taskId, contextId);
 
     if (request.pushConfig) {
       this.pushEnabled();
@@ -881,7 +881,7 @@ export class A2AServerCore {
     const asMessage = (content: JsonObject | string): JsonObject =>
       typeof content === "string"
         ? shapes.message({ role: "agent", parts: [shapes.textPart(content)], taskId: execution.taskId, contextId: execution.contextId })
-        : stamp(content, execution.taskId, execution.contextId, shapes);
+        : shapes.stamp(content, execution.taskId, execution.contextId);
     // Updates are applied in order, one after the other, even when the executor does not await.
     let chain: Promise<void> = Promise.resolve();
     const enqueue = (work: () => Promise<void>) => {
@@ -1055,7 +1055,7 @@ export class A2AServerCore {
   }
 
   private async authenticate(request: CoreRequest): Promise<{ ok: true; principal: unknown } | { ok: false; response: CoreResponse }> {
-    const requirements = this.securityRequirements();
+    const requirements = this.requirements;
     if (requirements.length === 0 || !this.options.auth) return { ok: true, principal: undefined };
     const realm = this.options.auth.realm ?? "a2a";
     let forbidden: string | undefined;
@@ -1151,14 +1151,6 @@ function lastUserMessage(task: JsonObject): JsonObject {
     if (isObject(m) && m.role === "user") return m;
   }
   return { role: "user", parts: [] };
-}
-
-/** The message with the task and context ids the version's Message carries. */
-function stamp(message: JsonObject, taskId: string, contextId: string, shapes: ProtocolShapes): JsonObject {
-  const out = { ...message };
-  if (shapes.has("Message", "taskId")) out.taskId = taskId;
-  if (shapes.has("Message", "contextId")) out.contextId = contextId;
-  return out;
 }
 
 function stripChunkFlags(artifact: JsonObject): JsonObject {
