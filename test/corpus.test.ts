@@ -4,7 +4,7 @@ import { generatedValidators, independentValidator } from "./helpers.js";
 import { corpusFailures, topFailures, type Failure } from "./tools/corpus-failures.js";
 
 /**
- * The real-world corpus (../shared/corpus): 460 agent cards and 1,117 JSON-RPC documents from 104 public
+ * The real-world corpus (test/fixtures/corpus): 460 agent cards and 1,117 JSON-RPC documents from 104 public
  * repositories, labelled by version. Every 0.x document is judged by the generated validator of its
  * version and by an Ajv compiled from the bundled schema at test time.
  */

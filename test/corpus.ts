@@ -1,8 +1,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { SHARED } from "./helpers.js";
+import { CORPUS_DIR } from "./helpers.js";
 
-export const CORPUS = join(SHARED, "corpus");
+export const CORPUS = CORPUS_DIR;
 
 export interface CorpusRow {
   file: string;
@@ -16,7 +16,7 @@ export interface CorpusRow {
   likelyError: string;
 }
 
-/** The corpus's results.tsv rows (labelled by target version; see ../shared/corpus/README.md). */
+/** The corpus's results.tsv rows (labelled by target version; see test/fixtures/corpus/README.md). */
 export function corpusRows(): CorpusRow[] {
   const [head, ...lines] = readFileSync(join(CORPUS, "results.tsv"), "utf8").trimEnd().split("\n");
   const cols = (head as string).split("\t");

@@ -7,9 +7,10 @@ import type { ValidateFunction } from "ajv";
 import type { Validator } from "../src/runtime/validation.js";
 
 export const ROOT = resolve(import.meta.dirname, "..");
-export const SHARED = resolve(ROOT, "../shared");
 export const SCHEMA_DIR = join(ROOT, "schema");
 export const GENERATED = join(ROOT, "generated");
+/** The real-world corpus, copied into the repository (see its README for provenance and labels). */
+export const CORPUS_DIR = join(ROOT, "test", "fixtures", "corpus");
 export const TEST_VERSIONS = ["0.1.0", "0.2.5", "0.3.0"] as const;
 
 const require = createRequire(import.meta.url);

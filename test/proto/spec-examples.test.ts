@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { protoToJsonSchema } from "../../src/proto/to-json-schema.js";
 import { escapePointer, ownErrors, typedNodes } from "../../src/proto/inspect.js";
-import { ROOT, SHARED } from "../helpers.js";
+import { ROOT, SCHEMA_DIR } from "../helpers.js";
 
 /**
  * The JSON examples of specification-1.0.1.md, extracted and classified by this file (nothing written by
@@ -17,7 +17,7 @@ import { ROOT, SHARED } from "../helpers.js";
  */
 
 const SPEC_FILE = "specification-1.0.1.md";
-const SPEC = join(SHARED, "a2a-spec", SPEC_FILE);
+const SPEC = join(SCHEMA_DIR, SPEC_FILE);
 const DIR = join(ROOT, "test/proto/fixtures/spec-examples");
 
 const require = createRequire(import.meta.url);

@@ -9,10 +9,10 @@ import { buildIR } from "../../src/ir/build.js";
 import { parseOverlay } from "../../src/ir/overlay.js";
 import { METHOD_ROLES } from "../../src/ir/types.js";
 import type { JsonObject } from "../../src/schema/json.js";
-import { ROOT, SHARED, tempDir } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
 
 const PROTO = join(ROOT, "schema/a2a-1.0.1.proto");
-const SPEC = join(SHARED, "a2a-spec/specification-1.0.1.md");
+const SPEC = join(SCHEMA_DIR, "specification-1.0.1.md");
 
 const conversion = protoToJsonSchema(PROTO);
 const defs = conversion.schema.definitions as Record<string, JsonObject>;
