@@ -138,7 +138,7 @@ function bareServer() {
         return;
       }
       const user = rpc.params?.message ?? {};
-      const text = (user.parts ?? []).map((p) => p.text ?? "").join("\n").trim();
+      const text = (Array.isArray(user.parts) ? user.parts : []).map((p) => p.text ?? "").join("\n").trim();
       const contextId = randomUUID();
       const taskId = randomUUID();
       if (rpc.method === "message/stream") {
@@ -157,7 +157,10 @@ function bareServer() {
         return;
       }
       let result;
-      if (text === "hello") result = message("hello back", taskId, contextId);
+      if (rpc.method === "SendMessage") {
+        // A2A 1.0 (the client bench): a direct reply in the wrapped 1.0 shape.
+        result = { message: { role: "ROLE_AGENT", messageId: randomUUID(), parts: [{ text: "hello back" }], contextId } };
+      } else if (text === "hello") result = message("hello back", taskId, contextId);
       else {
         const working = message("on it", taskId, contextId);
         const done = message("done", taskId, contextId);

@@ -1,0 +1,174 @@
+// Client benchmark: calls per second of the generated A2A client against a bare node:http echo (so that the
+// client, not the server, is what is measured), beside @a2a-js/sdk's client on the same echo, for A2A 0.3.0
+// (@a2a-js/sdk 0.3.x) and 1.0.1 (@a2a-js/sdk 1.x). Each call is a blocking SendMessage answered with a
+// direct message reply.
+//
+//   node bench/client.bench.mjs [--versions 0.3.0,1.0.1] [--duration 3] [--concurrency 16] [--rounds 3] [--no-write]
+//
+// The echo runs in its own child process (bench/server-target.mjs bare); the clients run in this process,
+// one after the other, each for --rounds rounds of --duration seconds with --concurrency calls in flight
+// (the median round is kept). Run after `npm run build`. See bench/README.md, section "Client".
+import { execFileSync, fork } from "node:child_process";
+import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const TARGET_SCRIPT = join(ROOT, "bench", "server-target.mjs");
+const RESULTS = join(ROOT, "bench", "results", "client-latest.json");
+/** The goal of issue 12: the generated client makes at least this many times the SDK client's calls/s. */
+const GOAL = 2;
+
+function parseArgs(argv) {
+  const o = { versions: ["0.3.0", "1.0.1"], duration: 3, concurrency: 16, rounds: 3, write: true };
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].split("=");
+    const value = () => inline ?? argv[++i];
+    if (name === "--versions") o.versions = value().split(",");
+    else if (name === "--duration") o.duration = Number(value());
+    else if (name === "--concurrency") o.concurrency = Number(value());
+    else if (name === "--rounds") o.rounds = Number(value());
+    else if (name === "--no-write") o.write = false;
+    else if (name === "--help" || name === "-h") {
+      console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(0, 11).join("\n"));
+      process.exit(0);
+    } else throw new Error(`unknown option ${argv[i]}`);
+  }
+  return o;
+}
+
+function build(version) {
+  const dir = mkdtempSync(join(tmpdir(), "a2a-client-bench-"));
+  const src = join(ROOT, "generated", `a2a-${version}`);
+  execFileSync(
+    join(ROOT, "node_modules", ".bin", "tsc"),
+    ["--ignoreConfig", "--outDir", dir, "--rootDir", src, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node", join(src, "index.ts")],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  return dir;
+}
+
+/** The bare echo in a child process (it answers both versions' SendMessage shapes). */
+async function startEcho() {
+  const child = fork(TARGET_SCRIPT, ["bare", tmpdir(), "1"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const port = await new Promise((resolve, reject) => {
+    child.once("message", (m) => (m.type === "ready" ? resolve(m.port) : reject(new Error(JSON.stringify(m)))));
+    child.once("exit", (code) => reject(new Error(`echo exited (${code})`)));
+  });
+  return {
+    url: `http://127.0.0.1:${port}/a2a`,
+    stop: () => {
+      child.send({ type: "stop" });
+      return new Promise((resolve) => child.once("exit", resolve));
+    },
+  };
+}
+
+function cardFor(version, url) {
+  const common = {
+    name: "Echo",
+    description: "The bench's bare echo",
+    version: "1.0.0",
+    capabilities: { streaming: false, pushNotifications: false },
+    defaultInputModes: ["text/plain"],
+    defaultOutputModes: ["text/plain"],
+    skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["bench"] }],
+  };
+  return version.startsWith("1.")
+    ? { ...common, supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] }
+    : { ...common, url, protocolVersion: "0.3.0", preferredTransport: "JSONRPC" };
+}
+
+/** Each contender: make(url) → a function that makes one call and checks its answer. */
+async function contenders(version, dir, url) {
+  const v1 = version.startsWith("1.");
+  const ours = await import(pathToFileURL(join(dir, "index.js")).href);
+  const client = new ours.A2AClient(url);
+  const send = (client.sendMessage ?? client.sendMessageRpc).bind(client);
+  const params = ours.A2AClient.sendParams("hello");
+  const ourCall = async () => {
+    const r = await send(params);
+    const message = v1 ? r.message : r;
+    if (!message?.parts?.[0]?.text) throw new Error(`unexpected answer ${JSON.stringify(r).slice(0, 200)}`);
+  };
+  const sdkModule = await import(v1 ? "a2a-sdk-v1/client" : "@a2a-js/sdk/client");
+  const sdk = await new sdkModule.ClientFactory().createFromAgentCard(cardFor(version, url));
+  const sdkMessage = v1
+    ? { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hello" }] }
+    : { kind: "message", messageId: "m-1", role: "user", parts: [{ kind: "text", text: "hello" }] };
+  let n = 0;
+  const sdkCall = async () => {
+    const r = await sdk.sendMessage({ message: { ...sdkMessage, messageId: `m-${n++}` } });
+    // The 1.x SDK client answers its own internal shapes (a part is `{ content: { $case, value } }`).
+    const part = (r?.parts ?? r?.message?.parts)?.[0];
+    if (!(part?.text ?? part?.content?.value)) throw new Error(`unexpected answer ${JSON.stringify(r).slice(0, 200)}`);
+  };
+  return { "a2a-codegen client": ourCall, [`@a2a-js/sdk ${v1 ? "1.x" : "0.3"} client`]: sdkCall };
+}
+
+async function callsPerSecond(call, { duration, concurrency }) {
+  const end = performance.now() + duration * 1000;
+  let calls = 0;
+  const t0 = performance.now();
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (performance.now() < end) {
+        await call();
+        calls++;
+      }
+    }),
+  );
+  return (calls * 1000) / (performance.now() - t0);
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const echo = await startEcho();
+  const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] }, options: o, versions: {}, goals: [] };
+  console.log(`client benchmark: ${o.concurrency} calls in flight, ${o.rounds} × ${o.duration} s per client, against a bare node:http echo; load ${loadavg()[0].toFixed(2)}\n`);
+  try {
+    for (const version of o.versions) {
+      const dir = build(version);
+      try {
+        const all = await contenders(version, dir, echo.url);
+        const rows = {};
+        for (const [name, call] of Object.entries(all)) {
+          await call(); // preflight: a failing client must not be measured
+          await callsPerSecond(call, { duration: 0.5, concurrency: o.concurrency });
+          rows[name] = median(await serial(o.rounds, () => callsPerSecond(call, o)));
+          console.log(`  A2A ${version}  ${name.padEnd(26)} ${Math.round(rows[name]).toLocaleString("en-US").padStart(7)} calls/s`);
+        }
+        const [ours, sdk] = Object.values(rows);
+        results.versions[version] = rows;
+        const ratio = ours / sdk;
+        results.goals.push({ name: `A2A ${version}: generated client ≥ ${GOAL}× the SDK client's calls/s`, measured: `${ratio.toFixed(2)}×`, pass: ratio >= GOAL });
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    await echo.stop();
+  }
+  console.log("\ngoals:");
+  for (const g of results.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.name}: ${g.measured}`);
+  if (o.write) {
+    writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
+    console.log(`wrote ${RESULTS.slice(ROOT.length + 1)}`);
+  }
+}
+
+async function serial(n, fn) {
+  const out = [];
+  for (let i = 0; i < n; i++) out.push(await fn());
+  return out;
+}
+
+main().catch((e) => {
+  console.error(e);
+  process.exit(1);
+});
