@@ -13,6 +13,7 @@ import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "n
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const TARGET_SCRIPT = join(ROOT, "bench", "server-target.mjs");
@@ -128,6 +129,7 @@ const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  const printed = captureConsole();
   const echo = await startEcho();
   const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] }, options: o, versions: {}, goals: [] };
   console.log(`client benchmark: ${o.concurrency} calls in flight, ${o.rounds} × ${o.duration} s per client, against a bare node:http echo; load ${loadavg()[0].toFixed(2)}\n`);
@@ -158,7 +160,8 @@ async function main() {
   for (const g of results.goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.name}: ${g.measured}`);
   if (o.write) {
     writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`wrote ${RESULTS.slice(ROOT.length + 1)}`);
+    writeReadmeSection("client", "Client", printed(), { command: `node bench/client.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(), machine: machineLine(results.machine) });
+    console.log(`wrote ${RESULTS.slice(ROOT.length + 1)} and bench/README.md`);
   }
 }
 

@@ -3,7 +3,8 @@
 //   node bench/server-target.mjs <target> <build-dir> <burst-events>
 //
 // <target>: node | express | fastify | hono (the generated A2A 0.3.0 server with that adapter),
-// bare (a plain node:http JSON echo, the upper bound) or sdk (@a2a-js/sdk's Express server).
+// bare (a plain node:http JSON echo, the upper bound), bare-express / bare-hono (the framework's own
+// minimal JSON echo route: the upper bound of an adapter on that framework) or sdk (@a2a-js/sdk's Express server).
 // <build-dir>: the generated/a2a-0.3.0 folder compiled to JavaScript by the parent.
 //
 // Every target behaves like test/server/harness.ts's test agent for the texts the bench sends:
@@ -188,8 +189,49 @@ const listen = (server) =>
     server.listen(0, "127.0.0.1", () => resolve(server.address().port));
   });
 
+/** The answer of the bare echoes to one parsed request body (no validation, no store, no event bus). */
+function bareAnswer(rpc) {
+  const now = () => new Date().toISOString();
+  const user = rpc?.params?.message ?? {};
+  const text = (Array.isArray(user.parts) ? user.parts : []).map((p) => p.text ?? "").join("\n").trim();
+  const contextId = randomUUID();
+  const taskId = randomUUID();
+  const message = (t) => ({ kind: "message", role: "agent", messageId: randomUUID(), parts: [{ kind: "text", text: t }], taskId, contextId });
+  if (text === "hello") return { jsonrpc: "2.0", id: rpc.id, result: message("hello back") };
+  const done = message("done");
+  return {
+    jsonrpc: "2.0",
+    id: rpc.id,
+    result: {
+      kind: "task",
+      id: taskId,
+      contextId,
+      status: { state: "completed", message: done, timestamp: now() },
+      history: [{ ...user, taskId, contextId }, message("on it"), done],
+      artifacts: [{ artifactId: "result", name: "result", parts: [{ kind: "text", text: "the result" }] }],
+    },
+  };
+}
+
+/** The framework's own minimal JSON echo route: its JSON body parser, then the bare answer. */
+async function bareFramework(name) {
+  if (name === "express") {
+    const express = (await import("express")).default;
+    const app = express();
+    app.post("/a2a", express.json({ limit: "10mb" }), (req, res) => void res.json(bareAnswer(req.body)));
+    return listen(createServer(app));
+  }
+  const { Hono } = await import("hono");
+  const { serve } = await import("@hono/node-server");
+  const app = new Hono();
+  app.post("/a2a", async (c) => c.json(bareAnswer(await c.req.json())));
+  return new Promise((resolve) => serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
+}
+
 async function start() {
   if (target === "bare") return listen(bareServer());
+  if (target === "bare-express") return bareFramework("express");
+  if (target === "bare-hono") return bareFramework("hono");
   if (target === "sdk") {
     const { DefaultRequestHandler, InMemoryTaskStore } = await import("@a2a-js/sdk/server");
     const { A2AExpressApp } = await import("@a2a-js/sdk/server/express");

@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const require = createRequire(import.meta.url);
 const Ajv = require("ajv").default;
@@ -205,6 +206,7 @@ const fmt = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${(n / 1e3).toFixed
 
 async function main() {
   const o = parseArgs(process.argv.slice(2));
+  const printed = captureConsole();
   const { AJV_OPTIONS, SCHEMA_ID } = await import(pathToFileURL(join(ROOT, "dist", "emit", "validators.js")).href);
   const z = await import("zod");
   const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] }, versions: {} };
@@ -247,7 +249,8 @@ async function main() {
   if (sink === -1) console.log(sink);
   if (o.write) {
     writeFileSync(RESULTS, `${JSON.stringify(results, null, 2)}\n`);
-    console.log(`wrote ${RESULTS.slice(ROOT.length + 1)}`);
+    writeReadmeSection("validators", "Validators", printed(), { command: `node bench/validators.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(), machine: machineLine(results.machine) });
+    console.log(`wrote ${RESULTS.slice(ROOT.length + 1)} and bench/README.md`);
   }
 }
 
