@@ -189,6 +189,41 @@ describe("PushSender.checkUrl", () => {
     await expect(sender.checkUrl("https://user@hooks.example.com/x")).rejects.toThrow(/contains credentials/);
   });
 
+  // The hardening issue (item 7): a refusal tells the caller why in general terms; the resolved internal
+  // address and the server's configuration go to the server's logger only (in `message`).
+  it.each([
+    ["10.1.2.3", "private"],
+    ["169.254.169.254", "link-local"],
+    ["127.0.0.1", "loopback"],
+    ["fd00::7", "unique local"],
+  ])("tells the caller nothing of the address a host resolves to (%s)", async (address, reason) => {
+    const error = (await new PushSender({ lookup: fixedLookup(address) }).checkUrl("https://inside.example/hook").catch((e: unknown) => e)) as UnsafeWebhookError;
+    expect(error).toBeInstanceOf(UnsafeWebhookError);
+    expect(error.message).toContain(address);
+    expect(error.reason).toContain(reason);
+    expect(error.publicMessage).toBe("webhook URL https://inside.example/hook is not allowed: its host resolves to a private or reserved address");
+    expect(error.publicMessage).not.toContain(address);
+    expect(error.publicMessage).not.toContain("pushNotifications.allow");
+  });
+
+  it("tells the caller only that a host could not be resolved, not the resolver's error", async () => {
+    const failing: Lookup = async () => {
+      throw Object.assign(new Error("getaddrinfo ENOTFOUND nowhere.invalid"), { code: "ENOTFOUND" });
+    };
+    const error = (await new PushSender({ lookup: failing }).checkUrl("https://nowhere.invalid/hook").catch((e: unknown) => e)) as UnsafeWebhookError;
+    expect(error.message).toContain("ENOTFOUND");
+    expect(error.publicMessage).toBe("webhook URL https://nowhere.invalid/hook is not allowed: its host could not be resolved");
+    const empty = (await new PushSender({ lookup: async () => [] }).checkUrl("https://nowhere.invalid/hook").catch((e: unknown) => e)) as UnsafeWebhookError;
+    expect(empty.publicMessage).toBe("webhook URL https://nowhere.invalid/hook is not allowed: its host could not be resolved");
+  });
+
+  it("keeps the operator's hint out of what the caller is told for literal addresses too", async () => {
+    const error = (await new PushSender({ lookup: noLookup }).checkUrl("http://127.0.0.1:9/x").catch((e: unknown) => e)) as UnsafeWebhookError;
+    expect(error.message).toContain("pushNotifications.allow");
+    expect(error.publicMessage).not.toContain("pushNotifications.allow");
+    expect(error.publicMessage).toContain("127.0.0.1"); // the caller's own text, not something it could not know
+  });
+
   it("refuses plain http: when allowHttp is false", async () => {
     const lookup = fixedLookup("8.8.8.8");
     await expect(new PushSender({ allowHttp: false, lookup }).checkUrl("http://hooks.example.com/x")).rejects.toThrow(/plain http:/);

@@ -66,11 +66,18 @@ export class UnsafeWebhookError extends Error {
   /** The URL as given, with any password in it masked. */
   readonly url: string;
 
-  constructor(url: string, reason: string, message: string) {
+  /**
+   * What may be told to the remote caller that sent the URL: why in general terms, never an address the
+   * host resolved to nor this server's configuration (those are in `message`, for the server's logger).
+   */
+  readonly publicMessage: string;
+
+  constructor(url: string, reason: string, message: string, publicMessage?: string) {
     super(message);
     this.name = "UnsafeWebhookError";
     this.url = url;
     this.reason = reason;
+    this.publicMessage = publicMessage ?? message.replace(`; ${ALLOW_HINT}`, "");
   }
 }
 
@@ -318,7 +325,12 @@ export class PushSender {
       addresses = await this.settings.lookup(webhook.hostname);
     } catch (error) {
       const code = (error as NodeJS.ErrnoException | undefined)?.code ?? errorMessage(error);
-      throw new UnsafeWebhookError(webhook.display, "unresolvable host", `webhook URL ${webhook.display}: host ${webhook.hostname} could not be resolved (${code})`);
+      throw new UnsafeWebhookError(
+        webhook.display,
+        "unresolvable host",
+        `webhook URL ${webhook.display}: host ${webhook.hostname} could not be resolved (${code})`,
+        `webhook URL ${webhook.display} is not allowed: its host could not be resolved`,
+      );
     }
     this.checkAddresses(webhook, addresses);
   }
@@ -403,12 +415,22 @@ export class PushSender {
   private checkAddresses(webhook: ParsedWebhook, addresses: ReadonlyArray<{ address: string }>): void {
     if (webhook.hostAllowed) return;
     if (addresses.length === 0) {
-      throw new UnsafeWebhookError(webhook.display, "unresolvable host", `webhook URL ${webhook.display}: host ${webhook.hostname} resolves to no address`);
+      throw new UnsafeWebhookError(
+        webhook.display,
+        "unresolvable host",
+        `webhook URL ${webhook.display}: host ${webhook.hostname} resolves to no address`,
+        `webhook URL ${webhook.display} is not allowed: its host could not be resolved`,
+      );
     }
     for (const { address } of addresses) {
       const reason = blockedAddressReason(address);
       if (reason !== undefined && !this.isAllowedAddress(address)) {
-        throw new UnsafeWebhookError(webhook.display, reason, `webhook URL ${webhook.display} resolves to ${address} (${reason}), which is not allowed; ${ALLOW_HINT}`);
+        throw new UnsafeWebhookError(
+          webhook.display,
+          reason,
+          `webhook URL ${webhook.display} resolves to ${address} (${reason}), which is not allowed; ${ALLOW_HINT}`,
+          `webhook URL ${webhook.display} is not allowed: its host resolves to a private or reserved address`,
+        );
       }
     }
   }
