@@ -20,9 +20,11 @@ import {
 } from "../runtime/server.js";
 
 export { A2AServerCore, A2AServerError };
+export { A2AError, A2AService, AUTH_ERROR_CODE } from "../runtime/server.js";
 export type {
   AuthDecision,
   AuthOptions,
+  CallContext,
   Credential,
   CoreRequest,
   CoreResponse,
