@@ -49,6 +49,14 @@ export interface ProtocolBinding {
   validators: Record<string, Validator<unknown>>;
   /** The HTTP+JSON routes of the version (from the proto's google.api.http rules), where it has them. */
   httpRoutes?: readonly HttpRoute[];
+  /** Each error's HTTP and gRPC status by code (the specification's error code mappings), where it has them. */
+  errorStatus?: { readonly [code: number]: ErrorStatus };
+}
+
+/** How a binding other than JSON-RPC reports an error: its HTTP status and gRPC status name. */
+export interface ErrorStatus {
+  readonly http: number;
+  readonly grpc: string;
 }
 
 /** One HTTP rule of an rpc: `GET /tasks/{id=*}` → GetTask. */

@@ -7,11 +7,12 @@
  * §5.4 table). Unknown routes are 404, a known path with another verb 405, a body that is not JSON 415, an
  * oversized one 413 — all in the same error shape.
  */
-import { A2AError, errorName } from "./a2a-error.js";
+import { A2AError } from "./a2a-error.js";
 import { bodyText, isJsonMediaType, jsonResponse, mediaType, NEVER_ABORTED, sseOf, type CoreRequest, type CoreResponse } from "./http.js";
 import { JSON_RPC_ERROR, parseJsonSafe } from "./jsonrpc.js";
 import { isObject, type JsonObject } from "./profile.js";
-import type { A2AService, CallContext, HttpRoute } from "./service.js";
+import { jsonFieldName, RouteTable } from "./http-routes.js";
+import type { A2AService, CallContext, ErrorStatus, HttpRoute } from "./service.js";
 import type { ValidationIssue } from "./validation.js";
 
 export interface RestBindingOptions {
@@ -21,69 +22,38 @@ export interface RestBindingOptions {
   heartbeatMs: number;
 }
 
-/** HTTP status and gRPC status name of an error, by JSON-RPC code (the §5.4 table, as the version states it). */
-export interface ErrorStatus {
-  readonly http: number;
-  readonly grpc: string;
-}
-
-/** A route's path template compiled: `/tasks/{id=*}:cancel` → /^\/tasks\/([^/:]+):cancel$/ and ["id"]. */
-interface CompiledRoute {
-  readonly route: HttpRoute;
-  readonly pattern: RegExp;
-  readonly fields: readonly string[];
-  /** Literal characters in the template: more specific routes are tried first. */
-  readonly weight: number;
-}
-
 const CONTENT_TYPE = "application/a2a+json";
 
-/**
- * The §5.4 mapping for the errors the binding has (TaskNotFound → 404 NOT_FOUND, …) and the JSON-RPC 2.0
- * errors (a bad request → 400 INVALID_ARGUMENT, an unknown method → 404, an internal error → 500), by the
- * error's name in the version's table; codes the table does not know are 500.
- */
-const BY_NAME: Readonly<Record<string, ErrorStatus>> = {
-  TaskNotFound: { http: 404, grpc: "NOT_FOUND" },
-  TaskNotCancelable: { http: 400, grpc: "FAILED_PRECONDITION" },
-  PushNotificationNotSupported: { http: 400, grpc: "FAILED_PRECONDITION" },
-  UnsupportedOperation: { http: 400, grpc: "FAILED_PRECONDITION" },
-  ContentTypeNotSupported: { http: 400, grpc: "INVALID_ARGUMENT" },
-  InvalidAgentResponse: { http: 500, grpc: "INTERNAL" },
-  ExtendedAgentCardNotConfigured: { http: 400, grpc: "FAILED_PRECONDITION" },
-  AuthenticatedExtendedCardNotConfigured: { http: 400, grpc: "FAILED_PRECONDITION" },
-  ExtensionSupportRequired: { http: 400, grpc: "FAILED_PRECONDITION" },
-  VersionNotSupported: { http: 400, grpc: "FAILED_PRECONDITION" },
-};
-const BY_CODE: Readonly<Record<number, ErrorStatus>> = {
+/** Statuses of the JSON-RPC 2.0 codes, for a version whose facts do not list them. */
+const FALLBACK: Readonly<Record<number, ErrorStatus>> = {
   [JSON_RPC_ERROR.parseError]: { http: 400, grpc: "INVALID_ARGUMENT" },
   [JSON_RPC_ERROR.invalidRequest]: { http: 400, grpc: "INVALID_ARGUMENT" },
   [JSON_RPC_ERROR.methodNotFound]: { http: 404, grpc: "UNIMPLEMENTED" },
   [JSON_RPC_ERROR.invalidParams]: { http: 400, grpc: "INVALID_ARGUMENT" },
-  [JSON_RPC_ERROR.internalError]: { http: 500, grpc: "INTERNAL" },
 };
 
 export class RestBinding {
-  private readonly routes: readonly CompiledRoute[];
+  private readonly table: RouteTable;
 
   constructor(
     private readonly service: A2AService,
     routes: readonly HttpRoute[],
     private readonly options: RestBindingOptions,
   ) {
-    this.routes = routes.map(compileRoute).sort((a, b) => b.weight - a.weight);
+    this.table = new RouteTable(routes);
   }
 
   /** The status of an A2A error on this binding (§5.4). */
   statusOf(code: number): ErrorStatus {
-    const name = errorName(this.service.profile, code);
-    return (name !== undefined ? BY_NAME[name] : undefined) ?? BY_CODE[code] ?? { http: 500, grpc: "INTERNAL" };
+    return this.service.binding.errorStatus?.[code] ?? FALLBACK[code] ?? { http: 500, grpc: "INTERNAL" };
   }
 
-  /** Whether a path is one of the routes (any verb); adapters pass other paths on. */
+  /** Whether a path is the binding's (any verb); adapters pass other paths on. */
   handles(path: string): boolean {
     const relative = this.relative(path);
-    return relative !== undefined && this.routes.some((r) => r.pattern.test(relative));
+    if (relative === undefined) return false;
+    // Under a prefix every path is the binding's (an unknown one is its 404); at the root only its routes are.
+    return this.options.prefix !== "" || this.table.matching(relative).length > 0;
   }
 
   internalError(): CoreResponse {
@@ -94,18 +64,18 @@ export class RestBinding {
   async handle(request: CoreRequest): Promise<CoreResponse | undefined> {
     const relative = this.relative(request.path);
     if (relative === undefined) return undefined;
-    const matching = this.routes.map((r) => ({ r, m: r.pattern.exec(relative) })).filter((x): x is { r: CompiledRoute; m: RegExpExecArray } => x.m !== null);
+    const matching = this.table.matching(relative);
     if (matching.length === 0) return this.status(404, "NOT_FOUND", `No A2A route for ${request.method} ${request.path}`);
-    const hit = matching.find((x) => x.r.route.verb === request.method);
+    const hit = matching.find((x) => x.compiled.route.verb === request.method);
     if (!hit) {
-      const allow = [...new Set(matching.map((x) => x.r.route.verb))].join(", ");
+      const allow = [...new Set(matching.map((x) => x.compiled.route.verb))].join(", ");
       return this.status(405, "INVALID_ARGUMENT", `${request.path} takes ${allow}, not ${request.method}`, { allow });
     }
-    const { route } = hit.r;
+    const route = hit.compiled.route;
     const ctx: CallContext = { headers: request.headers, signal: request.signal ?? NEVER_ABORTED, binding: "HTTP+JSON", request };
     try {
       const principal = await this.service.authenticate(ctx);
-      const params = this.params(route, hit.r.fields, hit.m, request);
+      const params = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
       if (!isObject(params)) return params;
       const method = route.method;
       const admitted: CallContext = { ...ctx, authenticated: { principal } };
@@ -137,7 +107,10 @@ export class RestBinding {
   }
 
   /** The method's params from the path variables, the body (per the rule's `body`) and the query; or an error response. */
-  private params(route: HttpRoute, fields: readonly string[], match: RegExpExecArray, request: CoreRequest): JsonObject | CoreResponse {
+  private params(route: HttpRoute, path: ReturnType<typeof RouteTable.values>, request: CoreRequest): JsonObject | CoreResponse {
+    if ("badField" in path) {
+      return this.badRequest([issue(`/${path.badField}`, "a percent-encoded path segment", "invalid percent-encoding", `the path's ${path.badField} is not valid percent-encoding`)]);
+    }
     let params: JsonObject = {};
     if (route.body !== undefined && route.body !== "") {
       if (request.body === "too-large") {
@@ -152,7 +125,7 @@ export class RestBinding {
         if (route.body === "*") {
           if (!isObject(parsed.value)) return this.badRequest([issue("", "a JSON object", describe(parsed.value), "the body must be a JSON object")]);
           params = { ...parsed.value };
-        } else params[camel(route.body)] = parsed.value;
+        } else params[jsonFieldName(route.body)] = parsed.value;
       }
     }
     if (route.query) {
@@ -162,14 +135,8 @@ export class RestBinding {
         params[field] = queryValue(type, values);
       }
     }
-    for (const [i, field] of fields.entries()) {
-      let value: string;
-      try {
-        value = decodeURIComponent(match[i + 1] ?? "");
-      } catch {
-        return this.badRequest([issue(`/${field}`, "a percent-encoded path segment", JSON.stringify(match[i + 1]), `the path's ${field} is not valid percent-encoding`)]);
-      }
-      if (field in params && params[field] !== value && params[field] !== undefined) {
+    for (const [field, value] of Object.entries(path.values)) {
+      if (params[field] !== undefined && params[field] !== value) {
         return this.badRequest([issue(`/${field}`, JSON.stringify(value), JSON.stringify(params[field]), `${field} in the body differs from the path's`)]);
       }
       params[field] = value;
@@ -203,41 +170,6 @@ export class RestBinding {
   private status(http: number, grpc: string, message: string, headers: Record<string, string> = {}): CoreResponse {
     return jsonResponse(http, { error: { code: http, status: grpc, message, details: [] } }, headers, CONTENT_TYPE);
   }
-}
-
-function compileRoute(route: HttpRoute): CompiledRoute {
-  const fields: string[] = [];
-  let source = "";
-  let weight = 0;
-  const template = route.path;
-  for (let i = 0; i < template.length; ) {
-    const char = template[i] as string;
-    if (char === "{") {
-      const close = template.indexOf("}", i);
-      const [name, pattern = "*"] = template.slice(i + 1, close).split("=") as [string, string | undefined];
-      fields.push(camel(name));
-      source += `(${pattern
-        .split("/")
-        .map((segment) => (segment === "**" ? ".+" : segment === "*" ? "[^/:]+" : escape(segment)))
-        .join("/")})`;
-      weight += pattern.replace(/\*/g, "").length;
-      i = close + 1;
-      continue;
-    }
-    source += escape(char);
-    weight++;
-    i++;
-  }
-  return { route, pattern: new RegExp(`^${source}$`), fields, weight };
-}
-
-function escape(text: string): string {
-  return text.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
-}
-
-/** A proto field name as its JSON name: task_id → taskId. */
-function camel(name: string): string {
-  return name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
 }
 
 /** A query parameter as the JSON value of its field (§11.5); a value that does not convert stays a string for the validator to name. */

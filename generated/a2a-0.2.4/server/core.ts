@@ -55,8 +55,6 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (extended !== undefined && !validators.AgentCard(extended)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  return new A2AServerCore(
-    { profile: A2A_PROFILE, methods: A2A_METHODS, validators },
-    options as unknown as ServerOptions,
-  );
+  const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
+  return new A2AServerCore(binding, options as unknown as ServerOptions);
 }

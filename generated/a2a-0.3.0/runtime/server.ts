@@ -20,7 +20,7 @@ import type { PushConfigStore, TaskEventBus, TaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
-export type { CallContext, BindingName, HttpRoute, MethodFacts, ProtocolBinding } from "./service.js";
+export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, ProtocolBinding } from "./service.js";
 export type { AuthDecision, AuthOptions, Credential } from "./auth.js";
 export type { AgentExecutor, EventPublisher, RequestContext } from "./task-runtime.js";
 export type { CoreRequest, CoreResponse, SseSink } from "./http.js";
