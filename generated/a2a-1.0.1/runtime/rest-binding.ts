@@ -75,8 +75,9 @@ export class RestBinding {
     const ctx: CallContext = { headers: request.headers, signal: request.signal ?? NEVER_ABORTED, binding: "HTTP+JSON", request };
     try {
       const principal = await this.service.authenticate(ctx);
-      const params = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
-      if (!isObject(params)) return params;
+      const read = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
+      if ("response" in read) return read.response;
+      const params = read.params;
       const method = route.method;
       const admitted: CallContext = { ...ctx, authenticated: { principal } };
       this.service.negotiate(admitted);
@@ -107,23 +108,27 @@ export class RestBinding {
   }
 
   /** The method's params from the path variables, the body (per the rule's `body`) and the query; or an error response. */
-  private params(route: HttpRoute, path: ReturnType<typeof RouteTable.values>, request: CoreRequest): JsonObject | CoreResponse {
+  private params(route: HttpRoute, path: ReturnType<typeof RouteTable.values>, request: CoreRequest): { params: JsonObject } | { response: CoreResponse } {
+    const refuse = (response: CoreResponse) => ({ response });
     if ("badField" in path) {
-      return this.badRequest([issue(`/${path.badField}`, "a percent-encoded path segment", "invalid percent-encoding", `the path's ${path.badField} is not valid percent-encoding`)]);
+      return refuse(this.badRequest([issue(`/${path.badField}`, "a percent-encoded path segment", "invalid percent-encoding", `the path's ${path.badField} is not valid percent-encoding`)]));
     }
     let params: JsonObject = {};
     if (route.body !== undefined && route.body !== "") {
       if (request.body === "too-large") {
-        return { ...this.status(413, "RESOURCE_EXHAUSTED", `Request body exceeds ${this.options.maxBodyBytes} bytes`), headers: { "content-type": CONTENT_TYPE, connection: "close" } };
+        return refuse({ ...this.status(413, "RESOURCE_EXHAUSTED", `Request body exceeds ${this.options.maxBodyBytes} bytes`), headers: { "content-type": CONTENT_TYPE, connection: "close" } } as CoreResponse);
       }
       const text = bodyText(request);
       if (text.trim() !== "") {
         const type = mediaType(request);
-        if (!isJsonMediaType(type)) return this.status(415, "INVALID_ARGUMENT", `Content-Type must be application/json or application/a2a+json, got ${type ? `"${type}"` : "none"}`);
+        if (!isJsonMediaType(type)) return refuse(this.status(415, "INVALID_ARGUMENT", `Content-Type must be application/json or application/a2a+json, got ${type ? `"${type}"` : "none"}`));
         const parsed = parseJsonSafe(text);
-        if (!parsed.ok) return this.badRequest([issue("", "a JSON object", "malformed JSON", `the body is not JSON: ${parsed.message}`)]);
+        if (!parsed.ok) {
+          const issues = [issue("", "a JSON object", "malformed JSON", `the body is not JSON: ${parsed.message}`)];
+          return refuse(this.error(new A2AError(JSON_RPC_ERROR.parseError, "Malformed JSON body", { issues })));
+        }
         if (route.body === "*") {
-          if (!isObject(parsed.value)) return this.badRequest([issue("", "a JSON object", describe(parsed.value), "the body must be a JSON object")]);
+          if (!isObject(parsed.value)) return refuse(this.badRequest([issue("", "a JSON object", describe(parsed.value), "the body must be a JSON object")]));
           params = { ...parsed.value };
         } else params[jsonFieldName(route.body)] = parsed.value;
       }
@@ -137,11 +142,11 @@ export class RestBinding {
     }
     for (const [field, value] of Object.entries(path.values)) {
       if (params[field] !== undefined && params[field] !== value) {
-        return this.badRequest([issue(`/${field}`, JSON.stringify(value), JSON.stringify(params[field]), `${field} in the body differs from the path's`)]);
+        return refuse(this.badRequest([issue(`/${field}`, JSON.stringify(value), JSON.stringify(params[field]), `${field} in the body differs from the path's`)]));
       }
       params[field] = value;
     }
-    return params;
+    return { params };
   }
 
   private badRequest(issues: ValidationIssue[]): CoreResponse {
