@@ -690,6 +690,8 @@ export const A2A_HTTP_ROUTES: readonly HttpRoute[] = [
     verb: "DELETE",
     path: "/{tenant}/tasks/{task_id=*}/pushNotificationConfigs/{id=*}",
   },
+  { method: "SubscribeToTask", verb: "POST", path: "/tasks/{id=*}:subscribe", body: "*" },
+  { method: "SubscribeToTask", verb: "POST", path: "/{tenant}/tasks/{id=*}:subscribe", body: "*" },
 ];
 
 /** Each error's HTTP status and gRPC status, by code (the specification's error code mappings). */

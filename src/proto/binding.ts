@@ -157,7 +157,20 @@ export function httpRoutesOf(protoText: string): HttpRouteFact[] {
       }
     }
   }
-  return routes;
+  return [...routes, ...specTextRoutes(routes)];
+}
+
+/**
+ * Where the specification's text names another verb for a path than the proto's rule, both are served:
+ * §11.3.2 lists `POST /tasks/{id}:subscribe` while the proto's rule is `GET /tasks/{id=*}:subscribe`
+ * (the official SDK serves both). The proto's rule comes first, so clients use it; the text's verb is
+ * added for each of the rpc's paths, with the whole request as its (optional) body.
+ */
+function specTextRoutes(routes: readonly HttpRouteFact[]): HttpRouteFact[] {
+  return routes
+    .filter((r) => r.verb === "GET" && /:subscribe$/.test(r.path))
+    .filter((r) => !routes.some((o) => o.verb === "POST" && o.path === r.path))
+    .map((r) => ({ method: r.method, verb: "POST" as const, path: r.path, body: "*" }));
 }
 
 function lookupType(from: protobuf.ReflectionObject, name: string): protobuf.Type | undefined {

@@ -135,6 +135,8 @@ export function expandRoute(routes: readonly HttpRoute[], method: string, params
     let path = "";
     for (const piece of pieces) {
       if (typeof piece === "string") path += piece;
+      // A one-segment variable encodes its slashes; a resource name (`{name=tasks/*}`) keeps them.
+      else if (piece.segments.length === 1 && piece.segments[0] !== "**") path += encodeURIComponent(String(p[piece.field]));
       else path += String(p[piece.field]).split("/").map(encodeURIComponent).join("/");
     }
     const used = new Set(variables.map((v) => v.field));
