@@ -56,5 +56,5 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
   const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
-  return new A2AServerCore(binding, options as unknown as ServerOptions);
+  return new A2AServerCore(binding, options);
 }

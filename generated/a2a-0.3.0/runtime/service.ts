@@ -73,11 +73,11 @@ export interface HttpRoute {
 }
 
 export interface ServiceOptions {
-  /** The public agent card. */
-  card: JsonObject;
+  /** The public agent card (the version's AgentCard model; read as JSON). */
+  card: object;
   executor: AgentExecutor<never, never, never, never> | AgentExecutor;
   /** The card the authenticated extended-card method returns. */
-  extendedCard?: JsonObject;
+  extendedCard?: object;
   taskStore?: TaskStore;
   pushConfigStore?: PushConfigStore;
   /** Push-notification sending: SSRF allow-list, retries; `false` disables sending (configs are still kept). */
@@ -112,7 +112,7 @@ export class A2AService {
       pushConfigs: options.pushConfigStore ?? new InMemoryPushConfigStore(),
       pushSender: options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {}),
       logger: this.logger,
-      card: options.card,
+      card: options.card as JsonObject,
     });
     const roleOf = new Map<string, MethodRole>();
     for (const [role, method] of Object.entries(binding.profile.methods)) if (method) roleOf.set(method, role as MethodRole);
@@ -120,7 +120,7 @@ export class A2AService {
     for (const [name, facts] of Object.entries(binding.methods)) methods.set(name, { role: roleOf.get(name), streaming: facts.streaming });
     for (const name of Object.keys(options.methods ?? {})) if (!methods.has(name)) methods.set(name, { role: undefined, streaming: false });
     this.methods = methods;
-    this.requirements = securityRequirements(options.card);
+    this.requirements = securityRequirements(options.card as JsonObject);
     if (this.requirements.length > 0 && !options.auth) {
       throw new Error("the agent card declares security schemes: pass `auth.verify` to check credentials (the server fails closed)");
     }
@@ -128,7 +128,7 @@ export class A2AService {
 
   /** The public agent card. */
   get card(): JsonObject {
-    return this.options.card;
+    return this.options.card as JsonObject;
   }
 
   /** Stops executions, waits for pending push notifications. */
@@ -376,7 +376,7 @@ export class A2AService {
   }
 
   private authenticatedCard(): JsonObject {
-    const card = this.options.card;
+    const card = this.options.card as JsonObject;
     const declared = card.supportsAuthenticatedExtendedCard === true || (isObject(card.capabilities) && card.capabilities.extendedAgentCard === true);
     const codes = this.profile.errorCodes;
     const notConfigured = codes.ExtendedAgentCardNotConfigured ?? codes.AuthenticatedExtendedCardNotConfigured;
@@ -387,7 +387,7 @@ export class A2AService {
     if (!this.options.extendedCard || !declared) {
       throw new A2AError(notConfigured ?? JSON_RPC_ERROR.methodNotFound, "Extended agent card is not configured");
     }
-    return this.options.extendedCard;
+    return this.options.extendedCard as JsonObject;
   }
 }
 

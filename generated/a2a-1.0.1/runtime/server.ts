@@ -101,7 +101,7 @@ export class A2AServerCore {
     const heartbeatMs = options.heartbeatMs ?? 15_000;
     this.cardPaths = new Set([binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);
 
-    const listed = listedInterfaces(options.card);
+    const listed = listedInterfaces(options.card as JsonObject);
     const external = new Set((options.transports ?? []).map((t) => t.toUpperCase()));
     const served: string[] = [];
     for (const entry of listed) {
@@ -120,7 +120,7 @@ export class A2AServerCore {
       }
     }
     this.bindings = served;
-    this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card)) ?? "/";
+    this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
     this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
     this.rest =

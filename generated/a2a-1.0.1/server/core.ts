@@ -64,5 +64,5 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
     httpRoutes: A2A_HTTP_ROUTES,
     errorStatus: A2A_ERROR_STATUS,
   };
-  return new A2AServerCore(binding, options as unknown as ServerOptions);
+  return new A2AServerCore(binding, options);
 }
