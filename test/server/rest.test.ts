@@ -148,4 +148,18 @@ describe("the card's interfaces are checked at startup", () => {
     await expect(startServer("1.0.1", "node", { card: { supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "GRPC", protocolVersion: "1.0" }] } })).rejects.toThrow(/GRPC interface/);
     await expect(startServer("0.3.0", "node", { card: { preferredTransport: "HTTP+JSON" } })).rejects.toThrow(/HTTP\+JSON interface .* has no HTTP\+JSON binding/);
   });
+
+  it("a card that lists only HTTP+JSON is served over REST, not JSON-RPC", async () => {
+    const server = await startServer("1.0.1", "node", { card: { supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }] } });
+    try {
+      const body = JSON.stringify({ message: message() });
+      const rest = await fetch(`${server.restUrl}/message:send`, { method: "POST", headers: JSON_V1, body });
+      expect(rest.status).toBe(200);
+      const rpc = await fetch(server.rpcUrl, { method: "POST", headers: JSON_V1, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: message() } }) });
+      expect(rpc.status).toBe(404);
+      expect(restErrorProblem(await rpc.json(), 404)).toBeUndefined();
+    } finally {
+      await server.close();
+    }
+  });
 });
