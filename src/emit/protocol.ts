@@ -1,10 +1,29 @@
+import { existsSync, readFileSync } from "node:fs";
 import type { ProtocolIR } from "../ir/types.js";
+import { ERROR_STATUS, httpRoutesOf, type HttpRouteFact } from "../proto/binding.js";
 import type { TemplateRenderer } from "./templates.js";
+
+/**
+ * The version's HTTP+JSON routes, from the google.api.http rules of its proto: the source itself (1.0),
+ * or the proto bundled beside its JSON Schema (a2a-0.3.0.proto beside a2a-0.3.0.json). None without a proto.
+ */
+export function httpRoutesFor(ir: ProtocolIR): HttpRouteFact[] | undefined {
+  const file = ir.source.file.endsWith(".proto") ? ir.source.file : ir.source.file.replace(/\.json$/, ".proto");
+  if (!file.endsWith(".proto") || !existsSync(file)) return undefined;
+  const methods = new Set(ir.methods.map((m) => m.method));
+  // Only rules whose rpc is a method of the version (the JSON-RPC name; 1.0 names them alike).
+  const routes = httpRoutesOf(readFileSync(file, "utf8")).filter((r) => methods.has(r.method));
+  return routes.length > 0 ? routes : undefined;
+}
 
 /** The view-model of protocol.ts: every decision is made here, the template only lays it out. */
 export function protocolView(ir: ProtocolIR) {
   const jsonRpcError = ir.types.some((t) => t.name === "JSONRPCError") ? "Models.JSONRPCError" : "unknown";
+  const routes = httpRoutesFor(ir);
+  const statuses = ir.errors.filter((e) => ERROR_STATUS[e.name] !== undefined).map((e) => ({ code: e.code, ...(ERROR_STATUS[e.name] as { grpc: string; http: number }) }));
   return {
+    httpRoutes: routes ? routes.map((r) => JSON.stringify(r)) : undefined,
+    errorStatus: routes ? statuses.map((s) => `"${s.code}": ${JSON.stringify({ http: s.http, grpc: s.grpc })}`) : undefined,
     specVersion: JSON.stringify(ir.specVersion),
     wellKnownAgentCardPath: JSON.stringify(ir.facts.wellKnownAgentCardPath),
     discriminatorField: ir.facts.discriminatorField === undefined ? "undefined" : JSON.stringify(ir.facts.discriminatorField),

@@ -1,4 +1,5 @@
 import type { ProtocolIR } from "../ir/types.js";
+import { httpRoutesFor } from "./protocol.js";
 import type { TemplateRenderer } from "./templates.js";
 
 /** The web frameworks a server adapter is generated for. */
@@ -13,6 +14,7 @@ export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: 
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     hasExtendedCard: ir.profile.methods.extendedCard !== undefined,
     extendedCardMethod: ir.profile.methods.extendedCard ?? "",
+    hasHttpRoutes: httpRoutesFor(ir) !== undefined,
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);

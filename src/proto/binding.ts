@@ -1,3 +1,4 @@
+import protobuf from "protobufjs";
 /**
  * Facts of the A2A 1.0 JSON-RPC binding that the proto does not state, from the specification text
  * (specification-1.0.1.md; a test checks them against its tables):
@@ -84,3 +85,153 @@ export const ROLE_METHODS: ReadonlyArray<readonly [string, string]> = [
   ["pushDelete", "DeleteTaskPushNotificationConfig"],
   ["extendedCard", "GetExtendedAgentCard"],
 ];
+
+// ---------------------------------------------------------------------------------------------------
+// The HTTP+JSON binding: the rpcs' google.api.http rules (specification-1.0.1.md §11.3; the proto decides)
+
+/** The JSON type of a request field sent as a query parameter (§11.5). */
+export type QueryFieldType = "string" | "integer" | "int64" | "number" | "boolean" | "string[]";
+
+/** One HTTP rule of an rpc, as the generated protocol.ts lists it (A2A_HTTP_ROUTES). */
+export interface HttpRouteFact {
+  /** The rpc (= the JSON-RPC method name in 1.0). */
+  method: string;
+  verb: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The path template as the proto writes it, e.g. "/tasks/{id=*}:cancel". */
+  path: string;
+  /** "*" (the body is the request), a request field, or absent (no body). */
+  body?: string;
+  /** For rules without a body: the request's scalar fields (JSON names) that may come as query parameters. */
+  query?: Record<string, QueryFieldType>;
+}
+
+const VERBS = ["get", "post", "put", "patch", "delete"] as const;
+const INTEGER = new Set(["int32", "uint32", "sint32", "fixed32", "sfixed32"]);
+const INT64 = new Set(["int64", "uint64", "sint64", "fixed64", "sfixed64"]);
+
+/** A proto field name as its JSON name (ProtoJSON lowerCamelCase): task_id → taskId. */
+function jsonName(name: string): string {
+  return name.replace(/_([a-z0-9])/g, (_m, c: string) => c.toUpperCase());
+}
+
+/**
+ * Every google.api.http rule of the proto's services (each rpc's rule, then its additional_bindings), in
+ * the proto's order. Reads the proto text only: the option values need no import resolved.
+ */
+export function httpRoutesOf(protoText: string): HttpRouteFact[] {
+  const parsed = protobuf.parse(protoText, new protobuf.Root(), { keepCase: true, alternateCommentMode: true });
+  const root = parsed.root;
+  const services: protobuf.Service[] = [];
+  const collect = (ns: protobuf.NamespaceBase): void => {
+    for (const child of ns.nestedArray) {
+      if (child instanceof protobuf.Service) services.push(child);
+      else if (child instanceof protobuf.Namespace || child instanceof protobuf.Type) collect(child);
+    }
+  };
+  collect(root);
+  const routes: HttpRouteFact[] = [];
+  for (const service of services) {
+    for (const method of service.methodsArray) {
+      const rule = (method.parsedOptions ?? []).map((o: Record<string, unknown>) => o["(google.api.http)"]).find((r: unknown) => typeof r === "object" && r !== null) as Record<string, unknown> | undefined;
+      if (!rule) continue;
+      const request = lookupType(service, method.requestType);
+      const rules = [rule, ...[rule.additional_bindings ?? []].flat()] as Array<Record<string, unknown>>;
+      for (const r of rules) {
+        const verb = VERBS.find((v) => typeof r[v] === "string");
+        if (!verb) continue;
+        const path = r[verb] as string;
+        const body = typeof r.body === "string" && r.body !== "" ? r.body : undefined;
+        const route: HttpRouteFact = { method: method.name, verb: verb.toUpperCase() as HttpRouteFact["verb"], path };
+        if (body !== undefined) route.body = body;
+        else if (request) {
+          const inPath = new Set([...path.matchAll(/\{([^}=]+)/g)].map((m) => m[1] as string));
+          const query: Record<string, QueryFieldType> = {};
+          for (const field of request.fieldsArray) {
+            if (inPath.has(field.name)) continue;
+            const type = queryType(service, field);
+            if (type) query[jsonName(field.name)] = type;
+          }
+          if (Object.keys(query).length > 0) route.query = query;
+        }
+        routes.push(route);
+      }
+    }
+  }
+  return [...routes, ...specTextRoutes(routes)];
+}
+
+/**
+ * Where the specification's text names another verb for a path than the proto's rule, both are served:
+ * §11.3.2 lists `POST /tasks/{id}:subscribe` while the proto's rule is `GET /tasks/{id=*}:subscribe`
+ * (the official SDK serves both). The proto's rule comes first, so clients use it; the text's verb is
+ * added for each of the rpc's paths, with the whole request as its (optional) body.
+ */
+function specTextRoutes(routes: readonly HttpRouteFact[]): HttpRouteFact[] {
+  return routes
+    .filter((r) => r.verb === "GET" && /:subscribe$/.test(r.path))
+    .filter((r) => !routes.some((o) => o.verb === "POST" && o.path === r.path))
+    .map((r) => ({ method: r.method, verb: "POST" as const, path: r.path, body: "*" }));
+}
+
+function lookupType(from: protobuf.ReflectionObject, name: string): protobuf.Type | undefined {
+  try {
+    const found = (from.parent as protobuf.NamespaceBase | null)?.lookup(name);
+    return found instanceof protobuf.Type ? found : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+/** The query type of a field; undefined for message fields (§11.5: nested objects are not sent as query parameters). */
+function queryType(from: protobuf.ReflectionObject, field: protobuf.Field): QueryFieldType | undefined {
+  const t = field.type;
+  let scalar: QueryFieldType | undefined;
+  if (t === "string" || t === "bytes" || t === "google.protobuf.Timestamp" || t === "google.protobuf.Duration") scalar = "string";
+  else if (INTEGER.has(t)) scalar = "integer";
+  else if (INT64.has(t)) scalar = "int64";
+  else if (t === "double" || t === "float") scalar = "number";
+  else if (t === "bool") scalar = "boolean";
+  else {
+    let found: protobuf.ReflectionObject | null = null;
+    try {
+      found = (from.parent as protobuf.NamespaceBase | null)?.lookup(t) ?? null;
+    } catch {
+      found = null;
+    }
+    if (found instanceof protobuf.Enum) scalar = "string";
+  }
+  if (scalar === undefined) return undefined;
+  if (field.repeated) return scalar === "string" ? "string[]" : undefined;
+  return scalar;
+}
+
+// ---------------------------------------------------------------------------------------------------
+// §5.4 "Error Code Mappings": each error's gRPC status and HTTP status (a test checks them against the text)
+
+export interface ErrorStatusFact {
+  /** The gRPC status name (also google.rpc.Status.status in the HTTP+JSON error body, §11.6). */
+  grpc: string;
+  http: number;
+}
+
+/**
+ * By error name. The A2A errors are the §5.4 table; the JSON-RPC 2.0 errors are not in it and take the
+ * statuses the bindings give a bad request, an unknown method and an internal failure (§10.6's
+ * INVALID_ARGUMENT example; google.rpc's canonical HTTP mapping).
+ */
+export const ERROR_STATUS: Readonly<Record<string, ErrorStatusFact>> = {
+  JSONParseError: { grpc: "INVALID_ARGUMENT", http: 400 },
+  InvalidRequestError: { grpc: "INVALID_ARGUMENT", http: 400 },
+  MethodNotFoundError: { grpc: "UNIMPLEMENTED", http: 404 },
+  InvalidParamsError: { grpc: "INVALID_ARGUMENT", http: 400 },
+  InternalError: { grpc: "INTERNAL", http: 500 },
+  TaskNotFoundError: { grpc: "NOT_FOUND", http: 404 },
+  TaskNotCancelableError: { grpc: "FAILED_PRECONDITION", http: 400 },
+  PushNotificationNotSupportedError: { grpc: "FAILED_PRECONDITION", http: 400 },
+  UnsupportedOperationError: { grpc: "FAILED_PRECONDITION", http: 400 },
+  ContentTypeNotSupportedError: { grpc: "INVALID_ARGUMENT", http: 400 },
+  InvalidAgentResponseError: { grpc: "INTERNAL", http: 500 },
+  ExtendedAgentCardNotConfiguredError: { grpc: "FAILED_PRECONDITION", http: 400 },
+  ExtensionSupportRequiredError: { grpc: "FAILED_PRECONDITION", http: 400 },
+  VersionNotSupportedError: { grpc: "FAILED_PRECONDITION", http: 400 },
+};

@@ -609,7 +609,7 @@ describe("problems on our side", () => {
   // never removed it (one per message); now AbortSignal.any, which holds no listener on the inputs' behalf.
   it("P3: finished executions leave no listener on the server's shutdown signal", async () => {
     const { getEventListeners } = await import("node:events");
-    const shutdown = (server.core as unknown as { shutdown: AbortController }).shutdown.signal;
+    const shutdown = (server.core as unknown as { service: { runtime: { closing: AbortSignal } } }).service.runtime.closing;
     const before = getEventListeners(shutdown, "abort").length;
     for (let i = 0; i < 10; i++) await client.sendMessage({ message: userMessage(i % 2 ? "task" : "hello") });
     expect(getEventListeners(shutdown, "abort").length).toBe(before);

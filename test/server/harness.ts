@@ -27,6 +27,9 @@ export interface VersionModules {
   express: typeof import("../../generated/a2a-0.3.0/server/express.js");
   fastify: typeof import("../../generated/a2a-0.3.0/server/fastify.js");
   hono: typeof import("../../generated/a2a-0.3.0/server/hono.js");
+  /** The HTTP+JSON client transport and route table (every version has the runtime files). */
+  clientRest: typeof import("../../generated/a2a-1.0.1/runtime/client-rest.js");
+  httpRoutes: typeof import("../../generated/a2a-1.0.1/runtime/http-routes.js");
 }
 
 const loaded = new Map<string, VersionModules>();
@@ -44,6 +47,8 @@ export async function modules(version: string): Promise<VersionModules> {
       express: await load("server/express.ts"),
       fastify: await load("server/fastify.ts"),
       hono: await load("server/hono.ts"),
+      clientRest: await load("runtime/client-rest.ts"),
+      httpRoutes: await load("runtime/http-routes.ts"),
     } as VersionModules;
     loaded.set(version, m);
   }
@@ -113,6 +118,8 @@ export function testExecutor() {
 export interface RunningServer {
   baseUrl: string;
   rpcUrl: string;
+  /** The HTTP+JSON interface's URL (its routes hang under it), when the card lists one. */
+  restUrl: string;
   core: { close(): Promise<void>; bus: { listenerCount(id?: string): number } };
   close(): Promise<void>;
 }
@@ -126,6 +133,8 @@ export interface ServerSetup {
   allow?: string[];
   streaming?: boolean;
   pushNotifications?: boolean;
+  /** 1.0: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
+  rest?: boolean;
 }
 
 /** A card of the version's shape (0.1.0 uses `authentication`, later versions `securitySchemes`). */
@@ -145,6 +154,7 @@ export function testCard(version: string, setup: ServerSetup = {}): Json {
     // 1.0: the endpoints are listed in supportedInterfaces; no `url`, no `protocolVersion` at the top.
     delete card.url;
     card.supportedInterfaces = [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }];
+    if (setup.rest) (card.supportedInterfaces as Json[]).push({ url: "http://127.0.0.1:1/a2a", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" });
   } else if (version !== "0.1.0") card.protocolVersion = version;
   if (setup.auth) {
     if (version === "0.1.0") card.authentication = { schemes: ["Bearer"] };
@@ -209,9 +219,9 @@ export async function startServer(version: string, framework: Framework, setup: 
     close = () => closeServer(server as Server);
   }
   const baseUrl = `http://127.0.0.1:${port}`;
-  if (Array.isArray(card.supportedInterfaces)) (card.supportedInterfaces[0] as Json).url = `${baseUrl}/a2a`;
+  if (Array.isArray(card.supportedInterfaces)) for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
   else card.url = `${baseUrl}/a2a`;
-  return { baseUrl, rpcUrl: `${baseUrl}/a2a`, core: core as unknown as RunningServer["core"], close };
+  return { baseUrl, rpcUrl: `${baseUrl}/a2a`, restUrl: `${baseUrl}/a2a`, core: core as unknown as RunningServer["core"], close };
 }
 
 function listen(server: Server): Promise<number> {
@@ -232,6 +242,51 @@ export interface Captured {
   method: string;
   status: number;
   bodies: unknown[];
+  /** "HTTP+JSON" for bodies of the REST binding (results bare, errors google.rpc.Status); JSON-RPC otherwise. */
+  binding?: string;
+}
+
+/** The bodies of a response: its JSON, or the data of each SSE event. */
+async function bodiesOf(response: Response, text: string): Promise<unknown[]> {
+  const type = response.headers.get("content-type") ?? "";
+  if (type.includes("text/event-stream")) {
+    return text
+      .split(/\r?\n\r?\n/)
+      .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n"))
+      .filter((data) => data !== "")
+      .map((data) => JSON.parse(data) as unknown);
+  }
+  return text ? [JSON.parse(text) as unknown] : [];
+}
+
+/**
+ * The REST counterpart of capturingFetch: the method is read back from the verb and path through the
+ * version's route table (relative to the interface URL `base`).
+ */
+export function capturingRestFetch(log: Array<Promise<Captured>>, m: VersionModules, base: string) {
+  const table = new m.httpRoutes.RouteTable((m.protocol as unknown as { A2A_HTTP_ROUTES: never[] }).A2A_HTTP_ROUTES);
+  const prefix = new URL(base).pathname.replace(/\/+$/, "");
+  return async (input: string, init: RequestInit): Promise<Response> => {
+    const response = await fetch(input, init);
+    const path = new URL(input).pathname.slice(prefix.length);
+    const hit = table.matching(path).find((x) => x.compiled.route.verb === (init.method ?? "GET"));
+    const method = hit?.compiled.route.method ?? "";
+    if (!response.body || !method) return response;
+    const [mine, theirs] = response.body.tee();
+    log.push(new Response(mine).text().then(async (text) => ({ method, status: response.status, bodies: await bodiesOf(response, text), binding: "HTTP+JSON" })));
+    return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers });
+  };
+}
+
+/** What is wrong with a REST error body (§11.6: google.rpc.Status with code, status, message, details with @type), or undefined. */
+export function restErrorProblem(body: unknown, status: number): string | undefined {
+  const error = (body as { error?: Json } | undefined)?.error;
+  if (!error || typeof error !== "object") return "no error object";
+  if (error.code !== status) return `error.code ${String(error.code)} is not the HTTP status ${status}`;
+  if (typeof error.status !== "string" || !/^[A-Z_]+$/.test(error.status)) return "error.status is not a google.rpc code name";
+  if (typeof error.message !== "string" || error.message === "") return "no error.message";
+  if (!Array.isArray(error.details) || !error.details.every((d) => d && typeof d === "object" && typeof (d as Json)["@type"] === "string")) return "details is not a list of objects with @type";
+  return undefined;
 }
 
 /**
@@ -278,6 +333,18 @@ export async function checkCaptured(version: string, log: Array<Promise<Captured
     const validate = independentValidator(version, responseType);
     for (const body of captured.bodies) {
       checked++;
+      if (captured.binding === "HTTP+JSON") {
+        // REST: a result is checked as the JSON-RPC response it would be; an error body by the §11.6 shape.
+        const errorBody = captured.status >= 400 || (body && typeof body === "object" && Object.keys(body).length === 1 && "error" in body);
+        if (errorBody) {
+          const problem = restErrorProblem(body, captured.status >= 400 ? captured.status : ((body as { error: Json }).error.code as number));
+          if (problem) problems.push(`${captured.method}: ${problem} in ${JSON.stringify(body).slice(0, 300)}`);
+          continue;
+        }
+        const wrapped = { jsonrpc: "2.0", id: 1, result: body };
+        if (!validate(wrapped)) problems.push(`${captured.method}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(body).slice(0, 300)}`);
+        continue;
+      }
       if (!validate(body)) problems.push(`${captured.method}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(body).slice(0, 300)}`);
     }
   }

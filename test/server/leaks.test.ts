@@ -54,3 +54,27 @@ describe("no leaks", () => {
     expect(extra).toEqual([]);
   });
 });
+
+describe("no leaks over HTTP+JSON (1.0.1)", () => {
+  it.each(FRAMEWORKS)("%s: a REST stream the client leaves releases its subscription; everything is released after close", async (framework) => {
+    const baseline = resources();
+    const server = await startServer("1.0.1", framework, { rest: true, heartbeatMs: 10 });
+    const headers = { "content-type": "application/json", "a2a-version": "1.0" };
+    const message = (text: string) => ({ messageId: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text }] });
+    const controller = new AbortController();
+    const response = await fetch(`${server.restUrl}/message:stream`, { method: "POST", headers, body: JSON.stringify({ message: message("slow") }), signal: controller.signal });
+    const reader = (response.body as ReadableStream<Uint8Array>).getReader();
+    const first = JSON.parse(new TextDecoder().decode((await reader.read()).value).split("\n").find((l) => l.startsWith("data:"))?.slice(5) ?? "{}") as { task: { id: string } };
+    expect(server.core.bus.listenerCount(first.task.id)).toBe(1);
+    controller.abort();
+    const until = Date.now() + 3000;
+    while (server.core.bus.listenerCount(first.task.id) > 0 && Date.now() < until) await sleep(10);
+    expect(server.core.bus.listenerCount(first.task.id)).toBe(0);
+    await fetch(`${server.restUrl}/tasks/${first.task.id}:cancel`, { method: "POST", headers, body: "{}" });
+    await server.close();
+    const count = (list: string[]) => list.reduce<Record<string, number>>((acc, r) => ({ ...acc, [r]: (acc[r] ?? 0) + 1 }), {});
+    const before = count(baseline);
+    const extra = Object.entries(count(await settle(baseline))).filter(([kind, n]) => n > (before[kind] ?? 0));
+    expect(extra).toEqual([]);
+  });
+});

@@ -1,11 +1,12 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { capturingFetch, checkCaptured, FRAMEWORKS, modules, startServer, startWebhookReceiver, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
+import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, restErrorProblem, startServer, startWebhookReceiver, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
 
 /**
  * The generated server of each version, behind each of the four adapters, driven through the whole
- * protocol by the generated client. Every response body and SSE event is checked against the schema
- * by an independent Ajv.
+ * protocol by the generated client, over each binding the version has (JSON-RPC; 1.0 also HTTP+JSON,
+ * specification-1.0.1.md §11, through the REST client transport). Every response body and SSE event is
+ * checked against the schema by an independent Ajv (REST error bodies against §11.6's google.rpc.Status).
  */
 type Json = Record<string, unknown>;
 const VERSIONS = ["0.1.0", "0.2.5", "0.3.0", "1.0.1"] as const;
@@ -33,6 +34,20 @@ function textOf(message: unknown): string {
 
 const methods_has_extended = (version: string) => version === "0.3.0" || version.startsWith("1.");
 
+/**
+ * A client over the HTTP+JSON binding: the REST transport of the generated runtime, with the generated
+ * client's typed errors (the class of each A2A code) and its end-of-stream rule.
+ */
+function restClient(m: VersionModules, url: string, fetchImpl: (input: string, init: RequestInit) => Promise<Response>): Client {
+  const classes = Object.values(m.client).filter((v): v is (new (method: string, e: { code: number; message: string; data?: unknown }) => Error) & { code: number } => typeof v === "function" && typeof (v as { code?: unknown }).code === "number");
+  const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never };
+  const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, { profile: protocol.A2A_PROFILE }, { fetch: fetchImpl }, {
+    makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? m.client.A2AJsonRpcError)(method, error),
+    isFinal: (result) => m.client.isFinalEvent(result),
+  });
+  return { call: (method, params) => transport.call(method, params), stream: (method, params) => transport.stream(method, params) };
+}
+
 for (const version of VERSIONS) {
   describe(`A2A ${version}`, () => {
     let m: VersionModules;
@@ -58,14 +73,19 @@ for (const version of VERSIONS) {
       methods = m.protocol.A2A_PROFILE.methods;
     });
 
+    const bindings = v1 ? (["JSONRPC", "HTTP+JSON"] as const) : (["JSONRPC"] as const);
+    for (const binding of bindings)
     for (const framework of FRAMEWORKS) {
-      describe(framework, () => {
+      describe(binding === "JSONRPC" ? framework : `${framework} over HTTP+JSON`, () => {
         let server: RunningServer;
         let client: Client;
         const log: Array<Promise<Captured>> = [];
         beforeAll(async () => {
-          server = await startServer(version, framework, { extendedCard: { name: "Extended" } });
-          client = (await m.client.A2AClient.fromAgentUrl(server.baseUrl, { fetch: capturingFetch(log) })) as unknown as Client;
+          server = await startServer(version, framework, { extendedCard: { name: "Extended" }, rest: binding === "HTTP+JSON" });
+          client = binding === "JSONRPC"
+            ? ((await m.client.A2AClient.fromAgentUrl(server.baseUrl, { fetch: capturingFetch(log) })) as unknown as Client)
+            : restClient(m, server.restUrl, capturingRestFetch(log, m, server.restUrl));
+          if (binding === "HTTP+JSON") client.card = (await (await fetch(server.baseUrl + m.protocol.WELL_KNOWN_AGENT_CARD_PATH)).json()) as Json;
         });
         afterAll(async () => {
           await server.close();
@@ -227,6 +247,35 @@ for (const version of VERSIONS) {
             await checkAll();
           });
         }
+      });
+    }
+
+    if (v1) {
+      describe("security schemes over HTTP+JSON (§11.6: google.rpc.Status bodies)", () => {
+        let server: RunningServer;
+        beforeAll(async () => {
+          server = await startServer(version, "node", {
+            rest: true,
+            auth: { verify: (credential) => (credential.value === "secret" ? true : credential.value === "forbidden" ? { allow: false, status: 403 } : false) },
+          });
+        });
+        afterAll(async () => server.close());
+
+        it("401 UNAUTHENTICATED with WWW-Authenticate, 403 PERMISSION_DENIED, then served (404 TASK_NOT_FOUND)", async () => {
+          const get = (headers: Record<string, string>) => fetch(`${server.restUrl}/tasks/x`, { headers: { "a2a-version": "1.0", ...headers } });
+          const none = await get({});
+          expect(none.status).toBe(401);
+          expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="a2a"/);
+          const noneBody = (await none.json()) as Json;
+          expect(restErrorProblem(noneBody, 401)).toBeUndefined();
+          expect(noneBody.error).toMatchObject({ code: 401, status: "UNAUTHENTICATED" });
+          const forbidden = await get({ authorization: "Bearer forbidden" });
+          expect(forbidden.status).toBe(403);
+          expect(((await forbidden.json()) as Json).error).toMatchObject({ code: 403, status: "PERMISSION_DENIED" });
+          const served = await get({ authorization: "Bearer secret" });
+          expect(served.status).toBe(404);
+          expect(((await served.json()) as Json).error).toMatchObject({ code: 404, status: "NOT_FOUND", details: [{ reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }] });
+        });
       });
     }
 

@@ -4,7 +4,8 @@
  * under a size limit, and writing a core response (JSON or Server-Sent Events) with disconnect handling.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { A2AServerCore, CoreRequest, CoreResponse } from "./server.js";
+import type { CoreRequest, CoreResponse } from "./http.js";
+import type { A2AServerCore } from "./server.js";
 
 /** How much of an over-limit body is read and thrown away so the client can see the 413 answer. */
 const DRAIN_BYTES = 8 * 1024 * 1024;

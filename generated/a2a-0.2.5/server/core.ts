@@ -20,9 +20,11 @@ import {
 } from "../runtime/server.js";
 
 export { A2AServerCore, A2AServerError };
+export { A2AError, A2AService, AUTH_ERROR_CODE } from "../runtime/server.js";
 export type {
   AuthDecision,
   AuthOptions,
+  CallContext,
   Credential,
   CoreRequest,
   CoreResponse,
@@ -53,8 +55,6 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (extended !== undefined && !validators.AgentCard(extended)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  return new A2AServerCore(
-    { profile: A2A_PROFILE, methods: A2A_METHODS, validators },
-    options as unknown as ServerOptions,
-  );
+  const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
+  return new A2AServerCore(binding, options);
 }

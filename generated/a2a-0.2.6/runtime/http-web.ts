@@ -2,7 +2,8 @@
 /**
  * Web-standard plumbing (Request → Response) for the Hono adapter and any fetch-style runtime.
  */
-import type { A2AServerCore, CoreRequest } from "./server.js";
+import type { CoreRequest } from "./http.js";
+import type { A2AServerCore } from "./server.js";
 
 /** Reads a web body up to `limit` bytes ("too-large" beyond it; the rest is not read). */
 export async function readWebBody(request: Request, limit: number): Promise<Uint8Array | "too-large"> {

@@ -7,7 +7,7 @@
  *   createNodeServer(server).listen(3000);
  */
 import type * as Models from "../models.js";
-import { A2A_METHODS, A2A_PROFILE } from "../protocol.js";
+import { A2A_ERROR_STATUS, A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE } from "../protocol.js";
 import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
 import {
@@ -20,9 +20,11 @@ import {
 } from "../runtime/server.js";
 
 export { A2AServerCore, A2AServerError };
+export { A2AError, A2AService, AUTH_ERROR_CODE } from "../runtime/server.js";
 export type {
   AuthDecision,
   AuthOptions,
+  CallContext,
   Credential,
   CoreRequest,
   CoreResponse,
@@ -55,8 +57,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (extended !== undefined && !validators.AgentCard(extended)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  return new A2AServerCore(
-    { profile: A2A_PROFILE, methods: A2A_METHODS, validators },
-    options as unknown as ServerOptions,
-  );
+  const binding = {
+    profile: A2A_PROFILE,
+    methods: A2A_METHODS,
+    validators,
+    httpRoutes: A2A_HTTP_ROUTES,
+    errorStatus: A2A_ERROR_STATUS,
+  };
+  return new A2AServerCore(binding, options);
 }

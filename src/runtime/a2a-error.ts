@@ -1,0 +1,77 @@
+/**
+ * The one error type of the server side, whatever the binding: an A2A error carries the version's JSON-RPC
+ * code, a message and data; the bindings translate it to their own form (a JSON-RPC error object, an HTTP
+ * status with a google.rpc.Status body, a gRPC status). Auth failures also carry the HTTP status and the
+ * WWW-Authenticate challenge.
+ */
+import { isObject, type ProtocolProfile } from "./profile.js";
+import type { ValidationIssue } from "./validation.js";
+
+export class A2AError extends Error {
+  /** The HTTP status of an auth failure (401 or 403); other errors take theirs from the binding's table. */
+  readonly http: 401 | 403 | undefined;
+  /** The WWW-Authenticate challenge of a 401. */
+  readonly challenge: string | undefined;
+
+  constructor(
+    readonly code: number,
+    message: string,
+    readonly data?: unknown,
+    extra: { http?: 401 | 403; challenge?: string } = {},
+  ) {
+    super(message);
+    this.name = "A2AError";
+    this.http = extra.http;
+    this.challenge = extra.challenge;
+  }
+}
+
+/** Auth failures answer with this JSON-RPC code (-32000: the implementation-defined server error range; A2A uses -32001…). */
+export const AUTH_ERROR_CODE = -32000;
+
+/** A JSON pointer as a google.rpc field path: "/params/message/parts/0/text" → "params.message.parts[0].text". */
+export function fieldPath(pointer: string): string {
+  return pointer
+    .split("/")
+    .slice(1)
+    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))
+    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : path ? `${path}.${token}` : token), "");
+}
+
+/** The first 20 issues, copied (a response never shares objects with the validator). */
+export function publicIssues(issues: readonly ValidationIssue[]): ValidationIssue[] {
+  return issues.slice(0, 20).map((i) => ({ ...i }));
+}
+
+/** The name of an error code in the version's table ("TaskNotFound"), if it has one. */
+export function errorName(profile: ProtocolProfile, code: number): string | undefined {
+  return Object.entries(profile.errorCodes).find(([, c]) => c === code)?.[0];
+}
+
+/**
+ * Error `data` in the version's form: as it is (0.x), or (1.0, §9.5 / §11.6) a list of google.rpc details:
+ * the validation issues as a BadRequest with field violations, anything else as an ErrorInfo.
+ */
+export function errorDetails(profile: ProtocolProfile, code: number, data: unknown): unknown {
+  if (data === undefined || !profile.errorDetails) return data;
+  if (isObject(data) && Array.isArray(data.issues)) {
+    return [
+      {
+        "@type": "type.googleapis.com/google.rpc.BadRequest",
+        fieldViolations: (data.issues as ValidationIssue[]).map((i) => ({ field: fieldPath(i.pointer), description: i.message })),
+      },
+    ];
+  }
+  const name = errorName(profile, code) ?? "Error";
+  const metadata: Record<string, string> = {};
+  if (isObject(data)) for (const [key, value] of Object.entries(data)) metadata[key] = typeof value === "string" ? value : JSON.stringify(value);
+  else metadata.detail = JSON.stringify(data);
+  return [
+    {
+      "@type": "type.googleapis.com/google.rpc.ErrorInfo",
+      reason: name.replace(/([a-z0-9])([A-Z])/g, "$1_$2").toUpperCase(),
+      domain: "a2a-protocol.org",
+      metadata,
+    },
+  ];
+}

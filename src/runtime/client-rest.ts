@@ -1,0 +1,169 @@
+/**
+ * The HTTP+JSON (REST) client transport: the same `call` / `stream` as the JSON-RPC transport, over the
+ * routes of the version's proto (A2A_HTTP_ROUTES): each call is expanded into verb, path, query and body
+ * (specification-1.0.1.md §11.3–§11.5), results are the response bodies, streams are Server-Sent Events
+ * of StreamResponse objects (§11.7), and errors (google.rpc.Status bodies, §11.6) become the same typed
+ * errors as on JSON-RPC: the A2A code is read from the ErrorInfo's reason, a BadRequest is invalid params.
+ * Depends only on web platform globals, like the JSON-RPC transport.
+ */
+import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError, type A2AErrorObject, type CallOptions, type ClientOptions, type ResponseChecks } from "./client.js";
+import { expandRoute } from "./http-routes.js";
+import { parseJsonSafe } from "./jsonrpc.js";
+import { isObject, type ProtocolProfile } from "./profile.js";
+import type { HttpRoute } from "./service.js";
+import { parseSse } from "./sse.js";
+
+/** What the transport needs of the version besides the routes: its error codes and version header. */
+export interface RestVersionFacts {
+  profile: Pick<ProtocolProfile, "errorCodes" | "versionHeader" | "specVersion">;
+}
+
+const DEFAULT_TIMEOUT_MS = 60_000;
+const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+const CONTENT_TYPE = "application/a2a+json";
+/** The code of an auth failure on the other bindings (the JSON-RPC binding's -32000). */
+const AUTH_ERROR_CODE = -32000;
+
+export class RestTransport {
+  /** The interface's URL without a trailing slash; route paths are appended to it. */
+  readonly baseUrl: string;
+
+  constructor(
+    baseUrl: string,
+    private readonly routes: readonly HttpRoute[],
+    private readonly facts: RestVersionFacts,
+    private readonly options: ClientOptions = {},
+    private readonly checks: ResponseChecks = {},
+  ) {
+    this.baseUrl = baseUrl.replace(/\/+$/, "");
+  }
+
+  /** One unary call: resolves to the response body; throws the typed error of an error body. */
+  async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
+    const { signal, dispose } = this.signalOf(method, options);
+    try {
+      const response = await this.send(method, params, "application/json", options, signal);
+      const text = await response.text();
+      if (!response.ok) throw this.errorOf(method, response.status, text);
+      const parsed = text === "" ? { ok: true as const, value: {} } : parseJsonSafe(text);
+      if (!parsed.ok) throw new A2ATransportError(`${method}: the response is not JSON (${parsed.message})`, { status: response.status, body: text });
+      return this.checked(method, parsed.value);
+    } finally {
+      dispose();
+    }
+  }
+
+  /** A streaming call: yields each event's StreamResponse until the final one or the end of the stream. */
+  async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
+    const { signal, dispose, stopTimer } = this.signalOf(method, options);
+    let response: Response | undefined;
+    try {
+      response = await this.send(method, params, "text/event-stream", options, signal);
+      const status = response.status;
+      if (!response.ok) throw this.errorOf(method, status, await response.text());
+      if (!(response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream")) {
+        const text = await response.text();
+        throw new A2ATransportError(`${method}: expected an event stream, got ${response.headers.get("content-type") ?? "no content-type"}`, { status, body: text });
+      }
+      stopTimer();
+      if (response.body === null) return;
+      for await (const event of parseSse(response.body, { maxEventBytes: this.options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, signal })) {
+        if (event.event !== undefined && event.event !== "message" && event.event !== "error") continue;
+        const parsed = parseJsonSafe(event.data);
+        if (!parsed.ok) throw new A2ATransportError(`${method}: a stream event is not JSON (${parsed.message})`, { status, body: event.data });
+        if (event.event === "error" || (isObject(parsed.value) && isObject(parsed.value.error) && Object.keys(parsed.value).length === 1)) {
+          throw this.errorOf(method, status, event.data);
+        }
+        const result = this.checked(method, parsed.value);
+        yield result;
+        if (this.checks.isFinal?.(result)) return;
+      }
+    } finally {
+      dispose();
+      if (response?.body && !response.bodyUsed) await response.body.cancel().catch(() => undefined);
+    }
+  }
+
+  private async send(method: string, params: unknown, accept: string, options: CallOptions, signal: AbortSignal): Promise<Response> {
+    const request = expandRoute(this.routes, method, params);
+    if (!request) throw new A2ATransportError(`${method}: no HTTP+JSON route of this version fits these params`);
+    const url = new URL(this.baseUrl + request.path);
+    for (const [key, value] of request.query) url.searchParams.append(key, value);
+    const headers: Record<string, string> = { accept };
+    const version = this.facts.profile.versionHeader;
+    if (version) headers[version] = this.facts.profile.specVersion.split(".").slice(0, 2).join(".");
+    const extra = typeof this.options.headers === "function" ? await this.options.headers() : this.options.headers;
+    Object.assign(headers, extra ?? {});
+    const auth = this.options.auth;
+    if (auth?.type === "bearer") headers.authorization = `Bearer ${typeof auth.token === "function" ? await auth.token() : auth.token}`;
+    else if (auth?.type === "apiKey") {
+      if (auth.in === "query") url.searchParams.set(auth.name, auth.value);
+      else headers[auth.name] = auth.value;
+    }
+    Object.assign(headers, options.headers ?? {});
+    let body: string | undefined;
+    if (request.verb !== "GET" && request.verb !== "DELETE") {
+      body = JSON.stringify(request.body ?? {});
+      headers["content-type"] = CONTENT_TYPE;
+    }
+    const fetchImpl = this.options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
+    try {
+      return await fetchImpl(url.href, { method: request.verb, headers, ...(body !== undefined ? { body } : {}), signal });
+    } catch (error) {
+      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new A2ATransportError(`${method}: aborted`, { cause: error });
+      throw new A2ATransportError(`${method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+  }
+
+  /** Validation (when on) of a result, checked as the JSON-RPC response it would be on that binding. */
+  private checked(method: string, result: unknown): unknown {
+    if (this.options.validateResponses && this.checks.validate) {
+      const issues = this.checks.validate(method, { jsonrpc: "2.0", id: 0, result });
+      if (issues && issues.length > 0) throw new A2AResponseValidationError(method, issues);
+    }
+    return result;
+  }
+
+  /** The typed error of an error body (google.rpc.Status), or a transport error when the body is not one. */
+  private errorOf(method: string, status: number, text: string): Error {
+    const parsed = parseJsonSafe(text);
+    const error = parsed.ok && isObject(parsed.value) && isObject(parsed.value.error) ? parsed.value.error : undefined;
+    if (!error || typeof error.message !== "string") return new A2ATransportError(`${method}: HTTP ${status}`, { status, body: text });
+    const details = Array.isArray(error.details) ? error.details.filter(isObject) : [];
+    const info = details.find((d) => d["@type"] === "type.googleapis.com/google.rpc.ErrorInfo" && typeof d.reason === "string");
+    const name = typeof info?.reason === "string" ? info.reason.toLowerCase().replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase()) : undefined;
+    let code = name !== undefined ? this.facts.profile.errorCodes[name] : undefined;
+    if (code === undefined) {
+      if (status === 401 || status === 403) code = AUTH_ERROR_CODE;
+      else if (details.some((d) => d["@type"] === "type.googleapis.com/google.rpc.BadRequest") || status === 400 || status === 413 || status === 415) code = -32602;
+      else if (status === 404 || status === 405) code = -32601;
+      else code = -32603;
+    }
+    const object: A2AErrorObject = { code, message: error.message };
+    if (details.length > 0) object.data = details;
+    return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
+  }
+
+  private signalOf(method: string, options: CallOptions): { signal: AbortSignal; dispose(): void; stopTimer(): void } {
+    const controller = new AbortController();
+    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    if (timeoutMs > 0) timer = setTimeout(() => controller.abort(new A2ATransportError(`${method}: timed out after ${timeoutMs} ms`)), timeoutMs);
+    const onAbort = () => controller.abort(options.signal?.reason);
+    if (options.signal?.aborted) onAbort();
+    else options.signal?.addEventListener("abort", onAbort, { once: true });
+    const stopTimer = () => {
+      if (timer) clearTimeout(timer);
+      timer = undefined;
+    };
+    return {
+      signal: controller.signal,
+      stopTimer,
+      dispose: () => {
+        stopTimer();
+        options.signal?.removeEventListener("abort", onAbort);
+        controller.abort();
+      },
+    };
+  }
+}

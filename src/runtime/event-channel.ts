@@ -1,0 +1,59 @@
+/**
+ * A push-to-pull queue: the task runtime pushes events as they happen, a binding pulls them with
+ * `for await`. Breaking out of the loop (or `return()`) ends the channel at once, even while a `next()` is
+ * pending, and releases what fed it (the bus subscription) exactly once.
+ */
+export class EventChannel<T> implements AsyncIterableIterator<T> {
+  private readonly buffer: T[] = [];
+  private waiting: ((result: IteratorResult<T, undefined>) => void) | undefined;
+  private ended = false;
+  private released = false;
+
+  constructor(private readonly release: () => void = () => undefined) {}
+
+  /** Queues an event (ignored once the channel has ended). */
+  push(value: T): void {
+    if (this.ended) return;
+    const waiting = this.waiting;
+    if (waiting) {
+      this.waiting = undefined;
+      waiting({ value, done: false });
+    } else this.buffer.push(value);
+  }
+
+  /** Ends the channel after the events already queued. */
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.free();
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    waiting?.({ value: undefined, done: true });
+  }
+
+  get isEnded(): boolean {
+    return this.ended;
+  }
+
+  next(): Promise<IteratorResult<T, undefined>> {
+    if (this.buffer.length > 0) return Promise.resolve({ value: this.buffer.shift() as T, done: false });
+    if (this.ended) return Promise.resolve({ value: undefined, done: true });
+    return new Promise((resolve) => (this.waiting = resolve));
+  }
+
+  return(): Promise<IteratorResult<T, undefined>> {
+    this.buffer.length = 0;
+    this.end();
+    return Promise.resolve({ value: undefined, done: true });
+  }
+
+  [Symbol.asyncIterator](): AsyncIterableIterator<T> {
+    return this;
+  }
+
+  private free(): void {
+    if (this.released) return;
+    this.released = true;
+    this.release();
+  }
+}

@@ -1,0 +1,132 @@
+/**
+ * HTTP as plain data, shared by the HTTP bindings (JSON-RPC, REST) and the adapters (node:http, Express,
+ * Fastify, Hono): a request is `{ method, path, query, headers, body }`, a response is JSON, nothing, or
+ * a stream of Server-Sent Events the adapter opens on its socket.
+ */
+import { formatSseComment, formatSseEvent } from "./sse.js";
+
+export interface CoreRequest {
+  method: string;
+  /** The path without the query. */
+  path: string;
+  query: URLSearchParams;
+  /** Lower-case header names. */
+  headers: Record<string, string | undefined>;
+  /** The body, or "too-large" when the adapter stopped reading at the limit. */
+  body: Uint8Array | string | "too-large" | undefined;
+  /** Aborted when the client goes away, where the adapter knows it. */
+  signal?: AbortSignal;
+}
+
+/** A sink the adapters give an SSE response to write into. */
+export interface SseSink {
+  write(chunk: string): void;
+  end(): void;
+}
+
+export type CoreResponse =
+  | { kind: "json"; status: number; headers: Record<string, string>; body: string }
+  | { kind: "empty"; status: number; headers: Record<string, string> }
+  | {
+      kind: "sse";
+      status: 200;
+      headers: Record<string, string>;
+      /** Starts the stream; returns the function the adapter calls when the client goes away. */
+      open(sink: SseSink): () => void;
+    };
+
+export type SseResponse = Extract<CoreResponse, { kind: "sse" }>;
+
+export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
+export const SSE_HEADERS: Readonly<Record<string, string>> = {
+  "content-type": "text/event-stream",
+  "cache-control": "no-cache, no-transform",
+  connection: "keep-alive",
+  "x-accel-buffering": "no",
+};
+
+/** A signal that never aborts, for requests whose adapter cannot tell a disconnect. */
+export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, contentType = "application/json"): CoreResponse {
+  return { kind: "json", status, headers: { "content-type": contentType, ...headers }, body: JSON.stringify(body) };
+}
+
+/** The media type of a request without parameters, lower-cased ("" when there is none). */
+export function mediaType(request: CoreRequest): string {
+  return (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+}
+
+/** application/json, or any application/…+json (application/a2a+json). */
+export function isJsonMediaType(type: string): boolean {
+  return type === "application/json" || /^application\/[\w.+-]*\+json$/.test(type);
+}
+
+export function bodyText(request: CoreRequest): string {
+  const body = request.body;
+  if (body === "too-large") return "";
+  return typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: false }).decode(body ?? new Uint8Array());
+}
+
+/** An SSE response that writes one event and ends. */
+export function sseOnce(data: string): SseResponse {
+  return {
+    kind: "sse",
+    status: 200,
+    headers: { ...SSE_HEADERS },
+    open: (sink) => {
+      sink.write(formatSseEvent({ data }));
+      sink.end();
+      return () => undefined;
+    },
+  };
+}
+
+/**
+ * An SSE response of a stream of events: each is written as one `data:` event (`frame` gives its text);
+ * an error the iterator throws is written with `errorFrame`, then the stream ends. Heartbeat comments keep
+ * idle connections open; when the client goes away the iterator is returned (its subscription released).
+ */
+export function sseOf(
+  events: AsyncIterable<unknown>,
+  frame: (event: unknown) => string,
+  errorFrame: (error: unknown) => string,
+  heartbeatMs: number,
+): SseResponse {
+  return {
+    kind: "sse",
+    status: 200,
+    headers: { ...SSE_HEADERS },
+    open: (sink) => {
+      const iterator = events[Symbol.asyncIterator]();
+      let closed = false;
+      let timer: ReturnType<typeof setInterval> | undefined;
+      const close = () => {
+        if (closed) return;
+        closed = true;
+        if (timer) clearInterval(timer);
+        void iterator.return?.();
+      };
+      if (heartbeatMs > 0) {
+        timer = setInterval(() => !closed && sink.write(formatSseComment("ping")), heartbeatMs);
+        (timer as { unref?: () => void }).unref?.();
+      }
+      void (async () => {
+        try {
+          for (;;) {
+            const next = await iterator.next();
+            if (closed || next.done) break;
+            sink.write(formatSseEvent({ data: frame(next.value) }));
+          }
+        } catch (error) {
+          if (!closed) sink.write(formatSseEvent({ data: errorFrame(error) }));
+        }
+        if (!closed) {
+          close();
+          sink.end();
+        }
+      })();
+      return close;
+    },
+  };
+}

@@ -1,0 +1,165 @@
+/**
+ * The JSON-RPC 2.0 binding over HTTP: POST to one path, the envelope checked (ids echoed as sent,
+ * notifications unanswered, batches answered), the request validated against the version's request
+ * definition, and the A2A service's results, streams (Server-Sent Events, one JSON-RPC response per
+ * event) and errors framed as JSON-RPC responses.
+ */
+import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
+import { bodyText, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, NEVER_ABORTED, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
+import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, parseJsonSafe, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
+import { isObject } from "./profile.js";
+import type { A2AService, CallContext } from "./service.js";
+
+export interface JsonRpcBindingOptions {
+  /** Largest request body in bytes (the adapters stop reading there). */
+  maxBodyBytes: number;
+  /** Largest batch; default 50. */
+  maxBatchSize?: number;
+  /** Interval of SSE heartbeat comments in ms; 0 = none. */
+  heartbeatMs: number;
+}
+
+export class JsonRpcBinding {
+  constructor(
+    private readonly service: A2AService,
+    private readonly options: JsonRpcBindingOptions,
+  ) {}
+
+  /** Answers one HTTP request to the JSON-RPC path. */
+  async handle(request: CoreRequest): Promise<CoreResponse> {
+    if (request.method !== "POST") return httpError(405, "A2A JSON-RPC requests are POSTed", { allow: "POST" });
+    const ctx: CallContext = { headers: request.headers, signal: request.signal ?? NEVER_ABORTED, binding: "JSONRPC", request };
+    let principal: unknown;
+    try {
+      principal = await this.service.authenticate(ctx);
+    } catch (error) {
+      if (error instanceof A2AError && error.http) {
+        return json(error.http, failure(null, jsonRpcError(error.code, error.message)), error.challenge !== undefined ? { "www-authenticate": error.challenge } : {});
+      }
+      throw error;
+    }
+    const admitted: CallContext = { ...ctx, authenticated: { principal } };
+
+    if (request.body === "too-large") {
+      return json(413, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body exceeds ${this.options.maxBodyBytes} bytes`)), { connection: "close" });
+    }
+    const type = mediaType(request);
+    if (!isJsonMediaType(type)) {
+      return json(415, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Content-Type must be application/json, got ${type ? `"${type}"` : "none"}`)));
+    }
+    const parsed = parseJsonSafe(bodyText(request));
+    if (!parsed.ok) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, "Parse error", this.details(JSON_RPC_ERROR.parseError, { message: parsed.message }))));
+
+    if (Array.isArray(parsed.value)) return this.batch(parsed.value, admitted);
+    const single = await this.dispatch(parsed.value, admitted, false);
+    if (single === undefined) return { kind: "empty", status: 204, headers: {} };
+    if ("kind" in single) return single;
+    return json(200, single);
+  }
+
+  private async batch(items: unknown[], ctx: CallContext): Promise<CoreResponse> {
+    if (items.length === 0) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "Empty batch")));
+    const max = this.options.maxBatchSize ?? 50;
+    if (items.length > max) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Batch larger than ${max} requests`)));
+    const answers: JsonRpcResponse[] = [];
+    for (const item of items) {
+      const answer = await this.dispatch(item, ctx, true);
+      if (answer !== undefined && !("kind" in answer)) answers.push(answer);
+    }
+    if (answers.length === 0) return { kind: "empty", status: 204, headers: {} };
+    return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: JSON.stringify(answers) };
+  }
+
+  /** One JSON-RPC request → its response, an SSE stream, or nothing (a notification). */
+  private async dispatch(value: unknown, ctx: CallContext, inBatch: boolean): Promise<JsonRpcResponse | SseResponse | undefined> {
+    const service = this.service;
+    // Where the version's schema leaves `jsonrpc` optional (0.1.0), a request without it is accepted.
+    const tolerant = !service.profile.jsonrpcRequired && isObject(value) && !("jsonrpc" in value) ? { ...value, jsonrpc: "2.0" } : value;
+    const envelope = checkRequestEnvelope(tolerant);
+    if (!envelope.ok) {
+      const error = asIssues(envelope.error);
+      return failure(envelope.id, jsonRpcError(error.code, error.message, this.details(error.code, error.data)));
+    }
+    const { request: rpc, notification } = envelope;
+    const id: JsonRpcId = rpc.id ?? null;
+    const method = service.methods.get(rpc.method);
+    if (!method) {
+      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${rpc.method}`, this.details(JSON_RPC_ERROR.methodNotFound, { method: rpc.method })));
+    }
+    const streaming = method.streaming;
+    try {
+      service.negotiate(ctx);
+    } catch (error) {
+      if (notification) return undefined;
+      return failure(id, errorObject(error as A2AError));
+    }
+    if (streaming && (notification || inBatch)) {
+      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"));
+    }
+    // A streaming method answers with a stream, its errors too (as one error event): clients expect SSE.
+    const answer = (response: JsonRpcResponse) => (streaming ? sseOnce(JSON.stringify(response)) : response);
+    const descriptor = service.binding.methods[rpc.method];
+    if (descriptor) {
+      // The whole request against the version's request definition: problems outside params are the envelope's.
+      const validate = service.binding.validators[descriptor.requestType];
+      if (validate && !validate(value)) {
+        const issues = validate.errors ?? [];
+        const envelopeIssues = issues.filter((i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")));
+        const code = envelopeIssues.length > 0 ? JSON_RPC_ERROR.invalidRequest : JSON_RPC_ERROR.invalidParams;
+        if (notification) return undefined;
+        return answer(failure(id, jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", this.details(code, { issues: publicIssues(issues) }))));
+      }
+    }
+    const principal = ctx.authenticated?.principal;
+    try {
+      if (streaming) {
+        const events = await service.openStream(rpc.method, rpc.params, ctx, principal);
+        return sseOf(
+          events,
+          (event) => JSON.stringify(success(id, event)),
+          (error) => JSON.stringify(failure(id, errorObject(error instanceof A2AError ? error : new A2AError(JSON_RPC_ERROR.internalError, "Internal error")))),
+          this.options.heartbeatMs,
+        );
+      }
+      const result = await service.invoke(rpc.method, rpc.params, ctx, principal);
+      return notification ? undefined : success(id, result === undefined ? null : result);
+    } catch (error) {
+      if (notification) return undefined;
+      if (error instanceof A2AError) return answer(failure(id, errorObject(error)));
+      throw error;
+    }
+  }
+
+  private details(code: number, data: unknown): unknown {
+    return errorDetails(this.service.profile, code, data);
+  }
+}
+
+/** The JSON-RPC error object of an A2A error (its data is already in the version's form). */
+function errorObject(error: A2AError) {
+  return jsonRpcError(error.code, error.message, error.data);
+}
+
+function json(status: number, body: unknown, headers: Record<string, string> = {}): CoreResponse {
+  return jsonResponse(status, body, headers);
+}
+
+/** An HTTP-level refusal (wrong method, unknown path) as a JSON-RPC error. */
+export function httpError(status: number, message: string, headers: Record<string, string> = {}): CoreResponse {
+  return json(status, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, message)), headers);
+}
+
+/** An envelope error's `{ pointer, expected, got }` data as the same `{ issues: [...] }` shape params errors have. */
+function asIssues(error: { code: number; message: string; data?: unknown }): { code: number; message: string; data?: unknown } {
+  const data = error.data;
+  if (!isObject(data) || typeof data.pointer !== "string") return error;
+  const { pointer, expected, got } = data as { pointer: string; expected?: unknown; got?: unknown };
+  const issue = {
+    pointer,
+    expected: String(expected ?? ""),
+    got: String(got ?? ""),
+    keyword: "envelope",
+    message: `${pointer || "/"}: expected ${String(expected ?? "")}, got ${String(got ?? "")}`,
+  };
+  return { code: error.code, message: "Invalid request", data: { issues: [issue] } };
+}

@@ -1,0 +1,203 @@
+/**
+ * The HTTP+JSON (REST) binding: routes from the proto's google.api.http rules (generated into protocol.ts
+ * as A2A_HTTP_ROUTES), path variables, the body mapping (`*` or one field) and query parameters turned into
+ * the method's params; results as JSON, streams as Server-Sent Events (one StreamResponse per `data:`),
+ * errors as an HTTP status with a google.rpc.Status body (specification-1.0.1.md §11.6, the status from the
+ * §5.4 table). Unknown routes are 404, a known path with another verb 405, a body that is not JSON 415, an
+ * oversized one 413 — all in the same error shape.
+ */
+import { A2AError } from "./a2a-error.js";
+import { bodyText, isJsonMediaType, jsonResponse, mediaType, NEVER_ABORTED, sseOf, type CoreRequest, type CoreResponse } from "./http.js";
+import { JSON_RPC_ERROR, parseJsonSafe } from "./jsonrpc.js";
+import { isObject, type JsonObject } from "./profile.js";
+import { jsonFieldName, RouteTable } from "./http-routes.js";
+import type { A2AService, CallContext, ErrorStatus, HttpRoute } from "./service.js";
+import type { ValidationIssue } from "./validation.js";
+
+export interface RestBindingOptions {
+  /** The path the routes hang under ("" or e.g. "/rest"). */
+  prefix: string;
+  maxBodyBytes: number;
+  heartbeatMs: number;
+}
+
+const CONTENT_TYPE = "application/a2a+json";
+
+/** Statuses of the JSON-RPC 2.0 codes, for a version whose facts do not list them. */
+const FALLBACK: Readonly<Record<number, ErrorStatus>> = {
+  [JSON_RPC_ERROR.parseError]: { http: 400, grpc: "INVALID_ARGUMENT" },
+  [JSON_RPC_ERROR.invalidRequest]: { http: 400, grpc: "INVALID_ARGUMENT" },
+  [JSON_RPC_ERROR.methodNotFound]: { http: 404, grpc: "UNIMPLEMENTED" },
+  [JSON_RPC_ERROR.invalidParams]: { http: 400, grpc: "INVALID_ARGUMENT" },
+};
+
+export class RestBinding {
+  private readonly table: RouteTable;
+
+  constructor(
+    private readonly service: A2AService,
+    routes: readonly HttpRoute[],
+    private readonly options: RestBindingOptions,
+  ) {
+    this.table = new RouteTable(routes);
+  }
+
+  /** The status of an A2A error on this binding (§5.4). */
+  statusOf(code: number): ErrorStatus {
+    return this.service.binding.errorStatus?.[code] ?? FALLBACK[code] ?? { http: 500, grpc: "INTERNAL" };
+  }
+
+  /** Whether a path is the binding's (any verb); adapters pass other paths on. */
+  handles(path: string): boolean {
+    const relative = this.relative(path);
+    if (relative === undefined) return false;
+    // Under a prefix every path is the binding's (an unknown one is its 404); at the root only its routes are.
+    return this.options.prefix !== "" || this.table.matching(relative).length > 0;
+  }
+
+  internalError(): CoreResponse {
+    return this.error(new A2AError(JSON_RPC_ERROR.internalError, "Internal error"));
+  }
+
+  /** Answers a request under the prefix (undefined for paths outside it). */
+  async handle(request: CoreRequest): Promise<CoreResponse | undefined> {
+    const relative = this.relative(request.path);
+    if (relative === undefined) return undefined;
+    const matching = this.table.matching(relative);
+    if (matching.length === 0) return this.status(404, "NOT_FOUND", `No A2A route for ${request.method} ${request.path}`);
+    const hit = matching.find((x) => x.compiled.route.verb === request.method);
+    if (!hit) {
+      const allow = [...new Set(matching.map((x) => x.compiled.route.verb))].join(", ");
+      return this.status(405, "INVALID_ARGUMENT", `${request.path} takes ${allow}, not ${request.method}`, { allow });
+    }
+    const route = hit.compiled.route;
+    const ctx: CallContext = { headers: request.headers, signal: request.signal ?? NEVER_ABORTED, binding: "HTTP+JSON", request };
+    try {
+      const principal = await this.service.authenticate(ctx);
+      const read = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
+      if ("response" in read) return read.response;
+      const params = read.params;
+      const method = route.method;
+      const admitted: CallContext = { ...ctx, authenticated: { principal } };
+      this.service.negotiate(admitted);
+      this.service.validate(method, params);
+      if (this.service.methods.get(method)?.streaming) {
+        const events = await this.service.openStream(method, params, admitted, principal);
+        return sseOf(
+          events,
+          (event) => JSON.stringify(event),
+          (error) => JSON.stringify(this.errorBody(error instanceof A2AError ? error : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))),
+          this.options.heartbeatMs,
+        );
+      }
+      const result = await this.service.invoke(method, params, admitted, principal);
+      return jsonResponse(200, result === undefined || result === null ? {} : result, {}, CONTENT_TYPE);
+    } catch (error) {
+      if (error instanceof A2AError) return this.error(error);
+      throw error;
+    }
+  }
+
+  /** The path without the prefix, or undefined when it is not under it. */
+  private relative(path: string): string | undefined {
+    const prefix = this.options.prefix;
+    if (prefix === "") return path;
+    if (path === prefix) return "/";
+    return path.startsWith(`${prefix}/`) ? path.slice(prefix.length) : undefined;
+  }
+
+  /** The method's params from the path variables, the body (per the rule's `body`) and the query; or an error response. */
+  private params(route: HttpRoute, path: ReturnType<typeof RouteTable.values>, request: CoreRequest): { params: JsonObject } | { response: CoreResponse } {
+    const refuse = (response: CoreResponse) => ({ response });
+    if ("badField" in path) {
+      return refuse(this.badRequest([issue(`/${path.badField}`, "a percent-encoded path segment", "invalid percent-encoding", `the path's ${path.badField} is not valid percent-encoding`)]));
+    }
+    let params: JsonObject = {};
+    if (route.body !== undefined && route.body !== "") {
+      if (request.body === "too-large") {
+        return refuse({ ...this.status(413, "RESOURCE_EXHAUSTED", `Request body exceeds ${this.options.maxBodyBytes} bytes`), headers: { "content-type": CONTENT_TYPE, connection: "close" } } as CoreResponse);
+      }
+      const text = bodyText(request);
+      if (text.trim() !== "") {
+        const type = mediaType(request);
+        if (!isJsonMediaType(type)) return refuse(this.status(415, "INVALID_ARGUMENT", `Content-Type must be application/json or application/a2a+json, got ${type ? `"${type}"` : "none"}`));
+        const parsed = parseJsonSafe(text);
+        if (!parsed.ok) {
+          const issues = [issue("", "a JSON object", "malformed JSON", `the body is not JSON: ${parsed.message}`)];
+          return refuse(this.error(new A2AError(JSON_RPC_ERROR.parseError, "Malformed JSON body", { issues })));
+        }
+        if (route.body === "*") {
+          if (!isObject(parsed.value)) return refuse(this.badRequest([issue("", "a JSON object", describe(parsed.value), "the body must be a JSON object")]));
+          params = { ...parsed.value };
+        } else params[jsonFieldName(route.body)] = parsed.value;
+      }
+    }
+    if (route.query) {
+      for (const [field, type] of Object.entries(route.query)) {
+        const values = request.query.getAll(field);
+        if (values.length === 0) continue;
+        params[field] = queryValue(type, values);
+      }
+    }
+    for (const [field, value] of Object.entries(path.values)) {
+      if (params[field] !== undefined && params[field] !== value) {
+        return refuse(this.badRequest([issue(`/${field}`, JSON.stringify(value), JSON.stringify(params[field]), `${field} in the body differs from the path's`)]));
+      }
+      params[field] = value;
+    }
+    return { params };
+  }
+
+  private badRequest(issues: ValidationIssue[]): CoreResponse {
+    return this.error(this.service.invalidParams(issues));
+  }
+
+  /** An A2A error as its HTTP status and google.rpc.Status body. */
+  private error(error: A2AError): CoreResponse {
+    const published = this.service.publicError(error);
+    const headers: Record<string, string> = published.challenge !== undefined ? { "www-authenticate": published.challenge } : {};
+    return jsonResponse(this.httpStatus(published), this.errorBody(published), headers, CONTENT_TYPE);
+  }
+
+  private httpStatus(error: A2AError): number {
+    return error.http ?? this.statusOf(error.code).http;
+  }
+
+  /** `{ error: { code, status, message, details } }`: google.rpc.Status as §11.6 writes it. */
+  private errorBody(error: A2AError): JsonObject {
+    const status = error.http === 401 ? "UNAUTHENTICATED" : error.http === 403 ? "PERMISSION_DENIED" : this.statusOf(error.code).grpc;
+    const details = Array.isArray(error.data) ? error.data : error.data === undefined ? [] : [{ "@type": "type.googleapis.com/google.protobuf.Struct", value: error.data }];
+    return { error: { code: this.httpStatus(error), status, message: error.message, details } };
+  }
+
+  /** An HTTP-level refusal (no route, wrong verb, unreadable body) in the same shape. */
+  private status(http: number, grpc: string, message: string, headers: Record<string, string> = {}): CoreResponse {
+    return jsonResponse(http, { error: { code: http, status: grpc, message, details: [] } }, headers, CONTENT_TYPE);
+  }
+}
+
+/** A query parameter as the JSON value of its field (§11.5); a value that does not convert stays a string for the validator to name. */
+function queryValue(type: string, values: string[]): unknown {
+  const last = values[values.length - 1] as string;
+  switch (type) {
+    case "integer":
+      return /^-?\d+$/.test(last) ? Number(last) : last;
+    case "number":
+      return last.trim() !== "" && Number.isFinite(Number(last)) ? Number(last) : last;
+    case "boolean":
+      return last === "true" ? true : last === "false" ? false : last;
+    case "string[]":
+      return values.flatMap((v) => v.split(",")).filter((v) => v !== "");
+    default:
+      return last;
+  }
+}
+
+function issue(pointer: string, expected: string, got: string, message: string): ValidationIssue {
+  return { pointer, expected, got, keyword: "binding", message: `${pointer || "/"}: ${message}` };
+}
+
+function describe(value: unknown): string {
+  return Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
+}
+

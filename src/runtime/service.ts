@@ -1,0 +1,399 @@
+/**
+ * The transport-free A2A service: every method of the version (send, stream, get, list, cancel,
+ * subscribe, push-config CRUD, the extended card) over typed params plus a call context, answering results
+ * or async iterables of events and throwing A2AErrors. It authenticates (the card's security schemes),
+ * negotiates the version (A2A-Version) and validates params; the bindings (JSON-RPC, HTTP+JSON, gRPC) only
+ * translate their wire form to `(method, params, context)` and back.
+ */
+import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
+import { authenticate, securityRequirements, type AuthOptions, type SecurityRequirements } from "./auth.js";
+import type { CoreRequest } from "./http.js";
+import { JSON_RPC_ERROR } from "./jsonrpc.js";
+import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
+import { PushSender, type PushSenderOptions } from "./push.js";
+import { TaskRuntime, type AgentExecutor, type RuntimeLogger } from "./task-runtime.js";
+import { InMemoryPushConfigStore, InMemoryTaskStore, type PushConfigStore, type TaskStore } from "./tasks.js";
+import type { Validator } from "./validation.js";
+
+export { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
+
+/** The binding names of the specification (1.0 `protocolBinding`, 0.3 `transport`). */
+export type BindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
+
+export interface CallContext {
+  /** Request headers (HTTP) or metadata (gRPC), names lower-cased; auth and version negotiation read them. */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** Aborted when the caller goes away (closed socket, cancelled gRPC call). */
+  readonly signal: AbortSignal;
+  /** Which binding carries the call: "JSONRPC" | "HTTP+JSON" | "GRPC" (the spec's protocolBinding names). */
+  readonly binding: string;
+  /** The HTTP request, for HTTP bindings (auth verifiers and custom methods see it; apiKey-in-query reads it). */
+  readonly request?: CoreRequest;
+  /** Set when the binding has authenticated the caller already (JSON-RPC does it once per HTTP request). */
+  readonly authenticated?: { readonly principal: unknown };
+}
+
+/** What the service needs to know of a version's methods (generated into protocol.ts as A2A_METHODS). */
+export interface MethodFacts {
+  requestType: string;
+  /** The params definition, validated by the service (null: the method takes none). */
+  paramsType?: string | null;
+  streaming: boolean;
+}
+
+/** What a generated server/core.ts binds to the runtime for its version. */
+export interface ProtocolBinding {
+  profile: ProtocolProfile;
+  methods: Record<string, MethodFacts>;
+  validators: Record<string, Validator<unknown>>;
+  /** The HTTP+JSON routes of the version (from the proto's google.api.http rules), where it has them. */
+  httpRoutes?: readonly HttpRoute[];
+  /** Each error's HTTP and gRPC status by code (the specification's error code mappings), where it has them. */
+  errorStatus?: { readonly [code: number]: ErrorStatus };
+}
+
+/** How a binding other than JSON-RPC reports an error: its HTTP status and gRPC status name. */
+export interface ErrorStatus {
+  readonly http: number;
+  readonly grpc: string;
+}
+
+/** One HTTP rule of an rpc: `GET /tasks/{id=*}` → GetTask. */
+export interface HttpRoute {
+  /** The JSON-RPC method name of the rpc. */
+  readonly method: string;
+  readonly verb: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
+  /** The path template, e.g. "/tasks/{id=*}:cancel" or "/{tenant}/tasks". */
+  readonly path: string;
+  /** "*" (the body is the request), a field name (the body is that field), or absent (no body). */
+  readonly body?: string;
+  /** Request fields that may come as query parameters, with their JSON type. */
+  readonly query?: { readonly [field: string]: "string" | "integer" | "number" | "boolean" | "string[]" | "int64" };
+}
+
+export interface ServiceOptions {
+  /** The public agent card (the version's AgentCard model; read as JSON). */
+  card: object;
+  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  /** The card the authenticated extended-card method returns. */
+  extendedCard?: object;
+  taskStore?: TaskStore;
+  pushConfigStore?: PushConfigStore;
+  /** Push-notification sending: SSRF allow-list, retries; `false` disables sending (configs are still kept). */
+  pushNotifications?: PushSenderOptions | false;
+  auth?: AuthOptions;
+  /** Methods the runtime does not know (a schema's new method): your handlers, by method name. */
+  methods?: Record<string, (params: unknown, context: { principal: unknown; request: CoreRequest }) => unknown | Promise<unknown>>;
+  /** Where internal errors are reported; default console.error. Responses never carry their text. */
+  logger?: RuntimeLogger;
+}
+
+export class A2AService {
+  readonly runtime: TaskRuntime;
+  readonly shapes: ProtocolShapes;
+  readonly profile: ProtocolProfile;
+  /** The version's methods by JSON-RPC method name, and the custom ones (role undefined). */
+  readonly methods: ReadonlyMap<string, { role: MethodRole | undefined; streaming: boolean }>;
+  private readonly requirements: SecurityRequirements;
+  private readonly logger: RuntimeLogger;
+
+  constructor(
+    readonly binding: ProtocolBinding,
+    private readonly options: ServiceOptions,
+  ) {
+    this.profile = binding.profile;
+    this.shapes = new ProtocolShapes(binding.profile);
+    this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
+    this.runtime = new TaskRuntime({
+      shapes: this.shapes,
+      executor: options.executor,
+      tasks: options.taskStore ?? new InMemoryTaskStore(),
+      pushConfigs: options.pushConfigStore ?? new InMemoryPushConfigStore(),
+      pushSender: options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {}),
+      logger: this.logger,
+      card: options.card as JsonObject,
+    });
+    const roleOf = new Map<string, MethodRole>();
+    for (const [role, method] of Object.entries(binding.profile.methods)) if (method) roleOf.set(method, role as MethodRole);
+    const methods = new Map<string, { role: MethodRole | undefined; streaming: boolean }>();
+    for (const [name, facts] of Object.entries(binding.methods)) methods.set(name, { role: roleOf.get(name), streaming: facts.streaming });
+    for (const name of Object.keys(options.methods ?? {})) if (!methods.has(name)) methods.set(name, { role: undefined, streaming: false });
+    this.methods = methods;
+    this.requirements = securityRequirements(options.card as JsonObject);
+    if (this.requirements.length > 0 && !options.auth) {
+      throw new Error("the agent card declares security schemes: pass `auth.verify` to check credentials (the server fails closed)");
+    }
+  }
+
+  /** The public agent card. */
+  get card(): JsonObject {
+    return this.options.card as JsonObject;
+  }
+
+  /** Stops executions, waits for pending push notifications. */
+  close(): Promise<void> {
+    return this.runtime.close();
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // The whole call, as the gRPC binding (and any binding without steps of its own) makes it
+
+  /** Authenticates, negotiates the version, validates params, runs the method; throws A2AError. */
+  async call(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
+    const principal = await this.admit(method, params, ctx);
+    return this.invoke(method, params, ctx, principal);
+  }
+
+  /** The same for a streaming method; errors before the first event reject, later ones are thrown by the iterator. */
+  async stream(method: string, params: unknown, ctx: CallContext): Promise<AsyncIterable<unknown>> {
+    const principal = await this.admit(method, params, ctx);
+    return this.openStream(method, params, ctx, principal);
+  }
+
+  /** The authenticated extended card (the extended-card method of the version). */
+  async extendedCard(ctx: CallContext): Promise<JsonObject> {
+    const method = this.profile.methods.extendedCard;
+    if (method === undefined) throw this.publicError(new A2AError(JSON_RPC_ERROR.methodNotFound, "This version has no extended agent card"));
+    return (await this.call(method, {}, ctx)) as JsonObject;
+  }
+
+  private async admit(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
+    const principal = ctx.authenticated ? ctx.authenticated.principal : await this.authenticate(ctx);
+    if (!this.methods.has(method)) {
+      throw this.publicError(new A2AError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${method}`, { method }));
+    }
+    this.negotiate(ctx);
+    this.validate(method, params);
+    return principal;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // The steps, for bindings that order them their own way (JSON-RPC authenticates before reading the body)
+
+  /** Checks the card's security requirements; resolves to the verifier's principal or throws A2AError (401/403). */
+  authenticate(ctx: CallContext): Promise<unknown> {
+    return authenticate(this.requirements, this.options.auth, ctx.request ?? requestOf(ctx));
+  }
+
+  /**
+   * Version negotiation (1.0 on): the client names the version it speaks in the A2A-Version header (or
+   * query parameter); a Major.Minor other than the server's, or none (the spec reads none as 0.3), is
+   * answered with VersionNotSupportedError.
+   */
+  negotiate(ctx: CallContext): void {
+    const name = this.profile.versionHeader;
+    if (!name) return;
+    const asked = ctx.headers[name.toLowerCase()] ?? ctx.request?.query.get(name) ?? undefined;
+    const supported = this.profile.specVersion.split(".").slice(0, 2).join(".");
+    const askedMinor = asked?.trim().split(".").slice(0, 2).join(".");
+    if (askedMinor === supported) return;
+    throw this.publicError(
+      new A2AError(
+        this.runtime.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest),
+        asked ? `Version ${asked} is not supported; this agent speaks ${supported}` : `No ${name} given (read as 0.3); this agent speaks ${supported}`,
+        { supported: [supported], requested: asked ?? null },
+      ),
+    );
+  }
+
+  /** Validates a method's params with the version's validator; issues point into the params ("/message/parts"). */
+  validate(method: string, params: unknown): void {
+    const type = this.binding.methods[method]?.paramsType;
+    const validate = type ? this.binding.validators[type] : undefined;
+    if (!validate || (params === undefined && this.paramsOptional(method))) return;
+    if (!validate(params)) throw this.invalidParams(validate.errors ?? []);
+  }
+
+  private paramsOptional(method: string): boolean {
+    const facts = this.binding.methods[method] as MethodFacts & { paramsRequired?: boolean };
+    return facts.paramsRequired === false;
+  }
+
+  /** An invalid-params error with the issues, in the version's form. */
+  invalidParams(issues: Parameters<typeof publicIssues>[0]): A2AError {
+    return this.publicError(new A2AError(JSON_RPC_ERROR.invalidParams, "Invalid params", { issues: publicIssues(issues) }));
+  }
+
+  /** Runs a unary method for an admitted caller. */
+  async invoke(method: string, params: unknown, ctx: CallContext, principal: unknown): Promise<unknown> {
+    const role = this.methods.get(method)?.role;
+    const custom = this.options.methods && Object.prototype.hasOwnProperty.call(this.options.methods, method) ? this.options.methods[method] : undefined;
+    try {
+      if (custom && !role) return await custom(params, { principal, request: ctx.request ?? requestOf(ctx) });
+      return await this.byRole(role, method, isObject(params) ? params : {}, ctx, principal);
+    } catch (error) {
+      throw this.failure(method, error);
+    }
+  }
+
+  /** Opens a streaming method for an admitted caller: its events, each the JSON value of one stream result. */
+  async openStream(method: string, params: unknown, _ctx: CallContext, principal: unknown): Promise<AsyncIterable<unknown>> {
+    const role = this.methods.get(method)?.role;
+    try {
+      if (!this.runtime.capability("streaming")) {
+        throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.invalidRequest), "Streaming is not supported by this agent");
+      }
+      const p = isObject(params) ? params : {};
+      if (role === "resubscribe") return await this.runtime.resubscribe(role, p);
+      if (role !== "stream") throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), `Method not implemented: ${method}`);
+      return await this.runtime.stream(role, method, p, principal);
+    } catch (error) {
+      throw this.failure(method, error);
+    }
+  }
+
+  /** An A2AError as bindings send it (data in the version's form); anything else is logged and becomes -32603. */
+  private failure(method: string, error: unknown): A2AError {
+    if (error instanceof A2AError) return this.publicError(error);
+    this.logger.error(`a2a: internal error in ${method}`, error);
+    return new A2AError(JSON_RPC_ERROR.internalError, "Internal error");
+  }
+
+  /** The error with its data in the version's form (1.0: google.rpc details); applied once. */
+  publicError(error: A2AError): A2AError {
+    if (published.has(error)) return error;
+    const out = new A2AError(error.code, error.message, errorDetails(this.profile, error.code, error.data), {
+      ...(error.http ? { http: error.http } : {}),
+      ...(error.challenge !== undefined ? { challenge: error.challenge } : {}),
+    });
+    published.add(out);
+    return out;
+  }
+
+  // ------------------------------------------------------------------------------------------------
+  // Methods by role
+
+  private async byRole(role: MethodRole | undefined, method: string, params: JsonObject, ctx: CallContext, principal: unknown): Promise<unknown> {
+    const runtime = this.runtime;
+    switch (role) {
+      case "send":
+        return this.shapes.wrap("send", await runtime.send(method, params, principal));
+      case "list":
+        return this.listTasks(params);
+      case "get":
+        return this.getTask(params);
+      case "cancel":
+        return runtime.cancel(params, principal);
+      case "pushSet":
+        return this.setPushConfig(params);
+      case "pushGet":
+        return this.getPushConfig(params);
+      case "pushList":
+        return this.listPushConfigs(params);
+      case "pushDelete":
+        await this.deletePushConfig(params);
+        return this.profile.emptyResults.includes("pushDelete") ? {} : null;
+      case "extendedCard":
+        return this.authenticatedCard();
+      default: {
+        const handler = this.options.methods?.[method];
+        if (handler) return handler(params, { principal, request: ctx.request ?? requestOf(ctx) });
+        throw new A2AError(runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), `Method not implemented: ${method}`);
+      }
+    }
+  }
+
+  /** ListTasks (1.0): newest first, filtered by context and state, paged by an opaque offset token. */
+  private async listTasks(params: JsonObject): Promise<JsonObject> {
+    const store = this.runtime.tasks;
+    if (!store.list) throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), "This task store cannot list tasks");
+    const contextId = typeof params.contextId === "string" && params.contextId !== "" ? params.contextId : undefined;
+    let tasks = await store.list(contextId === undefined ? {} : { contextId });
+    const status = typeof params.status === "string" && !/UNSPECIFIED$/.test(params.status) ? params.status : undefined;
+    if (status !== undefined) tasks = tasks.filter((t) => isObject(t.status) && t.status.state === status);
+    if (params.statusTimestampAfter !== undefined) {
+      const after = typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
+      if (Number.isNaN(after)) {
+        throw new A2AError(JSON_RPC_ERROR.invalidParams, "Invalid params: statusTimestampAfter is not an RFC 3339 timestamp", {
+          issues: [{ pointer: "/params/statusTimestampAfter", expected: "an RFC 3339 timestamp", got: JSON.stringify(params.statusTimestampAfter), keyword: "format", message: "/params/statusTimestampAfter: expected an RFC 3339 timestamp" }],
+        });
+      }
+      // "Greater than or equal" (the proto's comment).
+      tasks = tasks.filter((t) => isObject(t.status) && Date.parse(String(t.status.timestamp)) >= after);
+    }
+    const pageSize = Math.min(Math.max(typeof params.pageSize === "number" && params.pageSize > 0 ? params.pageSize : 50, 1), 100);
+    const offset = typeof params.pageToken === "string" && /^\d+$/.test(params.pageToken) ? Number(params.pageToken) : 0;
+    const page = tasks.slice(offset, offset + pageSize).map((t) => {
+      const trimmed = this.shapes.withHistory(t, typeof params.historyLength === "number" ? params.historyLength : undefined);
+      if (params.includeArtifacts === true) return trimmed;
+      const { artifacts: _omitted, ...rest } = trimmed;
+      return rest;
+    });
+    const next = offset + pageSize < tasks.length ? String(offset + pageSize) : "";
+    return { tasks: page, nextPageToken: next, pageSize, totalSize: tasks.length };
+  }
+
+  private async getTask(params: JsonObject): Promise<JsonObject> {
+    const task = await this.runtime.requireTask(this.shapes.paramsTaskId(params));
+    const length = params.historyLength;
+    return this.shapes.withHistory(task, typeof length === "number" ? length : undefined);
+  }
+
+  private async setPushConfig(params: JsonObject): Promise<JsonObject> {
+    const runtime = this.runtime;
+    runtime.pushEnabled();
+    const taskId = this.shapes.paramsTaskId(params);
+    await runtime.requireTask(taskId);
+    const config = this.shapes.pushConfigOf(params);
+    await runtime.checkWebhook(config);
+    const stored = await runtime.pushConfigs.set(taskId as string, runtime.withConfigId(config, taskId as string));
+    return this.shapes.taskPushConfig(taskId as string, stored);
+  }
+
+  private async getPushConfig(params: JsonObject): Promise<JsonObject> {
+    const runtime = this.runtime;
+    runtime.pushEnabled();
+    const taskId = this.shapes.paramsTaskId(params);
+    await runtime.requireTask(taskId);
+    const configId = this.shapes.pushConfigIdOf(params);
+    const config = await runtime.pushConfigs.get(taskId as string, configId);
+    if (!config) {
+      throw new A2AError(runtime.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Push notification config not found", { taskId, configId: configId ?? null });
+    }
+    return this.shapes.taskPushConfig(taskId as string, config);
+  }
+
+  private async listPushConfigs(params: JsonObject): Promise<JsonObject[] | JsonObject> {
+    const runtime = this.runtime;
+    runtime.pushEnabled();
+    const taskId = this.shapes.paramsTaskId(params);
+    await runtime.requireTask(taskId);
+    const configs = (await runtime.pushConfigs.list(taskId as string)).map((c) => this.shapes.taskPushConfig(taskId as string, c));
+    // 1.0 answers a page object; 0.x a bare list.
+    return this.shapes.has("ListTaskPushNotificationConfigsResponse", "configs") ? { configs } : configs;
+  }
+
+  private async deletePushConfig(params: JsonObject): Promise<null> {
+    const runtime = this.runtime;
+    runtime.pushEnabled();
+    const taskId = this.shapes.paramsTaskId(params);
+    await runtime.requireTask(taskId);
+    const configId = this.shapes.pushConfigIdOf(params) ?? (taskId as string);
+    // Deleting is idempotent (1.0 §3.1.10): a config that is already gone is not an error.
+    await runtime.pushConfigs.delete(taskId as string, configId);
+    return null;
+  }
+
+  private authenticatedCard(): JsonObject {
+    const card = this.options.card as JsonObject;
+    const declared = card.supportsAuthenticatedExtendedCard === true || (isObject(card.capabilities) && card.capabilities.extendedAgentCard === true);
+    const codes = this.profile.errorCodes;
+    const notConfigured = codes.ExtendedAgentCardNotConfigured ?? codes.AuthenticatedExtendedCardNotConfigured;
+    if (!declared && codes.ExtendedAgentCardNotConfigured !== undefined) {
+      // 1.0 §3.3.4: a card that does not declare the capability → UnsupportedOperationError.
+      throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), "This agent has no extended agent card");
+    }
+    if (!this.options.extendedCard || !declared) {
+      throw new A2AError(notConfigured ?? JSON_RPC_ERROR.methodNotFound, "Extended agent card is not configured");
+    }
+    return this.options.extendedCard as JsonObject;
+  }
+}
+
+/** Errors whose data is already in the version's form. */
+const published = new WeakSet<A2AError>();
+
+/** The request view of a call without an HTTP request (gRPC): its metadata as headers, no query, no body. */
+function requestOf(ctx: CallContext): CoreRequest {
+  return { method: "POST", path: "", query: new URLSearchParams(), headers: { ...ctx.headers }, body: undefined, signal: ctx.signal };
+}
