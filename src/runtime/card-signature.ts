@@ -194,7 +194,8 @@ export async function verifyAgentCard(card: object, options: CardVerificationOpt
 /** The client option `verifyCard`: refuses a card whose signatures do not verify against these keys. */
 export function cardSignatureVerifier(options: CardVerificationOptions): (card: object) => Promise<VerifiedCardSignature> {
   if (options.keys === undefined && options.jwks === undefined) throw new TypeError("cardSignatureVerifier: give keys, jwks or both");
-  const resolved = { ...options, jwks: typeof options.jwks === "string" ? new URL(options.jwks) : options.jwks };
+  const jwks = options.jwks;
+  const resolved: CardVerificationOptions = typeof jwks === "string" ? { ...options, jwks: new URL(jwks) } : options;
   return (card) => verifyAgentCard(card, resolved);
 }
 

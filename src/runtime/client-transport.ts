@@ -91,7 +91,8 @@ export class A2AInterfaceSelectionError extends Error {
  * `url` with `preferredTransport` (default JSONRPC), then `additionalInterfaces`; 0.1–0.2 `url` as JSON-RPC.
  * Binding names are upper-cased; duplicates are dropped.
  */
-export function cardInterfaces(card: Readonly<Record<string, unknown>>, protocolVersion?: string): CardInterface[] {
+export function cardInterfaces(agentCard: object, protocolVersion?: string): CardInterface[] {
+  const card = agentCard as Readonly<Record<string, unknown>>;
   const found: CardInterface[] = [];
   const add = (entry: CardInterface): void => {
     if (!found.some((f) => f.binding === entry.binding && f.url === entry.url && f.tenant === entry.tenant)) found.push(entry);
@@ -131,7 +132,7 @@ export function cardInterfaces(card: Readonly<Record<string, unknown>>, protocol
  * {@link A2AInterfaceSelectionError} naming what the card offers when nothing fits.
  */
 export function selectInterface(
-  card: Readonly<Record<string, unknown>>,
+  card: object,
   available: readonly string[],
   options: { binding?: ProtocolBinding | undefined; protocolVersion?: string | undefined } = {},
 ): CardInterface {
