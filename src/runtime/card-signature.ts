@@ -153,10 +153,13 @@ export interface VerifiedCardSignature {
  * there are none.
  */
 export async function verifyAgentCard(card: object, options: CardVerificationOptions): Promise<VerifiedCardSignature> {
+  return verifyWith(card, keyResolver(options), options.algorithms);
+}
+
+async function verifyWith(card: object, getKey: FlattenedVerifyGetKey, accepted: readonly string[] | undefined): Promise<VerifiedCardSignature> {
   const signatures = (card as { signatures?: unknown }).signatures;
   if (!Array.isArray(signatures) || signatures.length === 0) throw new A2ACardSignatureError("the agent card is not signed (no signatures)");
-  const getKey = keyResolver(options);
-  const algorithms = [...(options.algorithms ?? DEFAULT_CARD_ALGORITHMS)];
+  const algorithms = [...(accepted ?? DEFAULT_CARD_ALGORITHMS)];
   const payloads = [...new Set([canonicalCardPayload(card), compactCardPayload(card)])].map((p) => base64url.encode(new TextEncoder().encode(p)));
   const reasons: string[] = [];
   for (const [index, entry] of signatures.entries()) {
@@ -194,9 +197,9 @@ export async function verifyAgentCard(card: object, options: CardVerificationOpt
 /** The client option `verifyCard`: refuses a card whose signatures do not verify against these keys. */
 export function cardSignatureVerifier(options: CardVerificationOptions): (card: object) => Promise<VerifiedCardSignature> {
   if (options.keys === undefined && options.jwks === undefined) throw new TypeError("cardSignatureVerifier: give keys, jwks or both");
-  const jwks = options.jwks;
-  const resolved: CardVerificationOptions = typeof jwks === "string" ? { ...options, jwks: new URL(jwks) } : options;
-  return (card) => verifyAgentCard(card, resolved);
+  // One resolver for every card, so a remote JWKS is fetched once and cached by jose, not per card.
+  const getKey = keyResolver(options);
+  return (card) => verifyWith(card, getKey, options.algorithms);
 }
 
 function keyResolver(options: CardVerificationOptions): FlattenedVerifyGetKey {

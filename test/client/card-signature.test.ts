@@ -128,3 +128,34 @@ describe("signAgentCard / verifyAgentCard (§8.4.2, §8.4.3)", () => {
     await expect(verifyAgentCard(signed, { keys: { sdk: publicKey } })).resolves.toMatchObject({ kid: "sdk" });
   });
 });
+
+describe("the client refuses a card whose signature does not verify (A2AClient verifyCard option)", () => {
+  it("fromAgentUrl accepts the signed card with keys from a JWKS URL, and refuses a tampered one", async () => {
+    const { serve, json } = await import("./servers.js");
+    const { A2AClient } = await import("../../generated/a2a-1.0.1/client.js");
+    const { privateKey, publicKey } = await keyPair("ES256");
+    const jwk = { ...(await exportJWK(publicKey)), kid: "card-key", alg: "ES256", use: "sig" };
+    let served: Record<string, unknown> = {};
+    let jwksFetches = 0;
+    const server = await serve((req, res) => {
+      if (req.url === "/jwks.json") {
+        jwksFetches++;
+        json(res, 200, { keys: [jwk] });
+      } else json(res, 200, served);
+    });
+    const signed = await signAgentCard({ ...card, supportedInterfaces: [{ url: `${server.url}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] }, privateKey, {
+      kid: "card-key",
+      alg: "ES256",
+    });
+    const verifyCard = cardSignatureVerifier({ jwks: `${server.url}/jwks.json` });
+    served = signed;
+    const client = await A2AClient.fromAgentUrl(server.url, { verifyCard });
+    expect(client.card?.name).toBe("Signed Agent");
+    served = { ...signed, supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }] };
+    await expect(A2AClient.fromAgentUrl(server.url, { verifyCard })).rejects.toBeInstanceOf(A2ACardSignatureError);
+    const { signatures: _gone, ...unsigned } = signed;
+    served = unsigned;
+    await expect(A2AClient.fromAgentUrl(server.url, { verifyCard })).rejects.toThrow(/not signed/);
+    expect(jwksFetches).toBe(1); // the verifier keeps the key set
+  });
+});

@@ -100,10 +100,14 @@ export function hasCredentials(options: ClientOptions): boolean {
   return options.auth !== undefined || options.headers !== undefined;
 }
 
-/** The origin of a URL (`https://host:port`), or the text itself when it is not an absolute URL. */
+/**
+ * The origin of a URL (`https://host:port`); for a scheme without origins (e.g. `grpc://host:port`, whose
+ * URL origin is the opaque "null") its scheme, host and port; the text itself when it is not an absolute URL.
+ */
 export function originOf(url: string): string {
   try {
-    return new URL(url).origin;
+    const parsed = new URL(url);
+    return parsed.origin !== "null" ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
   } catch {
     return url;
   }
