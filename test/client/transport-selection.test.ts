@@ -124,6 +124,24 @@ describe("A2AClient.fromAgentUrl picks the binding", () => {
     expect(agent.received.map((r) => r.method)).toEqual(["GET"]);
   });
 
+  it("1.0: the interface's tenant is set in every request's params (§8.3.2), and left out without one", async () => {
+    const agent = await serve((req, res, received) =>
+      req.method === "GET"
+        ? json(res, 200, v1Card([{ url: "/rpc", protocolBinding: "JSONRPC", tenant: "acme" }]))
+        : answer({ task: { id: "t", contextId: "c", status: { state: "TASK_STATE_COMPLETED" } } })(req, res, received),
+    );
+    const client = await V1.A2AClient.fromAgentUrl(agent.url);
+    await client.getTask({ id: "t" });
+    await client.getTask({ id: "t", tenant: "explicit" });
+    expect(agent.received.slice(1).map((r) => r.json?.["params"])).toEqual([
+      { id: "t", tenant: "acme" },
+      { id: "t", tenant: "acme" },
+    ]);
+    const plain = await V1.A2AClient.fromCard(v1Card([{ url: `${agent.url}/rpc`, protocolBinding: "JSONRPC" }]) as never);
+    await plain.getTask({ id: "t" });
+    expect(agent.received[3]?.json?.["params"]).toEqual({ id: "t" });
+  });
+
   it("binding: forces one; forcing a binding the card lacks is an A2AInterfaceSelectionError", async () => {
     const agent = await serve((_req, res) => json(res, 200, v1Card([{ url: "/rest", protocolBinding: "HTTP+JSON" }, { url: "/rpc", protocolBinding: "JSONRPC" }])));
     const rest = recordingFactory("HTTP+JSON");

@@ -219,6 +219,8 @@ export async function send(
     const auth = clientOptions.auth;
     const target = trusted && auth?.type === "apiKey" && auth.in === "query" ? withQueryParameter(url, auth.name, auth.value) : url;
     const init: RequestInit = { method, headers, signal: attempt.signal, redirect: "manual" };
+    // In a browser, no cookies either for an origin that is not trusted.
+    if (!trusted) init.credentials = "omit";
     if (body !== undefined) init.body = body;
     let response: Response;
     try {

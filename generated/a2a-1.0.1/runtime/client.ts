@@ -46,6 +46,8 @@ export class JsonRpcTransport implements ClientTransport {
   private readonly options: ClientOptions;
   private readonly checks: ResponseChecks;
   private readonly scope: RequestScope;
+  /** The interface's tenant (1.0), set in every request's params (§8.3.2). */
+  private readonly tenant: string | undefined;
   private lastId = 0;
 
   /**
@@ -59,6 +61,7 @@ export class JsonRpcTransport implements ClientTransport {
     const trusted = context?.trustedOrigins;
     const base = scopeFor(endpoint, options, context?.protocolHeaders);
     this.scope = trusted ? { ...base, trustedOrigins: new Set(trusted.map(originOf)) } : base;
+    this.tenant = context?.tenant;
   }
 
   /** Ids are increasing integers starting at 1 (per transport). */
@@ -167,7 +170,8 @@ export class JsonRpcTransport implements ClientTransport {
 
   private async post(method: string, id: number, params: unknown, accept: string, options: CallOptions, attempt: Attempt): Promise<Response> {
     const request: Record<string, unknown> = { jsonrpc: "2.0", id, method };
-    if (params !== undefined) request["params"] = params;
+    const withTenant = this.tenant === undefined ? params : withTenantOf(params, this.tenant);
+    if (withTenant !== undefined) request["params"] = withTenant;
     const body = JSON.stringify(request);
     return send({ url: this.endpoint, method: "POST", body, headers: { "content-type": "application/json", accept } }, this.scope, this.options, options, method, attempt);
   }
@@ -216,6 +220,16 @@ export const jsonRpcTransport: ClientTransportFactory = {
   binding: "JSONRPC",
   create: (endpoint, options, checks, context) => new JsonRpcTransport(endpoint, options, checks, context),
 };
+
+/**
+ * The params with the interface's `tenant` (specification-1.0.1.md §8.3.2: clients set it in every
+ * request message to exactly the interface's value); params without an object shape are left as they are.
+ */
+function withTenantOf(params: unknown, tenant: string): unknown {
+  if (params === undefined) return { tenant };
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return params;
+  return { ...params, tenant };
+}
 
 /** What a stream throws for an error met while running; errors of the hooks pass through. */
 function streamFailure(error: unknown, what: string, attempt: Attempt, status: number | undefined): unknown {
