@@ -8,7 +8,7 @@
  */
 
 import type { A2AErrorObject } from "./client-errors.js";
-import type { CallOptions, ClientOptions } from "./client-http.js";
+import { originOf, scopeFor, type CallOptions, type ClientOptions, type RequestScope } from "./client-http.js";
 import type { ValidationIssue } from "./validation.js";
 
 /** The binding names of agent cards (1.0 `protocolBinding`, 0.3 `transport` / `preferredTransport`). */
@@ -64,6 +64,17 @@ export interface TransportContext {
 export interface ClientTransportFactory {
   readonly binding: ProtocolBinding;
   create(endpoint: string, options: ClientOptions, checks: ResponseChecks, context: TransportContext): ClientTransport;
+}
+
+/**
+ * The request scope of a transport (for `send()` of client-http.ts): `context.trustedOrigins` when a
+ * factory was given a context, else the endpoint's origin and the option's `trustedOrigins` (the user
+ * named the endpoint); the context's protocol headers.
+ */
+export function requestScope(endpoint: string, options: ClientOptions, context?: Partial<TransportContext>): RequestScope {
+  const base = scopeFor(endpoint, options, context?.protocolHeaders);
+  const trusted = context?.trustedOrigins;
+  return trusted ? { ...base, trustedOrigins: new Set(trusted.map(originOf)) } : base;
 }
 
 /** One interface an agent card offers. */

@@ -16,8 +16,6 @@ import {
   DEFAULT_TIMEOUT_MS,
   isEventStream,
   readText,
-  originOf,
-  scopeFor,
   send,
   startAttempt,
   statusText,
@@ -26,7 +24,7 @@ import {
   type ClientOptions,
   type RequestScope,
 } from "./client-http.js";
-import type { ClientTransport, ClientTransportFactory, ResponseChecks, TransportContext } from "./client-transport.js";
+import { requestScope, type ClientTransport, type ClientTransportFactory, type ResponseChecks, type TransportContext } from "./client-transport.js";
 import { isJsonRpcResponse, parseJsonSafe, type JsonRpcResponse } from "./jsonrpc.js";
 import { parseSse, SseParseError } from "./sse.js";
 
@@ -58,9 +56,7 @@ export class JsonRpcTransport implements ClientTransport {
     this.endpoint = endpoint;
     this.options = options;
     this.checks = checks;
-    const trusted = context?.trustedOrigins;
-    const base = scopeFor(endpoint, options, context?.protocolHeaders);
-    this.scope = trusted ? { ...base, trustedOrigins: new Set(trusted.map(originOf)) } : base;
+    this.scope = requestScope(endpoint, options, context);
     this.tenant = context?.tenant;
   }
 
