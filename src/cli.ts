@@ -19,6 +19,7 @@ interface GenerateArgs {
   templates?: string | undefined;
   card?: string | undefined;
   framework?: string[] | undefined;
+  cardSignatures?: boolean | undefined;
   config?: string | undefined;
   check: boolean;
   all?: boolean;
@@ -47,6 +48,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
             .option("card", { type: "string", describe: "an agent card JSON file: validated, emitted as card.ts" })
             .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: all)" })
+            .option("card-signatures", { type: "boolean", describe: "also emit runtime/card-signature.ts: sign and verify agent cards (needs jose and canonicalize)" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
@@ -182,6 +184,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     templates: args.templates,
     card: args.card,
     frameworks: args.framework as GenerateOptions["frameworks"],
+    cardSignatures: args.cardSignatures,
     cwd,
   };
   let targets: GenerateOptions[];

@@ -38,9 +38,16 @@ export interface GenerateOptions {
   frameworks?: readonly Framework[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
+  /** Also emit runtime/card-signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
+  cardSignatures?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
 }
+
+/** Runtime files emitted only when their feature is chosen (they import packages the default output does not need). */
+const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions) => boolean>> = {
+  "card-signature.ts": (options) => options.cardSignatures === true,
+};
 
 export type Phase = "load" | "normalize" | "ir" | "models" | "validators" | "protocol" | "format" | "write" | "check";
 
@@ -93,7 +100,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
     }
-    for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
+    for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options) ?? true)).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
   });

@@ -1,146 +1,62 @@
 /**
- * Client runtime of the code a2a-codegen generates: JSON-RPC 2.0 over HTTP POST, with Server-Sent
- * Events for the streaming methods, and the agent card fetch. The generated typed client wraps
- * {@link JsonRpcTransport}. Copied verbatim into every generated folder; it depends only on its sibling
+ * Client runtime of the code a2a-codegen generates: the JSON-RPC 2.0 binding (HTTP POST, with Server-Sent
+ * Events for the streaming methods) and, re-exported from its sibling files, the errors, the HTTP layer,
+ * the agent card fetch and the transport seam other bindings plug into. The generated typed client wraps a
+ * {@link ClientTransport}. Copied verbatim into every generated folder; it depends only on its sibling
  * runtime files and on web platform globals (fetch, AbortController, TextDecoder), so it runs in Node,
  * browsers and edge runtimes alike.
  */
 
+import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError, type A2AErrorObject } from "./client-errors.js";
+import {
+  bodyChunks,
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  isEventStream,
+  readText,
+  send,
+  startAttempt,
+  statusText,
+  type Attempt,
+  type CallOptions,
+  type ClientOptions,
+  type RequestScope,
+} from "./client-http.js";
+import { requestScope, type ClientTransport, type ClientTransportFactory, type ResponseChecks, type TransportContext } from "./client-transport.js";
 import { isJsonRpcResponse, parseJsonSafe, type JsonRpcResponse } from "./jsonrpc.js";
 import { parseSse, SseParseError } from "./sse.js";
-import type { ValidationIssue } from "./validation.js";
 
-/** The part of `fetch` the client uses; pass one to add retries, logging, a proxy or a test double. */
-export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
-
-/** How the client authenticates to the agent. */
-export type ClientAuth =
-  /** `Authorization: Bearer <token>`; a function is called for every request (so it can refresh). */
-  | { type: "bearer"; token: string | (() => string | Promise<string>) }
-  /** An API key sent as the header `<name>: <value>` (the default) or as the query parameter `name=value`. */
-  | { type: "apiKey"; name: string; value: string; in?: "header" | "query" };
-
-/** Options of a {@link JsonRpcTransport} (and of {@link fetchAgentCard}). */
-export interface ClientOptions {
-  /** The fetch to use; default `globalThis.fetch`. */
-  fetch?: FetchLike;
-  /** Headers sent with every request; a function is called for every request. */
-  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
-  /** Credentials sent with every request. */
-  auth?: ClientAuth;
-  /**
-   * Milliseconds a call may take; default 60 000; 0 means no limit. A unary call is bounded until its
-   * whole response is read, a stream until its response headers arrive (the events may take as long as
-   * they take: use a signal to bound them).
-   */
-  timeoutMs?: number;
-  /** The largest SSE event (bytes of its data) a stream accepts; default 4 MiB. */
-  maxEventBytes?: number;
-  /** Whether to check every response with {@link ResponseChecks.validate}; default false. */
-  validateResponses?: boolean;
-}
-
-/** Options of one call. */
-export interface CallOptions {
-  /** Aborting it cancels the request (and a stream's body); the call rejects with the signal's reason. */
-  signal?: AbortSignal;
-  /** Overrides {@link ClientOptions.timeoutMs} for this call. */
-  timeoutMs?: number;
-  /** Headers of this call; they override the option headers and the auth header of the same name. */
-  headers?: Record<string, string>;
-}
-
-/** The `error` member of a JSON-RPC error response. */
-export interface A2AErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** A JSON-RPC error answered by the agent. The generated client throws subclasses per A2A error code. */
-export class A2AJsonRpcError extends Error {
-  override readonly name: string = "A2AJsonRpcError";
-  /** The JSON-RPC error code, e.g. -32001 (task not found). */
-  readonly code: number;
-  /** The error's `data` member; undefined when it had none. */
-  readonly data: unknown;
-  /** The method called, e.g. "message/send". */
-  readonly method: string;
-
-  constructor(method: string, error: A2AErrorObject) {
-    super(error.message);
-    this.code = error.code;
-    this.data = error.data;
-    this.method = method;
-  }
-}
-
-/**
- * The agent could not be reached or answered something that is not JSON-RPC: HTTP status and a bounded
- * excerpt of the body (≤ 500 chars) when there was one; `cause` keeps the network error.
- */
-export class A2ATransportError extends Error {
-  override readonly name: string = "A2ATransportError";
-  /** The HTTP status, when a response arrived. */
-  readonly status: number | undefined;
-  /** The start of the response body (at most {@link MAX_BODY_EXCERPT} characters), when there was one. */
-  readonly body: string | undefined;
-
-  constructor(message: string, options: { status?: number | undefined; body?: string | undefined; cause?: unknown } = {}) {
-    super(message, "cause" in options ? { cause: options.cause } : undefined);
-    this.status = options.status;
-    this.body = options.body === undefined ? undefined : excerpt(options.body);
-  }
-}
-
-/** validateResponses is on and a response broke the schema. */
-export class A2AResponseValidationError extends Error {
-  override readonly name: string = "A2AResponseValidationError";
-  /** The method called. */
-  readonly method: string;
-  /** What is wrong with the response, with JSON pointers into the whole response object. */
-  readonly issues: ValidationIssue[];
-
-  constructor(method: string, issues: ValidationIssue[]) {
-    const shown = issues.slice(0, 5).map((issue) => issue.message);
-    if (issues.length > shown.length) shown.push(`... and ${issues.length - shown.length} more`);
-    super(`Invalid response to ${method}:\n${shown.join("\n")}`);
-    this.method = method;
-    this.issues = issues;
-  }
-}
-
-/** The hooks the generated client gives the transport: validation, typed errors, end of a stream. */
-export interface ResponseChecks {
-  /** Validates one whole JSON-RPC response (or one stream event's response object) of a method; returns the issues or null. */
-  validate?(method: string, response: unknown): ValidationIssue[] | null;
-  /** The error to throw for a JSON-RPC error response (default: new A2AJsonRpcError). */
-  makeError?(method: string, error: A2AErrorObject): Error;
-  /** Whether a streamed result is the last one (e.g. a status update with final: true, a direct Message, a task in a terminal state). */
-  isFinal?(result: unknown): boolean;
-}
-
-/** The longest body excerpt an {@link A2ATransportError} keeps. */
-export const MAX_BODY_EXCERPT = 500;
-
-/** The default of {@link ClientOptions.timeoutMs}: one minute. */
-export const DEFAULT_TIMEOUT_MS = 60_000;
+export * from "./client-errors.js";
+export * from "./client-http.js";
+export * from "./client-transport.js";
+export * from "./client-card.js";
 
 /**
  * JSON-RPC 2.0 over HTTP: one POST per call, answered with one JSON response ({@link call}) or with an
  * SSE stream of responses ({@link stream}).
  */
-export class JsonRpcTransport {
+export class JsonRpcTransport implements ClientTransport {
+  readonly binding = "JSONRPC";
   /** The URL requests are POSTed to (without an API key in the query: that is added per request). */
   readonly endpoint: string;
   private readonly options: ClientOptions;
   private readonly checks: ResponseChecks;
+  private readonly scope: RequestScope;
+  /** The interface's tenant (1.0), set in every request's params (§8.3.2). */
+  private readonly tenant: string | undefined;
   private lastId = 0;
 
-  constructor(endpoint: string, options: ClientOptions = {}, checks: ResponseChecks = {}) {
+  /**
+   * `context.trustedOrigins` are the origins that may receive credentials; by default the endpoint's
+   * origin and the option's `trustedOrigins` (the user named the endpoint).
+   */
+  constructor(endpoint: string, options: ClientOptions = {}, checks: ResponseChecks = {}, context?: Partial<TransportContext>) {
     this.endpoint = endpoint;
     this.options = options;
     this.checks = checks;
+    this.scope = requestScope(endpoint, options, context);
+    this.tenant = context?.tenant;
   }
 
   /** Ids are increasing integers starting at 1 (per transport). */
@@ -161,7 +77,7 @@ export class JsonRpcTransport {
     const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
     try {
       const response = await this.post(method, id, params, "application/json", options, attempt);
-      const text = await readText(response, method, attempt);
+      const text = await readText(response, method, attempt, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
       const status = response.status;
       const parsed = parseJsonSafe(text);
       if (!parsed.ok) {
@@ -203,7 +119,7 @@ export class JsonRpcTransport {
       response = await this.post(method, id, params, "text/event-stream", options, attempt);
       const status = response.status;
       if (!response.ok || !isEventStream(response)) {
-        const text = await readText(response, method, attempt);
+        const text = await readText(response, method, attempt, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
         const parsed = parseJsonSafe(text);
         if (parsed.ok && isJsonRpcResponse(parsed.value) && "error" in parsed.value) {
           this.interpret(method, id, parsed.value, status, text); // throws the error (or a mismatch)
@@ -249,9 +165,10 @@ export class JsonRpcTransport {
 
   private async post(method: string, id: number, params: unknown, accept: string, options: CallOptions, attempt: Attempt): Promise<Response> {
     const request: Record<string, unknown> = { jsonrpc: "2.0", id, method };
-    if (params !== undefined) request["params"] = params;
+    const withTenant = this.tenant === undefined ? params : withTenantOf(params, this.tenant);
+    if (withTenant !== undefined) request["params"] = withTenant;
     const body = JSON.stringify(request);
-    return send(this.endpoint, "POST", body, { "content-type": "application/json", accept }, this.options, options, method, attempt);
+    return send({ url: this.endpoint, method: "POST", body, headers: { "content-type": "application/json", accept } }, this.scope, this.options, options, method, attempt);
   }
 
   /** Envelope already checked: the id, validation, then the result or the thrown error. */
@@ -293,194 +210,20 @@ export class JsonRpcTransport {
   }
 }
 
+/** The JSON-RPC binding's factory (the one every client has). */
+export const jsonRpcTransport: ClientTransportFactory = {
+  binding: "JSONRPC",
+  create: (endpoint, options, checks, context) => new JsonRpcTransport(endpoint, options, checks, context),
+};
+
 /**
- * Fetches an agent card: GET `new URL(wellKnownPath, baseUrl)` (an absolute path replaces the base's
- * path) with `accept: application/json` and the same auth and headers as calls. Throws an
- * {@link A2ATransportError} on a network failure, a non-2xx status, a body that is not JSON or not an
- * object; honors the signal and the timeout (which bounds the whole fetch) like {@link JsonRpcTransport.call}.
+ * The params with the interface's `tenant` (specification-1.0.1.md §8.3.2: clients set it in every
+ * request message to exactly the interface's value); params without an object shape are left as they are.
  */
-export async function fetchAgentCard(
-  baseUrl: string,
-  wellKnownPath: string,
-  options: ClientOptions & CallOptions = {},
-): Promise<Record<string, unknown>> {
-  const url = new URL(wellKnownPath, baseUrl).href;
-  const what = `agent card ${url}`;
-  const attempt = startAttempt(what, options.signal, options.timeoutMs ?? DEFAULT_TIMEOUT_MS);
-  try {
-    const response = await send(url, "GET", undefined, { accept: "application/json" }, options, options, what, attempt);
-    const text = await readText(response, what, attempt);
-    const status = response.status;
-    if (!response.ok) throw new A2ATransportError(`${what}: HTTP ${status}${statusText(response)}`, { status, body: text });
-    const parsed = parseJsonSafe(text);
-    if (!parsed.ok) throw new A2ATransportError(`${what}: the response is not JSON (${parsed.message})`, { status, body: text });
-    const card = parsed.value;
-    if (typeof card !== "object" || card === null || Array.isArray(card)) {
-      throw new A2ATransportError(`${what}: the response is not a JSON object`, { status, body: text });
-    }
-    return card as Record<string, unknown>;
-  } finally {
-    attempt.dispose();
-  }
-}
-
-/** The default of {@link ClientOptions.maxEventBytes}: 4 MiB. */
-export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
-
-/** The abort wiring of one request: the caller's signal and the timeout, both abort `signal`. */
-interface Attempt {
-  readonly signal: AbortSignal;
-  /** Ends the timeout (the request stays abortable by the caller's signal). */
-  stopTimer(): void;
-  /** Ends the timeout and unlinks the caller's signal. */
-  dispose(): void;
-  /** Aborts the request without making it look aborted by the caller (for cleanup). */
-  abortQuietly(): void;
-  /** Whether the request was aborted by the caller or the timeout (not by abortQuietly). */
-  readonly aborted: boolean;
-  /** The reason of that abort. */
-  readonly reason: unknown;
-}
-
-function startAttempt(what: string, callerSignal: AbortSignal | undefined, timeoutMs: number): Attempt {
-  const controller = new AbortController();
-  let aborted = false;
-  let reason: unknown;
-  const abort = (why: unknown): void => {
-    if (controller.signal.aborted) return;
-    aborted = true;
-    reason = why;
-    controller.abort(why);
-  };
-  const onAbort = (): void => abort(callerSignal?.reason);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  if (callerSignal) {
-    if (callerSignal.aborted) onAbort();
-    else callerSignal.addEventListener("abort", onAbort, { once: true });
-  }
-  if (!controller.signal.aborted && Number.isFinite(timeoutMs) && timeoutMs > 0) {
-    const ms = Math.min(timeoutMs, 2_147_483_647);
-    timer = setTimeout(() => abort(timeoutError(what, timeoutMs)), ms);
-  }
-  const stopTimer = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
-  return {
-    signal: controller.signal,
-    stopTimer,
-    dispose() {
-      stopTimer();
-      callerSignal?.removeEventListener("abort", onAbort);
-    },
-    abortQuietly() {
-      if (!controller.signal.aborted) controller.abort();
-    },
-    get aborted() {
-      return aborted;
-    },
-    get reason() {
-      return reason;
-    },
-  };
-}
-
-function timeoutError(what: string, timeoutMs: number): A2ATransportError {
-  const message = `${what}: timed out after ${timeoutMs} ms`;
-  const cause = typeof DOMException === "function" ? new DOMException(message, "TimeoutError") : undefined;
-  return new A2ATransportError(message, cause === undefined ? {} : { cause });
-}
-
-/** Builds the headers and URL (auth included) and fetches; an abort rejects with its reason. */
-async function send(
-  url: string,
-  method: "GET" | "POST",
-  body: string | undefined,
-  defaults: Record<string, string>,
-  clientOptions: ClientOptions,
-  callOptions: CallOptions,
-  what: string,
-  attempt: Attempt,
-): Promise<Response> {
-  // A token or headers function that hangs must not outlast the timeout or the signal.
-  const headers = await untilAborted(buildHeaders(defaults, clientOptions, callOptions), attempt);
-  const auth = clientOptions.auth;
-  const target = auth?.type === "apiKey" && auth.in === "query" ? withQueryParameter(url, auth.name, auth.value) : url;
-  const doFetch: FetchLike = clientOptions.fetch ?? ((input, init) => globalThis.fetch(input, init));
-  const init: RequestInit = { method, headers, signal: attempt.signal };
-  if (body !== undefined) init.body = body;
-  try {
-    return await doFetch(target, init);
-  } catch (error) {
-    if (attempt.aborted) throw attempt.reason;
-    throw new A2ATransportError(`${what}: could not reach the agent (${messageOf(error)})`, { cause: error });
-  }
-}
-
-/** The promise's outcome, or a rejection with the abort reason if the attempt is aborted first. */
-function untilAborted<T>(promise: Promise<T>, attempt: Attempt): Promise<T> {
-  if (attempt.aborted) {
-    promise.catch(() => {});
-    return Promise.reject(attempt.reason);
-  }
-  return new Promise<T>((resolve, reject) => {
-    const onAbort = (): void => reject(attempt.reason);
-    attempt.signal.addEventListener("abort", onAbort, { once: true });
-    promise.then(
-      (value) => {
-        attempt.signal.removeEventListener("abort", onAbort);
-        resolve(value);
-      },
-      (error: unknown) => {
-        attempt.signal.removeEventListener("abort", onAbort);
-        reject(error);
-      },
-    );
-  });
-}
-
-async function buildHeaders(defaults: Record<string, string>, clientOptions: ClientOptions, callOptions: CallOptions): Promise<Record<string, string>> {
-  // Header names are case-insensitive: a later source replaces an earlier one whatever its casing.
-  const merged = new Map<string, [string, string]>();
-  const put = (name: string, value: string): void => void merged.set(name.toLowerCase(), [name, value]);
-  const putAll = (headers: Record<string, string> | undefined): void => {
-    if (headers) for (const [name, value] of Object.entries(headers)) put(name, value);
-  };
-  putAll(defaults);
-  const optionHeaders = clientOptions.headers;
-  putAll(typeof optionHeaders === "function" ? await optionHeaders() : optionHeaders);
-  const auth = clientOptions.auth;
-  if (auth?.type === "bearer") {
-    const token = typeof auth.token === "function" ? await auth.token() : auth.token;
-    put("authorization", `Bearer ${token}`);
-  } else if (auth?.type === "apiKey" && auth.in !== "query") {
-    put(auth.name, auth.value);
-  }
-  putAll(callOptions.headers);
-  const headers: Record<string, string> = {};
-  for (const [name, value] of merged.values()) headers[name] = value;
-  return headers;
-}
-
-/** The URL with `name=value` appended to its query (keeping the existing query and any fragment). */
-function withQueryParameter(url: string, name: string, value: string): string {
-  const hashAt = url.indexOf("#");
-  const base = hashAt < 0 ? url : url.slice(0, hashAt);
-  const hash = hashAt < 0 ? "" : url.slice(hashAt);
-  const separator = !base.includes("?") ? "?" : base.endsWith("?") || base.endsWith("&") ? "" : "&";
-  return `${base}${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}${hash}`;
-}
-
-async function readText(response: Response, what: string, attempt: Attempt): Promise<string> {
-  try {
-    return await response.text();
-  } catch (error) {
-    if (attempt.aborted) throw attempt.reason;
-    throw new A2ATransportError(`${what}: the connection failed while reading the response (${messageOf(error)})`, {
-      status: response.status,
-      cause: error,
-    });
-  }
+function withTenantOf(params: unknown, tenant: string): unknown {
+  if (params === undefined) return { tenant };
+  if (typeof params !== "object" || params === null || Array.isArray(params)) return params;
+  return { ...params, tenant };
 }
 
 /** What a stream throws for an error met while running; errors of the hooks pass through. */
@@ -490,60 +233,8 @@ function streamFailure(error: unknown, what: string, attempt: Attempt, status: n
   return error;
 }
 
-/**
- * The chunks of a response body, a failed read turned into an A2ATransportError. `return()` cancels
- * the body at once, even while a read is pending (which an async generator could not do).
- */
-function bodyChunks(body: ReadableStream<Uint8Array>, what: string, status: number): AsyncIterable<Uint8Array> {
-  return {
-    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
-      const reader = body.getReader();
-      return {
-        async next(): Promise<IteratorResult<Uint8Array>> {
-          try {
-            const chunk = await reader.read();
-            return chunk.done ? { done: true, value: undefined } : { done: false, value: chunk.value };
-          } catch (error) {
-            throw new A2ATransportError(`${what}: the connection failed during the stream (${messageOf(error)})`, { status, cause: error });
-          }
-        },
-        async return(): Promise<IteratorResult<Uint8Array>> {
-          await reader.cancel().catch(() => {});
-          return { done: true, value: undefined };
-        },
-      };
-    },
-  };
-}
-
-function isEventStream(response: Response): boolean {
-  const type = response.headers.get("content-type") ?? "";
-  return (type.split(";")[0] ?? "").trim().toLowerCase() === "text/event-stream";
-}
-
 function isErrorObject(value: unknown): value is A2AErrorObject {
   if (typeof value !== "object" || value === null || Array.isArray(value)) return false;
   const { code, message } = value as Record<string, unknown>;
   return Number.isInteger(code) && typeof message === "string";
-}
-
-function statusText(response: Response): string {
-  return response.statusText ? ` ${response.statusText}` : "";
-}
-
-/** The text cut to at most MAX_BODY_EXCERPT characters (ending in "…" when cut, never mid surrogate pair). */
-function excerpt(text: string): string {
-  if (text.length <= MAX_BODY_EXCERPT) return text;
-  let end = MAX_BODY_EXCERPT - 1;
-  const last = text.charCodeAt(end - 1);
-  if (last >= 0xd800 && last <= 0xdbff) end--;
-  return `${text.slice(0, end)}…`;
-}
-
-function messageOf(error: unknown): string {
-  if (error instanceof Error) {
-    const cause = (error as { cause?: unknown }).cause;
-    return cause instanceof Error && cause.message ? `${error.message}: ${cause.message}` : error.message;
-  }
-  return String(error);
 }

@@ -340,13 +340,13 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
     });
     expect(client.endpoint).toBe(sdk.rpcUrl);
     // The SDK answers VersionNotSupportedError (-32009) to a request without A2A-Version 1.0; ours sends it.
-    expect(await client.sendMessageRpc(A2AClient.sendParams("hello"))).toHaveProperty("message");
+    expect(await client.sendMessage(A2AClient.sendParams("hello"))).toHaveProperty("message");
     expect(requests.at(-1)).toBe(`POST ${sdk.rpcUrl}`);
     expect(errorOf(await rpc1(sdk.rpcUrl, "GetTask", { id: "x" }, 1, { headers: { "a2a-version": "" } }))).toMatchObject({ code: -32009 });
   });
 
   it("SendMessage: the echo as a direct Message", async () => {
-    const reply = await client.sendMessageRpc(A2AClient.sendParams("hello", { contextId: "ctx-ours" }));
+    const reply = await client.sendMessage(A2AClient.sendParams("hello", { contextId: "ctx-ours" }));
     expect(Object.keys(reply)).toEqual(["message"]);
     const message = "message" in reply ? reply.message : ({} as Models.Message);
     expect(message).toMatchObject({ role: "ROLE_AGENT", contextId: "ctx-ours" });
@@ -357,7 +357,7 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
 
   it("SendMessage: the echo as a completed Task with an artifact", async () => {
     const sent = A2AClient.userMessage("task");
-    const reply = await client.sendMessageRpc(A2AClient.sendParams(sent));
+    const reply = await client.sendMessage(A2AClient.sendParams(sent));
     const task = taskOf(reply);
     expect(task).toMatchObject({ status: { state: "TASK_STATE_COMPLETED" } });
     expect(textOf(task.status.message)).toBe("done");
@@ -367,7 +367,7 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
   });
 
   it("SendStreamingMessage: the task, the status updates, the artifact chunks, the terminal status", async () => {
-    const events = (await drain(client.sendStreamingMessageRpc(A2AClient.sendParams("stream")))) as Json[];
+    const events = (await drain(client.sendStreamingMessage(A2AClient.sendParams("stream")))) as Json[];
     expect(events.map((e) => Object.keys(e)[0])).toEqual(["task", "statusUpdate", "artifactUpdate", "artifactUpdate", "artifactUpdate", "statusUpdate"]);
     const task = events[0]?.task as Json;
     expect(task.status).toMatchObject({ state: "TASK_STATE_SUBMITTED" });
@@ -383,18 +383,18 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
     expect(last).toMatchObject({ taskId: task.id, status: { state: "TASK_STATE_COMPLETED" } });
     expect("final" in last).toBe(false);
     expect(textOf((last.status as Json).message)).toBe("the end");
-    const stored = await client.getTaskRpc({ id: String(task.id) });
+    const stored = await client.getTask({ id: String(task.id) });
     expect((stored.artifacts ?? []).map(textOf)).toEqual(["once upon a time"]);
     await checkAll();
   });
 
   it("GetTask: historyLength trims to the most recent messages (0: none); an unknown id is A2ATaskNotFoundError", async () => {
-    const reply = await client.sendMessageRpc(A2AClient.sendParams("task"));
+    const reply = await client.sendMessage(A2AClient.sendParams("task"));
     const id = String(taskOf(reply).id);
-    expect((await client.getTaskRpc({ id })).history?.map(textOf)).toEqual(["task", "on it", "done"]);
-    expect((await client.getTaskRpc({ id, historyLength: 1 })).history?.map(textOf)).toEqual(["done"]);
-    expect((await client.getTaskRpc({ id, historyLength: 0 })).history).toBeUndefined();
-    await expect(client.getTaskRpc({ id: "no-such-task" })).rejects.toMatchObject({ name: "A2ATaskNotFoundError", code: -32001 });
+    expect((await client.getTask({ id })).history?.map(textOf)).toEqual(["task", "on it", "done"]);
+    expect((await client.getTask({ id, historyLength: 1 })).history?.map(textOf)).toEqual(["done"]);
+    expect((await client.getTask({ id, historyLength: 0 })).history).toBeUndefined();
+    await expect(client.getTask({ id: "no-such-task" })).rejects.toMatchObject({ name: "A2ATaskNotFoundError", code: -32001 });
     await checkAll();
   });
 
@@ -402,81 +402,81 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
     const contextId = "ctx-ours-list";
     const ids: string[] = [];
     for (const text of ["task", "task", "ask"]) {
-      const reply = await client.sendMessageRpc(A2AClient.sendParams(text, { contextId }));
+      const reply = await client.sendMessage(A2AClient.sendParams(text, { contextId }));
       ids.push(String(taskOf(reply).id));
       await sleep(2); // distinct status timestamps: the SDK orders by them
     }
-    const all = await client.listTasksRpc({ contextId });
+    const all = await client.listTasks({ contextId });
     expect(all).toMatchObject({ totalSize: 3, nextPageToken: "", pageSize: 50 });
     expect(all.tasks.map((t) => t.id)).toEqual([...ids].reverse());
     expect(all.tasks.every((t) => !("artifacts" in t))).toBe(true);
-    const asking = await client.listTasksRpc({ contextId, status: "TASK_STATE_INPUT_REQUIRED" });
+    const asking = await client.listTasks({ contextId, status: "TASK_STATE_INPUT_REQUIRED" });
     expect(asking.tasks.map((t) => t.id)).toEqual([ids[2]]);
-    const page1 = await client.listTasksRpc({ contextId, pageSize: 2, includeArtifacts: true });
+    const page1 = await client.listTasks({ contextId, pageSize: 2, includeArtifacts: true });
     expect(page1.tasks.map((t) => t.id)).toEqual([ids[2], ids[1]]);
     expect(page1.tasks[1]?.artifacts?.map(textOf)).toEqual(["echo: task"]);
     expect(page1.nextPageToken).not.toBe("");
-    const page2 = await client.listTasksRpc({ contextId, pageSize: 2, pageToken: page1.nextPageToken });
+    const page2 = await client.listTasks({ contextId, pageSize: 2, pageToken: page1.nextPageToken });
     expect(page2.tasks.map((t) => t.id)).toEqual([ids[0]]);
     expect(page2.nextPageToken).toBe("");
     await checkAll();
   });
 
   it("multi-turn: input-required, then the follow-up completes the same task", async () => {
-    const first = taskOf(await client.sendMessageRpc(A2AClient.sendParams("ask")));
+    const first = taskOf(await client.sendMessage(A2AClient.sendParams("ask")));
     expect(first.status).toMatchObject({ state: "TASK_STATE_INPUT_REQUIRED" });
     const ids = { taskId: String(first.id), contextId: String(first.contextId) };
-    const second = taskOf(await client.sendMessageRpc(A2AClient.sendParams("Bob", ids)));
+    const second = taskOf(await client.sendMessage(A2AClient.sendParams("Bob", ids)));
     expect(second).toMatchObject({ id: first.id, status: { state: "TASK_STATE_COMPLETED" } });
     expect(textOf(second.status.message)).toBe("got: Bob");
     await checkAll();
   });
 
   it("CancelTask: a 'slow' stream is canceled and ends on the canceled state; a completed task is A2ATaskNotCancelableError", async () => {
-    const stream = client.sendStreamingMessageRpc(A2AClient.sendParams("slow"));
+    const stream = client.sendStreamingMessage(A2AClient.sendParams("slow"));
     const first = taskOf((await stream.next()).value);
     expect(first.status).toMatchObject({ state: "TASK_STATE_SUBMITTED" });
     expect((await stream.next()).value).toMatchObject({ statusUpdate: { status: { state: "TASK_STATE_WORKING" } } });
-    const canceled = await client.cancelTaskRpc({ id: String(first.id) });
+    const canceled = await client.cancelTask({ id: String(first.id) });
     expect(canceled).toMatchObject({ id: first.id, status: { state: "TASK_STATE_CANCELED" } });
     expect((await drain(stream)).at(-1)).toMatchObject({ statusUpdate: { taskId: first.id, status: { state: "TASK_STATE_CANCELED" } } });
     // (Canceling it again: the SDK answers the canceled task; see "differences the spec leaves open".)
-    const done = taskOf(await client.sendMessageRpc(A2AClient.sendParams("task")));
-    const refused = await client.cancelTaskRpc({ id: String(done.id) }).catch((e: unknown) => e);
+    const done = taskOf(await client.sendMessage(A2AClient.sendParams("task")));
+    const refused = await client.cancelTask({ id: String(done.id) }).catch((e: unknown) => e);
     expect(refused).toBeInstanceOf(A2ATaskNotCancelableError);
     expect(refused).toMatchObject({ code: -32002 });
     await checkAll();
   });
 
   it("SubscribeToTask: joins a running 'slow' task (first event the task) and sees its cancellation; a finished task is A2AUnsupportedOperationError", async () => {
-    const stream = client.sendStreamingMessageRpc(A2AClient.sendParams("slow"));
+    const stream = client.sendStreamingMessage(A2AClient.sendParams("slow"));
     const taskId = String(taskOf((await stream.next()).value).id);
     await stream.next(); // working
-    const subscribed = client.subscribeToTaskRpc({ id: taskId });
+    const subscribed = client.subscribeToTask({ id: taskId });
     expect((await subscribed.next()).value).toMatchObject({ task: { id: taskId, status: { state: "TASK_STATE_WORKING" } } });
-    await client.cancelTaskRpc({ id: taskId });
+    await client.cancelTask({ id: taskId });
     expect((await drain(subscribed)).at(-1)).toMatchObject({ statusUpdate: { taskId, status: { state: "TASK_STATE_CANCELED" } } });
     await drain(stream);
     // §3.1.6: subscribing to a task in a terminal state is UnsupportedOperationError (the SDK sends it as plain JSON, [V1]).
-    await expect(drain(client.subscribeToTaskRpc({ id: taskId }))).rejects.toBeInstanceOf(A2AUnsupportedOperationError);
+    await expect(drain(client.subscribeToTask({ id: taskId }))).rejects.toBeInstanceOf(A2AUnsupportedOperationError);
     await checkAll();
   });
 
   it("push notification configs: create, get, list, a delivery (StreamResponse, a2a+json, the token), delete", async () => {
-    const task = taskOf(await client.sendMessageRpc(A2AClient.sendParams("ask")));
+    const task = taskOf(await client.sendMessage(A2AClient.sendParams("ask")));
     const taskId = String(task.id);
     const config = { taskId, id: "cfg-ours", url: hook.url, token: "tok-ours" };
-    expect(await client.createTaskPushNotificationConfigRpc(config)).toEqual(config);
-    expect(await client.getTaskPushNotificationConfigRpc({ taskId, id: "cfg-ours" })).toEqual(config);
-    expect(await client.listTaskPushNotificationConfigsRpc({ taskId })).toEqual({ configs: [config] });
-    await client.sendMessageRpc(A2AClient.sendParams("Ann", { taskId, contextId: String(task.contextId) }));
+    expect(await client.createTaskPushNotificationConfig(config)).toEqual(config);
+    expect(await client.getTaskPushNotificationConfig({ taskId, id: "cfg-ours" })).toEqual(config);
+    expect(await client.listTaskPushNotificationConfigs({ taskId })).toEqual({ configs: [config] });
+    await client.sendMessage(A2AClient.sendParams("Ann", { taskId, contextId: String(task.contextId) }));
     const delivery = await hook.waitFor((body) => ((body.statusUpdate as Json | undefined)?.status as Json | undefined)?.state === "TASK_STATE_COMPLETED");
     expect(delivery.headers["x-a2a-notification-token"]).toBe("tok-ours");
     expect(delivery.headers["content-type"]).toBe("application/a2a+json");
     expect(delivery.body).toMatchObject({ statusUpdate: { taskId, contextId: task.contextId } });
     await checkAll();
     // Delete: the SDK answers `result: null`, not google.protobuf.Empty's `{}` ([V11]); our validating client says so.
-    const deleted = await client.deleteTaskPushNotificationConfigRpc({ taskId, id: "cfg-ours" }).catch((e: unknown) => e);
+    const deleted = await client.deleteTaskPushNotificationConfig({ taskId, id: "cfg-ours" }).catch((e: unknown) => e);
     expect(deleted).toBeInstanceOf(A2AResponseValidationError);
     expect((deleted as A2AResponseValidationError).issues).toMatchObject([{ pointer: "/result", got: "null" }]);
     await departs(() => expect(deleted).toEqual({}));
@@ -484,19 +484,19 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
     expect(problems).toHaveLength(1);
     expect(problems[0]).toMatch(/^DeleteTaskPushNotificationConfig: .*"result":null/);
     // The config is gone all the same (ProtoJSON leaves out the empty `configs`).
-    expect((await client.listTaskPushNotificationConfigsRpc({ taskId })).configs ?? []).toEqual([]);
+    expect((await client.listTaskPushNotificationConfigs({ taskId })).configs ?? []).toEqual([]);
     await checkAll();
   });
 
   it("GetExtendedAgentCard on a card without the capability: A2AUnsupportedOperationError (-32004, §3.3.4)", async () => {
-    await expect(client.getExtendedAgentCardRpc({})).rejects.toMatchObject({ name: "A2AUnsupportedOperationError", code: -32004 });
+    await expect(client.getExtendedAgentCard({})).rejects.toMatchObject({ name: "A2AUnsupportedOperationError", code: -32004 });
     await checkAll();
   });
 
   it("stream errors: the SDK's plain-JSON answers to failing streaming calls become typed errors", async () => {
     const unknown = A2AClient.sendParams("more", { taskId: "no-such-task" });
-    await expect(drain(client.sendStreamingMessageRpc(unknown))).rejects.toBeInstanceOf(A2ATaskNotFoundError);
-    await expect(drain(client.subscribeToTaskRpc({ id: "no-such-task" }))).rejects.toBeInstanceOf(A2ATaskNotFoundError);
+    await expect(drain(client.sendStreamingMessage(unknown))).rejects.toBeInstanceOf(A2ATaskNotFoundError);
+    await expect(drain(client.subscribeToTask({ id: "no-such-task" }))).rejects.toBeInstanceOf(A2ATaskNotFoundError);
     await checkAll();
   });
 });
@@ -689,7 +689,7 @@ describe("SDK 1.x departures from A2A 1.0.1, and the same checks on our server",
       const sdkClient = await new ClientFactory().createFromAgentCard(card);
       const events = await drain(sdkClient.sendMessageStream(sdkSend("hi")));
       expect(events.map((e) => (e.payload?.$case === "message" ? sdkText(e.payload.value) : e.payload?.$case))).toEqual(["two lines"]);
-      const ours = await drain(new A2AClient(stub.url).sendStreamingMessageRpc(A2AClient.sendParams("hi")));
+      const ours = await drain(new A2AClient(stub.url).sendStreamingMessage(A2AClient.sendParams("hi")));
       expect(ours).toMatchObject([{ message: { parts: [{ text: "two lines" }] } }]);
     } finally {
       await stub.close();

@@ -1,0 +1,403 @@
+/**
+ * The HTTP layer of the client runtime, shared by every HTTP binding and the agent card fetch: options,
+ * timeouts and abort wiring, credentials that go only to origins the user configured, redirects that
+ * never leave the origin unless asked, and response bodies read with a running byte count so an
+ * oversized answer is cut early. Web platform globals only (fetch, AbortController, TextDecoder).
+ */
+
+import { A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "./client-errors.js";
+
+/** The part of `fetch` the client uses; pass one to add retries, logging, a proxy or a test double. */
+export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/** How the client authenticates to the agent. */
+export type ClientAuth =
+  /** `Authorization: Bearer <token>`; a function is called for every request (so it can refresh). */
+  | { type: "bearer"; token: string | (() => string | Promise<string>) }
+  /** An API key sent as the header `<name>: <value>` (the default) or as the query parameter `name=value`. */
+  | { type: "apiKey"; name: string; value: string; in?: "header" | "query" };
+
+/** Options of a transport (and of the agent card fetch). */
+export interface ClientOptions {
+  /** The fetch to use; default `globalThis.fetch`. */
+  fetch?: FetchLike;
+  /**
+   * Headers sent with every request; a function is called for every request. They are treated as
+   * credentials (they may hold an `X-API-Key`): sent only to trusted origins, like {@link auth}.
+   */
+  headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
+  /** Credentials sent with every request, to trusted origins only. */
+  auth?: ClientAuth;
+  /**
+   * Origins (`https://host:port`) besides the one the user configured (the endpoint, or the URL the
+   * agent card was fetched from) that may receive {@link auth} and {@link headers}. A card whose
+   * endpoint is on another origin than the card itself needs its origin here when credentials are set.
+   */
+  trustedOrigins?: readonly string[];
+  /**
+   * What to do with a redirect to another origin: "refuse" (the default) throws an A2ARedirectError and
+   * sends nothing there; "follow" follows it without credentials (unless the origin is trusted).
+   * Same-origin redirects are followed.
+   */
+  redirects?: "refuse" | "follow";
+  /** The most redirects one request follows; default 5; 0 refuses every redirect. */
+  maxRedirects?: number;
+  /**
+   * Milliseconds a call may take; default 60 000; 0 means no limit. A unary call is bounded until its
+   * whole response is read, a stream until its response headers arrive (the events may take as long as
+   * they take: use a signal to bound them).
+   */
+  timeoutMs?: number;
+  /** The largest SSE event (bytes of its data) a stream accepts; default 4 MiB. */
+  maxEventBytes?: number;
+  /** The largest unary response body (bytes) a call accepts; default 16 MiB. */
+  maxResponseBytes?: number;
+  /** The largest agent card (bytes) the card fetch accepts; default 1 MiB. */
+  maxCardBytes?: number;
+  /** Whether to check every response with the generated validators; default false. */
+  validateResponses?: boolean;
+}
+
+/** Options of one call. */
+export interface CallOptions {
+  /** Aborting it cancels the request (and a stream's body); the call rejects with the signal's reason. */
+  signal?: AbortSignal;
+  /** Overrides {@link ClientOptions.timeoutMs} for this call. */
+  timeoutMs?: number;
+  /** Headers of this call; they override the option headers and the auth header of the same name. Credentials, like those. */
+  headers?: Record<string, string>;
+}
+
+/** The default of {@link ClientOptions.timeoutMs}: one minute. */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+/** The default of {@link ClientOptions.maxEventBytes}: 4 MiB. */
+export const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
+/** The default of {@link ClientOptions.maxResponseBytes}: 16 MiB. */
+export const DEFAULT_MAX_RESPONSE_BYTES = 16 * 1024 * 1024;
+/** The default of {@link ClientOptions.maxCardBytes}: 1 MiB. */
+export const DEFAULT_MAX_CARD_BYTES = 1024 * 1024;
+/** The default of {@link ClientOptions.maxRedirects}. */
+export const DEFAULT_MAX_REDIRECTS = 5;
+
+/** Where one request may send credentials, and the headers every request carries whatever its origin. */
+export interface RequestScope {
+  /** Origins that may receive credentials. */
+  readonly trustedOrigins: ReadonlySet<string>;
+  /** Protocol headers (e.g. `A2A-Version`), sent to every origin; not credentials. */
+  readonly protocolHeaders?: Readonly<Record<string, string>>;
+}
+
+/** The scope of a client configured with `url`: its origin plus the option's trusted origins. */
+export function scopeFor(url: string, options: ClientOptions, protocolHeaders?: Readonly<Record<string, string>>): RequestScope {
+  const trusted = new Set<string>([originOf(url)]);
+  for (const origin of options.trustedOrigins ?? []) trusted.add(originOf(origin));
+  return protocolHeaders ? { trustedOrigins: trusted, protocolHeaders } : { trustedOrigins: trusted };
+}
+
+/** Whether the options carry credentials (auth or headers) that must not reach an untrusted origin. */
+export function hasCredentials(options: ClientOptions): boolean {
+  return options.auth !== undefined || options.headers !== undefined;
+}
+
+/**
+ * The origin of a URL (`https://host:port`); for a scheme without origins (e.g. `grpc://host:port`, whose
+ * URL origin is the opaque "null") its scheme, host and port; the text itself when it is not an absolute URL.
+ */
+export function originOf(url: string): string {
+  try {
+    const parsed = new URL(url);
+    return parsed.origin !== "null" ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
+  } catch {
+    return url;
+  }
+}
+
+/** The abort wiring of one request: the caller's signal and the timeout, both abort `signal`. */
+export interface Attempt {
+  readonly signal: AbortSignal;
+  /** Ends the timeout (the request stays abortable by the caller's signal). */
+  stopTimer(): void;
+  /** Ends the timeout and unlinks the caller's signal. */
+  dispose(): void;
+  /** Aborts the request without making it look aborted by the caller (for cleanup). */
+  abortQuietly(): void;
+  /** Whether the request was aborted by the caller or the timeout (not by abortQuietly). */
+  readonly aborted: boolean;
+  /** The reason of that abort. */
+  readonly reason: unknown;
+}
+
+export function startAttempt(what: string, callerSignal: AbortSignal | undefined, timeoutMs: number): Attempt {
+  const controller = new AbortController();
+  let aborted = false;
+  let reason: unknown;
+  const abort = (why: unknown): void => {
+    if (controller.signal.aborted) return;
+    aborted = true;
+    reason = why;
+    controller.abort(why);
+  };
+  const onAbort = (): void => abort(callerSignal?.reason);
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  if (callerSignal) {
+    if (callerSignal.aborted) onAbort();
+    else callerSignal.addEventListener("abort", onAbort, { once: true });
+  }
+  if (!controller.signal.aborted && Number.isFinite(timeoutMs) && timeoutMs > 0) {
+    const ms = Math.min(timeoutMs, 2_147_483_647);
+    timer = setTimeout(() => abort(timeoutError(what, timeoutMs)), ms);
+  }
+  const stopTimer = (): void => {
+    if (timer !== undefined) clearTimeout(timer);
+    timer = undefined;
+  };
+  return {
+    signal: controller.signal,
+    stopTimer,
+    dispose() {
+      stopTimer();
+      callerSignal?.removeEventListener("abort", onAbort);
+    },
+    abortQuietly() {
+      if (!controller.signal.aborted) controller.abort();
+    },
+    get aborted() {
+      return aborted;
+    },
+    get reason() {
+      return reason;
+    },
+  };
+}
+
+function timeoutError(what: string, timeoutMs: number): A2ATransportError {
+  const message = `${what}: timed out after ${timeoutMs} ms`;
+  const cause = typeof DOMException === "function" ? new DOMException(message, "TimeoutError") : undefined;
+  return new A2ATransportError(message, cause === undefined ? {} : { cause });
+}
+
+/** One HTTP request of the client. */
+export interface HttpRequest {
+  url: string;
+  method: "GET" | "POST";
+  body?: string;
+  /** Headers of the request itself (content-type, accept, conditional headers); not credentials. */
+  headers: Record<string, string>;
+}
+
+/**
+ * Builds the headers (credentials only for a trusted origin) and fetches with `redirect: "manual"`,
+ * following same-origin redirects (at most `maxRedirects`) and refusing cross-origin ones unless
+ * `redirects: "follow"` (then without credentials, unless the new origin is trusted). A 303, or a 301/302
+ * answering a POST, continues as a GET without a body, as fetch does. An abort rejects with its reason.
+ */
+export async function send(
+  request: HttpRequest,
+  scope: RequestScope,
+  clientOptions: ClientOptions,
+  callOptions: CallOptions,
+  what: string,
+  attempt: Attempt,
+): Promise<Response> {
+  const doFetch: FetchLike = clientOptions.fetch ?? ((input, init) => globalThis.fetch(input, init));
+  const maxRedirects = clientOptions.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
+  let url = request.url;
+  let method = request.method;
+  let body = request.body;
+  let requestHeaders = request.headers;
+  // Credentials are built once (a token function is called once per request, not per hop).
+  let credentials: Promise<Record<string, string>> | undefined;
+  for (let hops = 0; ; hops++) {
+    const trusted = scope.trustedOrigins.has(originOf(url));
+    let headers = mergeHeaders(requestHeaders, scope.protocolHeaders);
+    if (trusted) {
+      credentials ??= credentialHeaders(clientOptions, callOptions);
+      // A token or headers function that hangs must not outlast the timeout or the signal.
+      headers = mergeHeaders(requestHeaders, scope.protocolHeaders, await untilAborted(credentials, attempt));
+    }
+    const auth = clientOptions.auth;
+    const target = trusted && auth?.type === "apiKey" && auth.in === "query" ? withQueryParameter(url, auth.name, auth.value) : url;
+    const init: RequestInit = { method, headers, signal: attempt.signal, redirect: "manual" };
+    // In a browser, no cookies either for an origin that is not trusted.
+    if (!trusted) init.credentials = "omit";
+    if (body !== undefined) init.body = body;
+    let response: Response;
+    try {
+      response = await doFetch(target, init);
+    } catch (error) {
+      if (attempt.aborted) throw attempt.reason;
+      throw new A2ATransportError(`${what}: could not reach the agent (${messageOf(error)})`, { cause: error });
+    }
+    if (response.type === "opaqueredirect") {
+      throw new A2ARedirectError(`${what}: the agent answered with a redirect the platform does not disclose; redirects are not followed here`, {
+        status: response.status,
+        from: url,
+        location: undefined,
+      });
+    }
+    const location = isRedirect(response.status) ? response.headers.get("location") : null;
+    if (location === null) return response;
+    await response.body?.cancel().catch(() => {});
+    let next: URL;
+    try {
+      next = new URL(location, url);
+    } catch {
+      throw new A2ARedirectError(`${what}: HTTP ${response.status} redirects to an invalid URL`, { status: response.status, from: url, location });
+    }
+    const crossOrigin = next.origin !== originOf(url);
+    if (crossOrigin && (clientOptions.redirects ?? "refuse") !== "follow") {
+      throw new A2ARedirectError(
+        `${what}: HTTP ${response.status} redirects to another origin (${next.origin}); cross-origin redirects are refused (option redirects: "follow" follows them without credentials)`,
+        { status: response.status, from: url, location: next.href },
+      );
+    }
+    if (hops + 1 > maxRedirects) {
+      throw new A2ARedirectError(`${what}: more than ${maxRedirects} redirects`, { status: response.status, from: url, location: next.href });
+    }
+    if (response.status === 303 || ((response.status === 301 || response.status === 302) && method === "POST")) {
+      method = "GET";
+      body = undefined;
+      requestHeaders = Object.fromEntries(Object.entries(requestHeaders).filter(([name]) => name.toLowerCase() !== "content-type"));
+    }
+    url = next.href;
+  }
+}
+
+function isRedirect(status: number): boolean {
+  return status === 301 || status === 302 || status === 303 || status === 307 || status === 308;
+}
+
+/** The promise's outcome, or a rejection with the abort reason if the attempt is aborted first. */
+export function untilAborted<T>(promise: Promise<T>, attempt: Attempt): Promise<T> {
+  if (attempt.aborted) {
+    promise.catch(() => {});
+    return Promise.reject(attempt.reason);
+  }
+  return new Promise<T>((resolve, reject) => {
+    const onAbort = (): void => reject(attempt.reason);
+    attempt.signal.addEventListener("abort", onAbort, { once: true });
+    promise.then(
+      (value) => {
+        attempt.signal.removeEventListener("abort", onAbort);
+        resolve(value);
+      },
+      (error: unknown) => {
+        attempt.signal.removeEventListener("abort", onAbort);
+        reject(error);
+      },
+    );
+  });
+}
+
+/** The credential headers of a request: option headers, then auth, then the call's headers. */
+async function credentialHeaders(clientOptions: ClientOptions, callOptions: CallOptions): Promise<Record<string, string>> {
+  const optionHeaders = clientOptions.headers;
+  const fromOptions = typeof optionHeaders === "function" ? await optionHeaders() : (optionHeaders ?? {});
+  const auth = clientOptions.auth;
+  const fromAuth: Record<string, string> = {};
+  if (auth?.type === "bearer") {
+    const token = typeof auth.token === "function" ? await auth.token() : auth.token;
+    fromAuth["authorization"] = `Bearer ${token}`;
+  } else if (auth?.type === "apiKey" && auth.in !== "query") {
+    fromAuth[auth.name] = auth.value;
+  }
+  return mergeHeaders(fromOptions, fromAuth, callOptions.headers);
+}
+
+/** Header sets merged in order; names are case-insensitive: a later set replaces an earlier one whatever its casing. */
+export function mergeHeaders(...sets: (Readonly<Record<string, string>> | undefined)[]): Record<string, string> {
+  const merged = new Map<string, [string, string]>();
+  for (const set of sets) if (set) for (const [name, value] of Object.entries(set)) merged.set(name.toLowerCase(), [name, value]);
+  const headers: Record<string, string> = {};
+  for (const [name, value] of merged.values()) headers[name] = value;
+  return headers;
+}
+
+/** The URL with `name=value` appended to its query (keeping the existing query and any fragment). */
+function withQueryParameter(url: string, name: string, value: string): string {
+  const hashAt = url.indexOf("#");
+  const base = hashAt < 0 ? url : url.slice(0, hashAt);
+  const hash = hashAt < 0 ? "" : url.slice(hashAt);
+  const separator = !base.includes("?") ? "?" : base.endsWith("?") || base.endsWith("&") ? "" : "&";
+  return `${base}${separator}${encodeURIComponent(name)}=${encodeURIComponent(value)}${hash}`;
+}
+
+/**
+ * The body as text, read chunk by chunk with a running byte count: more than `limit` bytes (announced by
+ * Content-Length or counted) cancels the body and throws an {@link A2AResponseTooLargeError}.
+ */
+export async function readText(response: Response, what: string, attempt: Attempt, limit: number): Promise<string> {
+  const status = response.status;
+  const declared = Number(response.headers.get("content-length") ?? Number.NaN);
+  if (Number.isFinite(declared) && declared > limit) {
+    await response.body?.cancel().catch(() => {});
+    throw new A2AResponseTooLargeError(what, limit, status);
+  }
+  if (response.body === null) return "";
+  const reader = response.body.getReader();
+  const decoder = new TextDecoder();
+  let text = "";
+  let count = 0;
+  try {
+    for (;;) {
+      const chunk = await reader.read();
+      if (chunk.done) break;
+      count += chunk.value.byteLength;
+      if (count > limit) {
+        await reader.cancel().catch(() => {});
+        throw new A2AResponseTooLargeError(what, limit, status);
+      }
+      text += decoder.decode(chunk.value, { stream: true });
+    }
+    return text + decoder.decode();
+  } catch (error) {
+    if (error instanceof A2AResponseTooLargeError) throw error;
+    if (attempt.aborted) throw attempt.reason;
+    throw new A2ATransportError(`${what}: the connection failed while reading the response (${messageOf(error)})`, { status, cause: error });
+  } finally {
+    reader.releaseLock();
+  }
+}
+
+/**
+ * The chunks of a response body, a failed read turned into an A2ATransportError. `return()` cancels
+ * the body at once, even while a read is pending (which an async generator could not do).
+ */
+export function bodyChunks(body: ReadableStream<Uint8Array>, what: string, status: number): AsyncIterable<Uint8Array> {
+  return {
+    [Symbol.asyncIterator](): AsyncIterator<Uint8Array> {
+      const reader = body.getReader();
+      return {
+        async next(): Promise<IteratorResult<Uint8Array>> {
+          try {
+            const chunk = await reader.read();
+            return chunk.done ? { done: true, value: undefined } : { done: false, value: chunk.value };
+          } catch (error) {
+            throw new A2ATransportError(`${what}: the connection failed during the stream (${messageOf(error)})`, { status, cause: error });
+          }
+        },
+        async return(): Promise<IteratorResult<Uint8Array>> {
+          await reader.cancel().catch(() => {});
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+}
+
+export function isEventStream(response: Response): boolean {
+  const type = response.headers.get("content-type") ?? "";
+  return (type.split(";")[0] ?? "").trim().toLowerCase() === "text/event-stream";
+}
+
+export function statusText(response: Response): string {
+  return response.statusText ? ` ${response.statusText}` : "";
+}
+
+export function messageOf(error: unknown): string {
+  if (error instanceof Error) {
+    const cause = (error as { cause?: unknown }).cause;
+    return cause instanceof Error && cause.message ? `${error.message}: ${cause.message}` : error.message;
+  }
+  return String(error);
+}
