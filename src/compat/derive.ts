@@ -208,7 +208,8 @@ class Deriver {
     const inner: Conversion = { array: this.pair(item, refName((schema.items as JsonObject).$ref) as string) };
     const id = `${item}[]~${wrapper}`;
     const base = { kind: "object" as const, set: {}, ignore: [], required: [] };
-    this.plans.toPrimary[id] = { ...base, source: `${item}[]`, target: wrapper, fields: [{ from: "", to: property, convert: inner }] };
+    const dropEmpty = this.primary.profile.protoJson ? { dropEmpty: true as const } : {};
+    this.plans.toPrimary[id] = { ...base, source: `${item}[]`, target: wrapper, fields: [{ from: "", to: property, convert: inner, ...dropEmpty }] };
     this.plans.toCompat[id] = { ...base, source: wrapper, target: `${item}[]`, fields: [{ from: property, to: "", convert: inner, absent: [] }] };
     for (const field of Object.keys(props).filter((f) => f !== property)) this.lose("toCompat", wrapper, `${item}[]`, field, "no-field", `a ${this.compat.specVersion} list result has no ${field}`);
     return { plan: id };
@@ -327,10 +328,22 @@ class Deriver {
       const nested = sides.cNested?.[top(path)];
       return nested && path.includes(".") ? this.schemaAt("compat", this.def("compat", nested), path.slice(top(path).length + 1)) : this.schemaAt("compat", sides.c, path);
     };
-    const add = (c: string, p: string, extra: Partial<Rule> = {}) => {
+    const add = (c: string, p: string, options: Partial<Rule> = {}) => {
+      let extra = options;
       const conversion = this.conversion(cSchemaAt(c), this.schemaAt("primary", sides.p, p), { c: `${cName}.${c}`, p: `${pName}.${p}` });
       const transform = sides.toCompatTransforms?.[p];
       const tC = extra.tC ?? transform;
+      // A string the target constrains and the source does not (1.0.1's base64 bytes): checked and reported.
+      const patternP = patternOf(this.resolve("primary", this.schemaAt("primary", sides.p, p)));
+      const patternC = patternOf(this.resolve("compat", cSchemaAt(c)));
+      if (patternP !== undefined && patternP !== patternC && extra.tP === undefined) {
+        extra = { ...extra, tP: { op: "pattern", pattern: patternP } };
+        this.lose("toPrimary", sides.cLabel, sides.pLabel, c, "value", `${this.primary.specVersion} requires ${p} to match ${patternP}`);
+      }
+      if (patternC !== undefined && patternC !== patternP && tC === undefined) {
+        extra = { ...extra, tC: { op: "pattern", pattern: patternC } };
+        this.lose("toCompat", sides.pLabel, sides.cLabel, p, "value", `${this.compat.specVersion} requires ${c} to match ${patternC}`);
+      }
       if (tC?.op === "object") this.lose("toCompat", sides.pLabel, sides.cLabel, p, "value", `${this.compat.specVersion} holds only an object: another value is wrapped as { ${tC.property} }`);
       rules.push({ c, p, toPrimary: conversion, toCompat: conversion, ...(transform ? { tC: transform } : {}), ...extra });
       targeted.add(p);
@@ -346,13 +359,18 @@ class Deriver {
     ];
     const errorData = this.table.errorData;
     if (errorData && errorData.definition === cName && errorData.definition === pName) {
+      this.lose("toPrimary", sides.cLabel, sides.pLabel, errorData.field, "value", `any value travels as one ${errorData.detailType} detail and a list of details as it is, but a list of that one detail alone comes back unwrapped`);
+      this.lose("toCompat", sides.pLabel, sides.cLabel, errorData.field, "value", `a value that is not a list of details comes back as one ${errorData.detailType} detail`);
       renames.push({ c: errorData.field, p: errorData.field, tP: { op: "toDetails", type: errorData.detailType }, tC: { op: "fromDetails", type: errorData.detailType } });
     }
     for (const r of renames) {
       if (cSchemaAt(r.c) === undefined) throw new CodegenError(`compat table: ${this.compat.specVersion} ${cName} has no field "${r.c}"`);
       if (this.schemaAt("primary", sides.p, r.p) === undefined) throw new CodegenError(`compat table: ${this.primary.specVersion} ${pName} has no field "${r.p}"`);
       add(r.c, r.p, { ...(r.tP ? { tP: r.tP } : {}), ...(r.tC ? { tC: r.tC } : {}), ...(r.orFrom ? { orFrom: r.orFrom } : {}) });
-      if (r.tP?.op === "first") this.lose("toPrimary", sides.cLabel, sides.pLabel, r.c, "value", `${this.primary.specVersion} keeps one value, the first`);
+      if (r.tP?.op === "first") {
+        this.lose("toPrimary", sides.cLabel, sides.pLabel, r.c, "value", `${this.primary.specVersion} keeps one value, the first`);
+        if (pRequired.includes(r.p)) this.lose("toPrimary", sides.cLabel, sides.pLabel, r.p, "missing", `an empty list leaves out ${r.p}, which ${this.primary.specVersion} requires`);
+      }
       if (r.orFrom) this.lose("toPrimary", sides.cLabel, sides.pLabel, r.c, "defaulted", `absent: ${this.primary.specVersion} requires it; ${r.orFrom}'s value is used`);
     }
     // Fields of the compat object's nested objects that dotted renames read.
@@ -495,6 +513,10 @@ function successResult(ir: ProtocolIR, method: MethodInfo): Json | undefined {
     if (isObject(props) && props.result !== undefined) return props.result;
   }
   return undefined;
+}
+
+function patternOf(schema: Json | undefined): string | undefined {
+  return isObject(schema) && typeof schema.pattern === "string" ? schema.pattern : undefined;
 }
 
 function enumValues(schema: Json | undefined): string[] | undefined {

@@ -39,12 +39,14 @@ export type Transform =
   | { readonly op: "list" }
   /** Whether the value is one of `values` (a field the target version computes from another one). */
   | { readonly op: "in"; readonly values: readonly string[] }
-  /** Any JSON value made a list of google.rpc details (error `data`, 0.x → 1.0). */
+  /** Any JSON value made a list of google.rpc details (error `data`, 0.x → 1.0); a list of details stays as it is. */
   | { readonly op: "toDetails"; readonly type: string }
-  /** A list of details made back into the value it wraps, or kept as a list (error `data`, 1.0 → 0.x). */
+  /** One detail of `type` made back into the value it wraps; other details kept as a list; anything else kept and reported. */
   | { readonly op: "fromDetails"; readonly type: string }
   /** A value that must be an object: kept when it is one, else wrapped as `{ [property]: value }` (lossy). */
-  | { readonly op: "object"; readonly property: string };
+  | { readonly op: "object"; readonly property: string }
+  /** A string the target constrains (1.0's base64 bytes): kept, and reported when it does not match. */
+  | { readonly op: "pattern"; readonly pattern: string };
 
 export interface FieldRule {
   /** Dotted path in the source (`"file.bytes"`); `""` is the whole source value. */
@@ -58,6 +60,8 @@ export interface FieldRule {
   readonly orFrom?: string;
   /** When `from` is absent: this value (ProtoJSON leaves an empty list out; the other version requires it). */
   readonly absent?: JsonValue;
+  /** An empty list is left out of the target (ProtoJSON: a field at its default is not written). */
+  readonly dropEmpty?: true;
 }
 
 export interface ObjectPlan {
@@ -167,6 +171,11 @@ type Obj = { [key: string]: unknown };
 
 function isObj(value: unknown): value is Obj {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/** A list of google.rpc details: objects that each name their `@type`. */
+function isDetails(value: unknown): boolean {
+  return Array.isArray(value) && value.every((d) => isObj(d) && typeof d["@type"] === "string");
 }
 
 function segments(path: string): string[] {
@@ -292,7 +301,7 @@ export class VersionConverter {
       if (source === undefined) continue;
       let converted = this.convert(rule.convert ?? { copy: true }, direction, source, at);
       if (rule.transform) converted = this.transform(rule.transform, converted, () => this.lose(direction, plan, rule.from, "value", at));
-      if (converted === undefined) continue;
+      if (converted === undefined || (rule.dropEmpty && Array.isArray(converted) && converted.length === 0)) continue;
       if (rule.to === "" && !isObj(converted)) replacement = { value: converted };
       else setPath(out, rule.to, converted);
     }
@@ -331,16 +340,25 @@ export class VersionConverter {
         return [value];
       case "in":
         return typeof value === "string" && t.values.includes(value);
-      case "toDetails":
-        return [{ "@type": t.type, value }];
+      case "toDetails": {
+        if (!isDetails(value)) return [{ "@type": t.type, value }];
+        // A list that already looks like the one detail this op makes would come back unwrapped.
+        if (Array.isArray(value) && value.length === 1 && isObj(value[0]) && value[0]["@type"] === t.type) lost();
+        return value;
+      }
       case "fromDetails": {
         const [only] = Array.isArray(value) ? value : [];
-        return Array.isArray(value) && value.length === 1 && isObj(only) && only["@type"] === t.type && "value" in only ? only.value : value;
+        if (Array.isArray(value) && value.length === 1 && isObj(only) && only["@type"] === t.type && "value" in only) return only.value;
+        if (!isDetails(value)) lost();
+        return value;
       }
       case "object":
         if (isObj(value)) return value;
         lost();
         return { [t.property]: value };
+      case "pattern":
+        if (typeof value === "string" && !new RegExp(t.pattern, "u").test(value)) lost();
+        return value;
     }
   }
 }
