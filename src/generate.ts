@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
+import { emitCompat } from "./compat/emit.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
@@ -40,6 +41,8 @@ export interface GenerateOptions {
   card?: string | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
+  /** A bundled older version to serve too (e.g. "0.3.0" beside 1.0.1): its files in compat/a2a-<version>/ and the mapping (issue 10). */
+  compat?: string | undefined;
 }
 
 export type Phase = "load" | "normalize" | "ir" | "models" | "validators" | "protocol" | "format" | "write" | "check";
@@ -93,10 +96,13 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
     }
-    for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
+    // The compat interpreter (runtime/compat*.ts) only in outputs that serve a compat version.
+    const runtime = readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (options.compat !== undefined || !n.startsWith("compat")));
+    for (const name of runtime.sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
   });
+  if (options.compat !== undefined) Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates)));
   const formatted = await timer.run("format", () => formatFiles(files));
   formatted[MANIFEST_FILE] = manifestText(
     {
