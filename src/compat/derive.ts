@@ -126,7 +126,24 @@ class Deriver {
       error: { toPrimary: errorPair, toCompat: errorPair },
       plans: { toPrimary: sortedRecord(this.plans.toPrimary), toCompat: sortedRecord(this.plans.toCompat) },
       lossy: dedupe(this.lossy).sort(compareLossy),
+      ...(this.table.card ? { card: this.cardRule(this.table.card) } : {}),
     };
+  }
+
+  /** The table's dual-card rule, checked: it must give every field the compat card requires and the primary card lacks. */
+  private cardRule(rule: NonNullable<CompatTable["card"]>): NonNullable<VersionMapping["card"]> {
+    const cCard = this.def("compat", this.compat.facts.agentCardType);
+    const pProps = this.props("primary", this.primary.facts.agentCardType);
+    const cProps = isObject(cCard.properties) ? cCard.properties : {};
+    const needed = requiredOf(cCard).filter((f) => !(f in pProps));
+    const missing = needed.filter((f) => !rule.fields.some((x) => x.field === f));
+    if (missing.length > 0) {
+      throw new CodegenError(`compat table: the dual card gives no ${missing.join(", ")}, which ${this.compat.specVersion} clients require`);
+    }
+    for (const f of rule.fields) {
+      if (!(f.field in cProps)) throw new CodegenError(`compat table: ${this.compat.specVersion} ${this.compat.facts.agentCardType} has no field "${f.field}"`);
+    }
+    return rule;
   }
 
   // --- methods ------------------------------------------------------------------------------------

@@ -1,4 +1,4 @@
-import type { Condition, Transform } from "../runtime/compat.js";
+import type { Condition, DualCardRule, Transform } from "../runtime/compat.js";
 
 /**
  * What the version mapping cannot derive from the two schemas and their diff: the few facts that only a
@@ -35,6 +35,12 @@ export interface CompatTable {
   }>;
   /** Error `data`: kept as it is by the compat version, a list of google.rpc details in the primary. */
   readonly errorData: { readonly definition: string; readonly field: string; readonly detailType: string; readonly why: string } | undefined;
+  /**
+   * The card served to both versions' clients (docs/compat.md): where each top-level field a compat client
+   * needs comes from. `deriveMapping` checks it covers every field the compat card requires that the
+   * primary card lacks.
+   */
+  readonly card: DualCardRule | undefined;
   /** Definitions converted by a function the caller supplies (the agent card). */
   readonly hooks: ReadonlyArray<{ readonly compat: string; readonly primary: string; readonly hook: string; readonly why: string }>;
 }
@@ -192,6 +198,18 @@ export const TABLE_0_3_TO_1_0: CompatTable = {
     field: "data",
     detailType: "type.googleapis.com/google.protobuf.Value",
     why: "1.0.1 §3.3.2 and §9.5: error data is a list of google.rpc details; any 0.3 value travels as one google.protobuf.Value detail",
+  },
+  card: {
+    // As the official SDKs' own dual cards do (a2a-python tests/server/request_handlers/test_response_helpers.py,
+    // the a2a-java ITK agent in test/fixtures/corpus/cards): the 0.3 interface listed with protocolVersion "0.3".
+    interfaceVersion: "0.3",
+    binding: "JSONRPC",
+    fields: [
+      { field: "url", from: "interface.url" },
+      { field: "preferredTransport", from: "interface.protocolBinding" },
+      { field: "protocolVersion", value: "0.3.0" },
+      { field: "supportsAuthenticatedExtendedCard", from: "capabilities.extendedAgentCard" },
+    ],
   },
   hooks: [{ compat: "AgentCard", primary: "AgentCard", hook: "card", why: "the agent card has its own converter (src/compat/card.ts)" }],
 };

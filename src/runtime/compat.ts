@@ -144,6 +144,24 @@ export interface VersionMapping {
   readonly plans: { readonly toPrimary: { readonly [id: string]: Plan }; readonly toCompat: { readonly [id: string]: Plan } };
   /** Every place a conversion may lose information. */
   readonly lossy: readonly LossyField[];
+  /** How the primary's agent card also serves compat clients (runtime/compat-card.ts), when the pair has a rule. */
+  readonly card?: DualCardRule;
+}
+
+/**
+ * The agent card both versions' clients read: the primary card, its JSON-RPC interface listed a second time
+ * under the compat version, and the top-level fields compat clients need, each taken from the primary card.
+ */
+export interface DualCardRule {
+  /** The `protocolVersion` of the compat entry in `supportedInterfaces` (e.g. "0.3"). */
+  readonly interfaceVersion: string;
+  /** The binding of the interface compat clients use (e.g. "JSONRPC"). */
+  readonly binding: string;
+  /**
+   * Top-level fields, each from a dotted path of the primary card (`interface.url` reads the primary
+   * interface of `binding`) or a constant; a field the card already has is left as it is.
+   */
+  readonly fields: ReadonlyArray<{ readonly field: string; readonly from?: string; readonly value?: JsonValue }>;
 }
 
 /** What one conversion did not carry over, at a JSON pointer of the source value. */
