@@ -212,7 +212,8 @@ function getPath(value: unknown, path: string): unknown {
 function setPath(target: Obj, path: string, value: unknown): void {
   const keys = segments(path);
   if (keys.length === 0) {
-    if (isObj(value)) Object.assign(target, value);
+    // Own properties only, defined rather than assigned: a "__proto__" key stays a plain key.
+    if (isObj(value)) for (const key of Object.keys(value)) Object.defineProperty(target, key, { value: value[key], enumerable: true, writable: true, configurable: true });
     return;
   }
   let node = target;

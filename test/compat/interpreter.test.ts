@@ -207,3 +207,25 @@ describe("VersionConverter", () => {
     expect(c.method("SendThing")?.compat).toBe("thing/send");
   });
 });
+
+describe("VersionConverter on any input (the derived 0.3.0 ↔ 1.0.1 mapping)", () => {
+  it("never throws and never changes a prototype, whatever JSON it is given", async () => {
+    const fc = (await import("fast-check")).default;
+    const { derived } = await import("./support.js");
+    const { mapping: real } = derived();
+    const c = new VersionConverter(real);
+    fc.assert(
+      fc.property(fc.jsonValue(), fc.constantFrom(...real.methods), fc.constantFrom("toPrimary" as const, "toCompat" as const), (value, m, direction) => {
+        const name = direction === "toPrimary" ? m.compat : m.primary;
+        for (const out of [c.params(name, direction, value), c.result(name, direction, value), c.error(direction, value)]) {
+          if (out !== null && typeof out === "object" && !Array.isArray(out)) expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+        }
+      }),
+      { seed: 7, numRuns: 2000 },
+    );
+    const hostile = JSON.parse('{"task": {"__proto__": {"polluted": true}, "id": "t"}}') as unknown;
+    const out = c.result("SendMessage", "toCompat", hostile) as Record<string, unknown>;
+    expect(Object.getPrototypeOf(out)).toBe(Object.prototype);
+    expect(({} as Record<string, unknown>).polluted).toBeUndefined();
+  });
+});
