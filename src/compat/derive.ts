@@ -123,6 +123,10 @@ class Deriver {
       methods,
       primaryOnly: this.primary.methods.map((m) => m.method).filter((m) => !paired("primary").has(m)).sort(order),
       compatOnly: this.compat.methods.map((m) => m.method).filter((m) => !paired("compat").has(m)).sort(order),
+      errorCodesOnly: {
+        primary: diff.errors.added.map((e) => ({ code: e.code, name: e.name })),
+        compat: diff.errors.removed.map((e) => ({ code: e.code, name: e.name })),
+      },
       error: { toPrimary: errorPair, toCompat: errorPair },
       plans: { toPrimary: sortedRecord(this.plans.toPrimary), toCompat: sortedRecord(this.plans.toCompat) },
       lossy: dedupe(this.lossy).sort(compareLossy),

@@ -32,5 +32,10 @@ export function renderLossyTable(mapping: VersionMapping): string {
     ];
     lines.push(`Methods without a counterpart: ${only.join(", ")}.`, "");
   }
+  const codes = [
+    ...mapping.errorCodesOnly.primary.map((e) => `${e.code} \`${e.name}\` (${mapping.primary} only)`),
+    ...mapping.errorCodesOnly.compat.map((e) => `${e.code} \`${e.name}\` (${mapping.compat} only)`),
+  ];
+  if (codes.length > 0) lines.push(`Error codes without a counterpart, kept as they are (a client of the other version sees a plain JSON-RPC error): ${codes.join(", ")}.`, "");
   return lines.join("\n");
 }

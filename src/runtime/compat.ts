@@ -139,6 +139,11 @@ export interface VersionMapping {
   /** Methods only one version has (1.0's ListTasks): a compat client cannot call them. */
   readonly primaryOnly: readonly string[];
   readonly compatOnly: readonly string[];
+  /** Error codes only one version defines: their objects convert like any error, a client of the other version sees a plain JSON-RPC error. */
+  readonly errorCodesOnly: {
+    readonly primary: ReadonlyArray<{ readonly code: number; readonly name: string }>;
+    readonly compat: ReadonlyArray<{ readonly code: number; readonly name: string }>;
+  };
   /** Error objects, both ways. */
   readonly error: { readonly toPrimary: Conversion; readonly toCompat: Conversion };
   readonly plans: { readonly toPrimary: { readonly [id: string]: Plan }; readonly toCompat: { readonly [id: string]: Plan } };

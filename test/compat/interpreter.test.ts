@@ -86,6 +86,7 @@ const mapping: VersionMapping = {
   ],
   primaryOnly: [],
   compatOnly: [],
+  errorCodesOnly: { primary: [], compat: [] },
   error: {
     toPrimary: { plan: "ErrorUp" },
     toCompat: { plan: "Error" },
