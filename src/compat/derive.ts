@@ -144,6 +144,9 @@ class Deriver {
     if (missing.length > 0) {
       throw new CodegenError(`compat table: the dual card gives no ${missing.join(", ")}, which ${this.compat.specVersion} clients require`);
     }
+    for (const field of rule.merge) {
+      if (!(field in cProps) || !(field in pProps)) throw new CodegenError(`compat table: the dual card merges "${field}", which both versions' cards must have`);
+    }
     for (const f of rule.fields) {
       if (!(f.field in cProps)) throw new CodegenError(`compat table: ${this.compat.specVersion} ${this.compat.facts.agentCardType} has no field "${f.field}"`);
     }

@@ -209,7 +209,12 @@ export const TABLE_0_3_TO_1_0: CompatTable = {
       { field: "preferredTransport", from: "interface.protocolBinding" },
       { field: "protocolVersion", value: "0.3.0" },
       { field: "supportsAuthenticatedExtendedCard", from: "capabilities.extendedAgentCard" },
+      // 0.3's security requirements, from the 0.3 form of the card (a2a-codegen's card converter).
+      { field: "security", from: "compat.security" },
     ],
+    // Each security scheme carries both shapes (`{ type: "http", scheme, httpAuthSecurityScheme: { scheme } }`):
+    // valid in both schemas, read by both SDKs (docs/compat.md).
+    merge: ["securitySchemes"],
   },
   hooks: [{ compat: "AgentCard", primary: "AgentCard", hook: "card", why: "the agent card has its own converter (src/compat/card.ts)" }],
 };

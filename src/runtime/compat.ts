@@ -164,9 +164,15 @@ export interface DualCardRule {
   readonly binding: string;
   /**
    * Top-level fields, each from a dotted path of the primary card (`interface.url` reads the primary
-   * interface of `binding`) or a constant; a field the card already has is left as it is.
+   * interface of `binding`, `compat.security` the compat version's form of the card, when given) or a
+   * constant; a field the card already has is left as it is.
    */
   readonly fields: ReadonlyArray<{ readonly field: string; readonly from?: string; readonly value?: JsonValue }>;
+  /**
+   * Maps of named entries (`securitySchemes`) whose entries carry both versions' fields: each entry of the
+   * primary card gets the fields of the compat card's entry of the same name (when a compat card is given).
+   */
+  readonly merge: readonly string[];
 }
 
 /** What one conversion did not carry over, at a JSON pointer of the source value. */

@@ -1,6 +1,8 @@
 import { A2AClient, ClientFactory as ClientFactory03, ClientFactoryOptions as Options03, DefaultAgentCardResolver as Resolver03, JsonRpcTransportFactory as Transport03 } from "@a2a-js/sdk/client";
 import { ClientFactory as ClientFactory1, ClientFactoryOptions as Options1, DefaultAgentCardResolver as Resolver1, JsonRpcTransportFactory as Transport1 } from "a2a-sdk-v1/client";
 import { describe, expect, it } from "vitest";
+import { A2AClient as Generated03 } from "../../generated/a2a-0.3.0/client.js";
+import { A2AClient as Generated1 } from "../../generated/a2a-1.0.1/client.js";
 import { sdkSend } from "../interop/sdk-v1-wire.js";
 import { dualCard } from "../../src/runtime/compat-card.js";
 import { derived, validator } from "./support.js";
@@ -35,6 +37,12 @@ const withSecurity = {
   ...primaryCard,
   securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
   securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+};
+
+/** The same card's security in 0.3's shape, as a2a-codegen's card converter (src/compat/card.ts) writes it. */
+const compatForm = {
+  securitySchemes: { bearer: { type: "http", scheme: "Bearer" } },
+  security: [{ bearer: [] }],
 };
 
 interface Call {
@@ -74,6 +82,20 @@ async function via03Legacy(card: unknown): Promise<Call[]> {
   const calls: Call[] = [];
   const client = await A2AClient.fromCardUrl(`${BASE}/.well-known/agent-card.json`, { fetchImpl: agentFetch(card, calls) });
   await client.sendMessage({ message: message03 });
+  return calls;
+}
+
+async function viaGenerated03(card: unknown): Promise<Call[]> {
+  const calls: Call[] = [];
+  const client = await Generated03.fromAgentUrl(BASE, { fetch: agentFetch(card, calls) });
+  await client.sendMessage({ message: Generated03.userMessage("hi") });
+  return calls;
+}
+
+async function viaGenerated1(card: unknown): Promise<Call[]> {
+  const calls: Call[] = [];
+  const client = await Generated1.fromAgentUrl(BASE, { fetch: agentFetch(card, calls) });
+  await client.sendMessageRpc({ message: Generated1.userMessage("hi") });
   return calls;
 }
 
@@ -123,12 +145,28 @@ describe("the dual agent card", () => {
     expect(v03(secured)).toBe(false);
   });
 
-  for (const [name, input] of [
-    ["without security schemes", primaryCard],
-    ["with a bearer security scheme", withSecurity],
+  it("with the 0.3 form of the card, each security scheme carries both shapes and 0.3's `security` is added: valid in both schemas", () => {
+    const merged = dualCard(rule!, withSecurity, compatForm);
+    expect(merged.securitySchemes).toEqual({ bearer: { type: "http", scheme: "Bearer", httpAuthSecurityScheme: { scheme: "Bearer" } } });
+    expect(merged.security).toEqual([{ bearer: [] }]);
+    expect(merged.securityRequirements).toEqual(withSecurity.securityRequirements);
+    const v1 = validator("1.0.1", "AgentCard");
+    const v03 = validator("0.3.0", "AgentCard");
+    expect(v1(merged), JSON.stringify(v1.errors)).toBe(true);
+    expect(v03(merged), JSON.stringify(v03.errors)).toBe(true);
+  });
+
+  it("a strict 0.3 client (the generated one validates the card) refuses 1.0-shaped security schemes: why they are merged", async () => {
+    await expect(viaGenerated03(dualCard(rule!, withSecurity))).rejects.toThrow(/agent card of http:\/\/agent.test is invalid/);
+  });
+
+  for (const [name, input, compatCard] of [
+    ["without security schemes", primaryCard, undefined],
+    ["with a bearer security scheme in 1.0's shape", withSecurity, undefined],
+    ["with a bearer security scheme in both shapes", withSecurity, compatForm],
   ] as const) {
     describe(name, () => {
-      const served = dualCard(rule!, input);
+      const served = dualCard(rule!, input, compatCard);
 
       it("@a2a-js/sdk 0.3.14 ClientFactory calls message/send at `url`", async () => {
         expect(await via03Factory(served)).toEqual([{ url: ENDPOINT, method: "message/send", version: null }]);
@@ -145,6 +183,16 @@ describe("the dual agent card", () => {
       it("a2a-sdk 1.3.0 with legacyCompat on still picks 1.0 (the card is not a legacy card: it has supportedInterfaces)", async () => {
         expect(await via1Factory(served, true)).toEqual([{ url: ENDPOINT, method: "SendMessage", version: "1.0" }]);
       });
+
+      it("the generated 1.0.1 client (which validates the card) sends SendMessage with A2A-Version 1.0", async () => {
+        expect(await viaGenerated1(served)).toEqual([{ url: ENDPOINT, method: "SendMessage", version: "1.0" }]);
+      });
+
+      if (name !== "with a bearer security scheme in 1.0's shape") {
+        it("the generated 0.3.0 client (which validates the card) sends message/send", async () => {
+          expect(await viaGenerated03(served)).toEqual([{ url: ENDPOINT, method: "message/send", version: null }]);
+        });
+      }
     });
   }
 
