@@ -261,6 +261,22 @@ export class VersionConverter {
     return this.convert(this.methodOf(method).result[direction], direction, result);
   }
 
+  /**
+   * A protocol object outside a method call (a stored Task, a push notification payload) in the other
+   * version's shape, by its definition in the source version (`"Task"`, `"Message"`).
+   */
+  object(definition: string, direction: Direction, value: unknown): unknown {
+    const ids = Object.keys(this.mapping.plans[direction]).filter((id) => {
+      const [compat, primary = compat] = id.split("~");
+      return (direction === "toPrimary" ? compat : primary) === definition;
+    });
+    if (ids.length !== 1) {
+      const why = ids.length === 0 ? "no plan converts it" : `it converts to several: ${ids.join(", ")}`;
+      throw new CompatMappingError(`cannot convert a ${definition} ${direction}: ${why}`);
+    }
+    return this.convert({ plan: ids[0] as string }, direction, value);
+  }
+
   /** A JSON-RPC error object (`{ code, message, data }`) in the other version's shape. */
   error(direction: Direction, error: unknown): unknown {
     return this.convert(this.mapping.error[direction], direction, error);

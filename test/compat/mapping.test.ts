@@ -116,6 +116,16 @@ describe("the derived 0.3.0 ↔ 1.0.1 mapping", () => {
     expect(convert().error("toCompat", v1)).toEqual(v1);
   });
 
+  it("objects outside a call by definition: a stored Task for a 0.3 push notification (0.3 §9.5: the Task is the payload)", () => {
+    const stored = { id: "t1", contextId: "c1", status: { state: "TASK_STATE_COMPLETED" }, artifacts: [{ artifactId: "a", parts: [{ text: "done" }] }] };
+    const payload = convert().object("Task", "toCompat", stored);
+    expect(payload).toEqual({ kind: "task", id: "t1", contextId: "c1", status: { state: "completed" }, artifacts: [{ artifactId: "a", parts: [{ kind: "text", text: "done" }] }] });
+    expect(validator("0.3.0", "Task")(payload)).toBe(true);
+    expect(convert().object("Task", "toPrimary", payload)).toEqual(stored);
+    expect(() => convert().object("TaskIdParams", "toPrimary", { id: "t" })).toThrow("it converts to several: TaskIdParams~CancelTaskRequest, TaskIdParams~SubscribeToTaskRequest");
+    expect(() => convert().object("ListTasksRequest", "toCompat", {})).toThrow("no plan converts it");
+  });
+
   it("a table entry that names a field or definition the schemas do not have is an error naming it", () => {
     const stale: CompatTable = { ...TABLE_0_3_TO_1_0, renames: [...TABLE_0_3_TO_1_0.renames, { compat: "MessageSendConfiguration", primary: "SendMessageConfiguration", field: "blockng", to: "returnImmediately", why: "typo" }] };
     expect(() => deriveMapping(compat, primary, stale)).toThrow(CodegenError);
