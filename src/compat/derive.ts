@@ -49,15 +49,17 @@ export function deriveMapping(compat: ProtocolIR, primary: ProtocolIR, table: Co
 
 type Side = "compat" | "primary";
 
+/** One field of a definition pair, both ways: compat path ↔ primary path (dotted), and how its value converts. */
 interface Rule {
   c: string;
   p: string;
   toPrimary: Conversion;
   toCompat: Conversion;
+  /** Transforms toward the primary and toward the compat version. */
   tP?: Transform;
   tC?: Transform;
+  /** Toward the primary: the compat path read when `c` is absent. */
   orFrom?: string;
-  absentC?: JsonValue;
 }
 
 interface ObjectSides {
