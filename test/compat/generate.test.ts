@@ -44,6 +44,7 @@ describe("generate --compat", () => {
         "compat/a2a-0.3.0/validators.ajv.ts",
         "compat/a2a-0.3.0/validators.ts",
         "runtime/compat-card.ts",
+        "runtime/compat-route.ts",
         "runtime/compat.ts",
       ].sort(),
     );
