@@ -190,7 +190,7 @@ export const TABLE_0_3_TO_1_0: CompatTable = {
       field: "final",
       from: "status.state",
       whenIn: ["completed", "canceled", "failed", "rejected", "input-required", "auth-required"],
-      why: "1.0.1 drops `final`: a stream ends after a terminal or interrupted state (1.0.1 §3.1.2)",
+      why: "1.0.1 drops `final`; our streams end after a terminal or interrupted state, where a blocking send returns (1.0.1 §3.1.1)",
     },
   ],
   errorData: {
