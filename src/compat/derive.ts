@@ -167,7 +167,7 @@ class Deriver {
     if (c === undefined && !cm.hasParams && p !== undefined) {
       // The compat method takes no params: the primary's are all optional (the tenant), and left out on the way back.
       for (const field of Object.keys(this.props("primary", p))) this.lose("toCompat", p, "(no params)", field, "no-field", `${cm.method} takes no params`);
-      return { toPrimary: { value: {} }, toCompat: { omit: true } };
+      return { toPrimary: { value: {} }, toCompat: { omit: true, source: p } };
     }
     return { toPrimary: COPY, toCompat: COPY };
   }

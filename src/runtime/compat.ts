@@ -24,8 +24,8 @@ export type Conversion =
   | { readonly array: Conversion }
   /** Replaced by a constant (`null` ↔ `{}` for an empty result). */
   | { readonly value: JsonValue }
-  /** Left out (a version that has no params for a method). */
-  | { readonly omit: true }
+  /** Left out (a version that has no params for a method); the fields of `source` it had are reported lost. */
+  | { readonly omit: true; readonly source?: string }
   /** Handed to a hook the caller supplies (the agent card converter); copied when there is none. */
   | { readonly hook: string };
 
@@ -286,7 +286,13 @@ export class VersionConverter {
   convert(conversion: Conversion, direction: Direction, value: unknown, pointer = ""): unknown {
     if ("copy" in conversion) return value;
     if ("value" in conversion) return conversion.value;
-    if ("omit" in conversion) return undefined;
+    if ("omit" in conversion) {
+      if (isObj(value)) {
+        const plan: Plan = { kind: "object", source: conversion.source ?? "", target: "(no params)", set: {}, fields: [], ignore: [], required: [] };
+        for (const key of Object.keys(value)) this.lose(direction, plan, key, "no-field", pointerOf(pointer, key));
+      }
+      return undefined;
+    }
     if ("hook" in conversion) {
       const hook = this.options.hooks?.[conversion.hook];
       return hook ? hook(value, direction) : value;

@@ -106,6 +106,14 @@ describe("the derived 0.3.0 ↔ 1.0.1 mapping", () => {
     expect(convert().params("GetTaskPushNotificationConfig", "toCompat", { taskId: "t1", id: "p1", tenant: "x" })).toEqual({ id: "t1", pushNotificationConfigId: "p1" });
   });
 
+  it("the extended card: 0.3 sends no params; 1.0's (the tenant) are left out and reported", () => {
+    expect(convert().params("agent/getAuthenticatedExtendedCard", "toPrimary", undefined)).toEqual({});
+    const losses: Loss[] = [];
+    expect(convert(losses).params("GetExtendedAgentCard", "toCompat", { tenant: "t" })).toBeUndefined();
+    expect(losses.map((l) => [l.source, l.target, l.field, l.reason])).toEqual([["GetExtendedAgentCardRequest", "(no params)", "tenant", "no-field"]]);
+    expect(losses.every((l) => mapping.lossy.some((x) => x.source === l.source && x.target === l.target && x.field === l.field))).toBe(true);
+  });
+
   it("errors: codes kept, 0.3 data ↔ one google.protobuf.Value detail (1.0.1 §3.3.2, §9.5)", () => {
     const error03 = { code: -32001, message: "Task not found", data: { taskId: "t9" } };
     const up = convert().error("toPrimary", error03);
