@@ -20,6 +20,7 @@ interface GenerateArgs {
   card?: string | undefined;
   framework?: string[] | undefined;
   cardSignatures?: boolean | undefined;
+  compat?: string | undefined;
   config?: string | undefined;
   check: boolean;
   all?: boolean;
@@ -49,6 +50,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("card", { type: "string", describe: "an agent card JSON file: validated, emitted as card.ts" })
             .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: all)" })
             .option("card-signatures", { type: "boolean", describe: "also emit runtime/card-signature.ts: sign and verify agent cards (needs jose and canonicalize)" })
+            .option("compat", { type: "string", describe: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
@@ -56,7 +58,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
             .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print errors only" })
             .conflicts("spec", "schema")
-            .conflicts("all", ["spec", "schema"])
+            .conflicts("all", ["spec", "schema", "compat"])
             .example("$0 generate", "the newest bundled version into generated/a2a-<version>")
             .example("$0 generate --spec 0.2.5 --out src/a2a", "a given version into a given folder")
             .example("$0 generate --schema my-a2a.json --out src/a2a", "a schema file of your own")
@@ -185,6 +187,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     card: args.card,
     frameworks: args.framework as GenerateOptions["frameworks"],
     cardSignatures: args.cardSignatures,
+    compat: args.compat,
     cwd,
   };
   let targets: GenerateOptions[];
@@ -307,7 +310,7 @@ async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
 
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
-  return key === "spec" || key === "frameworks" ? value : resolve(cwd, value as string);
+  return key === "spec" || key === "frameworks" || key === "compat" ? value : resolve(cwd, value as string);
 }
 
 interface DiffArgs {

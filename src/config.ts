@@ -20,6 +20,8 @@ export interface TargetConfig {
   card?: string;
   /** The server adapters to generate: any of node, express, fastify, hono (default: all). */
   frameworks?: string[];
+  /** An older bundled version served too, e.g. "0.3.0" beside 1.0.1. */
+  compat?: string;
 }
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
@@ -27,7 +29,7 @@ export interface Config extends TargetConfig {
   targets?: TargetConfig[];
 }
 
-const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks"] as const;
+const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "compat"] as const;
 const PATH_KEYS = ["schema", "overlay", "out", "templates", "card"] as const;
 
 export interface LoadedConfig {
@@ -95,6 +97,7 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
     const options: GenerateOptions = { spec: merged.spec, cwd: baseDir };
     for (const key of PATH_KEYS) options[key] = path(merged[key]);
     if (merged.frameworks) options.frameworks = merged.frameworks as GenerateOptions["frameworks"];
+    if (merged.compat !== undefined) options.compat = merged.compat;
     return options;
   });
 }

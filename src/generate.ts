@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
+import { emitCompat } from "./compat/emit.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
@@ -42,11 +43,17 @@ export interface GenerateOptions {
   cardSignatures?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
+  /** A bundled older version to serve too (e.g. "0.3.0" beside 1.0.1): its files in compat/a2a-<version>/ and the mapping (issue 10). */
+  compat?: string | undefined;
 }
 
 /** Runtime files emitted only when their feature is chosen (they import packages the default output does not need). */
 const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions) => boolean>> = {
   "card-signature.ts": (options) => options.cardSignatures === true,
+  // The compat interpreter, only in outputs that serve a compat version.
+  "compat.ts": (options) => options.compat !== undefined,
+  "compat-route.ts": (options) => options.compat !== undefined,
+  "compat-card.ts": (options) => options.compat !== undefined,
 };
 
 export type Phase = "load" | "normalize" | "ir" | "models" | "validators" | "protocol" | "format" | "write" | "check";
@@ -104,6 +111,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
   });
+  if (options.compat !== undefined) Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates)));
   const formatted = await timer.run("format", () => formatFiles(files));
   formatted[MANIFEST_FILE] = manifestText(
     {
