@@ -112,6 +112,22 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
+        "card [file]",
+        "convert an agent card to another spec version (in place; written only when the result is a valid card)",
+        (y) =>
+          y
+            .positional("file", { type: "string", default: "agent-card.json", describe: "the agent card file" })
+            .option("from", { type: "string", describe: "the version the card is written for (default: the bundled version it fits best)" })
+            .option("to", { type: "string", describe: "the version to convert to (default: the config's spec, else the newest bundled)" })
+            .option("out", { type: "string", describe: "write the converted card here instead of over the file" })
+            .option("stdout", { type: "boolean", default: false, describe: "print the converted card; write nothing" })
+            .conflicts("out", "stdout")
+            .example("$0 card --from 0.3.0 --to 1.0.1 agent-card.json", "a 0.3.0 card in the shape of 1.0.1 (supportedInterfaces, securityRequirements, ...)"),
+        async (args) => {
+          code = await runCard(args as unknown as CardArgs, io);
+        },
+      )
+      .command(
         "schema",
         "write the JSON Schema a proto derives (A2A 1.0 on: the proto is normative)",
         (y) =>
@@ -345,6 +361,28 @@ async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
   if (!args.a || !args.b) throw new CodegenError("diff needs two versions or schema files (or --all)", { kind: "usage" });
   const diff = diffProtocols(await protocolIR(args.a), await protocolIR(args.b));
   io.out(args.json ? JSON.stringify(diff, null, 2) : args.markdown ? renderMarkdown(diff).trimEnd() : renderText(diff).trimEnd());
+  return EXIT_CODES.ok;
+}
+
+interface CardArgs {
+  file: string;
+  from?: string;
+  to?: string;
+  out?: string;
+  stdout: boolean;
+}
+
+async function runCard(args: CardArgs, io: CliIo): Promise<number> {
+  const { convertCardFile } = await import("./card/convert-file.js");
+  const cwd = process.cwd();
+  // The version to convert to: the flag, else the project's config (where `spec` was just changed), else the newest.
+  const to = args.to ?? (await loadConfig(cwd).catch(() => undefined))?.targets[0]?.spec;
+  const result = convertCardFile({ file: args.file, from: args.from, to, out: args.out, dryRun: args.stdout, cwd });
+  if (args.stdout) io.out(result.text.trimEnd());
+  const say = args.stdout ? io.err : io.out;
+  if (result.from === result.to) say(`${args.file}: already a valid A2A ${result.to} agent card`);
+  else say(`${result.written ? displayPath(result.written, cwd) : args.file}: converted from A2A ${result.from} to ${result.to}`);
+  for (const note of result.notes) say(`  ${note}`);
   return EXIT_CODES.ok;
 }
 

@@ -17,6 +17,10 @@ const Ajv = (require("ajv") as { default: new (options: AjvOptions) => AjvClass 
 export interface CardProblem {
   pointer: string;
   message: string;
+  /** For an unknown field: the declared field it is likely a misspelling of. */
+  suggestion?: string;
+  /** For an unknown field: the other bundled versions whose card declares it there. */
+  versions?: string[];
 }
 
 /** An agent card that is not a valid card of the version: every problem, and the conversion to run when it is another version's card. */
@@ -68,7 +72,7 @@ export function cardProblems(ir: ProtocolIR, card: unknown): CardProblem[] {
     let message = versions.length > 0 ? `"${field.name}" is a field of the A2A ${versionRanges(versions)} agent card, not of ${ir.specVersion}` : `unknown field "${field.name}"`;
     if (suggestion) message += `; did you mean "${suggestion}"?`;
     else if (versions.length === 0) message += `; the fields here are: ${field.known.join(", ")}`;
-    problems.push({ pointer: field.pointer, message });
+    problems.push({ pointer: field.pointer, message, ...(suggestion ? { suggestion } : {}), ...(versions.length > 0 ? { versions } : {}) });
   }
   for (const issue of validateCard(ir, card)) {
     const prefix = `${issue.pointer || "/"}: `;
