@@ -25,6 +25,7 @@ interface GenerateArgs {
   watch: boolean;
   verbose: boolean;
   quiet: boolean;
+  allowTypeErrors: boolean;
 }
 
 /** Runs the CLI; resolves to the exit code (the bin sets process.exitCode from it). */
@@ -53,6 +54,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("watch", { alias: "w", type: "boolean", default: false, describe: "regenerate when the schema, config, card or a template changes" })
             .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
             .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print errors only" })
+            .option("allow-type-errors", { type: "boolean", default: false, describe: "exit 0 when a spec change leaves type errors in your code (default: exit 4)" })
             .conflicts("spec", "schema")
             .conflicts("all", ["spec", "schema"])
             .example("$0 generate", "the newest bundled version into generated/a2a-<version>")
@@ -75,20 +77,27 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("framework", { type: "string", choices: ["fastify", "express", "hono", "node"], default: "fastify" })
             .option("name", { type: "string", describe: "the agent's name (default: the folder's name)" })
             .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
+            .option("codegen-spec", {
+              type: "string",
+              describe: "the npm spec of the project's a2a-codegen dependency (default: where this copy came from: the registry range, else its tarball or folder as file:)",
+            })
             .example("$0 init my-agent", "a Fastify agent for the newest spec version")
             .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5"),
         async (args) => {
           const { init } = await import("./scaffold/init.js");
+          const { describeSpec } = await import("./scaffold/codegen-spec.js");
           const result = await init({
             dir: String(args.dir),
             spec: args.spec as string | undefined,
             framework: args.framework as "fastify" | "express" | "hono" | "node",
             name: args.name as string | undefined,
             force: Boolean(args.force),
+            codegenSpec: args["codegen-spec"] as string | undefined,
           });
           const where = displayPath(result.dir);
           io.out(`created ${where}: ${result.written.length} files, and generated/ for A2A ${result.generated.ir.specVersion}`);
           if (result.skipped.length > 0) io.out(`left as they were: ${result.skipped.join(", ")}`);
+          io.out(`a2a-codegen dependency: ${result.codegen.source === "option" ? result.codegen.spec : describeSpec(result.codegen)}`);
           io.out(`next:\n  cd ${where}\n  npm install\n  npm start`);
           code = EXIT_CODES.ok;
         },
@@ -243,6 +252,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       results.push(await generate(target));
     }
   }
+  let typeErrors = false;
   if (!args.check) {
     for (const [i, result] of results.entries()) {
       const target = targets[i] as GenerateOptions;
@@ -250,16 +260,23 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       const changes = specChangeReport(result);
       // Generated already (every target first, so a bad input stops the run before anything is written).
       const written = writeResult(result, target.cwd);
-      if (changes && !args.quiet) {
-        io.out(`\nThe spec changed. ${changes.text}`);
+      if (changes) {
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
-        if (errors === undefined) io.out("(install typescript in the project to see what the change breaks in your code)");
-        else if (errors.length === 0) io.out("Your code still type-checks against the new output.");
-        else {
-          io.out(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
+        if (!args.quiet) io.out(`\nThe spec changed. ${changes.text}`);
+        if (errors === undefined) {
+          if (!args.quiet) io.out("(install typescript in the project to see what the change breaks in your code)");
+        } else if (errors.length === 0) {
+          if (!args.quiet) io.out("Your code still type-checks against the new output.");
+        } else {
+          const say = args.allowTypeErrors ? io.out : io.err;
+          say(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
           for (const e of errors) {
-            io.out(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
-            for (const hint of changes.diff ? hintsFor(e.message, changes.diff) : []) io.out(`      → ${hint}`);
+            say(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
+            for (const hint of changes.diff ? hintsFor(e.message, changes.diff) : []) say(`      → ${hint}`);
+          }
+          if (!args.allowTypeErrors) {
+            say(`${displayPath(written.outDir, cwd)} is written; fix your code (or pass --allow-type-errors to exit 0 with type errors).`);
+            typeErrors = true;
           }
         }
       }
@@ -280,7 +297,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       if (result.ir.versionBasis === "closest-bundled") io.err(`version: no overlay given; using the facts of bundled ${result.ir.specVersion}, the closest schema`);
     }
   }
-  return stale ? EXIT_CODES.stale : EXIT_CODES.ok;
+  return stale ? EXIT_CODES.stale : typeErrors ? EXIT_CODES.typeErrors : EXIT_CODES.ok;
 }
 
 /** `generate --watch`: generate, then again on every change; a bad state is reported, not fatal. */
@@ -416,6 +433,11 @@ function isEntryPoint(): boolean {
   }
 }
 if (isEntryPoint()) {
+  // `a2a-codegen diff … | head`: a closed pipe ends the output, not the process with a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   main(hideBin(process.argv)).then(
     (code) => {
       process.exitCode = code;

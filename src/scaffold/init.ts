@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { clientMethodName } from "../emit/client.js";
 import { FRAMEWORKS, type Framework } from "../emit/server.js";
@@ -6,7 +6,7 @@ import { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
-import { GENERATOR_VERSION } from "../version.js";
+import { codegenSpec, type CodegenSpec } from "./codegen-spec.js";
 
 export interface InitOptions {
   /** The project folder (created when missing). */
@@ -17,8 +17,8 @@ export interface InitOptions {
   name?: string | undefined;
   /** Write into a non-empty folder; existing files are still never overwritten. */
   force?: boolean | undefined;
-  /** The version spec of the a2a-codegen devDependency (default: ^<this version>; A2A_CODEGEN_PACKAGE overrides, e.g. file:…tgz). */
-  codegenPackage?: string | undefined;
+  /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
+  codegenSpec?: string | undefined;
   cwd?: string | undefined;
 }
 
@@ -29,6 +29,8 @@ export interface InitResult {
   /** Files that existed and were left as they were. */
   skipped: string[];
   generated: GenerateResult;
+  /** The a2a-codegen devDependency written into package.json. */
+  codegen: CodegenSpec | { spec: string; source: "option" };
 }
 
 /** Versions of the packages a scaffolded project depends on. */
@@ -69,6 +71,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
   if (!(FRAMEWORKS as readonly string[]).includes(framework)) {
     throw new CodegenError(`unknown framework "${framework}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
   }
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new CodegenError("is a file, not a folder", { file: relative(cwd, dir) || dir, kind: "usage" });
+  }
   if (existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {
     throw new CodegenError("the folder is not empty; use --force to add the project's files (existing files are never overwritten)", {
       file: relative(cwd, dir) || dir,
@@ -76,6 +81,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     });
   }
   const spec = options.spec ?? defaultVersion();
+  const codegen = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" as const } : codegenSpec();
   // The IR of the version decides the card's shape and the client's method names.
   const { ir } = await generate({ spec });
   const name = options.name ?? basename(dir);
@@ -94,7 +100,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
     dependencies: { ...FRAMEWORK_DEPENDENCIES[framework] },
     devDependencies: sortKeys({
-      "a2a-codegen": options.codegenPackage ?? process.env.A2A_CODEGEN_PACKAGE ?? `^${GENERATOR_VERSION}`,
+      "a2a-codegen": codegen.spec,
       "@types/node": "^20.19.0",
       tsx: "^4.20.0",
       typescript: "^7.0.0",
@@ -106,15 +112,19 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const templates = new TemplateRenderer();
   const written: string[] = [];
   const skipped: string[] = [];
-  mkdirSync(dir, { recursive: true });
+  const display = (path: string) => relative(cwd, join(dir, path)) || dir;
+  writing(display(""), () => mkdirSync(dir, { recursive: true }));
   for (const [template, path] of SCAFFOLD) {
     const target = join(dir, path);
     if (existsSync(target)) {
       skipped.push(path);
       continue;
     }
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, templates.render(`scaffold/${template}`, view), { flag: "wx" });
+    const text = templates.render(`scaffold/${template}`, view);
+    writing(display(path), () => {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text, { flag: "wx" });
+    });
     written.push(path);
   }
   // The generated/ folder, exactly as `npm run generate` will write it.
@@ -122,7 +132,25 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const config = await loadConfig(dir);
   const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], cwd: dir };
   const generated = await generateAndWrite(target);
-  return { dir, written, skipped, generated };
+  return { dir, written, skipped, generated, codegen };
+}
+
+/** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */
+function writing(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "EACCES" || code === "EPERM" || code === "EROFS"
+        ? "permission denied"
+        : code === "ENOTDIR" || code === "EEXIST"
+          ? "a parent of the path is a file, not a folder"
+          : code === "ENOSPC"
+            ? "no space left on the device"
+            : (code ?? String(error));
+    throw new CodegenError(`cannot write the project: ${why}`, { file: path, kind: "io", cause: error });
+  }
 }
 
 function defaultCard(name: string, spec: string, properties: readonly string[]): Record<string, unknown> {
