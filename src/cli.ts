@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { loadConfig } from "./config.js";
+import { defaultFrameworks } from "./frameworks.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 import { check, displayPath, generate, writeResult, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
@@ -284,7 +285,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
         const ir = written.ir;
         io.out(
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
-            `${Object.keys(written.files).length} files`,
+            `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
         );
       }
     }
@@ -335,6 +336,16 @@ async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
   return EXIT_CODES.ok;
 }
 
+
+/** The server adapters of an output, and where the choice came from when it was not given. */
+function servers(result: GenerateResult, target: GenerateOptions): string {
+  const names = Object.keys(result.files)
+    .map((f) => /^server\/(\w+)\.ts$/.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined && n !== "core");
+  if (target.frameworks !== undefined) return names.join(", ");
+  const from = defaultFrameworks(result.outDir).from;
+  return `${names.join(", ")} (${from ? `the frameworks of ${displayPath(from)}` : "no package.json: node:http only"})`;
+}
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
   return key === "spec" || key === "frameworks" ? value : resolve(cwd, value as string);
