@@ -1,6 +1,6 @@
 #!/usr/bin/env node
 import { join, resolve } from "node:path";
-import { realpathSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
@@ -113,8 +113,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("json", { type: "boolean", default: false, describe: "machine-readable output" })
             .option("markdown", { type: "boolean", default: false, describe: "Markdown output" })
             .option("all", { type: "boolean", default: false, describe: "every consecutive pair of bundled versions, as Markdown" })
-            .option("out", { type: "string", describe: "with --all: write the report to this file" })
+            .option("out", { type: "string", describe: "write the report to this file instead of standard output" })
             .option("check", { type: "boolean", default: false, describe: "with --all --out: exit 1 if the file is stale" })
+            .conflicts("json", "markdown")
             .example("$0 diff 0.2.6 0.3.0", "the changes from A2A 0.2.6 to 0.3.0")
             .example("$0 diff 0.3.0 my-a2a.json --json", "your schema against the bundled 0.3.0, as JSON"),
         async (args) => {
@@ -161,6 +162,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             if (!args.out) io.out(text.trimEnd());
           }
           if (args.out) io.out(`${displayPath(resolve(String(args.out)))}: written`);
+          // With the schema on standard output, the status goes to standard error.
+          if (args["overlay-out"]) (args.out ? io.out : io.err)(`${displayPath(resolve(String(args["overlay-out"])))}: written (the version facts)`);
           code = EXIT_CODES.ok;
         },
       )
@@ -217,6 +220,17 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
   } else {
     const config = await loadConfig(cwd, args.config);
     const cliSet = (Object.keys(fromCli) as Array<keyof GenerateOptions>).filter((k) => k !== "cwd" && fromCli[k] !== undefined);
+    if (config && config.targets.length > 1) {
+      // One --spec, --out, ... for several targets would make them all the same target: refused, never applied silently.
+      const perTarget = (["spec", "schema", "overlay", "out", "card"] as const).filter((k) => fromCli[k] !== undefined);
+      if (perTarget.length > 0) {
+        throw new CodegenError(
+          `${perTarget.map((k) => `--${k}`).join(", ")} cannot apply to the ${config.targets.length} targets of ${displayPath(config.file, cwd)}: ` +
+            `change the target in the config, or name another config with --config (only --templates and --framework apply to every target)`,
+          { kind: "usage" },
+        );
+      }
+    }
     targets = config
       ? config.targets.map((t) => {
           const merged: GenerateOptions = { ...t };
@@ -247,7 +261,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
           ...result.check.missing.map((f) => `  missing: ${f}`),
           ...result.check.extra.map((f) => `  no longer generated: ${f}`),
         ];
-        io.err(`${out}: stale — regenerate with \`a2a-codegen generate\`:\n${lines.join("\n")}`);
+        io.err(`${out}: stale — regenerate with \`${regenerateCommand(args, result)}\`:\n${lines.join("\n")}`);
       }
     } else {
       results.push(await generate(target));
@@ -337,6 +351,29 @@ async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
 }
 
 
+/** The command that rewrites what `generate --check` found stale: the same flags without --check, the version made explicit. */
+function regenerateCommand(args: GenerateArgs, result: GenerateResult): string {
+  const quote = (v: string) => (/^[\w./@:=+-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
+  const flags: string[] = [];
+  const add = (flag: string, value: string | undefined) => {
+    if (value !== undefined) flags.push(flag, quote(value));
+  };
+  if (args.all) {
+    flags.push("--all");
+    add("--out", args.out);
+  } else {
+    add("--config", args.config);
+    if (args.schema !== undefined) add("--schema", args.schema);
+    else if (args.spec !== undefined || args.config === undefined) add("--spec", args.spec ?? result.ir.specVersion);
+    add("--overlay", args.overlay);
+    add("--out", args.out);
+    add("--card", args.card);
+  }
+  add("--templates", args.templates);
+  for (const f of args.framework ?? []) add("--framework", f);
+  return ["a2a-codegen", "generate", ...flags].join(" ");
+}
+
 /** The server adapters of an output, and where the choice came from when it was not given. */
 function servers(result: GenerateResult, target: GenerateOptions): string {
   const names = Object.keys(result.files)
@@ -363,8 +400,11 @@ interface DiffArgs {
 
 async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
   const { diffProtocols } = await import("./diff/diff.js");
-  const { protocolIR } = await import("./diff/load.js");
   const { renderMarkdown, renderText } = await import("./diff/render.js");
+  if (args.check && !(args.all && args.out)) throw new CodegenError("diff --check needs --all and --out FILE (the report to compare)", { kind: "usage" });
+  if (args.all && (args.a !== undefined || args.json || args.markdown)) {
+    throw new CodegenError("diff --all takes no versions and no --json/--markdown (it is the Markdown report of every consecutive pair)", { kind: "usage" });
+  }
   if (args.all) {
     const { specChangesMarkdown } = await import("./diff/spec-changes.js");
     const report = await specChangesMarkdown();
@@ -372,7 +412,7 @@ async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
       io.out(report.trimEnd());
       return EXIT_CODES.ok;
     }
-    const { existsSync, readFileSync, writeFileSync } = await import("node:fs");
+    const { existsSync, readFileSync } = await import("node:fs");
     const path = resolve(args.out);
     if (args.check) {
       if (existsSync(path) && readFileSync(path, "utf8") === report) {
@@ -382,14 +422,44 @@ async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
       io.err(`${displayPath(path)}: stale — regenerate with \`a2a-codegen diff --all --out ${args.out}\``);
       return EXIT_CODES.stale;
     }
-    writeFileSync(path, report);
+    writeReport(path, args.out, report);
     io.out(`${displayPath(path)}: written`);
     return EXIT_CODES.ok;
   }
   if (!args.a || !args.b) throw new CodegenError("diff needs two versions or schema files (or --all)", { kind: "usage" });
-  const diff = diffProtocols(await protocolIR(args.a), await protocolIR(args.b));
-  io.out(args.json ? JSON.stringify(diff, null, 2) : args.markdown ? renderMarkdown(diff).trimEnd() : renderText(diff).trimEnd());
+  const diff = diffProtocols(await diffSide(args.a), await diffSide(args.b));
+  const markdown = args.markdown || (args.out !== undefined && !args.json && /\.(md|markdown)$/i.test(args.out));
+  const text = args.json ? JSON.stringify(diff, null, 2) : markdown ? renderMarkdown(diff).trimEnd() : renderText(diff).trimEnd();
+  if (args.out === undefined) {
+    io.out(text);
+    return EXIT_CODES.ok;
+  }
+  const path = resolve(args.out);
+  writeReport(path, args.out, `${text}\n`);
+  io.out(`${displayPath(path)}: written`);
   return EXIT_CODES.ok;
+}
+
+/** A side of `diff`: a bundled version, else a schema file; something shaped like a version that is neither is an unknown version. */
+async function diffSide(versionOrFile: string) {
+  const { existsSync } = await import("node:fs");
+  const { protocolIR } = await import("./diff/load.js");
+  const versions = bundledVersions();
+  if (!versions.includes(versionOrFile) && /^\d+(\.\d+)*$/.test(versionOrFile) && !existsSync(resolve(versionOrFile))) {
+    throw new CodegenError(`unknown spec version "${versionOrFile}"; bundled versions: ${versions.join(", ")}`, { kind: "usage" });
+  }
+  return protocolIR(versionOrFile);
+}
+
+/** Writes a report file; a failure is the documented "cannot write" error (exit 3) naming the file. */
+function writeReport(path: string, display: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why = code === "EACCES" || code === "EPERM" || code === "EROFS" ? "permission denied" : code === "ENOENT" ? "its folder does not exist" : code === "EISDIR" ? "is a folder" : (code ?? String(error));
+    throw new CodegenError(`cannot write the report: ${why}`, { file: display, kind: "io", cause: error });
+  }
 }
 
 interface CardArgs {
