@@ -47,6 +47,21 @@ const FRAMEWORK_DEV_DEPENDENCIES: Record<Framework, Record<string, string>> = {
   hono: {},
 };
 
+/**
+ * Versions pinned under package.json `overrides` so that every installed package supports the engines the
+ * scaffold declares (NODE_ENGINES): light-my-request 6.8 (Fastify's, for inject) moved to cookie 2, which
+ * requires Node 22. A test installs each framework's project and checks every package's engines.
+ */
+const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
+  node: {},
+  express: {},
+  fastify: { "light-my-request": "~6.6.0" },
+  hono: {},
+};
+
+/** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite). */
+export const NODE_ENGINES = "^20.19.0 || ^22.12.0 || >=24";
+
 /** The scaffold's files: template → path in the project. */
 const SCAFFOLD = [
   ["package.json.hbs", "package.json"],
@@ -99,6 +114,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
     card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? []), null, 2),
     interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
     dependencies: { ...FRAMEWORK_DEPENDENCIES[framework] },
+    overrides: FRAMEWORK_OVERRIDES[framework],
+    hasOverrides: Object.keys(FRAMEWORK_OVERRIDES[framework]).length > 0,
+    nodeEngines: NODE_ENGINES,
     devDependencies: sortKeys({
       "a2a-codegen": codegen.spec,
       "@types/node": "^20.19.0",
