@@ -5,6 +5,7 @@ import { pathToFileURL } from "node:url";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { loadConfig } from "./config.js";
+import { FRAMEWORKS, type Framework } from "./emit/server.js";
 import { defaultFrameworks } from "./frameworks.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 import { check, displayPath, generate, writeResult, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
@@ -115,7 +116,6 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("all", { type: "boolean", default: false, describe: "every consecutive pair of bundled versions, as Markdown" })
             .option("out", { type: "string", describe: "write the report to this file instead of standard output" })
             .option("check", { type: "boolean", default: false, describe: "with --all --out: exit 1 if the file is stale" })
-            .conflicts("json", "markdown")
             .example("$0 diff 0.2.6 0.3.0", "the changes from A2A 0.2.6 to 0.3.0")
             .example("$0 diff 0.3.0 my-a2a.json --json", "your schema against the bundled 0.3.0, as JSON"),
         async (args) => {
@@ -378,7 +378,8 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult): string {
 function servers(result: GenerateResult, target: GenerateOptions): string {
   const names = Object.keys(result.files)
     .map((f) => /^server\/(\w+)\.ts$/.exec(f)?.[1])
-    .filter((n): n is string => n !== undefined && n !== "core");
+    .filter((n): n is string => n !== undefined && n !== "core")
+    .sort((a, b) => FRAMEWORKS.indexOf(a as Framework) - FRAMEWORKS.indexOf(b as Framework));
   if (target.frameworks !== undefined) return names.join(", ");
   const from = defaultFrameworks(result.outDir).from;
   return `${names.join(", ")} (${from ? `the frameworks of ${displayPath(from)}` : "no package.json: node:http only"})`;
@@ -401,6 +402,7 @@ interface DiffArgs {
 async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
   const { diffProtocols } = await import("./diff/diff.js");
   const { renderMarkdown, renderText } = await import("./diff/render.js");
+  if (args.json && args.markdown) throw new CodegenError("--json and --markdown are mutually exclusive: pick one output format", { kind: "usage" });
   if (args.check && !(args.all && args.out)) throw new CodegenError("diff --check needs --all and --out FILE (the report to compare)", { kind: "usage" });
   if (args.all && (args.a !== undefined || args.json || args.markdown)) {
     throw new CodegenError("diff --all takes no versions and no --json/--markdown (it is the Markdown report of every consecutive pair)", { kind: "usage" });
@@ -457,7 +459,16 @@ function writeReport(path: string, display: string, text: string): void {
     writeFileSync(path, text);
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    const why = code === "EACCES" || code === "EPERM" || code === "EROFS" ? "permission denied" : code === "ENOENT" ? "its folder does not exist" : code === "EISDIR" ? "is a folder" : (code ?? String(error));
+    const why =
+      code === "EACCES" || code === "EPERM" || code === "EROFS"
+        ? "permission denied"
+        : code === "ENOENT"
+          ? "its folder does not exist"
+          : code === "ENOTDIR"
+            ? "a parent of the path is a file, not a folder"
+            : code === "EISDIR"
+              ? "is a folder"
+              : (code ?? String(error));
     throw new CodegenError(`cannot write the report: ${why}`, { file: display, kind: "io", cause: error });
   }
 }
