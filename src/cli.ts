@@ -127,7 +127,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         "convert an agent card to another spec version (in place; written only when the result is a valid card)",
         (y) =>
           y
-            .positional("file", { type: "string", default: "agent-card.json", describe: "the agent card file" })
+            .positional("file", { type: "string", describe: "the agent card file (default: the config's card, else agent-card.json)" })
             .option("from", { type: "string", describe: "the version the card is written for (default: the bundled version it fits best)" })
             .option("to", { type: "string", describe: "the version to convert to (default: the config's spec, else the newest bundled)" })
             .option("out", { type: "string", describe: "write the converted card here instead of over the file" })
@@ -214,6 +214,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     cwd,
   };
   let targets: GenerateOptions[];
+  let fromConfig = false;
   if (args.all) {
     const parent = args.out ?? "generated";
     targets = bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, `a2a-${spec}`) }));
@@ -241,6 +242,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
           return merged;
         })
       : [fromCli];
+    fromConfig = config !== undefined;
     if (config && args.verbose) io.err(`config: ${displayPath(config.file, cwd)}`);
   }
 
@@ -261,7 +263,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
           ...result.check.missing.map((f) => `  missing: ${f}`),
           ...result.check.extra.map((f) => `  no longer generated: ${f}`),
         ];
-        io.err(`${out}: stale — regenerate with \`${regenerateCommand(args, result)}\`:\n${lines.join("\n")}`);
+        io.err(`${out}: stale — regenerate with \`${regenerateCommand(args, result, fromConfig)}\`:\n${lines.join("\n")}`);
       }
     } else {
       results.push(await generate(target));
@@ -352,7 +354,7 @@ async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
 
 
 /** The command that rewrites what `generate --check` found stale: the same flags without --check, the version made explicit. */
-function regenerateCommand(args: GenerateArgs, result: GenerateResult): string {
+function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfig: boolean): string {
   const quote = (v: string) => (/^[\w./@:=+-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
   const flags: string[] = [];
   const add = (flag: string, value: string | undefined) => {
@@ -363,8 +365,9 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult): string {
     add("--out", args.out);
   } else {
     add("--config", args.config);
+    // With a config file, it says the version; without, the version is made explicit (the default may change).
     if (args.schema !== undefined) add("--schema", args.schema);
-    else if (args.spec !== undefined || args.config === undefined) add("--spec", args.spec ?? result.ir.specVersion);
+    else if (args.spec !== undefined || !fromConfig) add("--spec", args.spec ?? result.ir.specVersion);
     add("--overlay", args.overlay);
     add("--out", args.out);
     add("--card", args.card);
@@ -474,7 +477,7 @@ function writeReport(path: string, display: string, text: string): void {
 }
 
 interface CardArgs {
-  file: string;
+  file?: string;
   from?: string;
   to?: string;
   out?: string;
@@ -485,12 +488,15 @@ async function runCard(args: CardArgs, io: CliIo): Promise<number> {
   const { convertCardFile } = await import("./card/convert-file.js");
   const cwd = process.cwd();
   // The version to convert to: the flag, else the project's config (where `spec` was just changed), else the newest.
-  const to = args.to ?? (await loadConfig(cwd).catch(() => undefined))?.targets[0]?.spec;
-  const result = convertCardFile({ file: args.file, from: args.from, to, out: args.out, dryRun: args.stdout, cwd });
+  const target = (await loadConfig(cwd).catch(() => undefined))?.targets[0];
+  const to = args.to ?? target?.spec;
+  // The card: the argument, else the config's card, else agent-card.json.
+  const file = args.file ?? (target?.card !== undefined ? displayPath(target.card, cwd) : "agent-card.json");
+  const result = convertCardFile({ file, from: args.from, to, out: args.out, dryRun: args.stdout, cwd });
   if (args.stdout) io.out(result.text.trimEnd());
   const say = args.stdout ? io.err : io.out;
-  if (result.from === result.to) say(`${args.file}: already a valid A2A ${result.to} agent card`);
-  else say(`${result.written ? displayPath(result.written, cwd) : args.file}: converted from A2A ${result.from} to ${result.to}`);
+  if (result.from === result.to) say(`${file}: already a valid A2A ${result.to} agent card`);
+  else say(`${result.written ? displayPath(result.written, cwd) : file}: converted from A2A ${result.from} to ${result.to}`);
   for (const note of result.notes) say(`  ${note}`);
   return EXIT_CODES.ok;
 }
