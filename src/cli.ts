@@ -49,7 +49,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("out", { type: "string", describe: "output folder (default: generated/a2a-<version>; with --all, the parent folder)" })
             .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
             .option("card", { type: "string", describe: "an agent card JSON file: validated, emitted as card.ts" })
-            .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: all)" })
+            .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json)" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
