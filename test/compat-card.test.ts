@@ -57,6 +57,24 @@ describe("card conversion 0.3.0 → 1.0.1 on the corpus's real 0.3.0 cards", () 
   });
 });
 
+describe("card conversion from 0.2.x on the corpus's real 0.2.x cards", () => {
+  it("every valid 0.2.x card converts to a valid 0.3.0 card (protocolVersion set) and to a valid 1.0.1 card", () => {
+    const rows = corpusRows().filter((r) => r.kind === "card" && r.version.startsWith("0.2."));
+    expect(rows.length).toBeGreaterThan(20);
+    const failures: string[] = [];
+    for (const row of rows) {
+      const from = bundledIR(row.version);
+      const card = readCorpusDocument(row.file);
+      if (cardProblems(from, card).length > 0) continue;
+      for (const to of [v03, v1]) {
+        const problems = cardProblems(to, convertCard(card, from, to).card);
+        if (problems.length > 0) failures.push(`${row.file} → ${to.specVersion}: ${problems.map((p) => `${p.pointer} ${p.message}`).join("; ")}`);
+      }
+    }
+    expect(failures).toEqual([]);
+  });
+});
+
 describe("card conversion: what moves where", () => {
   const card03 = {
     protocolVersion: "0.3.0",

@@ -84,6 +84,17 @@ export const CARD_RULES: readonly CardRule[] = [
       return {};
     },
   },
+  {
+    // Between 0.x versions: the card states the version it speaks (0.2.5 on), which is now the target's.
+    type: "AgentCard",
+    fields: ["protocolVersion"],
+    applies: (from, to) => major(from) === 0 && major(to) === 0 && from !== to,
+    convert: (card, context) => {
+      if (!context.targetFields.includes("protocolVersion")) return NOTHING;
+      if (card.protocolVersion !== undefined && card.protocolVersion !== context.to) context.note("protocolVersion", `${JSON.stringify(card.protocolVersion)} is now "${context.to}"`);
+      return { protocolVersion: context.to };
+    },
+  },
   { type: "AgentCard", fields: ["security"], applies: upgrade, convert: (card) => ({ securityRequirements: securityUp(card.security) }) },
   { type: "AgentSkill", fields: ["security"], applies: upgrade, convert: (skill) => ({ securityRequirements: securityUp(skill.security) }) },
   { type: "APIKeySecurityScheme", fields: ["in"], applies: upgrade, convert: (scheme) => (scheme.in === undefined ? NOTHING : { location: scheme.in }) },
