@@ -25,14 +25,12 @@ export interface CardProblem {
 
 /** An agent card that is not a valid card of the version: every problem, and the conversion to run when it is another version's card. */
 export class CardError extends CodegenError {
-  constructor(
-    readonly problems: CardProblem[],
-    readonly specVersion: string,
-    /** The bundled version the card seems to be written for, when that is not `specVersion`. */
-    readonly cardVersion: string | undefined,
-    file: string,
-    convertCommand: string | undefined,
-  ) {
+  readonly problems: CardProblem[];
+  readonly specVersion: string;
+  /** The bundled version the card seems to be written for, when that is not `specVersion`. */
+  readonly cardVersion: string | undefined;
+
+  constructor(problems: CardProblem[], specVersion: string, cardVersion: string | undefined, file: string, convertCommand: string | undefined) {
     const only = problems.length === 1 ? problems[0] : undefined;
     const hint = convertCommand ? `\nIt looks like an A2A ${cardVersion} card: convert it with \`${convertCommand}\`` : "";
     super(
@@ -41,6 +39,9 @@ export class CardError extends CodegenError {
         : `not a valid A2A ${specVersion} agent card, ${problems.length} problems:\n${problems.map((p) => `  at ${p.pointer || "/"}: ${p.message}`).join("\n")}${hint}`,
       { file, ...(only ? { pointer: only.pointer } : {}) },
     );
+    this.problems = problems;
+    this.specVersion = specVersion;
+    this.cardVersion = cardVersion;
   }
 }
 

@@ -8,8 +8,10 @@ import { isObject, type JsonObject } from "../schema/json.js";
  */
 export class SchemaShapes {
   private readonly definitions = new Map<string, JsonObject>();
+  readonly ir: ProtocolIR;
 
-  constructor(readonly ir: ProtocolIR) {
+  constructor(ir: ProtocolIR) {
+    this.ir = ir;
     for (const type of ir.types) this.definitions.set(type.name, type.schema);
   }
 

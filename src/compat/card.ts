@@ -33,10 +33,12 @@ class Converter {
   private readonly rules: CardRule[];
   private readonly notes: string[] = [];
 
-  constructor(
-    readonly from: ProtocolIR,
-    readonly to: ProtocolIR,
-  ) {
+  private readonly from: ProtocolIR;
+  private readonly to: ProtocolIR;
+
+  constructor(from: ProtocolIR, to: ProtocolIR) {
+    this.from = from;
+    this.to = to;
     this.source = new SchemaShapes(from);
     this.target = new SchemaShapes(to);
     for (const r of diffProtocols(from, to).types.renamed) this.renamed.set(r.from, r.to);
