@@ -35,14 +35,16 @@ describe("the a2a-codegen dependency of a scaffold", () => {
     expect(codegenSpec(root)).toEqual({ spec: `file:${realpathSync(tarball)}`, source: "tarball" });
   });
 
-  it("installed from a tarball that is gone, or with no lockfile: the unpacked package folder itself", () => {
+  it("installed from a tarball that is gone, or with no lockfile (a global install): the package folder, which npm cannot build", () => {
     const gone = installed("file:../no-such-a2a-codegen.tgz");
-    expect(codegenSpec(gone.root)).toEqual({ spec: `file:${gone.root}`, source: "folder" });
+    expect(codegenSpec(gone.root)).toEqual({ spec: `file:${gone.root}`, source: "folder", installable: true });
     const unlocked = installed(undefined);
-    expect(codegenSpec(unlocked.root)).toEqual({ spec: `file:${unlocked.root}`, source: "folder" });
+    // Its prepare script builds with tsc, which an installed copy does not have: init packs it instead.
+    writeFileSync(join(unlocked.root, "package.json"), JSON.stringify({ name: "a2a-codegen", version: "0.4.2", scripts: { prepare: "npm run build" } }));
+    expect(codegenSpec(unlocked.root)).toEqual({ spec: `file:${unlocked.root}`, source: "folder", installable: false });
   });
 
-  it("a checkout (this repository): the checkout", () => {
-    expect(codegenSpec(ROOT)).toEqual({ spec: `file:${realpathSync(ROOT)}`, source: "folder" });
+  it("a checkout (this repository): the checkout, which npm can build", () => {
+    expect(codegenSpec(ROOT)).toEqual({ spec: `file:${realpathSync(ROOT)}`, source: "folder", installable: true });
   });
 });

@@ -215,6 +215,21 @@ describe("a2a-codegen init", () => {
     expect(readFileSync(join(dir, "generated", "protocol.ts"), "utf8")).toMatch(/SPEC_VERSION = "0\.3\.0"/);
   });
 
+  it("installed globally from the tarball (no lockfile records it): init packs itself into the project, which installs", () => {
+    const prefix = join(work, "global");
+    const global = sh("npm", ["install", "--global", "--prefix", prefix, tarball], work);
+    expect(global.code, global.out).toBe(0);
+    const init = sh(join(prefix, "bin", "a2a-codegen"), ["init", "from-global", "--framework", "node"], work);
+    expect(init.code, init.out).toBe(0);
+    expect(init.out).toContain(`a2a-codegen dependency: file:./${basename(tarball)} (this copy, packed into the project: it installs anywhere)`);
+    const dir = join(work, "from-global");
+    expect(existsSync(join(dir, basename(tarball)))).toBe(true);
+    const install = sh("npm", ["install"], dir);
+    expect(install.code, install.out).toBe(0);
+    const check = sh("npm", ["run", "check"], dir);
+    expect(check.code, check.out).toBe(0);
+  });
+
   it("refuses a non-empty folder without --force, and never overwrites a file with it", () => {
     const dir = join(work, "busy");
     mkdirSync(dir);

@@ -1,3 +1,4 @@
+import { spawnSync } from "node:child_process";
 import { existsSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -11,6 +12,11 @@ export interface CodegenSpec {
   spec: string;
   /** Where it comes from: the registry, the tarball this copy was installed from, or this folder (a checkout or an unpacked package). */
   source: "registry" | "tarball" | "folder";
+  /**
+   * For a folder: whether npm can install it as a `file:` dependency. npm runs a linked folder's
+   * `prepare` (the build), which needs the devDependencies a checkout has and an installed copy has not.
+   */
+  installable?: boolean;
 }
 
 /**
@@ -32,7 +38,30 @@ export function codegenSpec(packageRoot: string = PACKAGE_ROOT): CodegenSpec {
       if (existsSync(tarball)) return { spec: `file:${tarball}`, source: "tarball" };
     }
   }
-  return { spec: `file:${root}`, source: "folder" };
+  return { spec: `file:${root}`, source: "folder", installable: canPrepare(root) };
+}
+
+/** Whether a folder's `prepare` script can run there: none, or the TypeScript compiler it builds with is installed. */
+function canPrepare(root: string): boolean {
+  try {
+    const scripts = (JSON.parse(readFileSync(join(root, "package.json"), "utf8")) as { scripts?: Record<string, unknown> }).scripts ?? {};
+    return scripts.prepare === undefined || existsSync(join(root, "node_modules", ".bin", "tsc"));
+  } catch {
+    return true;
+  }
+}
+
+/**
+ * An installed copy that npm cannot install from its folder (see `installable`), packed into `dir` without
+ * running its scripts: the project then depends on its own `file:./a2a-codegen-<version>.tgz`. Undefined
+ * when npm cannot pack it (not on PATH).
+ */
+export function packInto(root: string, dir: string): CodegenSpec | undefined {
+  const npm = process.platform === "win32" ? "npm.cmd" : "npm";
+  const run = spawnSync(npm, ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir, root], { encoding: "utf8", timeout: 120_000 });
+  const name = run.status === 0 ? run.stdout.trim().split("\n").pop() : undefined;
+  if (!name || !existsSync(join(dir, name))) return undefined;
+  return { spec: `file:./${name}`, source: "tarball" };
 }
 
 /** The `resolved` of this package's entry in the lockfile of the project it is installed in, if it is in one. */
@@ -78,5 +107,7 @@ function realpath(path: string): string {
 
 /** For messages: `a2a-codegen-0.1.0.tgz` rather than the whole path. */
 export function describeSpec(spec: CodegenSpec): string {
-  return spec.source === "registry" ? `${spec.spec} (from the registry)` : spec.source === "tarball" ? `${basename(spec.spec)} (the tarball it was installed from)` : `${spec.spec.slice(5)} (this copy)`;
+  if (spec.source === "registry") return `${spec.spec} (from the registry)`;
+  if (spec.spec.startsWith("file:./")) return `${spec.spec} (this copy, packed into the project: it installs anywhere)`;
+  return spec.source === "tarball" ? `${basename(spec.spec)} (the tarball it was installed from)` : `${spec.spec.slice(5)} (this copy)`;
 }

@@ -6,7 +6,7 @@ import { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
-import { codegenSpec, type CodegenSpec } from "./codegen-spec.js";
+import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
 
 export interface InitOptions {
   /** The project folder (created when missing). */
@@ -96,7 +96,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     });
   }
   const spec = options.spec ?? defaultVersion();
-  const codegen = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" as const } : codegenSpec();
+  let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
   // The IR of the version decides the card's shape and the client's method names.
   const { ir } = await generate({ spec });
   const name = options.name ?? basename(dir);
@@ -132,6 +132,15 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const skipped: string[] = [];
   const display = (path: string) => relative(cwd, join(dir, path)) || dir;
   writing(display(""), () => mkdirSync(dir, { recursive: true }));
+  if (codegen.source === "folder" && codegen.installable === false) {
+    // An installed copy (npm i -g ./a2a-codegen.tgz) npm would try to build: the project gets it packed.
+    const packed = packInto(PACKAGE_ROOT, dir);
+    if (packed) {
+      codegen = packed;
+      written.push(packed.spec.slice("file:./".length));
+      view.devDependencies["a2a-codegen"] = packed.spec;
+    }
+  }
   for (const [template, path] of SCAFFOLD) {
     const target = join(dir, path);
     if (existsSync(target)) {
