@@ -1,10 +1,12 @@
 #!/usr/bin/env node
 import { join, resolve } from "node:path";
-import { realpathSync } from "node:fs";
+import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import yargs from "yargs";
 import { hideBin } from "yargs/helpers";
 import { loadConfig } from "./config.js";
+import { FRAMEWORKS, type Framework } from "./emit/server.js";
+import { defaultFrameworks } from "./frameworks.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 import { check, displayPath, generate, writeResult, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
@@ -27,6 +29,7 @@ interface GenerateArgs {
   watch: boolean;
   verbose: boolean;
   quiet: boolean;
+  allowTypeErrors: boolean;
 }
 
 /** Runs the CLI; resolves to the exit code (the bin sets process.exitCode from it). */
@@ -48,7 +51,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("out", { type: "string", describe: "output folder (default: generated/a2a-<version>; with --all, the parent folder)" })
             .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
             .option("card", { type: "string", describe: "an agent card JSON file: validated, emitted as card.ts" })
-            .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: all)" })
+            .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json)" })
             .option("card-signatures", { type: "boolean", describe: "also emit runtime/card-signature.ts: sign and verify agent cards (needs jose and canonicalize)" })
             .option("compat", { type: "string", describe: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
@@ -57,6 +60,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("watch", { alias: "w", type: "boolean", default: false, describe: "regenerate when the schema, config, card or a template changes" })
             .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
             .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print errors only" })
+            .option("allow-type-errors", { type: "boolean", default: false, describe: "exit 0 when a spec change leaves type errors in your code (default: exit 4)" })
             .conflicts("spec", "schema")
             .conflicts("all", ["spec", "schema", "compat"])
             .example("$0 generate", "the newest bundled version into generated/a2a-<version>")
@@ -79,20 +83,27 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("framework", { type: "string", choices: ["fastify", "express", "hono", "node"], default: "fastify" })
             .option("name", { type: "string", describe: "the agent's name (default: the folder's name)" })
             .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
+            .option("codegen-spec", {
+              type: "string",
+              describe: "the npm spec of the project's a2a-codegen dependency (default: where this copy came from: the registry range, else its tarball or folder as file:)",
+            })
             .example("$0 init my-agent", "a Fastify agent for the newest spec version")
             .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5"),
         async (args) => {
           const { init } = await import("./scaffold/init.js");
+          const { describeSpec } = await import("./scaffold/codegen-spec.js");
           const result = await init({
             dir: String(args.dir),
             spec: args.spec as string | undefined,
             framework: args.framework as "fastify" | "express" | "hono" | "node",
             name: args.name as string | undefined,
             force: Boolean(args.force),
+            codegenSpec: args["codegen-spec"] as string | undefined,
           });
           const where = displayPath(result.dir);
           io.out(`created ${where}: ${result.written.length} files, and generated/ for A2A ${result.generated.ir.specVersion}`);
           if (result.skipped.length > 0) io.out(`left as they were: ${result.skipped.join(", ")}`);
+          io.out(`a2a-codegen dependency: ${result.codegen.source === "option" ? result.codegen.spec : describeSpec(result.codegen)}`);
           io.out(`next:\n  cd ${where}\n  npm install\n  npm start`);
           code = EXIT_CODES.ok;
         },
@@ -107,12 +118,28 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("json", { type: "boolean", default: false, describe: "machine-readable output" })
             .option("markdown", { type: "boolean", default: false, describe: "Markdown output" })
             .option("all", { type: "boolean", default: false, describe: "every consecutive pair of bundled versions, as Markdown" })
-            .option("out", { type: "string", describe: "with --all: write the report to this file" })
+            .option("out", { type: "string", describe: "write the report to this file instead of standard output" })
             .option("check", { type: "boolean", default: false, describe: "with --all --out: exit 1 if the file is stale" })
             .example("$0 diff 0.2.6 0.3.0", "the changes from A2A 0.2.6 to 0.3.0")
             .example("$0 diff 0.3.0 my-a2a.json --json", "your schema against the bundled 0.3.0, as JSON"),
         async (args) => {
           code = await runDiff(args as unknown as DiffArgs, io);
+        },
+      )
+      .command(
+        "card [file]",
+        "convert an agent card to another spec version (in place; written only when the result is a valid card)",
+        (y) =>
+          y
+            .positional("file", { type: "string", describe: "the agent card file (default: the config's card, else agent-card.json)" })
+            .option("from", { type: "string", describe: "the version the card is written for (default: the bundled version it fits best)" })
+            .option("to", { type: "string", describe: "the version to convert to (default: the config's spec, else the newest bundled)" })
+            .option("out", { type: "string", describe: "write the converted card here instead of over the file" })
+            .option("stdout", { type: "boolean", default: false, describe: "print the converted card; write nothing" })
+            .conflicts("out", "stdout")
+            .example("$0 card --from 0.3.0 --to 1.0.1 agent-card.json", "a 0.3.0 card in the shape of 1.0.1 (supportedInterfaces, securityRequirements, ...)"),
+        async (args) => {
+          code = await runCard(args as unknown as CardArgs, io);
         },
       )
       .command(
@@ -139,6 +166,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             if (!args.out) io.out(text.trimEnd());
           }
           if (args.out) io.out(`${displayPath(resolve(String(args.out)))}: written`);
+          // With the schema on standard output, the status goes to standard error.
+          if (args["overlay-out"]) (args.out ? io.out : io.err)(`${displayPath(resolve(String(args["overlay-out"])))}: written (the version facts)`);
           code = EXIT_CODES.ok;
         },
       )
@@ -191,12 +220,24 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     cwd,
   };
   let targets: GenerateOptions[];
+  let fromConfig = false;
   if (args.all) {
     const parent = args.out ?? "generated";
     targets = bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, `a2a-${spec}`) }));
   } else {
     const config = await loadConfig(cwd, args.config);
     const cliSet = (Object.keys(fromCli) as Array<keyof GenerateOptions>).filter((k) => k !== "cwd" && fromCli[k] !== undefined);
+    if (config && config.targets.length > 1) {
+      // One --spec, --out, ... for several targets would make them all the same target: refused, never applied silently.
+      const perTarget = (["spec", "schema", "overlay", "out", "card"] as const).filter((k) => fromCli[k] !== undefined);
+      if (perTarget.length > 0) {
+        throw new CodegenError(
+          `${perTarget.map((k) => `--${k}`).join(", ")} cannot apply to the ${config.targets.length} targets of ${displayPath(config.file, cwd)}: ` +
+            `change the target in the config, or name another config with --config (only --templates and --framework apply to every target)`,
+          { kind: "usage" },
+        );
+      }
+    }
     targets = config
       ? config.targets.map((t) => {
           const merged: GenerateOptions = { ...t };
@@ -207,6 +248,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
           return merged;
         })
       : [fromCli];
+    fromConfig = config !== undefined;
     if (config && args.verbose) io.err(`config: ${displayPath(config.file, cwd)}`);
   }
 
@@ -227,12 +269,13 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
           ...result.check.missing.map((f) => `  missing: ${f}`),
           ...result.check.extra.map((f) => `  no longer generated: ${f}`),
         ];
-        io.err(`${out}: stale — regenerate with \`a2a-codegen generate\`:\n${lines.join("\n")}`);
+        io.err(`${out}: stale — regenerate with \`${regenerateCommand(args, result, fromConfig)}\`:\n${lines.join("\n")}`);
       }
     } else {
       results.push(await generate(target));
     }
   }
+  let typeErrors = false;
   if (!args.check) {
     for (const [i, result] of results.entries()) {
       const target = targets[i] as GenerateOptions;
@@ -240,16 +283,23 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       const changes = specChangeReport(result);
       // Generated already (every target first, so a bad input stops the run before anything is written).
       const written = writeResult(result, target.cwd);
-      if (changes && !args.quiet) {
-        io.out(`\nThe spec changed. ${changes.text}`);
+      if (changes) {
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
-        if (errors === undefined) io.out("(install typescript in the project to see what the change breaks in your code)");
-        else if (errors.length === 0) io.out("Your code still type-checks against the new output.");
-        else {
-          io.out(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
+        if (!args.quiet) io.out(`\nThe spec changed. ${changes.text}`);
+        if (errors === undefined) {
+          if (!args.quiet) io.out("(install typescript in the project to see what the change breaks in your code)");
+        } else if (errors.length === 0) {
+          if (!args.quiet) io.out("Your code still type-checks against the new output.");
+        } else {
+          const say = args.allowTypeErrors ? io.out : io.err;
+          say(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
           for (const e of errors) {
-            io.out(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
-            for (const hint of changes.diff ? hintsFor(e.message, changes.diff) : []) io.out(`      → ${hint}`);
+            say(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
+            for (const hint of changes.diff ? hintsFor(e.message, changes.diff) : []) say(`      → ${hint}`);
+          }
+          if (!args.allowTypeErrors) {
+            say(`${displayPath(written.outDir, cwd)} is written; fix your code (or pass --allow-type-errors to exit 0 with type errors).`);
+            typeErrors = true;
           }
         }
       }
@@ -257,7 +307,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
         const ir = written.ir;
         io.out(
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
-            `${Object.keys(written.files).length} files`,
+            `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
         );
       }
     }
@@ -270,7 +320,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       if (result.ir.versionBasis === "closest-bundled") io.err(`version: no overlay given; using the facts of bundled ${result.ir.specVersion}, the closest schema`);
     }
   }
-  return stale ? EXIT_CODES.stale : EXIT_CODES.ok;
+  return stale ? EXIT_CODES.stale : typeErrors ? EXIT_CODES.typeErrors : EXIT_CODES.ok;
 }
 
 /** `generate --watch`: generate, then again on every change; a bad state is reported, not fatal. */
@@ -309,6 +359,41 @@ async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
 }
 
 
+/** The command that rewrites what `generate --check` found stale: the same flags without --check, the version made explicit. */
+function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfig: boolean): string {
+  const quote = (v: string) => (/^[\w./@:=+-]+$/.test(v) ? v : `'${v.replace(/'/g, "'\\''")}'`);
+  const flags: string[] = [];
+  const add = (flag: string, value: string | undefined) => {
+    if (value !== undefined) flags.push(flag, quote(value));
+  };
+  if (args.all) {
+    flags.push("--all");
+    add("--out", args.out);
+  } else {
+    add("--config", args.config);
+    // With a config file, it says the version; without, the version is made explicit (the default may change).
+    if (args.schema !== undefined) add("--schema", args.schema);
+    else if (args.spec !== undefined || !fromConfig) add("--spec", args.spec ?? result.ir.specVersion);
+    add("--overlay", args.overlay);
+    add("--out", args.out);
+    add("--card", args.card);
+  }
+  add("--templates", args.templates);
+  for (const f of args.framework ?? []) add("--framework", f);
+  return ["a2a-codegen", "generate", ...flags].join(" ");
+}
+
+/** The server adapters of an output, and where the choice came from when it was not given. */
+function servers(result: GenerateResult, target: GenerateOptions): string {
+  const names = Object.keys(result.files)
+    .map((f) => /^server\/(\w+)\.ts$/.exec(f)?.[1])
+    .filter((n): n is string => n !== undefined && n !== "core")
+    .sort((a, b) => FRAMEWORKS.indexOf(a as Framework) - FRAMEWORKS.indexOf(b as Framework));
+  if (target.frameworks !== undefined) return names.join(", ");
+  const from = defaultFrameworks(result.outDir).from;
+  return `${names.join(", ")} (${from ? `the frameworks of ${displayPath(from)}` : "no package.json: node:http only"})`;
+}
+
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
   return key === "spec" || key === "frameworks" || key === "compat" ? value : resolve(cwd, value as string);
 }
@@ -325,8 +410,12 @@ interface DiffArgs {
 
 async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
   const { diffProtocols } = await import("./diff/diff.js");
-  const { protocolIR } = await import("./diff/load.js");
   const { renderMarkdown, renderText } = await import("./diff/render.js");
+  if (args.json && args.markdown) throw new CodegenError("--json and --markdown are mutually exclusive: pick one output format", { kind: "usage" });
+  if (args.check && !(args.all && args.out)) throw new CodegenError("diff --check needs --all and --out FILE (the report to compare)", { kind: "usage" });
+  if (args.all && (args.a !== undefined || args.json || args.markdown)) {
+    throw new CodegenError("diff --all takes no versions and no --json/--markdown (it is the Markdown report of every consecutive pair)", { kind: "usage" });
+  }
   if (args.all) {
     const { specChangesMarkdown } = await import("./diff/spec-changes.js");
     const report = await specChangesMarkdown();
@@ -334,7 +423,7 @@ async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
       io.out(report.trimEnd());
       return EXIT_CODES.ok;
     }
-    const { existsSync, readFileSync, writeFileSync } = await import("node:fs");
+    const { existsSync, readFileSync } = await import("node:fs");
     const path = resolve(args.out);
     if (args.check) {
       if (existsSync(path) && readFileSync(path, "utf8") === report) {
@@ -344,13 +433,77 @@ async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
       io.err(`${displayPath(path)}: stale — regenerate with \`a2a-codegen diff --all --out ${args.out}\``);
       return EXIT_CODES.stale;
     }
-    writeFileSync(path, report);
+    writeReport(path, args.out, report);
     io.out(`${displayPath(path)}: written`);
     return EXIT_CODES.ok;
   }
   if (!args.a || !args.b) throw new CodegenError("diff needs two versions or schema files (or --all)", { kind: "usage" });
-  const diff = diffProtocols(await protocolIR(args.a), await protocolIR(args.b));
-  io.out(args.json ? JSON.stringify(diff, null, 2) : args.markdown ? renderMarkdown(diff).trimEnd() : renderText(diff).trimEnd());
+  const diff = diffProtocols(await diffSide(args.a), await diffSide(args.b));
+  const markdown = args.markdown || (args.out !== undefined && !args.json && /\.(md|markdown)$/i.test(args.out));
+  const text = args.json ? JSON.stringify(diff, null, 2) : markdown ? renderMarkdown(diff).trimEnd() : renderText(diff).trimEnd();
+  if (args.out === undefined) {
+    io.out(text);
+    return EXIT_CODES.ok;
+  }
+  const path = resolve(args.out);
+  writeReport(path, args.out, `${text}\n`);
+  io.out(`${displayPath(path)}: written`);
+  return EXIT_CODES.ok;
+}
+
+/** A side of `diff`: a bundled version, else a schema file; something shaped like a version that is neither is an unknown version. */
+async function diffSide(versionOrFile: string) {
+  const { existsSync } = await import("node:fs");
+  const { protocolIR } = await import("./diff/load.js");
+  const versions = bundledVersions();
+  if (!versions.includes(versionOrFile) && /^\d+(\.\d+)*$/.test(versionOrFile) && !existsSync(resolve(versionOrFile))) {
+    throw new CodegenError(`unknown spec version "${versionOrFile}"; bundled versions: ${versions.join(", ")}`, { kind: "usage" });
+  }
+  return protocolIR(versionOrFile);
+}
+
+/** Writes a report file; a failure is the documented "cannot write" error (exit 3) naming the file. */
+function writeReport(path: string, display: string, text: string): void {
+  try {
+    writeFileSync(path, text);
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "EACCES" || code === "EPERM" || code === "EROFS"
+        ? "permission denied"
+        : code === "ENOENT"
+          ? "its folder does not exist"
+          : code === "ENOTDIR"
+            ? "a parent of the path is a file, not a folder"
+            : code === "EISDIR"
+              ? "is a folder"
+              : (code ?? String(error));
+    throw new CodegenError(`cannot write the report: ${why}`, { file: display, kind: "io", cause: error });
+  }
+}
+
+interface CardArgs {
+  file?: string;
+  from?: string;
+  to?: string;
+  out?: string;
+  stdout: boolean;
+}
+
+async function runCard(args: CardArgs, io: CliIo): Promise<number> {
+  const { convertCardFile } = await import("./card/convert-file.js");
+  const cwd = process.cwd();
+  // The version to convert to: the flag, else the project's config (where `spec` was just changed), else the newest.
+  const target = (await loadConfig(cwd).catch(() => undefined))?.targets[0];
+  const to = args.to ?? target?.spec;
+  // The card: the argument, else the config's card, else agent-card.json.
+  const file = args.file ?? (target?.card !== undefined ? displayPath(target.card, cwd) : "agent-card.json");
+  const result = convertCardFile({ file, from: args.from, to, out: args.out, dryRun: args.stdout, cwd });
+  if (args.stdout) io.out(result.text.trimEnd());
+  const say = args.stdout ? io.err : io.out;
+  if (result.from === result.to) say(`${file}: already a valid A2A ${result.to} agent card`);
+  else say(`${result.written ? displayPath(result.written, cwd) : file}: converted from A2A ${result.from} to ${result.to}`);
+  for (const note of result.notes) say(`  ${note}`);
   return EXIT_CODES.ok;
 }
 
@@ -384,6 +537,11 @@ function isEntryPoint(): boolean {
   }
 }
 if (isEntryPoint()) {
+  // `a2a-codegen diff … | head`: a closed pipe ends the output, not the process with a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   main(hideBin(process.argv)).then(
     (code) => {
       process.exitCode = code;

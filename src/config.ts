@@ -4,7 +4,8 @@ import { pathToFileURL } from "node:url";
 import { CodegenError } from "./errors.js";
 import type { GenerateOptions } from "./generate.js";
 import { isObject } from "./schema/json.js";
-import { parseJson } from "./schema/load.js";
+import { bundledVersions, parseJson } from "./schema/load.js";
+import { FRAMEWORKS } from "./emit/server.js";
 
 /** The names a config file is looked for under, in this order, in the working folder. */
 export const CONFIG_FILES = ["a2a-codegen.config.json", "a2a-codegen.config.mjs", "a2a-codegen.config.js"];
@@ -18,7 +19,7 @@ export interface TargetConfig {
   templates?: string;
   /** The agent card JSON file, validated and emitted as card.ts. */
   card?: string;
-  /** The server adapters to generate: any of node, express, fastify, hono (default: all). */
+  /** The server adapters to generate: any of node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json). */
   frameworks?: string[];
   /** An older bundled version served too, e.g. "0.3.0" beside 1.0.1. */
   compat?: string;
@@ -78,10 +79,15 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
         if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
           throw new CodegenError('"frameworks" must be an array of framework names', { file, pointer: `${pointer}/${key}` });
         }
+        const unknown = v.findIndex((f) => !(FRAMEWORKS as readonly string[]).includes(f as string));
+        if (unknown >= 0) throw new CodegenError(`unknown framework "${String(v[unknown])}"; frameworks: ${FRAMEWORKS.join(", ")}`, { file, pointer: `${pointer}/${key}/${unknown}` });
         target.frameworks = v as string[];
         continue;
       }
       if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${pointer}/${key}` });
+      if (key === "spec" && !bundledVersions().includes(v)) {
+        throw new CodegenError(`unknown spec version "${v}"; bundled versions: ${bundledVersions().join(", ")}`, { file, pointer: `${pointer}/${key}` });
+      }
       target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks">] = v;
     }
     return target;

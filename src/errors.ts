@@ -48,6 +48,8 @@ export const EXIT_CODES = {
   input: 2,
   usage: 2,
   io: 3,
+  /** The spec version of an output folder changed and the user's code has type errors against the new output (written). */
+  typeErrors: 4,
   /** A bug in a2a-codegen itself. */
   internal: 70,
 } as const;

@@ -1,16 +1,24 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync } from "node:fs";
+import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { listFiles } from "../src/write/writer.js";
-import { readSchema, ROOT, tempDir } from "./helpers.js";
+import { projectTempDir, readSchema, ROOT, tempDir } from "./helpers.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };
+}
+
+/** A minimal valid agent card of a version (1.0: supportedInterfaces; 0.3: url and protocolVersion). */
+function validCard(version: "1.0.1" | "0.3.0"): Record<string, unknown> {
+  const common = { name: "Echo", description: "echoes", version: "1.0.0", capabilities: {}, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [] };
+  return version === "1.0.1"
+    ? { ...common, supportedInterfaces: [{ url: "http://127.0.0.1:3000/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }] }
+    : { protocolVersion: "0.3.0", url: "http://127.0.0.1:3000/", preferredTransport: "JSONRPC", ...common };
 }
 
 /** Every file of a folder with its hash: to prove a failed run left it as it was. */
@@ -36,7 +44,7 @@ describe("CLI", () => {
   const leftovers = () => readdirSync(work).filter((n) => n.includes("a2a-codegen-"));
 
   describe("bad input: one clear message naming the file and place, a non-zero exit, the old output intact", () => {
-    const cases: Array<{ name: string; setup: () => string[]; code: number; message: RegExp }> = [
+    const cases: Array<{ name: string; setup: () => string[]; code: number; message: RegExp; lines?: number }> = [
       {
         name: "missing schema file",
         setup: () => ["--schema", "nope/a2a.json"],
@@ -99,6 +107,61 @@ describe("CLI", () => {
         message: /unknown spec version "9\.9\.9"; bundled versions: 0\.1\.0, .*0\.3\.0/,
       },
       {
+        name: "a schema that is not valid JSON Schema (a type that does not exist)",
+        setup: () => {
+          const schema = readSchema("0.3.0") as { definitions: Record<string, { properties: Record<string, { type: string }> }> };
+          schema.definitions.TextPart!.properties.text!.type = "strin";
+          writeFileSync(join(work, "strin.json"), JSON.stringify(schema, null, 2));
+          return ["--schema", "strin.json"];
+        },
+        code: 2,
+        message: /^a2a-codegen: error: strin\.json at \/definitions\/TextPart\/properties\/text\/type: not a JSON Schema type: "strin"; types: array, boolean, integer, null, number, object, string$/m,
+      },
+      {
+        name: "a template override that renders invalid TypeScript (the template, the output file, the place)",
+        setup: () => {
+          mkdirSync(join(work, "bad-templates", "core"), { recursive: true });
+          writeFileSync(join(work, "bad-templates", "core", "index.ts.hbs"), '{{header}}\nexport * from "./models.js";\nexport const broken = ;\n');
+          return ["--spec", "0.3.0", "--templates", "bad-templates"];
+        },
+        code: 2,
+        lines: 8,
+        message: /^a2a-codegen: error: bad-templates\/core\/index\.ts\.hbs: renders invalid TypeScript: out\/index\.ts at line 3, column 23: Unexpected token$/m,
+      },
+      {
+        name: "--templates naming a folder that does not exist",
+        setup: () => ["--spec", "0.3.0", "--templates", "no-such-templates"],
+        code: 2,
+        message: /^a2a-codegen: error: no-such-templates: the templates folder does not exist/m,
+      },
+      {
+        name: "an unknown spec version in a config file (names the config file)",
+        setup: () => {
+          writeFileSync(join(work, "bad-spec.config.json"), JSON.stringify({ spec: "0.9.9" }));
+          return ["--config", "bad-spec.config.json"];
+        },
+        code: 2,
+        message: /^a2a-codegen: error: bad-spec\.config\.json at \/spec: unknown spec version "0\.9\.9"; bundled versions: 0\.1\.0, .*1\.0\.1$/m,
+      },
+      {
+        name: "an unknown framework in a config file",
+        setup: () => {
+          writeFileSync(join(work, "bad-framework.config.json"), JSON.stringify({ spec: "0.3.0", frameworks: ["node", "koa"] }));
+          return ["--config", "bad-framework.config.json"];
+        },
+        code: 2,
+        message: /^a2a-codegen: error: bad-framework\.config\.json at \/frameworks\/1: unknown framework "koa"; frameworks: node, express, fastify, hono$/m,
+      },
+      {
+        name: "an agent card with a misspelled field (the card file, the pointer, the closest field)",
+        setup: () => {
+          writeFileSync(join(work, "agent-card.json"), JSON.stringify({ ...validCard("1.0.1"), documentationURL: "https://example.com/docs" }, null, 2));
+          return ["--spec", "1.0.1", "--card", "agent-card.json"];
+        },
+        code: 2,
+        message: /^a2a-codegen: error: agent-card\.json at \/documentationURL: not a valid A2A 1\.0\.1 agent card: \/documentationURL: unknown field "documentationURL"; did you mean "documentationUrl"\?$/m,
+      },
+      {
         name: "an output path under a file (unwritable)",
         setup: () => {
           writeFileSync(join(work, "a-file"), "x");
@@ -117,7 +180,8 @@ describe("CLI", () => {
         expect(r.stderr).toMatch(c.message);
         expect(r.code).toBe(c.code);
         expect(r.stderr).not.toMatch(/^\s+at /m); // no stack trace
-        expect(r.stderr.trim().split("\n").length).toBeLessThanOrEqual(2);
+        expect(r.stderr.trim().split("\n").length).toBeLessThanOrEqual(c.lines ?? 2);
+        expect(r.stderr).not.toMatch(/internal error/);
         expect(snapshot(out)).toEqual(before);
         expect(leftovers()).toEqual([]);
       });
@@ -170,6 +234,8 @@ describe("CLI", () => {
       const stale = run(["generate", "--spec", "0.2.5", "--out", dir, "--check"], work);
       expect(stale.code).toBe(1);
       expect(stale.stderr).toMatch(/stale/);
+      // The exact command that regenerates, with its --spec (issue 14).
+      expect(stale.stderr).toContain(`stale — regenerate with \`a2a-codegen generate --spec 0.2.5 --out ${dir}\``);
       expect(stale.stderr).toMatch(/changed: models\.ts/);
       expect(stale.stderr).toMatch(/missing: protocol\.ts/);
       expect(snapshot(dir)).toEqual(edited); // --check writes nothing
@@ -201,6 +267,88 @@ describe("CLI", () => {
     });
   });
 
+  describe("user errors are never exit 70 (documented codes: 2 bad input, 3 cannot write)", () => {
+    it("init under a file, and diff --all --out into a missing folder or under a file, exit 3 naming the path", () => {
+      writeFileSync(join(work, "plain-file"), "x");
+      const init = run(["init", "plain-file/agent"], work);
+      expect(init.stderr).toMatch(/^a2a-codegen: error: plain-file\/agent: cannot write the project: a parent of the path is a file, not a folder$/m);
+      expect(init.code).toBe(3);
+      const missing = run(["diff", "--all", "--out", "no-such-folder/changes.md"], work);
+      expect(missing.stderr).toMatch(/^a2a-codegen: error: no-such-folder\/changes\.md: cannot write the report: its folder does not exist$/m);
+      expect(missing.code).toBe(3);
+      const underFile = run(["diff", "0.2.6", "0.3.0", "--out", "plain-file/changes.md"], work);
+      expect(underFile.stderr).toMatch(/plain-file\/changes\.md: cannot write the report: a parent of the path is a file, not a folder/);
+      expect(underFile.code).toBe(3);
+    });
+
+    it("init into a file is bad input (2)", () => {
+      const r = run(["init", "plain-file"], work);
+      expect(r.stderr).toMatch(/^a2a-codegen: error: plain-file: is a file, not a folder$/m);
+      expect(r.code).toBe(2);
+    });
+
+    it.skipIf(process.getuid?.() === 0)("init into a read-only folder, diff --all --out into a read-only folder (as a non-root user): 3", () => {
+      const ro = join(work, "read-only");
+      mkdirSync(ro);
+      chmodSync(ro, 0o555);
+      try {
+        const init = run(["init", "read-only/agent"], work);
+        expect(init.stderr).toMatch(/read-only\/agent: cannot write the project: permission denied/);
+        expect(init.code).toBe(3);
+        const diff = run(["diff", "--all", "--out", "read-only/changes.md"], work);
+        expect(diff.stderr).toMatch(/read-only\/changes\.md: cannot write the report: permission denied/);
+        expect(diff.code).toBe(3);
+      } finally {
+        chmodSync(ro, 0o755);
+      }
+    });
+  });
+
+  describe("default server adapters follow the project", () => {
+    it("no package.json: node:http only; a package.json with fastify: node and fastify; the config's frameworks win", () => {
+      const bare = tempDir();
+      const none = run(["generate", "--spec", "0.3.0", "--out", "a2a"], bare);
+      expect(none.code, none.stderr).toBe(0);
+      expect(none.stdout).toMatch(/servers: node \(no package\.json: node:http only\)/);
+      expect(listFiles(join(bare, "a2a")).filter((f) => f.startsWith("server/"))).toEqual(["server/core.ts", "server/node.ts"]);
+
+      const fastifyOnly = tempDir();
+      writeFileSync(join(fastifyOnly, "package.json"), JSON.stringify({ name: "agent", dependencies: { fastify: "^5.4.0" } }));
+      const detected = run(["generate", "--spec", "0.3.0", "--out", "src/a2a"], fastifyOnly);
+      expect(detected.code, detected.stderr).toBe(0);
+      expect(detected.stdout).toMatch(/servers: node, fastify \(the frameworks of .*package\.json\)/);
+      expect(listFiles(join(fastifyOnly, "src/a2a")).filter((f) => f.startsWith("server/"))).toEqual(["server/core.ts", "server/fastify.ts", "server/node.ts"]);
+
+      writeFileSync(join(fastifyOnly, "a2a-codegen.config.json"), JSON.stringify({ spec: "0.3.0", out: "src/a2a", frameworks: ["hono"] }));
+      expect(run(["generate"], fastifyOnly).code).toBe(0);
+      expect(listFiles(join(fastifyOnly, "src/a2a")).filter((f) => f.startsWith("server/"))).toEqual(["server/core.ts", "server/hono.ts"]);
+    });
+  });
+
+  describe("a spec change that leaves type errors in the user's code", () => {
+    it("exits 4 after writing the new output, names the error, and exits 0 with --allow-type-errors", () => {
+      const dir = projectTempDir();
+      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+      writeFileSync(join(dir, "tsconfig.json"), JSON.stringify({ compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, skipLibCheck: true, noEmit: true, types: ["node"] }, include: ["src"] }));
+      writeFileSync(join(dir, "package.json"), JSON.stringify({ name: "user-project", type: "module" }));
+      mkdirSync(join(dir, "src"));
+      // The user's code leans on a fact of 0.2.5: where the card is served.
+      writeFileSync(join(dir, "src", "mine.ts"), 'import { WELL_KNOWN_AGENT_CARD_PATH } from "./a2a/protocol.js";\nexport const path: "/.well-known/agent.json" = WELL_KNOWN_AGENT_CARD_PATH;\n');
+      expect(run(["generate", "--spec", "0.2.5", "--out", "src/a2a"], dir).code).toBe(0);
+      const changed = run(["generate", "--spec", "0.3.0", "--out", "src/a2a"], dir);
+      expect(changed.stdout).toMatch(/The spec changed\. A2A 0\.2\.5 → 0\.3\.0/);
+      expect(changed.stderr).toMatch(/Your code has 1 type error against the new output:\n {2}src\/mine\.ts:2:\d+ TS2322/);
+      expect(changed.stderr).toMatch(/src\/a2a is written; fix your code \(or pass --allow-type-errors/);
+      expect(changed.code).toBe(4);
+      expect(readFileSync(join(dir, "src/a2a/protocol.ts"), "utf8")).toMatch(/SPEC_VERSION = "0\.3\.0"/);
+
+      expect(run(["generate", "--spec", "0.2.5", "--out", "src/a2a"], dir).code).toBe(0);
+      const allowed = run(["generate", "--spec", "0.3.0", "--out", "src/a2a", "--allow-type-errors"], dir);
+      expect(allowed.stdout).toMatch(/Your code has 1 type error/);
+      expect(allowed.code).toBe(0);
+    }, 120_000);
+  });
+
   describe("config file", () => {
     it("reads a2a-codegen.config.json from the working folder; flags win over it", () => {
       const dir = tempDir();
@@ -223,6 +371,18 @@ describe("CLI", () => {
       expect(existsSync(join(dir, "a2a/v01/models.ts"))).toBe(true);
       expect(existsSync(join(dir, "a2a/v03/models.ts"))).toBe(true);
       expect(run(["generate", "--check"], dir).code).toBe(0);
+    });
+
+    it("with several targets, --spec (or --out, ...) on the command line is refused, never applied to every target", () => {
+      const dir = tempDir();
+      writeFileSync(join(dir, "a2a-codegen.config.json"), JSON.stringify({ targets: [{ spec: "0.2.5", out: "a" }, { spec: "0.3.0", out: "b" }] }));
+      const r = run(["generate", "--spec", "0.1.0"], dir);
+      expect(r.stderr).toMatch(/--spec cannot apply to the 2 targets of a2a-codegen\.config\.json: change the target in the config/);
+      expect(r.code).toBe(2);
+      expect(existsSync(join(dir, "a"))).toBe(false);
+      // --framework applies to every target, as documented.
+      expect(run(["generate", "--framework", "node"], dir).code).toBe(0);
+      expect(listFiles(join(dir, "b")).filter((f) => f.startsWith("server/"))).toEqual(["server/core.ts", "server/node.ts"]);
     });
 
     it("rejects an unknown key with its pointer", () => {
@@ -254,6 +414,28 @@ describe("CLI", () => {
       expect(run(["diff", "--all", "--out", file, "--check"], work).code).toBe(0);
       expect(readFileSync(file, "utf8")).toBe(readFileSync(join(ROOT, "docs", "spec-changes.md"), "utf8"));
     });
+    it("an unknown version is named, with the bundled ones", () => {
+      const r = run(["diff", "0.3.0", "9.9.9"], work);
+      expect(r.stderr).toMatch(/^a2a-codegen: error: unknown spec version "9\.9\.9"; bundled versions: 0\.1\.0, 0\.2\.0, .*0\.3\.0, 1\.0\.1$/m);
+      expect(r.code).toBe(2);
+    });
+    it("diff A B --out FILE writes the file (Markdown for .md), and says so", () => {
+      const r = run(["diff", "0.2.6", "0.3.0", "--out", "pair.md"], work);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/pair\.md: written/);
+      expect(readFileSync(join(work, "pair.md"), "utf8")).toMatch(/^## A2A 0\.2\.6 → 0\.3\.0|^#+ .*0\.2\.6.*0\.3\.0/m);
+      const json = run(["diff", "0.2.6", "0.3.0", "--json", "--out", "pair.json"], work);
+      expect(json.code).toBe(0);
+      expect((JSON.parse(readFileSync(join(work, "pair.json"), "utf8")) as { to: { specVersion: string } }).to.specVersion).toBe("0.3.0");
+    });
+    it("--check without --all --out, and --json with --markdown, are usage errors", () => {
+      const check = run(["diff", "--all", "--check"], work);
+      expect(check.stderr).toMatch(/diff --check needs --all and --out FILE/);
+      expect(check.code).toBe(2);
+      const both = run(["diff", "0.2.6", "0.3.0", "--json", "--markdown"], work);
+      expect(both.stderr).toMatch(/--json and --markdown are mutually exclusive/);
+      expect(both.code).toBe(2);
+    });
     it("needs two versions", () => {
       const r = run(["diff", "0.3.0"], work);
       expect(r.code).toBe(2);
@@ -269,6 +451,13 @@ describe("CLI", () => {
       const schema = JSON.parse(readFileSync(out, "utf8")) as { definitions: Record<string, unknown> };
       expect(Object.keys(schema.definitions)).toContain("SendMessageRpcRequest");
       expect(Object.keys(schema.definitions)).toContain("StreamResponse");
+    });
+    it("schema --overlay-out reports both files written", () => {
+      const r = run(["schema", "--from-proto", join(ROOT, "schema", "a2a-1.0.1.proto"), "--out", "p.json", "--overlay-out", "p.overlay.json"], work);
+      expect(r.code, r.stderr).toBe(0);
+      expect(r.stdout).toMatch(/^p\.json: written$/m);
+      expect(r.stdout).toMatch(/^p\.overlay\.json: written \(the version facts\)$/m);
+      expect(existsSync(join(work, "p.overlay.json"))).toBe(true);
     });
     it("generate --schema takes a .proto directly", () => {
       const proto = join(work, "a2a-1.0.1.proto");

@@ -1,18 +1,21 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
-import { join } from "node:path";
+import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { basename, join } from "node:path";
 import { ROOT, tempDir } from "./helpers.js";
 
 /**
- * `a2a-codegen init`, as a user runs it: the README's commands in a fresh folder (a2a-codegen from a
- * local `npm pack`, never a registry publish), then the project's own type-check, tests and server,
- * for each framework. One `npm install` is shared by the four projects.
+ * `a2a-codegen init`, as a user runs it: the README's commands in a fresh folder, with a2a-codegen from
+ * a local `npm pack` run through npx (the README's way before publication; never a registry publish and no
+ * hidden variable), then the project's own type-check, tests and server, for each framework. The
+ * project's dependency on a2a-codegen is the tarball init ran from, so `npm install` installs it. One
+ * `npm install` is shared by the four projects.
  */
 type Json = Record<string, unknown>;
 const work = tempDir("a2a-codegen-scaffold-");
-const bin = join(work, "bin");
 let env: NodeJS.ProcessEnv;
+let tarball: string;
 
 function sh(command: string, args: string[], cwd: string, timeout = 300_000): { code: number | null; out: string } {
   const r = spawnSync(command, args, { cwd, env, encoding: "utf8", timeout });
@@ -30,13 +33,29 @@ function readmeCommands(): string[] {
     .filter(Boolean);
 }
 
+/** The README's curl example, sent as written (its headers and body) to the scaffolded agent. */
+async function readmeCurl(url: string): Promise<void> {
+  const readme = readFileSync(join(ROOT, "README.md"), "utf8");
+  const curl = /```sh\n(curl [\s\S]*?)```/.exec(readme)?.[1]?.replace(/\\\n\s*/g, " ") ?? "";
+  const target = /curl -s (\S+)/.exec(curl)?.[1] ?? "";
+  expect(target.startsWith("http://127.0.0.1:3000/")).toBe(true);
+  const headers = Object.fromEntries([...curl.matchAll(/-H '([^:]+): ([^']+)'/g)].map((m) => [m[1] as string, m[2] as string]));
+  expect(headers["A2A-Version"]).toBe("1.0");
+  const body = /-d '([^']+)'/.exec(curl)?.[1] ?? "";
+  const response = await fetch(target.replace("http://127.0.0.1:3000", url), { method: "POST", headers, body });
+  const json = (await response.json()) as Json;
+  expect(json.error, JSON.stringify(json)).toBeUndefined();
+  expect(JSON.stringify(json.result)).toContain("You said: hello");
+}
+
+/** The a2a-codegen installed in a project, as `npx a2a-codegen` runs it there. */
+const codegenIn = (dir: string) => join(dir, "node_modules", ".bin", "a2a-codegen");
+
 beforeAll(() => {
-  // a2a-codegen as a package, and its bin on PATH, as after `npm i -g a2a-codegen`.
+  // The README's install step before publication: `npm pack` in the checkout.
   const packed = execFileSync("npm", ["pack", "--pack-destination", work, "--silent"], { cwd: ROOT, encoding: "utf8" }).trim().split("\n").pop() as string;
-  mkdirSync(bin);
-  writeFileSync(join(bin, "a2a-codegen"), `#!/bin/sh\nexec node ${join(ROOT, "dist", "cli.js")} "$@"\n`);
-  chmodSync(join(bin, "a2a-codegen"), 0o755);
-  env = { ...process.env, PATH: `${bin}:${process.env.PATH}`, A2A_CODEGEN_PACKAGE: `file:${join(work, packed)}`, npm_config_audit: "false", npm_config_fund: "false" };
+  tarball = join(work, packed);
+  env = { ...process.env, npm_config_audit: "false", npm_config_fund: "false", npm_config_update_notifier: "false" };
 }, 120_000);
 
 async function serve(dir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
@@ -84,16 +103,22 @@ describe("a2a-codegen init", () => {
 
   it("the README's commands give a project whose server answers the generated client", async () => {
     const commands = readmeCommands();
-    expect(commands).toEqual(["a2a-codegen init my-agent", "cd my-agent", "npm install", "npm start"]);
-    const init = sh("a2a-codegen", ["init", "my-agent"], work);
+    expect(commands).toEqual([`npx ./${basename(tarball)} init my-agent`, "cd my-agent", "npm install", "npm start"]);
+    const [npx, ...args] = (commands[0] as string).split(" ");
+    const init = sh(npx as string, ["--yes", ...args], work);
     expect(init.out).toMatch(/created my-agent: 9 files, and generated\/ for A2A 1\.0\.1/);
-    expect(init.code).toBe(0);
+    expect(init.out).toContain(`a2a-codegen dependency: ${basename(tarball)} (the tarball it was installed from)`);
+    expect(init.code, init.out).toBe(0);
     first = join(work, "my-agent");
+    const manifest = JSON.parse(readFileSync(join(first, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    expect(manifest.devDependencies["a2a-codegen"]).toBe(`file:${realpathSync(tarball)}`);
     const install = sh("npm", ["install"], first);
     expect(install.code, install.out).toBe(0);
+    expect(install.out).not.toMatch(/EBADENGINE/);
     const server = await serve(first);
     try {
       await talk(first, server.url);
+      await readmeCurl(server.url);
     } finally {
       process.kill(-(server.child.pid as number), "SIGTERM");
     }
@@ -122,7 +147,7 @@ describe("a2a-codegen init", () => {
       const add = sh("npm", ["install", "--no-save", ...(extra[framework] as string[])], first);
       expect(add.code, add.out).toBe(0);
     }
-    const init = sh("a2a-codegen", ["init", `agent-${framework}-${spec}`, "--framework", framework, "--spec", spec], work);
+    const init = sh(codegenIn(first), ["init", `agent-${framework}-${spec}`, "--framework", framework, "--spec", spec], work);
     expect(init.code, init.out).toBe(0);
     const dir = join(work, `agent-${framework}-${spec}`);
     symlinkSync(join(first, "node_modules"), join(dir, "node_modules"), "dir");
@@ -139,8 +164,31 @@ describe("a2a-codegen init", () => {
     await server.exited;
   });
 
-  it("regenerating with another spec version: user files untouched, the spec changes and the type errors they cause reported", () => {
-    const init = sh("a2a-codegen", ["init", "regen", "--spec", "0.2.5"], work);
+  it("every installed package supports the Node versions the scaffold declares (engines)", () => {
+    // The shared install holds every framework's packages by now (fastify, then express and hono added).
+    const manifest = JSON.parse(readFileSync(join(first, "package.json"), "utf8")) as { engines: { node: string } };
+    const semver = createRequire(join(first, "package.json"))("semver") as { subset: (a: string, b: string) => boolean };
+    const narrower: string[] = [];
+    const visit = (modules: string) => {
+      for (const name of readdirSync(modules)) {
+        if (name.startsWith(".")) continue;
+        if (name.startsWith("@")) {
+          visit(join(modules, name));
+          continue;
+        }
+        const pkg = join(modules, name, "package.json");
+        if (!existsSync(pkg)) continue;
+        const { engines, version } = JSON.parse(readFileSync(pkg, "utf8")) as { engines?: { node?: string }; version: string };
+        if (engines?.node && !semver.subset(manifest.engines.node, engines.node)) narrower.push(`${name}@${version} needs node ${engines.node}`);
+        if (existsSync(join(modules, name, "node_modules"))) visit(join(modules, name, "node_modules"));
+      }
+    };
+    visit(join(first, "node_modules"));
+    expect(narrower, `declared: ${manifest.engines.node}`).toEqual([]);
+  });
+
+  it("regenerating with another spec version: user files untouched, the spec changes and the type errors they cause reported (exit 4)", () => {
+    const init = sh(codegenIn(first), ["init", "regen", "--spec", "0.2.5"], work);
     expect(init.code, init.out).toBe(0);
     const dir = join(work, "regen");
     symlinkSync(join(first, "node_modules"), join(dir, "node_modules"), "dir");
@@ -155,8 +203,9 @@ describe("a2a-codegen init", () => {
 
     const config = JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8")) as Json;
     writeFileSync(join(dir, "a2a-codegen.config.json"), JSON.stringify({ ...config, spec: "0.3.0" }, null, 2));
-    const regen = sh("a2a-codegen", ["generate"], dir);
-    expect(regen.code, regen.out).toBe(0);
+    const regen = sh(codegenIn(first), ["generate"], dir);
+    expect(regen.code, regen.out).toBe(4);
+    expect(regen.out).toMatch(/generated is written; fix your code \(or pass --allow-type-errors to exit 0/);
     expect(regen.out).toMatch(/The spec changed\. A2A 0\.2\.5 → 0\.3\.0/);
     expect(regen.out).toMatch(/\+ agent\/getAuthenticatedExtendedCard/);
     expect(regen.out).toMatch(/wellKnownAgentCardPath: "\/\.well-known\/agent\.json" → "\/\.well-known\/agent-card\.json"/);
@@ -166,16 +215,31 @@ describe("a2a-codegen init", () => {
     expect(readFileSync(join(dir, "generated", "protocol.ts"), "utf8")).toMatch(/SPEC_VERSION = "0\.3\.0"/);
   });
 
+  it("installed globally from the tarball (no lockfile records it): init packs itself into the project, which installs", () => {
+    const prefix = join(work, "global");
+    const global = sh("npm", ["install", "--global", "--prefix", prefix, tarball], work);
+    expect(global.code, global.out).toBe(0);
+    const init = sh(join(prefix, "bin", "a2a-codegen"), ["init", "from-global", "--framework", "node"], work);
+    expect(init.code, init.out).toBe(0);
+    expect(init.out).toContain(`a2a-codegen dependency: file:./${basename(tarball)} (this copy, packed into the project: it installs anywhere)`);
+    const dir = join(work, "from-global");
+    expect(existsSync(join(dir, basename(tarball)))).toBe(true);
+    const install = sh("npm", ["install"], dir);
+    expect(install.code, install.out).toBe(0);
+    const check = sh("npm", ["run", "check"], dir);
+    expect(check.code, check.out).toBe(0);
+  });
+
   it("refuses a non-empty folder without --force, and never overwrites a file with it", () => {
     const dir = join(work, "busy");
     mkdirSync(dir);
     writeFileSync(join(dir, "src.txt"), "mine");
-    const refused = sh("a2a-codegen", ["init", "busy"], work);
+    const refused = sh(codegenIn(first), ["init", "busy"], work);
     expect(refused.code).toBe(2);
     expect(refused.out).toMatch(/busy: the folder is not empty; use --force/);
     mkdirSync(join(dir, "src"));
     writeFileSync(join(dir, "src", "agent.ts"), "// my own agent\n");
-    const forced = sh("a2a-codegen", ["init", "busy", "--force"], work);
+    const forced = sh(codegenIn(first), ["init", "busy", "--force"], work);
     expect(forced.code, forced.out).toBe(0);
     expect(forced.out).toMatch(/left as they were: src\/agent\.ts/);
     expect(readFileSync(join(dir, "src", "agent.ts"), "utf8")).toBe("// my own agent\n");

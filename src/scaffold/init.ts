@@ -1,4 +1,4 @@
-import { existsSync, mkdirSync, readdirSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { clientMethodName } from "../emit/client.js";
 import { FRAMEWORKS, type Framework } from "../emit/server.js";
@@ -6,7 +6,7 @@ import { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
-import { GENERATOR_VERSION } from "../version.js";
+import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
 
 export interface InitOptions {
   /** The project folder (created when missing). */
@@ -17,8 +17,8 @@ export interface InitOptions {
   name?: string | undefined;
   /** Write into a non-empty folder; existing files are still never overwritten. */
   force?: boolean | undefined;
-  /** The version spec of the a2a-codegen devDependency (default: ^<this version>; A2A_CODEGEN_PACKAGE overrides, e.g. file:…tgz). */
-  codegenPackage?: string | undefined;
+  /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
+  codegenSpec?: string | undefined;
   cwd?: string | undefined;
 }
 
@@ -29,6 +29,8 @@ export interface InitResult {
   /** Files that existed and were left as they were. */
   skipped: string[];
   generated: GenerateResult;
+  /** The a2a-codegen devDependency written into package.json. */
+  codegen: CodegenSpec | { spec: string; source: "option" };
 }
 
 /** Versions of the packages a scaffolded project depends on. */
@@ -44,6 +46,21 @@ const FRAMEWORK_DEV_DEPENDENCIES: Record<Framework, Record<string, string>> = {
   fastify: {},
   hono: {},
 };
+
+/**
+ * Versions pinned under package.json `overrides` so that every installed package supports the engines the
+ * scaffold declares (NODE_ENGINES): light-my-request 6.8 (Fastify's, for inject) moved to cookie 2, which
+ * requires Node 22. A test installs each framework's project and checks every package's engines.
+ */
+const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
+  node: {},
+  express: {},
+  fastify: { "light-my-request": "~6.6.0" },
+  hono: {},
+};
+
+/** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite). */
+export const NODE_ENGINES = "^20.19.0 || ^22.12.0 || >=24";
 
 /** The scaffold's files: template → path in the project. */
 const SCAFFOLD = [
@@ -69,6 +86,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
   if (!(FRAMEWORKS as readonly string[]).includes(framework)) {
     throw new CodegenError(`unknown framework "${framework}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
   }
+  if (existsSync(dir) && !statSync(dir).isDirectory()) {
+    throw new CodegenError("is a file, not a folder", { file: relative(cwd, dir) || dir, kind: "usage" });
+  }
   if (existsSync(dir) && readdirSync(dir).length > 0 && !options.force) {
     throw new CodegenError("the folder is not empty; use --force to add the project's files (existing files are never overwritten)", {
       file: relative(cwd, dir) || dir,
@@ -76,6 +96,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     });
   }
   const spec = options.spec ?? defaultVersion();
+  let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
   // The IR of the version decides the card's shape and the client's method names.
   const { ir } = await generate({ spec });
   const name = options.name ?? basename(dir);
@@ -93,8 +114,11 @@ export async function init(options: InitOptions): Promise<InitResult> {
     card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? []), null, 2),
     interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
     dependencies: { ...FRAMEWORK_DEPENDENCIES[framework] },
+    overrides: FRAMEWORK_OVERRIDES[framework],
+    hasOverrides: Object.keys(FRAMEWORK_OVERRIDES[framework]).length > 0,
+    nodeEngines: NODE_ENGINES,
     devDependencies: sortKeys({
-      "a2a-codegen": options.codegenPackage ?? process.env.A2A_CODEGEN_PACKAGE ?? `^${GENERATOR_VERSION}`,
+      "a2a-codegen": codegen.spec,
       "@types/node": "^20.19.0",
       tsx: "^4.20.0",
       typescript: "^7.0.0",
@@ -106,15 +130,28 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const templates = new TemplateRenderer();
   const written: string[] = [];
   const skipped: string[] = [];
-  mkdirSync(dir, { recursive: true });
+  const display = (path: string) => relative(cwd, join(dir, path)) || dir;
+  writing(display(""), () => mkdirSync(dir, { recursive: true }));
+  if (codegen.source === "folder" && codegen.installable === false) {
+    // An installed copy (npm i -g ./a2a-codegen.tgz) npm would try to build: the project gets it packed.
+    const packed = packInto(PACKAGE_ROOT, dir);
+    if (packed) {
+      codegen = packed;
+      written.push(packed.spec.slice("file:./".length));
+      view.devDependencies["a2a-codegen"] = packed.spec;
+    }
+  }
   for (const [template, path] of SCAFFOLD) {
     const target = join(dir, path);
     if (existsSync(target)) {
       skipped.push(path);
       continue;
     }
-    mkdirSync(dirname(target), { recursive: true });
-    writeFileSync(target, templates.render(`scaffold/${template}`, view), { flag: "wx" });
+    const text = templates.render(`scaffold/${template}`, view);
+    writing(display(path), () => {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text, { flag: "wx" });
+    });
     written.push(path);
   }
   // The generated/ folder, exactly as `npm run generate` will write it.
@@ -122,7 +159,25 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const config = await loadConfig(dir);
   const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], cwd: dir };
   const generated = await generateAndWrite(target);
-  return { dir, written, skipped, generated };
+  return { dir, written, skipped, generated, codegen };
+}
+
+/** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */
+function writing(path: string, write: () => void): void {
+  try {
+    write();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    const why =
+      code === "EACCES" || code === "EPERM" || code === "EROFS"
+        ? "permission denied"
+        : code === "ENOTDIR" || code === "EEXIST"
+          ? "a parent of the path is a file, not a folder"
+          : code === "ENOSPC"
+            ? "no space left on the device"
+            : (code ?? String(error));
+    throw new CodegenError(`cannot write the project: ${why}`, { file: path, kind: "io", cause: error });
+  }
 }
 
 function defaultCard(name: string, spec: string, properties: readonly string[]): Record<string, unknown> {
