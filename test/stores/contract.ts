@@ -1,0 +1,480 @@
+/**
+ * The store contract: one suite that every store engine (memory, PostgreSQL, Redis) passes.
+ *
+ * Each test works in a fresh namespace (its own tables / key prefix). Two `open(ns)` calls with the same
+ * namespace are two instances of an agent sharing one engine (two connections), which is how the
+ * cross-instance properties (CAS under real concurrency, live event delivery, outbox and lease
+ * takeover) are tested.
+ */
+import { execFile } from "node:child_process";
+import { resolve } from "node:path";
+import { promisify } from "node:util";
+import { afterEach, describe, expect, it } from "vitest";
+import {
+  InvalidStoreQueryError,
+  StoreError,
+  StoreUnavailableError,
+  TaskVersionConflictError,
+  type A2AStore,
+  type LoggedEvent,
+} from "../../src/runtime/tasks.js";
+
+export interface StoreHarness {
+  /** Opens an instance on a namespace; the same namespace opened twice shares its data. */
+  open(ns: string): Promise<A2AStore>;
+  /** Removes a namespace's data. */
+  drop?(ns: string): Promise<void>;
+  /** Stops and starts the engine (restart tests); absent when the engine cannot be controlled. */
+  control?: EngineControl;
+}
+
+export interface EngineControl {
+  stop(): Promise<void>;
+  start(): Promise<void>;
+}
+
+const run = promisify(execFile);
+
+/** Engine start/stop through .ci/engines.sh, for engines it started (A2A_TEST_ENGINES_DIR is set). */
+export function scriptControl(engine: "postgres" | "redis"): EngineControl | undefined {
+  if (!process.env.A2A_TEST_ENGINES_DIR) return undefined;
+  const script = resolve(import.meta.dirname, "../../.ci/engines.sh");
+  const exec = async (command: string) => {
+    await run("bash", [script, command, engine], { env: process.env, timeout: 60_000 });
+  };
+  return { stop: () => exec("stop"), start: () => exec("start") };
+}
+
+/**
+ * The engine URL from the environment. Absent: the suite skips with a message naming the engine,
+ * except in CI (CI=true), where it fails.
+ */
+export function engineUrl(variable: string, engine: string): string | undefined {
+  const url = process.env[variable];
+  if (url) return url;
+  const message = `${engine} is not available: set ${variable} (source .ci/engines.sh starts one)`;
+  if (process.env.CI === "true") {
+    describe(`${engine} store`, () => {
+      it("has an engine to test against", () => {
+        throw new Error(message);
+      });
+    });
+  } else {
+    console.warn(`skipping the ${engine} store contract: ${message}`);
+    describe.skip(`${engine} store (${message})`, () => {
+      it("contract", () => undefined);
+    });
+  }
+  return undefined;
+}
+
+const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
+
+let counter = 0;
+function namespace(): string {
+  return `c${process.pid.toString(36)}${Date.now().toString(36)}${(counter++).toString(36)}`;
+}
+
+function task(id: string, options: { contextId?: string; state?: string; time?: string; history?: unknown[]; metadata?: Record<string, unknown> } = {}) {
+  return {
+    id,
+    contextId: options.contextId ?? "ctx",
+    kind: "task",
+    status: { state: options.state ?? "working", timestamp: options.time ?? new Date().toISOString() },
+    history: options.history ?? [],
+    metadata: options.metadata ?? {},
+  };
+}
+
+/** Waits until `check` passes (or fails after `ms`). */
+async function eventually(check: () => void | Promise<void>, ms = 10_000): Promise<void> {
+  const deadline = Date.now() + ms;
+  for (;;) {
+    try {
+      await check();
+      return;
+    } catch (error) {
+      if (Date.now() > deadline) throw error;
+      await sleep(25);
+    }
+  }
+}
+
+export function storeContract(name: string, harness: StoreHarness): void {
+  describe(`${name} store contract`, () => {
+    const opened: A2AStore[] = [];
+    const namespaces: string[] = [];
+    async function fresh(): Promise<{ ns: string; a: A2AStore; b: A2AStore }> {
+      const ns = namespace();
+      namespaces.push(ns);
+      const a = await harness.open(ns);
+      opened.push(a);
+      const b = await harness.open(ns);
+      opened.push(b);
+      return { ns, a, b };
+    }
+    afterEach(async () => {
+      for (const store of opened.splice(0)) await store.close();
+      for (const ns of namespaces.splice(0)) await harness.drop?.(ns);
+    });
+
+    it("creates, reads and updates tasks with versions (compare-and-set)", async () => {
+      const { a, b } = await fresh();
+      expect(await a.tasks.load("t1")).toBeUndefined();
+      expect(await a.tasks.get("t1")).toBeUndefined();
+      const created = await a.tasks.commit({ task: task("t1"), expectedVersion: 0 });
+      expect(created.version).toBe(1);
+      const loaded = await b.tasks.load("t1");
+      expect(loaded).toEqual({ task: task("t1", { time: (loaded?.task.status as { timestamp: string }).timestamp }), version: 1 });
+      expect(await b.tasks.get("t1")).toEqual(loaded?.task);
+
+      const done = { ...loaded!.task, status: { state: "completed", timestamp: new Date().toISOString() } };
+      expect((await b.tasks.commit({ task: done, expectedVersion: 1 })).version).toBe(2);
+      // A writer that read version 1 loses: typed error with both versions.
+      const stale = a.tasks.commit({ task: { ...done, metadata: { lost: true } }, expectedVersion: 1 });
+      await expect(stale).rejects.toBeInstanceOf(TaskVersionConflictError);
+      await expect(stale).rejects.toMatchObject({ code: "conflict", taskId: "t1", expectedVersion: 1, actualVersion: 2 });
+      // Creating an existing task is a conflict too.
+      await expect(a.tasks.commit({ task: task("t1"), expectedVersion: 0 })).rejects.toMatchObject({ expectedVersion: 0, actualVersion: 2 });
+      // Updating a task that does not exist.
+      await expect(a.tasks.commit({ task: task("nope"), expectedVersion: 3 })).rejects.toMatchObject({ actualVersion: 0 });
+      expect((await a.tasks.load("t1"))?.task).toEqual(done);
+
+      // save() is the unconditional write of the original interface; it still bumps the version.
+      await a.tasks.save({ ...done, metadata: { saved: 1 } });
+      expect(await b.tasks.load("t1")).toMatchObject({ version: 3, task: { metadata: { saved: 1 } } });
+      await a.tasks.save(task("t2"));
+      expect(await b.tasks.load("t2")).toMatchObject({ version: 1 });
+    });
+
+    it("refuses a task it cannot store, and stores nothing of it", async () => {
+      const { a } = await fresh();
+      const cyclic: Record<string, unknown> = task("bad");
+      cyclic.metadata = { self: cyclic };
+      await expect(a.tasks.commit({ task: cyclic, expectedVersion: 0 })).rejects.toMatchObject({ code: "invalid" });
+      await expect(a.tasks.commit({ task: { ...task("x"), id: "" }, expectedVersion: 0 })).rejects.toBeInstanceOf(StoreError);
+      expect(await a.tasks.load("bad")).toBeUndefined();
+      expect((await a.tasks.query({})).totalSize).toBe(0);
+    });
+
+    it("loses no update when two instances race on one task (retry on conflict)", async () => {
+      const { a, b } = await fresh();
+      await a.tasks.commit({ task: task("race", { metadata: { count: 0 } }), expectedVersion: 0 });
+      let conflicts = 0;
+      const writer = async (store: A2AStore, who: string, turns: number) => {
+        for (let i = 0; i < turns; i++) {
+          for (;;) {
+            const current = (await store.tasks.load("race"))!;
+            const metadata = current.task.metadata as { count: number };
+            const history = current.task.history as unknown[];
+            try {
+              await store.tasks.commit({
+                task: { ...current.task, metadata: { count: metadata.count + 1 }, history: [...history, `${who}${i}`] },
+                expectedVersion: current.version,
+              });
+              break;
+            } catch (error) {
+              if (!(error instanceof TaskVersionConflictError)) throw error;
+              conflicts++;
+            }
+          }
+        }
+      };
+      await Promise.all([writer(a, "a", 15), writer(b, "b", 15), writer(a, "c", 15), writer(b, "d", 15)]);
+      const final = (await a.tasks.load("race"))!;
+      expect(final.version).toBe(61);
+      expect(final.task.metadata).toEqual({ count: 60 });
+      const history = final.task.history as string[];
+      expect(history).toHaveLength(60);
+      for (const who of ["a", "b", "c", "d"]) {
+        // Each writer's turns, in its own order.
+        expect(history.filter((h) => h.startsWith(who))).toEqual(Array.from({ length: 15 }, (_, i) => `${who}${i}`));
+      }
+      expect(conflicts).toBeGreaterThan(0);
+    });
+
+    it("lists tasks newest first with filters and cursor paging (ListTasks, 1.0.1 §3.1.4)", async () => {
+      const { a, b } = await fresh();
+      const base = Date.parse("2026-01-01T00:00:00.000Z");
+      const at = (s: number) => new Date(base + s * 1000).toISOString();
+      // Two tasks share a timestamp: the id breaks the tie.
+      const specs = [
+        { id: "k1", contextId: "c1", state: "working", time: at(1) },
+        { id: "k2", contextId: "c1", state: "completed", time: at(2) },
+        { id: "k3", contextId: "c2", state: "working", time: at(3) },
+        { id: "k4", contextId: "c1", state: "working", time: at(4) },
+        { id: "k5", contextId: "c2", state: "completed", time: at(4) },
+        { id: "k6", contextId: "c1", state: "input-required", time: at(6) },
+        { id: "k7", contextId: "c1", state: "working", time: at(7) },
+      ];
+      for (const s of specs) await a.tasks.commit({ task: task(s.id, s), expectedVersion: 0 });
+      const ids = (page: { tasks: Array<{ id?: unknown }> }) => page.tasks.map((t) => t.id);
+
+      const all = await b.tasks.query({});
+      expect(ids(all)).toEqual(["k7", "k6", "k5", "k4", "k3", "k2", "k1"]);
+      expect(all).toMatchObject({ totalSize: 7, nextPageToken: "" });
+
+      // Paging: every task once, in order, the token empty on the last page.
+      const seen: unknown[] = [];
+      let token: string | undefined;
+      let pages = 0;
+      do {
+        const page = await b.tasks.query({ pageSize: 3, ...(token ? { pageToken: token } : {}) });
+        expect(page.totalSize).toBe(7);
+        seen.push(...ids(page));
+        token = page.nextPageToken || undefined;
+        pages++;
+      } while (token);
+      expect(pages).toBe(3);
+      expect(seen).toEqual(ids(all));
+
+      expect(ids(await b.tasks.query({ contextId: "c1" }))).toEqual(["k7", "k6", "k4", "k2", "k1"]);
+      expect(ids(await b.tasks.query({ status: "working" }))).toEqual(["k7", "k4", "k3", "k1"]);
+      expect(ids(await b.tasks.query({ contextId: "c1", status: "working" }))).toEqual(["k7", "k4", "k1"]);
+      // "greater than or equal" (the proto's comment on status_timestamp_after).
+      expect(ids(await b.tasks.query({ statusTimestampAfter: base + 4000 }))).toEqual(["k7", "k6", "k5", "k4"]);
+      const filtered = await b.tasks.query({ contextId: "c1", status: "working", pageSize: 2 });
+      expect(filtered).toMatchObject({ totalSize: 3 });
+      expect(ids(filtered)).toEqual(["k7", "k4"]);
+      expect(ids(await b.tasks.query({ contextId: "c1", status: "working", pageSize: 2, pageToken: filtered.nextPageToken }))).toEqual(["k1"]);
+      expect(await b.tasks.query({ contextId: "nobody" })).toEqual({ tasks: [], nextPageToken: "", totalSize: 0 });
+
+      // An update moves the task to its new status time.
+      const k1 = (await a.tasks.load("k1"))!;
+      await a.tasks.commit({ task: { ...k1.task, status: { state: "completed", timestamp: at(9) } }, expectedVersion: k1.version });
+      expect(ids(await b.tasks.query({ pageSize: 2 }))).toEqual(["k1", "k7"]);
+      expect(ids(await b.tasks.query({ status: "completed" }))).toEqual(["k1", "k5", "k2"]);
+      expect(ids(await b.tasks.query({ status: "working" }))).toEqual(["k7", "k4", "k3"]);
+      // The original list() still answers, newest first.
+      expect((await b.tasks.list({ contextId: "c2" })).map((t) => t.id)).toEqual(["k5", "k3"]);
+
+      await expect(b.tasks.query({ pageToken: "not-a-token" })).rejects.toBeInstanceOf(InvalidStoreQueryError);
+      await expect(b.tasks.query({ pageToken: "not-a-token" })).rejects.toMatchObject({ field: "pageToken", code: "invalid" });
+      await expect(b.tasks.query({ pageSize: 0 })).rejects.toMatchObject({ field: "pageSize" });
+    });
+
+    it("keeps push configs per task", async () => {
+      const { a, b } = await fresh();
+      expect(await a.pushConfigs.set("p1", { url: "https://a.example/hook", token: "t" })).toEqual({ url: "https://a.example/hook", token: "t" });
+      await a.pushConfigs.set("p1", { id: "second", url: "https://b.example/hook" });
+      await a.pushConfigs.set("p2", { id: "other", url: "https://c.example/hook" });
+      expect(await b.pushConfigs.list("p1")).toEqual([
+        { url: "https://a.example/hook", token: "t" },
+        { id: "second", url: "https://b.example/hook" },
+      ]);
+      expect(await b.pushConfigs.get("p1", "p1")).toEqual({ url: "https://a.example/hook", token: "t" });
+      expect(await b.pushConfigs.get("p1")).toEqual({ id: "second", url: "https://b.example/hook" });
+      // Setting an existing id replaces it in place.
+      await b.pushConfigs.set("p1", { url: "https://a.example/new" });
+      expect((await a.pushConfigs.list("p1")).map((c) => c.url)).toEqual(["https://a.example/new", "https://b.example/hook"]);
+      expect(await a.pushConfigs.delete("p1", "second")).toBe(true);
+      expect(await a.pushConfigs.delete("p1", "second")).toBe(false);
+      expect(await b.pushConfigs.get("p1", "second")).toBeUndefined();
+      expect(await b.pushConfigs.list("nothing")).toEqual([]);
+      expect(await b.pushConfigs.get("nothing")).toBeUndefined();
+    });
+
+    it("logs events in order, reads from a sequence and delivers live events across instances", async () => {
+      const { a, b } = await fresh();
+      const ev = (n: number) => ({ kind: "status-update", n });
+      const created = await a.tasks.commit({ task: task("e1"), expectedVersion: 0, events: [{ event: ev(1), final: false }, { event: ev(2), final: false }] });
+      expect(created.sequences).toEqual([1, 2]);
+      expect(await a.events.append("e1", [{ event: ev(3), final: false }])).toEqual([3]);
+      expect(await b.events.read("e1")).toEqual([
+        { seq: 1, event: ev(1), final: false },
+        { seq: 2, event: ev(2), final: false },
+        { seq: 3, event: ev(3), final: false },
+      ]);
+      expect((await b.events.read("e1", 1)).map((e) => e.seq)).toEqual([2, 3]);
+      expect((await b.events.read("e1", 1, 1)).map((e) => e.seq)).toEqual([2]);
+      expect(await b.events.read("e1", 3)).toEqual([]);
+      await expect(a.events.append("missing", [{ event: ev(0), final: false }])).rejects.toMatchObject({ code: "not-found" });
+
+      // Subscribers on instance B: one from the start, one resuming after sequence 2 (Last-Event-ID).
+      const fromStart: LoggedEvent[] = [];
+      const resumed: LoggedEvent[] = [];
+      const s1 = b.events.subscribe("e1", (e) => fromStart.push(e));
+      const s2 = b.events.subscribe("e1", (e) => resumed.push(e), { after: 2 });
+      await Promise.all([s1.ready, s2.ready]);
+      expect(resumed.map((e) => e.seq)).toEqual([3]);
+
+      // Instance A writes concurrently: by commits and by appends.
+      let version = (await a.tasks.load("e1"))!.version;
+      const writes: Array<Promise<unknown>> = [];
+      for (let n = 4; n <= 20; n++) {
+        if (n % 2 === 0) {
+          const current = (await a.tasks.load("e1"))!;
+          version = (await a.tasks.commit({ task: { ...current.task, metadata: { n } }, expectedVersion: current.version, events: [{ event: ev(n), final: n === 20 }] })).version;
+        } else {
+          writes.push(a.events.append("e1", [{ event: ev(n), final: false }]));
+        }
+      }
+      await Promise.all(writes);
+      expect(version).toBeGreaterThan(1);
+      const expected = Array.from({ length: 20 }, (_, i) => i + 1);
+      await eventually(() => expect(fromStart.map((e) => e.seq)).toEqual(expected));
+      await eventually(() => expect(resumed.map((e) => e.seq)).toEqual(expected.slice(2)));
+      // Each event once, with its content; the last one is final.
+      expect(new Set(fromStart.map((e) => (e.event as { n: number }).n)).size).toBe(20);
+      expect(fromStart.at(-1)?.final).toBe(true);
+
+      // A closed subscription receives nothing more.
+      s2.close();
+      await a.events.append("e1", [{ event: ev(21), final: false }]);
+      await eventually(() => expect(fromStart.at(-1)?.seq).toBe(21));
+      expect(resumed.at(-1)?.seq).toBe(20);
+      s1.close();
+    });
+
+    it("queues push notifications with the task update and delivers them at least once (outbox leases)", async () => {
+      const { a, b } = await fresh();
+      const hook = { url: "https://hooks.example/a2a" };
+      await a.tasks.commit({
+        task: task("o1"),
+        expectedVersion: 0,
+        pushes: [
+          { taskId: "o1", target: hook, payload: { n: 1 } },
+          { taskId: "o1", target: hook, payload: { n: 2 } },
+        ],
+      });
+      expect(await b.outbox.size()).toBe(2);
+      // A conflicting commit queues nothing.
+      await expect(a.tasks.commit({ task: task("o1"), expectedVersion: 0, pushes: [{ taskId: "o1", target: hook, payload: { n: 99 } }] })).rejects.toBeInstanceOf(
+        TaskVersionConflictError,
+      );
+      expect(await b.outbox.size()).toBe(2);
+
+      const first = await a.outbox.claim("instance-a", { leaseMs: 400, limit: 10 });
+      expect(first.map((e) => e.payload)).toEqual([{ n: 1 }, { n: 2 }]);
+      expect(first[0]).toMatchObject({ taskId: "o1", target: hook, attempts: 1 });
+      // Leased: nobody else gets them meanwhile.
+      expect(await b.outbox.claim("instance-b", { leaseMs: 400 })).toEqual([]);
+      expect(await a.outbox.ack(first[0]!.id, "instance-a")).toBe(true);
+      // Instance A dies holding the second one: its lease expires and B claims it again.
+      await sleep(600);
+      const again = await b.outbox.claim("instance-b", { leaseMs: 5_000 });
+      expect(again.map((e) => [e.id, e.payload, e.attempts])).toEqual([[first[1]!.id, { n: 2 }, 2]]);
+      // The old owner can no longer acknowledge or release it.
+      expect(await a.outbox.ack(first[1]!.id, "instance-a")).toBe(false);
+      expect(await a.outbox.retry(first[1]!.id, "instance-a", 0)).toBe(false);
+      // A failed delivery comes back after its delay.
+      expect(await b.outbox.retry(again[0]!.id, "instance-b", 300)).toBe(true);
+      expect(await a.outbox.claim("instance-a", { leaseMs: 1000 })).toEqual([]);
+      await sleep(450);
+      const retried = await a.outbox.claim("instance-a", { leaseMs: 1000 });
+      expect(retried.map((e) => e.attempts)).toEqual([3]);
+      expect(await a.outbox.ack(retried[0]!.id, "instance-a")).toBe(true);
+      expect(await b.outbox.size()).toBe(0);
+    });
+
+    it("shares the outbox between instances claiming at once: each entry to one of them", async () => {
+      const { a, b } = await fresh();
+      const ids = await a.outbox.enqueue(Array.from({ length: 30 }, (_, n) => ({ taskId: "q", target: { url: "https://h.example" }, payload: { n } })));
+      expect(ids).toHaveLength(30);
+      const claimed: string[] = [];
+      const worker = async (store: A2AStore, owner: string) => {
+        for (;;) {
+          const batch = await store.outbox.claim(owner, { leaseMs: 30_000, limit: 4 });
+          if (batch.length === 0) return;
+          for (const entry of batch) {
+            claimed.push(entry.id);
+            expect(await store.outbox.ack(entry.id, owner)).toBe(true);
+          }
+        }
+      };
+      await Promise.all([worker(a, "a"), worker(b, "b"), worker(a, "c"), worker(b, "d")]);
+      expect([...claimed].sort()).toEqual([...ids].sort());
+      expect(await a.outbox.size()).toBe(0);
+    });
+
+    it("holds one execution lease per task and hands expired leases over to one instance", async () => {
+      const { a, b } = await fresh();
+      expect(await a.leases.acquire("l1", "a", 400)).toBe(true);
+      expect(await b.leases.acquire("l1", "b", 400)).toBe(false);
+      expect(await a.leases.acquire("l1", "a", 400)).toBe(true); // re-entrant for its owner
+      expect(await a.leases.renew("l1", "a", 400)).toBe(true);
+      expect(await b.leases.renew("l1", "b", 400)).toBe(false);
+      expect(await b.leases.holder("l1")).toMatchObject({ owner: "a" });
+      expect(await b.leases.claimExpired("b", 5_000)).toEqual([]);
+      expect(await a.leases.acquire("l2", "a", 60_000)).toBe(true);
+
+      // Instance A dies: l1 expires (l2 does not); instances B and C race to take it over.
+      await sleep(600);
+      const [byB, byC] = await Promise.all([b.leases.claimExpired("b", 5_000), a.leases.claimExpired("c", 5_000)]);
+      const winners = [...byB, ...byC];
+      expect(winners).toEqual([{ taskId: "l1", previousOwner: "a" }]);
+      const winner = byB.length === 1 ? "b" : "c";
+      expect(await a.leases.holder("l1")).toMatchObject({ owner: winner });
+      expect(await a.leases.renew("l1", "a", 400)).toBe(false);
+      expect(await a.leases.holder("l2")).toMatchObject({ owner: "a" });
+      await a.leases.release("l1", "a"); // not the owner: no effect
+      expect(await b.leases.holder("l1")).toMatchObject({ owner: winner });
+      await b.leases.release("l1", winner);
+      expect(await b.leases.holder("l1")).toBeUndefined();
+      expect(await a.leases.acquire("l1", "a", 400)).toBe(true);
+    });
+
+    it("purges finished tasks past retention with their events and configs, and keeps the others", async () => {
+      const { a, b } = await fresh();
+      await a.tasks.commit({ task: task("r-done", { state: "completed" }), expectedVersion: 0, events: [{ event: { n: 1 }, final: true }] });
+      await a.tasks.commit({ task: task("r-failed", { state: "TASK_STATE_FAILED" }), expectedVersion: 0 });
+      await a.tasks.commit({ task: task("r-running", { state: "working" }), expectedVersion: 0, events: [{ event: { n: 1 }, final: false }] });
+      await a.pushConfigs.set("r-done", { url: "https://h.example" });
+      await a.pushConfigs.set("r-running", { url: "https://h.example" });
+      expect(await b.purgeFinished({ olderThanMs: 60_000 })).toBe(0);
+      await sleep(150);
+      await a.tasks.commit({ task: task("r-fresh", { state: "completed" }), expectedVersion: 0 });
+      expect(await b.purgeFinished({ olderThanMs: 100 })).toBe(2);
+      expect(await a.tasks.load("r-done")).toBeUndefined();
+      expect(await a.tasks.load("r-failed")).toBeUndefined();
+      expect(await a.events.read("r-done")).toEqual([]);
+      expect(await a.pushConfigs.list("r-done")).toEqual([]);
+      expect(await a.tasks.load("r-running")).toMatchObject({ version: 1 });
+      expect(await a.tasks.load("r-fresh")).toMatchObject({ version: 1 });
+      expect(await a.events.read("r-running")).toHaveLength(1);
+      expect(await a.pushConfigs.list("r-running")).toHaveLength(1);
+      expect((await a.tasks.query({})).tasks.map((t) => t.id).sort()).toEqual(["r-fresh", "r-running"]);
+    });
+
+    const control = harness.control;
+    const restartTest = control ? it : process.env.CI === "true" ? it : it.skip;
+    restartTest("gives clean errors while the engine restarts and recovers by itself, with nothing corrupted", async () => {
+      if (!control) throw new Error(`${name}: the engine cannot be stopped and started (start it with: source .ci/engines.sh)`);
+      const { a, b } = await fresh();
+      await a.tasks.commit({ task: task("s1", { metadata: { n: 1 } }), expectedVersion: 0, events: [{ event: { n: 1 }, final: false }] });
+      const received: LoggedEvent[] = [];
+      const sub = b.events.subscribe("s1", (e) => received.push(e));
+      await sub.ready;
+      await eventually(() => expect(received).toHaveLength(1));
+
+      await control.stop();
+      try {
+        // While the engine is down every operation fails with a typed error, in bounded time.
+        const failures = await Promise.allSettled([
+          a.tasks.load("s1"),
+          a.tasks.commit({ task: task("s2"), expectedVersion: 0 }),
+          a.events.read("s1"),
+          a.outbox.claim("x", { leaseMs: 1000 }),
+          a.leases.acquire("s1", "x", 1000),
+          b.tasks.query({}),
+        ]);
+        for (const failure of failures) {
+          expect(failure.status).toBe("rejected");
+          expect((failure as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
+        }
+      } finally {
+        await control.start();
+      }
+      // The same store objects recover by themselves.
+      await eventually(async () => expect(await a.tasks.load("s1")).toMatchObject({ version: 1 }), 30_000);
+      await eventually(async () => expect(await b.tasks.load("s1")).toMatchObject({ version: 1 }), 30_000);
+      expect(await a.tasks.load("s2")).toBeUndefined(); // the failed write did not half-happen
+      const current = (await a.tasks.load("s1"))!;
+      const next = await a.tasks.commit({ task: { ...current.task, metadata: { n: 2 } }, expectedVersion: current.version, events: [{ event: { n: 2 }, final: true }] });
+      expect(next).toEqual({ version: 2, sequences: [2] });
+      // The live subscription resumed: the event written after the restart arrives, once.
+      await eventually(() => expect(received.map((e) => e.seq)).toEqual([1, 2]), 30_000);
+      sub.close();
+    });
+  });
+}
