@@ -1,5 +1,4 @@
 /** The store contract on PostgreSQL (A2A_TEST_POSTGRES_URL; `source .ci/engines.sh` starts one). */
-import { describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/runtime/stores/postgres.js";
 import { engineUrl, scriptControl, storeContract } from "./contract.js";
 
