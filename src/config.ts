@@ -20,6 +20,8 @@ export interface TargetConfig {
   card?: string;
   /** The server adapters to generate: any of node, express, fastify, hono (default: all). */
   frameworks?: string[];
+  /** Store engines to add: any of postgres, redis (default: none, in-memory only). */
+  stores?: string[];
 }
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
@@ -27,7 +29,7 @@ export interface Config extends TargetConfig {
   targets?: TargetConfig[];
 }
 
-const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks"] as const;
+const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "stores"] as const;
 const PATH_KEYS = ["schema", "overlay", "out", "templates", "card"] as const;
 
 export interface LoadedConfig {
@@ -79,8 +81,15 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
         target.frameworks = v as string[];
         continue;
       }
+      if (key === "stores") {
+        if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
+          throw new CodegenError('"stores" must be an array of store engines (postgres, redis)', { file, pointer: `${pointer}/${key}` });
+        }
+        target.stores = v as string[];
+        continue;
+      }
       if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${pointer}/${key}` });
-      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks">] = v;
+      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks" | "stores">] = v;
     }
     return target;
   };
@@ -95,6 +104,7 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
     const options: GenerateOptions = { spec: merged.spec, cwd: baseDir };
     for (const key of PATH_KEYS) options[key] = path(merged[key]);
     if (merged.frameworks) options.frameworks = merged.frameworks as GenerateOptions["frameworks"];
+    if (merged.stores) options.stores = merged.stores as GenerateOptions["stores"];
     return options;
   });
 }

@@ -5,6 +5,7 @@ import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
+import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
 import { TemplateRenderer } from "./emit/templates.js";
@@ -36,6 +37,8 @@ export interface GenerateOptions {
   templates?: string | undefined;
   /** The server adapters to generate (default: all four). */
   frameworks?: readonly Framework[] | undefined;
+  /** Store engines to add under runtime/stores/ (default: none; the in-memory store is always there). */
+  stores?: readonly StoreEngine[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
@@ -96,6 +99,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
+    const badStore = unknownStore(options.stores ?? []);
+    if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
+    Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
   });
   const formatted = await timer.run("format", () => formatFiles(files));
   formatted[MANIFEST_FILE] = manifestText(

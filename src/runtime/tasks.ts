@@ -214,13 +214,17 @@ export function pageSizeOf(query: TaskQuery): number {
 
 /** The opaque cursor of a page: the sort key (status time, id) of its last task. */
 export function encodePageToken(statusTime: number, id: string): string {
-  return Buffer.from(JSON.stringify([statusTime, id]), "utf8").toString("base64url");
+  const bytes = new TextEncoder().encode(JSON.stringify([statusTime, id]));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
 }
 
 export function decodePageToken(token: string): { statusTime: number; id: string } {
   let parsed: unknown;
   try {
-    parsed = JSON.parse(Buffer.from(token, "base64url").toString("utf8"));
+    const binary = atob(token.replace(/-/g, "+").replace(/_/g, "/"));
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
   } catch {
     parsed = undefined;
   }
