@@ -478,3 +478,94 @@ export function storeContract(name: string, harness: StoreHarness): void {
     });
   });
 }
+
+/** A TCP server on 127.0.0.1 that accepts connections and never answers: an engine that hangs. */
+export async function blackHole(): Promise<{ port: number; close(): Promise<void> }> {
+  const { createServer } = await import("node:net");
+  const sockets = new Set<import("node:net").Socket>();
+  const server = createServer((socket) => {
+    sockets.add(socket);
+    socket.on("error", () => undefined);
+    socket.on("close", () => sockets.delete(socket));
+  });
+  await new Promise<void>((ok) => server.listen(0, "127.0.0.1", ok));
+  const port = (server.address() as import("node:net").AddressInfo).port;
+  return {
+    port,
+    close: () =>
+      new Promise<void>((ok) => {
+        for (const socket of sockets) socket.destroy();
+        server.close(() => ok());
+      }),
+  };
+}
+
+/** A port nothing listens on. */
+export async function closedPort(): Promise<number> {
+  const hole = await blackHole();
+  await hole.close();
+  return hole.port;
+}
+
+/**
+ * Connection failures: an engine that is not there, or that accepts and never answers, gives a
+ * StoreUnavailableError (the per-test time limit is the "no hang" bound, far above the store's timeouts).
+ */
+export function unreachableEngineSuite(name: string, connect: (url: (port: number) => string) => Promise<A2AStore>, url: (port: number) => string): void {
+  describe(`${name} store when the engine is unreachable`, () => {
+    it("fails to connect with StoreUnavailableError when nothing listens", { timeout: 15_000 }, async () => {
+      const port = await closedPort();
+      await expect(connect(() => url(port))).rejects.toBeInstanceOf(StoreUnavailableError);
+    });
+    it("fails with StoreUnavailableError, not a hang, when the engine never answers", { timeout: 15_000 }, async () => {
+      const hole = await blackHole();
+      try {
+        await expect(connect(() => url(hole.port))).rejects.toBeInstanceOf(StoreUnavailableError);
+      } finally {
+        await hole.close();
+      }
+    });
+  });
+}
+
+/** The round trips of each store operation (engines count the statements they send). */
+export function roundTripSuite(name: string, open: (ns: string) => Promise<A2AStore & { roundTrips: { readonly count: number } }>, drop: (ns: string) => Promise<void>): void {
+  describe(`${name} store round trips`, () => {
+    it("does each operation in one round trip (a commit with its events and push notifications included)", async () => {
+      const ns = namespace();
+      const store = await open(ns);
+      try {
+        // Warm up (scripts loaded, connections open).
+        await store.tasks.commit({ task: task("warm"), expectedVersion: 0, events: [{ event: { n: 0 }, final: false }], pushes: [{ taskId: "warm", target: {}, payload: {} }] });
+        await store.tasks.query({});
+        await store.outbox.claim("w", { leaseMs: 1 });
+        const trips: Record<string, number> = {};
+        const measure = async (label: string, op: () => Promise<unknown>) => {
+          const before = store.roundTrips.count;
+          await op();
+          trips[label] = store.roundTrips.count - before;
+        };
+        await measure("commit (create)", () => store.tasks.commit({ task: task("rt"), expectedVersion: 0 }));
+        await measure("load", () => store.tasks.load("rt"));
+        await measure("commit (update + 1 event + 1 push)", () =>
+          store.tasks.commit({ task: task("rt", { state: "completed" }), expectedVersion: 1, events: [{ event: { n: 1 }, final: true }], pushes: [{ taskId: "rt", target: {}, payload: {} }] }),
+        );
+        await measure("events.append", () => store.events.append("rt", [{ event: { n: 2 }, final: false }]));
+        await measure("events.read", () => store.events.read("rt"));
+        await measure("pushConfigs.list", () => store.pushConfigs.list("rt"));
+        await measure("outbox.claim", () => store.outbox.claim("o", { leaseMs: 10_000 }));
+        await measure("leases.acquire", () => store.leases.acquire("rt", "o", 10_000));
+        await measure("leases.renew", () => store.leases.renew("rt", "o", 10_000));
+        await measure("leases.release", () => store.leases.release("rt", "o"));
+        console.log(`${name} round trips per operation: ${JSON.stringify(trips)}`);
+        for (const [label, n] of Object.entries(trips)) expect(n, label).toBe(1);
+        // ListTasks: the page and the total, sent together.
+        await measure("tasks.query", () => store.tasks.query({ status: "completed" }));
+        expect(trips["tasks.query"]).toBeLessThanOrEqual(2);
+      } finally {
+        await store.close();
+        await drop(ns);
+      }
+    });
+  });
+}
