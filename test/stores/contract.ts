@@ -11,6 +11,7 @@ import { resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
+  ExecutionLeaseHeldError,
   InvalidStoreQueryError,
   StoreError,
   StoreUnavailableError,
@@ -414,6 +415,48 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await a.leases.acquire("l1", "a", 400)).toBe(true);
     });
 
+    it("takes and gives up the execution lease in the task's own commit (one write per step of a turn)", async () => {
+      const { a, b } = await fresh();
+      // Instance A creates the task and takes its lease in one write.
+      await a.tasks.commit({ task: task("cl"), expectedVersion: 0, lease: { acquire: "a", ttlMs: 400 } });
+      expect(await b.leases.holder("cl")).toMatchObject({ owner: "a" });
+      // Instance B, with the right version, still cannot start a turn there: the task runs on A.
+      const held = b.tasks.commit({ task: task("cl", { metadata: { by: "b" } }), expectedVersion: 1, lease: { acquire: "b", ttlMs: 400 } });
+      await expect(held).rejects.toBeInstanceOf(ExecutionLeaseHeldError);
+      await expect(held).rejects.toMatchObject({ code: "conflict", taskId: "cl", owner: "a" });
+      expect(await a.tasks.load("cl")).toMatchObject({ version: 1, task: { metadata: {} } });
+      // A stale version is a version conflict, whoever holds the lease.
+      await expect(b.tasks.commit({ task: task("cl"), expectedVersion: 7, lease: { acquire: "b", ttlMs: 400 } })).rejects.toBeInstanceOf(TaskVersionConflictError);
+      // A commit without `lease` (a cancel written by another instance) is not blocked by it, and leaves it.
+      expect((await b.tasks.commit({ task: task("cl", { metadata: { step: 2 } }), expectedVersion: 1 })).version).toBe(2);
+      expect(await b.leases.holder("cl")).toMatchObject({ owner: "a" });
+      // The owner renews in its commits, and its final write gives the lease up; B can then run the next turn.
+      expect((await a.tasks.commit({ task: task("cl", { metadata: { step: 3 } }), expectedVersion: 2, lease: { acquire: "a", ttlMs: 400 } })).version).toBe(3);
+      await a.tasks.commit({ task: task("cl", { state: "input-required" }), expectedVersion: 3, lease: { release: "a" } });
+      expect(await b.leases.holder("cl")).toBeUndefined();
+      await b.tasks.commit({ task: task("cl", { metadata: { by: "b" } }), expectedVersion: 4, lease: { acquire: "b", ttlMs: 400 } });
+      expect(await a.leases.holder("cl")).toMatchObject({ owner: "b" });
+      // B dies: once its lease expires, A may take the task over in its commit.
+      await sleep(600);
+      await a.tasks.commit({ task: task("cl", { state: "failed" }), expectedVersion: 5, lease: { acquire: "a", ttlMs: 400 } });
+      // Releasing a lease one does not hold changes nothing.
+      await b.tasks.commit({ task: task("cl", { state: "failed" }), expectedVersion: 6, lease: { release: "b" } });
+      expect(await a.leases.holder("cl")).toMatchObject({ owner: "a" });
+
+      // Two instances racing to start a turn on one task: exactly one wins, the other gets a typed conflict.
+      await a.tasks.commit({ task: task("duel", { state: "input-required" }), expectedVersion: 0 });
+      const outcomes = await Promise.allSettled([
+        a.tasks.commit({ task: task("duel", { metadata: { by: "a" } }), expectedVersion: 1, lease: { acquire: "a", ttlMs: 5_000 } }),
+        b.tasks.commit({ task: task("duel", { metadata: { by: "b" } }), expectedVersion: 1, lease: { acquire: "b", ttlMs: 5_000 } }),
+      ]);
+      expect(outcomes.filter((o) => o.status === "fulfilled")).toHaveLength(1);
+      const loser = outcomes.find((o) => o.status === "rejected") as PromiseRejectedResult;
+      expect(loser.reason).toBeInstanceOf(StoreError);
+      expect(loser.reason).toMatchObject({ code: "conflict" });
+      const winner = ((await a.tasks.load("duel"))!.task.metadata as { by: string }).by;
+      expect(await b.leases.holder("duel")).toMatchObject({ owner: winner });
+    });
+
     it("purges finished tasks past retention with their events and configs, and keeps the others", async () => {
       const { a, b } = await fresh();
       await a.tasks.commit({ task: task("r-done", { state: "completed" }), expectedVersion: 0, events: [{ event: { n: 1 }, final: true }] });
@@ -549,6 +592,10 @@ export function roundTripSuite(name: string, open: (ns: string) => Promise<A2ASt
         await measure("load", () => store.tasks.load("rt"));
         await measure("commit (update + 1 event + 1 push)", () =>
           store.tasks.commit({ task: task("rt", { state: "completed" }), expectedVersion: 1, events: [{ event: { n: 1 }, final: true }], pushes: [{ taskId: "rt", target: {}, payload: {} }] }),
+        );
+        await measure("commit (create + lease)", () => store.tasks.commit({ task: task("rt2"), expectedVersion: 0, lease: { acquire: "o", ttlMs: 10_000 } }));
+        await measure("commit (final + event + release)", () =>
+          store.tasks.commit({ task: task("rt2", { state: "completed" }), expectedVersion: 1, events: [{ event: { n: 1 }, final: true }], lease: { release: "o" } }),
         );
         await measure("events.append", () => store.events.append("rt", [{ event: { n: 2 }, final: false }]));
         await measure("events.read", () => store.events.read("rt"));

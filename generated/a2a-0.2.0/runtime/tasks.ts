@@ -45,6 +45,18 @@ export class TaskVersionConflictError extends StoreError {
   }
 }
 
+/** Another instance holds the task's execution lease (and it has not expired): the task is running there. */
+export class ExecutionLeaseHeldError extends StoreError {
+  constructor(
+    readonly taskId: string,
+    /** The instance that holds the lease. */
+    readonly owner: string,
+  ) {
+    super(`task "${taskId}" is running on another instance ("${owner}")`, "conflict");
+    this.name = "ExecutionLeaseHeldError";
+  }
+}
+
 /** The engine cannot be reached (connection lost, timeout, engine restarting). Retry later. */
 export class StoreUnavailableError extends StoreError {
   constructor(
@@ -102,7 +114,15 @@ export interface TaskCommit {
   events?: readonly TaskEventInput[];
   /** Queued in the push outbox in the same write. */
   pushes?: readonly OutboxMessage[];
+  /**
+   * The execution lease, in the same write: `acquire` takes or renews it for an instance (the commit
+   * fails with `ExecutionLeaseHeldError` while another instance holds it), `release` gives it up.
+   * A turn that starts and ends in one request is thus two writes: create+acquire, final+release.
+   */
+  lease?: LeaseChange;
 }
+
+export type LeaseChange = { acquire: string; ttlMs: number } | { release: string };
 
 export interface TaskCommitResult {
   /** The task's new version. */
@@ -262,6 +282,8 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   onCommit: ((taskId: string, events: readonly TaskEventInput[]) => number[]) | undefined;
   /** Called after each commit with its push notifications (the in-memory outbox queues them). */
   onPushes: ((pushes: readonly OutboxMessage[]) => void) | undefined;
+  /** The leases a commit's `lease` changes (without them, `lease` is ignored). */
+  leases: InMemoryExecutionLeases | undefined;
 
   constructor(private readonly maxTasks = 100_000) {}
 
@@ -284,10 +306,17 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const facts = taskFacts(write.task);
     const current = this.tasks.get(facts.id)?.version ?? 0;
     if (current !== write.expectedVersion) throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
+    const lease = write.lease;
+    if (lease && "acquire" in lease) {
+      const holder = this.leases?.liveHolder(facts.id);
+      if (holder !== undefined && holder !== lease.acquire) throw new ExecutionLeaseHeldError(facts.id, holder);
+    }
     storableJson(write.task, `task "${facts.id}"`);
     for (const e of write.events ?? []) storableJson(e.event, `an event of task "${facts.id}"`);
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
     this.write(write.task, facts, current + 1);
+    if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
+    else if (lease) this.leases?.releaseNow(facts.id, lease.release);
     const sequences = write.events && write.events.length > 0 ? (this.onCommit?.(facts.id, write.events) ?? []) : [];
     if (write.pushes && write.pushes.length > 0) this.onPushes?.(write.pushes);
     return { version: current + 1, sequences };
@@ -609,6 +638,20 @@ export interface ExecutionLeases {
 export class InMemoryExecutionLeases implements ExecutionLeases {
   private readonly leases = new Map<string, LeaseHolder>();
 
+  /** The owner of the task's unexpired lease, if any. */
+  liveHolder(taskId: string): string | undefined {
+    const current = this.leases.get(taskId);
+    return current && current.expiresAt > Date.now() ? current.owner : undefined;
+  }
+
+  set(taskId: string, owner: string, ttlMs: number): void {
+    this.leases.set(taskId, { owner, expiresAt: Date.now() + ttlMs });
+  }
+
+  releaseNow(taskId: string, owner: string): void {
+    if (this.leases.get(taskId)?.owner === owner) this.leases.delete(taskId);
+  }
+
   async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
     const now = Date.now();
     const current = this.leases.get(taskId);
@@ -681,6 +724,7 @@ export class InMemoryStore implements A2AStore {
     const events = new InMemoryTaskEventLog((taskId) => tasks.has(taskId));
     tasks.onCommit = (taskId, committed) => events.appendNow(taskId, committed);
     tasks.onPushes = (pushes) => void this.outbox.enqueueNow(pushes);
+    tasks.leases = this.leases;
     tasks.onRemove = (taskId) => {
       events.deleteTask(taskId);
       this.pushConfigs.deleteTask(taskId);

@@ -14,6 +14,7 @@
  */
 import pg from "pg";
 import {
+  ExecutionLeaseHeldError,
   StoreError,
   StoreUnavailableError,
   TaskVersionConflictError,
@@ -308,16 +309,38 @@ export class PostgresTaskStore implements VersionedTaskStore {
     const eventsJson = storableJson(events, `the events of task "${facts.id}"`);
     const pushesJson = storableJson(pushes, `the push notifications of task "${facts.id}"`);
     const p = this.p;
-    // $1 id, $2 task, $3 context, $4 state, $5 terminal, $6 status time, $7 events, $8 pushes, $9 event count, $10 channel, $11 payload, $12 expected
+    const lease = write.lease;
+    const leaseMode = lease === undefined ? "none" : "acquire" in lease ? "acquire" : "release";
+    const leaseOwner = lease === undefined ? "" : "acquire" in lease ? lease.acquire : lease.release;
+    const leaseTtl = lease !== undefined && "acquire" in lease ? lease.ttlMs : 0;
+    // $1 id, $2 task, $3 context, $4 state, $5 terminal, $6 status time, $7 events, $8 pushes, $9 event count,
+    // $10 channel, $11 payload, $12 expected version, $13 lease owner, $14 lease ttl, $15 lease mode
+    const leaseFree = `NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = $1 AND l.owner <> $13 AND l.expires_at > now() AND $15 = 'acquire')`;
     const head =
       write.expectedVersion === 0
         ? `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq)
-           VALUES ($1, $2::json, $3, $4, $5, $6, 1, $9) ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`
+           SELECT $1, $2::json, $3, $4, $5, $6, 1, $9 WHERE $12::int = 0 AND ${leaseFree}
+           ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`
         : `UPDATE ${p}tasks SET task = $2::json, context_id = $3, state = $4, terminal = $5, status_time = $6,
              version = version + 1, last_seq = last_seq + $9, updated_at = now()
-           WHERE id = $1 AND version = $12 RETURNING version, last_seq`;
-    const values: unknown[] = [facts.id, json, facts.contextId, facts.state, facts.terminal, facts.statusTime, eventsJson, pushesJson, events.length, this.channel, notifyPayload(facts.id)];
-    if (write.expectedVersion !== 0) values.push(write.expectedVersion);
+           WHERE id = $1 AND version = $12 AND ${leaseFree} RETURNING version, last_seq`;
+    const values: unknown[] = [
+      facts.id,
+      json,
+      facts.contextId,
+      facts.state,
+      facts.terminal,
+      facts.statusTime,
+      eventsJson,
+      pushesJson,
+      events.length,
+      this.channel,
+      notifyPayload(facts.id),
+      write.expectedVersion,
+      leaseOwner,
+      leaseTtl,
+      leaseMode,
+    ];
     const { rows } = await this.db.query<{ version: number; last_seq: string }>(
       `WITH t AS (${head}),
        e AS (
@@ -329,14 +352,27 @@ export class PostgresTaskStore implements VersionedTaskStore {
          INSERT INTO ${p}outbox (task_id, target, payload)
          SELECT x.value->>'taskId', x.value->'target', x.value->'payload'
          FROM t, json_array_elements($8::json) WITH ORDINALITY AS x(value, ord) ORDER BY x.ord
-       )
+       ),
+       la AS (
+         INSERT INTO ${p}leases (task_id, owner, expires_at)
+         SELECT $1, $13, now() + $14 * interval '1 millisecond' FROM t WHERE $15 = 'acquire'
+         ON CONFLICT (task_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at
+       ),
+       lr AS (DELETE FROM ${p}leases WHERE task_id = $1 AND owner = $13 AND $15 = 'release' AND EXISTS (SELECT 1 FROM t))
        SELECT t.version, t.last_seq, (SELECT pg_notify($10, $11) WHERE $9 > 0) AS n FROM t`,
       values,
     );
     const row = rows[0];
     if (!row) {
-      const current = await this.db.query<{ version: number }>(`SELECT version FROM ${p}tasks WHERE id = $1`, [facts.id]);
-      throw new TaskVersionConflictError(facts.id, write.expectedVersion, current.rows[0]?.version ?? 0);
+      const { rows: found } = await this.db.query<{ version: number | null; holder: string | null }>(
+        `SELECT (SELECT version FROM ${p}tasks WHERE id = $1) AS version,
+                (SELECT owner FROM ${p}leases WHERE task_id = $1 AND owner <> $2 AND expires_at > now()) AS holder`,
+        [facts.id, leaseOwner],
+      );
+      const current = found[0]?.version ?? 0;
+      const holder = found[0]?.holder;
+      if (current === write.expectedVersion && leaseMode === "acquire" && holder) throw new ExecutionLeaseHeldError(facts.id, holder);
+      throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
     }
     const last = Number(row.last_seq);
     return { version: row.version, sequences: events.map((_, i) => last - events.length + 1 + i) };

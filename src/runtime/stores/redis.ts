@@ -28,6 +28,7 @@
 import { createHash } from "node:crypto";
 import { createClient } from "@redis/client";
 import {
+  ExecutionLeaseHeldError,
   StoreError,
   StoreUnavailableError,
   TaskVersionConflictError,
@@ -108,8 +109,9 @@ const LUA = {
 
 const SCRIPTS = {
   // ARGV: prefix, id, json, expected (-1: unconditional), ctx, state, terminal, member,
+  //       lease mode (none, acquire, release), lease owner, lease ttl,
   //       event count, (final, event)..., push count, (taskId, target, payload)...
-  // Returns {1, version, lastSeq} or {0, currentVersion}.
+  // Returns {1, version, lastSeq}, {0, currentVersion} (version conflict) or {2, holder} (lease held).
   commit: `
     ${LUA.unindex}
     local p, id = ARGV[1], ARGV[2]
@@ -118,6 +120,17 @@ const SCRIPTS = {
     local expected = tonumber(ARGV[4])
     if expected >= 0 and cur ~= expected then return {0, cur} end
     local now = (function() ${LUA.now} end)()
+    local mode, lowner = ARGV[9], ARGV[10]
+    if mode == 'acquire' then
+      local holder = redis.call('HGET', p .. 'lease-owner', id)
+      local expires = tonumber(redis.call('ZSCORE', p .. 'leases', id) or '0')
+      if holder and holder ~= lowner and expires > now then return {2, holder} end
+      redis.call('HSET', p .. 'lease-owner', id, lowner)
+      redis.call('ZADD', p .. 'leases', now + tonumber(ARGV[11]), id)
+    elseif mode == 'release' and redis.call('HGET', p .. 'lease-owner', id) == lowner then
+      redis.call('HDEL', p .. 'lease-owner', id)
+      redis.call('ZREM', p .. 'leases', id)
+    end
     unindex(p, id, tkey)
     local ctx, state, member = ARGV[5], ARGV[6], ARGV[8]
     redis.call('ZADD', p .. 'idx:all', 0, member)
@@ -126,7 +139,7 @@ const SCRIPTS = {
     redis.call('ZADD', p .. 'idx:cs:' .. string.len(ctx) .. ':' .. ctx .. ':' .. state, 0, member)
     if ARGV[7] == '1' then redis.call('ZADD', p .. 'finished', now, id) end
     local seq = tonumber(redis.call('HGET', tkey, 'seq') or '0')
-    local i = 9
+    local i = 12
     local n = tonumber(ARGV[i])
     for k = 1, n do
       seq = seq + 1
@@ -465,14 +478,18 @@ export class RedisTaskStore implements VersionedTaskStore {
   }
 
   async save(task: JsonObject): Promise<void> {
-    await this.write(task, -1, [], []);
+    await this.write({ task, expectedVersion: -1 });
   }
 
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
-    return this.write(write.task, write.expectedVersion, write.events ?? [], write.pushes ?? []);
+    return this.write(write);
   }
 
-  private async write(task: JsonObject, expected: number, events: readonly TaskEventInput[], pushes: readonly OutboxMessage[]): Promise<TaskCommitResult> {
+  /** One commit script call; `expectedVersion` -1 writes whatever the version. */
+  private async write(write: TaskCommit): Promise<TaskCommitResult> {
+    const { task, expectedVersion: expected, lease } = write;
+    const events = write.events ?? [];
+    const pushes = write.pushes ?? [];
     const facts = taskFacts(task);
     const args: Array<string | number> = [
       facts.id,
@@ -482,12 +499,16 @@ export class RedisTaskStore implements VersionedTaskStore {
       facts.state,
       facts.terminal ? "1" : "0",
       indexMember(facts.statusTime, facts.id),
+      lease === undefined ? "none" : "acquire" in lease ? "acquire" : "release",
+      lease === undefined ? "" : "acquire" in lease ? lease.acquire : lease.release,
+      lease !== undefined && "acquire" in lease ? Math.max(1, Math.floor(lease.ttlMs)) : 0,
       events.length,
     ];
     for (const e of events) args.push(e.final ? "1" : "0", storableJson(e.event, `an event of task "${facts.id}"`));
     args.push(pushes.length);
     for (const m of pushes) args.push(m.taskId, storableJson(m.target, "a push target"), storableJson(m.payload, "a push notification"));
-    const reply = await this.db.script<number[]>("commit", args);
+    const reply = await this.db.script<Array<number | string>>("commit", args);
+    if (reply[0] === 2) throw new ExecutionLeaseHeldError(facts.id, String(reply[1]));
     if (reply[0] !== 1) throw new TaskVersionConflictError(facts.id, expected, Number(reply[1]));
     const last = Number(reply[2]);
     return { version: Number(reply[1]), sequences: events.map((_, i) => last - events.length + 1 + i) };
