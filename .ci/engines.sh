@@ -2,7 +2,7 @@
 # Real PostgreSQL and Redis for the store tests, without Docker: installed from Debian with apt-get,
 # started on 127.0.0.1 on free ports with throw-away data directories (removed by `down`).
 #
-#   source .ci/engines.sh          # installs if needed, starts both, exports the URLs below
+#   source .ci/engines.sh          # installs if needed, starts both (again: no-op), exports the URLs below
 #   .ci/engines.sh start|stop|restart postgres|redis   # control one engine (the restart tests use this)
 #   .ci/engines.sh down            # stops both and removes their data directories
 #
@@ -49,11 +49,13 @@ _a2a_engines_main() {
       echo "$port" >"$A2A_TEST_ENGINES_DIR/postgres.port"
     fi
     port="$(cat "$A2A_TEST_ENGINES_DIR/postgres.port")"
-    # fsync off keeps the 2-core CI machine fast; commits stay synchronous, so a crash-like stop (the restart
-    # tests) loses nothing the engine acknowledged (only an OS crash could).
-    _a2a_as_owner "$bin/pg_ctl" -D "$dir" -l "$A2A_TEST_ENGINES_DIR/postgres.log" -w -t 30 \
-      -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c max_connections=200" start >/dev/null \
-      || { cat "$A2A_TEST_ENGINES_DIR/postgres.log" >&2; return 1; }
+    if ! _a2a_as_owner "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+      # fsync off keeps the 2-core CI machine fast; commits stay synchronous, so a crash-like stop (the
+      # restart tests) loses nothing the engine acknowledged (only an OS crash could).
+      _a2a_as_owner "$bin/pg_ctl" -D "$dir" -l "$A2A_TEST_ENGINES_DIR/postgres.log" -w -t 30 \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c max_connections=200" start >/dev/null \
+        || { cat "$A2A_TEST_ENGINES_DIR/postgres.log" >&2; return 1; }
+    fi
     echo "postgres://postgres@127.0.0.1:$port/postgres"
   }
   _a2a_pg_stop() {
@@ -66,6 +68,7 @@ _a2a_engines_main() {
     mkdir -p "$dir"
     [ -f "$A2A_TEST_ENGINES_DIR/redis.port" ] || _a2a_free_port >"$A2A_TEST_ENGINES_DIR/redis.port"
     port="$(cat "$A2A_TEST_ENGINES_DIR/redis.port")"
+    if redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1; then echo "redis://127.0.0.1:$port"; return 0; fi
     # The append-only file (written before each reply) keeps the data across a crash-like stop (the restart tests).
     redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save "" --appendonly yes --appendfsync everysec \
       --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" >/dev/null
@@ -125,5 +128,9 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
   set -euo pipefail
   _a2a_engines_main "$@"
 else
-  _a2a_engines_main "$@"
+  # Sourced: the caller's own arguments are not ours unless they name a command.
+  case "${1:-}" in
+    up | start | stop | restart | down) _a2a_engines_main "$@" ;;
+    *) _a2a_engines_main up ;;
+  esac
 fi
