@@ -73,6 +73,8 @@ class Timer {
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const timer = new Timer();
   const cwd = options.cwd ?? process.cwd();
+  const badStore = unknownStore(options.stores ?? []);
+  if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
   const source = await timer.run("load", () => loadSchemaSource({ spec: options.spec, schema: options.schema, cwd }));
   const normalized = await timer.run("normalize", () => normalizeSchema(source.json, source.displayPath));
   const ir = await timer.run("ir", () => {
@@ -99,8 +101,6 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
-    const badStore = unknownStore(options.stores ?? []);
-    if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
     Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
   });
   const formatted = await timer.run("format", () => formatFiles(files));

@@ -490,6 +490,9 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await sub.ready;
       await eventually(() => expect(received).toHaveLength(1));
 
+      const lateEvents: LoggedEvent[] = [];
+      const lateErrors: StoreError[] = [];
+      let lateSubscription: { close(): void } | undefined;
       await control.stop();
       try {
         // While the engine is down every operation fails with a typed error, in bounded time.
@@ -505,6 +508,10 @@ export function storeContract(name: string, harness: StoreHarness): void {
           expect(failure.status).toBe("rejected");
           expect((failure as PromiseRejectedResult).reason).toBeInstanceOf(StoreUnavailableError);
         }
+        // A subscription opened meanwhile says it is not ready yet, and catches up once the engine is back.
+        const late = a.events.subscribe("s1", (e) => lateEvents.push(e), { onError: (e) => lateErrors.push(e) });
+        await expect(late.ready).rejects.toBeInstanceOf(StoreUnavailableError);
+        lateSubscription = late;
       } finally {
         await control.start();
       }
@@ -517,7 +524,10 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(next).toEqual({ version: 2, sequences: [2] });
       // The live subscription resumed: the event written after the restart arrives, once.
       await eventually(() => expect(received.map((e) => e.seq)).toEqual([1, 2]), 30_000);
+      await eventually(() => expect(lateEvents.map((e) => e.seq)).toEqual([1, 2]), 30_000);
+      expect(lateErrors.every((e) => e instanceof StoreUnavailableError)).toBe(true);
       sub.close();
+      lateSubscription?.close();
     });
   });
 }

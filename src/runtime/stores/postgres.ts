@@ -483,6 +483,7 @@ export class PostgresTaskEventLog implements TaskEventLog {
     );
     listener.onNotification = (payload) => this.follower.wake(payload.startsWith("t:") ? payload.slice(2) : undefined);
     listener.onReconnect = () => this.follower.wake(undefined);
+    listener.wanted = () => this.follower.size > 0;
   }
 
   async append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]> {
@@ -525,12 +526,13 @@ export class PostgresTaskEventLog implements TaskEventLog {
 class NotificationListener {
   onNotification: (payload: string) => void = () => undefined;
   onReconnect: () => void = () => undefined;
+  /** Whether anyone still follows a log (no reconnection attempts otherwise: the next subscription opens it). */
+  wanted: () => boolean = () => true;
   private client: pg.Client | undefined;
   private connecting: Promise<void> | undefined;
   private retryTimer: NodeJS.Timeout | undefined;
   private retryDelay = 100;
   private closed = false;
-  private everConnected = false;
 
   constructor(
     private readonly config: pg.PoolConfig,
@@ -572,8 +574,8 @@ class NotificationListener {
     }
     this.client = client;
     this.retryDelay = 100;
-    if (this.everConnected) this.onReconnect();
-    this.everConnected = true;
+    // Subscriptions made while the engine was down, or open across the loss: catch up now.
+    this.onReconnect();
   }
 
   private lost(client: pg.Client, error: unknown): void {
@@ -586,7 +588,7 @@ class NotificationListener {
   }
 
   private scheduleRetry(): void {
-    if (this.closed || this.retryTimer) return;
+    if (this.closed || this.retryTimer || !this.wanted()) return;
     this.retryTimer = setTimeout(() => {
       this.retryTimer = undefined;
       this.listening().catch(() => undefined);

@@ -596,6 +596,7 @@ export class RedisTaskEventLog implements TaskEventLog {
     );
     subscriber.onMessage = (taskId) => this.follower.wake(taskId);
     subscriber.onReconnect = () => this.follower.wake(undefined);
+    subscriber.wanted = () => this.follower.size > 0;
   }
 
   async append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]> {
@@ -627,7 +628,11 @@ export class RedisTaskEventLog implements TaskEventLog {
 class Subscriber {
   onMessage: (taskId: string) => void = () => undefined;
   onReconnect: () => void = () => undefined;
+  /** Whether anyone still follows a log. */
+  wanted: () => boolean = () => true;
   private client: Client | undefined;
+  private retryTimer: NodeJS.Timeout | undefined;
+  private retryDelay = 100;
   private opening: Promise<void> | undefined;
   private subscribed = false;
   private closed = false;
@@ -655,28 +660,46 @@ class Subscriber {
     if (!this.client) {
       this.client = client;
       client.on("error", (error: unknown) => this.options.onBackgroundError?.(redisError(error, "subscriber")));
-      let connectedOnce = false;
+      // After a reconnection node-redis subscribes again; catch up now and twice more, so that an event
+      // published before the subscription was back in place is read too.
       client.on("ready", () => {
-        if (connectedOnce) this.onReconnect();
-        connectedOnce = true;
+        for (const delay of [0, 250, 1_000]) setTimeout(() => this.onReconnect(), delay).unref();
       });
       try {
         await connectClient(client, this.options.connectTimeoutMs ?? 5_000, "subscribe");
       } catch (error) {
         this.client = undefined;
+        this.scheduleRetry();
         throw error;
       }
     }
     try {
       await client.subscribe(this.channel, (message: string) => this.onMessage(message));
       this.subscribed = true;
+      this.retryDelay = 100;
     } catch (error) {
+      this.scheduleRetry();
       throw redisError(error, "subscribe");
     }
   }
 
+  /** The first connection failed: try again (backing off to 2 s) while anyone follows a log, then catch up. */
+  private scheduleRetry(): void {
+    if (this.closed || this.retryTimer || !this.wanted()) return;
+    this.retryTimer = setTimeout(() => {
+      this.retryTimer = undefined;
+      this.listening().then(
+        () => this.onReconnect(),
+        () => undefined,
+      );
+    }, this.retryDelay);
+    this.retryTimer.unref();
+    this.retryDelay = Math.min(this.retryDelay * 2, 2_000);
+  }
+
   async close(): Promise<void> {
     this.closed = true;
+    if (this.retryTimer) clearTimeout(this.retryTimer);
     await this.opening?.catch(() => undefined);
     const client = this.client;
     this.client = undefined;
