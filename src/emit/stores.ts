@@ -24,12 +24,47 @@ export function unknownStore(stores: readonly string[]): string | undefined {
 
 /**
  * The files of the chosen engines, as output paths (`runtime/stores/<file>`) with the output's
- * header. Nothing for none: the default output imports no database client.
+ * header, and `runtime/stores/connect.ts` (a URL to a store, among those engines). Nothing for none:
+ * the default output imports no database client.
  */
 export function emitStoreFiles(runtimeDir: string, header: string, stores: readonly StoreEngine[]): Record<string, string> {
   const out: Record<string, string> = {};
-  for (const store of STORES.filter((s) => stores.includes(s))) {
+  const chosen = STORES.filter((s) => stores.includes(s));
+  for (const store of chosen) {
     for (const file of STORE_FILES[store]) out[`runtime/stores/${file}`] = `${header}\n${readFileSync(join(runtimeDir, "stores", file), "utf8")}`;
   }
+  if (chosen.length > 0) out["runtime/stores/connect.ts"] = connectFile(header, chosen);
   return out;
+}
+
+/** `connectStore(url)`: the store a URL names, among the engines generated (absent URL: in-memory). */
+function connectFile(header: string, chosen: readonly StoreEngine[]): string {
+  const has = (s: StoreEngine) => chosen.includes(s);
+  const schemes = [...(has("postgres") ? ["postgres://", "postgresql://"] : []), ...(has("redis") ? ["redis://", "rediss://"] : [])];
+  return [
+    header,
+    "/**",
+    " * The store an agent runs on, from a URL (typically `A2A_STORE_URL`): " + schemes.map((s) => `\`${s}…\``).join(", ") + ";",
+    " * none: the in-memory store (one process). The same build thus runs as one process or as many instances",
+    " * sharing one engine.",
+    " */",
+    'import { InMemoryStore, StoreError, type A2AStore } from "../tasks.js";',
+    ...(has("postgres") ? ['import { PostgresStore, type PostgresStoreOptions } from "./postgres.js";'] : []),
+    ...(has("redis") ? ['import { RedisStore, type RedisStoreOptions } from "./redis.js";'] : []),
+    "",
+    "export interface ConnectStoreOptions {",
+    ...(has("postgres") ? ['  postgres?: Omit<PostgresStoreOptions, "connectionString">;'] : []),
+    ...(has("redis") ? ['  redis?: Omit<RedisStoreOptions, "url">;'] : []),
+    "}",
+    "",
+    "export async function connectStore(url: string | undefined, options: ConnectStoreOptions = {}): Promise<A2AStore> {",
+    '  if (url === undefined || url === "") return new InMemoryStore();',
+    '  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? "";',
+    ...(has("postgres") ? ['  if (scheme === "postgres" || scheme === "postgresql") return PostgresStore.connect({ ...options.postgres, connectionString: url });'] : []),
+    ...(has("redis") ? ['  if (scheme === "redis" || scheme === "rediss") return RedisStore.connect({ ...options.redis, url });'] : []),
+    "  // The URL itself is not echoed: it may hold a password.",
+    `  throw new StoreError(\`store URL: unsupported scheme "\${scheme}"; this agent was generated with: ${schemes.join(", ")}\`, "invalid");`,
+    "}",
+    "",
+  ].join("\n");
 }

@@ -11,6 +11,7 @@ import {
   TaskVersionConflictError,
   decodePageToken,
   encodePageToken,
+  scheduleRetention,
   taskFacts,
   type A2AStore,
   type TaskStore,
@@ -127,5 +128,28 @@ describe("compare-and-set under real latency (a store that takes 5 ms per call)"
     expect(await run(slowStore(new InMemoryStore(), 5), true)).toBe(8);
     // The same writers with last-writer-wins saves lose turns: the race is real.
     expect(await run(slowStore(new InMemoryStore(), 5), false)).toBeLessThan(8);
+  });
+});
+
+describe("scheduleRetention", () => {
+  it("purges at each tick until stopped, and reports failures without stopping", async () => {
+    const calls: number[] = [];
+    const errors: unknown[] = [];
+    const store = {
+      async purgeFinished(options: { olderThanMs: number }) {
+        calls.push(options.olderThanMs);
+        if (calls.length === 1) throw new StoreError("engine down", "unavailable");
+        return 0;
+      },
+    };
+    const stop = scheduleRetention(store, { olderThanMs: 60_000, everyMs: 10, onError: (e) => errors.push(e) });
+    while (calls.length < 3) await new Promise((r) => setTimeout(r, 5));
+    stop();
+    const after = calls.length;
+    await new Promise((r) => setTimeout(r, 50));
+    expect(calls.length).toBe(after);
+    expect(calls.every((ms) => ms === 60_000)).toBe(true);
+    expect(errors).toHaveLength(1);
+    expect(errors[0]).toMatchObject({ code: "unavailable" });
   });
 });

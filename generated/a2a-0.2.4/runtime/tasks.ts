@@ -710,6 +710,31 @@ export interface A2AStore {
   close(): Promise<void>;
 }
 
+/**
+ * Runs `purgeFinished` every `everyMs` (default: a tenth of `olderThanMs`, at least 1 s, at most 1 h)
+ * until the returned function is called. Failures (engine down) are passed to `onError` and retried
+ * at the next tick.
+ */
+export function scheduleRetention(
+  store: Pick<A2AStore, "purgeFinished">,
+  options: { olderThanMs: number; everyMs?: number; limit?: number; onError?: (error: unknown) => void },
+): () => void {
+  const every = options.everyMs ?? Math.min(Math.max(options.olderThanMs / 10, 1_000), 3_600_000);
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    store
+      .purgeFinished({ olderThanMs: options.olderThanMs, ...(options.limit !== undefined ? { limit: options.limit } : {}) })
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        running = false;
+      });
+  }, every);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}
+
 /** The embedded default: every part in this process's memory (one instance; lost on restart). */
 export class InMemoryStore implements A2AStore {
   readonly engine = "memory";
