@@ -3,7 +3,8 @@
 # started on 127.0.0.1 on free ports with throw-away data directories (removed by `down`).
 #
 #   source .ci/engines.sh          # installs if needed, starts both (again: no-op), exports the URLs below
-#   .ci/engines.sh start|stop|restart postgres|redis   # control one engine (the restart tests use this)
+#   .ci/engines.sh start|stop|restart postgres|redis   # control one engine; start and restart print its URL
+#                                  # (the restart tests run private engines this way, in their own A2A_TEST_ENGINES_DIR)
 #   .ci/engines.sh down            # stops both and removes their data directories
 #
 # Exports A2A_TEST_POSTGRES_URL, A2A_TEST_REDIS_URL and A2A_TEST_ENGINES_DIR (the folder that records
@@ -108,8 +109,8 @@ _a2a_engines_main() {
     start | stop | restart)
       [ -n "${A2A_TEST_ENGINES_DIR:-}" ] || { echo "engines: A2A_TEST_ENGINES_DIR is not set (source .ci/engines.sh first)" >&2; return 2; }
       case "$engine" in
-        postgres) [ "$cmd" = start ] || _a2a_pg_stop; [ "$cmd" = stop ] || _a2a_pg_start >/dev/null ;;
-        redis) [ "$cmd" = start ] || _a2a_redis_stop; [ "$cmd" = stop ] || _a2a_redis_start >/dev/null ;;
+        postgres) [ "$cmd" = start ] || _a2a_pg_stop; [ "$cmd" = stop ] || _a2a_pg_start ;;
+        redis) [ "$cmd" = start ] || _a2a_redis_stop; [ "$cmd" = stop ] || _a2a_redis_start ;;
         *) echo "engines: unknown engine \"$engine\" (postgres or redis)" >&2; return 2 ;;
       esac
       ;;

@@ -7,7 +7,9 @@
  * takeover) are tested.
  */
 import { execFile } from "node:child_process";
-import { resolve } from "node:path";
+import { chmod, mkdtemp } from "node:fs/promises";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
 import {
@@ -21,29 +23,47 @@ import {
 } from "../../src/runtime/tasks.js";
 
 export interface StoreHarness {
-  /** Opens an instance on a namespace; the same namespace opened twice shares its data. */
-  open(ns: string): Promise<A2AStore>;
+  /** Opens an instance on a namespace (of the shared engine, or of `url`); the same namespace opened twice shares its data. */
+  open(ns: string, url?: string): Promise<A2AStore>;
   /** Removes a namespace's data. */
   drop?(ns: string): Promise<void>;
-  /** Stops and starts the engine (restart tests); absent when the engine cannot be controlled. */
-  control?: EngineControl;
+  /**
+   * A private engine of the same kind that the restart test may stop and start (so that it never
+   * disturbs the shared engine other test files use); absent when none can be started.
+   */
+  privateEngine?: () => Promise<PrivateEngine>;
 }
 
-export interface EngineControl {
+export interface PrivateEngine {
+  url: string;
   stop(): Promise<void>;
   start(): Promise<void>;
+  /** Stops it and deletes its data. */
+  down(): Promise<void>;
 }
 
 const run = promisify(execFile);
 
-/** Engine start/stop through .ci/engines.sh, for engines it started (A2A_TEST_ENGINES_DIR is set). */
-export function scriptControl(engine: "postgres" | "redis"): EngineControl | undefined {
-  if (!process.env.A2A_TEST_ENGINES_DIR) return undefined;
+/**
+ * A private engine started by .ci/engines.sh in its own throw-away folder: available where the
+ * engines were installed by that script (A2A_TEST_ENGINES_DIR is set), and in CI.
+ */
+export function scriptEngine(engine: "postgres" | "redis"): (() => Promise<PrivateEngine>) | undefined {
+  if (!process.env.A2A_TEST_ENGINES_DIR && process.env.CI !== "true") return undefined;
   const script = resolve(import.meta.dirname, "../../.ci/engines.sh");
-  const exec = async (command: string) => {
-    await run("bash", [script, command, engine], { env: process.env, timeout: 60_000 });
+  return async () => {
+    const dir = await mkdtemp(join(tmpdir(), `a2a-${engine}-restart-`));
+    await chmod(dir, 0o755);
+    const env = { ...process.env, A2A_TEST_ENGINES_DIR: dir };
+    const exec = async (command: string) => (await run("bash", [script, command, engine], { env, timeout: 60_000 })).stdout.trim();
+    const url = (await exec("start")).split("\n").at(-1) ?? "";
+    return {
+      url,
+      stop: async () => void (await exec("stop")),
+      start: async () => void (await exec("start")),
+      down: async () => void (await run("bash", [script, "down"], { env, timeout: 60_000 })),
+    };
   };
-  return { stop: () => exec("stop"), start: () => exec("start") };
 }
 
 /**
@@ -114,9 +134,11 @@ export function storeContract(name: string, harness: StoreHarness): void {
       opened.push(b);
       return { ns, a, b };
     }
+    const engines: PrivateEngine[] = [];
     afterEach(async () => {
       for (const store of opened.splice(0)) await store.close();
       for (const ns of namespaces.splice(0)) await harness.drop?.(ns);
+      for (const engine of engines.splice(0)) await engine.down();
     });
 
     it("creates, reads and updates tasks with versions (compare-and-set)", async () => {
@@ -479,11 +501,15 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect((await a.tasks.query({})).tasks.map((t) => t.id).sort()).toEqual(["r-fresh", "r-running"]);
     });
 
-    const control = harness.control;
-    const restartTest = control ? it : process.env.CI === "true" ? it : it.skip;
+    const restartTest = harness.privateEngine ? it : it.skip;
     restartTest("gives clean errors while the engine restarts and recovers by itself, with nothing corrupted", async () => {
-      if (!control) throw new Error(`${name}: the engine cannot be stopped and started (start it with: source .ci/engines.sh)`);
-      const { a, b } = await fresh();
+      const control = await harness.privateEngine!();
+      engines.push(control);
+      const ns = namespace();
+      const a = await harness.open(ns, control.url);
+      opened.push(a);
+      const b = await harness.open(ns, control.url);
+      opened.push(b);
       await a.tasks.commit({ task: task("s1", { metadata: { n: 1 } }), expectedVersion: 0, events: [{ event: { n: 1 }, final: false }] });
       const received: LoggedEvent[] = [];
       const sub = b.events.subscribe("s1", (e) => received.push(e));

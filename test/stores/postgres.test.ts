@@ -2,7 +2,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PostgresStore } from "../../src/runtime/stores/postgres.js";
-import { engineUrl, roundTripSuite, scriptControl, storeContract, unreachableEngineSuite } from "./contract.js";
+import { engineUrl, roundTripSuite, scriptEngine, storeContract, unreachableEngineSuite } from "./contract.js";
 
 unreachableEngineSuite(
   "postgres",
@@ -12,13 +12,14 @@ unreachableEngineSuite(
 
 const url = engineUrl("A2A_TEST_POSTGRES_URL", "PostgreSQL");
 if (url) {
-  const open = (ns: string) => PostgresStore.connect({ connectionString: url, tablePrefix: `${ns}_`, connectTimeoutMs: 2_000, queryTimeoutMs: 5_000 });
+  const shared = url;
+  const open = (ns: string, url?: string) => PostgresStore.connect({ connectionString: url ?? shared, tablePrefix: `${ns}_`, connectTimeoutMs: 2_000, queryTimeoutMs: 5_000 });
   const drop = async (ns: string) => {
     const store = await open(ns);
     await store.dropTables();
     await store.close();
   };
-  storeContract("postgres", { open, drop, control: scriptControl("postgres") });
+  storeContract("postgres", { open, drop, privateEngine: scriptEngine("postgres") });
   roundTripSuite("postgres", open, drop);
 
   describe("postgres store migrations", () => {

@@ -2,7 +2,7 @@
 import { createClient } from "@redis/client";
 import { describe, expect, it } from "vitest";
 import { RedisStore } from "../../src/runtime/stores/redis.js";
-import { engineUrl, roundTripSuite, scriptControl, storeContract, unreachableEngineSuite } from "./contract.js";
+import { engineUrl, roundTripSuite, scriptEngine, storeContract, unreachableEngineSuite } from "./contract.js";
 
 unreachableEngineSuite(
   "redis",
@@ -12,13 +12,14 @@ unreachableEngineSuite(
 
 const url = engineUrl("A2A_TEST_REDIS_URL", "Redis");
 if (url) {
-  const open = (ns: string) => RedisStore.connect({ url, keyPrefix: `${ns}:`, connectTimeoutMs: 2_000, commandTimeoutMs: 5_000 });
+  const shared = url;
+  const open = (ns: string, url?: string) => RedisStore.connect({ url: url ?? shared, keyPrefix: `${ns}:`, connectTimeoutMs: 2_000, commandTimeoutMs: 5_000 });
   const drop = async (ns: string) => {
     const store = await open(ns);
     await store.dropKeys();
     await store.close();
   };
-  storeContract("redis", { open, drop, control: scriptControl("redis") });
+  storeContract("redis", { open, drop, privateEngine: scriptEngine("redis") });
   roundTripSuite("redis", open, drop);
 
   describe("redis store data layout", () => {
