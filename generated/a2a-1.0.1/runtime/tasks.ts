@@ -454,7 +454,11 @@ export interface EventSubscriptionOptions {
 }
 
 export interface EventSubscription {
-  /** Resolves once the backlog was read and live events are followed (rejects if the engine is down). */
+  /**
+   * Resolves once the backlog was read and live events are followed. Rejects with a
+   * StoreUnavailableError while the engine is down; the subscription stays open and catches up when
+   * the engine is back (close it if the caller gives up).
+   */
   readonly ready: Promise<void>;
   close(): void;
 }
