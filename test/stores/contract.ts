@@ -19,6 +19,7 @@ import {
   StoreUnavailableError,
   TaskVersionConflictError,
   type A2AStore,
+  type EventSubscription,
   type LoggedEvent,
 } from "../../src/runtime/tasks.js";
 
@@ -347,6 +348,47 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await eventually(() => expect(fromStart.at(-1)?.seq).toBe(21));
       expect(resumed.at(-1)?.seq).toBe(20);
       s1.close();
+    });
+
+    it("delivers every event of many concurrent tasks to subscribers on both instances, in order, with no gap", async () => {
+      const { a, b } = await fresh();
+      const tasks = 60;
+      const eventsPerTask = 5;
+      const seen = new Map<string, number[]>();
+      const subscriptions: EventSubscription[] = [];
+      const ids = Array.from({ length: tasks }, (_, i) => `m${i}`);
+      for (const id of ids) await (Number(id.slice(1)) % 2 ? a : b).tasks.commit({ task: task(id), expectedVersion: 0 });
+      for (const id of ids) {
+        for (const [who, store] of [["a", a], ["b", b]] as const) {
+          const key = `${who}:${id}`;
+          seen.set(key, []);
+          const sub = store.events.subscribe(id, (e) => seen.get(key)!.push(e.seq));
+          subscriptions.push(sub);
+        }
+      }
+      await Promise.all(subscriptions.map((s) => s.ready));
+      // Writers on both instances, each event a CAS commit of its task (retried on conflict).
+      await Promise.all(
+        ids.map(async (id, i) => {
+          for (let n = 0; n < eventsPerTask; n++) {
+            const store = (i + n) % 2 ? a : b;
+            for (;;) {
+              const current = (await store.tasks.load(id))!;
+              try {
+                await store.tasks.commit({ task: current.task, expectedVersion: current.version, events: [{ event: { n }, final: n === eventsPerTask - 1 }] });
+                break;
+              } catch (error) {
+                if (!(error instanceof TaskVersionConflictError)) throw error;
+              }
+            }
+          }
+        }),
+      );
+      const expected = Array.from({ length: eventsPerTask }, (_, n) => n + 1);
+      await eventually(() => {
+        for (const [key, seqs] of seen) expect(seqs, key).toEqual(expected);
+      }, 20_000);
+      for (const s of subscriptions) s.close();
     });
 
     it("queues push notifications with the task update and delivers them at least once (outbox leases)", async () => {
