@@ -22,6 +22,8 @@ import {
   type EventSubscription,
   type LoggedEvent,
 } from "../../src/runtime/tasks.js";
+import { LeaseWatch } from "../../src/runtime/stores/lease-watch.js";
+import { OutboxWorker } from "../../src/runtime/stores/outbox-worker.js";
 
 export interface StoreHarness {
   /** Opens an instance on a namespace (of the shared engine, or of `url`); the same namespace opened twice shares its data. */
@@ -519,6 +521,109 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(loser.reason).toMatchObject({ code: "conflict" });
       const winner = ((await a.tasks.load("duel"))!.task.metadata as { by: string }).by;
       expect(await b.leases.holder("duel")).toMatchObject({ owner: winner });
+    });
+
+    it("delivers the outbox at least once with workers on two instances, one of which dies mid-delivery", async () => {
+      const { a, b } = await fresh();
+      await a.outbox.enqueue(Array.from({ length: 12 }, (_, n) => ({ taskId: "w", target: { url: "https://h.example" }, payload: { n } })));
+      // Instance A claims a batch and dies before acknowledging anything.
+      const started: number[] = [];
+      const dying = new OutboxWorker({
+        outbox: a.outbox,
+        owner: "a",
+        leaseMs: 400,
+        batch: 5,
+        deliver: (entry) => {
+          started.push((entry.payload as { n: number }).n);
+          return new Promise<never>(() => undefined);
+        },
+      });
+      void dying.runOnce();
+      await eventually(() => expect(started).toHaveLength(5));
+      // Instance B delivers everything: the rest at once, A's batch when A's lease ends. Entry 7 fails once.
+      const delivered: number[] = [];
+      const errors: unknown[] = [];
+      let failedOnce = false;
+      const worker = new OutboxWorker({
+        outbox: b.outbox,
+        owner: "b",
+        pollMs: 50,
+        backoffMs: () => 100,
+        onError: (error) => errors.push(error),
+        deliver: async (entry) => {
+          const n = (entry.payload as { n: number }).n;
+          if (n === 7 && !failedOnce) {
+            failedOnce = true;
+            return { delivered: false, reason: "HTTP 503" };
+          }
+          delivered.push(n);
+          return { delivered: true };
+        },
+      });
+      worker.start();
+      try {
+        await eventually(() => expect([...delivered].sort((x, y) => x - y)).toEqual(Array.from({ length: 12 }, (_, n) => n)));
+        await eventually(async () => expect(await a.outbox.size()).toBe(0));
+      } finally {
+        await worker.stop();
+      }
+      expect(errors.map(String)).toEqual(["Error: push notification not delivered (attempt 1): HTTP 503"]);
+
+      // An entry that keeps failing is dropped after maxAttempts, and said so.
+      await a.outbox.enqueue([{ taskId: "w", target: { url: "https://h.example" }, payload: { n: 99 } }]);
+      const dropped: unknown[] = [];
+      const failing = new OutboxWorker({ outbox: b.outbox, owner: "b", maxAttempts: 3, backoffMs: () => 0, onError: (e) => dropped.push(e), deliver: async () => ({ delivered: false, reason: "refused" }) });
+      for (let i = 0; i < 3; i++) expect(await failing.runOnce()).toBe(1);
+      expect(await b.outbox.size()).toBe(0);
+      expect(String(dropped.at(-1))).toBe("Error: push notification dropped after 3 attempt(s): refused");
+    });
+
+    it("renews held leases and takes over the tasks of an instance that died (lease watch)", async () => {
+      const { a, b } = await fresh();
+      await a.tasks.commit({ task: task("lw1"), expectedVersion: 0, lease: { acquire: "a", ttlMs: 600 } });
+      await a.tasks.commit({ task: task("lw2"), expectedVersion: 0, lease: { acquire: "a", ttlMs: 600 } });
+      const expiredOnB: Array<[string, string]> = [];
+      const watchA = new LeaseWatch({ leases: a.leases, owner: "a", ttlMs: 600, onExpired: async () => undefined });
+      const watchB = new LeaseWatch({
+        leases: b.leases,
+        owner: "b",
+        ttlMs: 600,
+        onExpired: async (taskId, previous) => {
+          expiredOnB.push([taskId, previous]);
+          const current = (await b.tasks.load(taskId))!;
+          await b.tasks.commit({ task: { ...current.task, status: { state: "failed", timestamp: new Date().toISOString() } }, expectedVersion: current.version, lease: { release: "b" } });
+        },
+      });
+      watchA.hold("lw1");
+      watchA.hold("lw2");
+      watchA.start();
+      watchB.start();
+      try {
+        // A is alive: its renewals keep both leases well past their length.
+        await sleep(1_500);
+        expect(expiredOnB).toEqual([]);
+        expect(await b.leases.holder("lw1")).toMatchObject({ owner: "a" });
+        // lw2's execution ends normally; then A dies.
+        watchA.drop("lw2");
+        await a.tasks.commit({ task: task("lw2", { state: "completed" }), expectedVersion: 1, lease: { release: "a" } });
+        watchA.stop();
+        await eventually(() => expect(expiredOnB).toEqual([["lw1", "a"]]));
+        expect((await a.tasks.load("lw1"))?.task.status).toMatchObject({ state: "failed" });
+        expect(await a.leases.holder("lw1")).toBeUndefined();
+        expect((await a.tasks.load("lw2"))?.task.status).toMatchObject({ state: "completed" });
+      } finally {
+        watchA.stop();
+        watchB.stop();
+      }
+      // A comes back and renews too late: it is told it lost the lease.
+      await a.tasks.commit({ task: task("lw3"), expectedVersion: 0, lease: { acquire: "a", ttlMs: 200 } });
+      await sleep(300);
+      expect(await b.leases.claimExpired("b", 5_000)).toEqual([{ taskId: "lw3", previousOwner: "a" }]);
+      const lost: string[] = [];
+      const late = new LeaseWatch({ leases: a.leases, owner: "a", ttlMs: 200, onExpired: async () => undefined, onLost: (id) => lost.push(id) });
+      late.hold("lw3");
+      await late.renewAll();
+      expect(lost).toEqual(["lw3"]);
     });
 
     it("purges finished tasks past retention with their events and configs, and keeps the others", async () => {
