@@ -589,9 +589,9 @@ export function storeContract(name: string, harness: StoreHarness): void {
         owner: "b",
         ttlMs: 600,
         onExpired: async (taskId, previous) => {
-          expiredOnB.push([taskId, previous]);
           const current = (await b.tasks.load(taskId))!;
           await b.tasks.commit({ task: { ...current.task, status: { state: "failed", timestamp: new Date().toISOString() } }, expectedVersion: current.version, lease: { release: "b" } });
+          expiredOnB.push([taskId, previous]);
         },
       });
       watchA.hold("lw1");
