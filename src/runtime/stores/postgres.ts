@@ -12,6 +12,7 @@
  * - A lost connection gives `StoreUnavailableError` (bounded by `connectTimeoutMs` and
  *   `queryTimeoutMs`, never a hang or a crash); the pool and the listener reconnect by themselves.
  */
+import { createHash } from "node:crypto";
 import pg from "pg";
 import {
   ExecutionLeaseHeldError,
@@ -256,7 +257,8 @@ export class PostgresStore implements A2AStore {
         if (this.closed) throw new StoreError("postgres store: closed", "failed");
         this.roundTrips.count++;
         try {
-          return await this.pool.query<R>(text, values);
+          // Named: each connection parses and plans a statement once, then only binds and runs it.
+          return await this.pool.query<R>({ name: statementName(text), text, values: values ?? [] });
         } catch (error) {
           throw postgresError(error, text.trimStart().split(/\s/, 1)[0]?.toLowerCase() ?? "query");
         }
@@ -423,6 +425,18 @@ export class PostgresTaskStore implements VersionedTaskStore {
       totalSize: count.rows[0]?.n ?? 0,
     };
   }
+}
+
+const statementNames = new Map<string, string>();
+
+/** A prepared statement's name: a short hash of its text (the store sends a small, fixed set of texts). */
+function statementName(text: string): string {
+  let name = statementNames.get(text);
+  if (name === undefined) {
+    name = `a2a_${createHash("sha1").update(text).digest("hex").slice(0, 20)}`;
+    statementNames.set(text, name);
+  }
+  return name;
 }
 
 /** NOTIFY carries the task id (at most 8000 bytes); a longer id wakes every subscriber ("*"). */
