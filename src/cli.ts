@@ -23,6 +23,7 @@ interface GenerateArgs {
   framework?: string[] | undefined;
   cardSignatures?: boolean | undefined;
   compat?: string | undefined;
+  store?: string[] | undefined;
   config?: string | undefined;
   check: boolean;
   all?: boolean;
@@ -54,6 +55,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json)" })
             .option("card-signatures", { type: "boolean", describe: "also emit runtime/card-signature.ts: sign and verify agent cards (needs jose and canonicalize)" })
             .option("compat", { type: "string", describe: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping" })
+            .option("store", { type: "array", string: true, describe: "store engines to add: postgres, redis (comma-separated or repeated; default: in-memory only)" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
@@ -217,6 +219,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     frameworks: args.framework as GenerateOptions["frameworks"],
     cardSignatures: args.cardSignatures,
     compat: args.compat,
+    stores: args.store?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "") as GenerateOptions["stores"],
     cwd,
   };
   let targets: GenerateOptions[];
@@ -395,7 +398,7 @@ function servers(result: GenerateResult, target: GenerateOptions): string {
 }
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
-  return key === "spec" || key === "frameworks" || key === "compat" ? value : resolve(cwd, value as string);
+  return key === "spec" || key === "frameworks" || key === "compat" || key === "stores" ? value : resolve(cwd, value as string);
 }
 
 interface DiffArgs {

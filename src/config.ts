@@ -23,6 +23,8 @@ export interface TargetConfig {
   frameworks?: string[];
   /** An older bundled version served too, e.g. "0.3.0" beside 1.0.1. */
   compat?: string;
+  /** Store engines to add: any of postgres, redis (default: none, in-memory only). */
+  stores?: string[];
 }
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
@@ -31,6 +33,7 @@ export interface Config extends TargetConfig {
 }
 
 const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "compat"] as const;
+const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "stores"] as const;
 const PATH_KEYS = ["schema", "overlay", "out", "templates", "card"] as const;
 
 export interface LoadedConfig {
@@ -84,11 +87,19 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
         target.frameworks = v as string[];
         continue;
       }
+      if (key === "stores") {
+        if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
+          throw new CodegenError('"stores" must be an array of store engines (postgres, redis)', { file, pointer: `${pointer}/${key}` });
+        }
+        target.stores = v as string[];
+        continue;
+      }
       if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${pointer}/${key}` });
       if (key === "spec" && !bundledVersions().includes(v)) {
         throw new CodegenError(`unknown spec version "${v}"; bundled versions: ${bundledVersions().join(", ")}`, { file, pointer: `${pointer}/${key}` });
       }
       target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks">] = v;
+      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks" | "stores">] = v;
     }
     return target;
   };
@@ -104,6 +115,7 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
     for (const key of PATH_KEYS) options[key] = path(merged[key]);
     if (merged.frameworks) options.frameworks = merged.frameworks as GenerateOptions["frameworks"];
     if (merged.compat !== undefined) options.compat = merged.compat;
+    if (merged.stores) options.stores = merged.stores as GenerateOptions["stores"];
     return options;
   });
 }

@@ -6,6 +6,7 @@ import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
 import { emitCompat } from "./compat/emit.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
+import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
 import { TemplateRenderer } from "./emit/templates.js";
@@ -39,6 +40,8 @@ export interface GenerateOptions {
   templates?: string | undefined;
   /** The server adapters to generate (default: node, plus the frameworks the nearest package.json depends on). */
   frameworks?: readonly Framework[] | undefined;
+  /** Store engines to add under runtime/stores/ (default: none; the in-memory store is always there). */
+  stores?: readonly StoreEngine[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
   /** Also emit runtime/card-signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
@@ -86,6 +89,8 @@ class Timer {
 export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
   const timer = new Timer();
   const cwd = options.cwd ?? process.cwd();
+  const badStore = unknownStore(options.stores ?? []);
+  if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
   const source = await timer.run("load", () => loadSchemaSource({ spec: options.spec, schema: options.schema, cwd }));
   // A schema file of the user's is valid JSON Schema before anything is built from it (the bundled ones are).
   if (source.bundledVersion === undefined && !source.path.endsWith(".proto")) checkJsonSchema(source.json, source.displayPath);
@@ -119,6 +124,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options) ?? true)).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
+    Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
   });
   if (options.compat !== undefined) Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates)));
   const formatted = await timer.run("format", () => formatRendered(files, templates, outDir, cwd));

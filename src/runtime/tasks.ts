@@ -1,60 +1,413 @@
 /**
- * Task runtime pieces of the generated server: where tasks and push configs are kept, and the event
- * bus that carries a task's updates to its streams. In-memory by default; a durable store plugs in by
- * implementing the interfaces.
+ * Task runtime pieces of the generated server: where tasks, push configs, task event logs, the push
+ * outbox and execution leases are kept, and the event bus that carries a task's updates to its streams.
+ *
+ * In-memory by default (`InMemoryStore`); PostgreSQL and Redis engines (`runtime/stores/`, emitted by
+ * `generate --store postgres,redis`) implement the same interfaces, so that several instances of an
+ * agent share tasks, streams, push deliveries and executions.
+ *
+ * Updates are compare-and-set on a version: `commit` names the version it read and fails with a
+ * `TaskVersionConflictError` when another writer got there first; the caller reads again and retries.
  */
 import type { JsonObject } from "./profile.js";
+
+// ---------------------------------------------------------------------------------------------------
+// Errors
+
+/** A store failed. `code` says how: "conflict", "unavailable", "invalid", "not-found", "failed". */
+export class StoreError extends Error {
+  constructor(
+    message: string,
+    readonly code: "conflict" | "unavailable" | "invalid" | "not-found" | "failed",
+    options?: { cause?: unknown },
+  ) {
+    super(message, options);
+    this.name = "StoreError";
+  }
+}
+
+/** Another writer updated the task after the version this write read: read again and retry. */
+export class TaskVersionConflictError extends StoreError {
+  constructor(
+    readonly taskId: string,
+    readonly expectedVersion: number,
+    /** The version the store holds now (0: the task does not exist). */
+    readonly actualVersion: number,
+  ) {
+    super(
+      expectedVersion === 0
+        ? `task "${taskId}" already exists (version ${actualVersion})`
+        : `task "${taskId}" changed: expected version ${expectedVersion}, found ${actualVersion === 0 ? "no task" : `version ${actualVersion}`}`,
+      "conflict",
+    );
+    this.name = "TaskVersionConflictError";
+  }
+}
+
+/** Another instance holds the task's execution lease (and it has not expired): the task is running there. */
+export class ExecutionLeaseHeldError extends StoreError {
+  constructor(
+    readonly taskId: string,
+    /** The instance that holds the lease. */
+    readonly owner: string,
+  ) {
+    super(`task "${taskId}" is running on another instance ("${owner}")`, "conflict");
+    this.name = "ExecutionLeaseHeldError";
+  }
+}
+
+/** The engine cannot be reached (connection lost, timeout, engine restarting). Retry later. */
+export class StoreUnavailableError extends StoreError {
+  constructor(
+    readonly engine: string,
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super(`${engine} store unavailable: ${message}`, "unavailable", options);
+    this.name = "StoreUnavailableError";
+  }
+}
+
+/** A ListTasks page token this store did not write (or a bad query value). */
+export class InvalidStoreQueryError extends StoreError {
+  constructor(
+    /** The query field at fault, e.g. "pageToken". */
+    readonly field: string,
+    message: string,
+  ) {
+    super(`${field}: ${message}`, "invalid");
+    this.name = "InvalidStoreQueryError";
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Tasks
+
+/** A task and the version the store holds it at (1 after its creation, +1 at each update). */
+export interface VersionedTask {
+  task: JsonObject;
+  version: number;
+}
+
+/** One event of a task's log, as `commit` or `TaskEventLog.append` receive it. */
+export interface TaskEventInput {
+  event: JsonObject;
+  /** The last event of the turn (the stream ends after it). */
+  final: boolean;
+}
+
+/** A push notification to deliver: the config it goes to and the body to POST. */
+export interface OutboxMessage {
+  taskId: string;
+  /** The push-notification config (url, token, authentication). */
+  target: JsonObject;
+  payload: JsonObject;
+}
+
+/** One atomic write: the task at a new version, with the events and push notifications it causes. */
+export interface TaskCommit {
+  task: JsonObject;
+  /** The version this write read (0: the task must not exist yet). */
+  expectedVersion: number;
+  /** Appended to the task's event log in the same write, in order. */
+  events?: readonly TaskEventInput[];
+  /** Queued in the push outbox in the same write. */
+  pushes?: readonly OutboxMessage[];
+  /**
+   * The execution lease, in the same write: `acquire` takes or renews it for an instance (the commit
+   * fails with `ExecutionLeaseHeldError` while another instance holds it), `release` gives it up.
+   * A turn that starts and ends in one request is thus two writes: create+acquire, final+release.
+   */
+  lease?: LeaseChange;
+}
+
+export type LeaseChange = { acquire: string; ttlMs: number } | { release: string };
+
+export interface TaskCommitResult {
+  /** The task's new version. */
+  version: number;
+  /** The log sequence of each committed event, in order. */
+  sequences: number[];
+}
+
+/** ListTasks filters and cursor paging (1.0.1 §3.1.4): newest status timestamp first, then id. */
+export interface TaskQuery {
+  contextId?: string;
+  /** The task's `status.state`, as the protocol version spells it. */
+  status?: string;
+  /** Epoch ms: only tasks whose status timestamp is at or after it. */
+  statusTimestampAfter?: number;
+  /** Default 50; at most 1000. */
+  pageSize?: number;
+  /** A `nextPageToken` of an earlier page of the same query. */
+  pageToken?: string;
+}
+
+export interface TaskPage {
+  tasks: JsonObject[];
+  /** "" on the last page. */
+  nextPageToken: string;
+  /** Tasks matching the filters, on every page. */
+  totalSize: number;
+}
 
 /**
  * Where tasks are kept. The runtime treats tasks as immutable values: it never changes an object it
  * saved or got, it saves a new one. A store may therefore keep and return the objects themselves
  * (the in-memory one does), or serialize them (a durable one).
+ *
+ * `get`, `save` and `list` are the original contract (last writer wins); the versioned methods are
+ * optional here so that stores written for it keep working, and required by `VersionedTaskStore`.
  */
 export interface TaskStore {
   get(taskId: string): Promise<JsonObject | undefined>;
+  /** Writes the task whatever its current version (last writer wins). Prefer `commit`. */
   save(task: JsonObject): Promise<void>;
   /** The tasks, newest first (for ListTasks); stores that cannot list may leave it out. */
   list?(filter?: { contextId?: string }): Promise<JsonObject[]>;
+  load?(taskId: string): Promise<VersionedTask | undefined>;
+  commit?(write: TaskCommit): Promise<TaskCommitResult>;
+  query?(query: TaskQuery): Promise<TaskPage>;
 }
 
-export class InMemoryTaskStore implements TaskStore {
-  private readonly tasks = new Map<string, JsonObject>();
-  constructor(private readonly maxTasks = 100_000) {}
-  async get(taskId: string): Promise<JsonObject | undefined> {
-    return this.tasks.get(taskId);
+/** A task store with versions: compare-and-set updates, and ListTasks queries done by the store. */
+export interface VersionedTaskStore extends TaskStore {
+  list(filter?: { contextId?: string }): Promise<JsonObject[]>;
+  /** The task and its version, to pass to `commit` as `expectedVersion`. */
+  load(taskId: string): Promise<VersionedTask | undefined>;
+  /** Writes the task if the store still holds `expectedVersion`, else throws `TaskVersionConflictError`. */
+  commit(write: TaskCommit): Promise<TaskCommitResult>;
+  query(query: TaskQuery): Promise<TaskPage>;
+}
+
+/** Terminal task states in every protocol version's spelling. */
+const TERMINAL_STATES = new Set([
+  "completed",
+  "failed",
+  "canceled",
+  "rejected",
+  "TASK_STATE_COMPLETED",
+  "TASK_STATE_FAILED",
+  "TASK_STATE_CANCELED",
+  "TASK_STATE_CANCELLED",
+  "TASK_STATE_REJECTED",
+]);
+
+/** What stores index of a task: its id, context, state and status time. */
+export interface TaskFacts {
+  id: string;
+  contextId: string;
+  state: string;
+  terminal: boolean;
+  /** The status timestamp in epoch ms (`now` when the status has none or it does not parse). */
+  statusTime: number;
+}
+
+export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts {
+  const id = task.id;
+  if (typeof id !== "string" || id === "") throw new StoreError("task.id: expected a non-empty string", "invalid");
+  const status = typeof task.status === "object" && task.status !== null ? (task.status as JsonObject) : {};
+  const state = typeof status.state === "string" ? status.state : "";
+  const parsed = typeof status.timestamp === "string" ? Date.parse(status.timestamp) : NaN;
+  const contextId = typeof task.contextId === "string" ? task.contextId : typeof task.sessionId === "string" ? task.sessionId : "";
+  return { id, contextId, state, terminal: TERMINAL_STATES.has(state), statusTime: Number.isFinite(parsed) ? parsed : now };
+}
+
+/** Serializes a value a store is about to keep; a value JSON cannot write is refused, never stored. */
+export function storableJson(value: unknown, what: string): string {
+  let text: string | undefined;
+  try {
+    text = JSON.stringify(value);
+  } catch (error) {
+    throw new StoreError(`${what} cannot be stored: ${error instanceof Error ? error.message : String(error)}`, "invalid", { cause: error });
   }
+  if (text === undefined) throw new StoreError(`${what} cannot be stored: not a JSON value`, "invalid");
+  return text;
+}
+
+/** ListTasks page size: 50 by default, between 1 and 1000. */
+export function pageSizeOf(query: TaskQuery): number {
+  const size = query.pageSize ?? 50;
+  if (!Number.isInteger(size) || size < 1) throw new InvalidStoreQueryError("pageSize", `expected a positive integer, got ${String(size)}`);
+  return Math.min(size, 1000);
+}
+
+/** The opaque cursor of a page: the sort key (status time, id) of its last task. */
+export function encodePageToken(statusTime: number, id: string): string {
+  const bytes = new TextEncoder().encode(JSON.stringify([statusTime, id]));
+  let binary = "";
+  for (const byte of bytes) binary += String.fromCharCode(byte);
+  return btoa(binary).replace(/\+/g, "-").replace(/\//g, "_").replace(/=+$/, "");
+}
+
+export function decodePageToken(token: string): { statusTime: number; id: string } {
+  let parsed: unknown;
+  try {
+    const binary = atob(token.replace(/-/g, "+").replace(/_/g, "/"));
+    parsed = JSON.parse(new TextDecoder("utf-8", { fatal: true }).decode(Uint8Array.from(binary, (c) => c.charCodeAt(0))));
+  } catch {
+    parsed = undefined;
+  }
+  if (!Array.isArray(parsed) || parsed.length !== 2 || !Number.isSafeInteger(parsed[0]) || typeof parsed[1] !== "string") {
+    throw new InvalidStoreQueryError("pageToken", "not a page token of this server");
+  }
+  return { statusTime: parsed[0] as number, id: parsed[1] as string };
+}
+
+/** Newest first: status time descending, then id descending (a total order, so cursors are stable). */
+function compareNewestFirst(a: TaskFacts, b: TaskFacts): number {
+  if (a.statusTime !== b.statusTime) return b.statusTime - a.statusTime;
+  return a.id < b.id ? 1 : a.id > b.id ? -1 : 0;
+}
+
+/** Whether a task sorts after the cursor (strictly older in the newest-first order). */
+function afterCursor(facts: TaskFacts, cursor: { statusTime: number; id: string }): boolean {
+  return facts.statusTime < cursor.statusTime || (facts.statusTime === cursor.statusTime && facts.id < cursor.id);
+}
+
+interface MemoryTaskEntry {
+  task: JsonObject;
+  version: number;
+  facts: TaskFacts;
+  /** Epoch ms of the last write (retention). */
+  updatedAt: number;
+}
+
+export class InMemoryTaskStore implements VersionedTaskStore {
+  private readonly tasks = new Map<string, MemoryTaskEntry>();
+  /** Called with a task's id when it leaves the store (eviction or retention). */
+  onRemove: ((taskId: string) => void) | undefined;
+  /** Called after each commit with its events (the in-memory event log appends them). */
+  onCommit: ((taskId: string, events: readonly TaskEventInput[]) => number[]) | undefined;
+  /** Called after each commit with its push notifications (the in-memory outbox queues them). */
+  onPushes: ((pushes: readonly OutboxMessage[]) => void) | undefined;
+  /** The leases a commit's `lease` changes (without them, `lease` is ignored). */
+  leases: InMemoryExecutionLeases | undefined;
+
+  constructor(private readonly maxTasks = 100_000) {}
+
+  async get(taskId: string): Promise<JsonObject | undefined> {
+    return this.tasks.get(taskId)?.task;
+  }
+
+  async load(taskId: string): Promise<VersionedTask | undefined> {
+    const entry = this.tasks.get(taskId);
+    return entry && { task: entry.task, version: entry.version };
+  }
+
   async save(task: JsonObject): Promise<void> {
-    const id = task.id as string;
-    this.tasks.delete(id);
-    this.tasks.set(id, task);
+    const facts = taskFacts(task);
+    storableJson(task, `task "${facts.id}"`);
+    this.write(task, facts, (this.tasks.get(facts.id)?.version ?? 0) + 1);
+  }
+
+  async commit(write: TaskCommit): Promise<TaskCommitResult> {
+    const facts = taskFacts(write.task);
+    const current = this.tasks.get(facts.id)?.version ?? 0;
+    if (current !== write.expectedVersion) throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
+    const lease = write.lease;
+    if (lease && "acquire" in lease) {
+      const holder = this.leases?.liveHolder(facts.id);
+      if (holder !== undefined && holder !== lease.acquire) throw new ExecutionLeaseHeldError(facts.id, holder);
+    }
+    storableJson(write.task, `task "${facts.id}"`);
+    for (const e of write.events ?? []) storableJson(e.event, `an event of task "${facts.id}"`);
+    for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
+    this.write(write.task, facts, current + 1);
+    if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
+    else if (lease) this.leases?.releaseNow(facts.id, lease.release);
+    const sequences = write.events && write.events.length > 0 ? (this.onCommit?.(facts.id, write.events) ?? []) : [];
+    if (write.pushes && write.pushes.length > 0) this.onPushes?.(write.pushes);
+    return { version: current + 1, sequences };
+  }
+
+  private write(task: JsonObject, facts: TaskFacts, version: number): void {
+    this.tasks.delete(facts.id);
+    this.tasks.set(facts.id, { task, version, facts, updatedAt: Date.now() });
     // Oldest first out, so that a long-running server keeps bounded memory.
     while (this.tasks.size > this.maxTasks) {
       const oldest = this.tasks.keys().next().value;
       if (oldest === undefined) break;
-      this.tasks.delete(oldest);
+      this.remove(oldest);
     }
   }
+
+  private remove(taskId: string): void {
+    if (this.tasks.delete(taskId)) this.onRemove?.(taskId);
+  }
+
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
-    const all = [...this.tasks.values()].reverse();
+    const all = [...this.tasks.values()].reverse().map((e) => e.task);
     return filter.contextId === undefined ? all : all.filter((t) => t.contextId === filter.contextId || t.sessionId === filter.contextId);
   }
+
+  async query(query: TaskQuery): Promise<TaskPage> {
+    const pageSize = pageSizeOf(query);
+    const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
+    const matching = [...this.tasks.values()]
+      .filter(
+        ({ facts }) =>
+          (query.contextId === undefined || facts.contextId === query.contextId) &&
+          (query.status === undefined || facts.state === query.status) &&
+          (query.statusTimestampAfter === undefined || facts.statusTime >= query.statusTimestampAfter),
+      )
+      .sort((a, b) => compareNewestFirst(a.facts, b.facts));
+    const rest = cursor ? matching.filter((e) => afterCursor(e.facts, cursor)) : matching;
+    const page = rest.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      tasks: page.map((e) => e.task),
+      nextPageToken: rest.length > pageSize && last ? encodePageToken(last.facts.statusTime, last.facts.id) : "",
+      totalSize: matching.length,
+    };
+  }
+
+  /** Removes finished tasks last written more than `olderThanMs` ago; returns how many. */
+  purgeFinished(olderThanMs: number, limit = Infinity): number {
+    const cutoff = Date.now() - olderThanMs;
+    let removed = 0;
+    for (const [id, entry] of [...this.tasks]) {
+      if (removed >= limit) break;
+      if (entry.facts.terminal && entry.updatedAt < cutoff) {
+        this.remove(id);
+        removed++;
+      }
+    }
+    return removed;
+  }
+
+  has(taskId: string): boolean {
+    return this.tasks.has(taskId);
+  }
+
   get size(): number {
     return this.tasks.size;
   }
 }
 
+// ---------------------------------------------------------------------------------------------------
+// Push-notification configs
+
 /** Push-notification configs per task, each with an id. */
 export interface PushConfigStore {
   set(taskId: string, config: JsonObject): Promise<JsonObject>;
+  /** The config with that id, or the one set last when no id is given. */
   get(taskId: string, configId?: string): Promise<JsonObject | undefined>;
+  /** In the order they were first set. */
   list(taskId: string): Promise<JsonObject[]>;
   delete(taskId: string, configId: string): Promise<boolean>;
+}
+
+/** The id a config is kept under: its own `id`, else the task's id. */
+export function pushConfigId(taskId: string, config: JsonObject): string {
+  return typeof config.id === "string" && config.id !== "" ? config.id : taskId;
 }
 
 export class InMemoryPushConfigStore implements PushConfigStore {
   private readonly configs = new Map<string, Map<string, JsonObject>>();
   async set(taskId: string, config: JsonObject): Promise<JsonObject> {
-    const id = typeof config.id === "string" && config.id !== "" ? config.id : taskId;
+    const id = pushConfigId(taskId, config);
+    storableJson(config, `push config "${id}"`);
     const stored = { ...config };
     let forTask = this.configs.get(taskId);
     if (!forTask) this.configs.set(taskId, (forTask = new Map()));
@@ -71,9 +424,353 @@ export class InMemoryPushConfigStore implements PushConfigStore {
     return [...(this.configs.get(taskId)?.values() ?? [])].map((c) => ({ ...c }));
   }
   async delete(taskId: string, configId: string): Promise<boolean> {
-    return this.configs.get(taskId)?.delete(configId) ?? false;
+    const forTask = this.configs.get(taskId);
+    const deleted = forTask?.delete(configId) ?? false;
+    if (forTask && forTask.size === 0) this.configs.delete(taskId);
+    return deleted;
+  }
+  /** Drops every config of a task (retention). */
+  deleteTask(taskId: string): void {
+    this.configs.delete(taskId);
   }
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Task event logs
+
+/** An event of a task's log with its sequence: 1, 2, 3... per task, with no gap. */
+export interface LoggedEvent {
+  seq: number;
+  event: JsonObject;
+  final: boolean;
+}
+
+export interface EventSubscriptionOptions {
+  /** Deliver the events after this sequence (0: from the first); they come first, then the live ones. */
+  after?: number;
+  /** The engine failed while following the log; the subscription keeps trying and catches up. */
+  onError?: (error: StoreError) => void;
+}
+
+export interface EventSubscription {
+  /**
+   * Resolves once the backlog was read and live events are followed. Rejects with a
+   * StoreUnavailableError while the engine is down; the subscription stays open and catches up when
+   * the engine is back (close it if the caller gives up).
+   */
+  readonly ready: Promise<void>;
+  close(): void;
+}
+
+/**
+ * The per-task event log, and its live subscription across instances: a subscriber on any instance
+ * receives every event of the task in sequence order, once, whichever instance appended it.
+ */
+export interface TaskEventLog {
+  /** Appends events to an existing task's log; returns their sequences. */
+  append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]>;
+  /** The events after `after`, in order (at most `limit`). */
+  read(taskId: string, after?: number, limit?: number): Promise<LoggedEvent[]>;
+  subscribe(taskId: string, listener: (event: LoggedEvent) => void, options?: EventSubscriptionOptions): EventSubscription;
+}
+
+export class InMemoryTaskEventLog implements TaskEventLog {
+  private readonly logs = new Map<string, LoggedEvent[]>();
+  private readonly listeners = new Map<string, Set<(event: LoggedEvent) => void>>();
+
+  constructor(private readonly hasTask: (taskId: string) => boolean = () => true) {}
+
+  async append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]> {
+    if (!this.hasTask(taskId)) throw new StoreError(`task "${taskId}" not found`, "not-found");
+    for (const e of events) storableJson(e.event, `an event of task "${taskId}"`);
+    return this.appendNow(taskId, events);
+  }
+
+  /** Appends without the checks (`commit` did them). */
+  appendNow(taskId: string, events: readonly TaskEventInput[]): number[] {
+    let log = this.logs.get(taskId);
+    if (!log) this.logs.set(taskId, (log = []));
+    const added: LoggedEvent[] = [];
+    for (const e of events) {
+      const logged = { seq: log.length + 1, event: e.event, final: e.final };
+      log.push(logged);
+      added.push(logged);
+    }
+    const listeners = this.listeners.get(taskId);
+    if (listeners) for (const event of added) for (const listener of [...listeners]) listener(event);
+    return added.map((e) => e.seq);
+  }
+
+  async read(taskId: string, after = 0, limit = Infinity): Promise<LoggedEvent[]> {
+    return (this.logs.get(taskId) ?? []).slice(after, after + limit);
+  }
+
+  subscribe(taskId: string, listener: (event: LoggedEvent) => void, options: EventSubscriptionOptions = {}): EventSubscription {
+    let closed = false;
+    for (const event of (this.logs.get(taskId) ?? []).slice(options.after ?? 0)) listener(event);
+    const wrapped = (event: LoggedEvent): void => {
+      if (!closed) listener(event);
+    };
+    let set = this.listeners.get(taskId);
+    if (!set) this.listeners.set(taskId, (set = new Set()));
+    set.add(wrapped);
+    return {
+      ready: Promise.resolve(),
+      close: () => {
+        closed = true;
+        const current = this.listeners.get(taskId);
+        current?.delete(wrapped);
+        if (current?.size === 0) this.listeners.delete(taskId);
+      },
+    };
+  }
+
+  deleteTask(taskId: string): void {
+    this.logs.delete(taskId);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Push outbox: durable, delivered at least once by any live instance
+
+/** A queued push notification, claimed by one instance for a lease. */
+export interface OutboxEntry extends OutboxMessage {
+  id: string;
+  /** Claims so far, this one included. */
+  attempts: number;
+}
+
+/**
+ * Push notifications waiting for delivery. An instance `claim`s entries for a lease; it `ack`s them
+ * once delivered or `retry`s them later. An entry whose lease expires (its instance died) is claimed
+ * again by another instance: delivery is at least once.
+ */
+export interface PushOutbox {
+  enqueue(messages: readonly OutboxMessage[]): Promise<string[]>;
+  /** Up to `limit` entries that are due, leased to `owner` for `leaseMs`, oldest first. */
+  claim(owner: string, options: { leaseMs: number; limit?: number }): Promise<OutboxEntry[]>;
+  /** Delivered: removes the entry; false when `owner` no longer holds its lease. */
+  ack(id: string, owner: string): Promise<boolean>;
+  /** Not delivered: the entry is due again after `delayMs`; false when `owner` no longer holds its lease. */
+  retry(id: string, owner: string, delayMs: number): Promise<boolean>;
+  /** Entries waiting (due or leased). */
+  size(): Promise<number>;
+}
+
+interface MemoryOutboxEntry extends OutboxMessage {
+  id: string;
+  attempts: number;
+  dueAt: number;
+  owner: string | undefined;
+}
+
+export class InMemoryPushOutbox implements PushOutbox {
+  private readonly entries = new Map<string, MemoryOutboxEntry>();
+  private nextId = 1;
+
+  async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
+    for (const m of messages) storableJson(m, `a push notification of task "${m.taskId}"`);
+    return this.enqueueNow(messages);
+  }
+
+  enqueueNow(messages: readonly OutboxMessage[]): string[] {
+    return messages.map((m) => {
+      const id = String(this.nextId++);
+      this.entries.set(id, { ...m, id, attempts: 0, dueAt: Date.now(), owner: undefined });
+      return id;
+    });
+  }
+
+  async claim(owner: string, options: { leaseMs: number; limit?: number }): Promise<OutboxEntry[]> {
+    const now = Date.now();
+    const due = [...this.entries.values()].filter((e) => e.dueAt <= now).slice(0, options.limit ?? 10);
+    return due.map((e) => {
+      e.owner = owner;
+      e.attempts++;
+      e.dueAt = now + options.leaseMs;
+      return { id: e.id, taskId: e.taskId, target: e.target, payload: e.payload, attempts: e.attempts };
+    });
+  }
+
+  async ack(id: string, owner: string): Promise<boolean> {
+    const entry = this.entries.get(id);
+    if (!entry || entry.owner !== owner) return false;
+    this.entries.delete(id);
+    return true;
+  }
+
+  async retry(id: string, owner: string, delayMs: number): Promise<boolean> {
+    const entry = this.entries.get(id);
+    if (!entry || entry.owner !== owner) return false;
+    entry.owner = undefined;
+    entry.dueAt = Date.now() + delayMs;
+    return true;
+  }
+
+  async size(): Promise<number> {
+    return this.entries.size;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Execution leases: which instance runs a task, for how long
+
+export interface LeaseHolder {
+  owner: string;
+  /** Epoch ms (the engine's clock). */
+  expiresAt: number;
+}
+
+/**
+ * One execution per task across instances: the instance running a task holds its lease and renews
+ * it; when an instance dies its leases expire, and another instance `claimExpired`s them to fail (or
+ * re-run) the task and tell its subscribers.
+ */
+export interface ExecutionLeases {
+  /** Takes the lease if it is free, expired or already `owner`'s; true when `owner` holds it now. */
+  acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Extends `owner`'s lease; false when it lost it (expired and taken over). */
+  renew(taskId: string, owner: string, ttlMs: number): Promise<boolean>;
+  /** Gives the lease up (no-op when `owner` does not hold it). */
+  release(taskId: string, owner: string): Promise<void>;
+  holder(taskId: string): Promise<LeaseHolder | undefined>;
+  /** Atomically takes over up to `limit` expired leases for `owner`: each is returned to one caller only. */
+  claimExpired(owner: string, ttlMs: number, limit?: number): Promise<Array<{ taskId: string; previousOwner: string }>>;
+}
+
+export class InMemoryExecutionLeases implements ExecutionLeases {
+  private readonly leases = new Map<string, LeaseHolder>();
+
+  /** The owner of the task's unexpired lease, if any. */
+  liveHolder(taskId: string): string | undefined {
+    const current = this.leases.get(taskId);
+    return current && current.expiresAt > Date.now() ? current.owner : undefined;
+  }
+
+  set(taskId: string, owner: string, ttlMs: number): void {
+    this.leases.set(taskId, { owner, expiresAt: Date.now() + ttlMs });
+  }
+
+  releaseNow(taskId: string, owner: string): void {
+    if (this.leases.get(taskId)?.owner === owner) this.leases.delete(taskId);
+  }
+
+  async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const now = Date.now();
+    const current = this.leases.get(taskId);
+    if (current && current.owner !== owner && current.expiresAt > now) return false;
+    this.leases.set(taskId, { owner, expiresAt: now + ttlMs });
+    return true;
+  }
+
+  async renew(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
+    const current = this.leases.get(taskId);
+    if (!current || current.owner !== owner) return false;
+    current.expiresAt = Date.now() + ttlMs;
+    return true;
+  }
+
+  async release(taskId: string, owner: string): Promise<void> {
+    if (this.leases.get(taskId)?.owner === owner) this.leases.delete(taskId);
+  }
+
+  async holder(taskId: string): Promise<LeaseHolder | undefined> {
+    const current = this.leases.get(taskId);
+    return current && { ...current };
+  }
+
+  async claimExpired(owner: string, ttlMs: number, limit = 100): Promise<Array<{ taskId: string; previousOwner: string }>> {
+    const now = Date.now();
+    const taken: Array<{ taskId: string; previousOwner: string }> = [];
+    for (const [taskId, lease] of this.leases) {
+      if (taken.length >= limit) break;
+      if (lease.expiresAt > now) continue;
+      taken.push({ taskId, previousOwner: lease.owner });
+      this.leases.set(taskId, { owner, expiresAt: now + ttlMs });
+    }
+    return taken;
+  }
+
+  deleteTask(taskId: string): void {
+    this.leases.delete(taskId);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The store: everything an agent keeps, on one engine
+
+export interface A2AStore {
+  /** "memory", "postgres", "redis". */
+  readonly engine: string;
+  readonly tasks: VersionedTaskStore;
+  readonly pushConfigs: PushConfigStore;
+  readonly events: TaskEventLog;
+  readonly outbox: PushOutbox;
+  readonly leases: ExecutionLeases;
+  /** Deletes finished tasks (terminal state) last written more than `olderThanMs` ago, with their events, configs and lease. */
+  purgeFinished(options: { olderThanMs: number; limit?: number }): Promise<number>;
+  /** Closes the engine's connections (idempotent). */
+  close(): Promise<void>;
+}
+
+/**
+ * Runs `purgeFinished` every `everyMs` (default: a tenth of `olderThanMs`, at least 1 s, at most 1 h)
+ * until the returned function is called. Failures (engine down) are passed to `onError` and retried
+ * at the next tick.
+ */
+export function scheduleRetention(
+  store: Pick<A2AStore, "purgeFinished">,
+  options: { olderThanMs: number; everyMs?: number; limit?: number; onError?: (error: unknown) => void },
+): () => void {
+  const every = options.everyMs ?? Math.min(Math.max(options.olderThanMs / 10, 1_000), 3_600_000);
+  let running = false;
+  const timer = setInterval(() => {
+    if (running) return;
+    running = true;
+    store
+      .purgeFinished({ olderThanMs: options.olderThanMs, ...(options.limit !== undefined ? { limit: options.limit } : {}) })
+      .catch((error: unknown) => options.onError?.(error))
+      .finally(() => {
+        running = false;
+      });
+  }, every);
+  (timer as { unref?: () => void }).unref?.();
+  return () => clearInterval(timer);
+}
+
+/** The embedded default: every part in this process's memory (one instance; lost on restart). */
+export class InMemoryStore implements A2AStore {
+  readonly engine = "memory";
+  readonly tasks: InMemoryTaskStore;
+  readonly pushConfigs = new InMemoryPushConfigStore();
+  readonly events: InMemoryTaskEventLog;
+  readonly outbox = new InMemoryPushOutbox();
+  readonly leases = new InMemoryExecutionLeases();
+
+  constructor(options: { maxTasks?: number } = {}) {
+    const tasks = new InMemoryTaskStore(options.maxTasks);
+    const events = new InMemoryTaskEventLog((taskId) => tasks.has(taskId));
+    tasks.onCommit = (taskId, committed) => events.appendNow(taskId, committed);
+    tasks.onPushes = (pushes) => void this.outbox.enqueueNow(pushes);
+    tasks.leases = this.leases;
+    tasks.onRemove = (taskId) => {
+      events.deleteTask(taskId);
+      this.pushConfigs.deleteTask(taskId);
+      this.leases.deleteTask(taskId);
+    };
+    this.tasks = tasks;
+    this.events = events;
+  }
+
+  async purgeFinished(options: { olderThanMs: number; limit?: number }): Promise<number> {
+    return this.tasks.purgeFinished(options.olderThanMs, options.limit);
+  }
+
+  async close(): Promise<void> {}
+}
+
+// ---------------------------------------------------------------------------------------------------
+// In-process event bus (the current server's streams)
 
 export type BusListener = (event: JsonObject, final: boolean) => void;
 

@@ -1,0 +1,137 @@
+#!/usr/bin/env bash
+# Real PostgreSQL and Redis for the store tests, without Docker: installed from Debian with apt-get,
+# started on 127.0.0.1 on free ports with throw-away data directories (removed by `down`).
+#
+#   source .ci/engines.sh          # installs if needed, starts both (again: no-op), exports the URLs below
+#   .ci/engines.sh start|stop|restart postgres|redis   # control one engine; start and restart print its URL
+#                                  # (the restart tests run private engines this way, in their own A2A_TEST_ENGINES_DIR)
+#   .ci/engines.sh down            # stops both and removes their data directories
+#
+# Exports A2A_TEST_POSTGRES_URL, A2A_TEST_REDIS_URL and A2A_TEST_ENGINES_DIR (the folder that records
+# how each engine was started, so that `stop` and `start` can control it later).
+# PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user the package creates.
+
+_a2a_engines_main() {
+  local here
+  here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
+
+  _a2a_as_owner() { # runs a command as the engine's owner (postgres when we are root)
+    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+  }
+  _a2a_free_port() {
+    node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
+  }
+  _a2a_pg_bin() {
+    local d
+    d="$(ls -d /usr/lib/postgresql/*/bin 2>/dev/null | sort -V | tail -1)"
+    [ -n "$d" ] && [ -x "$d/initdb" ] && echo "$d"
+  }
+  _a2a_install() {
+    local need=()
+    [ -n "$(_a2a_pg_bin)" ] || need+=(postgresql)
+    command -v redis-server >/dev/null 2>&1 || need+=(redis-server)
+    [ ${#need[@]} -eq 0 ] && return 0
+    local sudo=""
+    [ "$(id -u)" = 0 ] || sudo="sudo"
+    echo "engines: installing ${need[*]} with apt-get" >&2
+    $sudo env DEBIAN_FRONTEND=noninteractive apt-get update -qq
+    # policy-rc.d: the packages must not start system-wide services (we start our own).
+    $sudo env DEBIAN_FRONTEND=noninteractive RUNLEVEL=1 apt-get install -y -qq --no-install-recommends "${need[@]}" >/dev/null
+  }
+  _a2a_pg_start() {
+    local dir="$A2A_TEST_ENGINES_DIR/postgres" bin port
+    bin="$(_a2a_pg_bin)"
+    if [ ! -f "$dir/PG_VERSION" ]; then
+      port="$(_a2a_free_port)"
+      mkdir -p "$dir"
+      [ "$(id -u)" = 0 ] && chown postgres "$A2A_TEST_ENGINES_DIR" "$dir"
+      _a2a_as_owner "$bin/initdb" -D "$dir" -U postgres --auth=trust --no-sync -E UTF8 >"$A2A_TEST_ENGINES_DIR/initdb.log" 2>&1 \
+        || { cat "$A2A_TEST_ENGINES_DIR/initdb.log" >&2; return 1; }
+      echo "$port" >"$A2A_TEST_ENGINES_DIR/postgres.port"
+    fi
+    port="$(cat "$A2A_TEST_ENGINES_DIR/postgres.port")"
+    if ! _a2a_as_owner "$bin/pg_ctl" -D "$dir" status >/dev/null 2>&1; then
+      # fsync off keeps the 2-core CI machine fast; commits stay synchronous, so a crash-like stop (the
+      # restart tests) loses nothing the engine acknowledged (only an OS crash could).
+      _a2a_as_owner "$bin/pg_ctl" -D "$dir" -l "$A2A_TEST_ENGINES_DIR/postgres.log" -w -t 30 \
+        -o "-c listen_addresses=127.0.0.1 -p $port -k $dir -c fsync=off -c full_page_writes=off -c max_connections=200" start >/dev/null \
+        || { cat "$A2A_TEST_ENGINES_DIR/postgres.log" >&2; return 1; }
+    fi
+    echo "postgres://postgres@127.0.0.1:$port/postgres"
+  }
+  _a2a_pg_stop() {
+    local dir="$A2A_TEST_ENGINES_DIR/postgres"
+    [ -f "$dir/postmaster.pid" ] || return 0
+    _a2a_as_owner "$(_a2a_pg_bin)/pg_ctl" -D "$dir" -m immediate -w -t 30 stop >/dev/null
+  }
+  _a2a_redis_start() {
+    local dir="$A2A_TEST_ENGINES_DIR/redis" port
+    mkdir -p "$dir"
+    [ -f "$A2A_TEST_ENGINES_DIR/redis.port" ] || _a2a_free_port >"$A2A_TEST_ENGINES_DIR/redis.port"
+    port="$(cat "$A2A_TEST_ENGINES_DIR/redis.port")"
+    if redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1; then echo "redis://127.0.0.1:$port"; return 0; fi
+    # The append-only file (written before each reply) keeps the data across a crash-like stop (the restart tests).
+    redis-server --bind 127.0.0.1 --port "$port" --dir "$dir" --save "" --appendonly yes --appendfsync everysec \
+      --daemonize yes --pidfile "$dir/redis.pid" --logfile "$dir/redis.log" >/dev/null
+    local i
+    for i in $(seq 1 100); do
+      redis-cli -h 127.0.0.1 -p "$port" ping >/dev/null 2>&1 && { echo "redis://127.0.0.1:$port"; return 0; }
+      sleep 0.1
+    done
+    cat "$dir/redis.log" >&2
+    return 1
+  }
+  _a2a_redis_stop() {
+    local pidfile="$A2A_TEST_ENGINES_DIR/redis/redis.pid" pid i
+    [ -f "$pidfile" ] || return 0
+    pid="$(cat "$pidfile")"
+    kill -9 "$pid" 2>/dev/null || true # an abrupt stop, like a crash
+    for i in $(seq 1 100); do kill -0 "$pid" 2>/dev/null || break; sleep 0.05; done
+    rm -f "$pidfile"
+  }
+
+  local cmd="${1:-up}" engine="${2:-}"
+  case "$cmd" in
+    up)
+      _a2a_install || return 1
+      if [ -z "${A2A_TEST_ENGINES_DIR:-}" ] || [ ! -d "$A2A_TEST_ENGINES_DIR" ]; then
+        A2A_TEST_ENGINES_DIR="$(mktemp -d /tmp/a2a-engines.XXXXXX)"
+        chmod 755 "$A2A_TEST_ENGINES_DIR"
+      fi
+      export A2A_TEST_ENGINES_DIR
+      A2A_TEST_POSTGRES_URL="$(_a2a_pg_start)" || return 1
+      A2A_TEST_REDIS_URL="$(_a2a_redis_start)" || return 1
+      export A2A_TEST_POSTGRES_URL A2A_TEST_REDIS_URL
+      echo "A2A_TEST_ENGINES_DIR=$A2A_TEST_ENGINES_DIR"
+      echo "A2A_TEST_POSTGRES_URL=$A2A_TEST_POSTGRES_URL"
+      echo "A2A_TEST_REDIS_URL=$A2A_TEST_REDIS_URL"
+      ;;
+    start | stop | restart)
+      [ -n "${A2A_TEST_ENGINES_DIR:-}" ] || { echo "engines: A2A_TEST_ENGINES_DIR is not set (source .ci/engines.sh first)" >&2; return 2; }
+      case "$engine" in
+        postgres) [ "$cmd" = start ] || _a2a_pg_stop; [ "$cmd" = stop ] || _a2a_pg_start ;;
+        redis) [ "$cmd" = start ] || _a2a_redis_stop; [ "$cmd" = stop ] || _a2a_redis_start ;;
+        *) echo "engines: unknown engine \"$engine\" (postgres or redis)" >&2; return 2 ;;
+      esac
+      ;;
+    down)
+      [ -n "${A2A_TEST_ENGINES_DIR:-}" ] || return 0
+      _a2a_pg_stop || true
+      _a2a_redis_stop || true
+      rm -rf "$A2A_TEST_ENGINES_DIR"
+      unset A2A_TEST_ENGINES_DIR A2A_TEST_POSTGRES_URL A2A_TEST_REDIS_URL
+      ;;
+    *) echo "usage: source .ci/engines.sh | .ci/engines.sh start|stop|restart postgres|redis | .ci/engines.sh down" >&2; return 2 ;;
+  esac
+}
+
+if [ "${BASH_SOURCE[0]}" = "$0" ]; then
+  set -euo pipefail
+  _a2a_engines_main "$@"
+else
+  # Sourced: the caller's own arguments are not ours unless they name a command.
+  case "${1:-}" in
+    up | start | stop | restart | down) _a2a_engines_main "$@" ;;
+    *) _a2a_engines_main up ;;
+  esac
+fi
