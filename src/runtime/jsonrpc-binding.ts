@@ -31,7 +31,7 @@ export class JsonRpcBinding {
     const ctx: CallContext = { headers: request.headers, signal: request.signal ?? NEVER_ABORTED, binding: "JSONRPC", request };
     let principal: unknown;
     try {
-      principal = await this.service.authenticate(ctx);
+      if (this.service.requiresAuth) principal = await this.service.authenticate(ctx);
     } catch (error) {
       if (error instanceof A2AError && error.http) {
         return json(error.http, failure(null, jsonRpcError(error.code, error.message)), error.challenge !== undefined ? { "www-authenticate": error.challenge } : {});

@@ -168,3 +168,22 @@ export class RestTransport {
     };
   }
 }
+
+/**
+ * The URL of the card's HTTP+JSON interface, if it lists one: 1.0 `supportedInterfaces` (the first with
+ * protocolBinding "HTTP+JSON"), 0.3 `preferredTransport` (then `url`) or `additionalInterfaces`.
+ */
+export function restInterfaceOf(card: object): string | undefined {
+  const c = card as Record<string, unknown>;
+  const isRest = (name: unknown) => typeof name === "string" && name.toUpperCase() === "HTTP+JSON";
+  if (Array.isArray(c.supportedInterfaces)) {
+    const found = c.supportedInterfaces.find((i): i is Record<string, unknown> => isObject(i) && isRest(i.protocolBinding) && typeof i.url === "string");
+    return found?.url as string | undefined;
+  }
+  if (isRest(c.preferredTransport) && typeof c.url === "string") return c.url;
+  if (Array.isArray(c.additionalInterfaces)) {
+    const found = c.additionalInterfaces.find((i): i is Record<string, unknown> => isObject(i) && isRest(i.transport) && typeof i.url === "string");
+    return found?.url as string | undefined;
+  }
+  return undefined;
+}

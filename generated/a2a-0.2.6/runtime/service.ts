@@ -171,6 +171,11 @@ export class A2AService {
   // ------------------------------------------------------------------------------------------------
   // The steps, for bindings that order them their own way (JSON-RPC authenticates before reading the body)
 
+  /** Whether the card declares security requirements (when not, `authenticate` always admits). */
+  get requiresAuth(): boolean {
+    return this.requirements.length > 0;
+  }
+
   /** Checks the card's security requirements; resolves to the verifier's principal or throws A2AError (401/403). */
   authenticate(ctx: CallContext): Promise<unknown> {
     return authenticate(this.requirements, this.options.auth, ctx.request ?? requestOf(ctx));
