@@ -19,6 +19,7 @@ interface GenerateArgs {
   templates?: string | undefined;
   card?: string | undefined;
   framework?: string[] | undefined;
+  transports?: string[] | undefined;
   config?: string | undefined;
   check: boolean;
   all?: boolean;
@@ -47,6 +48,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
             .option("card", { type: "string", describe: "an agent card JSON file: validated, emitted as card.ts" })
             .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: all)" })
+            .option("transports", { type: "array", string: true, describe: "protocol bindings: jsonrpc, rest, grpc, comma- or space-separated (default: jsonrpc; grpc needs @grpc/grpc-js)" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
@@ -182,6 +184,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     templates: args.templates,
     card: args.card,
     frameworks: args.framework as GenerateOptions["frameworks"],
+    transports: args.transports?.flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter((t) => t !== "") as GenerateOptions["transports"],
     cwd,
   };
   let targets: GenerateOptions[];
@@ -304,7 +307,7 @@ async function runWatch(args: GenerateArgs, io: CliIo): Promise<number> {
 
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
-  return key === "spec" || key === "frameworks" ? value : resolve(cwd, value as string);
+  return key === "spec" || key === "frameworks" || key === "transports" ? value : resolve(cwd, value as string);
 }
 
 interface DiffArgs {

@@ -20,6 +20,8 @@ export interface TargetConfig {
   card?: string;
   /** The server adapters to generate: any of node, express, fastify, hono (default: all). */
   frameworks?: string[];
+  /** The protocol bindings beside JSON-RPC: any of jsonrpc, rest, grpc (default: JSON-RPC only). */
+  transports?: string[];
 }
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
@@ -27,7 +29,7 @@ export interface Config extends TargetConfig {
   targets?: TargetConfig[];
 }
 
-const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks"] as const;
+const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "transports"] as const;
 const PATH_KEYS = ["schema", "overlay", "out", "templates", "card"] as const;
 
 export interface LoadedConfig {
@@ -72,15 +74,15 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
       if (!(TARGET_KEYS as readonly string[]).includes(key)) {
         throw new CodegenError(`unknown key "${key}"; allowed: ${[...TARGET_KEYS, "targets"].join(", ")}`, { file, pointer: `${pointer}/${key}` });
       }
-      if (key === "frameworks") {
+      if (key === "frameworks" || key === "transports") {
         if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
-          throw new CodegenError('"frameworks" must be an array of framework names', { file, pointer: `${pointer}/${key}` });
+          throw new CodegenError(`"${key}" must be an array of ${key === "frameworks" ? "framework" : "transport"} names`, { file, pointer: `${pointer}/${key}` });
         }
-        target.frameworks = v as string[];
+        target[key] = v as string[];
         continue;
       }
       if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${pointer}/${key}` });
-      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks">] = v;
+      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks" | "transports">] = v;
     }
     return target;
   };
@@ -95,6 +97,7 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
     const options: GenerateOptions = { spec: merged.spec, cwd: baseDir };
     for (const key of PATH_KEYS) options[key] = path(merged[key]);
     if (merged.frameworks) options.frameworks = merged.frameworks as GenerateOptions["frameworks"];
+    if (merged.transports) options.transports = merged.transports as GenerateOptions["transports"];
     return options;
   });
 }

@@ -4,6 +4,7 @@ import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
+import { emitGrpc, TRANSPORTS, type Transport } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
@@ -36,6 +37,8 @@ export interface GenerateOptions {
   templates?: string | undefined;
   /** The server adapters to generate (default: all four). */
   frameworks?: readonly Framework[] | undefined;
+  /** The protocol bindings to generate beside JSON-RPC (default: JSON-RPC only); "grpc" adds the gRPC server and client transport, which need @grpc/grpc-js. */
+  transports?: readonly Transport[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
@@ -93,6 +96,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
     }
+    const transports = options.transports ?? [];
+    const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
+    if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
+    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header));
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }

@@ -10,7 +10,7 @@ import { messageFromJson, messageToJson, type ToJsonOptions } from "./proto-json
 
 export interface GrpcBindingSpec {
   /** The version's proto as protobufjs JSON (`Root.toJSON()`), with the google.protobuf types it uses. */
-  readonly proto: protobuf.INamespace;
+  readonly proto: object;
   /** The service's full name, e.g. "lf.a2a.v1.A2AService". */
   readonly service: string;
   /** rpc name → the A2A service's method name ("SendMessage" in 1.0.1; "message/send" in 0.3.0). */
@@ -61,7 +61,7 @@ const loaded = new WeakMap<GrpcBindingSpec, LoadedGrpcBinding>();
 export function loadGrpcBinding(spec: GrpcBindingSpec): LoadedGrpcBinding {
   const cached = loaded.get(spec);
   if (cached) return cached;
-  const root = protobuf.Root.fromJSON(spec.proto);
+  const root = protobuf.Root.fromJSON(spec.proto as protobuf.INamespace);
   const rpcNamespace = GOOGLE_RPC_DESCRIPTOR.nested?.google as protobuf.INamespace;
   const extra: protobuf.INamespace = { nested: { ...(rpcNamespace.nested ?? {}) } };
   if (root.lookup(".google.protobuf.Any") !== null) delete extra.nested?.protobuf;
