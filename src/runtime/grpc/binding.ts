@@ -104,10 +104,10 @@ export function encodeParams(binding: LoadedGrpcBinding, rpc: GrpcRpc, params: u
   return rpc.requestType.encode(messageFromJson(rpc.requestType, json ?? {})).finish();
 }
 
-/** A result (or a stream event) of the service → the wire bytes of the rpc's response. */
+/** A result (or a stream event) of the service → the wire bytes of the rpc's response (fields the proto does not declare are left out). */
 export function encodeResult(binding: LoadedGrpcBinding, rpc: GrpcRpc, result: unknown): Uint8Array {
   const json = binding.spec.shapes ? binding.spec.shapes.resultToWire(rpc.name, result) : result;
-  return rpc.responseType.encode(messageFromJson(rpc.responseType, json ?? {})).finish();
+  return rpc.responseType.encode(messageFromJson(rpc.responseType, json ?? {}, "", { ignoreUnknownFields: true })).finish();
 }
 
 /** Wire bytes of a response → the result in the service's JSON. */

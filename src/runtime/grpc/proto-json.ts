@@ -47,6 +47,15 @@ export function isRequiredField(field: protobuf.Field): boolean {
   return (Array.isArray(behavior) ? behavior : [behavior]).some((b) => b === "REQUIRED" || b === 2);
 }
 
+export interface FromJsonOptions {
+  /**
+   * Fields the message does not declare: an error naming them (default; what a client does with the params
+   * it is given, so a typo is caught) or left out (what a server does with its own answers: the wire cannot
+   * carry them, and a card's vendor fields must not break GetExtendedAgentCard).
+   */
+  ignoreUnknownFields?: boolean;
+}
+
 type Plain = { [key: string]: unknown };
 
 /** The field's ProtoJSON name: its `json_name` option, else lowerCamelCase of its proto name. */
@@ -198,7 +207,7 @@ function bytesToBase64(value: unknown): string {
 // ProtoJSON → protobuf (a plain object protobufjs encodes)
 
 /** The plain object protobufjs encodes for the ProtoJSON value `json` of a `type` message. */
-export function messageFromJson(type: protobuf.Type, json: unknown, path = ""): Plain {
+export function messageFromJson(type: protobuf.Type, json: unknown, path = "", options: FromJsonOptions = {}): Plain {
   const wkt = WELL_KNOWN[type.fullName];
   if (wkt) return wkt.fromJson(type, json, path);
   if (!isPlainObject(json)) throw new ProtoJsonError(path, `expected an object (${type.name}), got ${describe(json)}`);
@@ -209,7 +218,10 @@ export function messageFromJson(type: protobuf.Type, json: unknown, path = ""): 
     const value = json[key];
     const entry = byName.get(key);
     const at = join(path, entry?.json ?? key);
-    if (!entry) throw new ProtoJsonError(at, `unknown field of ${type.name}`);
+    if (!entry) {
+      if (options.ignoreUnknownFields) continue;
+      throw new ProtoJsonError(at, `unknown field of ${type.name}`);
+    }
     const { field, json: name, oneof } = entry;
     if (has(out, field.name)) throw new ProtoJsonError(at, `given twice (as "${name}" and "${field.name}")`);
     const isValue = field.resolvedType instanceof protobuf.Type && field.resolvedType.fullName === ".google.protobuf.Value";
@@ -222,13 +234,13 @@ export function messageFromJson(type: protobuf.Type, json: unknown, path = ""): 
     if (field.map) {
       if (!isPlainObject(value)) throw new ProtoJsonError(at, `expected an object (a map), got ${describe(value)}`);
       const map: Plain = {};
-      for (const k of Object.keys(value)) map[k] = valueFromJson(field, value[k], `${at}.${k}`);
+      for (const k of Object.keys(value)) map[k] = valueFromJson(field, value[k], `${at}.${k}`, options);
       out[field.name] = map;
     } else if (field.repeated) {
       if (!Array.isArray(value)) throw new ProtoJsonError(at, `expected an array, got ${describe(value)}`);
-      out[field.name] = value.map((item: unknown, i: number) => valueFromJson(field, item, `${at}[${i}]`));
+      out[field.name] = value.map((item: unknown, i: number) => valueFromJson(field, item, `${at}[${i}]`, options));
     } else {
-      out[field.name] = valueFromJson(field, value, at);
+      out[field.name] = valueFromJson(field, value, at, options);
     }
   }
   return out;
@@ -244,9 +256,9 @@ const INT64 = /^(int64|sint64|sfixed64)$/;
 const UINT64 = /^(uint64|fixed64)$/;
 const BASE64 = /^[A-Za-z0-9+/_-]*={0,2}$/;
 
-function valueFromJson(field: protobuf.Field, value: unknown, path: string): unknown {
+function valueFromJson(field: protobuf.Field, value: unknown, path: string, options: FromJsonOptions = {}): unknown {
   const resolved = field.resolvedType;
-  if (resolved instanceof protobuf.Type) return messageFromJson(resolved, value, path);
+  if (resolved instanceof protobuf.Type) return messageFromJson(resolved, value, path, options);
   if (resolved instanceof protobuf.Enum) {
     if (typeof value === "string") {
       const number = resolved.values[value];
