@@ -42,6 +42,14 @@ const RPC_METHODS_BY_VERSION: { [version: string]: { [rpc: string]: string } } =
   },
 };
 
+/**
+ * Versions whose proto shapes differ from their JSON-RPC shapes: the runtime module that maps them (see
+ * src/runtime/grpc/shapes-0.3.0.ts). From 1.0 on the JSON-RPC params and results are the proto's ProtoJSON.
+ */
+const SHAPES_BY_VERSION: { [version: string]: { module: string; name: string } } = {
+  "0.3.0": { module: "shapes-0.3.0", name: "SHAPES_0_3_0" },
+};
+
 /** The .proto of a schema file: itself, or the proto bundled beside a JSON Schema (a2a-0.3.0.proto). */
 export function protoPathOf(schemaPath: string): string | undefined {
   if (/\.proto$/i.test(schemaPath)) return schemaPath;
@@ -106,16 +114,17 @@ export function emitGrpc(ir: ProtocolIR, schemaPath: string, header: string): Re
   for (const name of readdirSync(GRPC_RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
     files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
   }
+  const shapes = SHAPES_BY_VERSION[ir.specVersion];
   files["grpc.ts"] = `${header}
 /** The gRPC binding of A2A ${ir.specVersion}: the proto (as protobufjs JSON), its service, which A2A method each rpc is. */
 import type { GrpcBindingSpec } from "./runtime/grpc/binding.js";
-import { A2A_PROFILE } from "./protocol.js";
+${shapes ? `import { ${shapes.name} } from "./runtime/grpc/${shapes.module}.js";\n` : ""}import { A2A_PROFILE } from "./protocol.js";
 
 export const A2A_GRPC_BINDING: GrpcBindingSpec = {
   service: ${JSON.stringify(descriptor.service)},
   methods: ${JSON.stringify(descriptor.methods)},
   errorCodes: A2A_PROFILE.errorCodes,
-  proto: ${JSON.stringify(descriptor.proto)},
+${shapes ? `  shapes: ${shapes.name},\n` : ""}  proto: ${JSON.stringify(descriptor.proto)},
 };
 `;
   files["server/grpc.ts"] = `${header}

@@ -13,24 +13,40 @@ import { FakeService } from "./fixture.js";
  */
 // Inside the repository so that the output resolves @grpc/grpc-js and protobufjs from its node_modules.
 const OUT = join(ROOT, "node_modules", ".cache", "a2a-codegen-grpc-emit", "a2a-1.0.1");
+const OUT_030 = join(ROOT, "node_modules", ".cache", "a2a-codegen-grpc-emit", "a2a-0.3.0");
 const tsc = join(ROOT, "node_modules", ".bin", "tsc");
 
 let withGrpc: GenerateResult;
 let plain: GenerateResult;
+let v030: GenerateResult;
 
 beforeAll(async () => {
   withGrpc = await generate({ spec: "1.0.1", transports: ["jsonrpc", "grpc"], out: OUT, cwd: ROOT });
   plain = await generate({ spec: "1.0.1", cwd: ROOT });
-  rmSync(OUT, { recursive: true, force: true });
-  mkdirSync(OUT, { recursive: true });
-  writeResult(withGrpc, ROOT);
+  v030 = await generate({ spec: "0.3.0", transports: ["grpc"], out: OUT_030, cwd: ROOT });
+  for (const [dir, result] of [[OUT, withGrpc], [OUT_030, v030]] as const) {
+    rmSync(dir, { recursive: true, force: true });
+    mkdirSync(dir, { recursive: true });
+    writeResult(result, ROOT);
+  }
 });
 
 afterAll(() => {
-  rmSync(OUT, { recursive: true, force: true });
+  rmSync(join(OUT, ".."), { recursive: true, force: true });
 });
 
-const GRPC_FILES = ["grpc.ts", "grpc-client.ts", "server/grpc.ts", "runtime/grpc/binding.ts", "runtime/grpc/client-transport.ts", "runtime/grpc/google-rpc.ts", "runtime/grpc/proto-json.ts", "runtime/grpc/server.ts", "runtime/grpc/status.ts"];
+const GRPC_FILES = [
+  "grpc.ts",
+  "grpc-client.ts",
+  "server/grpc.ts",
+  "runtime/grpc/binding.ts",
+  "runtime/grpc/client-transport.ts",
+  "runtime/grpc/google-rpc.ts",
+  "runtime/grpc/proto-json.ts",
+  "runtime/grpc/server.ts",
+  "runtime/grpc/shapes-0.3.0.ts",
+  "runtime/grpc/status.ts",
+];
 
 describe("emitting the gRPC binding", () => {
   it("the default output has no gRPC file and imports neither grpc-js nor protobufjs", () => {
@@ -68,9 +84,16 @@ describe("emitting the gRPC binding", () => {
     }
   });
 
-  it("type-checks under the strict settings generated code is held to", () => {
+  it("0.3.0 gets its proto's binding (a2a.v1) with the shape mapping; 1.0.1 has none", () => {
+    expect(v030.files["grpc.ts"]).toMatch(/service: "a2a\.v1\.A2AService"/);
+    expect(v030.files["grpc.ts"]).toMatch(/shapes: SHAPES_0_3_0/);
+    expect(v030.files["grpc.ts"]).toMatch(/TaskSubscription: "tasks\/resubscribe"/);
+    expect(withGrpc.files["grpc.ts"]).not.toMatch(/shapes/);
+  });
+
+  it("type-checks under the strict settings generated code is held to (1.0.1 and 0.3.0)", () => {
     const config = JSON.parse(readFileSync(join(ROOT, "test/types/tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown>; include: string[] };
-    config.include = [`${OUT}/**/*.ts`];
+    config.include = [`${OUT}/**/*.ts`, `${OUT_030}/**/*.ts`];
     const file = join(OUT, "..", "tsconfig.json");
     writeFileSync(file, JSON.stringify(config));
     const run = spawnSync(tsc, ["-p", file], { encoding: "utf8" });
