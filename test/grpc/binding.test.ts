@@ -441,3 +441,62 @@ async function waitFor(condition: () => boolean, ms = 5_000): Promise<void> {
     await new Promise((resolve) => setTimeout(resolve, 10));
   }
 }
+
+describe("gRPC binding: failures inside the service", () => {
+  const logged: unknown[] = [];
+  let failing: GrpcServerHandle;
+  let client: GrpcTransport;
+  const A2AError = class extends Error {
+    constructor(
+      readonly code: number,
+      message: string,
+    ) {
+      super(message);
+    }
+  };
+  beforeAll(async () => {
+    failing = await serveGrpc(
+      spec,
+      {
+        async call(method) {
+          if (method === "GetTask") throw new TypeError("secret internals: db password is hunter2");
+          return { id: "t", status: { state: "TASK_STATE_WORKING" }, unexpected: "a field the proto does not have is left out" };
+        },
+        async stream() {
+          return (async function* () {
+            yield { statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } } };
+            throw new A2AError(-32004, "stopped mid-stream");
+          })();
+        },
+      },
+      { logger: { error: (message, detail) => logged.push([message, detail]) } },
+    );
+    client = new GrpcTransport(spec, `127.0.0.1:${failing.port}`);
+  });
+  afterAll(async () => {
+    client.close();
+    await failing.close();
+  });
+
+  it("a crash in the service is INTERNAL \"Internal error\": logged, its text never sent", async () => {
+    const error = await client.call("GetTask", { id: "t" }).catch((e: unknown) => e);
+    expect(error).toMatchObject({ code: -32603, message: "Internal error" });
+    expect(JSON.stringify(error)).not.toContain("hunter2");
+    expect(logged).toHaveLength(1);
+    expect(String((logged[0] as unknown[])[0])).toBe("a2a: internal error in gRPC GetTask");
+  });
+
+  it("an answer with a field the proto lacks is served without it", async () => {
+    expect(await client.call("CancelTask", { id: "t" })).toEqual({ id: "t", status: { state: "TASK_STATE_WORKING" } });
+  });
+
+  it("an A2A error after the first event: the client gets the event, then the typed error", async () => {
+    const events: unknown[] = [];
+    const error = await (async () => {
+      for await (const event of client.stream("SubscribeToTask", { id: "t" })) events.push(event);
+    })().catch((e: unknown) => e);
+    expect(events).toHaveLength(1);
+    expect(error).toBeInstanceOf(A2AJsonRpcError);
+    expect(error).toMatchObject({ code: -32004, message: "stopped mid-stream" });
+  });
+});
