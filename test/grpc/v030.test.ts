@@ -7,7 +7,9 @@
  *   D3 parts: `{ file: { fileWithUri, mimeType } }` ⇄ `{ kind: "file", file: { uri, mimeType } }`, data in `data.data`;
  *   D4 push configs: `tasks/{id}/pushNotificationConfigs/{configId}` ⇄ `{ taskId, pushNotificationConfig.id }`;
  *   D5 fields the proto lacks are lost (Part metadata, file name, referenceTaskIds);
- *   D6 `historyLength: 0` cannot be told from "not set" (plain int32 in 0.3.0's proto).
+ *   D6 `historyLength: 0` cannot be told from "not set" (plain int32 in 0.3.0's proto);
+ *   D7 `blocking` (plain bool, default false, on the wire; blocking unless false in JSON-RPC): the client
+ *      writes it out, a wire configuration without it is non-blocking.
  * Interop: our transport against the SDK 1.3.0's legacy (0.3) gRPC server, and its legacy gRPC client against
  * our binding.
  */
@@ -274,7 +276,17 @@ describe("0.3.0 over gRPC: our transport ⇄ our binding", () => {
     const got = service.calls.at(-1)?.params as Json;
     expect((got.message as Json).referenceTaskIds).toBeUndefined();
     expect((got.message as Json).parts).toEqual([{ kind: "text", text: "a" }, { kind: "file", file: { bytes: "aGk=", mimeType: "text/plain" } }]);
-    expect(got.configuration).toEqual({});
+    expect(got.configuration).toEqual({ blocking: true });
+  });
+
+  it("D7: blocking survives the wire both ways; a wire configuration without it is non-blocking", async () => {
+    await transport.call("message/send", { message: userMessage("b"), configuration: { blocking: false } });
+    expect((service.calls.at(-1)?.params as Json).configuration).toEqual({ blocking: false });
+    await transport.call("message/send", { message: userMessage("b"), configuration: { acceptedOutputModes: ["text/plain"] } });
+    expect((service.calls.at(-1)?.params as Json).configuration).toEqual({ acceptedOutputModes: ["text/plain"], blocking: true });
+    await transport.call("message/send", { message: userMessage("b") });
+    expect((service.calls.at(-1)?.params as Json).configuration).toBeUndefined();
+    expect(SHAPES_0_3_0.paramsFromWire("SendMessage", { message: { messageId: "m", role: "ROLE_USER", content: [{ text: "x" }] }, configuration: { historyLength: 2 } })).toMatchObject({ configuration: { historyLength: 2, blocking: false } });
   });
 });
 

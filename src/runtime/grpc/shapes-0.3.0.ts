@@ -12,6 +12,9 @@
  *   `ROLE_USER` ⇄ "user";
  * - `SendMessageConfiguration.pushNotification` ⇄ `pushNotificationConfig`; a push config result is named
  *   `tasks/{id}/pushNotificationConfigs/{configId}` ⇄ `taskId`; the list answer is `{ configs }` ⇄ an array;
+ * - `blocking` is a plain bool (default false) on the wire: a configuration sent without it is non-blocking
+ *   there, while a JSON-RPC configuration without it is blocking; the client writes it out, the server
+ *   reads a wire configuration's missing `blocking` as false;
  * - security schemes are a oneof (`apiKeySecurityScheme`, …) ⇄ `{ type: "apiKey", in, … }`; a security
  *   requirement is `{ schemes: { name: { list } } }` ⇄ `{ name: [scopes] }`.
  *
@@ -268,7 +271,9 @@ export const SHAPES_0_3_0: GrpcShapeAdapter = {
       case "SendMessage":
       case "SendStreamingMessage": {
         const c = w.configuration === undefined ? undefined : obj(w.configuration);
-        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength", "blocking"]), pushNotificationConfig: c.pushNotification });
+        // proto3's bool has no "unset": a configuration on the wire means blocking only when it says so
+        // (the proto's default, false); no configuration leaves the service's default (blocking).
+        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c.blocking ?? false, pushNotificationConfig: c.pushNotification });
         return defined({ message: w.message === undefined ? undefined : messageFromWire(w.message), configuration, metadata: w.metadata });
       }
       case "GetTask": {
@@ -306,7 +311,8 @@ export const SHAPES_0_3_0: GrpcShapeAdapter = {
       case "SendMessage":
       case "SendStreamingMessage": {
         const c = p.configuration === undefined ? undefined : obj(p.configuration);
-        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength", "blocking"]), pushNotification: c.pushNotificationConfig });
+        // The JSON-RPC default (blocking unless `blocking: false`) said explicitly, since the wire's default is false.
+        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c.blocking ?? true, pushNotification: c.pushNotificationConfig });
         return defined({ message: p.message === undefined ? undefined : messageToWire(p.message), configuration, metadata: p.metadata });
       }
       case "GetTask":
