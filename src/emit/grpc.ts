@@ -111,10 +111,12 @@ export function emitGrpc(ir: ProtocolIR, schemaPath: string, header: string): Re
   }
   const descriptor = grpcDescriptor(protoPath, Object.keys(ir.profile.methods).length > 0 ? methodNamesOf(ir) : [], ir.specVersion);
   const files: Record<string, string> = {};
-  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
+  const shapes = SHAPES_BY_VERSION[ir.specVersion];
+  // Every runtime file but the shape mappings of other versions.
+  const wanted = (name: string) => name.endsWith(".ts") && (!name.startsWith("shapes-") || name === `${shapes?.module}.ts`);
+  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter(wanted).sort()) {
     files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
   }
-  const shapes = SHAPES_BY_VERSION[ir.specVersion];
   files["grpc.ts"] = `${header}
 /** The gRPC binding of A2A ${ir.specVersion}: the proto (as protobufjs JSON), its service, which A2A method each rpc is. */
 import type { GrpcBindingSpec } from "./runtime/grpc/binding.js";

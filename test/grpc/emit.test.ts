@@ -2,6 +2,8 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { existsSync } from "node:fs";
+import { main } from "../../src/cli.js";
 import { parseConfig } from "../../src/config.js";
 import { generate, writeResult, type GenerateResult } from "../../src/generate.js";
 import { ROOT } from "../helpers.js";
@@ -44,7 +46,6 @@ const GRPC_FILES = [
   "runtime/grpc/google-rpc.ts",
   "runtime/grpc/proto-json.ts",
   "runtime/grpc/server.ts",
-  "runtime/grpc/shapes-0.3.0.ts",
   "runtime/grpc/status.ts",
 ];
 
@@ -89,6 +90,8 @@ describe("emitting the gRPC binding", () => {
     expect(v030.files["grpc.ts"]).toMatch(/shapes: SHAPES_0_3_0/);
     expect(v030.files["grpc.ts"]).toMatch(/TaskSubscription: "tasks\/resubscribe"/);
     expect(withGrpc.files["grpc.ts"]).not.toMatch(/shapes/);
+    expect(withGrpc.files["runtime/grpc/shapes-0.3.0.ts"]).toBeUndefined();
+    expect(v030.files["runtime/grpc/shapes-0.3.0.ts"]).toBeDefined();
   });
 
   it("type-checks under the strict settings generated code is held to (1.0.1 and 0.3.0)", () => {
@@ -128,6 +131,15 @@ describe("emitting the gRPC binding", () => {
   it("a version without a proto cannot have gRPC: a usage error naming why", async () => {
     await expect(generate({ spec: "0.2.5", transports: ["grpc"], cwd: ROOT })).rejects.toThrow(/the gRPC binding needs the version's proto; A2A 0\.2\.5 has none/);
     await expect(generate({ spec: "1.0.1", transports: ["carrier-pigeon" as "grpc"], cwd: ROOT })).rejects.toThrow(/unknown transport "carrier-pigeon"; transports: jsonrpc, rest, grpc/);
+  });
+
+  it("the CLI takes --transports, comma-separated", async () => {
+    const out = join(OUT, "..", "cli");
+    const lines: string[] = [];
+    const code = await main(["generate", "--spec", "1.0.1", "--transports", "jsonrpc,grpc", "--out", out, "--quiet"], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
+    expect(code, lines.join("\n")).toBe(0);
+    expect(existsSync(join(out, "server", "grpc.ts"))).toBe(true);
+    expect(existsSync(join(out, "runtime", "grpc", "client-transport.ts"))).toBe(true);
   });
 
   it("the config file takes `transports`", () => {
