@@ -6,7 +6,7 @@ import { GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
 import { ProtoJsonError } from "../../src/runtime/grpc/proto-json.js";
 import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
-import { A2AJsonRpcError, A2ATransportError } from "../../src/runtime/client.js";
+import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError } from "../../src/runtime/client.js";
 import type { Validator } from "../../src/runtime/validation.js";
 import { generatedValidators } from "../helpers.js";
 import { binding101, FakeService } from "./fixture.js";
@@ -401,6 +401,23 @@ describe("gRPC binding 1.0.1: auth in metadata (§7, §10.2)", () => {
 });
 
 describe("gRPC client transport", () => {
+  it("validateResponses checks each result as a JSON-RPC response of the method, with the generated validators", async () => {
+    const validate = (method: string, response: unknown) => {
+      const validator = validators[`${method}RpcSuccessResponse`] as Validator<unknown>;
+      return validator(response) ? null : (validator.errors ?? []);
+    };
+    const checked = new GrpcTransport(spec, `127.0.0.1:${server.port}`, { headers: V, validateResponses: true }, { validate });
+    const strict = new GrpcTransport(spec, `127.0.0.1:${server.port}`, { headers: V, validateResponses: true }, { validate: () => [{ pointer: "/result/id", expected: "x", got: "y", keyword: "const", message: "/result/id: expected x" }] });
+    try {
+      const task = ((await checked.call("SendMessage", { message: userMessage("v") })) as Json).task as Json;
+      expect(await checked.call("GetTask", { id: task.id })).toMatchObject({ id: task.id });
+      await expect(strict.call("GetTask", { id: task.id })).rejects.toThrow(A2AResponseValidationError);
+    } finally {
+      checked.close();
+      strict.close();
+    }
+  });
+
   it("an unreachable agent is an A2ATransportError", async () => {
     const nowhere = new GrpcTransport(spec, "127.0.0.1:1", { headers: V, timeoutMs: 2_000 });
     try {
@@ -498,5 +515,40 @@ describe("gRPC binding: failures inside the service", () => {
     expect(events).toHaveLength(1);
     expect(error).toBeInstanceOf(A2AJsonRpcError);
     expect(error).toMatchObject({ code: -32004, message: "stopped mid-stream" });
+  });
+});
+
+describe("gRPC binding: stream timeouts bound the wait for the headers, not the stream", () => {
+  let slow: GrpcServerHandle;
+  let client: GrpcTransport;
+  beforeAll(async () => {
+    slow = await serveGrpc(spec, {
+      async call() {
+        return {};
+      },
+      async stream(method) {
+        // SubscribeToTask: accepted at once, first event after 300 ms. SendStreamingMessage: accepted after 300 ms.
+        if (method === "SendStreamingMessage") await new Promise((resolve) => setTimeout(resolve, 300));
+        return (async function* () {
+          if (method === "SubscribeToTask") await new Promise((resolve) => setTimeout(resolve, 300));
+          yield { statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } } };
+        })();
+      },
+    });
+    client = new GrpcTransport(spec, `127.0.0.1:${slow.port}`, { timeoutMs: 100 });
+  });
+  afterAll(async () => {
+    client.close();
+    await slow.close();
+  });
+
+  it("an accepted stream whose first event is late is not timed out", async () => {
+    expect(await collect(client.stream("SubscribeToTask", { id: "t" }))).toHaveLength(1);
+  });
+
+  it("a stream not accepted within timeoutMs is an A2ATransportError", async () => {
+    const error = await collect(client.stream("SendStreamingMessage", { message: userMessage("x") })).catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(A2ATransportError);
+    expect((error as Error).message).toBe("SendStreamingMessage: timed out after 100 ms");
   });
 });

@@ -21,7 +21,10 @@ export interface GrpcClientOptions {
   headers?: Record<string, string> | (() => Record<string, string> | Promise<Record<string, string>>);
   /** Credentials sent as metadata: `authorization: Bearer …`, or the API key's name (an API key "in query" is sent as metadata too). */
   auth?: ClientAuth;
-  /** Milliseconds a unary call may take (its deadline); default 60 000; 0 = none. Streams are bounded by their signal only. */
+  /**
+   * Milliseconds a unary call may take (its deadline), and a stream may wait for the answer's headers;
+   * default 60 000; 0 = none. Once a stream's headers are in, only its signal bounds it.
+   */
   timeoutMs?: number;
   /**
    * Channel credentials; default TLS, except for `grpc://` / `http://` targets and loopback hosts
@@ -103,7 +106,8 @@ export class GrpcTransport {
 
   /**
    * Calls a server-streaming rpc and yields each event in the version's JSON. Leaving the loop early or
-   * aborting the signal cancels the call, so the server releases the stream. Errors as for {@link call}.
+   * aborting the signal cancels the call, so the server releases the stream; `timeoutMs` bounds the wait
+   * for the answer's headers. Errors as for {@link call}.
    */
   async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
     const rpc = this.rpcOf(method, true);
@@ -113,6 +117,18 @@ export class GrpcTransport {
     const call = this.client.makeServerStreamRequest<Uint8Array, Buffer>(rpc.path, toBuffer, (b) => b, request, metadata, {});
     const onAbort = () => call.cancel();
     options.signal?.addEventListener("abort", onAbort, { once: true });
+    // Like the JSON-RPC transport, the timeout bounds the wait for the answer's headers; after them only
+    // the signal bounds the stream.
+    const timeout = options.timeoutMs ?? this.options.timeoutMs ?? 60_000;
+    let timedOut = false;
+    const timer =
+      timeout > 0
+        ? setTimeout(() => {
+            timedOut = true;
+            call.cancel();
+          }, timeout)
+        : undefined;
+    call.once("metadata", () => clearTimeout(timer));
     let finished = false;
     try {
       for await (const bytes of call as AsyncIterable<Buffer>) {
@@ -123,8 +139,10 @@ export class GrpcTransport {
       finished = true;
     } catch (error) {
       if (options.signal?.aborted) throw options.signal.reason;
+      if (timedOut) throw new A2ATransportError(`${method}: timed out after ${timeout} ms`, { cause: error });
       throw isServiceError(error) ? this.failure(method, error, 0) : error;
     } finally {
+      clearTimeout(timer);
       options.signal?.removeEventListener("abort", onAbort);
       if (!finished) call.cancel();
     }

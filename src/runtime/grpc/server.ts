@@ -162,6 +162,8 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
       try {
         const events = await service.stream(rpc.method, params, contextOf(call.metadata, abort.signal));
         iterator = events[Symbol.asyncIterator]();
+        // The stream is accepted: the headers go now (a quiet subscription is not a silent call).
+        if (!abort.signal.aborted) call.sendMetadata(new grpc.Metadata());
         while (!abort.signal.aborted) {
           const next = await Promise.race([iterator.next(), gone.then(() => undefined)]);
           if (next === undefined || next.done) break;
