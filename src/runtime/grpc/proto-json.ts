@@ -71,9 +71,13 @@ interface FieldInfo {
   /** The members of the real oneof the field belongs to (proto3 `optional` fields are not in one). */
   oneof: protobuf.OneOf | undefined;
   required: boolean;
+  /** A google.protobuf.Value field (where JSON null is a value, not "not set"). */
+  isValue: boolean;
 }
 
 interface TypeInfo {
+  /** The JSON form of a well-known type, if it is one (looked up once: `fullName` is computed on each read). */
+  wkt: WellKnown | undefined;
   fields: FieldInfo[];
   /** By JSON name and by proto name (ProtoJSON parsers accept both). */
   byName: Map<string, FieldInfo>;
@@ -88,14 +92,15 @@ function info(type: protobuf.Type): TypeInfo {
     field.resolve();
     // A proto3 `optional` field sits in a synthetic oneof of its own: presence, not a choice.
     const oneof = field.partOf && field.options?.["proto3_optional"] !== true ? field.partOf : undefined;
-    return { field, json: jsonName(field), oneof, required: isRequiredField(field) };
+    const isValue = field.resolvedType instanceof protobuf.Type && field.resolvedType.fullName === ".google.protobuf.Value";
+    return { field, json: jsonName(field), oneof, required: isRequiredField(field), isValue };
   });
   const byName = new Map<string, FieldInfo>();
   for (const f of fields) {
     byName.set(f.json, f);
     byName.set(f.field.name, f);
   }
-  found = { fields, byName };
+  found = { wkt: WELL_KNOWN[type.fullName], fields, byName };
   typeInfos.set(type, found);
   return found;
 }
@@ -125,11 +130,11 @@ function isPlainObject(value: unknown): value is Plain {
 
 /** The ProtoJSON value of a decoded message of `type`. */
 export function messageToJson(type: protobuf.Type, message: unknown, options: ToJsonOptions = {}, path = ""): unknown {
-  const wkt = WELL_KNOWN[type.fullName];
+  const { wkt, fields } = info(type);
   if (wkt) return wkt.toJson(type, (message ?? {}) as Plain, options, path);
   const source = (message ?? {}) as Plain;
   const out: Plain = {};
-  for (const { field, json, oneof, required } of info(type).fields) {
+  for (const { field, json, oneof, required } of fields) {
     const value = source[field.name];
     const at = join(path, json);
     const keepDefault = required && options.requiredDefaults === true && oneof === undefined;
@@ -208,10 +213,9 @@ function bytesToBase64(value: unknown): string {
 
 /** The plain object protobufjs encodes for the ProtoJSON value `json` of a `type` message. */
 export function messageFromJson(type: protobuf.Type, json: unknown, path = "", options: FromJsonOptions = {}): Plain {
-  const wkt = WELL_KNOWN[type.fullName];
+  const { wkt, byName } = info(type);
   if (wkt) return wkt.fromJson(type, json, path);
   if (!isPlainObject(json)) throw new ProtoJsonError(path, `expected an object (${type.name}), got ${describe(json)}`);
-  const { byName } = info(type);
   const out: Plain = {};
   const oneofSeen = new Map<protobuf.OneOf, string>();
   for (const key of Object.keys(json)) {
@@ -224,7 +228,7 @@ export function messageFromJson(type: protobuf.Type, json: unknown, path = "", o
     }
     const { field, json: name, oneof } = entry;
     if (has(out, field.name)) throw new ProtoJsonError(at, `given twice (as "${name}" and "${field.name}")`);
-    const isValue = field.resolvedType instanceof protobuf.Type && field.resolvedType.fullName === ".google.protobuf.Value";
+    const isValue = entry.isValue;
     if (value === null && !(isValue && !field.repeated && !field.map)) continue; // null is "not set"
     if (oneof) {
       const other = oneofSeen.get(oneof);
