@@ -2,7 +2,7 @@ import grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from "../../src/runtime/grpc/binding.js";
-import { GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
+import { grpcEndpoint, GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
 import { ProtoJsonError } from "../../src/runtime/grpc/proto-json.js";
 import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
@@ -401,6 +401,17 @@ describe("gRPC binding 1.0.1: auth in metadata (§7, §10.2)", () => {
 });
 
 describe("gRPC client transport", () => {
+  it("reads a target as host:port or as the card's URL (TLS for https/grpcs and non-loopback hosts)", () => {
+    expect(grpcEndpoint("127.0.0.1:50051")).toEqual({ address: "127.0.0.1:50051", secure: false });
+    expect(grpcEndpoint("localhost:50051")).toEqual({ address: "localhost:50051", secure: false });
+    expect(grpcEndpoint("agent.example.com:443")).toEqual({ address: "agent.example.com:443", secure: true });
+    expect(grpcEndpoint("https://grpc.example.com/a2a")).toEqual({ address: "grpc.example.com:443", secure: true });
+    expect(grpcEndpoint("grpcs://grpc.example.com:8443")).toEqual({ address: "grpc.example.com:8443", secure: true });
+    expect(grpcEndpoint("grpc://10.0.0.5:50051")).toEqual({ address: "10.0.0.5:50051", secure: false });
+    expect(grpcEndpoint("http://[::1]:50051")).toEqual({ address: "[::1]:50051", secure: false });
+    expect(grpcEndpoint("[::1]:50051")).toEqual({ address: "[::1]:50051", secure: false });
+  });
+
   it("validateResponses checks each result as a JSON-RPC response of the method, with the generated validators", async () => {
     const validate = (method: string, response: unknown) => {
       const validator = validators[`${method}RpcSuccessResponse`] as Validator<unknown>;
