@@ -2,7 +2,7 @@ import grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from "../../src/runtime/grpc/binding.js";
-import { grpcEndpoint, GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
+import { grpcEndpoint, grpcInterfaceOf, GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
 import { ProtoJsonError } from "../../src/runtime/grpc/proto-json.js";
 import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
@@ -401,6 +401,26 @@ describe("gRPC binding 1.0.1: auth in metadata (§7, §10.2)", () => {
 });
 
 describe("gRPC client transport", () => {
+  it("finds the gRPC interface of a 1.0 card (§8.3) and of a 0.3 card (§5.6)", () => {
+    expect(grpcInterfaceOf({ supportedInterfaces: [{ url: "https://a/rpc", protocolBinding: "JSONRPC" }, { url: "grpc.a:443", protocolBinding: "GRPC", tenant: "t1" }] })).toEqual({ url: "grpc.a:443", tenant: "t1" });
+    expect(grpcInterfaceOf({ supportedInterfaces: [{ url: "https://a/rpc", protocolBinding: "JSONRPC" }] })).toBeUndefined();
+    expect(grpcInterfaceOf({ url: "grpc.b:443", preferredTransport: "GRPC" })).toEqual({ url: "grpc.b:443" });
+    expect(grpcInterfaceOf({ url: "https://b/rpc", preferredTransport: "JSONRPC", additionalInterfaces: [{ url: "grpc.b:50051", transport: "GRPC" }] })).toEqual({ url: "grpc.b:50051" });
+    expect(grpcInterfaceOf(null)).toBeUndefined();
+  });
+
+  it("puts the interface's tenant in every request message that has the field (§4.4.6)", async () => {
+    const tenanted = new GrpcTransport(spec, `127.0.0.1:${server.port}`, { headers: V, tenant: "acme" });
+    try {
+      await tenanted.call("GetExtendedAgentCard", {});
+      expect(service.calls.at(-1)?.params).toEqual({ tenant: "acme" });
+      await tenanted.call("ListTasks", { tenant: "other", pageSize: 1 });
+      expect(service.calls.at(-1)?.params).toEqual({ tenant: "other", pageSize: 1 });
+    } finally {
+      tenanted.close();
+    }
+  });
+
   it("reads a target as host:port or as the card's URL (TLS for https/grpcs and non-loopback hosts)", () => {
     expect(grpcEndpoint("127.0.0.1:50051")).toEqual({ address: "127.0.0.1:50051", secure: false });
     expect(grpcEndpoint("localhost:50051")).toEqual({ address: "localhost:50051", secure: false });

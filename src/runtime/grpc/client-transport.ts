@@ -37,6 +37,11 @@ export interface GrpcClientOptions {
   validateResponses?: boolean;
   /** More grpc-js channel options. */
   channelOptions?: grpc.ChannelOptions;
+  /**
+   * The card interface's `tenant` (1.0, §4.4.6): put in the `tenant` field of every request message that
+   * has one, unless the params set it.
+   */
+  tenant?: string;
 }
 
 /** The endpoint a target names: `host:port`, or a URL (`https://agent.example.com/a2a` → agent.example.com:443, TLS). */
@@ -53,6 +58,22 @@ export function grpcEndpoint(target: string): { address: string; secure: boolean
 }
 
 const LOOPBACK = new Set(["localhost", "127.0.0.1", "::1"]);
+
+/**
+ * The gRPC endpoint an agent card declares, or undefined: 1.0's first `supportedInterfaces` entry with
+ * `protocolBinding: "GRPC"` (§8.3), 0.3's `url` when `preferredTransport` is "GRPC", else its first
+ * `additionalInterfaces` entry with `transport: "GRPC"`.
+ */
+export function grpcInterfaceOf(card: unknown): { url: string; tenant?: string } | undefined {
+  if (typeof card !== "object" || card === null) return undefined;
+  const c = card as { supportedInterfaces?: unknown; preferredTransport?: unknown; url?: unknown; additionalInterfaces?: unknown };
+  const entries = (value: unknown) => (Array.isArray(value) ? value.filter((e): e is { [key: string]: unknown } => typeof e === "object" && e !== null) : []);
+  const v1 = entries(c.supportedInterfaces).find((i) => i.protocolBinding === "GRPC" && typeof i.url === "string");
+  if (v1) return typeof v1.tenant === "string" && v1.tenant !== "" ? { url: v1.url as string, tenant: v1.tenant } : { url: v1.url as string };
+  if (c.preferredTransport === "GRPC" && typeof c.url === "string") return { url: c.url };
+  const v03 = entries(c.additionalInterfaces).find((i) => i.transport === "GRPC" && typeof i.url === "string");
+  return v03 ? { url: v03.url as string } : undefined;
+}
 
 /** A2A over gRPC for one agent endpoint. `close()` it when done (it holds an HTTP/2 connection). */
 export class GrpcTransport {
@@ -87,7 +108,7 @@ export class GrpcTransport {
    */
   async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
     const rpc = this.rpcOf(method, false);
-    const request = encodeParams(this.binding, rpc, params);
+    const request = encodeParams(this.binding, rpc, this.withTenant(rpc, params));
     const metadata = await this.metadata(options);
     const timeout = options.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const callOptions: grpc.CallOptions = timeout > 0 ? { deadline: Date.now() + timeout } : {};
@@ -111,7 +132,7 @@ export class GrpcTransport {
    */
   async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
     const rpc = this.rpcOf(method, true);
-    const request = encodeParams(this.binding, rpc, params);
+    const request = encodeParams(this.binding, rpc, this.withTenant(rpc, params));
     const metadata = await this.metadata(options);
     options.signal?.throwIfAborted();
     const call = this.client.makeServerStreamRequest<Uint8Array, Buffer>(rpc.path, toBuffer, (b) => b, request, metadata, {});
@@ -151,6 +172,13 @@ export class GrpcTransport {
   /** Closes the channel. */
   close(): void {
     this.client.close();
+  }
+
+  private withTenant(rpc: GrpcRpc, params: unknown): unknown {
+    const tenant = this.options.tenant;
+    if (!tenant || rpc.requestType.fields.tenant === undefined) return params;
+    const object = typeof params === "object" && params !== null && !Array.isArray(params) ? (params as { [key: string]: unknown }) : {};
+    return object.tenant === undefined ? { ...object, tenant } : params;
   }
 
   private rpcOf(method: string, streaming: boolean): GrpcRpc {
