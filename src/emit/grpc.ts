@@ -153,7 +153,7 @@ import { GrpcTransport, type GrpcClientOptions } from "./runtime/grpc/client-tra
 import { A2A_GRPC_BINDING } from "./grpc.js";
 
 export type { GrpcClientOptions } from "./runtime/grpc/client-transport.js";
-export { GrpcTransport } from "./runtime/grpc/client-transport.js";
+export { GrpcTransport, grpcInterfaceOf } from "./runtime/grpc/client-transport.js";
 
 /** A transport to the agent's gRPC interface (\`host:port\` or the card's URL). */
 export function createGrpcTransport(target: string, options: GrpcClientOptions = {}, checks: ResponseChecks = {}): GrpcTransport {
