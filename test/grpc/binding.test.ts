@@ -327,6 +327,16 @@ describe("gRPC binding 1.0.1: bad input never crashes (§3.3.2 validation errors
     expect(details(list.error as grpc.ServiceError)[0]?.fieldViolations).toEqual([{ field: "status", description: "unknown value 42 of enum TaskState" }]);
   });
 
+  it("data nested deeper than protobuf's recursion limit (100) is INVALID_ARGUMENT, not a stack overflow", async () => {
+    const wrap = (field: number, bytes: Uint8Array) => protobuf.Writer.create().uint32((field << 3) | 2).bytes(bytes).finish();
+    let value: Uint8Array = Uint8Array.from([0x11, 0, 0, 0, 0, 0, 0, 0, 0]); // Value.number_value 0
+    for (let i = 0; i < 150; i++) value = wrap(6, wrap(1, value)); // Value.list_value.values[0]
+    const message = Buffer.concat([wrap(1, Buffer.from("m")), Buffer.from([0x20, 1]), wrap(5, wrap(4, value))]); // id, role, parts[0].data
+    const { error } = await rawUnary("SendMessage", wrap(2, message));
+    expect(error?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect(error?.details).toMatch(/max depth exceeded/);
+  });
+
   it("a Part with no content (its oneof unset) is refused by validation, naming the part", async () => {
     const request = type("SendMessageRequest").encode({ message: { message_id: "m", role: 1, parts: [{ media_type: "text/plain" }] } }).finish();
     const { error } = await rawUnary("SendMessage", request);

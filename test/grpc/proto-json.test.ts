@@ -137,6 +137,9 @@ describe("ProtoJSON ⇄ protobuf", () => {
     expect(fails("GetTaskRequest", { id: "x", historyLength: 1, history_length: 2 })).toBe('historyLength: given twice (as "historyLength" and "history_length")');
     expect(fails("GetTaskRequest", [])).toBe("expected an object (GetTaskRequest), got an array");
     expect(fails("Part", { data: Number.NaN })).toBe("data: NaN has no JSON form");
+    let deep: unknown = 1;
+    for (let i = 0; i < 200; i++) deep = [deep];
+    expect(fails("Part", { data: deep })).toMatch(/^data(\[0\])+: nested deeper than 100 messages$/);
   });
 
   it("decoding an unknown enum number is an error for a server, the number for a client (ProtoJSON)", () => {

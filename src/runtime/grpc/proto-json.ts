@@ -212,7 +212,21 @@ function bytesToBase64(value: unknown): string {
 // ProtoJSON → protobuf (a plain object protobufjs encodes)
 
 /** The plain object protobufjs encodes for the ProtoJSON value `json` of a `type` message. */
+/** How deep messages may nest: protoc's and protobufjs's default recursion limit (decoding enforces the same). */
+export const MAX_DEPTH = 100;
+let depth = 0;
+
 export function messageFromJson(type: protobuf.Type, json: unknown, path = "", options: FromJsonOptions = {}): Plain {
+  if (depth >= MAX_DEPTH) throw new ProtoJsonError(path, `nested deeper than ${MAX_DEPTH} messages`);
+  depth++;
+  try {
+    return fromJson(type, json, path, options);
+  } finally {
+    depth--;
+  }
+}
+
+function fromJson(type: protobuf.Type, json: unknown, path: string, options: FromJsonOptions): Plain {
   const { wkt, byName } = info(type);
   if (wkt) return wkt.fromJson(type, json, path);
   if (!isPlainObject(json)) throw new ProtoJsonError(path, `expected an object (${type.name}), got ${describe(json)}`);
