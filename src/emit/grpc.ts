@@ -66,8 +66,8 @@ export interface GrpcDescriptor {
   methods: Record<string, string>;
 }
 
-/** Reads a proto and its imports (google/protobuf from protobufjs, google/api from schema/proto) into the binding's data. */
-export function grpcDescriptor(protoPath: string, methodNames: readonly string[], version: string): GrpcDescriptor {
+/** Reads a proto and its imports (google/protobuf from protobufjs, google/api from schema/proto); its A2A service. */
+function loadService(protoPath: string): { root: protobuf.Root; service: protobuf.Service } {
   const root = new protobuf.Root();
   root.resolvePath = (origin, target) => {
     const near = origin ? resolve(dirname(origin), target) : resolve(target);
@@ -91,16 +91,53 @@ export function grpcDescriptor(protoPath: string, methodNames: readonly string[]
   walk(root);
   const service = services.find((s) => !s.fullName.startsWith(".google."));
   if (!service) throw new CodegenError("the proto declares no service: no gRPC binding to generate", { file: protoPath });
+  return { root, service };
+}
+
+/** The A2A method an rpc of `version` is: 0.3.0's table, else (1.0 on) the rpc's own name. */
+function methodOfRpc(version: string, rpc: string): string {
+  return RPC_METHODS_BY_VERSION[version]?.[rpc] ?? rpc;
+}
+
+/** The binding's data for a generated output: the proto as protobufjs JSON, the service, rpc → A2A method. */
+export function grpcDescriptor(protoPath: string, methodNames: readonly string[], version: string): GrpcDescriptor {
+  const { root, service } = loadService(protoPath);
   const known = new Set(methodNames);
-  const table = RPC_METHODS_BY_VERSION[version];
   const methods: Record<string, string> = {};
   for (const rpc of service.methodsArray) {
-    const method = table?.[rpc.name] ?? (known.has(rpc.name) ? rpc.name : undefined);
-    if (method !== undefined && known.has(method)) methods[rpc.name] = method;
+    const method = methodOfRpc(version, rpc.name);
+    if (known.has(method)) methods[rpc.name] = method;
   }
   const json = root.toJSON({ keepComments: false }) as { nested?: Record<string, { nested?: Record<string, unknown> }> };
   delete json.nested?.google?.nested?.api;
   return { proto: json as Record<string, unknown>, service: service.fullName.replace(/^\./, ""), methods };
+}
+
+/** One rpc of a version's gRPC binding, for reports such as `a2a-codegen diff`. */
+export interface GrpcRpcFact {
+  /** The gRPC method name, e.g. "SubscribeToTask". */
+  rpc: string;
+  /** The A2A (JSON-RPC) method it is, e.g. "tasks/resubscribe" in 0.3.0. */
+  method: string;
+  /** The full path, "/lf.a2a.v1.A2AService/SubscribeToTask". */
+  path: string;
+  requestType: string;
+  responseType: string;
+  streaming: boolean;
+}
+
+/** The rpcs of the gRPC binding defined by `protoPath` for `version`, in the proto's order. */
+export function grpcRpcs(protoPath: string, version: string): GrpcRpcFact[] {
+  const { service } = loadService(protoPath);
+  const name = service.fullName.replace(/^\./, "");
+  return service.methodsArray.map((rpc) => ({
+    rpc: rpc.name,
+    method: methodOfRpc(version, rpc.name),
+    path: `/${name}/${rpc.name}`,
+    requestType: rpc.resolvedRequestType?.fullName.replace(/^\./, "") ?? rpc.requestType,
+    responseType: rpc.resolvedResponseType?.fullName.replace(/^\./, "") ?? rpc.responseType,
+    streaming: rpc.responseStream === true,
+  }));
 }
 
 /** The files of the gRPC binding for `ir`'s version (paths relative to the output folder). */

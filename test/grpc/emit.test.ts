@@ -5,6 +5,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { existsSync } from "node:fs";
 import { main } from "../../src/cli.js";
 import { parseConfig } from "../../src/config.js";
+import { grpcRpcs } from "../../src/emit/grpc.js";
 import { generate, writeResult, type GenerateResult } from "../../src/generate.js";
 import { ROOT } from "../helpers.js";
 import { FakeService } from "./fixture.js";
@@ -146,5 +147,24 @@ describe("emitting the gRPC binding", () => {
     const [target] = parseConfig({ spec: "1.0.1", transports: ["jsonrpc", "grpc"] }, "a2a-codegen.config.json", ROOT);
     expect(target?.transports).toEqual(["jsonrpc", "grpc"]);
     expect(() => parseConfig({ transports: "grpc" }, "a2a-codegen.config.json", ROOT)).toThrow(/"transports" must be an array of transport names/);
+  });
+});
+
+describe("the rpc tables of the bundled protos (for reports such as `diff`)", () => {
+  it("0.3.0 → 1.0.1: renamed, added and kept rpcs, each paired with its A2A method (specification-0.3.0.md §3.5.6, 1.0.1 §5.3)", () => {
+    const v030 = grpcRpcs(join(ROOT, "schema", "a2a-0.3.0.proto"), "0.3.0");
+    const v101 = grpcRpcs(join(ROOT, "schema", "a2a-1.0.1.proto"), "1.0.1");
+    expect(v030.find((r) => r.rpc === "TaskSubscription")).toEqual({
+      rpc: "TaskSubscription",
+      method: "tasks/resubscribe",
+      path: "/a2a.v1.A2AService/TaskSubscription",
+      requestType: "a2a.v1.TaskSubscriptionRequest",
+      responseType: "a2a.v1.StreamResponse",
+      streaming: true,
+    });
+    expect(v101.find((r) => r.rpc === "SubscribeToTask")).toMatchObject({ method: "SubscribeToTask", path: "/lf.a2a.v1.A2AService/SubscribeToTask", streaming: true });
+    const names = (rpcs: typeof v030) => new Set(rpcs.map((r) => r.rpc));
+    expect([...names(v101)].filter((r) => !names(v030).has(r)).sort()).toEqual(["GetExtendedAgentCard", "ListTaskPushNotificationConfigs", "ListTasks", "SubscribeToTask"]);
+    expect([...names(v030)].filter((r) => !names(v101).has(r)).sort()).toEqual(["GetAgentCard", "ListTaskPushNotificationConfig", "TaskSubscription"]);
   });
 });
