@@ -431,6 +431,12 @@ describe("gRPC client transport", () => {
     }
   });
 
+  it("a header that cannot be gRPC metadata is a transport error naming it; nothing is sent", async () => {
+    const calls = service.calls.length;
+    await expect(transport.call("GetTask", { id: "x" }, { headers: { "bad header": "v" } })).rejects.toThrow(/^header "bad header" cannot be sent as gRPC metadata/);
+    expect(service.calls.length).toBe(calls);
+  });
+
   it("reads a target as host:port or as the card's URL (TLS for https/grpcs and non-loopback hosts)", () => {
     expect(grpcEndpoint("127.0.0.1:50051")).toEqual({ address: "127.0.0.1:50051", secure: false });
     expect(grpcEndpoint("localhost:50051")).toEqual({ address: "localhost:50051", secure: false });

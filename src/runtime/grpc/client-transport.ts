@@ -206,7 +206,14 @@ export class GrpcTransport {
 
   private async metadata(options: CallOptions): Promise<grpc.Metadata> {
     const metadata = new grpc.Metadata();
-    const put = (name: string, value: string) => metadata.set(name.toLowerCase(), value);
+    const put = (name: string, value: string) => {
+      try {
+        metadata.set(name.toLowerCase(), value);
+      } catch (error) {
+        // grpc-js refuses keys outside [0-9a-z_.-] and values that are not printable ASCII.
+        throw new A2ATransportError(`header ${JSON.stringify(name)} cannot be sent as gRPC metadata (${error instanceof Error ? error.message : String(error)})`, { cause: error });
+      }
+    };
     const auth = this.options.auth;
     if (auth?.type === "bearer") put("authorization", `Bearer ${typeof auth.token === "function" ? await auth.token() : auth.token}`);
     else if (auth?.type === "apiKey") put(auth.name, auth.value);
