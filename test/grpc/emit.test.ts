@@ -129,6 +129,29 @@ describe("emitting the gRPC binding", () => {
     }
   });
 
+  it("works as emitted for 0.3.0 too: the shape mapping is wired in", async () => {
+    const server = (await import(join(OUT_030, "server", "grpc.ts"))) as { serveGrpc(service: object): Promise<{ port: number; close(): Promise<void> }> };
+    const client = (await import(join(OUT_030, "grpc-client.ts"))) as { createGrpcTransport(target: string): import("../../src/runtime/grpc/client-transport.js").GrpcTransport };
+    const seen: unknown[] = [];
+    const handle = await server.serveGrpc({
+      async call(method: string, params: unknown) {
+        seen.push([method, params]);
+        return { kind: "task", id: (params as { id: string }).id, contextId: "c", status: { state: "canceled" } };
+      },
+      async stream() {
+        throw new Error("not used");
+      },
+    });
+    const transport = client.createGrpcTransport(`127.0.0.1:${handle.port}`);
+    try {
+      expect(await transport.call("tasks/cancel", { id: "t-1" })).toEqual({ kind: "task", id: "t-1", contextId: "c", status: { state: "canceled" } });
+      expect(seen).toEqual([["tasks/cancel", { id: "t-1" }]]);
+    } finally {
+      transport.close();
+      await handle.close();
+    }
+  });
+
   it("a version without a proto cannot have gRPC: a usage error naming why", async () => {
     await expect(generate({ spec: "0.2.5", transports: ["grpc"], cwd: ROOT })).rejects.toThrow(/the gRPC binding needs the version's proto; A2A 0\.2\.5 has none/);
     await expect(generate({ spec: "1.0.1", transports: ["carrier-pigeon" as "grpc"], cwd: ROOT })).rejects.toThrow(/unknown transport "carrier-pigeon"; transports: jsonrpc, rest, grpc/);
