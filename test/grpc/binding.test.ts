@@ -234,6 +234,23 @@ describe("gRPC binding 1.0.1: streaming (§10.7)", () => {
     expect(errors[0]?.code).toBe(grpc.status.CANCELLED);
   });
 
+  it("50 concurrent subscriptions left early: every one of the service's streams is released", async () => {
+    const before = service.streams.length;
+    await Promise.all(
+      Array.from({ length: 50 }, async (_, i) => {
+        service.addWorkingTask(`many-${i}`);
+        for await (const event of transport.stream("SubscribeToTask", { id: `many-${i}` })) {
+          expect(event).toHaveProperty("task");
+          break;
+        }
+      }),
+    );
+    const mine = service.streams.slice(before);
+    expect(mine).toHaveLength(50);
+    await waitFor(() => mine.every((s) => s.released));
+    expect(mine.every((s) => s.signal.aborted)).toBe(true);
+  });
+
   it("aborting the signal ends the client's loop with the signal's reason", async () => {
     service.addWorkingTask("sub-3");
     const abort = new AbortController();
