@@ -616,3 +616,41 @@ describe("gRPC binding: stream timeouts bound the wait for the headers, not the 
     expect((error as Error).message).toBe("SendStreamingMessage: timed out after 100 ms");
   });
 });
+
+describe("gRPC binding: the unary call's signal", () => {
+  const signals: AbortSignal[] = [];
+  let handle: GrpcServerHandle;
+  let client: GrpcTransport;
+  beforeAll(async () => {
+    handle = await serveGrpc(spec, {
+      async call(method, _params, ctx) {
+        signals.push(ctx.signal);
+        if (method === "GetTask") await new Promise((resolve) => setTimeout(resolve, 2_000)); // slow: the client leaves first
+        return { id: "t", status: { state: "TASK_STATE_WORKING" } };
+      },
+      async stream() {
+        throw new Error("not used");
+      },
+    });
+    client = new GrpcTransport(spec, `127.0.0.1:${handle.port}`);
+  });
+  afterAll(async () => {
+    client.close();
+    await handle.close();
+  });
+
+  it("stays unaborted once the call is answered (grpc-js reports every finished call as cancelled)", async () => {
+    await client.call("CancelTask", { id: "t" });
+    await new Promise((resolve) => setTimeout(resolve, 50));
+    expect(signals.at(-1)?.aborted).toBe(false);
+  });
+
+  it("is aborted when the client cancels a running call", async () => {
+    const abort = new AbortController();
+    const pending = client.call("GetTask", { id: "t" }, { signal: abort.signal }).catch((e: unknown) => e);
+    await waitFor(() => signals.length === 2);
+    abort.abort(new Error("changed my mind"));
+    expect(((await pending) as Error).message).toBe("changed my mind");
+    await waitFor(() => signals[1]?.aborted === true);
+  });
+});

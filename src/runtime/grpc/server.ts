@@ -121,19 +121,27 @@ type Logger = GrpcLogger;
 function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleUnaryCall<Buffer, Uint8Array> {
   return (call, callback) => {
     const abort = new AbortController();
-    call.on("cancelled", () => abort.abort());
+    let answered = false;
+    // grpc-js also emits "cancelled" once a call's status is sent: only a call still running is aborted.
+    call.on("cancelled", () => {
+      if (!answered) abort.abort();
+    });
+    const answer: grpc.sendUnaryData<Uint8Array> = (error, value) => {
+      answered = true;
+      callback(error, value);
+    };
     void (async () => {
       let params: unknown;
       try {
         params = decodeParams(binding, rpc, call.request);
       } catch (error) {
-        return callback(inputError(binding, rpc, error));
+        return answer(inputError(binding, rpc, error));
       }
       try {
         const result = await service.call(rpc.method, params, contextOf(call.metadata, abort.signal));
-        callback(null, encodeResult(binding, rpc, result));
+        answer(null, encodeResult(binding, rpc, result));
       } catch (error) {
-        callback(serviceError(binding, rpc, error, logger));
+        answer(serviceError(binding, rpc, error, logger));
       }
     })();
   };
