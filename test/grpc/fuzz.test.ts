@@ -4,7 +4,14 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGrpcBinding, type LoadedGrpcBinding } from "../../src/runtime/grpc/binding.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
 import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
+import { join } from "node:path";
+import { grpcDescriptor } from "../../src/emit/grpc.js";
+import type { GrpcBindingSpec } from "../../src/runtime/grpc/binding.js";
+import { SHAPES_0_3_0 } from "../../src/runtime/grpc/shapes-0.3.0.js";
+import { SCHEMA_DIR } from "../helpers.js";
+import { modules, testCard, testExecutor } from "../server/harness.js";
 import { binding101, FakeService } from "./fixture.js";
+import { jsonRpcService } from "./jsonrpc-bridge.js";
 
 /**
  * Seeded fuzzing of the gRPC binding: valid requests of every unary rpc with their bytes mutated (flipped,
@@ -70,6 +77,7 @@ describe("gRPC binding fuzzing", () => {
       seen.set(key, (seen.get(key) ?? 0) + 1);
       if (outcome.error) {
         expect([grpc.status.INTERNAL, grpc.status.UNKNOWN], `seed ${SEED} request ${i} (${rpc}): ${outcome.error.details}`).not.toContain(outcome.error.code);
+        expect(outcome.error.details, `seed ${SEED} request ${i} (${rpc})`).not.toMatch(/Cannot read|is not a function|undefined is not/);
         const bin = outcome.error.metadata.get(STATUS_DETAILS_KEY)[0];
         if (bin) expect(() => decodeStatus(binding.root, bin as Buffer)).not.toThrow();
       }
@@ -117,3 +125,59 @@ function client_call(rpc: string, bytes: Uint8Array): Promise<{ error?: grpc.Ser
     );
   });
 }
+
+describe("gRPC binding fuzzing, 0.3.0 in front of the real server core", () => {
+  const SEEDS_030: Record<string, object> = {
+    SendMessage: { request: { message_id: "m", role: 1, content: [{ text: "task" }, { file: { file_with_uri: "https://x.example/f", mime_type: "text/plain" } }, { data: { data: { fields: { a: { numberValue: 1 } } } } }] }, configuration: { blocking: true, history_length: 2 } },
+    GetTask: { name: "tasks/t-1", history_length: 1 },
+    CancelTask: { name: "tasks/t-1" },
+    CreateTaskPushNotificationConfig: { parent: "tasks/t-1", config_id: "c", config: { push_notification_config: { url: "http://127.0.0.1:9/h", authentication: { schemes: ["Bearer"] } } } },
+    GetTaskPushNotificationConfig: { name: "tasks/t-1/pushNotificationConfigs/c" },
+    ListTaskPushNotificationConfig: { parent: "tasks/t-1" },
+    DeleteTaskPushNotificationConfig: { name: "tasks/t-1/pushNotificationConfigs/c" },
+    GetAgentCard: {},
+  };
+
+  it("1,000 mutated 0.3.0 requests: no crash, no adapter failure leaking as a message", async () => {
+    const m = await modules("0.3.0");
+    const profile = m.protocol.A2A_PROFILE as unknown as { errorCodes: Record<string, number>; methods: Record<string, string> };
+    const d = grpcDescriptor(join(SCHEMA_DIR, "a2a-0.3.0.proto"), Object.values(profile.methods), "0.3.0");
+    const spec: GrpcBindingSpec = { proto: d.proto, service: d.service, methods: d.methods, errorCodes: profile.errorCodes, shapes: SHAPES_0_3_0 };
+    const root = loadGrpcBinding(spec);
+    const card = testCard("0.3.0", { extendedCard: { name: "Extended" } });
+    const logged: unknown[] = [];
+    const core = m.core.createA2AServer({
+      card: card as never,
+      executor: testExecutor() as never,
+      rpcPath: "/a2a",
+      extendedCard: card as never,
+      pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 200 },
+      logger: { error: (message: string, detail?: unknown) => logged.push([message, detail]), warn: () => undefined },
+    });
+    const handle = await serveGrpc(spec, jsonRpcService(core as never, "/a2a"), { logger: { error: (message, detail) => logged.push([message, detail]) } });
+    const c = new grpc.Client(`127.0.0.1:${handle.port}`, grpc.credentials.createInsecure());
+    const callRaw = (rpc: string, bytes: Uint8Array) =>
+      new Promise<grpc.ServiceError | null>((resolve) => c.makeUnaryRequest(`/a2a.v1.A2AService/${rpc}`, (b: Uint8Array) => Buffer.from(b), (b: Buffer) => b, bytes, new grpc.Metadata(), { deadline: Date.now() + 10_000 }, (e) => resolve(e)));
+    try {
+      const r = rng(SEED + 30);
+      const rpcs = Object.keys(SEEDS_030);
+      let ok = 0;
+      for (let i = 0; i < 1_000; i++) {
+        const rpc = rpcs[r.int(rpcs.length)] as string;
+        const type = root.rpcs.get(rpc)?.requestType as protobuf.Type;
+        const error = await callRaw(rpc, mutate(type.encode(type.fromObject(SEEDS_030[rpc] as object)).finish(), r));
+        if (!error) ok++;
+        else {
+          expect([grpc.status.INTERNAL, grpc.status.UNKNOWN], `seed ${SEED + 30} request ${i} (${rpc}): ${error.details}`).not.toContain(error.code);
+          expect(error.details, `seed ${SEED + 30} request ${i} (${rpc})`).not.toMatch(/Cannot read|is not a function|undefined is not/);
+        }
+      }
+      expect(ok).toBeGreaterThan(30);
+      expect(logged).toEqual([]);
+    } finally {
+      c.close();
+      await handle.close();
+      await core.close();
+    }
+  });
+});
