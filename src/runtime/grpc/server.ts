@@ -52,6 +52,12 @@ export interface GrpcServeOptions extends GrpcServiceOptions {
   maxSendMessageBytes?: number;
   /** More grpc-js server options (keepalive, ...). */
   serverOptions?: grpc.ServerOptions;
+  /**
+   * Also serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that tools such as grpcurl can
+   * list and call the service without the proto. Needs `@grpc/reflection` and `@grpc/proto-loader`
+   * installed; default false.
+   */
+  reflection?: boolean;
 }
 
 export interface GrpcServerHandle {
@@ -97,6 +103,7 @@ export async function serveGrpc(spec: GrpcBindingSpec, service: A2AServiceLike, 
   });
   const { definition, implementation } = grpcService(spec, service, options);
   server.addService(definition, implementation);
+  if (options.reflection) await addReflection(server, spec);
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
@@ -117,6 +124,30 @@ export async function serveGrpc(spec: GrpcBindingSpec, service: A2AServiceLike, 
 }
 
 type Logger = GrpcLogger;
+
+interface ReflectionModule {
+  ReflectionService: new (packageDefinition: unknown) => { addToServer(server: grpc.Server): void };
+}
+interface ProtoLoaderModule {
+  fromJSON(json: object, options?: { keepCase?: boolean }): unknown;
+}
+
+/** Adds @grpc/reflection's service, describing the binding's proto (loaded by name: both packages are optional). */
+async function addReflection(server: grpc.Server, spec: GrpcBindingSpec): Promise<void> {
+  const load = async <T>(name: string): Promise<T> => {
+    const module = (await import(name)) as T & { default?: T };
+    return (module as { default?: T }).default ?? module;
+  };
+  let reflection: ReflectionModule;
+  let loader: ProtoLoaderModule;
+  try {
+    reflection = await load<ReflectionModule>("@grpc/reflection");
+    loader = await load<ProtoLoaderModule>("@grpc/proto-loader");
+  } catch (error) {
+    throw new Error("gRPC reflection needs @grpc/reflection and @grpc/proto-loader: npm i @grpc/reflection @grpc/proto-loader", { cause: error });
+  }
+  new reflection.ReflectionService(loader.fromJSON(spec.proto, { keepCase: true })).addToServer(server);
+}
 
 function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleUnaryCall<Buffer, Uint8Array> {
   return (call, callback) => {
