@@ -58,6 +58,12 @@ export interface GrpcServeOptions extends GrpcServiceOptions {
    * installed; default false.
    */
   reflection?: boolean;
+  /**
+   * Also serve the standard health check (grpc.health.v1.Health: Check and Watch), SERVING for "" and the
+   * A2A service until `close()`, which turns them NOT_SERVING before it drains. Needs `grpc-health-check`
+   * installed; default false.
+   */
+  health?: boolean;
 }
 
 export interface GrpcServerHandle {
@@ -104,6 +110,7 @@ export async function serveGrpc(spec: GrpcBindingSpec, service: A2AServiceLike, 
   const { definition, implementation } = grpcService(spec, service, options);
   server.addService(definition, implementation);
   if (options.reflection) await addReflection(server, spec);
+  const health = options.health ? await addHealth(server, spec) : undefined;
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
@@ -114,6 +121,7 @@ export async function serveGrpc(spec: GrpcBindingSpec, service: A2AServiceLike, 
     server,
     close: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
+        health?.("NOT_SERVING");
         const timer = setTimeout(() => server.forceShutdown(), graceMs);
         server.tryShutdown(() => {
           clearTimeout(timer);
@@ -125,6 +133,34 @@ export async function serveGrpc(spec: GrpcBindingSpec, service: A2AServiceLike, 
 
 type Logger = GrpcLogger;
 
+interface HealthModule {
+  HealthImplementation: new (statuses: { [service: string]: "SERVING" | "NOT_SERVING" | "UNKNOWN" }) => {
+    addToServer(server: grpc.Server): void;
+    setStatus(service: string, status: "SERVING" | "NOT_SERVING" | "UNKNOWN"): void;
+  };
+}
+
+/** Loads an optional package by name (so that TypeScript does not need it installed), its CommonJS exports either way. */
+async function optional<T>(name: string, why: string): Promise<T> {
+  try {
+    const module = (await import(name)) as T & { default?: T };
+    return (module as { default?: T }).default ?? module;
+  } catch (error) {
+    throw new Error(`${why} needs ${name}: npm i ${name}`, { cause: error });
+  }
+}
+
+/** Adds grpc-health-check's service, SERVING for the server ("") and the A2A service; returns the status setter. */
+async function addHealth(server: grpc.Server, spec: GrpcBindingSpec): Promise<(status: "SERVING" | "NOT_SERVING") => void> {
+  const { HealthImplementation } = await optional<HealthModule>("grpc-health-check", "the gRPC health service");
+  const health = new HealthImplementation({ "": "SERVING", [spec.service]: "SERVING" });
+  health.addToServer(server);
+  return (status) => {
+    health.setStatus("", status);
+    health.setStatus(spec.service, status);
+  };
+}
+
 interface ReflectionModule {
   ReflectionService: new (packageDefinition: unknown) => { addToServer(server: grpc.Server): void };
 }
@@ -134,18 +170,8 @@ interface ProtoLoaderModule {
 
 /** Adds @grpc/reflection's service, describing the binding's proto (loaded by name: both packages are optional). */
 async function addReflection(server: grpc.Server, spec: GrpcBindingSpec): Promise<void> {
-  const load = async <T>(name: string): Promise<T> => {
-    const module = (await import(name)) as T & { default?: T };
-    return (module as { default?: T }).default ?? module;
-  };
-  let reflection: ReflectionModule;
-  let loader: ProtoLoaderModule;
-  try {
-    reflection = await load<ReflectionModule>("@grpc/reflection");
-    loader = await load<ProtoLoaderModule>("@grpc/proto-loader");
-  } catch (error) {
-    throw new Error("gRPC reflection needs @grpc/reflection and @grpc/proto-loader: npm i @grpc/reflection @grpc/proto-loader", { cause: error });
-  }
+  const reflection = await optional<ReflectionModule>("@grpc/reflection", "gRPC reflection");
+  const loader = await optional<ProtoLoaderModule>("@grpc/proto-loader", "gRPC reflection");
   new reflection.ReflectionService(loader.fromJSON(spec.proto, { keepCase: true })).addToServer(server);
 }
 
