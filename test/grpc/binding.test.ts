@@ -645,12 +645,26 @@ describe("gRPC binding: the unary call's signal", () => {
     expect(signals.at(-1)?.aborted).toBe(false);
   });
 
+  it("is aborted when the client's deadline (timeoutMs) passes; the client reports the timeout", async () => {
+    const hurried = new GrpcTransport(spec, `127.0.0.1:${handle.port}`, { timeoutMs: 100 });
+    try {
+      const before = signals.length;
+      const error = await hurried.call("GetTask", { id: "t" }).catch((e: unknown) => e);
+      expect(error).toBeInstanceOf(A2ATransportError);
+      expect((error as Error).message).toBe("GetTask: timed out after 100 ms");
+      await waitFor(() => signals[before]?.aborted === true);
+    } finally {
+      hurried.close();
+    }
+  });
+
   it("is aborted when the client cancels a running call", async () => {
     const abort = new AbortController();
     const pending = client.call("GetTask", { id: "t" }, { signal: abort.signal }).catch((e: unknown) => e);
-    await waitFor(() => signals.length === 2);
+    const index = signals.length;
+    await waitFor(() => signals.length === index + 1);
     abort.abort(new Error("changed my mind"));
     expect(((await pending) as Error).message).toBe("changed my mind");
-    await waitFor(() => signals[1]?.aborted === true);
+    await waitFor(() => signals[index]?.aborted === true);
   });
 });
