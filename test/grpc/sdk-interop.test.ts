@@ -7,7 +7,18 @@
  * What differs is written up in docs/grpc.md ("Interoperability").
  */
 import grpc from "@grpc/grpc-js";
-import { AgentCard, GetTaskRequest, ListTasksRequest, TaskState, type Task } from "a2a-sdk-v1";
+import {
+  AgentCard,
+  CancelTaskRequest,
+  DeleteTaskPushNotificationConfigRequest,
+  GetTaskRequest,
+  ListTaskPushNotificationConfigsRequest,
+  ListTasksRequest,
+  SendMessageRequest,
+  TaskPushNotificationConfig,
+  TaskState,
+  type Task,
+} from "a2a-sdk-v1";
 import { ClientFactory, ClientFactoryOptions, type Client } from "a2a-sdk-v1/client";
 import { GrpcTransportFactory } from "a2a-sdk-v1/client/grpc";
 import { TaskNotFoundError } from "a2a-sdk-v1/errors";
@@ -23,7 +34,9 @@ import { generatedValidators } from "../helpers.js";
 import { EchoExecutor, sdkText } from "../interop/sdk-v1-agent.js";
 import { sdkSend } from "../interop/sdk-v1-wire.js";
 import { drain } from "../interop/wire.js";
+import { modules, testCard, testExecutor } from "../server/harness.js";
 import { binding101, CARD, FakeService } from "./fixture.js";
+import { jsonRpcService } from "./jsonrpc-bridge.js";
 
 type Json = Record<string, unknown>;
 let spec: GrpcBindingSpec;
@@ -158,5 +171,65 @@ describe("our gRPC client transport → the SDK's gRPC server", () => {
     const done = ((await transport.call("SendMessage", { message: message("task") })) as Json).task as Json;
     const notCancelable = await transport.call("CancelTask", { id: done.id }).catch((e: unknown) => e);
     expect((notCancelable as A2AJsonRpcError).code).toBe(-32002);
+  });
+});
+
+describe("the SDK's gRPC client → our binding in front of the real generated 1.0.1 core", () => {
+  let server: GrpcServerHandle;
+  let close: () => Promise<void>;
+  let client: Client;
+
+  beforeAll(async () => {
+    const m = await modules("1.0.1");
+    const card = testCard("1.0.1", { extendedCard: { name: "Extended" } });
+    const core = m.core.createA2AServer({
+      card: card as never,
+      executor: testExecutor() as never,
+      rpcPath: "/a2a",
+      extendedCard: { ...card, name: "Extended" } as never,
+      pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 200 },
+      logger: { error: () => undefined, warn: () => undefined },
+    });
+    server = await serveGrpc(spec, jsonRpcService(core as never, "/a2a"));
+    close = async () => {
+      await server.close();
+      await core.close();
+    };
+    const sdkCard = AgentCard.fromJSON({ ...card, supportedInterfaces: [{ url: `127.0.0.1:${server.port}`, protocolBinding: "GRPC", protocolVersion: "1.0" }] });
+    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory({ grpcChannelCredentials: grpc.credentials.createInsecure() })] }));
+    client = await factory.createFromAgentCard(sdkCard);
+  });
+  afterAll(async () => {
+    await close();
+  });
+
+  it("send, stream (the story in chunks), get with historyLength, cancel, push configs, extended card", async () => {
+    const reply = await client.sendMessage(sdkSend("hello"));
+    expect("role" in reply && sdkText(reply)).toBe("hello back");
+    const task = (await client.sendMessage(sdkSend("task"))) as Task;
+    expect(task.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+    expect(sdkText(task.artifacts?.[0])).toBe("the result");
+    const got = await client.getTask(GetTaskRequest.fromJSON({ id: task.id, historyLength: 1 }));
+    expect(got.history).toHaveLength(1);
+
+    const events = await drain(client.sendMessageStream(sdkSend("stream")));
+    const story = events.map((e) => (e.payload?.$case === "artifactUpdate" ? sdkText(e.payload.value.artifact) : "")).join("");
+    expect(story).toBe("once upon a time");
+
+    const slow = (await client.sendMessage(SendMessageRequest.fromJSON({ message: { messageId: "slow-1", role: "ROLE_USER", parts: [{ text: "slow" }] }, configuration: { returnImmediately: true } }))) as Task;
+    const canceled = await client.cancelTask(CancelTaskRequest.fromJSON({ id: slow.id }));
+    expect(canceled.status?.state).toBe(TaskState.TASK_STATE_CANCELED);
+
+    const ask = (await client.sendMessage(sdkSend("ask"))) as Task;
+    const config = await client.createTaskPushNotificationConfig(TaskPushNotificationConfig.fromJSON({ taskId: ask.id, id: "cfg", url: "http://127.0.0.1:9/hook" }));
+    expect(config.url).toBe("http://127.0.0.1:9/hook");
+    const listed = await client.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: ask.id }));
+    expect(listed.configs.map((c) => c.id)).toEqual(["cfg"]);
+    await client.deleteTaskPushNotificationConfig(DeleteTaskPushNotificationConfigRequest.fromJSON({ taskId: ask.id, id: "cfg" }));
+    expect((await client.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: ask.id }))).configs).toEqual([]);
+
+    // Client.getAgentCard() fetches the extended card over the transport when the card offers one.
+    const extended = await client.getAgentCard();
+    expect(extended.name).toBe("Extended");
   });
 });
