@@ -130,6 +130,18 @@ for (const v of [V1, V030]) {
       expect((got.history as Json[]).length).toBe(1);
     });
 
+    it("multi-turn (§3.4): input-required, then the follow-up in the same task and context completes it", async () => {
+      const first = v.unwrap(await client.call(v.method.send, { message: v.message("ask") }));
+      expect(v.state(first)).toBe("input-required");
+      const second = await client.call(v.method.send, { message: v.message("Ada", { taskId: first.id, contextId: first.contextId }) });
+      valid(v.method.send, second);
+      const task = v.unwrap(second);
+      expect(task.id).toBe(first.id);
+      expect(task.contextId).toBe(first.contextId);
+      expect(v.state(task)).toBe("completed");
+      expect(JSON.stringify((task.status as Json).message)).toContain("got: Ada");
+    });
+
     it("stream: the task, status and artifact events; the chunks make the story", async () => {
       const events = await drain(client.stream(v.method.stream, { message: v.message("stream") }));
       for (const event of events) valid(v.method.stream, event);
