@@ -13,10 +13,6 @@ import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
  * `grpc-client.ts` (the client transport). The default output has none of them and needs no grpc-js.
  */
 
-/** The protocol bindings a generation can ask for (the spec's protocolBinding names, lower-cased). */
-export const TRANSPORTS = ["jsonrpc", "rest", "grpc"] as const;
-export type Transport = (typeof TRANSPORTS)[number];
-
 /** The gRPC runtime files (works from src/ and dist/). */
 const GRPC_RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/runtime/grpc");
 
