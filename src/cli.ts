@@ -24,6 +24,7 @@ interface GenerateArgs {
   cardSignatures?: boolean | undefined;
   compat?: string | undefined;
   store?: string[] | undefined;
+  transports?: string[] | undefined;
   config?: string | undefined;
   check: boolean;
   all?: boolean;
@@ -56,6 +57,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("card-signatures", { type: "boolean", describe: "also emit runtime/card-signature.ts: sign and verify agent cards (needs jose and canonicalize)" })
             .option("compat", { type: "string", describe: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping" })
             .option("store", { type: "array", string: true, describe: "store engines to add: postgres, redis (comma-separated or repeated; default: in-memory only)" })
+            .option("transports", { type: "array", string: true, describe: "protocol bindings: jsonrpc, rest, grpc, comma- or space-separated (default: jsonrpc; grpc needs @grpc/grpc-js)" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
@@ -220,6 +222,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     cardSignatures: args.cardSignatures,
     compat: args.compat,
     stores: args.store?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "") as GenerateOptions["stores"],
+    transports: args.transports?.flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter((t) => t !== "") as GenerateOptions["transports"],
     cwd,
   };
   let targets: GenerateOptions[];
@@ -398,7 +401,7 @@ function servers(result: GenerateResult, target: GenerateOptions): string {
 }
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
-  return key === "spec" || key === "frameworks" || key === "compat" || key === "stores" ? value : resolve(cwd, value as string);
+  return key === "spec" || key === "frameworks" || key === "compat" || key === "stores" || key === "transports" || key === "cardSignatures" ? value : resolve(cwd, value as string);
 }
 
 interface DiffArgs {

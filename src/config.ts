@@ -25,6 +25,10 @@ export interface TargetConfig {
   compat?: string;
   /** Store engines to add: any of postgres, redis (default: none, in-memory only). */
   stores?: string[];
+  /** The protocol bindings: any of jsonrpc, rest, grpc (default: JSON-RPC only). */
+  transports?: string[];
+  /** Also emit runtime/card-signature.ts (sign and verify agent cards). */
+  cardSignatures?: boolean;
 }
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
@@ -32,8 +36,7 @@ export interface Config extends TargetConfig {
   targets?: TargetConfig[];
 }
 
-const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "compat"] as const;
-const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "stores"] as const;
+const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "compat", "stores", "transports", "cardSignatures"] as const;
 const PATH_KEYS = ["schema", "overlay", "out", "templates", "card"] as const;
 
 export interface LoadedConfig {
@@ -78,13 +81,20 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
       if (!(TARGET_KEYS as readonly string[]).includes(key)) {
         throw new CodegenError(`unknown key "${key}"; allowed: ${[...TARGET_KEYS, "targets"].join(", ")}`, { file, pointer: `${pointer}/${key}` });
       }
-      if (key === "frameworks") {
+      if (key === "frameworks" || key === "transports") {
         if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
-          throw new CodegenError('"frameworks" must be an array of framework names', { file, pointer: `${pointer}/${key}` });
+          throw new CodegenError(`"${key}" must be an array of ${key === "frameworks" ? "framework" : "transport"} names`, { file, pointer: `${pointer}/${key}` });
         }
-        const unknown = v.findIndex((f) => !(FRAMEWORKS as readonly string[]).includes(f as string));
-        if (unknown >= 0) throw new CodegenError(`unknown framework "${String(v[unknown])}"; frameworks: ${FRAMEWORKS.join(", ")}`, { file, pointer: `${pointer}/${key}/${unknown}` });
-        target.frameworks = v as string[];
+        if (key === "frameworks") {
+          const unknown = v.findIndex((f) => !(FRAMEWORKS as readonly string[]).includes(f as string));
+          if (unknown >= 0) throw new CodegenError(`unknown framework "${String(v[unknown])}"; frameworks: ${FRAMEWORKS.join(", ")}`, { file, pointer: `${pointer}/${key}/${unknown}` });
+        }
+        target[key] = v as string[];
+        continue;
+      }
+      if (key === "cardSignatures") {
+        if (typeof v !== "boolean") throw new CodegenError('"cardSignatures" must be true or false', { file, pointer: `${pointer}/${key}` });
+        target.cardSignatures = v;
         continue;
       }
       if (key === "stores") {
@@ -98,8 +108,7 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
       if (key === "spec" && !bundledVersions().includes(v)) {
         throw new CodegenError(`unknown spec version "${v}"; bundled versions: ${bundledVersions().join(", ")}`, { file, pointer: `${pointer}/${key}` });
       }
-      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks">] = v;
-      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks" | "stores">] = v;
+      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks" | "stores" | "transports" | "cardSignatures">] = v;
     }
     return target;
   };
@@ -116,6 +125,8 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
     if (merged.frameworks) options.frameworks = merged.frameworks as GenerateOptions["frameworks"];
     if (merged.compat !== undefined) options.compat = merged.compat;
     if (merged.stores) options.stores = merged.stores as GenerateOptions["stores"];
+    if (merged.transports) options.transports = merged.transports as GenerateOptions["transports"];
+    if (merged.cardSignatures !== undefined) options.cardSignatures = merged.cardSignatures;
     return options;
   });
 }

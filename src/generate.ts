@@ -5,6 +5,7 @@ import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
 import { emitCompat } from "./compat/emit.js";
+import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
 import { emitModels } from "./emit/models.js";
@@ -18,6 +19,7 @@ import type { ProtocolIR } from "./ir/types.js";
 import { isObject } from "./schema/json.js";
 import { bundledSchemaPath, bundledVersions, loadSchemaSource, type SchemaSource } from "./schema/load.js";
 import { normalizeSchema } from "./schema/normalize.js";
+import { TRANSPORTS, type Transport } from "./transports.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { checkJsonSchema } from "./meta-schema.js";
 import { formatRendered } from "./template-blame.js";
@@ -42,6 +44,8 @@ export interface GenerateOptions {
   frameworks?: readonly Framework[] | undefined;
   /** Store engines to add under runtime/stores/ (default: none; the in-memory store is always there). */
   stores?: readonly StoreEngine[] | undefined;
+  /** The protocol bindings to generate beside JSON-RPC (default: JSON-RPC only); "grpc" adds the gRPC server and client transport, which need @grpc/grpc-js. */
+  transports?: readonly Transport[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
   /** Also emit runtime/card-signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
@@ -121,6 +125,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
     }
+    const transports = options.transports ?? [];
+    const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
+    if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
+    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header));
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options) ?? true)).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }

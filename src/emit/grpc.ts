@@ -1,0 +1,201 @@
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import protobuf from "protobufjs";
+import { CodegenError } from "../errors.js";
+import type { ProtocolIR } from "../ir/types.js";
+import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
+
+/**
+ * The gRPC binding in a generated output, only when the user chose it (`--transports …,grpc`): the runtime
+ * files of `src/runtime/grpc/` (copied verbatim to `runtime/grpc/`), the version's proto as protobufjs JSON
+ * (`grpc.ts`, so nothing reads a .proto at run time), `server/grpc.ts` (serveGrpc for this version) and
+ * `grpc-client.ts` (the client transport). The default output has none of them and needs no grpc-js.
+ */
+
+/** The gRPC runtime files (works from src/ and dist/). */
+const GRPC_RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/runtime/grpc");
+
+/** Where the minimal google/api declarations the A2A protos import are kept. */
+const PROTO_INCLUDE_DIR = join(BUNDLED_SCHEMA_DIR, "proto");
+
+/**
+ * 0.3.0's rpcs and the JSON-RPC methods they are (specification-0.3.0.md §3.5.6 "Method Mapping Reference").
+ * From 1.0 on an rpc and its JSON-RPC method have the same name.
+ */
+const RPC_METHODS_BY_VERSION: { [version: string]: { [rpc: string]: string } } = {
+  "0.3.0": {
+    SendMessage: "message/send",
+    SendStreamingMessage: "message/stream",
+    GetTask: "tasks/get",
+    CancelTask: "tasks/cancel",
+    TaskSubscription: "tasks/resubscribe",
+    CreateTaskPushNotificationConfig: "tasks/pushNotificationConfig/set",
+    GetTaskPushNotificationConfig: "tasks/pushNotificationConfig/get",
+    ListTaskPushNotificationConfig: "tasks/pushNotificationConfig/list",
+    DeleteTaskPushNotificationConfig: "tasks/pushNotificationConfig/delete",
+    GetAgentCard: "agent/getAuthenticatedExtendedCard",
+  },
+};
+
+/**
+ * Versions whose proto shapes differ from their JSON-RPC shapes: the runtime module that maps them (see
+ * src/runtime/grpc/shapes-0.3.0.ts). From 1.0 on the JSON-RPC params and results are the proto's ProtoJSON.
+ */
+const SHAPES_BY_VERSION: { [version: string]: { module: string; name: string } } = {
+  "0.3.0": { module: "shapes-0.3.0", name: "SHAPES_0_3_0" },
+};
+
+/** The .proto of a schema file: itself, or the proto bundled beside a JSON Schema (a2a-0.3.0.proto). */
+export function protoPathOf(schemaPath: string): string | undefined {
+  if (/\.proto$/i.test(schemaPath)) return schemaPath;
+  const beside = schemaPath.replace(/\.json$/i, ".proto");
+  return existsSync(beside) ? beside : undefined;
+}
+
+export interface GrpcDescriptor {
+  /** protobufjs JSON of the proto (messages, enums, the service), the google.api declarations left out. */
+  proto: Record<string, unknown>;
+  /** The service's full name. */
+  service: string;
+  /** rpc → A2A method. */
+  methods: Record<string, string>;
+}
+
+/** Reads a proto and its imports (google/protobuf from protobufjs, google/api from schema/proto); its A2A service. */
+function loadService(protoPath: string): { root: protobuf.Root; service: protobuf.Service } {
+  const root = new protobuf.Root();
+  root.resolvePath = (origin, target) => {
+    const near = origin ? resolve(dirname(origin), target) : resolve(target);
+    if (existsSync(near)) return near;
+    const bundled = join(PROTO_INCLUDE_DIR, target);
+    return existsSync(bundled) ? bundled : near;
+  };
+  try {
+    root.loadSync(protoPath, { keepCase: true, alternateCommentMode: false });
+    root.resolveAll();
+  } catch (error) {
+    throw new CodegenError(`cannot read the proto for the gRPC binding: ${error instanceof Error ? error.message : String(error)}`, { file: protoPath, cause: error });
+  }
+  const services: protobuf.Service[] = [];
+  const walk = (ns: protobuf.NamespaceBase): void => {
+    for (const child of ns.nestedArray) {
+      if (child instanceof protobuf.Service) services.push(child);
+      else if (child instanceof protobuf.Namespace) walk(child);
+    }
+  };
+  walk(root);
+  const service = services.find((s) => !s.fullName.startsWith(".google."));
+  if (!service) throw new CodegenError("the proto declares no service: no gRPC binding to generate", { file: protoPath });
+  return { root, service };
+}
+
+/** The A2A method an rpc of `version` is: 0.3.0's table, else (1.0 on) the rpc's own name. */
+function methodOfRpc(version: string, rpc: string): string {
+  return RPC_METHODS_BY_VERSION[version]?.[rpc] ?? rpc;
+}
+
+/** The binding's data for a generated output: the proto as protobufjs JSON, the service, rpc → A2A method. */
+export function grpcDescriptor(protoPath: string, methodNames: readonly string[], version: string): GrpcDescriptor {
+  const { root, service } = loadService(protoPath);
+  const known = new Set(methodNames);
+  const methods: Record<string, string> = {};
+  for (const rpc of service.methodsArray) {
+    const method = methodOfRpc(version, rpc.name);
+    if (known.has(method)) methods[rpc.name] = method;
+  }
+  const json = root.toJSON({ keepComments: false }) as { nested?: Record<string, { nested?: Record<string, unknown> }> };
+  delete json.nested?.google?.nested?.api;
+  return { proto: json as Record<string, unknown>, service: service.fullName.replace(/^\./, ""), methods };
+}
+
+/** One rpc of a version's gRPC binding, for reports such as `a2a-codegen diff`. */
+export interface GrpcRpcFact {
+  /** The gRPC method name, e.g. "SubscribeToTask". */
+  rpc: string;
+  /** The A2A (JSON-RPC) method it is, e.g. "tasks/resubscribe" in 0.3.0. */
+  method: string;
+  /** The full path, "/lf.a2a.v1.A2AService/SubscribeToTask". */
+  path: string;
+  requestType: string;
+  responseType: string;
+  streaming: boolean;
+}
+
+/** The rpcs of the gRPC binding defined by `protoPath` for `version`, in the proto's order. */
+export function grpcRpcs(protoPath: string, version: string): GrpcRpcFact[] {
+  const { service } = loadService(protoPath);
+  const name = service.fullName.replace(/^\./, "");
+  return service.methodsArray.map((rpc) => ({
+    rpc: rpc.name,
+    method: methodOfRpc(version, rpc.name),
+    path: `/${name}/${rpc.name}`,
+    requestType: rpc.resolvedRequestType?.fullName.replace(/^\./, "") ?? rpc.requestType,
+    responseType: rpc.resolvedResponseType?.fullName.replace(/^\./, "") ?? rpc.responseType,
+    streaming: rpc.responseStream === true,
+  }));
+}
+
+/** The files of the gRPC binding for `ir`'s version (paths relative to the output folder). */
+export function emitGrpc(ir: ProtocolIR, schemaPath: string, header: string): Record<string, string> {
+  const protoPath = protoPathOf(schemaPath);
+  if (protoPath === undefined) {
+    throw new CodegenError(`the gRPC binding needs the version's proto; A2A ${ir.specVersion} has none (gRPC is defined from 0.3.0 on)`, { kind: "usage" });
+  }
+  const descriptor = grpcDescriptor(protoPath, Object.keys(ir.profile.methods).length > 0 ? methodNamesOf(ir) : [], ir.specVersion);
+  const files: Record<string, string> = {};
+  const shapes = SHAPES_BY_VERSION[ir.specVersion];
+  // Every runtime file but the shape mappings of other versions.
+  const wanted = (name: string) => name.endsWith(".ts") && (!name.startsWith("shapes-") || name === `${shapes?.module}.ts`);
+  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter(wanted).sort()) {
+    files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
+  }
+  files["grpc.ts"] = `${header}
+/** The gRPC binding of A2A ${ir.specVersion}: the proto (as protobufjs JSON), its service, which A2A method each rpc is. */
+import type { GrpcBindingSpec } from "./runtime/grpc/binding.js";
+${shapes ? `import { ${shapes.name} } from "./runtime/grpc/${shapes.module}.js";\n` : ""}import { A2A_PROFILE } from "./protocol.js";
+
+export const A2A_GRPC_BINDING: GrpcBindingSpec = {
+  service: ${JSON.stringify(descriptor.service)},
+  methods: ${JSON.stringify(descriptor.methods)},
+  errorCodes: A2A_PROFILE.errorCodes,
+${shapes ? `  shapes: ${shapes.name},\n` : ""}  proto: ${JSON.stringify(descriptor.proto)},
+};
+`;
+  files["server/grpc.ts"] = `${header}
+/** Serves this version's A2A service over gRPC (@grpc/grpc-js must be installed). */
+import { A2A_GRPC_BINDING } from "../grpc.js";
+import { grpcService as bindingService, serveGrpc as serveBinding, type A2AServiceLike, type GrpcServeOptions, type GrpcServerHandle, type GrpcServiceOptions } from "../runtime/grpc/server.js";
+
+export type { A2AServiceLike, GrpcCallContext, GrpcServeOptions, GrpcServerHandle } from "../runtime/grpc/server.js";
+
+/** Listens on its own port (default 127.0.0.1, a free port) and serves every rpc of the version's A2AService. */
+export function serveGrpc(service: A2AServiceLike, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
+  return serveBinding(A2A_GRPC_BINDING, service, options);
+}
+
+/** The grpc-js service definition and implementation, to add to a grpc.Server of your own. */
+export function grpcService(service: A2AServiceLike, options: GrpcServiceOptions = {}): ReturnType<typeof bindingService> {
+  return bindingService(A2A_GRPC_BINDING, service, options);
+}
+`;
+  files["grpc-client.ts"] = `${header}
+/** The gRPC transport of the client (an optional import: only this file pulls @grpc/grpc-js). */
+import type { ResponseChecks } from "./runtime/client.js";
+import { GrpcTransport, type GrpcClientOptions } from "./runtime/grpc/client-transport.js";
+import { A2A_GRPC_BINDING } from "./grpc.js";
+
+export type { GrpcClientOptions } from "./runtime/grpc/client-transport.js";
+export { GrpcTransport, grpcInterfaceOf } from "./runtime/grpc/client-transport.js";
+
+/** A transport to the agent's gRPC interface (\`host:port\` or the card's URL). */
+export function createGrpcTransport(target: string, options: GrpcClientOptions = {}, checks: ResponseChecks = {}): GrpcTransport {
+  return new GrpcTransport(A2A_GRPC_BINDING, target, options, checks);
+}
+`;
+  return files;
+}
+
+function methodNamesOf(ir: ProtocolIR): string[] {
+  return Object.values(ir.profile.methods).filter((m): m is string => typeof m === "string");
+}

@@ -1,0 +1,292 @@
+/**
+ * The gRPC binding of the A2A server (specification-1.0.1.md §10): @grpc/grpc-js serves the version's
+ * `A2AService`; each rpc decodes its protobuf request to the ProtoJSON params the transport-free A2A service
+ * takes, calls the service, and encodes the result (or, for SendStreamingMessage and SubscribeToTask, each
+ * event of the stream). Errors become gRPC statuses with google.rpc details (§10.6); metadata is the
+ * service's headers (auth, `a2a-version`, §10.2). Bad input — bytes that are not the request message, an
+ * enum number the proto does not name — is INVALID_ARGUMENT naming the field; a message larger than
+ * `maxMessageBytes` is refused by grpc-js (RESOURCE_EXHAUSTED) before it is read.
+ *
+ * Only generated outputs that chose gRPC contain this file; it is the one place that imports grpc-js.
+ */
+import grpc from "@grpc/grpc-js";
+import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
+import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
+import { ProtoJsonError } from "./proto-json.js";
+import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
+
+/** What a binding passes the service with each call (service.ts `CallContext`). */
+export interface GrpcCallContext {
+  /** The call's metadata, names lower-case (binary `-bin` entries left out; repeated entries joined by ", "). */
+  readonly headers: Readonly<Record<string, string | undefined>>;
+  /** Aborted when the client cancels the call or goes away. */
+  readonly signal: AbortSignal;
+  readonly binding: "GRPC";
+}
+
+/** The transport-free A2A service (service.ts `A2AService`), as far as this binding uses it. */
+export interface A2AServiceLike {
+  call(method: string, params: unknown, ctx: GrpcCallContext): Promise<unknown>;
+  stream(method: string, params: unknown, ctx: GrpcCallContext): Promise<AsyncIterable<unknown>>;
+}
+
+export interface GrpcLogger {
+  error(message: string, detail?: unknown): void;
+}
+
+export interface GrpcServiceOptions {
+  /** Where internal errors are reported; default console.error. Statuses never carry their text. */
+  logger?: GrpcLogger;
+}
+
+export interface GrpcServeOptions extends GrpcServiceOptions {
+  /** Default 0 (a free port; the answer says which). */
+  port?: number;
+  /** Default "127.0.0.1"; "0.0.0.0" or "::" to listen on every interface. */
+  host?: string;
+  /** Default insecure (plain HTTP/2); the spec asks for TLS in production: `grpc.ServerCredentials.createSsl(...)`. */
+  credentials?: grpc.ServerCredentials;
+  /** The largest request message in bytes; default 1 MiB (the JSON-RPC body limit). Larger ones get RESOURCE_EXHAUSTED. */
+  maxMessageBytes?: number;
+  /** The largest response message in bytes; default unlimited (grpc-js's default). */
+  maxSendMessageBytes?: number;
+  /** More grpc-js server options (keepalive, ...). */
+  serverOptions?: grpc.ServerOptions;
+  /**
+   * Also serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that tools such as grpcurl can
+   * list and call the service without the proto. Needs `@grpc/reflection` and `@grpc/proto-loader`
+   * installed; default false.
+   */
+  reflection?: boolean;
+  /**
+   * Also serve the standard health check (grpc.health.v1.Health: Check and Watch), SERVING for "" and the
+   * A2A service until `close()`, which turns them NOT_SERVING before it drains. Needs `grpc-health-check`
+   * installed; default false.
+   */
+  health?: boolean;
+}
+
+export interface GrpcServerHandle {
+  /** The port the server listens on. */
+  readonly port: number;
+  readonly server: grpc.Server;
+  /** Stops accepting calls, waits for running ones up to `graceMs` (default 5 s), then cancels the rest. */
+  close(graceMs?: number): Promise<void>;
+}
+
+/** The binding's grpc-js service definition and implementation, to add to a grpc.Server of your own. */
+export function grpcService(spec: GrpcBindingSpec, service: A2AServiceLike, options: GrpcServiceOptions = {}): {
+  definition: grpc.ServiceDefinition;
+  implementation: grpc.UntypedServiceImplementation;
+} {
+  const binding = loadGrpcBinding(spec);
+  const logger = options.logger ?? { error: (message: string, detail?: unknown) => console.error(message, detail) };
+  const definition: Record<string, grpc.MethodDefinition<Buffer, Uint8Array>> = {};
+  const implementation: grpc.UntypedServiceImplementation = {};
+  for (const rpc of binding.rpcs.values()) {
+    definition[rpc.name] = {
+      path: rpc.path,
+      requestStream: false,
+      responseStream: rpc.streaming,
+      // Bytes in and out: decoding happens in the handler, where a bad message becomes INVALID_ARGUMENT.
+      requestSerialize: (value: Buffer) => value,
+      requestDeserialize: (bytes: Buffer) => bytes,
+      responseSerialize: (value: Uint8Array) => Buffer.from(value.buffer, value.byteOffset, value.byteLength),
+      responseDeserialize: (bytes: Buffer) => bytes,
+      originalName: rpc.name,
+    };
+    implementation[rpc.name] = rpc.streaming ? streamingHandler(binding, rpc, service, logger) : unaryHandler(binding, rpc, service, logger);
+  }
+  return { definition, implementation };
+}
+
+/** Serves the binding on its own port (grpc-js); resolves once it listens. */
+export async function serveGrpc(spec: GrpcBindingSpec, service: A2AServiceLike, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
+  const server = new grpc.Server({
+    "grpc.max_receive_message_length": options.maxMessageBytes ?? 1024 * 1024,
+    "grpc.max_send_message_length": options.maxSendMessageBytes ?? -1,
+    ...options.serverOptions,
+  });
+  const { definition, implementation } = grpcService(spec, service, options);
+  server.addService(definition, implementation);
+  if (options.reflection) await addReflection(server, spec);
+  const health = options.health ? await addHealth(server, spec) : undefined;
+  const host = options.host ?? "127.0.0.1";
+  const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
+  const port = await new Promise<number>((resolve, reject) => {
+    server.bindAsync(address, options.credentials ?? grpc.ServerCredentials.createInsecure(), (error, bound) => (error ? reject(error) : resolve(bound)));
+  });
+  return {
+    port,
+    server,
+    close: (graceMs = 5_000) =>
+      new Promise<void>((resolve) => {
+        health?.("NOT_SERVING");
+        const timer = setTimeout(() => server.forceShutdown(), graceMs);
+        server.tryShutdown(() => {
+          clearTimeout(timer);
+          resolve();
+        });
+      }),
+  };
+}
+
+type Logger = GrpcLogger;
+
+interface HealthModule {
+  HealthImplementation: new (statuses: { [service: string]: "SERVING" | "NOT_SERVING" | "UNKNOWN" }) => {
+    addToServer(server: grpc.Server): void;
+    setStatus(service: string, status: "SERVING" | "NOT_SERVING" | "UNKNOWN"): void;
+  };
+}
+
+/** Loads an optional package by name (so that TypeScript does not need it installed), its CommonJS exports either way. */
+async function optional<T>(name: string, why: string): Promise<T> {
+  try {
+    const module = (await import(name)) as T & { default?: T };
+    return (module as { default?: T }).default ?? module;
+  } catch (error) {
+    throw new Error(`${why} needs ${name}: npm i ${name}`, { cause: error });
+  }
+}
+
+/** Adds grpc-health-check's service, SERVING for the server ("") and the A2A service; returns the status setter. */
+async function addHealth(server: grpc.Server, spec: GrpcBindingSpec): Promise<(status: "SERVING" | "NOT_SERVING") => void> {
+  const { HealthImplementation } = await optional<HealthModule>("grpc-health-check", "the gRPC health service");
+  const health = new HealthImplementation({ "": "SERVING", [spec.service]: "SERVING" });
+  health.addToServer(server);
+  return (status) => {
+    health.setStatus("", status);
+    health.setStatus(spec.service, status);
+  };
+}
+
+interface ReflectionModule {
+  ReflectionService: new (packageDefinition: unknown) => { addToServer(server: grpc.Server): void };
+}
+interface ProtoLoaderModule {
+  fromJSON(json: object, options?: { keepCase?: boolean }): unknown;
+}
+
+/** Adds @grpc/reflection's service, describing the binding's proto (loaded by name: both packages are optional). */
+async function addReflection(server: grpc.Server, spec: GrpcBindingSpec): Promise<void> {
+  const reflection = await optional<ReflectionModule>("@grpc/reflection", "gRPC reflection");
+  const loader = await optional<ProtoLoaderModule>("@grpc/proto-loader", "gRPC reflection");
+  new reflection.ReflectionService(loader.fromJSON(spec.proto, { keepCase: true })).addToServer(server);
+}
+
+function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleUnaryCall<Buffer, Uint8Array> {
+  return (call, callback) => {
+    const abort = new AbortController();
+    let answered = false;
+    // grpc-js also emits "cancelled" once a call's status is sent: only a call still running is aborted.
+    call.on("cancelled", () => {
+      if (!answered) abort.abort();
+    });
+    const answer: grpc.sendUnaryData<Uint8Array> = (error, value) => {
+      answered = true;
+      callback(error, value);
+    };
+    void (async () => {
+      let params: unknown;
+      try {
+        params = decodeParams(binding, rpc, call.request);
+      } catch (error) {
+        return answer(inputError(binding, rpc, error));
+      }
+      try {
+        const result = await service.call(rpc.method, params, contextOf(call.metadata, abort.signal));
+        answer(null, encodeResult(binding, rpc, result));
+      } catch (error) {
+        answer(serviceError(binding, rpc, error, logger));
+      }
+    })();
+  };
+}
+
+function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleServerStreamingCall<Buffer, Uint8Array> {
+  return (call) => {
+    const abort = new AbortController();
+    let iterator: AsyncIterator<unknown> | undefined;
+    const gone = new Promise<void>((resolve) => {
+      const leave = () => {
+        abort.abort();
+        resolve();
+      };
+      call.on("cancelled", leave);
+      call.on("close", leave);
+    });
+    void (async () => {
+      let params: unknown;
+      try {
+        params = decodeParams(binding, rpc, call.request);
+      } catch (error) {
+        call.emit("error", inputError(binding, rpc, error));
+        return;
+      }
+      try {
+        const events = await service.stream(rpc.method, params, contextOf(call.metadata, abort.signal));
+        iterator = events[Symbol.asyncIterator]();
+        // The stream is accepted: the headers go now (a quiet subscription is not a silent call).
+        if (!abort.signal.aborted) call.sendMetadata(new grpc.Metadata());
+        while (!abort.signal.aborted) {
+          const next = await Promise.race([iterator.next(), gone.then(() => undefined)]);
+          if (next === undefined || next.done) break;
+          const bytes = encodeResult(binding, rpc, next.value);
+          if (!call.write(bytes)) await Promise.race([new Promise((resolve) => call.once("drain", resolve)), gone]);
+        }
+        if (!abort.signal.aborted) call.end();
+      } catch (error) {
+        if (!abort.signal.aborted) call.emit("error", serviceError(binding, rpc, error, logger));
+      } finally {
+        // Leaving the loop (the client went away, the stream ended or failed) releases the service's stream.
+        abort.abort();
+        void Promise.resolve(iterator?.return?.()).catch(() => {});
+      }
+    })();
+  };
+}
+
+/** The service's view of the call's metadata. */
+function contextOf(metadata: grpc.Metadata, signal: AbortSignal): GrpcCallContext {
+  const headers: Record<string, string> = {};
+  for (const key of Object.keys(metadata.getMap())) {
+    if (key.endsWith("-bin")) continue;
+    const values = metadata.get(key).filter((v): v is string => typeof v === "string");
+    if (values.length > 0) headers[key.toLowerCase()] = values.join(", ");
+  }
+  return { headers, signal, binding: "GRPC" };
+}
+
+/** A request that is not the rpc's message: INVALID_ARGUMENT with the field in a BadRequest. */
+function inputError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown): Partial<grpc.StatusObject> {
+  const field = error instanceof ProtoJsonError ? error.field : "";
+  const description = error instanceof ProtoJsonError ? error.description : `not a valid ${rpc.requestType.name} message (${error instanceof Error ? error.message : String(error)})`;
+  const message = `Invalid ${rpc.requestType.name}: ${field ? `${field}: ` : ""}${description}`;
+  return statusObject(binding, {
+    code: GRPC_STATUS.INVALID_ARGUMENT,
+    message,
+    details: [{ "@type": typeUrl("BadRequest"), fieldViolations: [{ field, description }] }],
+  });
+}
+
+/** An error of the service (or of encoding its answer) as the status the client gets. */
+function serviceError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown, logger: Logger): Partial<grpc.StatusObject> {
+  if (isA2AErrorLike(error)) {
+    const status = statusOfError(error, binding.spec.errorCodes);
+    const extra = new grpc.Metadata();
+    if (error.challenge) extra.set("www-authenticate", error.challenge);
+    return statusObject(binding, status, extra);
+  }
+  logger.error(`a2a: internal error in gRPC ${rpc.name}`, error);
+  return statusObject(binding, { code: GRPC_STATUS.INTERNAL, message: "Internal error", details: [] });
+}
+
+function statusObject(
+  binding: LoadedGrpcBinding,
+  status: { code: number; message: string; details: Parameters<typeof encodeStatus>[1]["details"] },
+  metadata: grpc.Metadata = new grpc.Metadata(),
+): Partial<grpc.StatusObject> {
+  if (status.details.length > 0) metadata.set(STATUS_DETAILS_KEY, Buffer.from(encodeStatus(binding.root, status)));
+  return { code: status.code, details: status.message, metadata };
+}
