@@ -135,6 +135,8 @@ export interface ServerSetup {
   pushNotifications?: boolean;
   /** 1.0: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
   rest?: boolean;
+  /** Custom JSON-RPC methods (ServerOptions.methods). */
+  methods?: Record<string, (params: unknown, context: { principal: unknown; request: { signal?: AbortSignal } }) => unknown>;
 }
 
 /** A card of the version's shape (0.1.0 uses `authentication`, later versions `securitySchemes`). */
@@ -182,6 +184,7 @@ export async function startServer(version: string, framework: Framework, setup: 
     rpcPath: "/a2a",
     ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } as never } : {}),
     ...(setup.auth ? { auth: setup.auth as never } : {}),
+    ...(setup.methods ? { methods: setup.methods as never } : {}),
     ...(setup.maxBodyBytes ? { maxBodyBytes: setup.maxBodyBytes } : {}),
     heartbeatMs: setup.heartbeatMs ?? 0,
     pushNotifications: { allow: setup.allow ?? ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },

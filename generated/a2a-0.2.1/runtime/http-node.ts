@@ -37,13 +37,35 @@ export async function readBody(source: AsyncIterable<Uint8Array | string>, limit
   return body;
 }
 
-/** The core's view of a node request. */
-export function coreRequest(req: IncomingMessage, body: CoreRequest["body"]): CoreRequest {
+/**
+ * The core's view of a node request. Given the response, its `signal` aborts when the connection closes
+ * before the answer is finished (made on first read: most requests never ask).
+ */
+export function coreRequest(req: IncomingMessage, body: CoreRequest["body"], res?: ServerResponse): CoreRequest {
   // Express keeps the full path in originalUrl when a router is mounted under a prefix.
   const url = new URL((req as { originalUrl?: string }).originalUrl ?? req.url ?? "/", "http://localhost");
   const headers: Record<string, string | undefined> = {};
   for (const [name, value] of Object.entries(req.headers)) headers[name] = Array.isArray(value) ? value.join(", ") : value;
-  return { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers, body };
+  const request: CoreRequest = { method: req.method ?? "GET", path: url.pathname, query: url.searchParams, headers, body };
+  if (res) {
+    let signal: AbortSignal | undefined;
+    Object.defineProperty(request, "signal", {
+      enumerable: true,
+      get(): AbortSignal {
+        if (!signal) {
+          const controller = new AbortController();
+          signal = controller.signal;
+          const gone = () => {
+            if (!res.writableFinished) controller.abort(new Error("the client closed the connection"));
+          };
+          if (res.destroyed) gone();
+          else res.once("close", gone);
+        }
+        return signal;
+      },
+    });
+  }
+  return request;
 }
 
 /** Writes a core response; an SSE stream is closed (and its listeners freed) when the client goes away. */
@@ -84,7 +106,7 @@ export async function handleNodeRequest(core: A2AServerCore, req: IncomingMessag
   try {
     const needsBody = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
     const body = needsBody ? await readBody(req, core.limits.maxBodyBytes, req.headers["content-length"]) : undefined;
-    writeResponse(res, await core.handle(coreRequest(req, body)), req);
+    writeResponse(res, await core.handle(coreRequest(req, body, res)), req);
   } catch {
     if (!res.headersSent) {
       res.writeHead(500, { "content-type": "application/json" });

@@ -20,7 +20,7 @@ export function a2aFastifyPlugin(core: A2AServerCore): (fastify: FastifyInstance
         raw.method === "POST"
           ? await readBody(stream, core.limits.maxBodyBytes, raw.headers["content-length"])
           : undefined;
-      writeResponse(reply.raw, await core.handle(coreRequest(raw, body)), raw);
+      writeResponse(reply.raw, await core.handle(coreRequest(raw, body, reply.raw)), raw);
     };
     fastify.route({
       method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],

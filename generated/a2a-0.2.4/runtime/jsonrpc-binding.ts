@@ -6,7 +6,7 @@
  * event) and errors framed as JSON-RPC responses.
  */
 import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
-import { bodyText, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, NEVER_ABORTED, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
+import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
 import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, parseJsonSafe, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
 import { isObject } from "./profile.js";
 import type { A2AService, CallContext } from "./service.js";
@@ -29,17 +29,16 @@ export class JsonRpcBinding {
   /** Answers one HTTP request to the JSON-RPC path. */
   async handle(request: CoreRequest): Promise<CoreResponse> {
     if (request.method !== "POST") return httpError(405, "A2A JSON-RPC requests are POSTed", { allow: "POST" });
-    const ctx: CallContext = { headers: request.headers, signal: request.signal ?? NEVER_ABORTED, binding: "JSONRPC", request };
     let principal: unknown;
     try {
-      if (this.service.requiresAuth) principal = await this.service.authenticate(ctx);
+      if (this.service.requiresAuth) principal = await this.service.authenticate(httpCallContext(request, "JSONRPC"));
     } catch (error) {
       if (error instanceof A2AError && error.http) {
         return json(error.http, failure(null, jsonRpcError(error.code, error.message)), error.challenge !== undefined ? { "www-authenticate": error.challenge } : {});
       }
       throw error;
     }
-    const admitted: CallContext = { ...ctx, authenticated: { principal } };
+    const admitted: CallContext = httpCallContext(request, "JSONRPC", { principal });
 
     if (request.body === "too-large") {
       return json(413, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body exceeds ${this.options.maxBodyBytes} bytes`)), { connection: "close" });

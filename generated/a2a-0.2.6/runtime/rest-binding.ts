@@ -8,7 +8,7 @@
  * oversized one 413 — all in the same error shape.
  */
 import { A2AError } from "./a2a-error.js";
-import { bodyText, isJsonMediaType, jsonResponse, mediaType, NEVER_ABORTED, sseOf, type CoreRequest, type CoreResponse } from "./http.js";
+import { bodyText, httpCallContext, isJsonMediaType, jsonResponse, mediaType, sseOf, type CoreRequest, type CoreResponse } from "./http.js";
 import { JSON_RPC_ERROR, parseJsonSafe } from "./jsonrpc.js";
 import { isObject, type JsonObject } from "./profile.js";
 import { jsonFieldName, RouteTable } from "./http-routes.js";
@@ -72,14 +72,13 @@ export class RestBinding {
       return this.status(405, "INVALID_ARGUMENT", `${request.path} takes ${allow}, not ${request.method}`, { allow });
     }
     const route = hit.compiled.route;
-    const ctx: CallContext = { headers: request.headers, signal: request.signal ?? NEVER_ABORTED, binding: "HTTP+JSON", request };
     try {
-      const principal = await this.service.authenticate(ctx);
+      const principal = this.service.requiresAuth ? await this.service.authenticate(httpCallContext(request, "HTTP+JSON")) : undefined;
       const read = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
       if ("response" in read) return read.response;
       const params = read.params;
       const method = route.method;
-      const admitted: CallContext = { ...ctx, authenticated: { principal } };
+      const admitted: CallContext = httpCallContext(request, "HTTP+JSON", { principal });
       this.service.negotiate(admitted);
       this.service.validate(method, params);
       if (this.service.methods.get(method)?.streaming) {

@@ -45,7 +45,7 @@ export async function handleWebRequest(core: A2AServerCore, request: Request): P
   const headers: Record<string, string | undefined> = {};
   request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
   const body = request.method === "POST" ? await readWebBody(request, core.limits.maxBodyBytes) : undefined;
-  const core_request: CoreRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers, body };
+  const core_request: CoreRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers, body, signal: request.signal };
   const response = await core.handle(core_request);
   // Fresh header objects: some servers (@hono/node-server) write Content-Length into the object given.
   if (response.kind === "json") return new Response(response.body, { status: response.status, headers: { ...response.headers } });

@@ -4,6 +4,7 @@
  * Fastify, Hono): a request is `{ method, path, query, headers, body }`, a response is JSON, nothing, or
  * a stream of Server-Sent Events the adapter opens on its socket.
  */
+import type { CallContext } from "./service.js";
 import { formatSseComment, formatSseEvent } from "./sse.js";
 
 export interface CoreRequest {
@@ -48,6 +49,22 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
 
 /** A signal that never aborts, for requests whose adapter cannot tell a disconnect. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+
+/**
+ * The call context of an HTTP request for a binding: its headers, the request itself, and a signal that
+ * aborts when the client goes away (read lazily: an adapter makes it only when something asks).
+ */
+export function httpCallContext(request: CoreRequest, binding: string, authenticated?: { principal: unknown }): CallContext {
+  return {
+    headers: request.headers,
+    binding,
+    request,
+    get signal(): AbortSignal {
+      return request.signal ?? NEVER_ABORTED;
+    },
+    ...(authenticated ? { authenticated } : {}),
+  };
+}
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, contentType = "application/json"): CoreResponse {
   return { kind: "json", status, headers: { "content-type": contentType, ...headers }, body: JSON.stringify(body) };

@@ -18,7 +18,7 @@ export function a2aExpressRouter(core: A2AServerCore): Router {
       return;
     }
     const body = typeof parsed === "string" || parsed instanceof Uint8Array ? parsed : JSON.stringify(parsed);
-    core.handle(coreRequest(req, body)).then((response) => writeResponse(res, response, req), next);
+    core.handle(coreRequest(req, body, res)).then((response) => writeResponse(res, response, req), next);
   });
   return router;
 }
