@@ -5,6 +5,7 @@ import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
+import { emitIndex } from "./emit/index-file.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
 import { TemplateRenderer } from "./emit/templates.js";
@@ -83,7 +84,6 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   Object.assign(files, await timer.run("validators", () => emitValidatorFiles(ir, templates, header)));
   await timer.run("protocol", () => {
     files["protocol.ts"] = emitProtocol(ir, templates, header);
-    files["index.ts"] = templates.render("core/index.ts.hbs", { header });
     files["client.ts"] = emitClient(ir, templates, header);
     const frameworks = options.frameworks ?? FRAMEWORKS;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
@@ -96,6 +96,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
+    files["index.ts"] = emitIndex(files, templates, header);
   });
   const formatted = await timer.run("format", () => formatFiles(files));
   formatted[MANIFEST_FILE] = manifestText(

@@ -1,6 +1,7 @@
 import { compile } from "json-schema-to-typescript";
 import type { Json, JsonObject } from "../schema/json.js";
 import type { ProtocolIR } from "../ir/types.js";
+import { refName } from "../schema/normalize.js";
 import { walkSchema } from "../schema/walk.js";
 import type { TemplateRenderer } from "./templates.js";
 
@@ -35,10 +36,14 @@ const EMPTY_DOC = /\/\*\*\s*\*\/\n?/g;
 /** The schema as json-schema-to-typescript should see it (the validators see the normalized schema itself). */
 function forTypeScript(schema: JsonObject): JsonObject {
   return walkSchema(structuredClone(schema), "", (node): JsonObject | undefined => {
-    // "ref + doc": keep the description as the property's JSDoc without making a new named type.
-    if (typeof node.$ref === "string" && typeof node.description === "string") {
-      const wrapped: JsonObject = { allOf: [{ $ref: node.$ref }], description: node.description };
-      return wrapped;
+    // A reference to a definition is that definition's name: every definition is declared on its own, so
+    // json-schema-to-typescript never has to follow a $ref (its dereferencing recurses once per link,
+    // which overflows the stack on a long chain of references). A description beside it stays the JSDoc.
+    const target = refName(node.$ref);
+    if (target !== undefined) {
+      const named: JsonObject = { tsType: target };
+      if (typeof node.description === "string") named.description = node.description;
+      return named;
     }
     // A schema that constrains nothing is any JSON value.
     if (isUnconstrained(node)) {

@@ -2,6 +2,8 @@ import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
 import type { JsonObject } from "../schema/json.js";
+import { refName } from "../schema/normalize.js";
+import { walkSchema } from "../schema/walk.js";
 import type { TemplateRenderer } from "./templates.js";
 
 // ajv and its standalone module are CommonJS modules with a `default` export.
@@ -34,6 +36,7 @@ export const SCHEMA_ID = "a2a";
 export function validatorSchema(ir: ProtocolIR): JsonObject {
   const definitions: JsonObject = {};
   for (const t of ir.types) definitions[t.name] = structuredClone(t.schema);
+  collapseAliasChains(definitions);
   const root: JsonObject = { $id: SCHEMA_ID, definitions };
   // Deepest first, so that an inner union is rewritten before the member that contains it moves.
   const unions = [...ir.unions].sort((a, b) => b.pointer.split("/").length - a.pointer.split("/").length || (a.pointer < b.pointer ? -1 : 1));
@@ -44,6 +47,36 @@ export function validatorSchema(ir: ProtocolIR): JsonObject {
     (parent as Record<string, unknown>)[key] = dispatchChain(union, node);
   }
   return root;
+}
+
+/**
+ * A reference to a definition that is only a reference (an alias) becomes a reference to the end of the
+ * chain: Ajv follows such a chain on every compile (quadratic in its length), the generated code then
+ * calls the final validator directly. Alias cycles are refused when the IR is built.
+ */
+function collapseAliasChains(definitions: JsonObject): void {
+  const aliasOf = (name: string): string | undefined => {
+    const def = definitions[name] as JsonObject | undefined;
+    return def !== undefined && Object.keys(def).every((k) => k === "$ref" || k === "description" || k === "$comment") ? refName(def.$ref) : undefined;
+  };
+  const end = new Map<string, string>();
+  const finalOf = (start: string): string => {
+    const chain: string[] = [];
+    let name = start;
+    for (let next = aliasOf(name); next !== undefined && !end.has(name) && !chain.includes(next); next = aliasOf(name)) {
+      chain.push(name);
+      name = next;
+    }
+    const last = end.get(name) ?? name;
+    for (const link of chain) end.set(link, last);
+    return last;
+  };
+  for (const def of Object.values(definitions)) {
+    walkSchema(def as JsonObject, "", (node) => {
+      const target = refName(node.$ref);
+      if (target !== undefined && aliasOf(target) !== undefined) node.$ref = `#/definitions/${finalOf(target)}`;
+    });
+  }
 }
 
 function locate(root: JsonObject, pointer: string): { parent: JsonObject | unknown[]; key: string | number } {
@@ -106,14 +139,65 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
  */
 export function emitAjvModule(ir: ProtocolIR, header: string): string {
   const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } });
-  ajv.addSchema(validatorSchema(ir));
+  const schema = validatorSchema(ir);
+  ajv.addSchema(schema);
+  // Ajv compiles a referenced definition when it first meets the reference, recursively: compiled
+  // leaves first, every reference it meets is already compiled, however long the chain of them is.
+  // The module is written in the same order, so that Ajv's writer never follows a chain either.
   const refs: Record<string, string> = {};
-  for (const t of ir.types) refs[t.name] = `${SCHEMA_ID}#/definitions/${t.name}`;
+  for (const name of leavesFirst(schema.definitions as JsonObject)) {
+    refs[compiledName(name)] = `${SCHEMA_ID}#/definitions/${name}`;
+    ajv.getSchema(`${SCHEMA_ID}#/definitions/${name}`);
+  }
   const code = esmImports(standaloneCode(ajv, refs)).replace(
     /export const (\w+) = (\w+);/g,
     (_m, name: string, fn: string) => `export const ${name}: RawValidateFunction = ${fn};`,
   );
   return `${header}\n// @ts-nocheck -- machine code written by Ajv; its exports are typed.\nimport type { RawValidateFunction } from "./runtime/validation.js";\n${code}\n`;
+}
+
+/**
+ * The definitions in an order where each comes after the definitions it refers to (a depth-first
+ * post-order, iterative so that a chain of thousands of references cannot overflow the stack; in a
+ * cycle, the order within it is the walk's).
+ */
+export function leavesFirst(definitions: JsonObject): string[] {
+  const order: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  for (const root of Object.keys(definitions)) {
+    if (state.has(root)) continue;
+    const stack: Array<{ name: string; refs: string[] }> = [{ name: root, refs: refsOf(definitions[root]) }];
+    state.set(root, "open");
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { name: string; refs: string[] };
+      const next = top.refs.pop();
+      if (next === undefined) {
+        stack.pop();
+        state.set(top.name, "done");
+        order.push(top.name);
+      } else if (!state.has(next) && Object.prototype.hasOwnProperty.call(definitions, next)) {
+        state.set(next, "open");
+        stack.push({ name: next, refs: refsOf(definitions[next]) });
+      }
+    }
+  }
+  return order;
+}
+
+/** The definitions a schema refers to, in reverse order of appearance (popped from the end: in order). */
+function refsOf(schema: unknown): string[] {
+  const refs: string[] = [];
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node !== null && typeof node === "object") {
+      const ref = refName((node as JsonObject).$ref);
+      if (ref !== undefined) refs.push(ref);
+      stack.push(...Object.values(node as JsonObject));
+    }
+  }
+  return [...new Set(refs)].reverse();
 }
 
 /**
@@ -131,9 +215,18 @@ function esmImports(code: string): string {
   return imports.length ? `${imports.join("\n")}\n${body}` : body;
 }
 
+/**
+ * The export of validators.ajv.ts that validates a definition. Prefixed: an export is a module-scope
+ * binding, so a definition named `Array`, `Object` or `JSON` exported as itself would shadow the global
+ * that Ajv's code calls (`Array.isArray`) in the whole module.
+ */
+export function compiledName(definition: string): string {
+  return `validate_${definition}`;
+}
+
 export function validatorsView(ir: ProtocolIR) {
   return {
-    types: ir.types.map((t) => ({ name: t.name, validator: `validate${t.name}` })),
+    types: ir.types.map((t) => ({ name: t.name, validator: `validate${t.name}`, compiled: compiledName(t.name) })),
   };
 }
 
