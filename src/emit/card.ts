@@ -37,5 +37,5 @@ export function emitCard(ir: ProtocolIR, cardPath: string, displayPath: string, 
       pointer: first?.pointer ?? "",
     });
   }
-  return templates.render("core/card.ts.hbs", { header, card: JSON.stringify(card, null, 2), source: displayPath.split(/[\\/]/).pop() });
+  return templates.render("core/card.ts.hbs", { header, agentCardType: ir.facts.agentCardType, card: JSON.stringify(card, null, 2), source: displayPath.split(/[\\/]/).pop() });
 }

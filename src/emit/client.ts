@@ -1,3 +1,4 @@
+import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
 import type { TemplateRenderer } from "./templates.js";
 
@@ -7,26 +8,43 @@ export function clientMethodName(requestType: string): string {
   return stem.charAt(0).toLowerCase() + stem.slice(1);
 }
 
+/** Members every generated client has: a request definition named after one of them is refused. */
+const RESERVED_CLIENT_MEMBERS = ["call", "stream", "transport", "endpoint", "options", "card", "constructor"];
+
+/** A client method's JSDoc: the JSON-RPC method, then what the request's description says beyond "a request for it". */
+function methodDoc(method: string, description: string | undefined): string {
+  const rest = (description ?? "").replace(/^Represents a JSON-RPC request for the `[^`]+` method\.?\s*/, "").trim();
+  return rest ? `\`${method}\`: ${rest}` : `\`${method}\``;
+}
+
 export function clientView(ir: ProtocolIR) {
   const methods = ir.methods.map((m) => ({
     name: clientMethodName(m.requestType),
     method: JSON.stringify(m.method),
     streaming: m.streaming,
     hasParams: m.hasParams,
-    description: m.description ? `\`${m.method}\`: ${m.description.replace(/^Represents a JSON-RPC request for the `[^`]+` method\.?\s*/, "")}`.trim() : `\`${m.method}\``,
+    description: methodDoc(m.method, m.description),
   }));
-  const names = new Set<string>();
-  for (const m of methods) {
-    if (names.has(m.name) || ["call", "stream", "transport", "endpoint", "options", "card"].includes(m.name)) {
-      throw new Error(`two methods would be the client method "${m.name}"`);
+  const names = new Map<string, string>();
+  ir.methods.forEach((m, i) => {
+    const name = methods[i]?.name ?? "";
+    const at = { file: ir.source.file, pointer: `/definitions/${m.requestType}` };
+    const other = names.get(name);
+    if (other !== undefined) {
+      throw new CodegenError(`request "${m.requestType}" and request "${other}" would both be the client method "${name}"; rename one of them`, at);
     }
-    names.add(m.name);
-  }
+    if (RESERVED_CLIENT_MEMBERS.includes(name) || !/^[A-Za-z_$][\w$]*$/.test(name)) {
+      throw new CodegenError(`request "${m.requestType}" would be the client method "${name}", which the client already has or cannot name a method; rename the request`, at);
+    }
+    names.set(name, m.requestType);
+  });
   const send = ir.methods.find((m) => m.method === ir.profile.methods.send);
   const stream = ir.methods.find((m) => m.method === ir.profile.methods.stream);
   return {
     specVersion: ir.specVersion,
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
+    /** The core definitions by role (the schema may name them otherwise than Message, Task, ...). */
+    types: ir.core,
     sendMethod: send ? clientMethodName(send.requestType) : "call",
     sendRpc: send?.method,
     sendRpcLiteral: send ? JSON.stringify(send.method) : "",

@@ -24,13 +24,16 @@ export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, he
     strictIndexSignatures: false,
     unknownAny: true,
   });
-  const cleaned = checkDeclarations(body.replace(REFERENCED_BY, "").replace(EMPTY_DOC, ""), ir);
+  const cleaned = checkDeclarations(body.replace(REFERENCED_BY, "").replace(PATTERN_NOTE, "$1Properties whose name matches the pattern $2.").replace(EMPTY_DOC, ""), ir);
   const extras = templates.render("models/extras.ts.hbs", modelExtrasView(ir));
   return `${header}\n${cleaned}\n${extras}`;
 }
 
 // json-schema-to-typescript's note under every definition; it names our helper root, not the user's schema.
 const REFERENCED_BY = /(\n \* ?)?\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g;
+// Its note on a patternProperties index signature, which names the enclosing definition (or `undefined`
+// inside a property): say what the signature is for instead.
+const PATTERN_NOTE = /(\n[ \t]*\* )This interface was referenced by `[^`]*`'s JSON-Schema(?: definition)?\n[ \t]*\* via the `patternProperty` ("(?:[^"\\\n]|\\.)*")\./g;
 const EMPTY_DOC = /\/\*\*\s*\*\/\n?/g;
 
 /** The schema as json-schema-to-typescript should see it (the validators see the normalized schema itself). */
@@ -45,6 +48,12 @@ function forTypeScript(schema: JsonObject): JsonObject {
       if (typeof node.description === "string") named.description = node.description;
       return named;
     }
+    // An object that can hold no property (1.0's google.protobuf.Empty): `{}` in TypeScript would accept any
+    // value but null and undefined, 42 included; an object of no properties rejects primitives.
+    if (isEmptyObject(node)) {
+      const empty: JsonObject = { ...node, tsType: "{ [k: string]: never }" };
+      return empty;
+    }
     // A schema that constrains nothing is any JSON value.
     if (isUnconstrained(node)) {
       const unknownValue: JsonObject = { ...node, tsType: "unknown" };
@@ -52,6 +61,13 @@ function forTypeScript(schema: JsonObject): JsonObject {
     }
     return undefined;
   });
+}
+
+/** `{ "type": "object" }` with nothing that declares a property (models are closed: it holds none). */
+function isEmptyObject(node: JsonObject): boolean {
+  if (node.type !== "object") return false;
+  const open = node.additionalProperties !== undefined && node.additionalProperties !== false;
+  return !open && !["properties", "patternProperties", "anyOf", "oneOf", "allOf", "$ref", "tsType", "if", "not", "enum", "const"].some((k) => k in node);
 }
 
 const CONSTRAINING = ["type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not", "tsType", "additionalProperties"];

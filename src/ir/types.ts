@@ -32,6 +32,17 @@ export interface ProtocolIR {
   enums: EnumInfo[];
   /** What the version-independent client and server runtime needs to know of this version. */
   profile: ProtocolProfile;
+  /** The definitions the generated client and server are written against, found by their role. */
+  core: CoreTypes;
+}
+
+/** The protocol's core objects, by role → the definition that plays it (`message` → "Message"). */
+export interface CoreTypes {
+  agentCard: string;
+  message: string;
+  part: string;
+  task: string;
+  artifact: string;
 }
 
 /** The roles a method can play; the runtime works by role, the schema names the method. */
