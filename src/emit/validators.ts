@@ -1,7 +1,8 @@
 import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
-import type { JsonObject } from "../schema/json.js";
+import { canonicalJson, isObject, type JsonObject } from "../schema/json.js";
+import { objectShape } from "../ir/unions.js";
 import { refName } from "../schema/normalize.js";
 import { walkSchema } from "../schema/walk.js";
 import type { TemplateRenderer } from "./templates.js";
@@ -46,7 +47,53 @@ export function validatorSchema(ir: ProtocolIR): JsonObject {
     const node = (parent as Record<string, unknown>)[key] as JsonObject;
     (parent as Record<string, unknown>)[key] = dispatchChain(union, node);
   }
+  // Unions nothing tells apart: check first what every member requires alike (the JSON-RPC envelope).
+  const types: Record<string, JsonObject> = Object.fromEntries(ir.types.map((t) => [t.name, t.schema]));
+  for (const union of unions) {
+    if (union.dispatch.kind !== "none") continue;
+    const { parent, key } = locate(root, union.pointer);
+    const node = (parent as Record<string, unknown>)[key] as JsonObject;
+    (parent as Record<string, unknown>)[key] = envelopeFirst(union, node, types);
+  }
   return root;
+}
+
+/**
+ * A union whose members all require the same properties with the same schema (`jsonrpc: "2.0"` and `id` of
+ * every JSON-RPC response) checks them first: `if envelope then union else envelope`, which accepts exactly
+ * what the union accepts (each member requires the envelope). A value with a bad envelope gets the
+ * envelope's issue (`/jsonrpc`) rather than the fan-out of every member's other complaints.
+ */
+function envelopeFirst(union: UnionInfo, node: JsonObject, definitions: Record<string, JsonObject>): JsonObject {
+  const items = node[union.keyword];
+  if (!Array.isArray(items) || items.length < 2) return node;
+  const shapes = items.map((item) => (isObject(item) ? objectShape(item, definitions) : undefined));
+  if (shapes.some((s) => s === undefined)) return node;
+  const all = shapes as Array<{ properties: JsonObject; required: string[] }>;
+  const first = all[0] as { properties: JsonObject; required: string[] };
+  const shared: JsonObject = {};
+  for (const property of [...first.required].sort()) {
+    const schema = first.properties[property];
+    if (!isObject(schema)) continue;
+    const text = withoutDocs(schema);
+    if (all.every((s) => s.required.includes(property) && isObject(s.properties[property]) && withoutDocs(s.properties[property] as JsonObject) === text)) {
+      shared[property] = JSON.parse(text) as JsonObject;
+    }
+  }
+  if (Object.keys(shared).length === 0) return node;
+  const envelope: JsonObject = { type: "object", required: Object.keys(shared), properties: shared };
+  const { description, ...union_ } = node;
+  return { ...(description !== undefined ? { description } : {}), if: envelope, then: union_, else: envelope };
+}
+
+/** A schema as canonical JSON without its descriptions: two declarations of one property compare equal. */
+function withoutDocs(schema: JsonObject): string {
+  return canonicalJson(
+    walkSchema(structuredClone(schema), "", (n) => {
+      delete n.description;
+      delete n.$comment;
+    }),
+  );
 }
 
 /**

@@ -2,6 +2,7 @@ import { CodegenError } from "../errors.js";
 import { isObject, type JsonObject } from "../schema/json.js";
 import type { Overlay } from "./overlay.js";
 import { refName } from "../schema/normalize.js";
+import { objectShape } from "./unions.js";
 import { METHOD_ROLES, type CoreTypes, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
 
 /** The protocol objects whose shapes the runtime reads (when the schema defines them). */
@@ -53,7 +54,8 @@ export function buildProfile(
   const objects: Record<string, ObjectShape> = {};
   for (const name of [...RUNTIME_OBJECTS, ...Object.values(params)].sort()) {
     const def = defs[actual(name)];
-    if (def && isObject(def.properties)) objects[name] = shapeOf(def);
+    const shape = def ? objectShape(def, defs) : undefined;
+    if (shape && Object.keys(shape.properties).length > 0) objects[name] = shapeOf(shape);
   }
   const stateProp = (defs[actual("TaskStatus")] ?? defs.TaskStatus)?.properties;
   const stateRef = isObject(stateProp) && isObject(stateProp.state) ? refName(stateProp.state.$ref) : undefined;
@@ -166,15 +168,15 @@ function wrappersOf(defs: Record<string, JsonObject>, unions: UnionInfo[], metho
   return undefined;
 }
 
-function shapeOf(def: JsonObject): ObjectShape {
-  const props = def.properties as JsonObject;
+function shapeOf(def: { properties: JsonObject; required: string[] }): ObjectShape {
+  const props = def.properties;
   const consts: Record<string, string | number> = {};
   for (const [key, schema] of Object.entries(props)) {
     if (isObject(schema) && (typeof schema.const === "string" || typeof schema.const === "number")) consts[key] = schema.const;
   }
   return {
     properties: Object.keys(props),
-    required: Array.isArray(def.required) ? def.required.filter((r): r is string => typeof r === "string") : [],
+    required: def.required,
     consts,
   };
 }
