@@ -41,19 +41,12 @@ export function validatorSchema(ir: ProtocolIR): JsonObject {
   const root: JsonObject = { $id: SCHEMA_ID, definitions };
   // Deepest first, so that an inner union is rewritten before the member that contains it moves.
   const unions = [...ir.unions].sort((a, b) => b.pointer.split("/").length - a.pointer.split("/").length || (a.pointer < b.pointer ? -1 : 1));
-  for (const union of unions) {
-    if (union.dispatch.kind === "none") continue;
-    const { parent, key } = locate(root, union.pointer);
-    const node = (parent as Record<string, unknown>)[key] as JsonObject;
-    (parent as Record<string, unknown>)[key] = dispatchChain(union, node);
-  }
-  // Unions nothing tells apart: check first what every member requires alike (the JSON-RPC envelope).
+  // Unions nothing tells apart check first what every member requires alike (the JSON-RPC envelope).
   const types: Record<string, JsonObject> = Object.fromEntries(ir.types.map((t) => [t.name, t.schema]));
   for (const union of unions) {
-    if (union.dispatch.kind !== "none") continue;
     const { parent, key } = locate(root, union.pointer);
     const node = (parent as Record<string, unknown>)[key] as JsonObject;
-    (parent as Record<string, unknown>)[key] = envelopeFirst(union, node, types);
+    (parent as Record<string, unknown>)[key] = union.dispatch.kind === "none" ? envelopeFirst(union, node, types) : dispatchChain(union, node);
   }
   return root;
 }
@@ -274,6 +267,7 @@ export function compiledName(definition: string): string {
 export function validatorsView(ir: ProtocolIR) {
   return {
     types: ir.types.map((t) => ({ name: t.name, validator: `validate${t.name}`, compiled: compiledName(t.name) })),
+    protoJsonDefaults: JSON.stringify(ir.protoJsonDefaults, null, 2),
   };
 }
 

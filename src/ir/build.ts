@@ -9,6 +9,7 @@ import { METHOD_ROLES, type EnumInfo, type ErrorInfo, type MethodInfo, type Meth
 import { buildProfile } from "./profile.js";
 import { findUnions } from "./unions.js";
 import { findCoreTypes } from "./core-types.js";
+import { protoJsonDefaults } from "./proto-defaults.js";
 
 // The exact function json-schema-to-typescript names types with, so that a collision we report is the
 // collision it would have resolved by appending a number.
@@ -124,6 +125,7 @@ export function buildIR(input: BuildInput): ProtocolIR {
     enums,
     profile: buildProfile(defs, methods, errors, overlay, input.specVersion, discriminatorField, unions, core),
     core,
+    protoJsonDefaults: overlay.protoJson === true ? protoJsonDefaults(defs, new Set(errors.map((e) => e.name))) : {},
   };
 }
 

@@ -1,5 +1,6 @@
 import type { MethodRole, ObjectShape, ProtocolProfile } from "../runtime/profile.js";
 import type { JsonObject } from "../schema/json.js";
+import type { ProtoJsonDefaults } from "../runtime/proto-defaults.js";
 
 export type { MethodRole, ObjectShape, ProtocolProfile };
 
@@ -34,6 +35,8 @@ export interface ProtocolIR {
   profile: ProtocolProfile;
   /** The definitions the generated client and server are written against, found by their role. */
   core: CoreTypes;
+  /** What a reader puts back where a ProtoJSON writer left a field out at its default (empty unless the version is ProtoJSON). */
+  protoJsonDefaults: ProtoJsonDefaults;
 }
 
 /** The protocol's core objects, by role → the definition that plays it (`message` → "Message"). */
