@@ -17,7 +17,7 @@ import {
   type StreamingMethodName,
   type UnaryMethodName,
 } from "./protocol.js";
-import { validators } from "./validators.js";
+import { validatorFor, validators } from "./validators.js";
 import {
   A2AJsonRpcError,
   JsonRpcTransport,
@@ -142,7 +142,7 @@ export class A2AClient {
       isFinal: (result) => isFinalEvent(result),
       validate: (method, response) => {
         const type = (A2A_METHODS as Record<string, { responseType: string | null }>)[method]?.responseType;
-        const validate = type ? validators[type as keyof typeof validators] : undefined;
+        const validate = type ? validatorFor(type) : undefined;
         return !validate || validate(response) ? null : (validate.errors ?? []);
       },
     });

@@ -17,7 +17,7 @@ import {
   type StreamingMethodName,
   type UnaryMethodName,
 } from "./protocol.js";
-import { validators } from "./validators.js";
+import { validatorFor, validators } from "./validators.js";
 import {
   A2AJsonRpcError,
   JsonRpcTransport,
@@ -152,7 +152,7 @@ export class A2AClient {
       isFinal: (result) => isFinalEvent(result),
       validate: (method, response) => {
         const type = (A2A_METHODS as Record<string, { responseType: string | null }>)[method]?.responseType;
-        const validate = type ? validators[type as keyof typeof validators] : undefined;
+        const validate = type ? validatorFor(type) : undefined;
         return !validate || validate(response) ? null : (validate.errors ?? []);
       },
     });
@@ -236,14 +236,14 @@ export class A2AClient {
   }
 
   /**
-   * `message/send`:
+   * `message/send`
    */
   sendMessage(params: ParamsOf<"message/send">, options?: CallOptions): Promise<ResultOf<"message/send">> {
     return this.call("message/send", params, options);
   }
 
   /**
-   * `message/stream`:
+   * `message/stream`
    */
   sendStreamingMessage(
     params: ParamsOf<"message/stream">,
@@ -253,21 +253,21 @@ export class A2AClient {
   }
 
   /**
-   * `tasks/get`:
+   * `tasks/get`
    */
   getTask(params: ParamsOf<"tasks/get">, options?: CallOptions): Promise<ResultOf<"tasks/get">> {
     return this.call("tasks/get", params, options);
   }
 
   /**
-   * `tasks/cancel`:
+   * `tasks/cancel`
    */
   cancelTask(params: ParamsOf<"tasks/cancel">, options?: CallOptions): Promise<ResultOf<"tasks/cancel">> {
     return this.call("tasks/cancel", params, options);
   }
 
   /**
-   * `tasks/pushNotificationConfig/set`:
+   * `tasks/pushNotificationConfig/set`
    */
   setTaskPushNotificationConfig(
     params: ParamsOf<"tasks/pushNotificationConfig/set">,
@@ -277,7 +277,7 @@ export class A2AClient {
   }
 
   /**
-   * `tasks/pushNotificationConfig/get`:
+   * `tasks/pushNotificationConfig/get`
    */
   getTaskPushNotificationConfig(
     params: ParamsOf<"tasks/pushNotificationConfig/get">,
@@ -297,7 +297,7 @@ export class A2AClient {
   }
 
   /**
-   * `tasks/pushNotificationConfig/list`:
+   * `tasks/pushNotificationConfig/list`
    */
   listTaskPushNotificationConfig(
     params: ParamsOf<"tasks/pushNotificationConfig/list">,
@@ -307,7 +307,7 @@ export class A2AClient {
   }
 
   /**
-   * `tasks/pushNotificationConfig/delete`:
+   * `tasks/pushNotificationConfig/delete`
    */
   deleteTaskPushNotificationConfig(
     params: ParamsOf<"tasks/pushNotificationConfig/delete">,
@@ -317,7 +317,7 @@ export class A2AClient {
   }
 
   /**
-   * `agent/getAuthenticatedExtendedCard`:
+   * `agent/getAuthenticatedExtendedCard`
    */
   getAuthenticatedExtendedCard(
     options?: CallOptions,
