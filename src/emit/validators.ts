@@ -1,5 +1,7 @@
 import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
+import { CodegenError } from "../errors.js";
+import { standaloneModule } from "./ajv-module.js";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
 import { canonicalJson, isObject, type JsonObject } from "../schema/json.js";
 import { objectShape } from "../ir/unions.js";
@@ -178,22 +180,87 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
  * project: a .js file beside .ts sources is not copied to the output by tsc.
  */
 export function emitAjvModule(ir: ProtocolIR, header: string): string {
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } });
   const schema = validatorSchema(ir);
-  ajv.addSchema(schema);
   // Ajv compiles a referenced definition when it first meets the reference, recursively: compiled
   // leaves first, every reference it meets is already compiled, however long the chain of them is.
   // The module is written in the same order, so that Ajv's writer never follows a chain either.
   const refs: Record<string, string> = {};
-  for (const name of leavesFirst(schema.definitions as JsonObject)) {
-    refs[compiledName(name)] = `${SCHEMA_ID}#/definitions/${name}`;
-    ajv.getSchema(`${SCHEMA_ID}#/definitions/${name}`);
-  }
-  const code = esmImports(standaloneCode(ajv, refs)).replace(
+  for (const name of leavesFirst(schema.definitions as JsonObject)) refs[compiledName(name)] = `${SCHEMA_ID}#/definitions/${name}`;
+  const code = esmImports(compileStandalone(schema, refs)).replace(
     /export const (\w+) = (\w+);/g,
     (_m, name: string, fn: string) => `export const ${name}: RawValidateFunction = ${fn};`,
   );
   return `${header}\n// @ts-nocheck -- machine code written by Ajv; its exports are typed.\nimport type { RawValidateFunction } from "./runtime/validation.js";\n${code}\n`;
+}
+
+const STANDALONE_OPTIONS = { ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } } as const;
+
+/**
+ * Ajv's standalone module of the schema's definitions (`refs`: export name → schema id, leaves first).
+ * Within a cycle of references Ajv recurses once per definition of the cycle; a cycle of thousands
+ * overflows the stack, and is then compiled again in a worker thread with a stack of 512 MB.
+ */
+function compileStandalone(schema: JsonObject, refs: Record<string, string>): string {
+  try {
+    const ajv = new Ajv({ ...STANDALONE_OPTIONS });
+    ajv.addSchema(schema);
+    for (const id of Object.values(refs)) ajv.getSchema(id);
+    return standaloneModule(ajv, refs);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  return compileInWorker(schema, refs);
+}
+
+const WORKER_SOURCE = `
+const { workerData } = require("node:worker_threads");
+const { schema, refs, options, ajvPath, standalonePath, port, flag } = workerData;
+let answer;
+try {
+  const Ajv = require(ajvPath).default;
+  const standaloneCode = require(standalonePath).default;
+  const ajv = new Ajv(options);
+  ajv.addSchema(schema);
+  for (const id of Object.values(refs)) ajv.getSchema(id);
+  answer = { code: standaloneCode(ajv, refs) };
+} catch (error) {
+  answer = { error: String(error && error.message || error), range: error instanceof RangeError };
+}
+port.postMessage(answer);
+Atomics.store(flag, 0, 1);
+Atomics.notify(flag, 0);
+`;
+
+function compileInWorker(schema: JsonObject, refs: Record<string, string>): string {
+  const { Worker, MessageChannel, receiveMessageOnPort } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      schema,
+      refs,
+      options: STANDALONE_OPTIONS,
+      ajvPath: require.resolve("ajv"),
+      standalonePath: require.resolve("ajv/dist/standalone/index.js"),
+      port: port2,
+      flag,
+    },
+    transferList: [port2],
+    resourceLimits: { stackSizeMb: 512 },
+  });
+  try {
+    Atomics.wait(flag, 0, 0, 10 * 60_000);
+    const answer = receiveMessageOnPort(port1)?.message as { code?: string; error?: string; range?: boolean } | undefined;
+    if (answer?.code !== undefined) return answer.code;
+    if (answer?.range) {
+      throw new CodegenError("the schema's references nest too deeply for the validators to be compiled (a cycle of too many definitions); shorten the cycle", { pointer: "/definitions" });
+    }
+    throw new Error(`compiling the validators failed: ${answer?.error ?? "the worker gave no answer"}`);
+  } finally {
+    void worker.terminate();
+    port1.close();
+  }
 }
 
 /**
