@@ -82,6 +82,26 @@ describe("CLI: unusual schemas are refused with exit 2, the file and the pointer
       },
       message: /at \/definitions\/CallRequest: request "CallRequest" would be the client method "call", which the client already has/,
     },
+    {
+      name: "an error definition named like a class the client has",
+      file: "error-class",
+      text: () => {
+        const s = base();
+        s.definitions.TransportError = { type: "object", properties: { code: { const: -32099, type: "integer" }, message: { type: "string" } }, required: ["code", "message"] };
+        return JSON.stringify(s);
+      },
+      message: /at \/definitions\/TransportError: error definition "TransportError" would be the client's error class "A2ATransportError", which the client already has/,
+    },
+    {
+      name: "two error definitions that would be one error class",
+      file: "error-twice",
+      text: () => {
+        const s = base();
+        s.definitions.TaskNotFound = { ...(s.definitions.TaskNotFoundError as object), properties: { code: { const: -32099, type: "integer" }, message: { type: "string" } } };
+        return JSON.stringify(s);
+      },
+      message: /would both be the client's error class "A2ATaskNotFoundError"/,
+    },
   ];
 
   for (const c of cases) {

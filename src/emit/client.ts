@@ -8,6 +8,23 @@ export function clientMethodName(requestType: string): string {
   return stem.charAt(0).toLowerCase() + stem.slice(1);
 }
 
+/** Classes client.ts declares or re-exports itself: an error definition must not become one of them. */
+const CLIENT_CLASSES = ["A2AClient", "A2AJsonRpcError", "A2ATransportError", "A2AResponseValidationError"];
+
+/** One error class per error definition (`TaskNotFoundError` → `A2ATaskNotFoundError`), each name once. */
+function errorClasses(ir: ProtocolIR) {
+  const seen = new Map<string, string>();
+  return ir.errors.map((e) => {
+    const className = `A2A${e.name.replace(/Error$/, "")}Error`;
+    const at = { file: ir.source.file, pointer: `/definitions/${e.name}` };
+    const other = seen.get(className);
+    if (other !== undefined) throw new CodegenError(`error definitions "${other}" and "${e.name}" would both be the client's error class "${className}"; rename one of them`, at);
+    if (CLIENT_CLASSES.includes(className)) throw new CodegenError(`error definition "${e.name}" would be the client's error class "${className}", which the client already has; rename it`, at);
+    seen.set(className, e.name);
+    return { className, code: e.code, description: e.description };
+  });
+}
+
 /** Members every generated client has: a request definition named after one of them is refused. */
 const RESERVED_CLIENT_MEMBERS = ["call", "stream", "transport", "endpoint", "options", "card", "constructor"];
 
@@ -50,7 +67,7 @@ export function clientView(ir: ProtocolIR) {
     sendRpcLiteral: send ? JSON.stringify(send.method) : "",
     streamMethod: stream ? clientMethodName(stream.requestType) : "stream",
     methods,
-    errors: ir.errors.map((e) => ({ className: `A2A${e.name.replace(/Error$/, "")}Error`, code: e.code, description: e.description })),
+    errors: errorClasses(ir),
   };
 }
 
