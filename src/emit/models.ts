@@ -1,6 +1,7 @@
 import { compile } from "json-schema-to-typescript";
 import type { Json, JsonObject } from "../schema/json.js";
 import type { ProtocolIR } from "../ir/types.js";
+import { aliasEnds, aliasOf } from "../ir/aliases.js";
 import { refName } from "../schema/normalize.js";
 import { walkSchema } from "../schema/walk.js";
 import type { TemplateRenderer } from "./templates.js";
@@ -14,7 +15,9 @@ const ROOT = "A2ACodegenModelsRoot";
  */
 export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, header: string): Promise<string> {
   const definitions: JsonObject = {};
-  for (const type of ir.types) definitions[type.name] = { ...forTypeScript(type.schema), title: type.name };
+  const all: Record<string, JsonObject> = Object.fromEntries(ir.types.map((t) => [t.name, t.schema]));
+  const endOf = aliasEnds(all);
+  for (const type of ir.types) definitions[type.name] = { ...forTypeScript(type.schema, (name) => (aliasOf(all, name) !== undefined ? endOf(name) : name)), title: type.name };
   const body = await compile({ title: ROOT, type: "object", additionalProperties: false, definitions } as never, ROOT, {
     bannerComment: "",
     additionalProperties: false,
@@ -37,14 +40,15 @@ const PATTERN_NOTE = /(\n[ \t]*\* )This interface was referenced by `[^`]*`'s JS
 const EMPTY_DOC = /\/\*\*\s*\*\/\n?/g;
 
 /** The schema as json-schema-to-typescript should see it (the validators see the normalized schema itself). */
-function forTypeScript(schema: JsonObject): JsonObject {
+function forTypeScript(schema: JsonObject, typeName: (definition: string) => string): JsonObject {
   return walkSchema(structuredClone(schema), "", (node): JsonObject | undefined => {
     // A reference to a definition is that definition's name: every definition is declared on its own, so
     // json-schema-to-typescript never has to follow a $ref (its dereferencing recurses once per link,
     // which overflows the stack on a long chain of references). A description beside it stays the JSDoc.
     const target = refName(node.$ref);
     if (target !== undefined) {
-      const named: JsonObject = { tsType: target };
+      // An alias is named by the end of its chain, so that TypeScript never resolves a chain of aliases.
+      const named: JsonObject = { tsType: typeName(target) };
       if (typeof node.description === "string") named.description = node.description;
       return named;
     }

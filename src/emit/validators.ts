@@ -4,6 +4,7 @@ import { CodegenError } from "../errors.js";
 import { standaloneModule } from "./ajv-module.js";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
 import { canonicalJson, isObject, type JsonObject } from "../schema/json.js";
+import { aliasEnds, aliasOf } from "../ir/aliases.js";
 import { objectShape } from "../ir/unions.js";
 import { refName } from "../schema/normalize.js";
 import { walkSchema } from "../schema/walk.js";
@@ -97,26 +98,12 @@ function withoutDocs(schema: JsonObject): string {
  * calls the final validator directly. Alias cycles are refused when the IR is built.
  */
 function collapseAliasChains(definitions: JsonObject): void {
-  const aliasOf = (name: string): string | undefined => {
-    const def = definitions[name] as JsonObject | undefined;
-    return def !== undefined && Object.keys(def).every((k) => k === "$ref" || k === "description" || k === "$comment") ? refName(def.$ref) : undefined;
-  };
-  const end = new Map<string, string>();
-  const finalOf = (start: string): string => {
-    const chain: string[] = [];
-    let name = start;
-    for (let next = aliasOf(name); next !== undefined && !end.has(name) && !chain.includes(next); next = aliasOf(name)) {
-      chain.push(name);
-      name = next;
-    }
-    const last = end.get(name) ?? name;
-    for (const link of chain) end.set(link, last);
-    return last;
-  };
-  for (const def of Object.values(definitions)) {
-    walkSchema(def as JsonObject, "", (node) => {
+  const defs = definitions as Record<string, JsonObject>;
+  const endOf = aliasEnds(defs);
+  for (const def of Object.values(defs)) {
+    walkSchema(def, "", (node) => {
       const target = refName(node.$ref);
-      if (target !== undefined && aliasOf(target) !== undefined) node.$ref = `#/definitions/${finalOf(target)}`;
+      if (target !== undefined && aliasOf(defs, target) !== undefined) node.$ref = `#/definitions/${endOf(target)}`;
     });
   }
 }

@@ -8,6 +8,7 @@ import type { Overlay } from "./overlay.js";
 import { METHOD_ROLES, type EnumInfo, type ErrorInfo, type MethodInfo, type MethodRole, type ProtocolIR, type TypeDecl, type TypeKind, type UnionInfo } from "./types.js";
 import { buildProfile } from "./profile.js";
 import { findUnions } from "./unions.js";
+import { refuseAliasCycles } from "./aliases.js";
 import { findCoreTypes } from "./core-types.js";
 import { protoJsonDefaults } from "./proto-defaults.js";
 
@@ -127,31 +128,6 @@ export function buildIR(input: BuildInput): ProtocolIR {
     core,
     protoJsonDefaults: overlay.protoJson === true ? protoJsonDefaults(defs, new Set(errors.map((e) => e.name))) : {},
   };
-}
-
-/**
- * A definition that is only a reference to another, around a cycle (`A` → `B` → `A`), is a type that is
- * nothing: TypeScript refuses it, and no value could be validated against it.
- */
-function refuseAliasCycles(defs: Record<string, JsonObject>, at: (pointer: string) => { file: string; pointer: string }): void {
-  const aliasOf = (name: string): string | undefined => {
-    const def = defs[name];
-    return def && Object.keys(def).every((k) => k === "$ref" || k === "description" || k === "$comment") ? refName(def.$ref) : undefined;
-  };
-  const cleared = new Set<string>();
-  for (const start of Object.keys(defs)) {
-    const chain: string[] = [];
-    let name: string | undefined = start;
-    while (name !== undefined && !cleared.has(name)) {
-      if (chain.includes(name)) {
-        const cycle = [...chain.slice(chain.indexOf(name)), name];
-        throw new CodegenError(`definition "${name}" refers to itself through a cycle of plain references (${cycle.join(" → ")}); it describes no value`, at(joinPointer("", "definitions", name, "$ref")));
-      }
-      chain.push(name);
-      name = aliasOf(name);
-    }
-    for (const link of chain) cleared.add(link);
-  }
 }
 
 function kindOf(def: JsonObject): TypeKind {

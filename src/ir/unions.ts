@@ -43,15 +43,18 @@ function memberShape(item: Json | undefined, definitions: Record<string, JsonObj
  * as `allOf: [PartBase, { kind: const }]` is the object of both): undefined when the schema is not
  * certainly an object. Of two declarations of one property, the one with a constant wins (the tag).
  */
-export function objectShape(schema: JsonObject, definitions: Record<string, JsonObject>, seen: Set<string> = new Set()): ObjectShape | undefined {
-  const name = refName(schema.$ref);
-  if (name !== undefined) {
-    const target = definitions[name];
+export function objectShape(start: JsonObject, definitions: Record<string, JsonObject>, seen: Set<string> = new Set(), depth = 0): ObjectShape | undefined {
+  // References are followed in a loop (a chain of any length), allOf parts by recursion up to a depth
+  // no real schema reaches; beyond it the schema is "not certainly an object" (no dispatch, still correct).
+  let schema = start;
+  for (let name = refName(schema.$ref); name !== undefined; name = refName(schema.$ref)) {
+    const target = Object.prototype.hasOwnProperty.call(definitions, name) ? definitions[name] : undefined;
     if (!target || seen.has(name)) return undefined;
     seen.add(name);
-    return objectShape(target, definitions, seen);
+    schema = target;
   }
-  const parts = Array.isArray(schema.allOf) ? schema.allOf.filter(isObject).map((part) => objectShape(part, definitions, seen)) : [];
+  if (depth > 32) return undefined;
+  const parts = Array.isArray(schema.allOf) ? schema.allOf.filter(isObject).map((part) => objectShape(part, definitions, seen, depth + 1)) : [];
   const isObjectSchema = schema.type === "object" || parts.some((p) => p !== undefined);
   if (!isObjectSchema) return undefined;
   const properties: JsonObject = {};
