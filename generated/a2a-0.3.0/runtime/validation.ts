@@ -71,6 +71,33 @@ export const DEFAULT_VALIDATION_LIMITS: ValidationLimits = Object.freeze({ maxDe
  * (with its configured limits) before validating a request, to answer -32602 naming the pointer.
  */
 export function checkLimits(value: unknown, limits: ValidationLimits = DEFAULT_VALIDATION_LIMITS): ValidationIssue | null {
+  // A fast pass that only counts; the pointer of the place is found again, by the slower pass, when it fails.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  let nodes = 0;
+  while (values.length > 0) {
+    const node = values.pop();
+    const depth = depths.pop() as number;
+    if (++nodes > limits.maxNodes || (depth > limits.maxDepth && node !== null && typeof node === "object")) return limitIssue(value, limits);
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        values.push(node[i]);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const key in node) {
+        if (!Object.prototype.hasOwnProperty.call(node, key)) continue;
+        values.push((node as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return null;
+}
+
+/** The issue of the first place, in document order, where a value exceeds the limits (it is known to). */
+function limitIssue(value: unknown, limits: ValidationLimits): ValidationIssue | null {
   interface Entry {
     value: unknown;
     depth: number;
