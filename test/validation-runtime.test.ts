@@ -162,6 +162,15 @@ describe("deep and large values (issue 17, 10): validation answers, never throws
     expect(shallow([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).toBe(false);
     expect(shallow.errors?.[0]).toMatchObject({ pointer: "/9", keyword: "maxNodes" });
     expect(checkLimits({ "a/b": [{ "~": {} }] }, { maxDepth: 2, maxNodes: 100 })).toMatchObject({ pointer: "/a~1b/0/~0" });
+    // withLimits: the same validator with other limits, the original unchanged.
+    const deeper = shallow.withLimits({ maxDepth: 3, maxNodes: 10 });
+    expect(deeper({ a: { b: { c: {} } } })).toBe(true);
+    expect(shallow({ a: { b: { c: {} } } })).toBe(false);
+    expect([shallow.limits, deeper.limits, createValidator("Any", raw).limits]).toEqual([
+      { maxDepth: 2, maxNodes: 10 },
+      { maxDepth: 3, maxNodes: 10 },
+      DEFAULT_VALIDATION_LIMITS,
+    ]);
     expect(checkLimits(nest(101), DEFAULT_VALIDATION_LIMITS)).toBeNull(); // objects down to 100 levels below the value
     expect(checkLimits(nest(102), DEFAULT_VALIDATION_LIMITS)?.keyword).toBe("maxDepth");
   });

@@ -41,6 +41,10 @@ export interface Validator<T> {
   readonly errors: ValidationIssue[] | null;
   /** The definition it checks, e.g. "Message". */
   readonly typeName: string;
+  /** The limits it applies before validating (DEFAULT_VALIDATION_LIMITS unless made otherwise). */
+  readonly limits: ValidationLimits;
+  /** The same validator with other limits (a new guard: this one is unchanged). */
+  withLimits(limits: ValidationLimits): Validator<T>;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
@@ -176,6 +180,8 @@ export function createValidator<T>(typeName: string, raw: RawValidateFunction, l
   };
   Object.defineProperty(guard, "errors", { get: () => last, enumerable: true });
   Object.defineProperty(guard, "typeName", { value: typeName, enumerable: true });
+  Object.defineProperty(guard, "limits", { value: Object.freeze({ ...limits }), enumerable: true });
+  Object.defineProperty(guard, "withLimits", { value: (other: ValidationLimits) => createValidator<T>(typeName, raw, other) });
   return guard as Validator<T>;
 }
 
