@@ -8,6 +8,7 @@ import { emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
+import { emitIndex } from "./emit/index-file.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
 import { TemplateRenderer } from "./emit/templates.js";
@@ -114,7 +115,6 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   Object.assign(files, await timer.run("validators", () => emitValidatorFiles(ir, templates, header)));
   await timer.run("protocol", () => {
     files["protocol.ts"] = emitProtocol(ir, templates, header);
-    files["index.ts"] = templates.render("core/index.ts.hbs", { header });
     files["client.ts"] = emitClient(ir, templates, header);
     // Default: node:http and the frameworks of the nearest package.json (from the output folder up).
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
@@ -133,6 +133,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
     Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
+    files["index.ts"] = emitIndex(files, templates, header);
   });
   if (options.compat !== undefined) Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates)));
   const formatted = await timer.run("format", () => formatRendered(files, templates, outDir, cwd));

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { check, createValidator, formatIssues, toIssues, type RawValidationError } from "../src/runtime/validation.js";
+import { check, checkLimits, createValidator, DEFAULT_VALIDATION_LIMITS, formatIssues, toIssues, type RawValidationError } from "../src/runtime/validation.js";
 import { generatedValidators } from "./helpers.js";
 
 const err = (instancePath: string, keyword: string, params: Record<string, unknown>, schemaPath = "#/x"): RawValidationError => ({
@@ -125,5 +125,86 @@ describe("generated validators: one precise error for one bad field", () => {
     expect(v.errors?.[0]?.message).toMatch(/^\/method: expected one of "message\/send", "message\/stream", .*"agent\/getAuthenticatedExtendedCard", got "message\/sent"$/);
     expect(v({ jsonrpc: "2.0", id: 0, method: "tasks/get", params: { id: "t", historyLength: "3" } })).toBe(false);
     expect(v.errors?.map((e) => e.message)).toEqual(["/params/historyLength: expected integer, got string"]);
+  });
+});
+
+describe("deep and large values (issue 17, 10): validation answers, never throws, and bounds what it prints", () => {
+  const nest = (depth: number, leaf: unknown = "x"): unknown => {
+    let value = leaf;
+    for (let i = 0; i < depth; i++) value = { a: value };
+    return value;
+  };
+
+  it("a value 10,000 levels deep gets one maxDepth issue naming where (JSON.stringify of it throws)", async () => {
+    const deep = nest(10_000);
+    expect(() => JSON.stringify(deep)).toThrow(RangeError);
+    const v = (await generatedValidators("1.0.1")).Message!;
+    // Where the value is wrong (role is an enumeration), the issue used to print it whole: a RangeError.
+    const message = { messageId: "m", role: deep, parts: [{ text: "hi" }] };
+    expect(v(message)).toBe(false);
+    expect(v.errors).toHaveLength(1);
+    expect(v.errors?.[0]).toMatchObject({ keyword: "maxDepth", expected: "at most 100 levels of nesting", got: "deeper" });
+    expect(v.errors?.[0]?.pointer).toBe("/role" + "/a".repeat(100));
+    // And where it is allowed (metadata holds any object), it is refused before the validator recurses into it.
+    expect(v({ messageId: "m", role: "ROLE_USER", parts: [{ text: "hi" }], metadata: deep })).toBe(false);
+    expect(v.errors?.[0]?.pointer).toBe("/metadata" + "/a".repeat(100));
+  });
+
+  it("limits are configurable per validator, and checkLimits names the first place beyond them", () => {
+    const raw = Object.assign(() => true, { errors: null });
+    const shallow = createValidator<unknown>("Any", raw, { maxDepth: 2, maxNodes: 10 });
+    expect(shallow({ a: { b: { c: 1 } } })).toBe(true); // objects 2 levels below the value
+    expect(shallow({ a: { b: { c: {} } } })).toBe(false);
+    expect(shallow.errors).toEqual([
+      { pointer: "/a/b/c", expected: "at most 2 levels of nesting", got: "deeper", keyword: "maxDepth", message: "/a/b/c: nested deeper than 2 levels" },
+    ]);
+    expect(shallow([1, 2, 3, 4, 5, 6, 7, 8, 9])).toBe(true); // 10 values: the array and its 9 items
+    expect(shallow([1, 2, 3, 4, 5, 6, 7, 8, 9, 10])).toBe(false);
+    expect(shallow.errors?.[0]).toMatchObject({ pointer: "/9", keyword: "maxNodes" });
+    expect(checkLimits({ "a/b": [{ "~": {} }] }, { maxDepth: 2, maxNodes: 100 })).toMatchObject({ pointer: "/a~1b/0/~0" });
+    // withLimits: the same validator with other limits, the original unchanged.
+    const deeper = shallow.withLimits({ maxDepth: 3, maxNodes: 10 });
+    expect(deeper({ a: { b: { c: {} } } })).toBe(true);
+    expect(shallow({ a: { b: { c: {} } } })).toBe(false);
+    expect([shallow.limits, deeper.limits, createValidator("Any", raw).limits]).toEqual([
+      { maxDepth: 2, maxNodes: 10 },
+      { maxDepth: 3, maxNodes: 10 },
+      DEFAULT_VALIDATION_LIMITS,
+    ]);
+    expect(checkLimits(nest(101), DEFAULT_VALIDATION_LIMITS)).toBeNull(); // objects down to 100 levels below the value
+    expect(checkLimits(nest(102), DEFAULT_VALIDATION_LIMITS)?.keyword).toBe("maxDepth");
+  });
+
+  it("a validator that overflows the stack anyway reports it as an issue", () => {
+    const raw = Object.assign(
+      (): boolean => {
+        throw new RangeError("Maximum call stack size exceeded");
+      },
+      { errors: null },
+    );
+    const v = createValidator<unknown>("Recursive", raw);
+    expect(v({})).toBe(false);
+    expect(v.errors?.[0]).toMatchObject({ pointer: "", keyword: "maxDepth" });
+  });
+
+  it("issue messages show at most 60 characters of a value, however large or deep", () => {
+    const big = "x".repeat(5_000_000);
+    const issues = toIssues([err("/a", "const", { allowedValue: big }), err("/b", "enum", { allowedValues: [nest(10_000)] })], { a: nest(10_000), b: big });
+    for (const issue of issues) expect(issue.message.length).toBeLessThan(200);
+    expect(issues[0]?.expected).toBe(`"${"x".repeat(56)}...`);
+    expect(issues[0]?.got).toMatch(/^\{"a":\{"a":.*\{\.\.\.\}\}/);
+    expect(issues[1]?.got).toBe(`"${"x".repeat(56)}...`);
+  });
+});
+
+describe("unions no tag tells apart check the shared envelope first (issue 17, 8)", () => {
+  it("0.3.0 JSONRPCResponse with jsonrpc 1.0 and a valid Task: one issue, at /jsonrpc", async () => {
+    const v = (await generatedValidators("0.3.0")).JSONRPCResponse!;
+    const task = { kind: "task", id: "t", contextId: "c", status: { state: "completed" } };
+    expect(v({ jsonrpc: "2.0", id: 1, result: task })).toBe(true);
+    expect(v({ jsonrpc: "1.0", id: 1, result: task })).toBe(false);
+    expect(v.errors).toEqual([{ pointer: "/jsonrpc", expected: '"2.0"', got: '"1.0"', keyword: "const", message: '/jsonrpc: expected "2.0", got "1.0"' }]);
+    expect(v({ jsonrpc: "2.0", result: task })).toBe(false);
+    expect(v.errors?.[0]?.message).toBe('/id: required property "id" is missing');
   });
 });

@@ -6,7 +6,6 @@ export type A2ARequest =
   | SetTaskPushNotificationRequest
   | GetTaskPushNotificationRequest
   | TaskResubscriptionRequest;
-export type Part = TextPart | FilePart | DataPart;
 export type CancelTaskResponse =
   | {
       jsonrpc?: "2.0";
@@ -18,11 +17,6 @@ export type CancelTaskResponse =
       id?: number | string;
       error: JSONRPCError;
     };
-/**
- * An enumeration.
- */
-export type TaskState =
-  "submitted" | "working" | "input-required" | "completed" | "canceled" | "failed" | "unknown";
 export type GetTaskPushNotificationResponse =
   | {
       jsonrpc?: "2.0";
@@ -58,6 +52,7 @@ export type JSONRPCResponse =
       id?: number | string;
       error: JSONRPCError;
     };
+export type Part = TextPart | FilePart | DataPart;
 export type SendTaskResponse =
   | {
       jsonrpc?: "2.0";
@@ -91,130 +86,12 @@ export type SetTaskPushNotificationResponse =
       id?: number | string;
       error: JSONRPCError;
     };
-
-export interface SendTaskRequest {
-  jsonrpc?: "2.0";
-  id?: number | string;
-  method: "tasks/send";
-  params: TaskSendParams;
-}
-export interface TaskSendParams {
-  id: string;
-  sessionId?: string;
-  message: Message;
-  pushNotification?: PushNotificationConfig;
-  historyLength?: number;
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-export interface Message {
-  role: "user" | "agent";
-  parts: Part[];
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-export interface TextPart {
-  /**
-   * Type of the part
-   */
-  type: "text";
-  text: string;
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-export interface FilePart {
-  /**
-   * Type of the part
-   */
-  type: "file";
-  file: FileContent;
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
 /**
- * Represents the content of a file, either as base64 encoded bytes or a URI.
- *
- * Ensures that either 'bytes' or 'uri' is provided, but not both.
+ * An enumeration.
  */
-export interface FileContent {
-  name?: string;
-  mimeType?: string;
-  bytes?: string;
-  uri?: string;
-}
-export interface DataPart {
-  /**
-   * Type of the part
-   */
-  type: "data";
-  data: {
-    [k: string]: unknown;
-  };
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-export interface PushNotificationConfig {
-  url: string;
-  token?: string;
-  authentication?: AuthenticationInfo;
-}
-export interface AuthenticationInfo {
-  schemes: string[];
-  credentials?: string;
-  [k: string]: unknown;
-}
-export interface GetTaskRequest {
-  jsonrpc?: "2.0";
-  id?: number | string;
-  method: "tasks/get";
-  params: TaskQueryParams;
-}
-export interface TaskQueryParams {
-  id: string;
-  historyLength?: number;
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-export interface CancelTaskRequest {
-  jsonrpc?: "2.0";
-  id?: number | string;
-  method: "tasks/cancel";
-  params: TaskIdParams;
-}
-export interface TaskIdParams {
-  id: string;
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-export interface SetTaskPushNotificationRequest {
-  jsonrpc?: "2.0";
-  id?: number | string;
-  method: "tasks/pushNotification/set";
-  params: TaskPushNotificationConfig;
-}
-export interface TaskPushNotificationConfig {
-  id: string;
-  pushNotificationConfig: PushNotificationConfig;
-}
-export interface GetTaskPushNotificationRequest {
-  jsonrpc?: "2.0";
-  id?: number | string;
-  method: "tasks/pushNotification/get";
-  params: TaskIdParams;
-}
-export interface TaskResubscriptionRequest {
-  jsonrpc?: "2.0";
-  id?: number | string;
-  method: "tasks/resubscribe";
-  params: TaskQueryParams;
-}
+export type TaskState =
+  "submitted" | "working" | "input-required" | "completed" | "canceled" | "failed" | "unknown";
+
 export interface AgentAuthentication {
   schemes: string[];
   credentials?: string;
@@ -261,27 +138,61 @@ export interface Artifact {
     [k: string]: unknown;
   };
 }
-export interface Task {
-  id: string;
-  sessionId?: string;
-  status: TaskStatus;
-  artifacts?: Artifact[];
-  history?: Message[];
+export interface AuthenticationInfo {
+  schemes: string[];
+  credentials?: string;
+  [k: string]: unknown;
+}
+export interface CancelTaskRequest {
+  jsonrpc?: "2.0";
+  id?: number | string;
+  method: "tasks/cancel";
+  params: TaskIdParams;
+}
+export interface DataPart {
+  /**
+   * Type of the part
+   */
+  type: "data";
+  data: {
+    [k: string]: unknown;
+  };
   metadata?: {
     [k: string]: unknown;
   };
 }
-export interface TaskStatus {
-  state: TaskState;
-  message?: Message;
-  timestamp?: string;
+/**
+ * Represents the content of a file, either as base64 encoded bytes or a URI.
+ *
+ * Ensures that either 'bytes' or 'uri' is provided, but not both.
+ */
+export interface FileContent {
+  name?: string;
+  mimeType?: string;
+  bytes?: string;
+  uri?: string;
 }
-export interface JSONRPCError {
-  code: number;
-  message: string;
-  data?: {
+export interface FilePart {
+  /**
+   * Type of the part
+   */
+  type: "file";
+  file: FileContent;
+  metadata?: {
     [k: string]: unknown;
   };
+}
+export interface GetTaskPushNotificationRequest {
+  jsonrpc?: "2.0";
+  id?: number | string;
+  method: "tasks/pushNotification/get";
+  params: TaskIdParams;
+}
+export interface GetTaskRequest {
+  jsonrpc?: "2.0";
+  id?: number | string;
+  method: "tasks/get";
+  params: TaskQueryParams;
 }
 export interface InternalError {
   /**
@@ -335,6 +246,13 @@ export interface JSONParseError {
     [k: string]: unknown;
   };
 }
+export interface JSONRPCError {
+  code: number;
+  message: string;
+  data?: {
+    [k: string]: unknown;
+  };
+}
 export interface JSONRPCMessage {
   jsonrpc?: "2.0";
   id?: number | string;
@@ -344,6 +262,13 @@ export interface JSONRPCRequest {
   id?: number | string;
   method: string;
   params?: {
+    [k: string]: unknown;
+  };
+}
+export interface Message {
+  role: "user" | "agent";
+  parts: Part[];
+  metadata?: {
     [k: string]: unknown;
   };
 }
@@ -358,6 +283,11 @@ export interface MethodNotFoundError {
   message: "Method not found";
   data?: unknown;
 }
+export interface PushNotificationConfig {
+  url: string;
+  token?: string;
+  authentication?: AuthenticationInfo;
+}
 export interface PushNotificationNotSupportedError {
   /**
    * Error code
@@ -369,16 +299,30 @@ export interface PushNotificationNotSupportedError {
   message: "Push Notification is not supported";
   data?: unknown;
 }
+export interface SendTaskRequest {
+  jsonrpc?: "2.0";
+  id?: number | string;
+  method: "tasks/send";
+  params: TaskSendParams;
+}
 export interface SendTaskStreamingRequest {
   jsonrpc?: "2.0";
   id?: number | string;
   method: "tasks/sendSubscribe";
   params: TaskSendParams;
 }
-export interface TaskStatusUpdateEvent {
+export interface SetTaskPushNotificationRequest {
+  jsonrpc?: "2.0";
+  id?: number | string;
+  method: "tasks/pushNotification/set";
+  params: TaskPushNotificationConfig;
+}
+export interface Task {
   id: string;
+  sessionId?: string;
   status: TaskStatus;
-  final?: boolean;
+  artifacts?: Artifact[];
+  history?: Message[];
   metadata?: {
     [k: string]: unknown;
   };
@@ -386,6 +330,12 @@ export interface TaskStatusUpdateEvent {
 export interface TaskArtifactUpdateEvent {
   id: string;
   artifact: Artifact;
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+export interface TaskIdParams {
+  id: string;
   metadata?: {
     [k: string]: unknown;
   };
@@ -411,6 +361,56 @@ export interface TaskNotFoundError {
    */
   message: "Task not found";
   data?: unknown;
+}
+export interface TaskPushNotificationConfig {
+  id: string;
+  pushNotificationConfig: PushNotificationConfig;
+}
+export interface TaskQueryParams {
+  id: string;
+  historyLength?: number;
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+export interface TaskResubscriptionRequest {
+  jsonrpc?: "2.0";
+  id?: number | string;
+  method: "tasks/resubscribe";
+  params: TaskQueryParams;
+}
+export interface TaskSendParams {
+  id: string;
+  sessionId?: string;
+  message: Message;
+  pushNotification?: PushNotificationConfig;
+  historyLength?: number;
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+export interface TaskStatus {
+  state: TaskState;
+  message?: Message;
+  timestamp?: string;
+}
+export interface TaskStatusUpdateEvent {
+  id: string;
+  status: TaskStatus;
+  final?: boolean;
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+export interface TextPart {
+  /**
+   * Type of the part
+   */
+  type: "text";
+  text: string;
+  metadata?: {
+    [k: string]: unknown;
+  };
 }
 export interface UnsupportedOperationError {
   /**

@@ -6,172 +6,242 @@
  */
 import type * as Models from "./models.js";
 import { createValidator, type Validator } from "./runtime/validation.js";
+import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "./runtime/proto-defaults.js";
 import * as compiled from "./validators.ajv.js";
 
 export const validateA2ARequest: Validator<Models.A2ARequest> = createValidator<Models.A2ARequest>(
   "A2ARequest",
-  compiled.A2ARequest,
+  compiled.validate_A2ARequest,
 );
 export const validateAgentAuthentication: Validator<Models.AgentAuthentication> =
-  createValidator<Models.AgentAuthentication>("AgentAuthentication", compiled.AgentAuthentication);
+  createValidator<Models.AgentAuthentication>("AgentAuthentication", compiled.validate_AgentAuthentication);
 export const validateAgentCapabilities: Validator<Models.AgentCapabilities> =
-  createValidator<Models.AgentCapabilities>("AgentCapabilities", compiled.AgentCapabilities);
+  createValidator<Models.AgentCapabilities>("AgentCapabilities", compiled.validate_AgentCapabilities);
 export const validateAgentCard: Validator<Models.AgentCard> = createValidator<Models.AgentCard>(
   "AgentCard",
-  compiled.AgentCard,
+  compiled.validate_AgentCard,
 );
 export const validateAgentProvider: Validator<Models.AgentProvider> = createValidator<Models.AgentProvider>(
   "AgentProvider",
-  compiled.AgentProvider,
+  compiled.validate_AgentProvider,
 );
 export const validateAgentSkill: Validator<Models.AgentSkill> = createValidator<Models.AgentSkill>(
   "AgentSkill",
-  compiled.AgentSkill,
+  compiled.validate_AgentSkill,
 );
 export const validateArtifact: Validator<Models.Artifact> = createValidator<Models.Artifact>(
   "Artifact",
-  compiled.Artifact,
+  compiled.validate_Artifact,
 );
 export const validateAuthenticationInfo: Validator<Models.AuthenticationInfo> =
-  createValidator<Models.AuthenticationInfo>("AuthenticationInfo", compiled.AuthenticationInfo);
+  createValidator<Models.AuthenticationInfo>("AuthenticationInfo", compiled.validate_AuthenticationInfo);
 export const validateCancelTaskRequest: Validator<Models.CancelTaskRequest> =
-  createValidator<Models.CancelTaskRequest>("CancelTaskRequest", compiled.CancelTaskRequest);
+  createValidator<Models.CancelTaskRequest>("CancelTaskRequest", compiled.validate_CancelTaskRequest);
 export const validateCancelTaskResponse: Validator<Models.CancelTaskResponse> =
-  createValidator<Models.CancelTaskResponse>("CancelTaskResponse", compiled.CancelTaskResponse);
+  createValidator<Models.CancelTaskResponse>("CancelTaskResponse", compiled.validate_CancelTaskResponse);
 export const validateDataPart: Validator<Models.DataPart> = createValidator<Models.DataPart>(
   "DataPart",
-  compiled.DataPart,
+  compiled.validate_DataPart,
 );
 export const validateFileContent: Validator<Models.FileContent> = createValidator<Models.FileContent>(
   "FileContent",
-  compiled.FileContent,
+  compiled.validate_FileContent,
 );
 export const validateFilePart: Validator<Models.FilePart> = createValidator<Models.FilePart>(
   "FilePart",
-  compiled.FilePart,
+  compiled.validate_FilePart,
 );
 export const validateGetTaskPushNotificationRequest: Validator<Models.GetTaskPushNotificationRequest> =
   createValidator<Models.GetTaskPushNotificationRequest>(
     "GetTaskPushNotificationRequest",
-    compiled.GetTaskPushNotificationRequest,
+    compiled.validate_GetTaskPushNotificationRequest,
   );
 export const validateGetTaskPushNotificationResponse: Validator<Models.GetTaskPushNotificationResponse> =
   createValidator<Models.GetTaskPushNotificationResponse>(
     "GetTaskPushNotificationResponse",
-    compiled.GetTaskPushNotificationResponse,
+    compiled.validate_GetTaskPushNotificationResponse,
   );
 export const validateGetTaskRequest: Validator<Models.GetTaskRequest> =
-  createValidator<Models.GetTaskRequest>("GetTaskRequest", compiled.GetTaskRequest);
+  createValidator<Models.GetTaskRequest>("GetTaskRequest", compiled.validate_GetTaskRequest);
 export const validateGetTaskResponse: Validator<Models.GetTaskResponse> =
-  createValidator<Models.GetTaskResponse>("GetTaskResponse", compiled.GetTaskResponse);
+  createValidator<Models.GetTaskResponse>("GetTaskResponse", compiled.validate_GetTaskResponse);
 export const validateInternalError: Validator<Models.InternalError> = createValidator<Models.InternalError>(
   "InternalError",
-  compiled.InternalError,
+  compiled.validate_InternalError,
 );
 export const validateInvalidParamsError: Validator<Models.InvalidParamsError> =
-  createValidator<Models.InvalidParamsError>("InvalidParamsError", compiled.InvalidParamsError);
+  createValidator<Models.InvalidParamsError>("InvalidParamsError", compiled.validate_InvalidParamsError);
 export const validateInvalidRequestError: Validator<Models.InvalidRequestError> =
-  createValidator<Models.InvalidRequestError>("InvalidRequestError", compiled.InvalidRequestError);
+  createValidator<Models.InvalidRequestError>("InvalidRequestError", compiled.validate_InvalidRequestError);
 export const validateJSONParseError: Validator<Models.JSONParseError> =
-  createValidator<Models.JSONParseError>("JSONParseError", compiled.JSONParseError);
+  createValidator<Models.JSONParseError>("JSONParseError", compiled.validate_JSONParseError);
 export const validateJSONRPCError: Validator<Models.JSONRPCError> = createValidator<Models.JSONRPCError>(
   "JSONRPCError",
-  compiled.JSONRPCError,
+  compiled.validate_JSONRPCError,
 );
 export const validateJSONRPCMessage: Validator<Models.JSONRPCMessage> =
-  createValidator<Models.JSONRPCMessage>("JSONRPCMessage", compiled.JSONRPCMessage);
+  createValidator<Models.JSONRPCMessage>("JSONRPCMessage", compiled.validate_JSONRPCMessage);
 export const validateJSONRPCRequest: Validator<Models.JSONRPCRequest> =
-  createValidator<Models.JSONRPCRequest>("JSONRPCRequest", compiled.JSONRPCRequest);
+  createValidator<Models.JSONRPCRequest>("JSONRPCRequest", compiled.validate_JSONRPCRequest);
 export const validateJSONRPCResponse: Validator<Models.JSONRPCResponse> =
-  createValidator<Models.JSONRPCResponse>("JSONRPCResponse", compiled.JSONRPCResponse);
+  createValidator<Models.JSONRPCResponse>("JSONRPCResponse", compiled.validate_JSONRPCResponse);
 export const validateMessage: Validator<Models.Message> = createValidator<Models.Message>(
   "Message",
-  compiled.Message,
+  compiled.validate_Message,
 );
 export const validateMethodNotFoundError: Validator<Models.MethodNotFoundError> =
-  createValidator<Models.MethodNotFoundError>("MethodNotFoundError", compiled.MethodNotFoundError);
-export const validatePart: Validator<Models.Part> = createValidator<Models.Part>("Part", compiled.Part);
+  createValidator<Models.MethodNotFoundError>("MethodNotFoundError", compiled.validate_MethodNotFoundError);
+export const validatePart: Validator<Models.Part> = createValidator<Models.Part>(
+  "Part",
+  compiled.validate_Part,
+);
 export const validatePushNotificationConfig: Validator<Models.PushNotificationConfig> =
-  createValidator<Models.PushNotificationConfig>("PushNotificationConfig", compiled.PushNotificationConfig);
+  createValidator<Models.PushNotificationConfig>(
+    "PushNotificationConfig",
+    compiled.validate_PushNotificationConfig,
+  );
 export const validatePushNotificationNotSupportedError: Validator<Models.PushNotificationNotSupportedError> =
   createValidator<Models.PushNotificationNotSupportedError>(
     "PushNotificationNotSupportedError",
-    compiled.PushNotificationNotSupportedError,
+    compiled.validate_PushNotificationNotSupportedError,
   );
 export const validateSendTaskRequest: Validator<Models.SendTaskRequest> =
-  createValidator<Models.SendTaskRequest>("SendTaskRequest", compiled.SendTaskRequest);
+  createValidator<Models.SendTaskRequest>("SendTaskRequest", compiled.validate_SendTaskRequest);
 export const validateSendTaskResponse: Validator<Models.SendTaskResponse> =
-  createValidator<Models.SendTaskResponse>("SendTaskResponse", compiled.SendTaskResponse);
+  createValidator<Models.SendTaskResponse>("SendTaskResponse", compiled.validate_SendTaskResponse);
 export const validateSendTaskStreamingRequest: Validator<Models.SendTaskStreamingRequest> =
   createValidator<Models.SendTaskStreamingRequest>(
     "SendTaskStreamingRequest",
-    compiled.SendTaskStreamingRequest,
+    compiled.validate_SendTaskStreamingRequest,
   );
 export const validateSendTaskStreamingResponse: Validator<Models.SendTaskStreamingResponse> =
   createValidator<Models.SendTaskStreamingResponse>(
     "SendTaskStreamingResponse",
-    compiled.SendTaskStreamingResponse,
+    compiled.validate_SendTaskStreamingResponse,
   );
 export const validateSetTaskPushNotificationRequest: Validator<Models.SetTaskPushNotificationRequest> =
   createValidator<Models.SetTaskPushNotificationRequest>(
     "SetTaskPushNotificationRequest",
-    compiled.SetTaskPushNotificationRequest,
+    compiled.validate_SetTaskPushNotificationRequest,
   );
 export const validateSetTaskPushNotificationResponse: Validator<Models.SetTaskPushNotificationResponse> =
   createValidator<Models.SetTaskPushNotificationResponse>(
     "SetTaskPushNotificationResponse",
-    compiled.SetTaskPushNotificationResponse,
+    compiled.validate_SetTaskPushNotificationResponse,
   );
-export const validateTask: Validator<Models.Task> = createValidator<Models.Task>("Task", compiled.Task);
+export const validateTask: Validator<Models.Task> = createValidator<Models.Task>(
+  "Task",
+  compiled.validate_Task,
+);
 export const validateTaskArtifactUpdateEvent: Validator<Models.TaskArtifactUpdateEvent> =
   createValidator<Models.TaskArtifactUpdateEvent>(
     "TaskArtifactUpdateEvent",
-    compiled.TaskArtifactUpdateEvent,
+    compiled.validate_TaskArtifactUpdateEvent,
   );
 export const validateTaskIdParams: Validator<Models.TaskIdParams> = createValidator<Models.TaskIdParams>(
   "TaskIdParams",
-  compiled.TaskIdParams,
+  compiled.validate_TaskIdParams,
 );
 export const validateTaskNotCancelableError: Validator<Models.TaskNotCancelableError> =
-  createValidator<Models.TaskNotCancelableError>("TaskNotCancelableError", compiled.TaskNotCancelableError);
+  createValidator<Models.TaskNotCancelableError>(
+    "TaskNotCancelableError",
+    compiled.validate_TaskNotCancelableError,
+  );
 export const validateTaskNotFoundError: Validator<Models.TaskNotFoundError> =
-  createValidator<Models.TaskNotFoundError>("TaskNotFoundError", compiled.TaskNotFoundError);
+  createValidator<Models.TaskNotFoundError>("TaskNotFoundError", compiled.validate_TaskNotFoundError);
 export const validateTaskPushNotificationConfig: Validator<Models.TaskPushNotificationConfig> =
   createValidator<Models.TaskPushNotificationConfig>(
     "TaskPushNotificationConfig",
-    compiled.TaskPushNotificationConfig,
+    compiled.validate_TaskPushNotificationConfig,
   );
 export const validateTaskQueryParams: Validator<Models.TaskQueryParams> =
-  createValidator<Models.TaskQueryParams>("TaskQueryParams", compiled.TaskQueryParams);
+  createValidator<Models.TaskQueryParams>("TaskQueryParams", compiled.validate_TaskQueryParams);
 export const validateTaskResubscriptionRequest: Validator<Models.TaskResubscriptionRequest> =
   createValidator<Models.TaskResubscriptionRequest>(
     "TaskResubscriptionRequest",
-    compiled.TaskResubscriptionRequest,
+    compiled.validate_TaskResubscriptionRequest,
   );
 export const validateTaskSendParams: Validator<Models.TaskSendParams> =
-  createValidator<Models.TaskSendParams>("TaskSendParams", compiled.TaskSendParams);
+  createValidator<Models.TaskSendParams>("TaskSendParams", compiled.validate_TaskSendParams);
 export const validateTaskState: Validator<Models.TaskState> = createValidator<Models.TaskState>(
   "TaskState",
-  compiled.TaskState,
+  compiled.validate_TaskState,
 );
 export const validateTaskStatus: Validator<Models.TaskStatus> = createValidator<Models.TaskStatus>(
   "TaskStatus",
-  compiled.TaskStatus,
+  compiled.validate_TaskStatus,
 );
 export const validateTaskStatusUpdateEvent: Validator<Models.TaskStatusUpdateEvent> =
-  createValidator<Models.TaskStatusUpdateEvent>("TaskStatusUpdateEvent", compiled.TaskStatusUpdateEvent);
+  createValidator<Models.TaskStatusUpdateEvent>(
+    "TaskStatusUpdateEvent",
+    compiled.validate_TaskStatusUpdateEvent,
+  );
 export const validateTextPart: Validator<Models.TextPart> = createValidator<Models.TextPart>(
   "TextPart",
-  compiled.TextPart,
+  compiled.validate_TextPart,
 );
 export const validateUnsupportedOperationError: Validator<Models.UnsupportedOperationError> =
   createValidator<Models.UnsupportedOperationError>(
     "UnsupportedOperationError",
-    compiled.UnsupportedOperationError,
+    compiled.validate_UnsupportedOperationError,
   );
 
+/** The validator of every definition, by its name (an object type, not a union: it scales to any number of definitions). */
+export type A2AValidators = {
+  readonly A2ARequest: Validator<Models.A2ARequest>;
+  readonly AgentAuthentication: Validator<Models.AgentAuthentication>;
+  readonly AgentCapabilities: Validator<Models.AgentCapabilities>;
+  readonly AgentCard: Validator<Models.AgentCard>;
+  readonly AgentProvider: Validator<Models.AgentProvider>;
+  readonly AgentSkill: Validator<Models.AgentSkill>;
+  readonly Artifact: Validator<Models.Artifact>;
+  readonly AuthenticationInfo: Validator<Models.AuthenticationInfo>;
+  readonly CancelTaskRequest: Validator<Models.CancelTaskRequest>;
+  readonly CancelTaskResponse: Validator<Models.CancelTaskResponse>;
+  readonly DataPart: Validator<Models.DataPart>;
+  readonly FileContent: Validator<Models.FileContent>;
+  readonly FilePart: Validator<Models.FilePart>;
+  readonly GetTaskPushNotificationRequest: Validator<Models.GetTaskPushNotificationRequest>;
+  readonly GetTaskPushNotificationResponse: Validator<Models.GetTaskPushNotificationResponse>;
+  readonly GetTaskRequest: Validator<Models.GetTaskRequest>;
+  readonly GetTaskResponse: Validator<Models.GetTaskResponse>;
+  readonly InternalError: Validator<Models.InternalError>;
+  readonly InvalidParamsError: Validator<Models.InvalidParamsError>;
+  readonly InvalidRequestError: Validator<Models.InvalidRequestError>;
+  readonly JSONParseError: Validator<Models.JSONParseError>;
+  readonly JSONRPCError: Validator<Models.JSONRPCError>;
+  readonly JSONRPCMessage: Validator<Models.JSONRPCMessage>;
+  readonly JSONRPCRequest: Validator<Models.JSONRPCRequest>;
+  readonly JSONRPCResponse: Validator<Models.JSONRPCResponse>;
+  readonly Message: Validator<Models.Message>;
+  readonly MethodNotFoundError: Validator<Models.MethodNotFoundError>;
+  readonly Part: Validator<Models.Part>;
+  readonly PushNotificationConfig: Validator<Models.PushNotificationConfig>;
+  readonly PushNotificationNotSupportedError: Validator<Models.PushNotificationNotSupportedError>;
+  readonly SendTaskRequest: Validator<Models.SendTaskRequest>;
+  readonly SendTaskResponse: Validator<Models.SendTaskResponse>;
+  readonly SendTaskStreamingRequest: Validator<Models.SendTaskStreamingRequest>;
+  readonly SendTaskStreamingResponse: Validator<Models.SendTaskStreamingResponse>;
+  readonly SetTaskPushNotificationRequest: Validator<Models.SetTaskPushNotificationRequest>;
+  readonly SetTaskPushNotificationResponse: Validator<Models.SetTaskPushNotificationResponse>;
+  readonly Task: Validator<Models.Task>;
+  readonly TaskArtifactUpdateEvent: Validator<Models.TaskArtifactUpdateEvent>;
+  readonly TaskIdParams: Validator<Models.TaskIdParams>;
+  readonly TaskNotCancelableError: Validator<Models.TaskNotCancelableError>;
+  readonly TaskNotFoundError: Validator<Models.TaskNotFoundError>;
+  readonly TaskPushNotificationConfig: Validator<Models.TaskPushNotificationConfig>;
+  readonly TaskQueryParams: Validator<Models.TaskQueryParams>;
+  readonly TaskResubscriptionRequest: Validator<Models.TaskResubscriptionRequest>;
+  readonly TaskSendParams: Validator<Models.TaskSendParams>;
+  readonly TaskState: Validator<Models.TaskState>;
+  readonly TaskStatus: Validator<Models.TaskStatus>;
+  readonly TaskStatusUpdateEvent: Validator<Models.TaskStatusUpdateEvent>;
+  readonly TextPart: Validator<Models.TextPart>;
+  readonly UnsupportedOperationError: Validator<Models.UnsupportedOperationError>;
+};
+
 /** Every validator by the name of the definition it checks. */
-export const validators = {
+export const validators: A2AValidators = {
   A2ARequest: validateA2ARequest,
   AgentAuthentication: validateAgentAuthentication,
   AgentCapabilities: validateAgentCapabilities,
@@ -222,4 +292,25 @@ export const validators = {
   TaskStatusUpdateEvent: validateTaskStatusUpdateEvent,
   TextPart: validateTextPart,
   UnsupportedOperationError: validateUnsupportedOperationError,
-} as const;
+};
+
+/** The validator of a definition named at run time (e.g. a method descriptor's `responseType`), if there is one. */
+export function validatorFor(name: string): Validator<unknown> | undefined {
+  const byName: { readonly [name: string]: Validator<unknown> } = validators;
+  return Object.prototype.hasOwnProperty.call(byName, name) ? byName[name] : undefined;
+}
+
+/**
+ * ProtoJSON (A2A 1.0) leaves out a field that holds its default, REQUIRED ones included: what a reader puts
+ * back for each definition (empty when this version's wire format is not ProtoJSON).
+ */
+export const PROTO_JSON_DEFAULTS: ProtoJsonDefaults = {};
+
+/**
+ * A value received as `typeName` with the fields a ProtoJSON writer left out at their default put back
+ * (in place; returns the value). Call it on what you receive, before validating; what you send is
+ * validated as it is.
+ */
+export function withProtoJsonDefaults(typeName: string, value: unknown): unknown {
+  return fillProtoJsonDefaults(PROTO_JSON_DEFAULTS, typeName, value);
+}

@@ -23,32 +23,9 @@ export type A2ARequest =
   | GetTaskPushNotificationConfigRequest
   | TaskResubscriptionRequest;
 /**
- * Represents a part of a message, which can be text, a file, or structured data.
- */
-export type Part = TextPart | FilePart | DataPart;
-/**
- * Mirrors the OpenAPI Security Scheme Object
- * (https://swagger.io/specification/#security-scheme-object)
- */
-export type SecurityScheme =
-  APIKeySecurityScheme | HTTPAuthSecurityScheme | OAuth2SecurityScheme | OpenIdConnectSecurityScheme;
-/**
  * JSON-RPC response for the 'tasks/cancel' method.
  */
 export type CancelTaskResponse = JSONRPCErrorResponse | CancelTaskSuccessResponse;
-/**
- * Represents the possible states of a Task.
- */
-export type TaskState =
-  | "submitted"
-  | "working"
-  | "input-required"
-  | "completed"
-  | "canceled"
-  | "failed"
-  | "rejected"
-  | "auth-required"
-  | "unknown";
 /**
  * JSON-RPC response for the 'tasks/pushNotificationConfig/set' method.
  */
@@ -70,6 +47,16 @@ export type JSONRPCResponse =
   | SetTaskPushNotificationConfigSuccessResponse
   | GetTaskPushNotificationConfigSuccessResponse;
 /**
+ * Represents a part of a message, which can be text, a file, or structured data.
+ */
+export type Part = TextPart | FilePart | DataPart;
+/**
+ * Mirrors the OpenAPI Security Scheme Object
+ * (https://swagger.io/specification/#security-scheme-object)
+ */
+export type SecurityScheme =
+  APIKeySecurityScheme | HTTPAuthSecurityScheme | OAuth2SecurityScheme | OpenIdConnectSecurityScheme;
+/**
  * JSON-RPC response model for the 'message/send' method.
  */
 export type SendMessageResponse = JSONRPCErrorResponse | SendMessageSuccessResponse;
@@ -82,589 +69,20 @@ export type SendStreamingMessageResponse = JSONRPCErrorResponse | SendStreamingM
  */
 export type SetTaskPushNotificationConfigResponse =
   JSONRPCErrorResponse | SetTaskPushNotificationConfigSuccessResponse;
+/**
+ * Represents the possible states of a Task.
+ */
+export type TaskState =
+  | "submitted"
+  | "working"
+  | "input-required"
+  | "completed"
+  | "canceled"
+  | "failed"
+  | "rejected"
+  | "auth-required"
+  | "unknown";
 
-/**
- * JSON-RPC error indicating invalid JSON was received by the server.
- */
-export interface JSONParseError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32700;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * JSON-RPC error indicating the JSON sent is not a valid Request object.
- */
-export interface InvalidRequestError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32600;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * JSON-RPC error indicating the method does not exist or is not available.
- */
-export interface MethodNotFoundError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32601;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * JSON-RPC error indicating invalid method parameter(s).
- */
-export interface InvalidParamsError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32602;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * JSON-RPC error indicating an internal JSON-RPC error on the server.
- */
-export interface InternalError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32603;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * A2A specific error indicating the requested task ID was not found.
- */
-export interface TaskNotFoundError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32001;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * A2A specific error indicating the task is in a state where it cannot be canceled.
- */
-export interface TaskNotCancelableError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32002;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * A2A specific error indicating the agent does not support push notifications.
- */
-export interface PushNotificationNotSupportedError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32003;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * A2A specific error indicating the requested operation is not supported by the agent.
- */
-export interface UnsupportedOperationError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32004;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * A2A specific error indicating incompatible content types between request and agent capabilities.
- */
-export interface ContentTypeNotSupportedError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32005;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * A2A specific error indicating agent returned invalid response for the current method
- */
-export interface InvalidAgentResponseError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: -32006;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * JSON-RPC request model for the 'message/send' method.
- */
-export interface SendMessageRequest {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * A String containing the name of the method to be invoked.
-   */
-  method: "message/send";
-  /**
-   * A Structured value that holds the parameter values to be used during the invocation of the method.
-   */
-  params: MessageSendParams;
-}
-/**
- * Sent by the client to the agent as a request. May create, continue or restart a task.
- */
-export interface MessageSendParams {
-  /**
-   * Send message configuration
-   */
-  configuration?: MessageSendConfiguration;
-  /**
-   * The message being sent to the server
-   */
-  message: Message;
-  /**
-   * extension metadata
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Configuration for the send message request
- */
-export interface MessageSendConfiguration {
-  /**
-   * accepted output modalities by the client
-   */
-  acceptedOutputModes: string[];
-  /**
-   * If the server should treat the client as a blocking request
-   */
-  blocking?: boolean;
-  /**
-   * number of recent messages to be retrieved
-   */
-  historyLength?: number;
-  /**
-   * where the server should send notifications when disconnected.
-   */
-  pushNotificationConfig?: PushNotificationConfig;
-}
-/**
- * Configuration for setting up push notifications for task updates.
- */
-export interface PushNotificationConfig {
-  authentication?: PushNotificationAuthenticationInfo;
-  /**
-   * token unique to this task/session
-   */
-  token?: string;
-  /**
-   * url for sending the push notifications
-   */
-  url: string;
-}
-/**
- * Defines authentication details for push notifications.
- */
-export interface PushNotificationAuthenticationInfo {
-  /**
-   * Optional credentials
-   */
-  credentials?: string;
-  /**
-   * Supported authentication schemes - e.g. Basic, Bearer
-   */
-  schemes: string[];
-}
-/**
- * Represents a single message exchanged between user and agent.
- */
-export interface Message {
-  /**
-   * the context the message is associated with
-   */
-  contextId?: string;
-  /**
-   * event type
-   */
-  kind: "message";
-  /**
-   * identifier created by the message creator
-   */
-  messageId: string;
-  /**
-   * extension metadata
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * message content
-   */
-  parts: Part[];
-  /**
-   * message sender's role
-   */
-  role: "agent" | "user";
-  /**
-   * identifier of task the message is related to
-   */
-  taskId?: string;
-}
-/**
- * Represents a text segment within parts.
- */
-export interface TextPart {
-  /**
-   * Part type - text for TextParts
-   */
-  kind: "text";
-  /**
-   * Optional metadata associated with the part.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * Text content
-   */
-  text: string;
-}
-/**
- * Represents a File segment within parts.
- */
-export interface FilePart {
-  /**
-   * File content either as url or bytes
-   */
-  file: FileWithBytes | FileWithUri;
-  /**
-   * Part type - file for FileParts
-   */
-  kind: "file";
-  /**
-   * Optional metadata associated with the part.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Define the variant where 'bytes' is present and 'uri' is absent
- */
-export interface FileWithBytes {
-  /**
-   * base64 encoded content of the file
-   */
-  bytes: string;
-  /**
-   * Optional mimeType for the file
-   */
-  mimeType?: string;
-  /**
-   * Optional name for the file
-   */
-  name?: string;
-}
-/**
- * Define the variant where 'uri' is present and 'bytes' is absent
- */
-export interface FileWithUri {
-  /**
-   * Optional mimeType for the file
-   */
-  mimeType?: string;
-  /**
-   * Optional name for the file
-   */
-  name?: string;
-  uri: string;
-}
-/**
- * Represents a structured data segment within a message part.
- */
-export interface DataPart {
-  /**
-   * Structured data content
-   */
-  data: {
-    [k: string]: unknown;
-  };
-  /**
-   * Part type - data for DataParts
-   */
-  kind: "data";
-  /**
-   * Optional metadata associated with the part.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * JSON-RPC request model for the 'message/stream' method.
- */
-export interface SendStreamingMessageRequest {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * A String containing the name of the method to be invoked.
-   */
-  method: "message/stream";
-  /**
-   * A Structured value that holds the parameter values to be used during the invocation of the method.
-   */
-  params: MessageSendParams;
-}
-/**
- * JSON-RPC request model for the 'tasks/get' method.
- */
-export interface GetTaskRequest {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * A String containing the name of the method to be invoked.
-   */
-  method: "tasks/get";
-  /**
-   * A Structured value that holds the parameter values to be used during the invocation of the method.
-   */
-  params: TaskQueryParams;
-}
-/**
- * Parameters for querying a task, including optional history length.
- */
-export interface TaskQueryParams {
-  /**
-   * number of recent messages to be retrieved
-   */
-  historyLength?: number;
-  /**
-   * task id
-   */
-  id: string;
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * JSON-RPC request model for the 'tasks/cancel' method.
- */
-export interface CancelTaskRequest {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * A String containing the name of the method to be invoked.
-   */
-  method: "tasks/cancel";
-  /**
-   * A Structured value that holds the parameter values to be used during the invocation of the method.
-   */
-  params: TaskIdParams;
-}
-/**
- * Parameters containing only a task ID, used for simple task operations.
- */
-export interface TaskIdParams {
-  /**
-   * task id
-   */
-  id: string;
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * JSON-RPC request model for the 'tasks/pushNotificationConfig/set' method.
- */
-export interface SetTaskPushNotificationConfigRequest {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * A String containing the name of the method to be invoked.
-   */
-  method: "tasks/pushNotificationConfig/set";
-  /**
-   * A Structured value that holds the parameter values to be used during the invocation of the method.
-   */
-  params: TaskPushNotificationConfig;
-}
-/**
- * Parameters for setting or getting push notification configuration for a task
- */
-export interface TaskPushNotificationConfig {
-  pushNotificationConfig: PushNotificationConfig;
-  /**
-   * task id
-   */
-  taskId: string;
-}
-/**
- * JSON-RPC request model for the 'tasks/pushNotificationConfig/get' method.
- */
-export interface GetTaskPushNotificationConfigRequest {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * A String containing the name of the method to be invoked.
-   */
-  method: "tasks/pushNotificationConfig/get";
-  /**
-   * A Structured value that holds the parameter values to be used during the invocation of the method.
-   */
-  params: TaskIdParams;
-}
-/**
- * JSON-RPC request model for the 'tasks/resubscribe' method.
- */
-export interface TaskResubscriptionRequest {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * A String containing the name of the method to be invoked.
-   */
-  method: "tasks/resubscribe";
-  /**
-   * A Structured value that holds the parameter values to be used during the invocation of the method.
-   */
-  params: TaskIdParams;
-}
 /**
  * API Key security scheme.
  */
@@ -778,170 +196,6 @@ export interface AgentProvider {
   url: string;
 }
 /**
- * HTTP Authentication security scheme.
- */
-export interface HTTPAuthSecurityScheme {
-  /**
-   * A hint to the client to identify how the bearer token is formatted. Bearer tokens are usually
-   * generated by an authorization server, so this information is primarily for documentation
-   * purposes.
-   */
-  bearerFormat?: string;
-  /**
-   * description of this security scheme
-   */
-  description?: string;
-  /**
-   * The name of the HTTP Authentication scheme to be used in the Authorization header as defined
-   * in RFC7235. The values used SHOULD be registered in the IANA Authentication Scheme registry.
-   * The value is case-insensitive, as defined in RFC7235.
-   */
-  scheme: string;
-  type: "http";
-}
-/**
- * OAuth2.0 security scheme configuration.
- */
-export interface OAuth2SecurityScheme {
-  /**
-   * description of this security scheme
-   */
-  description?: string;
-  /**
-   * An object containing configuration information for the flow types supported.
-   */
-  flows: OAuthFlows;
-  type: "oauth2";
-}
-/**
- * Allows configuration of the supported OAuth Flows
- */
-export interface OAuthFlows {
-  /**
-   * Configuration for the OAuth Authorization Code flow. Previously called accessCode in OpenAPI 2.0.
-   */
-  authorizationCode?: AuthorizationCodeOAuthFlow;
-  /**
-   * Configuration for the OAuth Client Credentials flow. Previously called application in OpenAPI 2.0
-   */
-  clientCredentials?: ClientCredentialsOAuthFlow;
-  /**
-   * Configuration for the OAuth Implicit flow
-   */
-  implicit?: ImplicitOAuthFlow;
-  /**
-   * Configuration for the OAuth Resource Owner Password flow
-   */
-  password?: PasswordOAuthFlow;
-}
-/**
- * Configuration details for a supported OAuth Flow
- */
-export interface AuthorizationCodeOAuthFlow {
-  /**
-   * The authorization URL to be used for this flow. This MUST be in the form of a URL. The OAuth2
-   * standard requires the use of TLS
-   */
-  authorizationUrl: string;
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
-   * standard requires the use of TLS.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
-   * description for it. The map MAY be empty.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-  /**
-   * The token URL to be used for this flow. This MUST be in the form of a URL. The OAuth2 standard
-   * requires the use of TLS.
-   */
-  tokenUrl: string;
-}
-/**
- * Configuration details for a supported OAuth Flow
- */
-export interface ClientCredentialsOAuthFlow {
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
-   * standard requires the use of TLS.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
-   * description for it. The map MAY be empty.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-  /**
-   * The token URL to be used for this flow. This MUST be in the form of a URL. The OAuth2 standard
-   * requires the use of TLS.
-   */
-  tokenUrl: string;
-}
-/**
- * Configuration details for a supported OAuth Flow
- */
-export interface ImplicitOAuthFlow {
-  /**
-   * The authorization URL to be used for this flow. This MUST be in the form of a URL. The OAuth2
-   * standard requires the use of TLS
-   */
-  authorizationUrl: string;
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
-   * standard requires the use of TLS.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
-   * description for it. The map MAY be empty.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-}
-/**
- * Configuration details for a supported OAuth Flow
- */
-export interface PasswordOAuthFlow {
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
-   * standard requires the use of TLS.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
-   * description for it. The map MAY be empty.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-  /**
-   * The token URL to be used for this flow. This MUST be in the form of a URL. The OAuth2 standard
-   * requires the use of TLS.
-   */
-  tokenUrl: string;
-}
-/**
- * OpenID Connect security scheme configuration.
- */
-export interface OpenIdConnectSecurityScheme {
-  /**
-   * description of this security scheme
-   */
-  description?: string;
-  /**
-   * Well-known URL to discover the [[OpenID-Connect-Discovery]] provider metadata.
-   */
-  openIdConnectUrl: string;
-  type: "openIdConnect";
-}
-/**
  * Represents a unit of capability that an agent can perform.
  */
 export interface AgentSkill {
@@ -1008,6 +262,430 @@ export interface Artifact {
   parts: Part[];
 }
 /**
+ * Configuration details for a supported OAuth Flow
+ */
+export interface AuthorizationCodeOAuthFlow {
+  /**
+   * The authorization URL to be used for this flow. This MUST be in the form of a URL. The OAuth2
+   * standard requires the use of TLS
+   */
+  authorizationUrl: string;
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
+   * standard requires the use of TLS.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
+   * description for it. The map MAY be empty.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+  /**
+   * The token URL to be used for this flow. This MUST be in the form of a URL. The OAuth2 standard
+   * requires the use of TLS.
+   */
+  tokenUrl: string;
+}
+/**
+ * JSON-RPC request model for the 'tasks/cancel' method.
+ */
+export interface CancelTaskRequest {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * A String containing the name of the method to be invoked.
+   */
+  method: "tasks/cancel";
+  /**
+   * A Structured value that holds the parameter values to be used during the invocation of the method.
+   */
+  params: TaskIdParams;
+}
+/**
+ * JSON-RPC success response model for the 'tasks/cancel' method.
+ */
+export interface CancelTaskSuccessResponse {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The result object on success
+   */
+  result: Task;
+}
+/**
+ * Configuration details for a supported OAuth Flow
+ */
+export interface ClientCredentialsOAuthFlow {
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
+   * standard requires the use of TLS.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
+   * description for it. The map MAY be empty.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+  /**
+   * The token URL to be used for this flow. This MUST be in the form of a URL. The OAuth2 standard
+   * requires the use of TLS.
+   */
+  tokenUrl: string;
+}
+/**
+ * A2A specific error indicating incompatible content types between request and agent capabilities.
+ */
+export interface ContentTypeNotSupportedError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32005;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * Represents a structured data segment within a message part.
+ */
+export interface DataPart {
+  /**
+   * Structured data content
+   */
+  data: {
+    [k: string]: unknown;
+  };
+  /**
+   * Part type - data for DataParts
+   */
+  kind: "data";
+  /**
+   * Optional metadata associated with the part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Represents the base entity for FileParts
+ */
+export interface FileBase {
+  /**
+   * Optional mimeType for the file
+   */
+  mimeType?: string;
+  /**
+   * Optional name for the file
+   */
+  name?: string;
+}
+/**
+ * Represents a File segment within parts.
+ */
+export interface FilePart {
+  /**
+   * File content either as url or bytes
+   */
+  file: FileWithBytes | FileWithUri;
+  /**
+   * Part type - file for FileParts
+   */
+  kind: "file";
+  /**
+   * Optional metadata associated with the part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Define the variant where 'bytes' is present and 'uri' is absent
+ */
+export interface FileWithBytes {
+  /**
+   * base64 encoded content of the file
+   */
+  bytes: string;
+  /**
+   * Optional mimeType for the file
+   */
+  mimeType?: string;
+  /**
+   * Optional name for the file
+   */
+  name?: string;
+}
+/**
+ * Define the variant where 'uri' is present and 'bytes' is absent
+ */
+export interface FileWithUri {
+  /**
+   * Optional mimeType for the file
+   */
+  mimeType?: string;
+  /**
+   * Optional name for the file
+   */
+  name?: string;
+  uri: string;
+}
+/**
+ * JSON-RPC request model for the 'tasks/pushNotificationConfig/get' method.
+ */
+export interface GetTaskPushNotificationConfigRequest {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * A String containing the name of the method to be invoked.
+   */
+  method: "tasks/pushNotificationConfig/get";
+  /**
+   * A Structured value that holds the parameter values to be used during the invocation of the method.
+   */
+  params: TaskIdParams;
+}
+/**
+ * JSON-RPC success response model for the 'tasks/pushNotificationConfig/get' method.
+ */
+export interface GetTaskPushNotificationConfigSuccessResponse {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The result object on success
+   */
+  result: TaskPushNotificationConfig;
+}
+/**
+ * JSON-RPC request model for the 'tasks/get' method.
+ */
+export interface GetTaskRequest {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * A String containing the name of the method to be invoked.
+   */
+  method: "tasks/get";
+  /**
+   * A Structured value that holds the parameter values to be used during the invocation of the method.
+   */
+  params: TaskQueryParams;
+}
+/**
+ * JSON-RPC success response for the 'tasks/get' method.
+ */
+export interface GetTaskSuccessResponse {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The result object on success
+   */
+  result: Task;
+}
+/**
+ * HTTP Authentication security scheme.
+ */
+export interface HTTPAuthSecurityScheme {
+  /**
+   * A hint to the client to identify how the bearer token is formatted. Bearer tokens are usually
+   * generated by an authorization server, so this information is primarily for documentation
+   * purposes.
+   */
+  bearerFormat?: string;
+  /**
+   * description of this security scheme
+   */
+  description?: string;
+  /**
+   * The name of the HTTP Authentication scheme to be used in the Authorization header as defined
+   * in RFC7235. The values used SHOULD be registered in the IANA Authentication Scheme registry.
+   * The value is case-insensitive, as defined in RFC7235.
+   */
+  scheme: string;
+  type: "http";
+}
+/**
+ * Configuration details for a supported OAuth Flow
+ */
+export interface ImplicitOAuthFlow {
+  /**
+   * The authorization URL to be used for this flow. This MUST be in the form of a URL. The OAuth2
+   * standard requires the use of TLS
+   */
+  authorizationUrl: string;
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
+   * standard requires the use of TLS.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
+   * description for it. The map MAY be empty.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+}
+/**
+ * JSON-RPC error indicating an internal JSON-RPC error on the server.
+ */
+export interface InternalError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32603;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * A2A specific error indicating agent returned invalid response for the current method
+ */
+export interface InvalidAgentResponseError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32006;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * JSON-RPC error indicating invalid method parameter(s).
+ */
+export interface InvalidParamsError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32602;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * JSON-RPC error indicating the JSON sent is not a valid Request object.
+ */
+export interface InvalidRequestError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32600;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * JSON-RPC error indicating invalid JSON was received by the server.
+ */
+export interface JSONParseError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32700;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * Represents a JSON-RPC 2.0 Error object.
+ * This is typically included in a JSONRPCErrorResponse when an error occurs.
+ */
+export interface JSONRPCError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: number;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
  * Represents a JSON-RPC 2.0 Error Response object.
  */
 export interface JSONRPCErrorResponse {
@@ -1033,135 +711,6 @@ export interface JSONRPCErrorResponse {
    * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
    */
   jsonrpc: "2.0";
-}
-/**
- * Represents a JSON-RPC 2.0 Error object.
- * This is typically included in a JSONRPCErrorResponse when an error occurs.
- */
-export interface JSONRPCError {
-  /**
-   * A Number that indicates the error type that occurred.
-   */
-  code: number;
-  /**
-   * A Primitive or Structured value that contains additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * A String providing a short description of the error.
-   */
-  message: string;
-}
-/**
- * JSON-RPC success response model for the 'tasks/cancel' method.
- */
-export interface CancelTaskSuccessResponse {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The result object on success
-   */
-  result: Task;
-}
-export interface Task {
-  /**
-   * collection of artifacts created by the agent.
-   */
-  artifacts?: Artifact[];
-  /**
-   * server-generated id for contextual alignment across interactions
-   */
-  contextId: string;
-  history?: Message[];
-  /**
-   * unique identifier for the task
-   */
-  id: string;
-  /**
-   * event type
-   */
-  kind: "task";
-  /**
-   * extension metadata
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * current status of the task
-   */
-  status: TaskStatus;
-}
-/**
- * TaskState and accompanying message.
- */
-export interface TaskStatus {
-  /**
-   * additional status updates for client
-   */
-  message?: Message;
-  state: TaskState;
-  /**
-   * ISO 8601 datetime string when the status was recorded.
-   */
-  timestamp?: string;
-}
-/**
- * Represents the base entity for FileParts
- */
-export interface FileBase {
-  /**
-   * Optional mimeType for the file
-   */
-  mimeType?: string;
-  /**
-   * Optional name for the file
-   */
-  name?: string;
-}
-/**
- * JSON-RPC success response model for the 'tasks/pushNotificationConfig/get' method.
- */
-export interface GetTaskPushNotificationConfigSuccessResponse {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The result object on success
-   */
-  result: TaskPushNotificationConfig;
-}
-/**
- * JSON-RPC success response for the 'tasks/get' method.
- */
-export interface GetTaskSuccessResponse {
-  /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
-   */
-  id?: string | number;
-  /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The result object on success
-   */
-  result: Task;
 }
 /**
  * Base interface for any JSON-RPC 2.0 request or response.
@@ -1202,6 +751,275 @@ export interface JSONRPCRequest {
   };
 }
 /**
+ * Represents a JSON-RPC 2.0 Result object.
+ */
+export interface JSONRPCResult {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The result object on success
+   */
+  result: unknown;
+}
+/**
+ * Represents a single message exchanged between user and agent.
+ */
+export interface Message {
+  /**
+   * the context the message is associated with
+   */
+  contextId?: string;
+  /**
+   * event type
+   */
+  kind: "message";
+  /**
+   * identifier created by the message creator
+   */
+  messageId: string;
+  /**
+   * extension metadata
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * message content
+   */
+  parts: Part[];
+  /**
+   * message sender's role
+   */
+  role: "agent" | "user";
+  /**
+   * identifier of task the message is related to
+   */
+  taskId?: string;
+}
+/**
+ * Configuration for the send message request
+ */
+export interface MessageSendConfiguration {
+  /**
+   * accepted output modalities by the client
+   */
+  acceptedOutputModes: string[];
+  /**
+   * If the server should treat the client as a blocking request
+   */
+  blocking?: boolean;
+  /**
+   * number of recent messages to be retrieved
+   */
+  historyLength?: number;
+  /**
+   * where the server should send notifications when disconnected.
+   */
+  pushNotificationConfig?: PushNotificationConfig;
+}
+/**
+ * Sent by the client to the agent as a request. May create, continue or restart a task.
+ */
+export interface MessageSendParams {
+  /**
+   * Send message configuration
+   */
+  configuration?: MessageSendConfiguration;
+  /**
+   * The message being sent to the server
+   */
+  message: Message;
+  /**
+   * extension metadata
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * JSON-RPC error indicating the method does not exist or is not available.
+ */
+export interface MethodNotFoundError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32601;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * OAuth2.0 security scheme configuration.
+ */
+export interface OAuth2SecurityScheme {
+  /**
+   * description of this security scheme
+   */
+  description?: string;
+  /**
+   * An object containing configuration information for the flow types supported.
+   */
+  flows: OAuthFlows;
+  type: "oauth2";
+}
+/**
+ * Allows configuration of the supported OAuth Flows
+ */
+export interface OAuthFlows {
+  /**
+   * Configuration for the OAuth Authorization Code flow. Previously called accessCode in OpenAPI 2.0.
+   */
+  authorizationCode?: AuthorizationCodeOAuthFlow;
+  /**
+   * Configuration for the OAuth Client Credentials flow. Previously called application in OpenAPI 2.0
+   */
+  clientCredentials?: ClientCredentialsOAuthFlow;
+  /**
+   * Configuration for the OAuth Implicit flow
+   */
+  implicit?: ImplicitOAuthFlow;
+  /**
+   * Configuration for the OAuth Resource Owner Password flow
+   */
+  password?: PasswordOAuthFlow;
+}
+/**
+ * OpenID Connect security scheme configuration.
+ */
+export interface OpenIdConnectSecurityScheme {
+  /**
+   * description of this security scheme
+   */
+  description?: string;
+  /**
+   * Well-known URL to discover the [[OpenID-Connect-Discovery]] provider metadata.
+   */
+  openIdConnectUrl: string;
+  type: "openIdConnect";
+}
+/**
+ * Base properties common to all message parts.
+ */
+export interface PartBase {
+  /**
+   * Optional metadata associated with the part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Configuration details for a supported OAuth Flow
+ */
+export interface PasswordOAuthFlow {
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be in the form of a URL. The OAuth2
+   * standard requires the use of TLS.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the scope name and a short
+   * description for it. The map MAY be empty.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+  /**
+   * The token URL to be used for this flow. This MUST be in the form of a URL. The OAuth2 standard
+   * requires the use of TLS.
+   */
+  tokenUrl: string;
+}
+/**
+ * Defines authentication details for push notifications.
+ */
+export interface PushNotificationAuthenticationInfo {
+  /**
+   * Optional credentials
+   */
+  credentials?: string;
+  /**
+   * Supported authentication schemes - e.g. Basic, Bearer
+   */
+  schemes: string[];
+}
+/**
+ * Configuration for setting up push notifications for task updates.
+ */
+export interface PushNotificationConfig {
+  authentication?: PushNotificationAuthenticationInfo;
+  /**
+   * token unique to this task/session
+   */
+  token?: string;
+  /**
+   * url for sending the push notifications
+   */
+  url: string;
+}
+/**
+ * A2A specific error indicating the agent does not support push notifications.
+ */
+export interface PushNotificationNotSupportedError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32003;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * Base properties shared by all security schemes.
+ */
+export interface SecuritySchemeBase {
+  /**
+   * description of this security scheme
+   */
+  description?: string;
+}
+/**
+ * JSON-RPC request model for the 'message/send' method.
+ */
+export interface SendMessageRequest {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * A String containing the name of the method to be invoked.
+   */
+  method: "message/send";
+  /**
+   * A Structured value that holds the parameter values to be used during the invocation of the method.
+   */
+  params: MessageSendParams;
+}
+/**
  * JSON-RPC success response model for the 'message/send' method.
  */
 export interface SendMessageSuccessResponse {
@@ -1218,6 +1036,28 @@ export interface SendMessageSuccessResponse {
    * The result object on success
    */
   result: Task | Message;
+}
+/**
+ * JSON-RPC request model for the 'message/stream' method.
+ */
+export interface SendStreamingMessageRequest {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * A String containing the name of the method to be invoked.
+   */
+  method: "message/stream";
+  /**
+   * A Structured value that holds the parameter values to be used during the invocation of the method.
+   */
+  params: MessageSendParams;
 }
 /**
  * JSON-RPC success response model for the 'message/stream' method.
@@ -1238,21 +1078,63 @@ export interface SendStreamingMessageSuccessResponse {
   result: Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent;
 }
 /**
- * sent by server during sendStream or subscribe requests
+ * JSON-RPC request model for the 'tasks/pushNotificationConfig/set' method.
  */
-export interface TaskStatusUpdateEvent {
+export interface SetTaskPushNotificationConfigRequest {
   /**
-   * the context the task is associated with
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * A String containing the name of the method to be invoked.
+   */
+  method: "tasks/pushNotificationConfig/set";
+  /**
+   * A Structured value that holds the parameter values to be used during the invocation of the method.
+   */
+  params: TaskPushNotificationConfig;
+}
+/**
+ * JSON-RPC success response model for the 'tasks/pushNotificationConfig/set' method.
+ */
+export interface SetTaskPushNotificationConfigSuccessResponse {
+  /**
+   * An identifier established by the Client that MUST contain a String, Number
+   * Numbers SHOULD NOT contain fractional parts.
+   */
+  id?: string | number;
+  /**
+   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The result object on success
+   */
+  result: TaskPushNotificationConfig;
+}
+export interface Task {
+  /**
+   * collection of artifacts created by the agent.
+   */
+  artifacts?: Artifact[];
+  /**
+   * server-generated id for contextual alignment across interactions
    */
   contextId: string;
+  history?: Message[];
   /**
-   * indicates the end of the event stream
+   * unique identifier for the task
    */
-  final: boolean;
+  id: string;
   /**
    * event type
    */
-  kind: "status-update";
+  kind: "task";
   /**
    * extension metadata
    */
@@ -1263,10 +1145,6 @@ export interface TaskStatusUpdateEvent {
    * current status of the task
    */
   status: TaskStatus;
-  /**
-   * Task id
-   */
-  taskId: string;
 }
 /**
  * sent by server during sendStream or subscribe requests
@@ -1304,9 +1182,83 @@ export interface TaskArtifactUpdateEvent {
   taskId: string;
 }
 /**
- * JSON-RPC success response model for the 'tasks/pushNotificationConfig/set' method.
+ * Parameters containing only a task ID, used for simple task operations.
  */
-export interface SetTaskPushNotificationConfigSuccessResponse {
+export interface TaskIdParams {
+  /**
+   * task id
+   */
+  id: string;
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * A2A specific error indicating the task is in a state where it cannot be canceled.
+ */
+export interface TaskNotCancelableError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32002;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * A2A specific error indicating the requested task ID was not found.
+ */
+export interface TaskNotFoundError {
+  /**
+   * A Number that indicates the error type that occurred.
+   */
+  code: -32001;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * Parameters for setting or getting push notification configuration for a task
+ */
+export interface TaskPushNotificationConfig {
+  pushNotificationConfig: PushNotificationConfig;
+  /**
+   * task id
+   */
+  taskId: string;
+}
+/**
+ * Parameters for querying a task, including optional history length.
+ */
+export interface TaskQueryParams {
+  /**
+   * number of recent messages to be retrieved
+   */
+  historyLength?: number;
+  /**
+   * task id
+   */
+  id: string;
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * JSON-RPC request model for the 'tasks/resubscribe' method.
+ */
+export interface TaskResubscriptionRequest {
   /**
    * An identifier established by the Client that MUST contain a String, Number
    * Numbers SHOULD NOT contain fractional parts.
@@ -1317,47 +1269,95 @@ export interface SetTaskPushNotificationConfigSuccessResponse {
    */
   jsonrpc: "2.0";
   /**
-   * The result object on success
+   * A String containing the name of the method to be invoked.
    */
-  result: TaskPushNotificationConfig;
+  method: "tasks/resubscribe";
+  /**
+   * A Structured value that holds the parameter values to be used during the invocation of the method.
+   */
+  params: TaskIdParams;
 }
 /**
- * Represents a JSON-RPC 2.0 Result object.
+ * TaskState and accompanying message.
  */
-export interface JSONRPCResult {
+export interface TaskStatus {
   /**
-   * An identifier established by the Client that MUST contain a String, Number
-   * Numbers SHOULD NOT contain fractional parts.
+   * additional status updates for client
    */
-  id?: string | number;
+  message?: Message;
+  state: TaskState;
   /**
-   * Specifies the version of the JSON-RPC protocol. MUST be exactly "2.0".
+   * ISO 8601 datetime string when the status was recorded.
    */
-  jsonrpc: "2.0";
-  /**
-   * The result object on success
-   */
-  result: unknown;
+  timestamp?: string;
 }
 /**
- * Base properties common to all message parts.
+ * sent by server during sendStream or subscribe requests
  */
-export interface PartBase {
+export interface TaskStatusUpdateEvent {
+  /**
+   * the context the task is associated with
+   */
+  contextId: string;
+  /**
+   * indicates the end of the event stream
+   */
+  final: boolean;
+  /**
+   * event type
+   */
+  kind: "status-update";
+  /**
+   * extension metadata
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * current status of the task
+   */
+  status: TaskStatus;
+  /**
+   * Task id
+   */
+  taskId: string;
+}
+/**
+ * Represents a text segment within parts.
+ */
+export interface TextPart {
+  /**
+   * Part type - text for TextParts
+   */
+  kind: "text";
   /**
    * Optional metadata associated with the part.
    */
   metadata?: {
     [k: string]: unknown;
   };
+  /**
+   * Text content
+   */
+  text: string;
 }
 /**
- * Base properties shared by all security schemes.
+ * A2A specific error indicating the requested operation is not supported by the agent.
  */
-export interface SecuritySchemeBase {
+export interface UnsupportedOperationError {
   /**
-   * description of this security scheme
+   * A Number that indicates the error type that occurred.
    */
-  description?: string;
+  code: -32004;
+  /**
+   * A Primitive or Structured value that contains additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A String providing a short description of the error.
+   */
+  message: string;
 }
 
 /** Every value of {@link TaskState }, in schema order. */

@@ -6,272 +6,387 @@
  */
 import type * as Models from "./models.js";
 import { createValidator, type Validator } from "./runtime/validation.js";
+import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "./runtime/proto-defaults.js";
 import * as compiled from "./validators.ajv.js";
 
 export const validateA2AError: Validator<Models.A2AError> = createValidator<Models.A2AError>(
   "A2AError",
-  compiled.A2AError,
+  compiled.validate_A2AError,
 );
 export const validateA2ARequest: Validator<Models.A2ARequest> = createValidator<Models.A2ARequest>(
   "A2ARequest",
-  compiled.A2ARequest,
+  compiled.validate_A2ARequest,
 );
 export const validateAPIKeySecurityScheme: Validator<Models.APIKeySecurityScheme> =
-  createValidator<Models.APIKeySecurityScheme>("APIKeySecurityScheme", compiled.APIKeySecurityScheme);
+  createValidator<Models.APIKeySecurityScheme>(
+    "APIKeySecurityScheme",
+    compiled.validate_APIKeySecurityScheme,
+  );
 export const validateAgentCapabilities: Validator<Models.AgentCapabilities> =
-  createValidator<Models.AgentCapabilities>("AgentCapabilities", compiled.AgentCapabilities);
+  createValidator<Models.AgentCapabilities>("AgentCapabilities", compiled.validate_AgentCapabilities);
 export const validateAgentCard: Validator<Models.AgentCard> = createValidator<Models.AgentCard>(
   "AgentCard",
-  compiled.AgentCard,
+  compiled.validate_AgentCard,
 );
 export const validateAgentExtension: Validator<Models.AgentExtension> =
-  createValidator<Models.AgentExtension>("AgentExtension", compiled.AgentExtension);
+  createValidator<Models.AgentExtension>("AgentExtension", compiled.validate_AgentExtension);
 export const validateAgentInterface: Validator<Models.AgentInterface> =
-  createValidator<Models.AgentInterface>("AgentInterface", compiled.AgentInterface);
+  createValidator<Models.AgentInterface>("AgentInterface", compiled.validate_AgentInterface);
 export const validateAgentProvider: Validator<Models.AgentProvider> = createValidator<Models.AgentProvider>(
   "AgentProvider",
-  compiled.AgentProvider,
+  compiled.validate_AgentProvider,
 );
 export const validateAgentSkill: Validator<Models.AgentSkill> = createValidator<Models.AgentSkill>(
   "AgentSkill",
-  compiled.AgentSkill,
+  compiled.validate_AgentSkill,
 );
 export const validateArtifact: Validator<Models.Artifact> = createValidator<Models.Artifact>(
   "Artifact",
-  compiled.Artifact,
+  compiled.validate_Artifact,
 );
 export const validateAuthorizationCodeOAuthFlow: Validator<Models.AuthorizationCodeOAuthFlow> =
   createValidator<Models.AuthorizationCodeOAuthFlow>(
     "AuthorizationCodeOAuthFlow",
-    compiled.AuthorizationCodeOAuthFlow,
+    compiled.validate_AuthorizationCodeOAuthFlow,
   );
 export const validateCancelTaskRequest: Validator<Models.CancelTaskRequest> =
-  createValidator<Models.CancelTaskRequest>("CancelTaskRequest", compiled.CancelTaskRequest);
+  createValidator<Models.CancelTaskRequest>("CancelTaskRequest", compiled.validate_CancelTaskRequest);
 export const validateCancelTaskResponse: Validator<Models.CancelTaskResponse> =
-  createValidator<Models.CancelTaskResponse>("CancelTaskResponse", compiled.CancelTaskResponse);
+  createValidator<Models.CancelTaskResponse>("CancelTaskResponse", compiled.validate_CancelTaskResponse);
 export const validateCancelTaskSuccessResponse: Validator<Models.CancelTaskSuccessResponse> =
   createValidator<Models.CancelTaskSuccessResponse>(
     "CancelTaskSuccessResponse",
-    compiled.CancelTaskSuccessResponse,
+    compiled.validate_CancelTaskSuccessResponse,
   );
 export const validateClientCredentialsOAuthFlow: Validator<Models.ClientCredentialsOAuthFlow> =
   createValidator<Models.ClientCredentialsOAuthFlow>(
     "ClientCredentialsOAuthFlow",
-    compiled.ClientCredentialsOAuthFlow,
+    compiled.validate_ClientCredentialsOAuthFlow,
   );
 export const validateContentTypeNotSupportedError: Validator<Models.ContentTypeNotSupportedError> =
   createValidator<Models.ContentTypeNotSupportedError>(
     "ContentTypeNotSupportedError",
-    compiled.ContentTypeNotSupportedError,
+    compiled.validate_ContentTypeNotSupportedError,
   );
 export const validateDataPart: Validator<Models.DataPart> = createValidator<Models.DataPart>(
   "DataPart",
-  compiled.DataPart,
+  compiled.validate_DataPart,
 );
 export const validateFileBase: Validator<Models.FileBase> = createValidator<Models.FileBase>(
   "FileBase",
-  compiled.FileBase,
+  compiled.validate_FileBase,
 );
 export const validateFilePart: Validator<Models.FilePart> = createValidator<Models.FilePart>(
   "FilePart",
-  compiled.FilePart,
+  compiled.validate_FilePart,
 );
 export const validateFileWithBytes: Validator<Models.FileWithBytes> = createValidator<Models.FileWithBytes>(
   "FileWithBytes",
-  compiled.FileWithBytes,
+  compiled.validate_FileWithBytes,
 );
 export const validateFileWithUri: Validator<Models.FileWithUri> = createValidator<Models.FileWithUri>(
   "FileWithUri",
-  compiled.FileWithUri,
+  compiled.validate_FileWithUri,
 );
 export const validateGetTaskPushNotificationConfigRequest: Validator<Models.GetTaskPushNotificationConfigRequest> =
   createValidator<Models.GetTaskPushNotificationConfigRequest>(
     "GetTaskPushNotificationConfigRequest",
-    compiled.GetTaskPushNotificationConfigRequest,
+    compiled.validate_GetTaskPushNotificationConfigRequest,
   );
 export const validateGetTaskPushNotificationConfigResponse: Validator<Models.GetTaskPushNotificationConfigResponse> =
   createValidator<Models.GetTaskPushNotificationConfigResponse>(
     "GetTaskPushNotificationConfigResponse",
-    compiled.GetTaskPushNotificationConfigResponse,
+    compiled.validate_GetTaskPushNotificationConfigResponse,
   );
 export const validateGetTaskPushNotificationConfigSuccessResponse: Validator<Models.GetTaskPushNotificationConfigSuccessResponse> =
   createValidator<Models.GetTaskPushNotificationConfigSuccessResponse>(
     "GetTaskPushNotificationConfigSuccessResponse",
-    compiled.GetTaskPushNotificationConfigSuccessResponse,
+    compiled.validate_GetTaskPushNotificationConfigSuccessResponse,
   );
 export const validateGetTaskRequest: Validator<Models.GetTaskRequest> =
-  createValidator<Models.GetTaskRequest>("GetTaskRequest", compiled.GetTaskRequest);
+  createValidator<Models.GetTaskRequest>("GetTaskRequest", compiled.validate_GetTaskRequest);
 export const validateGetTaskResponse: Validator<Models.GetTaskResponse> =
-  createValidator<Models.GetTaskResponse>("GetTaskResponse", compiled.GetTaskResponse);
+  createValidator<Models.GetTaskResponse>("GetTaskResponse", compiled.validate_GetTaskResponse);
 export const validateGetTaskSuccessResponse: Validator<Models.GetTaskSuccessResponse> =
-  createValidator<Models.GetTaskSuccessResponse>("GetTaskSuccessResponse", compiled.GetTaskSuccessResponse);
+  createValidator<Models.GetTaskSuccessResponse>(
+    "GetTaskSuccessResponse",
+    compiled.validate_GetTaskSuccessResponse,
+  );
 export const validateHTTPAuthSecurityScheme: Validator<Models.HTTPAuthSecurityScheme> =
-  createValidator<Models.HTTPAuthSecurityScheme>("HTTPAuthSecurityScheme", compiled.HTTPAuthSecurityScheme);
+  createValidator<Models.HTTPAuthSecurityScheme>(
+    "HTTPAuthSecurityScheme",
+    compiled.validate_HTTPAuthSecurityScheme,
+  );
 export const validateImplicitOAuthFlow: Validator<Models.ImplicitOAuthFlow> =
-  createValidator<Models.ImplicitOAuthFlow>("ImplicitOAuthFlow", compiled.ImplicitOAuthFlow);
+  createValidator<Models.ImplicitOAuthFlow>("ImplicitOAuthFlow", compiled.validate_ImplicitOAuthFlow);
 export const validateInternalError: Validator<Models.InternalError> = createValidator<Models.InternalError>(
   "InternalError",
-  compiled.InternalError,
+  compiled.validate_InternalError,
 );
 export const validateInvalidAgentResponseError: Validator<Models.InvalidAgentResponseError> =
   createValidator<Models.InvalidAgentResponseError>(
     "InvalidAgentResponseError",
-    compiled.InvalidAgentResponseError,
+    compiled.validate_InvalidAgentResponseError,
   );
 export const validateInvalidParamsError: Validator<Models.InvalidParamsError> =
-  createValidator<Models.InvalidParamsError>("InvalidParamsError", compiled.InvalidParamsError);
+  createValidator<Models.InvalidParamsError>("InvalidParamsError", compiled.validate_InvalidParamsError);
 export const validateInvalidRequestError: Validator<Models.InvalidRequestError> =
-  createValidator<Models.InvalidRequestError>("InvalidRequestError", compiled.InvalidRequestError);
+  createValidator<Models.InvalidRequestError>("InvalidRequestError", compiled.validate_InvalidRequestError);
 export const validateJSONParseError: Validator<Models.JSONParseError> =
-  createValidator<Models.JSONParseError>("JSONParseError", compiled.JSONParseError);
+  createValidator<Models.JSONParseError>("JSONParseError", compiled.validate_JSONParseError);
 export const validateJSONRPCError: Validator<Models.JSONRPCError> = createValidator<Models.JSONRPCError>(
   "JSONRPCError",
-  compiled.JSONRPCError,
+  compiled.validate_JSONRPCError,
 );
 export const validateJSONRPCErrorResponse: Validator<Models.JSONRPCErrorResponse> =
-  createValidator<Models.JSONRPCErrorResponse>("JSONRPCErrorResponse", compiled.JSONRPCErrorResponse);
+  createValidator<Models.JSONRPCErrorResponse>(
+    "JSONRPCErrorResponse",
+    compiled.validate_JSONRPCErrorResponse,
+  );
 export const validateJSONRPCMessage: Validator<Models.JSONRPCMessage> =
-  createValidator<Models.JSONRPCMessage>("JSONRPCMessage", compiled.JSONRPCMessage);
+  createValidator<Models.JSONRPCMessage>("JSONRPCMessage", compiled.validate_JSONRPCMessage);
 export const validateJSONRPCRequest: Validator<Models.JSONRPCRequest> =
-  createValidator<Models.JSONRPCRequest>("JSONRPCRequest", compiled.JSONRPCRequest);
+  createValidator<Models.JSONRPCRequest>("JSONRPCRequest", compiled.validate_JSONRPCRequest);
 export const validateJSONRPCResponse: Validator<Models.JSONRPCResponse> =
-  createValidator<Models.JSONRPCResponse>("JSONRPCResponse", compiled.JSONRPCResponse);
+  createValidator<Models.JSONRPCResponse>("JSONRPCResponse", compiled.validate_JSONRPCResponse);
 export const validateJSONRPCSuccessResponse: Validator<Models.JSONRPCSuccessResponse> =
-  createValidator<Models.JSONRPCSuccessResponse>("JSONRPCSuccessResponse", compiled.JSONRPCSuccessResponse);
+  createValidator<Models.JSONRPCSuccessResponse>(
+    "JSONRPCSuccessResponse",
+    compiled.validate_JSONRPCSuccessResponse,
+  );
 export const validateMessage: Validator<Models.Message> = createValidator<Models.Message>(
   "Message",
-  compiled.Message,
+  compiled.validate_Message,
 );
 export const validateMessageSendConfiguration: Validator<Models.MessageSendConfiguration> =
   createValidator<Models.MessageSendConfiguration>(
     "MessageSendConfiguration",
-    compiled.MessageSendConfiguration,
+    compiled.validate_MessageSendConfiguration,
   );
 export const validateMessageSendParams: Validator<Models.MessageSendParams> =
-  createValidator<Models.MessageSendParams>("MessageSendParams", compiled.MessageSendParams);
+  createValidator<Models.MessageSendParams>("MessageSendParams", compiled.validate_MessageSendParams);
 export const validateMethodNotFoundError: Validator<Models.MethodNotFoundError> =
-  createValidator<Models.MethodNotFoundError>("MethodNotFoundError", compiled.MethodNotFoundError);
+  createValidator<Models.MethodNotFoundError>("MethodNotFoundError", compiled.validate_MethodNotFoundError);
 export const validateOAuth2SecurityScheme: Validator<Models.OAuth2SecurityScheme> =
-  createValidator<Models.OAuth2SecurityScheme>("OAuth2SecurityScheme", compiled.OAuth2SecurityScheme);
+  createValidator<Models.OAuth2SecurityScheme>(
+    "OAuth2SecurityScheme",
+    compiled.validate_OAuth2SecurityScheme,
+  );
 export const validateOAuthFlows: Validator<Models.OAuthFlows> = createValidator<Models.OAuthFlows>(
   "OAuthFlows",
-  compiled.OAuthFlows,
+  compiled.validate_OAuthFlows,
 );
 export const validateOpenIdConnectSecurityScheme: Validator<Models.OpenIdConnectSecurityScheme> =
   createValidator<Models.OpenIdConnectSecurityScheme>(
     "OpenIdConnectSecurityScheme",
-    compiled.OpenIdConnectSecurityScheme,
+    compiled.validate_OpenIdConnectSecurityScheme,
   );
-export const validatePart: Validator<Models.Part> = createValidator<Models.Part>("Part", compiled.Part);
+export const validatePart: Validator<Models.Part> = createValidator<Models.Part>(
+  "Part",
+  compiled.validate_Part,
+);
 export const validatePartBase: Validator<Models.PartBase> = createValidator<Models.PartBase>(
   "PartBase",
-  compiled.PartBase,
+  compiled.validate_PartBase,
 );
 export const validatePasswordOAuthFlow: Validator<Models.PasswordOAuthFlow> =
-  createValidator<Models.PasswordOAuthFlow>("PasswordOAuthFlow", compiled.PasswordOAuthFlow);
+  createValidator<Models.PasswordOAuthFlow>("PasswordOAuthFlow", compiled.validate_PasswordOAuthFlow);
 export const validatePushNotificationAuthenticationInfo: Validator<Models.PushNotificationAuthenticationInfo> =
   createValidator<Models.PushNotificationAuthenticationInfo>(
     "PushNotificationAuthenticationInfo",
-    compiled.PushNotificationAuthenticationInfo,
+    compiled.validate_PushNotificationAuthenticationInfo,
   );
 export const validatePushNotificationConfig: Validator<Models.PushNotificationConfig> =
-  createValidator<Models.PushNotificationConfig>("PushNotificationConfig", compiled.PushNotificationConfig);
+  createValidator<Models.PushNotificationConfig>(
+    "PushNotificationConfig",
+    compiled.validate_PushNotificationConfig,
+  );
 export const validatePushNotificationNotSupportedError: Validator<Models.PushNotificationNotSupportedError> =
   createValidator<Models.PushNotificationNotSupportedError>(
     "PushNotificationNotSupportedError",
-    compiled.PushNotificationNotSupportedError,
+    compiled.validate_PushNotificationNotSupportedError,
   );
 export const validateSecurityScheme: Validator<Models.SecurityScheme> =
-  createValidator<Models.SecurityScheme>("SecurityScheme", compiled.SecurityScheme);
+  createValidator<Models.SecurityScheme>("SecurityScheme", compiled.validate_SecurityScheme);
 export const validateSecuritySchemeBase: Validator<Models.SecuritySchemeBase> =
-  createValidator<Models.SecuritySchemeBase>("SecuritySchemeBase", compiled.SecuritySchemeBase);
+  createValidator<Models.SecuritySchemeBase>("SecuritySchemeBase", compiled.validate_SecuritySchemeBase);
 export const validateSendMessageRequest: Validator<Models.SendMessageRequest> =
-  createValidator<Models.SendMessageRequest>("SendMessageRequest", compiled.SendMessageRequest);
+  createValidator<Models.SendMessageRequest>("SendMessageRequest", compiled.validate_SendMessageRequest);
 export const validateSendMessageResponse: Validator<Models.SendMessageResponse> =
-  createValidator<Models.SendMessageResponse>("SendMessageResponse", compiled.SendMessageResponse);
+  createValidator<Models.SendMessageResponse>("SendMessageResponse", compiled.validate_SendMessageResponse);
 export const validateSendMessageSuccessResponse: Validator<Models.SendMessageSuccessResponse> =
   createValidator<Models.SendMessageSuccessResponse>(
     "SendMessageSuccessResponse",
-    compiled.SendMessageSuccessResponse,
+    compiled.validate_SendMessageSuccessResponse,
   );
 export const validateSendStreamingMessageRequest: Validator<Models.SendStreamingMessageRequest> =
   createValidator<Models.SendStreamingMessageRequest>(
     "SendStreamingMessageRequest",
-    compiled.SendStreamingMessageRequest,
+    compiled.validate_SendStreamingMessageRequest,
   );
 export const validateSendStreamingMessageResponse: Validator<Models.SendStreamingMessageResponse> =
   createValidator<Models.SendStreamingMessageResponse>(
     "SendStreamingMessageResponse",
-    compiled.SendStreamingMessageResponse,
+    compiled.validate_SendStreamingMessageResponse,
   );
 export const validateSendStreamingMessageSuccessResponse: Validator<Models.SendStreamingMessageSuccessResponse> =
   createValidator<Models.SendStreamingMessageSuccessResponse>(
     "SendStreamingMessageSuccessResponse",
-    compiled.SendStreamingMessageSuccessResponse,
+    compiled.validate_SendStreamingMessageSuccessResponse,
   );
 export const validateSetTaskPushNotificationConfigRequest: Validator<Models.SetTaskPushNotificationConfigRequest> =
   createValidator<Models.SetTaskPushNotificationConfigRequest>(
     "SetTaskPushNotificationConfigRequest",
-    compiled.SetTaskPushNotificationConfigRequest,
+    compiled.validate_SetTaskPushNotificationConfigRequest,
   );
 export const validateSetTaskPushNotificationConfigResponse: Validator<Models.SetTaskPushNotificationConfigResponse> =
   createValidator<Models.SetTaskPushNotificationConfigResponse>(
     "SetTaskPushNotificationConfigResponse",
-    compiled.SetTaskPushNotificationConfigResponse,
+    compiled.validate_SetTaskPushNotificationConfigResponse,
   );
 export const validateSetTaskPushNotificationConfigSuccessResponse: Validator<Models.SetTaskPushNotificationConfigSuccessResponse> =
   createValidator<Models.SetTaskPushNotificationConfigSuccessResponse>(
     "SetTaskPushNotificationConfigSuccessResponse",
-    compiled.SetTaskPushNotificationConfigSuccessResponse,
+    compiled.validate_SetTaskPushNotificationConfigSuccessResponse,
   );
-export const validateTask: Validator<Models.Task> = createValidator<Models.Task>("Task", compiled.Task);
+export const validateTask: Validator<Models.Task> = createValidator<Models.Task>(
+  "Task",
+  compiled.validate_Task,
+);
 export const validateTaskArtifactUpdateEvent: Validator<Models.TaskArtifactUpdateEvent> =
   createValidator<Models.TaskArtifactUpdateEvent>(
     "TaskArtifactUpdateEvent",
-    compiled.TaskArtifactUpdateEvent,
+    compiled.validate_TaskArtifactUpdateEvent,
   );
 export const validateTaskIdParams: Validator<Models.TaskIdParams> = createValidator<Models.TaskIdParams>(
   "TaskIdParams",
-  compiled.TaskIdParams,
+  compiled.validate_TaskIdParams,
 );
 export const validateTaskNotCancelableError: Validator<Models.TaskNotCancelableError> =
-  createValidator<Models.TaskNotCancelableError>("TaskNotCancelableError", compiled.TaskNotCancelableError);
+  createValidator<Models.TaskNotCancelableError>(
+    "TaskNotCancelableError",
+    compiled.validate_TaskNotCancelableError,
+  );
 export const validateTaskNotFoundError: Validator<Models.TaskNotFoundError> =
-  createValidator<Models.TaskNotFoundError>("TaskNotFoundError", compiled.TaskNotFoundError);
+  createValidator<Models.TaskNotFoundError>("TaskNotFoundError", compiled.validate_TaskNotFoundError);
 export const validateTaskPushNotificationConfig: Validator<Models.TaskPushNotificationConfig> =
   createValidator<Models.TaskPushNotificationConfig>(
     "TaskPushNotificationConfig",
-    compiled.TaskPushNotificationConfig,
+    compiled.validate_TaskPushNotificationConfig,
   );
 export const validateTaskQueryParams: Validator<Models.TaskQueryParams> =
-  createValidator<Models.TaskQueryParams>("TaskQueryParams", compiled.TaskQueryParams);
+  createValidator<Models.TaskQueryParams>("TaskQueryParams", compiled.validate_TaskQueryParams);
 export const validateTaskResubscriptionRequest: Validator<Models.TaskResubscriptionRequest> =
   createValidator<Models.TaskResubscriptionRequest>(
     "TaskResubscriptionRequest",
-    compiled.TaskResubscriptionRequest,
+    compiled.validate_TaskResubscriptionRequest,
   );
 export const validateTaskState: Validator<Models.TaskState> = createValidator<Models.TaskState>(
   "TaskState",
-  compiled.TaskState,
+  compiled.validate_TaskState,
 );
 export const validateTaskStatus: Validator<Models.TaskStatus> = createValidator<Models.TaskStatus>(
   "TaskStatus",
-  compiled.TaskStatus,
+  compiled.validate_TaskStatus,
 );
 export const validateTaskStatusUpdateEvent: Validator<Models.TaskStatusUpdateEvent> =
-  createValidator<Models.TaskStatusUpdateEvent>("TaskStatusUpdateEvent", compiled.TaskStatusUpdateEvent);
+  createValidator<Models.TaskStatusUpdateEvent>(
+    "TaskStatusUpdateEvent",
+    compiled.validate_TaskStatusUpdateEvent,
+  );
 export const validateTextPart: Validator<Models.TextPart> = createValidator<Models.TextPart>(
   "TextPart",
-  compiled.TextPart,
+  compiled.validate_TextPart,
 );
 export const validateUnsupportedOperationError: Validator<Models.UnsupportedOperationError> =
   createValidator<Models.UnsupportedOperationError>(
     "UnsupportedOperationError",
-    compiled.UnsupportedOperationError,
+    compiled.validate_UnsupportedOperationError,
   );
 
+/** The validator of every definition, by its name (an object type, not a union: it scales to any number of definitions). */
+export type A2AValidators = {
+  readonly A2AError: Validator<Models.A2AError>;
+  readonly A2ARequest: Validator<Models.A2ARequest>;
+  readonly APIKeySecurityScheme: Validator<Models.APIKeySecurityScheme>;
+  readonly AgentCapabilities: Validator<Models.AgentCapabilities>;
+  readonly AgentCard: Validator<Models.AgentCard>;
+  readonly AgentExtension: Validator<Models.AgentExtension>;
+  readonly AgentInterface: Validator<Models.AgentInterface>;
+  readonly AgentProvider: Validator<Models.AgentProvider>;
+  readonly AgentSkill: Validator<Models.AgentSkill>;
+  readonly Artifact: Validator<Models.Artifact>;
+  readonly AuthorizationCodeOAuthFlow: Validator<Models.AuthorizationCodeOAuthFlow>;
+  readonly CancelTaskRequest: Validator<Models.CancelTaskRequest>;
+  readonly CancelTaskResponse: Validator<Models.CancelTaskResponse>;
+  readonly CancelTaskSuccessResponse: Validator<Models.CancelTaskSuccessResponse>;
+  readonly ClientCredentialsOAuthFlow: Validator<Models.ClientCredentialsOAuthFlow>;
+  readonly ContentTypeNotSupportedError: Validator<Models.ContentTypeNotSupportedError>;
+  readonly DataPart: Validator<Models.DataPart>;
+  readonly FileBase: Validator<Models.FileBase>;
+  readonly FilePart: Validator<Models.FilePart>;
+  readonly FileWithBytes: Validator<Models.FileWithBytes>;
+  readonly FileWithUri: Validator<Models.FileWithUri>;
+  readonly GetTaskPushNotificationConfigRequest: Validator<Models.GetTaskPushNotificationConfigRequest>;
+  readonly GetTaskPushNotificationConfigResponse: Validator<Models.GetTaskPushNotificationConfigResponse>;
+  readonly GetTaskPushNotificationConfigSuccessResponse: Validator<Models.GetTaskPushNotificationConfigSuccessResponse>;
+  readonly GetTaskRequest: Validator<Models.GetTaskRequest>;
+  readonly GetTaskResponse: Validator<Models.GetTaskResponse>;
+  readonly GetTaskSuccessResponse: Validator<Models.GetTaskSuccessResponse>;
+  readonly HTTPAuthSecurityScheme: Validator<Models.HTTPAuthSecurityScheme>;
+  readonly ImplicitOAuthFlow: Validator<Models.ImplicitOAuthFlow>;
+  readonly InternalError: Validator<Models.InternalError>;
+  readonly InvalidAgentResponseError: Validator<Models.InvalidAgentResponseError>;
+  readonly InvalidParamsError: Validator<Models.InvalidParamsError>;
+  readonly InvalidRequestError: Validator<Models.InvalidRequestError>;
+  readonly JSONParseError: Validator<Models.JSONParseError>;
+  readonly JSONRPCError: Validator<Models.JSONRPCError>;
+  readonly JSONRPCErrorResponse: Validator<Models.JSONRPCErrorResponse>;
+  readonly JSONRPCMessage: Validator<Models.JSONRPCMessage>;
+  readonly JSONRPCRequest: Validator<Models.JSONRPCRequest>;
+  readonly JSONRPCResponse: Validator<Models.JSONRPCResponse>;
+  readonly JSONRPCSuccessResponse: Validator<Models.JSONRPCSuccessResponse>;
+  readonly Message: Validator<Models.Message>;
+  readonly MessageSendConfiguration: Validator<Models.MessageSendConfiguration>;
+  readonly MessageSendParams: Validator<Models.MessageSendParams>;
+  readonly MethodNotFoundError: Validator<Models.MethodNotFoundError>;
+  readonly OAuth2SecurityScheme: Validator<Models.OAuth2SecurityScheme>;
+  readonly OAuthFlows: Validator<Models.OAuthFlows>;
+  readonly OpenIdConnectSecurityScheme: Validator<Models.OpenIdConnectSecurityScheme>;
+  readonly Part: Validator<Models.Part>;
+  readonly PartBase: Validator<Models.PartBase>;
+  readonly PasswordOAuthFlow: Validator<Models.PasswordOAuthFlow>;
+  readonly PushNotificationAuthenticationInfo: Validator<Models.PushNotificationAuthenticationInfo>;
+  readonly PushNotificationConfig: Validator<Models.PushNotificationConfig>;
+  readonly PushNotificationNotSupportedError: Validator<Models.PushNotificationNotSupportedError>;
+  readonly SecurityScheme: Validator<Models.SecurityScheme>;
+  readonly SecuritySchemeBase: Validator<Models.SecuritySchemeBase>;
+  readonly SendMessageRequest: Validator<Models.SendMessageRequest>;
+  readonly SendMessageResponse: Validator<Models.SendMessageResponse>;
+  readonly SendMessageSuccessResponse: Validator<Models.SendMessageSuccessResponse>;
+  readonly SendStreamingMessageRequest: Validator<Models.SendStreamingMessageRequest>;
+  readonly SendStreamingMessageResponse: Validator<Models.SendStreamingMessageResponse>;
+  readonly SendStreamingMessageSuccessResponse: Validator<Models.SendStreamingMessageSuccessResponse>;
+  readonly SetTaskPushNotificationConfigRequest: Validator<Models.SetTaskPushNotificationConfigRequest>;
+  readonly SetTaskPushNotificationConfigResponse: Validator<Models.SetTaskPushNotificationConfigResponse>;
+  readonly SetTaskPushNotificationConfigSuccessResponse: Validator<Models.SetTaskPushNotificationConfigSuccessResponse>;
+  readonly Task: Validator<Models.Task>;
+  readonly TaskArtifactUpdateEvent: Validator<Models.TaskArtifactUpdateEvent>;
+  readonly TaskIdParams: Validator<Models.TaskIdParams>;
+  readonly TaskNotCancelableError: Validator<Models.TaskNotCancelableError>;
+  readonly TaskNotFoundError: Validator<Models.TaskNotFoundError>;
+  readonly TaskPushNotificationConfig: Validator<Models.TaskPushNotificationConfig>;
+  readonly TaskQueryParams: Validator<Models.TaskQueryParams>;
+  readonly TaskResubscriptionRequest: Validator<Models.TaskResubscriptionRequest>;
+  readonly TaskState: Validator<Models.TaskState>;
+  readonly TaskStatus: Validator<Models.TaskStatus>;
+  readonly TaskStatusUpdateEvent: Validator<Models.TaskStatusUpdateEvent>;
+  readonly TextPart: Validator<Models.TextPart>;
+  readonly UnsupportedOperationError: Validator<Models.UnsupportedOperationError>;
+};
+
 /** Every validator by the name of the definition it checks. */
-export const validators = {
+export const validators: A2AValidators = {
   A2AError: validateA2AError,
   A2ARequest: validateA2ARequest,
   APIKeySecurityScheme: validateAPIKeySecurityScheme,
@@ -349,4 +464,25 @@ export const validators = {
   TaskStatusUpdateEvent: validateTaskStatusUpdateEvent,
   TextPart: validateTextPart,
   UnsupportedOperationError: validateUnsupportedOperationError,
-} as const;
+};
+
+/** The validator of a definition named at run time (e.g. a method descriptor's `responseType`), if there is one. */
+export function validatorFor(name: string): Validator<unknown> | undefined {
+  const byName: { readonly [name: string]: Validator<unknown> } = validators;
+  return Object.prototype.hasOwnProperty.call(byName, name) ? byName[name] : undefined;
+}
+
+/**
+ * ProtoJSON (A2A 1.0) leaves out a field that holds its default, REQUIRED ones included: what a reader puts
+ * back for each definition (empty when this version's wire format is not ProtoJSON).
+ */
+export const PROTO_JSON_DEFAULTS: ProtoJsonDefaults = {};
+
+/**
+ * A value received as `typeName` with the fields a ProtoJSON writer left out at their default put back
+ * (in place; returns the value). Call it on what you receive, before validating; what you send is
+ * validated as it is.
+ */
+export function withProtoJsonDefaults(typeName: string, value: unknown): unknown {
+  return fillProtoJsonDefaults(PROTO_JSON_DEFAULTS, typeName, value);
+}

@@ -30,37 +30,9 @@ export type A2ARequest =
   | DeleteTaskPushNotificationConfigRequest
   | GetAuthenticatedExtendedCardRequest;
 /**
- * A discriminated union representing a part of a message or artifact, which can
- * be text, a file, or structured data.
- */
-export type Part = TextPart | FilePart | DataPart;
-/**
- * Defines a security scheme that can be used to secure an agent's endpoints.
- * This is a discriminated union type based on the OpenAPI 3.0 Security Scheme Object.
- */
-export type SecurityScheme =
-  | APIKeySecurityScheme
-  | HTTPAuthSecurityScheme
-  | OAuth2SecurityScheme
-  | OpenIdConnectSecurityScheme
-  | MutualTLSSecurityScheme;
-/**
  * Represents a JSON-RPC response for the `tasks/cancel` method.
  */
 export type CancelTaskResponse = JSONRPCErrorResponse | CancelTaskSuccessResponse;
-/**
- * Defines the lifecycle states of a Task.
- */
-export type TaskState =
-  | "submitted"
-  | "working"
-  | "input-required"
-  | "completed"
-  | "canceled"
-  | "failed"
-  | "rejected"
-  | "auth-required"
-  | "unknown";
 /**
  * Represents a JSON-RPC response for the `tasks/pushNotificationConfig/delete` method.
  */
@@ -101,6 +73,21 @@ export type JSONRPCResponse =
 export type ListTaskPushNotificationConfigResponse =
   JSONRPCErrorResponse | ListTaskPushNotificationConfigSuccessResponse;
 /**
+ * A discriminated union representing a part of a message or artifact, which can
+ * be text, a file, or structured data.
+ */
+export type Part = TextPart | FilePart | DataPart;
+/**
+ * Defines a security scheme that can be used to secure an agent's endpoints.
+ * This is a discriminated union type based on the OpenAPI 3.0 Security Scheme Object.
+ */
+export type SecurityScheme =
+  | APIKeySecurityScheme
+  | HTTPAuthSecurityScheme
+  | OAuth2SecurityScheme
+  | OpenIdConnectSecurityScheme
+  | MutualTLSSecurityScheme;
+/**
  * Represents a JSON-RPC response for the `message/send` method.
  */
 export type SendMessageResponse = JSONRPCErrorResponse | SendMessageSuccessResponse;
@@ -114,748 +101,23 @@ export type SendStreamingMessageResponse = JSONRPCErrorResponse | SendStreamingM
 export type SetTaskPushNotificationConfigResponse =
   JSONRPCErrorResponse | SetTaskPushNotificationConfigSuccessResponse;
 /**
+ * Defines the lifecycle states of a Task.
+ */
+export type TaskState =
+  | "submitted"
+  | "working"
+  | "input-required"
+  | "completed"
+  | "canceled"
+  | "failed"
+  | "rejected"
+  | "auth-required"
+  | "unknown";
+/**
  * Supported A2A transport protocols.
  */
 export type TransportProtocol = "JSONRPC" | "GRPC" | "HTTP+JSON";
 
-/**
- * An error indicating that the server received invalid JSON.
- */
-export interface JSONParseError {
-  /**
-   * The error code for a JSON parse error.
-   */
-  code: -32700;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An error indicating that the JSON sent is not a valid Request object.
- */
-export interface InvalidRequestError {
-  /**
-   * The error code for an invalid request.
-   */
-  code: -32600;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An error indicating that the requested method does not exist or is not available.
- */
-export interface MethodNotFoundError {
-  /**
-   * The error code for a method not found error.
-   */
-  code: -32601;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An error indicating that the method parameters are invalid.
- */
-export interface InvalidParamsError {
-  /**
-   * The error code for an invalid parameters error.
-   */
-  code: -32602;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An error indicating an internal error on the server.
- */
-export interface InternalError {
-  /**
-   * The error code for an internal server error.
-   */
-  code: -32603;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An A2A-specific error indicating that the requested task ID was not found.
- */
-export interface TaskNotFoundError {
-  /**
-   * The error code for a task not found error.
-   */
-  code: -32001;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An A2A-specific error indicating that the task is in a state where it cannot be canceled.
- */
-export interface TaskNotCancelableError {
-  /**
-   * The error code for a task that cannot be canceled.
-   */
-  code: -32002;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An A2A-specific error indicating that the agent does not support push notifications.
- */
-export interface PushNotificationNotSupportedError {
-  /**
-   * The error code for when push notifications are not supported.
-   */
-  code: -32003;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An A2A-specific error indicating that the requested operation is not supported by the agent.
- */
-export interface UnsupportedOperationError {
-  /**
-   * The error code for an unsupported operation.
-   */
-  code: -32004;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An A2A-specific error indicating an incompatibility between the requested
- * content types and the agent's capabilities.
- */
-export interface ContentTypeNotSupportedError {
-  /**
-   * The error code for an unsupported content type.
-   */
-  code: -32005;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An A2A-specific error indicating that the agent returned a response that
- * does not conform to the specification for the current method.
- */
-export interface InvalidAgentResponseError {
-  /**
-   * The error code for an invalid agent response.
-   */
-  code: -32006;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * An A2A-specific error indicating that the agent does not have an Authenticated Extended Card configured
- */
-export interface AuthenticatedExtendedCardNotConfiguredError {
-  /**
-   * The error code for when an authenticated extended card is not configured.
-   */
-  code: -32007;
-  /**
-   * A primitive or structured value containing additional information about the error.
-   * This may be omitted.
-   */
-  data?: unknown;
-  /**
-   * The error message.
-   */
-  message: string;
-}
-/**
- * Represents a JSON-RPC request for the `message/send` method.
- */
-export interface SendMessageRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'message/send'.
-   */
-  method: "message/send";
-  /**
-   * The parameters for sending a message.
-   */
-  params: MessageSendParams;
-}
-/**
- * Defines the parameters for a request to send a message to an agent. This can be used
- * to create a new task, continue an existing one, or restart a task.
- */
-export interface MessageSendParams {
-  /**
-   * Optional configuration for the send request.
-   */
-  configuration?: MessageSendConfiguration;
-  /**
-   * The message object being sent to the agent.
-   */
-  message: Message;
-  /**
-   * Optional metadata for extensions.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Defines configuration options for a `message/send` or `message/stream` request.
- */
-export interface MessageSendConfiguration {
-  /**
-   * A list of output MIME types the client is prepared to accept in the response.
-   */
-  acceptedOutputModes?: string[];
-  /**
-   * If true, the client will wait for the task to complete. The server may reject this if the task is long-running.
-   */
-  blocking?: boolean;
-  /**
-   * The number of most recent messages from the task's history to retrieve in the response.
-   */
-  historyLength?: number;
-  /**
-   * Configuration for the agent to send push notifications for updates after the initial response.
-   */
-  pushNotificationConfig?: PushNotificationConfig;
-}
-/**
- * Defines the configuration for setting up push notifications for task updates.
- */
-export interface PushNotificationConfig {
-  /**
-   * Optional authentication details for the agent to use when calling the notification URL.
-   */
-  authentication?: PushNotificationAuthenticationInfo;
-  /**
-   * A unique ID for the push notification configuration, set by the client
-   * to support multiple notification callbacks.
-   */
-  id?: string;
-  /**
-   * A unique token for this task or session to validate incoming push notifications.
-   */
-  token?: string;
-  /**
-   * The callback URL where the agent should send push notifications.
-   */
-  url: string;
-}
-/**
- * Defines authentication details for a push notification endpoint.
- */
-export interface PushNotificationAuthenticationInfo {
-  /**
-   * Optional credentials required by the push notification endpoint.
-   */
-  credentials?: string;
-  /**
-   * A list of supported authentication schemes (e.g., 'Basic', 'Bearer').
-   */
-  schemes: string[];
-}
-/**
- * Represents a single message in the conversation between a user and an agent.
- */
-export interface Message {
-  /**
-   * The context identifier for this message, used to group related interactions.
-   */
-  contextId?: string;
-  /**
-   * The URIs of extensions that are relevant to this message.
-   */
-  extensions?: string[];
-  /**
-   * The type of this object, used as a discriminator. Always 'message' for a Message.
-   */
-  kind: "message";
-  /**
-   * A unique identifier for the message, typically a UUID, generated by the sender.
-   */
-  messageId: string;
-  /**
-   * Optional metadata for extensions. The key is an extension-specific identifier.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * An array of content parts that form the message body. A message can be
-   * composed of multiple parts of different types (e.g., text and files).
-   */
-  parts: Part[];
-  /**
-   * A list of other task IDs that this message references for additional context.
-   */
-  referenceTaskIds?: string[];
-  /**
-   * Identifies the sender of the message. `user` for the client, `agent` for the service.
-   */
-  role: "agent" | "user";
-  /**
-   * The identifier of the task this message is part of. Can be omitted for the first message of a new task.
-   */
-  taskId?: string;
-}
-/**
- * Represents a text segment within a message or artifact.
- */
-export interface TextPart {
-  /**
-   * The type of this part, used as a discriminator. Always 'text'.
-   */
-  kind: "text";
-  /**
-   * Optional metadata associated with this part.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * The string content of the text part.
-   */
-  text: string;
-}
-/**
- * Represents a file segment within a message or artifact. The file content can be
- * provided either directly as bytes or as a URI.
- */
-export interface FilePart {
-  /**
-   * The file content, represented as either a URI or as base64-encoded bytes.
-   */
-  file: FileWithBytes | FileWithUri;
-  /**
-   * The type of this part, used as a discriminator. Always 'file'.
-   */
-  kind: "file";
-  /**
-   * Optional metadata associated with this part.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Represents a file with its content provided directly as a base64-encoded string.
- */
-export interface FileWithBytes {
-  /**
-   * The base64-encoded content of the file.
-   */
-  bytes: string;
-  /**
-   * The MIME type of the file (e.g., "application/pdf").
-   */
-  mimeType?: string;
-  /**
-   * An optional name for the file (e.g., "document.pdf").
-   */
-  name?: string;
-}
-/**
- * Represents a file with its content located at a specific URI.
- */
-export interface FileWithUri {
-  /**
-   * The MIME type of the file (e.g., "application/pdf").
-   */
-  mimeType?: string;
-  /**
-   * An optional name for the file (e.g., "document.pdf").
-   */
-  name?: string;
-  /**
-   * A URL pointing to the file's content.
-   */
-  uri: string;
-}
-/**
- * Represents a structured data segment (e.g., JSON) within a message or artifact.
- */
-export interface DataPart {
-  /**
-   * The structured data content.
-   */
-  data: {
-    [k: string]: unknown;
-  };
-  /**
-   * The type of this part, used as a discriminator. Always 'data'.
-   */
-  kind: "data";
-  /**
-   * Optional metadata associated with this part.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Represents a JSON-RPC request for the `message/stream` method.
- */
-export interface SendStreamingMessageRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'message/stream'.
-   */
-  method: "message/stream";
-  /**
-   * The parameters for sending a message.
-   */
-  params: MessageSendParams;
-}
-/**
- * Represents a JSON-RPC request for the `tasks/get` method.
- */
-export interface GetTaskRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'tasks/get'.
-   */
-  method: "tasks/get";
-  /**
-   * The parameters for querying a task.
-   */
-  params: TaskQueryParams;
-}
-/**
- * Defines parameters for querying a task, with an option to limit history length.
- */
-export interface TaskQueryParams {
-  /**
-   * The number of most recent messages from the task's history to retrieve.
-   */
-  historyLength?: number;
-  /**
-   * The unique identifier of the task.
-   */
-  id: string;
-  /**
-   * Optional metadata associated with the request.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Represents a JSON-RPC request for the `tasks/cancel` method.
- */
-export interface CancelTaskRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'tasks/cancel'.
-   */
-  method: "tasks/cancel";
-  /**
-   * The parameters identifying the task to cancel.
-   */
-  params: TaskIdParams;
-}
-/**
- * Defines parameters containing a task ID, used for simple task operations.
- */
-export interface TaskIdParams {
-  /**
-   * The unique identifier of the task.
-   */
-  id: string;
-  /**
-   * Optional metadata associated with the request.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/set` method.
- */
-export interface SetTaskPushNotificationConfigRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'tasks/pushNotificationConfig/set'.
-   */
-  method: "tasks/pushNotificationConfig/set";
-  /**
-   * The parameters for setting the push notification configuration.
-   */
-  params: TaskPushNotificationConfig;
-}
-/**
- * A container associating a push notification configuration with a specific task.
- */
-export interface TaskPushNotificationConfig {
-  /**
-   * The push notification configuration for this task.
-   */
-  pushNotificationConfig: PushNotificationConfig;
-  /**
-   * The ID of the task.
-   */
-  taskId: string;
-}
-/**
- * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/get` method.
- */
-export interface GetTaskPushNotificationConfigRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'tasks/pushNotificationConfig/get'.
-   */
-  method: "tasks/pushNotificationConfig/get";
-  /**
-   * The parameters for getting a push notification configuration.
-   */
-  params: TaskIdParams | GetTaskPushNotificationConfigParams;
-}
-/**
- * Defines parameters for fetching a specific push notification configuration for a task.
- */
-export interface GetTaskPushNotificationConfigParams {
-  /**
-   * The unique identifier of the task.
-   */
-  id: string;
-  /**
-   * Optional metadata associated with the request.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * The ID of the push notification configuration to retrieve.
-   */
-  pushNotificationConfigId?: string;
-}
-/**
- * Represents a JSON-RPC request for the `tasks/resubscribe` method, used to resume a streaming connection.
- */
-export interface TaskResubscriptionRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'tasks/resubscribe'.
-   */
-  method: "tasks/resubscribe";
-  /**
-   * The parameters identifying the task to resubscribe to.
-   */
-  params: TaskIdParams;
-}
-/**
- * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/list` method.
- */
-export interface ListTaskPushNotificationConfigRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'tasks/pushNotificationConfig/list'.
-   */
-  method: "tasks/pushNotificationConfig/list";
-  /**
-   * The parameters identifying the task whose configurations are to be listed.
-   */
-  params: ListTaskPushNotificationConfigParams;
-}
-/**
- * Defines parameters for listing all push notification configurations associated with a task.
- */
-export interface ListTaskPushNotificationConfigParams {
-  /**
-   * The unique identifier of the task.
-   */
-  id: string;
-  /**
-   * Optional metadata associated with the request.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/delete` method.
- */
-export interface DeleteTaskPushNotificationConfigRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'tasks/pushNotificationConfig/delete'.
-   */
-  method: "tasks/pushNotificationConfig/delete";
-  /**
-   * The parameters identifying the push notification configuration to delete.
-   */
-  params: DeleteTaskPushNotificationConfigParams;
-}
-/**
- * Defines parameters for deleting a specific push notification configuration for a task.
- */
-export interface DeleteTaskPushNotificationConfigParams {
-  /**
-   * The unique identifier of the task.
-   */
-  id: string;
-  /**
-   * Optional metadata associated with the request.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * The ID of the push notification configuration to delete.
-   */
-  pushNotificationConfigId: string;
-}
-/**
- * Represents a JSON-RPC request for the `agent/getAuthenticatedExtendedCard` method.
- */
-export interface GetAuthenticatedExtendedCardRequest {
-  /**
-   * The identifier for this request.
-   */
-  id: string | number;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The method name. Must be 'agent/getAuthenticatedExtendedCard'.
-   */
-  method: "agent/getAuthenticatedExtendedCard";
-}
 /**
  * Defines a security scheme using an API key.
  */
@@ -897,30 +159,6 @@ export interface AgentCapabilities {
    * Indicates if the agent supports Server-Sent Events (SSE) for streaming responses.
    */
   streaming?: boolean;
-}
-/**
- * A declaration of a protocol extension supported by an Agent.
- */
-export interface AgentExtension {
-  /**
-   * A human-readable description of how this agent uses the extension.
-   */
-  description?: string;
-  /**
-   * Optional, extension-specific configuration parameters.
-   */
-  params?: {
-    [k: string]: unknown;
-  };
-  /**
-   * If true, the client must understand and comply with the extension's requirements
-   * to interact with the agent.
-   */
-  required?: boolean;
-  /**
-   * The unique URI identifying the extension.
-   */
-  uri: string;
 }
 /**
  * The AgentCard is a self-describing manifest for an agent. It provides essential
@@ -1031,6 +269,51 @@ export interface AgentCard {
   version: string;
 }
 /**
+ * AgentCardSignature represents a JWS signature of an AgentCard.
+ * This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
+ */
+export interface AgentCardSignature {
+  /**
+   * The unprotected JWS header values.
+   */
+  header?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The protected JWS header for the signature. This is a Base64url-encoded
+   * JSON object, as per RFC 7515.
+   */
+  protected: string;
+  /**
+   * The computed signature, Base64url-encoded.
+   */
+  signature: string;
+}
+/**
+ * A declaration of a protocol extension supported by an Agent.
+ */
+export interface AgentExtension {
+  /**
+   * A human-readable description of how this agent uses the extension.
+   */
+  description?: string;
+  /**
+   * Optional, extension-specific configuration parameters.
+   */
+  params?: {
+    [k: string]: unknown;
+  };
+  /**
+   * If true, the client must understand and comply with the extension's requirements
+   * to interact with the agent.
+   */
+  required?: boolean;
+  /**
+   * The unique URI identifying the extension.
+   */
+  uri: string;
+}
+/**
  * Declares a combination of a target URL and a transport protocol for interacting with the agent.
  * This allows agents to expose the same functionality over multiple transport mechanisms.
  */
@@ -1056,211 +339,6 @@ export interface AgentProvider {
    * A URL for the agent provider's website or relevant documentation.
    */
   url: string;
-}
-/**
- * Defines a security scheme using HTTP authentication.
- */
-export interface HTTPAuthSecurityScheme {
-  /**
-   * A hint to the client to identify how the bearer token is formatted (e.g., "JWT").
-   * This is primarily for documentation purposes.
-   */
-  bearerFormat?: string;
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-  /**
-   * The name of the HTTP Authentication scheme to be used in the Authorization header,
-   * as defined in RFC7235 (e.g., "Bearer").
-   * This value should be registered in the IANA Authentication Scheme registry.
-   */
-  scheme: string;
-  /**
-   * The type of the security scheme. Must be 'http'.
-   */
-  type: "http";
-}
-/**
- * Defines a security scheme using OAuth 2.0.
- */
-export interface OAuth2SecurityScheme {
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-  /**
-   * An object containing configuration information for the supported OAuth 2.0 flows.
-   */
-  flows: OAuthFlows;
-  /**
-   * URL to the oauth2 authorization server metadata
-   * [RFC8414](https://datatracker.ietf.org/doc/html/rfc8414). TLS is required.
-   */
-  oauth2MetadataUrl?: string;
-  /**
-   * The type of the security scheme. Must be 'oauth2'.
-   */
-  type: "oauth2";
-}
-/**
- * Defines the configuration for the supported OAuth 2.0 flows.
- */
-export interface OAuthFlows {
-  /**
-   * Configuration for the OAuth Authorization Code flow. Previously called accessCode in OpenAPI 2.0.
-   */
-  authorizationCode?: AuthorizationCodeOAuthFlow;
-  /**
-   * Configuration for the OAuth Client Credentials flow. Previously called application in OpenAPI 2.0.
-   */
-  clientCredentials?: ClientCredentialsOAuthFlow;
-  /**
-   * Configuration for the OAuth Implicit flow.
-   */
-  implicit?: ImplicitOAuthFlow;
-  /**
-   * Configuration for the OAuth Resource Owner Password flow.
-   */
-  password?: PasswordOAuthFlow;
-}
-/**
- * Defines configuration details for the OAuth 2.0 Authorization Code flow.
- */
-export interface AuthorizationCodeOAuthFlow {
-  /**
-   * The authorization URL to be used for this flow.
-   * This MUST be a URL and use TLS.
-   */
-  authorizationUrl: string;
-  /**
-   * The URL to be used for obtaining refresh tokens.
-   * This MUST be a URL and use TLS.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope
-   * name and a short description for it.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-  /**
-   * The token URL to be used for this flow.
-   * This MUST be a URL and use TLS.
-   */
-  tokenUrl: string;
-}
-/**
- * Defines configuration details for the OAuth 2.0 Client Credentials flow.
- */
-export interface ClientCredentialsOAuthFlow {
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be a URL.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope
-   * name and a short description for it.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-  /**
-   * The token URL to be used for this flow. This MUST be a URL.
-   */
-  tokenUrl: string;
-}
-/**
- * Defines configuration details for the OAuth 2.0 Implicit flow.
- */
-export interface ImplicitOAuthFlow {
-  /**
-   * The authorization URL to be used for this flow. This MUST be a URL.
-   */
-  authorizationUrl: string;
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be a URL.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope
-   * name and a short description for it.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-}
-/**
- * Defines configuration details for the OAuth 2.0 Resource Owner Password flow.
- */
-export interface PasswordOAuthFlow {
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be a URL.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the scope
-   * name and a short description for it.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-  /**
-   * The token URL to be used for this flow. This MUST be a URL.
-   */
-  tokenUrl: string;
-}
-/**
- * Defines a security scheme using OpenID Connect.
- */
-export interface OpenIdConnectSecurityScheme {
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-  /**
-   * The OpenID Connect Discovery URL for the OIDC provider's metadata.
-   */
-  openIdConnectUrl: string;
-  /**
-   * The type of the security scheme. Must be 'openIdConnect'.
-   */
-  type: "openIdConnect";
-}
-/**
- * Defines a security scheme using mTLS authentication.
- */
-export interface MutualTLSSecurityScheme {
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-  /**
-   * The type of the security scheme. Must be 'mutualTLS'.
-   */
-  type: "mutualTLS";
-}
-/**
- * AgentCardSignature represents a JWS signature of an AgentCard.
- * This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
- */
-export interface AgentCardSignature {
-  /**
-   * The unprotected JWS header values.
-   */
-  header?: {
-    [k: string]: unknown;
-  };
-  /**
-   * The protected JWS header for the signature. This is a Base64url-encoded
-   * JSON object, as per RFC 7515.
-   */
-  protected: string;
-  /**
-   * The computed signature, Base64url-encoded.
-   */
-  signature: string;
 }
 /**
  * Represents a distinct capability or function that an agent can perform.
@@ -1338,52 +416,70 @@ export interface Artifact {
   parts: Part[];
 }
 /**
- * Represents a JSON-RPC 2.0 Error Response object.
+ * An A2A-specific error indicating that the agent does not have an Authenticated Extended Card configured
  */
-export interface JSONRPCErrorResponse {
+export interface AuthenticatedExtendedCardNotConfiguredError {
   /**
-   * An object describing the error that occurred.
+   * The error code for when an authenticated extended card is not configured.
    */
-  error:
-    | JSONRPCError
-    | JSONParseError
-    | InvalidRequestError
-    | MethodNotFoundError
-    | InvalidParamsError
-    | InternalError
-    | TaskNotFoundError
-    | TaskNotCancelableError
-    | PushNotificationNotSupportedError
-    | UnsupportedOperationError
-    | ContentTypeNotSupportedError
-    | InvalidAgentResponseError
-    | AuthenticatedExtendedCardNotConfiguredError;
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number | null;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-}
-/**
- * Represents a JSON-RPC 2.0 Error object, included in an error response.
- */
-export interface JSONRPCError {
-  /**
-   * A number that indicates the error type that occurred.
-   */
-  code: number;
+  code: -32007;
   /**
    * A primitive or structured value containing additional information about the error.
    * This may be omitted.
    */
   data?: unknown;
   /**
-   * A string providing a short description of the error.
+   * The error message.
    */
   message: string;
+}
+/**
+ * Defines configuration details for the OAuth 2.0 Authorization Code flow.
+ */
+export interface AuthorizationCodeOAuthFlow {
+  /**
+   * The authorization URL to be used for this flow.
+   * This MUST be a URL and use TLS.
+   */
+  authorizationUrl: string;
+  /**
+   * The URL to be used for obtaining refresh tokens.
+   * This MUST be a URL and use TLS.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the scope
+   * name and a short description for it.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+  /**
+   * The token URL to be used for this flow.
+   * This MUST be a URL and use TLS.
+   */
+  tokenUrl: string;
+}
+/**
+ * Represents a JSON-RPC request for the `tasks/cancel` method.
+ */
+export interface CancelTaskRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'tasks/cancel'.
+   */
+  method: "tasks/cancel";
+  /**
+   * The parameters identifying the task to cancel.
+   */
+  params: TaskIdParams;
 }
 /**
  * Represents a successful JSON-RPC response for the `tasks/cancel` method.
@@ -1403,56 +499,104 @@ export interface CancelTaskSuccessResponse {
   result: Task;
 }
 /**
- * Represents a single, stateful operation or conversation between a client and an agent.
+ * Defines configuration details for the OAuth 2.0 Client Credentials flow.
  */
-export interface Task {
+export interface ClientCredentialsOAuthFlow {
   /**
-   * A collection of artifacts generated by the agent during the execution of the task.
+   * The URL to be used for obtaining refresh tokens. This MUST be a URL.
    */
-  artifacts?: Artifact[];
+  refreshUrl?: string;
   /**
-   * A server-generated identifier for maintaining context across multiple related tasks or interactions.
+   * The available scopes for the OAuth2 security scheme. A map between the scope
+   * name and a short description for it.
    */
-  contextId: string;
+  scopes: {
+    [k: string]: string;
+  };
   /**
-   * An array of messages exchanged during the task, representing the conversation history.
+   * The token URL to be used for this flow. This MUST be a URL.
    */
-  history?: Message[];
+  tokenUrl: string;
+}
+/**
+ * An A2A-specific error indicating an incompatibility between the requested
+ * content types and the agent's capabilities.
+ */
+export interface ContentTypeNotSupportedError {
   /**
-   * A unique identifier for the task, generated by the server for a new task.
+   * The error code for an unsupported content type.
+   */
+  code: -32005;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * Represents a structured data segment (e.g., JSON) within a message or artifact.
+ */
+export interface DataPart {
+  /**
+   * The structured data content.
+   */
+  data: {
+    [k: string]: unknown;
+  };
+  /**
+   * The type of this part, used as a discriminator. Always 'data'.
+   */
+  kind: "data";
+  /**
+   * Optional metadata associated with this part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Defines parameters for deleting a specific push notification configuration for a task.
+ */
+export interface DeleteTaskPushNotificationConfigParams {
+  /**
+   * The unique identifier of the task.
    */
   id: string;
   /**
-   * The type of this object, used as a discriminator. Always 'task' for a Task.
-   */
-  kind: "task";
-  /**
-   * Optional metadata for extensions. The key is an extension-specific identifier.
+   * Optional metadata associated with the request.
    */
   metadata?: {
     [k: string]: unknown;
   };
   /**
-   * The current status of the task, including its state and a descriptive message.
+   * The ID of the push notification configuration to delete.
    */
-  status: TaskStatus;
+  pushNotificationConfigId: string;
 }
 /**
- * Represents the status of a task at a specific point in time.
+ * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/delete` method.
  */
-export interface TaskStatus {
+export interface DeleteTaskPushNotificationConfigRequest {
   /**
-   * An optional, human-readable message providing more details about the current status.
+   * The identifier for this request.
    */
-  message?: Message;
+  id: string | number;
   /**
-   * The current state of the task's lifecycle.
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
    */
-  state: TaskState;
+  jsonrpc: "2.0";
   /**
-   * An ISO 8601 datetime string indicating when this status was recorded.
+   * The method name. Must be 'tasks/pushNotificationConfig/delete'.
    */
-  timestamp?: string;
+  method: "tasks/pushNotificationConfig/delete";
+  /**
+   * The parameters identifying the push notification configuration to delete.
+   */
+  params: DeleteTaskPushNotificationConfigParams;
 }
 /**
  * Represents a successful JSON-RPC response for the `tasks/pushNotificationConfig/delete` method.
@@ -1485,6 +629,77 @@ export interface FileBase {
   name?: string;
 }
 /**
+ * Represents a file segment within a message or artifact. The file content can be
+ * provided either directly as bytes or as a URI.
+ */
+export interface FilePart {
+  /**
+   * The file content, represented as either a URI or as base64-encoded bytes.
+   */
+  file: FileWithBytes | FileWithUri;
+  /**
+   * The type of this part, used as a discriminator. Always 'file'.
+   */
+  kind: "file";
+  /**
+   * Optional metadata associated with this part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Represents a file with its content provided directly as a base64-encoded string.
+ */
+export interface FileWithBytes {
+  /**
+   * The base64-encoded content of the file.
+   */
+  bytes: string;
+  /**
+   * The MIME type of the file (e.g., "application/pdf").
+   */
+  mimeType?: string;
+  /**
+   * An optional name for the file (e.g., "document.pdf").
+   */
+  name?: string;
+}
+/**
+ * Represents a file with its content located at a specific URI.
+ */
+export interface FileWithUri {
+  /**
+   * The MIME type of the file (e.g., "application/pdf").
+   */
+  mimeType?: string;
+  /**
+   * An optional name for the file (e.g., "document.pdf").
+   */
+  name?: string;
+  /**
+   * A URL pointing to the file's content.
+   */
+  uri: string;
+}
+/**
+ * Represents a JSON-RPC request for the `agent/getAuthenticatedExtendedCard` method.
+ */
+export interface GetAuthenticatedExtendedCardRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'agent/getAuthenticatedExtendedCard'.
+   */
+  method: "agent/getAuthenticatedExtendedCard";
+}
+/**
  * Represents a successful JSON-RPC response for the `agent/getAuthenticatedExtendedCard` method.
  */
 export interface GetAuthenticatedExtendedCardSuccessResponse {
@@ -1500,6 +715,46 @@ export interface GetAuthenticatedExtendedCardSuccessResponse {
    * The result is an Agent Card object.
    */
   result: AgentCard;
+}
+/**
+ * Defines parameters for fetching a specific push notification configuration for a task.
+ */
+export interface GetTaskPushNotificationConfigParams {
+  /**
+   * The unique identifier of the task.
+   */
+  id: string;
+  /**
+   * Optional metadata associated with the request.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The ID of the push notification configuration to retrieve.
+   */
+  pushNotificationConfigId?: string;
+}
+/**
+ * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/get` method.
+ */
+export interface GetTaskPushNotificationConfigRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'tasks/pushNotificationConfig/get'.
+   */
+  method: "tasks/pushNotificationConfig/get";
+  /**
+   * The parameters for getting a push notification configuration.
+   */
+  params: TaskIdParams | GetTaskPushNotificationConfigParams;
 }
 /**
  * Represents a successful JSON-RPC response for the `tasks/pushNotificationConfig/get` method.
@@ -1519,6 +774,27 @@ export interface GetTaskPushNotificationConfigSuccessResponse {
   result: TaskPushNotificationConfig;
 }
 /**
+ * Represents a JSON-RPC request for the `tasks/get` method.
+ */
+export interface GetTaskRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'tasks/get'.
+   */
+  method: "tasks/get";
+  /**
+   * The parameters for querying a task.
+   */
+  params: TaskQueryParams;
+}
+/**
  * Represents a successful JSON-RPC response for the `tasks/get` method.
  */
 export interface GetTaskSuccessResponse {
@@ -1534,6 +810,189 @@ export interface GetTaskSuccessResponse {
    * The result, containing the requested Task object.
    */
   result: Task;
+}
+/**
+ * Defines a security scheme using HTTP authentication.
+ */
+export interface HTTPAuthSecurityScheme {
+  /**
+   * A hint to the client to identify how the bearer token is formatted (e.g., "JWT").
+   * This is primarily for documentation purposes.
+   */
+  bearerFormat?: string;
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+  /**
+   * The name of the HTTP Authentication scheme to be used in the Authorization header,
+   * as defined in RFC7235 (e.g., "Bearer").
+   * This value should be registered in the IANA Authentication Scheme registry.
+   */
+  scheme: string;
+  /**
+   * The type of the security scheme. Must be 'http'.
+   */
+  type: "http";
+}
+/**
+ * Defines configuration details for the OAuth 2.0 Implicit flow.
+ */
+export interface ImplicitOAuthFlow {
+  /**
+   * The authorization URL to be used for this flow. This MUST be a URL.
+   */
+  authorizationUrl: string;
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be a URL.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the scope
+   * name and a short description for it.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+}
+/**
+ * An error indicating an internal error on the server.
+ */
+export interface InternalError {
+  /**
+   * The error code for an internal server error.
+   */
+  code: -32603;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * An A2A-specific error indicating that the agent returned a response that
+ * does not conform to the specification for the current method.
+ */
+export interface InvalidAgentResponseError {
+  /**
+   * The error code for an invalid agent response.
+   */
+  code: -32006;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * An error indicating that the method parameters are invalid.
+ */
+export interface InvalidParamsError {
+  /**
+   * The error code for an invalid parameters error.
+   */
+  code: -32602;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * An error indicating that the JSON sent is not a valid Request object.
+ */
+export interface InvalidRequestError {
+  /**
+   * The error code for an invalid request.
+   */
+  code: -32600;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * An error indicating that the server received invalid JSON.
+ */
+export interface JSONParseError {
+  /**
+   * The error code for a JSON parse error.
+   */
+  code: -32700;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * Represents a JSON-RPC 2.0 Error object, included in an error response.
+ */
+export interface JSONRPCError {
+  /**
+   * A number that indicates the error type that occurred.
+   */
+  code: number;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * A string providing a short description of the error.
+   */
+  message: string;
+}
+/**
+ * Represents a JSON-RPC 2.0 Error Response object.
+ */
+export interface JSONRPCErrorResponse {
+  /**
+   * An object describing the error that occurred.
+   */
+  error:
+    | JSONRPCError
+    | JSONParseError
+    | InvalidRequestError
+    | MethodNotFoundError
+    | InvalidParamsError
+    | InternalError
+    | TaskNotFoundError
+    | TaskNotCancelableError
+    | PushNotificationNotSupportedError
+    | UnsupportedOperationError
+    | ContentTypeNotSupportedError
+    | InvalidAgentResponseError
+    | AuthenticatedExtendedCardNotConfiguredError;
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number | null;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
 }
 /**
  * Defines the base structure for any JSON-RPC 2.0 request, response, or notification.
@@ -1574,6 +1033,366 @@ export interface JSONRPCRequest {
   };
 }
 /**
+ * Represents a successful JSON-RPC 2.0 Response object.
+ */
+export interface JSONRPCSuccessResponse {
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number | null;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The value of this member is determined by the method invoked on the Server.
+   */
+  result: unknown;
+}
+/**
+ * Defines parameters for listing all push notification configurations associated with a task.
+ */
+export interface ListTaskPushNotificationConfigParams {
+  /**
+   * The unique identifier of the task.
+   */
+  id: string;
+  /**
+   * Optional metadata associated with the request.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/list` method.
+ */
+export interface ListTaskPushNotificationConfigRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'tasks/pushNotificationConfig/list'.
+   */
+  method: "tasks/pushNotificationConfig/list";
+  /**
+   * The parameters identifying the task whose configurations are to be listed.
+   */
+  params: ListTaskPushNotificationConfigParams;
+}
+/**
+ * Represents a successful JSON-RPC response for the `tasks/pushNotificationConfig/list` method.
+ */
+export interface ListTaskPushNotificationConfigSuccessResponse {
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number | null;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The result, containing an array of all push notification configurations for the task.
+   */
+  result: TaskPushNotificationConfig[];
+}
+/**
+ * Represents a single message in the conversation between a user and an agent.
+ */
+export interface Message {
+  /**
+   * The context identifier for this message, used to group related interactions.
+   */
+  contextId?: string;
+  /**
+   * The URIs of extensions that are relevant to this message.
+   */
+  extensions?: string[];
+  /**
+   * The type of this object, used as a discriminator. Always 'message' for a Message.
+   */
+  kind: "message";
+  /**
+   * A unique identifier for the message, typically a UUID, generated by the sender.
+   */
+  messageId: string;
+  /**
+   * Optional metadata for extensions. The key is an extension-specific identifier.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * An array of content parts that form the message body. A message can be
+   * composed of multiple parts of different types (e.g., text and files).
+   */
+  parts: Part[];
+  /**
+   * A list of other task IDs that this message references for additional context.
+   */
+  referenceTaskIds?: string[];
+  /**
+   * Identifies the sender of the message. `user` for the client, `agent` for the service.
+   */
+  role: "agent" | "user";
+  /**
+   * The identifier of the task this message is part of. Can be omitted for the first message of a new task.
+   */
+  taskId?: string;
+}
+/**
+ * Defines configuration options for a `message/send` or `message/stream` request.
+ */
+export interface MessageSendConfiguration {
+  /**
+   * A list of output MIME types the client is prepared to accept in the response.
+   */
+  acceptedOutputModes?: string[];
+  /**
+   * If true, the client will wait for the task to complete. The server may reject this if the task is long-running.
+   */
+  blocking?: boolean;
+  /**
+   * The number of most recent messages from the task's history to retrieve in the response.
+   */
+  historyLength?: number;
+  /**
+   * Configuration for the agent to send push notifications for updates after the initial response.
+   */
+  pushNotificationConfig?: PushNotificationConfig;
+}
+/**
+ * Defines the parameters for a request to send a message to an agent. This can be used
+ * to create a new task, continue an existing one, or restart a task.
+ */
+export interface MessageSendParams {
+  /**
+   * Optional configuration for the send request.
+   */
+  configuration?: MessageSendConfiguration;
+  /**
+   * The message object being sent to the agent.
+   */
+  message: Message;
+  /**
+   * Optional metadata for extensions.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * An error indicating that the requested method does not exist or is not available.
+ */
+export interface MethodNotFoundError {
+  /**
+   * The error code for a method not found error.
+   */
+  code: -32601;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * Defines a security scheme using mTLS authentication.
+ */
+export interface MutualTLSSecurityScheme {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+  /**
+   * The type of the security scheme. Must be 'mutualTLS'.
+   */
+  type: "mutualTLS";
+}
+/**
+ * Defines a security scheme using OAuth 2.0.
+ */
+export interface OAuth2SecurityScheme {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+  /**
+   * An object containing configuration information for the supported OAuth 2.0 flows.
+   */
+  flows: OAuthFlows;
+  /**
+   * URL to the oauth2 authorization server metadata
+   * [RFC8414](https://datatracker.ietf.org/doc/html/rfc8414). TLS is required.
+   */
+  oauth2MetadataUrl?: string;
+  /**
+   * The type of the security scheme. Must be 'oauth2'.
+   */
+  type: "oauth2";
+}
+/**
+ * Defines the configuration for the supported OAuth 2.0 flows.
+ */
+export interface OAuthFlows {
+  /**
+   * Configuration for the OAuth Authorization Code flow. Previously called accessCode in OpenAPI 2.0.
+   */
+  authorizationCode?: AuthorizationCodeOAuthFlow;
+  /**
+   * Configuration for the OAuth Client Credentials flow. Previously called application in OpenAPI 2.0.
+   */
+  clientCredentials?: ClientCredentialsOAuthFlow;
+  /**
+   * Configuration for the OAuth Implicit flow.
+   */
+  implicit?: ImplicitOAuthFlow;
+  /**
+   * Configuration for the OAuth Resource Owner Password flow.
+   */
+  password?: PasswordOAuthFlow;
+}
+/**
+ * Defines a security scheme using OpenID Connect.
+ */
+export interface OpenIdConnectSecurityScheme {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+  /**
+   * The OpenID Connect Discovery URL for the OIDC provider's metadata.
+   */
+  openIdConnectUrl: string;
+  /**
+   * The type of the security scheme. Must be 'openIdConnect'.
+   */
+  type: "openIdConnect";
+}
+/**
+ * Defines base properties common to all message or artifact parts.
+ */
+export interface PartBase {
+  /**
+   * Optional metadata associated with this part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Defines configuration details for the OAuth 2.0 Resource Owner Password flow.
+ */
+export interface PasswordOAuthFlow {
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be a URL.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the scope
+   * name and a short description for it.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+  /**
+   * The token URL to be used for this flow. This MUST be a URL.
+   */
+  tokenUrl: string;
+}
+/**
+ * Defines authentication details for a push notification endpoint.
+ */
+export interface PushNotificationAuthenticationInfo {
+  /**
+   * Optional credentials required by the push notification endpoint.
+   */
+  credentials?: string;
+  /**
+   * A list of supported authentication schemes (e.g., 'Basic', 'Bearer').
+   */
+  schemes: string[];
+}
+/**
+ * Defines the configuration for setting up push notifications for task updates.
+ */
+export interface PushNotificationConfig {
+  /**
+   * Optional authentication details for the agent to use when calling the notification URL.
+   */
+  authentication?: PushNotificationAuthenticationInfo;
+  /**
+   * A unique ID for the push notification configuration, set by the client
+   * to support multiple notification callbacks.
+   */
+  id?: string;
+  /**
+   * A unique token for this task or session to validate incoming push notifications.
+   */
+  token?: string;
+  /**
+   * The callback URL where the agent should send push notifications.
+   */
+  url: string;
+}
+/**
+ * An A2A-specific error indicating that the agent does not support push notifications.
+ */
+export interface PushNotificationNotSupportedError {
+  /**
+   * The error code for when push notifications are not supported.
+   */
+  code: -32003;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * Defines base properties shared by all security scheme objects.
+ */
+export interface SecuritySchemeBase {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+}
+/**
+ * Represents a JSON-RPC request for the `message/send` method.
+ */
+export interface SendMessageRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'message/send'.
+   */
+  method: "message/send";
+  /**
+   * The parameters for sending a message.
+   */
+  params: MessageSendParams;
+}
+/**
  * Represents a successful JSON-RPC response for the `message/send` method.
  */
 export interface SendMessageSuccessResponse {
@@ -1589,6 +1408,27 @@ export interface SendMessageSuccessResponse {
    * The result, which can be a direct reply Message or the initial Task object.
    */
   result: Task | Message;
+}
+/**
+ * Represents a JSON-RPC request for the `message/stream` method.
+ */
+export interface SendStreamingMessageRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'message/stream'.
+   */
+  method: "message/stream";
+  /**
+   * The parameters for sending a message.
+   */
+  params: MessageSendParams;
 }
 /**
  * Represents a successful JSON-RPC response for the `message/stream` method.
@@ -1609,36 +1449,77 @@ export interface SendStreamingMessageSuccessResponse {
   result: Task | Message | TaskStatusUpdateEvent | TaskArtifactUpdateEvent;
 }
 /**
- * An event sent by the agent to notify the client of a change in a task's status.
- * This is typically used in streaming or subscription models.
+ * Represents a JSON-RPC request for the `tasks/pushNotificationConfig/set` method.
  */
-export interface TaskStatusUpdateEvent {
+export interface SetTaskPushNotificationConfigRequest {
   /**
-   * The context ID associated with the task.
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'tasks/pushNotificationConfig/set'.
+   */
+  method: "tasks/pushNotificationConfig/set";
+  /**
+   * The parameters for setting the push notification configuration.
+   */
+  params: TaskPushNotificationConfig;
+}
+/**
+ * Represents a successful JSON-RPC response for the `tasks/pushNotificationConfig/set` method.
+ */
+export interface SetTaskPushNotificationConfigSuccessResponse {
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number | null;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The result, containing the configured push notification settings.
+   */
+  result: TaskPushNotificationConfig;
+}
+/**
+ * Represents a single, stateful operation or conversation between a client and an agent.
+ */
+export interface Task {
+  /**
+   * A collection of artifacts generated by the agent during the execution of the task.
+   */
+  artifacts?: Artifact[];
+  /**
+   * A server-generated identifier for maintaining context across multiple related tasks or interactions.
    */
   contextId: string;
   /**
-   * If true, this is the final event in the stream for this interaction.
+   * An array of messages exchanged during the task, representing the conversation history.
    */
-  final: boolean;
+  history?: Message[];
   /**
-   * The type of this event, used as a discriminator. Always 'status-update'.
+   * A unique identifier for the task, generated by the server for a new task.
    */
-  kind: "status-update";
+  id: string;
   /**
-   * Optional metadata for extensions.
+   * The type of this object, used as a discriminator. Always 'task' for a Task.
+   */
+  kind: "task";
+  /**
+   * Optional metadata for extensions. The key is an extension-specific identifier.
    */
   metadata?: {
     [k: string]: unknown;
   };
   /**
-   * The new status of the task.
+   * The current status of the task, including its state and a descriptive message.
    */
   status: TaskStatus;
-  /**
-   * The ID of the task that was updated.
-   */
-  taskId: string;
 }
 /**
  * An event sent by the agent to notify the client that an artifact has been
@@ -1677,75 +1558,194 @@ export interface TaskArtifactUpdateEvent {
   taskId: string;
 }
 /**
- * Represents a successful JSON-RPC response for the `tasks/pushNotificationConfig/set` method.
+ * Defines parameters containing a task ID, used for simple task operations.
  */
-export interface SetTaskPushNotificationConfigSuccessResponse {
+export interface TaskIdParams {
   /**
-   * The identifier established by the client.
+   * The unique identifier of the task.
    */
-  id: string | number | null;
+  id: string;
   /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The result, containing the configured push notification settings.
-   */
-  result: TaskPushNotificationConfig;
-}
-/**
- * Represents a successful JSON-RPC response for the `tasks/pushNotificationConfig/list` method.
- */
-export interface ListTaskPushNotificationConfigSuccessResponse {
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number | null;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The result, containing an array of all push notification configurations for the task.
-   */
-  result: TaskPushNotificationConfig[];
-}
-/**
- * Represents a successful JSON-RPC 2.0 Response object.
- */
-export interface JSONRPCSuccessResponse {
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number | null;
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The value of this member is determined by the method invoked on the Server.
-   */
-  result: unknown;
-}
-/**
- * Defines base properties common to all message or artifact parts.
- */
-export interface PartBase {
-  /**
-   * Optional metadata associated with this part.
+   * Optional metadata associated with the request.
    */
   metadata?: {
     [k: string]: unknown;
   };
 }
 /**
- * Defines base properties shared by all security scheme objects.
+ * An A2A-specific error indicating that the task is in a state where it cannot be canceled.
  */
-export interface SecuritySchemeBase {
+export interface TaskNotCancelableError {
   /**
-   * An optional description for the security scheme.
+   * The error code for a task that cannot be canceled.
    */
-  description?: string;
+  code: -32002;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * An A2A-specific error indicating that the requested task ID was not found.
+ */
+export interface TaskNotFoundError {
+  /**
+   * The error code for a task not found error.
+   */
+  code: -32001;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
+}
+/**
+ * A container associating a push notification configuration with a specific task.
+ */
+export interface TaskPushNotificationConfig {
+  /**
+   * The push notification configuration for this task.
+   */
+  pushNotificationConfig: PushNotificationConfig;
+  /**
+   * The ID of the task.
+   */
+  taskId: string;
+}
+/**
+ * Defines parameters for querying a task, with an option to limit history length.
+ */
+export interface TaskQueryParams {
+  /**
+   * The number of most recent messages from the task's history to retrieve.
+   */
+  historyLength?: number;
+  /**
+   * The unique identifier of the task.
+   */
+  id: string;
+  /**
+   * Optional metadata associated with the request.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * Represents a JSON-RPC request for the `tasks/resubscribe` method, used to resume a streaming connection.
+ */
+export interface TaskResubscriptionRequest {
+  /**
+   * The identifier for this request.
+   */
+  id: string | number;
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The method name. Must be 'tasks/resubscribe'.
+   */
+  method: "tasks/resubscribe";
+  /**
+   * The parameters identifying the task to resubscribe to.
+   */
+  params: TaskIdParams;
+}
+/**
+ * Represents the status of a task at a specific point in time.
+ */
+export interface TaskStatus {
+  /**
+   * An optional, human-readable message providing more details about the current status.
+   */
+  message?: Message;
+  /**
+   * The current state of the task's lifecycle.
+   */
+  state: TaskState;
+  /**
+   * An ISO 8601 datetime string indicating when this status was recorded.
+   */
+  timestamp?: string;
+}
+/**
+ * An event sent by the agent to notify the client of a change in a task's status.
+ * This is typically used in streaming or subscription models.
+ */
+export interface TaskStatusUpdateEvent {
+  /**
+   * The context ID associated with the task.
+   */
+  contextId: string;
+  /**
+   * If true, this is the final event in the stream for this interaction.
+   */
+  final: boolean;
+  /**
+   * The type of this event, used as a discriminator. Always 'status-update'.
+   */
+  kind: "status-update";
+  /**
+   * Optional metadata for extensions.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The new status of the task.
+   */
+  status: TaskStatus;
+  /**
+   * The ID of the task that was updated.
+   */
+  taskId: string;
+}
+/**
+ * Represents a text segment within a message or artifact.
+ */
+export interface TextPart {
+  /**
+   * The type of this part, used as a discriminator. Always 'text'.
+   */
+  kind: "text";
+  /**
+   * Optional metadata associated with this part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The string content of the text part.
+   */
+  text: string;
+}
+/**
+ * An A2A-specific error indicating that the requested operation is not supported by the agent.
+ */
+export interface UnsupportedOperationError {
+  /**
+   * The error code for an unsupported operation.
+   */
+  code: -32004;
+  /**
+   * A primitive or structured value containing additional information about the error.
+   * This may be omitted.
+   */
+  data?: unknown;
+  /**
+   * The error message.
+   */
+  message: string;
 }
 
 /** Every value of {@link TaskState }, in schema order. */

@@ -18,7 +18,7 @@ import {
   type StreamingMethodName,
   type UnaryMethodName,
 } from "./protocol.js";
-import { validators } from "./validators.js";
+import { validatorFor, validators } from "./validators.js";
 import {
   A2AJsonRpcError,
   A2AUntrustedOriginError,
@@ -237,6 +237,7 @@ export class A2AClient {
     /** @internal Where the card came from, to revalidate it. */
     source?: { baseUrl: string; cache: AgentCardCache | false },
   ) {
+<<<<<<< HEAD
     this.transport =
       typeof target === "string"
         ? jsonRpcTransport.create(target, options, CHECKS, {
@@ -246,6 +247,17 @@ export class A2AClient {
         : target;
     this.#card = card;
     this.#source = source;
+=======
+    this.transport = new JsonRpcTransport(endpoint, withVersionHeader(options), {
+      makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
+      isFinal: (result) => isFinalEvent(result),
+      validate: (method, response) => {
+        const type = (A2A_METHODS as Record<string, { responseType: string | null }>)[method]?.responseType;
+        const validate = type ? validatorFor(type) : undefined;
+        return !validate || validate(response) ? null : (validate.errors ?? []);
+      },
+    });
+>>>>>>> generator
   }
 
   /** The URL (or gRPC target) calls go to. */

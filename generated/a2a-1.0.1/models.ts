@@ -15,13 +15,93 @@ export type A2ARequest =
   | GetExtendedAgentCardRpcRequest
   | DeleteTaskPushNotificationConfigRpcRequest;
 /**
- * Defines the sender of a message in A2A protocol communication.
- *
- * - `ROLE_UNSPECIFIED`: The role is unspecified.
- * - `ROLE_USER`: The message is from the client to the server.
- * - `ROLE_AGENT`: The message is from the server to the client.
+ * JSON-RPC response of the `CancelTask` method: a success or an error.
  */
-export type Role = "ROLE_UNSPECIFIED" | "ROLE_USER" | "ROLE_AGENT";
+export type CancelTaskRpcResponse = JSONRPCErrorResponse | CancelTaskRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `CreateTaskPushNotificationConfig` method: a success or an error.
+ */
+export type CreateTaskPushNotificationConfigRpcResponse =
+  JSONRPCErrorResponse | CreateTaskPushNotificationConfigRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `DeleteTaskPushNotificationConfig` method: a success or an error.
+ */
+export type DeleteTaskPushNotificationConfigRpcResponse =
+  JSONRPCErrorResponse | DeleteTaskPushNotificationConfigRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `GetExtendedAgentCard` method: a success or an error.
+ */
+export type GetExtendedAgentCardRpcResponse = JSONRPCErrorResponse | GetExtendedAgentCardRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `GetTaskPushNotificationConfig` method: a success or an error.
+ */
+export type GetTaskPushNotificationConfigRpcResponse =
+  JSONRPCErrorResponse | GetTaskPushNotificationConfigRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `GetTask` method: a success or an error.
+ */
+export type GetTaskRpcResponse = JSONRPCErrorResponse | GetTaskRpcSuccessResponse;
+/**
+ * Any JSON-RPC response of the A2A protocol: an error, or the success response of one of its methods.
+ */
+export type JSONRPCResponse =
+  | JSONRPCErrorResponse
+  | SendMessageRpcSuccessResponse
+  | SendStreamingMessageRpcSuccessResponse
+  | GetTaskRpcSuccessResponse
+  | ListTasksRpcSuccessResponse
+  | CancelTaskRpcSuccessResponse
+  | SubscribeToTaskRpcSuccessResponse
+  | CreateTaskPushNotificationConfigRpcSuccessResponse
+  | GetTaskPushNotificationConfigRpcSuccessResponse
+  | ListTaskPushNotificationConfigsRpcSuccessResponse
+  | GetExtendedAgentCardRpcSuccessResponse
+  | DeleteTaskPushNotificationConfigRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `ListTaskPushNotificationConfigs` method: a success or an error.
+ */
+export type ListTaskPushNotificationConfigsRpcResponse =
+  JSONRPCErrorResponse | ListTaskPushNotificationConfigsRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `ListTasks` method: a success or an error.
+ */
+export type ListTasksRpcResponse = JSONRPCErrorResponse | ListTasksRpcSuccessResponse;
+/**
+ * Defines the configuration for the supported OAuth 2.0 flows.
+ *
+ * Exactly one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` is present.
+ */
+export type OAuthFlows =
+  | {
+      /**
+       * Configuration for the OAuth Authorization Code flow.
+       */
+      authorizationCode: AuthorizationCodeOAuthFlow;
+    }
+  | {
+      /**
+       * Configuration for the OAuth Client Credentials flow.
+       */
+      clientCredentials: ClientCredentialsOAuthFlow;
+    }
+  | {
+      /**
+       * Deprecated: Use Authorization Code + PKCE instead.
+       */
+      implicit: ImplicitOAuthFlow;
+    }
+  | {
+      /**
+       * Deprecated: Use Authorization Code + PKCE or Device Code.
+       */
+      password: PasswordOAuthFlow;
+    }
+  | {
+      /**
+       * Configuration for the OAuth Device Code flow.
+       */
+      deviceCode: DeviceCodeOAuthFlow;
+    };
 /**
  * `Part` represents a container for a section of communication content.
  * Parts can be purely textual, some sort of file (image, video, etc) or
@@ -117,28 +197,13 @@ export type Part =
       mediaType?: string;
     };
 /**
- * Defines the possible lifecycle states of a `Task`.
+ * Defines the sender of a message in A2A protocol communication.
  *
- * - `TASK_STATE_UNSPECIFIED`: The task is in an unknown or indeterminate state.
- * - `TASK_STATE_SUBMITTED`: Indicates that a task has been successfully submitted and acknowledged.
- * - `TASK_STATE_WORKING`: Indicates that a task is actively being processed by the agent.
- * - `TASK_STATE_COMPLETED`: Indicates that a task has finished successfully. This is a terminal state.
- * - `TASK_STATE_FAILED`: Indicates that a task has finished with an error. This is a terminal state.
- * - `TASK_STATE_CANCELED`: Indicates that a task was canceled before completion. This is a terminal state.
- * - `TASK_STATE_INPUT_REQUIRED`: Indicates that the agent requires additional user input to proceed. This is an interrupted state.
- * - `TASK_STATE_REJECTED`: Indicates that the agent has decided to not perform the task. This may be done during initial task creation or later once an agent has determined it can't or won't proceed. This is a terminal state.
- * - `TASK_STATE_AUTH_REQUIRED`: Indicates that authentication is required to proceed. This is an interrupted state.
+ * - `ROLE_UNSPECIFIED`: The role is unspecified.
+ * - `ROLE_USER`: The message is from the client to the server.
+ * - `ROLE_AGENT`: The message is from the server to the client.
  */
-export type TaskState =
-  | "TASK_STATE_UNSPECIFIED"
-  | "TASK_STATE_SUBMITTED"
-  | "TASK_STATE_WORKING"
-  | "TASK_STATE_COMPLETED"
-  | "TASK_STATE_FAILED"
-  | "TASK_STATE_CANCELED"
-  | "TASK_STATE_INPUT_REQUIRED"
-  | "TASK_STATE_REJECTED"
-  | "TASK_STATE_AUTH_REQUIRED";
+export type Role = "ROLE_UNSPECIFIED" | "ROLE_USER" | "ROLE_AGENT";
 /**
  * Defines a security scheme that can be used to secure an agent's endpoints.
  * This is a discriminated union type based on the OpenAPI 3.2 Security Scheme Object.
@@ -178,85 +243,6 @@ export type SecurityScheme =
       mtlsSecurityScheme: MutualTlsSecurityScheme;
     };
 /**
- * Defines the configuration for the supported OAuth 2.0 flows.
- *
- * Exactly one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` is present.
- */
-export type OAuthFlows =
-  | {
-      /**
-       * Configuration for the OAuth Authorization Code flow.
-       */
-      authorizationCode: AuthorizationCodeOAuthFlow;
-    }
-  | {
-      /**
-       * Configuration for the OAuth Client Credentials flow.
-       */
-      clientCredentials: ClientCredentialsOAuthFlow;
-    }
-  | {
-      /**
-       * Deprecated: Use Authorization Code + PKCE instead.
-       */
-      implicit: ImplicitOAuthFlow;
-    }
-  | {
-      /**
-       * Deprecated: Use Authorization Code + PKCE or Device Code.
-       */
-      password: PasswordOAuthFlow;
-    }
-  | {
-      /**
-       * Configuration for the OAuth Device Code flow.
-       */
-      deviceCode: DeviceCodeOAuthFlow;
-    };
-/**
- * JSON-RPC response of the `CancelTask` method: a success or an error.
- */
-export type CancelTaskRpcResponse = JSONRPCErrorResponse | CancelTaskRpcSuccessResponse;
-/**
- * JSON-RPC response of the `CreateTaskPushNotificationConfig` method: a success or an error.
- */
-export type CreateTaskPushNotificationConfigRpcResponse =
-  JSONRPCErrorResponse | CreateTaskPushNotificationConfigRpcSuccessResponse;
-/**
- * JSON-RPC response of the `DeleteTaskPushNotificationConfig` method: a success or an error.
- */
-export type DeleteTaskPushNotificationConfigRpcResponse =
-  JSONRPCErrorResponse | DeleteTaskPushNotificationConfigRpcSuccessResponse;
-/**
- * JSON-RPC response of the `GetExtendedAgentCard` method: a success or an error.
- */
-export type GetExtendedAgentCardRpcResponse = JSONRPCErrorResponse | GetExtendedAgentCardRpcSuccessResponse;
-/**
- * JSON-RPC response of the `GetTaskPushNotificationConfig` method: a success or an error.
- */
-export type GetTaskPushNotificationConfigRpcResponse =
-  JSONRPCErrorResponse | GetTaskPushNotificationConfigRpcSuccessResponse;
-/**
- * JSON-RPC response of the `GetTask` method: a success or an error.
- */
-export type GetTaskRpcResponse = JSONRPCErrorResponse | GetTaskRpcSuccessResponse;
-/**
- * Any JSON-RPC response of the A2A protocol: an error, or the success response of one of its methods.
- */
-export type JSONRPCResponse =
-  | JSONRPCErrorResponse
-  | SendMessageRpcSuccessResponse
-  | SendStreamingMessageRpcSuccessResponse
-  | GetTaskRpcSuccessResponse
-  | ListTasksRpcSuccessResponse
-  | CancelTaskRpcSuccessResponse
-  | SubscribeToTaskRpcSuccessResponse
-  | CreateTaskPushNotificationConfigRpcSuccessResponse
-  | GetTaskPushNotificationConfigRpcSuccessResponse
-  | ListTaskPushNotificationConfigsRpcSuccessResponse
-  | GetExtendedAgentCardRpcSuccessResponse
-  | DeleteTaskPushNotificationConfigRpcSuccessResponse;
-/**
  * Represents the response for the `SendMessage` method.
  *
  * The payload of the response.
@@ -276,6 +262,14 @@ export type SendMessageResponse =
        */
       message: Message;
     };
+/**
+ * JSON-RPC response of the `SendMessage` method: a success or an error.
+ */
+export type SendMessageRpcResponse = JSONRPCErrorResponse | SendMessageRpcSuccessResponse;
+/**
+ * JSON-RPC response of the `SendStreamingMessage` method (each event of its stream): a success or an error.
+ */
+export type SendStreamingMessageRpcResponse = JSONRPCErrorResponse | SendStreamingMessageRpcSuccessResponse;
 /**
  * A wrapper object used in streaming operations to encapsulate different types of response data.
  *
@@ -309,572 +303,33 @@ export type StreamResponse =
       artifactUpdate: TaskArtifactUpdateEvent;
     };
 /**
- * JSON-RPC response of the `ListTaskPushNotificationConfigs` method: a success or an error.
- */
-export type ListTaskPushNotificationConfigsRpcResponse =
-  JSONRPCErrorResponse | ListTaskPushNotificationConfigsRpcSuccessResponse;
-/**
- * JSON-RPC response of the `ListTasks` method: a success or an error.
- */
-export type ListTasksRpcResponse = JSONRPCErrorResponse | ListTasksRpcSuccessResponse;
-/**
- * JSON-RPC response of the `SendMessage` method: a success or an error.
- */
-export type SendMessageRpcResponse = JSONRPCErrorResponse | SendMessageRpcSuccessResponse;
-/**
- * JSON-RPC response of the `SendStreamingMessage` method (each event of its stream): a success or an error.
- */
-export type SendStreamingMessageRpcResponse = JSONRPCErrorResponse | SendStreamingMessageRpcSuccessResponse;
-/**
  * JSON-RPC response of the `SubscribeToTask` method (each event of its stream): a success or an error.
  */
 export type SubscribeToTaskRpcResponse = JSONRPCErrorResponse | SubscribeToTaskRpcSuccessResponse;
+/**
+ * Defines the possible lifecycle states of a `Task`.
+ *
+ * - `TASK_STATE_UNSPECIFIED`: The task is in an unknown or indeterminate state.
+ * - `TASK_STATE_SUBMITTED`: Indicates that a task has been successfully submitted and acknowledged.
+ * - `TASK_STATE_WORKING`: Indicates that a task is actively being processed by the agent.
+ * - `TASK_STATE_COMPLETED`: Indicates that a task has finished successfully. This is a terminal state.
+ * - `TASK_STATE_FAILED`: Indicates that a task has finished with an error. This is a terminal state.
+ * - `TASK_STATE_CANCELED`: Indicates that a task was canceled before completion. This is a terminal state.
+ * - `TASK_STATE_INPUT_REQUIRED`: Indicates that the agent requires additional user input to proceed. This is an interrupted state.
+ * - `TASK_STATE_REJECTED`: Indicates that the agent has decided to not perform the task. This may be done during initial task creation or later once an agent has determined it can't or won't proceed. This is a terminal state.
+ * - `TASK_STATE_AUTH_REQUIRED`: Indicates that authentication is required to proceed. This is an interrupted state.
+ */
+export type TaskState =
+  | "TASK_STATE_UNSPECIFIED"
+  | "TASK_STATE_SUBMITTED"
+  | "TASK_STATE_WORKING"
+  | "TASK_STATE_COMPLETED"
+  | "TASK_STATE_FAILED"
+  | "TASK_STATE_CANCELED"
+  | "TASK_STATE_INPUT_REQUIRED"
+  | "TASK_STATE_REJECTED"
+  | "TASK_STATE_AUTH_REQUIRED";
 
-/**
- * JSON-RPC request of the `SendMessage` method (A2A JSON-RPC binding). Sends a message to an agent.
- */
-export interface SendMessageRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "SendMessage".
-   */
-  method: "SendMessage";
-  /**
-   * The SendMessageRequest message, in ProtoJSON.
-   */
-  params: SendMessageRequest;
-}
-/**
- * Represents a request for the `SendMessage` method.
- */
-export interface SendMessageRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The message to send to the agent.
-   */
-  message: Message;
-  /**
-   * Configuration for the send request.
-   */
-  configuration?: SendMessageConfiguration;
-  /**
-   * A flexible key-value map for passing additional context or parameters.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * `Message` is one unit of communication between client and server. It can be
- * associated with a context and/or a task. For server messages, `context_id` must
- * be provided, and `task_id` only if a task was created. For client messages, both
- * fields are optional, with the caveat that if both are provided, they have to
- * match (the `context_id` has to be the one that is set on the task). If only
- * `task_id` is provided, the server will infer `context_id` from it.
- */
-export interface Message {
-  /**
-   * The unique identifier (e.g. UUID) of the message. This is created by the message creator.
-   */
-  messageId: string;
-  /**
-   * Optional. The context id of the message. If set, the message will be associated with the given context.
-   */
-  contextId?: string;
-  /**
-   * Optional. The task id of the message. If set, the message will be associated with the given task.
-   */
-  taskId?: string;
-  /**
-   * Identifies the sender of the message.
-   */
-  role: Role;
-  /**
-   * Parts is the container of the message content.
-   */
-  parts: Part[];
-  /**
-   * Optional. Any metadata to provide along with the message.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-  /**
-   * The URIs of extensions that are present or contributed to this Message.
-   */
-  extensions?: string[];
-  /**
-   * A list of task IDs that this message references for additional context.
-   */
-  referenceTaskIds?: string[];
-}
-/**
- * Configuration of a send message request.
- */
-export interface SendMessageConfiguration {
-  /**
-   * A list of media types the client is prepared to accept for response parts.
-   * Agents SHOULD use this to tailor their output.
-   */
-  acceptedOutputModes?: string[];
-  /**
-   * Configuration for the agent to send push notifications for task updates.
-   * Task id should be empty when sending this configuration in a `SendMessage` request.
-   */
-  taskPushNotificationConfig?: TaskPushNotificationConfig;
-  /**
-   * The maximum number of most recent messages from the task's history to retrieve in
-   * the response. An unset value means the client does not impose any limit. A
-   * value of zero is a request to not include any messages. The server MUST NOT
-   * return more messages than the provided value, but MAY apply a lower limit.
-   */
-  historyLength?: number;
-  /**
-   * If `true`, the operation returns immediately after creating the task,
-   * even if processing is still in progress.
-   * If `false` (default), the operation MUST wait until the task reaches a
-   * terminal (`COMPLETED`, `FAILED`, `CANCELED`, `REJECTED`) or interrupted
-   * (`INPUT_REQUIRED`, `AUTH_REQUIRED`) state before returning.
-   */
-  returnImmediately?: boolean;
-}
-/**
- * A container associating a push notification configuration with a specific task.
- */
-export interface TaskPushNotificationConfig {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The push notification configuration details.
-   * A unique identifier (e.g. UUID) for this push notification configuration.
-   */
-  id?: string;
-  /**
-   * The ID of the task this configuration is associated with.
-   */
-  taskId?: string;
-  /**
-   * The URL where the notification should be sent.
-   */
-  url: string;
-  /**
-   * A token unique for this task or session.
-   */
-  token?: string;
-  /**
-   * Authentication information required to send the notification.
-   */
-  authentication?: AuthenticationInfo;
-}
-/**
- * Defines authentication details, used for push notifications.
- */
-export interface AuthenticationInfo {
-  /**
-   * HTTP Authentication Scheme from the [IANA registry](https://www.iana.org/assignments/http-authschemes/).
-   * Examples: `Bearer`, `Basic`, `Digest`.
-   * Scheme names are case-insensitive per [RFC 9110 Section 11.1](https://www.rfc-editor.org/rfc/rfc9110#section-11.1).
-   */
-  scheme: string;
-  /**
-   * Push Notification credentials. Format depends on the scheme (e.g., token for Bearer).
-   */
-  credentials?: string;
-}
-/**
- * JSON-RPC request of the `SendStreamingMessage` method (A2A JSON-RPC binding). Sends a streaming message to an agent, allowing for real-time interaction and status updates.
- * Streaming version of `SendMessage`
- */
-export interface SendStreamingMessageRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "SendStreamingMessage".
-   */
-  method: "SendStreamingMessage";
-  /**
-   * The SendMessageRequest message, in ProtoJSON.
-   */
-  params: SendMessageRequest;
-}
-/**
- * JSON-RPC request of the `GetTask` method (A2A JSON-RPC binding). Gets the latest state of a task.
- */
-export interface GetTaskRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "GetTask".
-   */
-  method: "GetTask";
-  /**
-   * The GetTaskRequest message, in ProtoJSON.
-   */
-  params: GetTaskRequest;
-}
-/**
- * Represents a request for the `GetTask` method.
- */
-export interface GetTaskRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The resource ID of the task to retrieve.
-   */
-  id: string;
-  /**
-   * The maximum number of most recent messages from the task's history to retrieve. An
-   * unset value means the client does not impose any limit. A value of zero is
-   * a request to not include any messages. The server MUST NOT return more
-   * messages than the provided value, but MAY apply a lower limit.
-   */
-  historyLength?: number;
-}
-/**
- * JSON-RPC request of the `ListTasks` method (A2A JSON-RPC binding). Lists tasks that match the specified filter.
- */
-export interface ListTasksRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "ListTasks".
-   */
-  method: "ListTasks";
-  /**
-   * The ListTasksRequest message, in ProtoJSON. May be omitted: it has no required field.
-   */
-  params?: ListTasksRequest;
-}
-/**
- * Parameters for listing tasks with optional filtering criteria.
- */
-export interface ListTasksRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * Filter tasks by context ID to get tasks from a specific conversation or session.
-   */
-  contextId?: string;
-  /**
-   * Filter tasks by their current status state.
-   */
-  status?: TaskState;
-  /**
-   * The maximum number of tasks to return. The service may return fewer than this value.
-   * If unspecified, at most 50 tasks will be returned.
-   * The minimum value is 1.
-   * The maximum value is 100.
-   */
-  pageSize?: number;
-  /**
-   * A page token, received from a previous `ListTasks` call.
-   * `ListTasksResponse.next_page_token`.
-   * Provide this to retrieve the subsequent page.
-   */
-  pageToken?: string;
-  /**
-   * The maximum number of messages to include in each task's history.
-   */
-  historyLength?: number;
-  /**
-   * Filter tasks which have a status updated after the provided timestamp in ISO 8601 format (e.g., "2023-10-27T10:00:00Z").
-   * Only tasks with a status timestamp time greater than or equal to this value will be returned.
-   */
-  statusTimestampAfter?: string;
-  /**
-   * Whether to include artifacts in the returned tasks.
-   * Defaults to false to reduce payload size.
-   */
-  includeArtifacts?: boolean;
-}
-/**
- * JSON-RPC request of the `CancelTask` method (A2A JSON-RPC binding). Cancels a task in progress.
- */
-export interface CancelTaskRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "CancelTask".
-   */
-  method: "CancelTask";
-  /**
-   * The CancelTaskRequest message, in ProtoJSON.
-   */
-  params: CancelTaskRequest;
-}
-/**
- * Represents a request for the `CancelTask` method.
- */
-export interface CancelTaskRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The resource ID of the task to cancel.
-   */
-  id: string;
-  /**
-   * A flexible key-value map for passing additional context or parameters.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
- * JSON-RPC request of the `SubscribeToTask` method (A2A JSON-RPC binding). Subscribes to task updates for tasks not in a terminal state.
- * Returns `UnsupportedOperationError` if the task is already in a terminal state (completed, failed, canceled, rejected).
- */
-export interface SubscribeToTaskRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "SubscribeToTask".
-   */
-  method: "SubscribeToTask";
-  /**
-   * The SubscribeToTaskRequest message, in ProtoJSON.
-   */
-  params: SubscribeToTaskRequest;
-}
-/**
- * Represents a request for the `SubscribeToTask` method.
- */
-export interface SubscribeToTaskRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The resource ID of the task to subscribe to.
-   */
-  id: string;
-}
-/**
- * JSON-RPC request of the `CreateTaskPushNotificationConfig` method (A2A JSON-RPC binding). Creates a push notification config for a task.
- */
-export interface CreateTaskPushNotificationConfigRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "CreateTaskPushNotificationConfig".
-   */
-  method: "CreateTaskPushNotificationConfig";
-  /**
-   * The TaskPushNotificationConfig message, in ProtoJSON.
-   */
-  params: TaskPushNotificationConfig;
-}
-/**
- * JSON-RPC request of the `GetTaskPushNotificationConfig` method (A2A JSON-RPC binding). Gets a push notification config for a task.
- */
-export interface GetTaskPushNotificationConfigRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "GetTaskPushNotificationConfig".
-   */
-  method: "GetTaskPushNotificationConfig";
-  /**
-   * The GetTaskPushNotificationConfigRequest message, in ProtoJSON.
-   */
-  params: GetTaskPushNotificationConfigRequest;
-}
-/**
- * Represents a request for the `GetTaskPushNotificationConfig` method.
- */
-export interface GetTaskPushNotificationConfigRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The parent task resource ID.
-   */
-  taskId: string;
-  /**
-   * The resource ID of the configuration to retrieve.
-   */
-  id: string;
-}
-/**
- * JSON-RPC request of the `ListTaskPushNotificationConfigs` method (A2A JSON-RPC binding). Get a list of push notifications configured for a task.
- */
-export interface ListTaskPushNotificationConfigsRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "ListTaskPushNotificationConfigs".
-   */
-  method: "ListTaskPushNotificationConfigs";
-  /**
-   * The ListTaskPushNotificationConfigsRequest message, in ProtoJSON.
-   */
-  params: ListTaskPushNotificationConfigsRequest;
-}
-/**
- * Represents a request for the `ListTaskPushNotificationConfigs` method.
- */
-export interface ListTaskPushNotificationConfigsRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The parent task resource ID.
-   */
-  taskId: string;
-  /**
-   * The maximum number of configurations to return.
-   */
-  pageSize?: number;
-  /**
-   * A page token received from a previous `ListTaskPushNotificationConfigsRequest` call.
-   */
-  pageToken?: string;
-}
-/**
- * JSON-RPC request of the `GetExtendedAgentCard` method (A2A JSON-RPC binding). Gets the extended agent card for the authenticated agent.
- */
-export interface GetExtendedAgentCardRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "GetExtendedAgentCard".
-   */
-  method: "GetExtendedAgentCard";
-  /**
-   * The GetExtendedAgentCardRequest message, in ProtoJSON. May be omitted: it has no required field.
-   */
-  params?: GetExtendedAgentCardRequest;
-}
-/**
- * Represents a request for the `GetExtendedAgentCard` method.
- */
-export interface GetExtendedAgentCardRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-}
-/**
- * JSON-RPC request of the `DeleteTaskPushNotificationConfig` method (A2A JSON-RPC binding). Deletes a push notification config for a task.
- */
-export interface DeleteTaskPushNotificationConfigRpcRequest {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier established by the client.
-   */
-  id: string | number;
-  /**
-   * The method name: "DeleteTaskPushNotificationConfig".
-   */
-  method: "DeleteTaskPushNotificationConfig";
-  /**
-   * The DeleteTaskPushNotificationConfigRequest message, in ProtoJSON.
-   */
-  params: DeleteTaskPushNotificationConfigRequest;
-}
-/**
- * Represents a request for the `DeleteTaskPushNotificationConfig` method.
- */
-export interface DeleteTaskPushNotificationConfigRequest {
-  /**
-   * Optional. Opaque routing identifier. Must match the `tenant` value from
-   * the selected `AgentInterface` in the Agent Card when that field is set.
-   */
-  tenant?: string;
-  /**
-   * The parent task resource ID.
-   */
-  taskId: string;
-  /**
-   * The resource ID of the configuration to delete.
-   */
-  id: string;
-}
 /**
  * Defines a security scheme using an API key.
  */
@@ -912,29 +367,6 @@ export interface AgentCapabilities {
    * Indicates if the agent supports providing an extended agent card when authenticated.
    */
   extendedAgentCard?: boolean;
-}
-/**
- * A declaration of a protocol extension supported by an Agent.
- */
-export interface AgentExtension {
-  /**
-   * The unique URI identifying the extension.
-   */
-  uri?: string;
-  /**
-   * A human-readable description of how this agent uses the extension.
-   */
-  description?: string;
-  /**
-   * If true, the client must understand and comply with the extension's requirements.
-   */
-  required?: boolean;
-  /**
-   * Optional. Extension-specific configuration parameters.
-   */
-  params?: {
-    [k: string]: unknown;
-  };
 }
 /**
  * A self-describing manifest for an agent. It provides essential
@@ -1009,6 +441,50 @@ export interface AgentCard {
   iconUrl?: string;
 }
 /**
+ * AgentCardSignature represents a JWS signature of an AgentCard.
+ * This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
+ */
+export interface AgentCardSignature {
+  /**
+   * Required. The protected JWS header for the signature. This is always a
+   * base64url-encoded JSON object.
+   */
+  protected: string;
+  /**
+   * Required. The computed signature, base64url-encoded.
+   */
+  signature: string;
+  /**
+   * The unprotected JWS header values.
+   */
+  header?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * A declaration of a protocol extension supported by an Agent.
+ */
+export interface AgentExtension {
+  /**
+   * The unique URI identifying the extension.
+   */
+  uri?: string;
+  /**
+   * A human-readable description of how this agent uses the extension.
+   */
+  description?: string;
+  /**
+   * If true, the client must understand and comply with the extension's requirements.
+   */
+  required?: boolean;
+  /**
+   * Optional. Extension-specific configuration parameters.
+   */
+  params?: {
+    [k: string]: unknown;
+  };
+}
+/**
  * Declares a combination of a target URL, transport and protocol version for interacting with the agent.
  * This allows agents to expose the same functionality over multiple protocol binding mechanisms.
  */
@@ -1056,202 +532,6 @@ export interface AgentProvider {
   organization: string;
 }
 /**
- * Defines a security scheme using HTTP authentication.
- */
-export interface HTTPAuthSecurityScheme {
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-  /**
-   * The name of the HTTP Authentication scheme to be used in the Authorization header,
-   * as defined in RFC7235 (e.g., "Bearer").
-   * This value should be registered in the IANA Authentication Scheme registry.
-   */
-  scheme: string;
-  /**
-   * A hint to the client to identify how the bearer token is formatted (e.g., "JWT").
-   * Primarily for documentation purposes.
-   */
-  bearerFormat?: string;
-}
-/**
- * Defines a security scheme using OAuth 2.0.
- */
-export interface OAuth2SecurityScheme {
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-  /**
-   * An object containing configuration information for the supported OAuth 2.0 flows.
-   */
-  flows: OAuthFlows;
-  /**
-   * URL to the OAuth2 authorization server metadata [RFC 8414](https://datatracker.ietf.org/doc/html/rfc8414).
-   * TLS is required.
-   */
-  oauth2MetadataUrl?: string;
-}
-/**
- * Defines configuration details for the OAuth 2.0 Authorization Code flow.
- */
-export interface AuthorizationCodeOAuthFlow {
-  /**
-   * The authorization URL to be used for this flow.
-   */
-  authorizationUrl: string;
-  /**
-   * The token URL to be used for this flow.
-   */
-  tokenUrl: string;
-  /**
-   * The URL to be used for obtaining refresh tokens.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-  /**
-   * Indicates if PKCE (RFC 7636) is required for this flow.
-   * PKCE should always be used for public clients and is recommended for all clients.
-   */
-  pkceRequired?: boolean;
-}
-/**
- * Defines configuration details for the OAuth 2.0 Client Credentials flow.
- */
-export interface ClientCredentialsOAuthFlow {
-  /**
-   * The token URL to be used for this flow.
-   */
-  tokenUrl: string;
-  /**
-   * The URL to be used for obtaining refresh tokens.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-}
-/**
- * Deprecated: Use Authorization Code + PKCE instead.
- */
-export interface ImplicitOAuthFlow {
-  /**
-   * The authorization URL to be used for this flow. This MUST be in the
-   * form of a URL. The OAuth2 standard requires the use of TLS
-   */
-  authorizationUrl?: string;
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be in the
-   * form of a URL. The OAuth2 standard requires the use of TLS.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the
-   * scope name and a short description for it. The map MAY be empty.
-   */
-  scopes?: {
-    [k: string]: string;
-  };
-}
-/**
- * Deprecated: Use Authorization Code + PKCE or Device Code.
- */
-export interface PasswordOAuthFlow {
-  /**
-   * The token URL to be used for this flow. This MUST be in the form of a URL.
-   * The OAuth2 standard requires the use of TLS.
-   */
-  tokenUrl?: string;
-  /**
-   * The URL to be used for obtaining refresh tokens. This MUST be in the
-   * form of a URL. The OAuth2 standard requires the use of TLS.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme. A map between the
-   * scope name and a short description for it. The map MAY be empty.
-   */
-  scopes?: {
-    [k: string]: string;
-  };
-}
-/**
- * Defines configuration details for the OAuth 2.0 Device Code flow (RFC 8628).
- * This flow is designed for input-constrained devices such as IoT devices,
- * and CLI tools where the user authenticates on a separate device.
- */
-export interface DeviceCodeOAuthFlow {
-  /**
-   * The device authorization endpoint URL.
-   */
-  deviceAuthorizationUrl: string;
-  /**
-   * The token URL to be used for this flow.
-   */
-  tokenUrl: string;
-  /**
-   * The URL to be used for obtaining refresh tokens.
-   */
-  refreshUrl?: string;
-  /**
-   * The available scopes for the OAuth2 security scheme.
-   */
-  scopes: {
-    [k: string]: string;
-  };
-}
-/**
- * Defines a security scheme using OpenID Connect.
- */
-export interface OpenIdConnectSecurityScheme {
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-  /**
-   * The [OpenID Connect Discovery URL](https://openid.net/specs/openid-connect-discovery-1_0.html) for the OIDC provider's metadata.
-   */
-  openIdConnectUrl: string;
-}
-/**
- * Defines a security scheme using mTLS authentication.
- */
-export interface MutualTlsSecurityScheme {
-  /**
-   * An optional description for the security scheme.
-   */
-  description?: string;
-}
-/**
- * Defines the security requirements for an agent.
- */
-export interface SecurityRequirement {
-  /**
-   * A map of security schemes to the required scopes.
-   */
-  schemes?: {
-    [k: string]: StringList;
-  };
-}
-/**
- * A list of strings.
- */
-export interface StringList {
-  /**
-   * The individual string values.
-   */
-  list?: string[];
-}
-/**
  * Represents a distinct capability or function that an agent can perform.
  */
 export interface AgentSkill {
@@ -1289,27 +569,6 @@ export interface AgentSkill {
   securityRequirements?: SecurityRequirement[];
 }
 /**
- * AgentCardSignature represents a JWS signature of an AgentCard.
- * This follows the JSON format of an RFC 7515 JSON Web Signature (JWS).
- */
-export interface AgentCardSignature {
-  /**
-   * Required. The protected JWS header for the signature. This is always a
-   * base64url-encoded JSON object.
-   */
-  protected: string;
-  /**
-   * Required. The computed signature, base64url-encoded.
-   */
-  signature: string;
-  /**
-   * The unprotected JWS header values.
-   */
-  header?: {
-    [k: string]: unknown;
-  };
-}
-/**
  * Artifacts represent task outputs.
  */
 export interface Artifact {
@@ -1341,9 +600,93 @@ export interface Artifact {
   extensions?: string[];
 }
 /**
- * A JSON-RPC 2.0 error response.
+ * Defines authentication details, used for push notifications.
  */
-export interface JSONRPCErrorResponse {
+export interface AuthenticationInfo {
+  /**
+   * HTTP Authentication Scheme from the [IANA registry](https://www.iana.org/assignments/http-authschemes/).
+   * Examples: `Bearer`, `Basic`, `Digest`.
+   * Scheme names are case-insensitive per [RFC 9110 Section 11.1](https://www.rfc-editor.org/rfc/rfc9110#section-11.1).
+   */
+  scheme: string;
+  /**
+   * Push Notification credentials. Format depends on the scheme (e.g., token for Bearer).
+   */
+  credentials?: string;
+}
+/**
+ * Defines configuration details for the OAuth 2.0 Authorization Code flow.
+ */
+export interface AuthorizationCodeOAuthFlow {
+  /**
+   * The authorization URL to be used for this flow.
+   */
+  authorizationUrl: string;
+  /**
+   * The token URL to be used for this flow.
+   */
+  tokenUrl: string;
+  /**
+   * The URL to be used for obtaining refresh tokens.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme.
+   */
+  scopes: {
+    [k: string]: string;
+  };
+  /**
+   * Indicates if PKCE (RFC 7636) is required for this flow.
+   * PKCE should always be used for public clients and is recommended for all clients.
+   */
+  pkceRequired?: boolean;
+}
+/**
+ * Represents a request for the `CancelTask` method.
+ */
+export interface CancelTaskRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * The resource ID of the task to cancel.
+   */
+  id: string;
+  /**
+   * A flexible key-value map for passing additional context or parameters.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * JSON-RPC request of the `CancelTask` method (A2A JSON-RPC binding). Cancels a task in progress.
+ */
+export interface CancelTaskRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "CancelTask".
+   */
+  method: "CancelTask";
+  /**
+   * The CancelTaskRequest message, in ProtoJSON.
+   */
+  params: CancelTaskRequest;
+}
+/**
+ * Successful JSON-RPC response of the `CancelTask` method: its result is a Task.
+ */
+export interface CancelTaskRpcSuccessResponse {
   /**
    * The version of the JSON-RPC protocol. MUST be exactly "2.0".
    */
@@ -1353,212 +696,28 @@ export interface JSONRPCErrorResponse {
    */
   id: string | number | null;
   /**
-   * The error that occurred.
+   * The Task message, in ProtoJSON.
    */
-  error:
-    | JSONRPCError
-    | JSONParseError
-    | InvalidRequestError
-    | MethodNotFoundError
-    | InvalidParamsError
-    | InternalError
-    | TaskNotFoundError
-    | TaskNotCancelableError
-    | PushNotificationNotSupportedError
-    | UnsupportedOperationError
-    | ContentTypeNotSupportedError
-    | InvalidAgentResponseError
-    | ExtendedAgentCardNotConfiguredError
-    | ExtensionSupportRequiredError
-    | VersionNotSupportedError;
+  result: Task;
 }
 /**
- * A JSON-RPC 2.0 error object. The A2A binding puts error details in `data` as an array of objects, each with an `@type` (ProtoJSON `Any`).
+ * Defines configuration details for the OAuth 2.0 Client Credentials flow.
  */
-export interface JSONRPCError {
+export interface ClientCredentialsOAuthFlow {
   /**
-   * A number that indicates the error type that occurred.
+   * The token URL to be used for this flow.
    */
-  code: number;
+  tokenUrl: string;
   /**
-   * A short description of the error.
+   * The URL to be used for obtaining refresh tokens.
    */
-  message: string;
+  refreshUrl?: string;
   /**
-   * Additional information about the error; in A2A, an array of objects each with an `@type` key.
+   * The available scopes for the OAuth2 security scheme.
    */
-  data?: unknown;
-}
-/**
- * The server received invalid JSON. (JSON-RPC error code -32700.)
- */
-export interface JSONParseError {
-  /**
-   * Always -32700.
-   */
-  code: -32700;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * The JSON sent is not a valid Request object. (JSON-RPC error code -32600.)
- */
-export interface InvalidRequestError {
-  /**
-   * Always -32600.
-   */
-  code: -32600;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * The requested method does not exist or is not available. (JSON-RPC error code -32601.)
- */
-export interface MethodNotFoundError {
-  /**
-   * Always -32601.
-   */
-  code: -32601;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * The method parameters are invalid. (JSON-RPC error code -32602.)
- */
-export interface InvalidParamsError {
-  /**
-   * Always -32602.
-   */
-  code: -32602;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * An internal error occurred on the server. (JSON-RPC error code -32603.)
- */
-export interface InternalError {
-  /**
-   * Always -32603.
-   */
-  code: -32603;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged. (JSON-RPC error code -32001, an A2A-specific error.)
- */
-export interface TaskNotFoundError {
-  /**
-   * Always -32001.
-   */
-  code: -32001;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * An attempt was made to cancel a task that is not in a cancelable state (e.g., it has already reached a terminal state like `TASK_STATE_COMPLETED`, `TASK_STATE_FAILED`, `TASK_STATE_CANCELED`, `TASK_STATE_REJECTED`). (JSON-RPC error code -32002, an A2A-specific error.)
- */
-export interface TaskNotCancelableError {
-  /**
-   * Always -32002.
-   */
-  code: -32002;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`). (JSON-RPC error code -32003, an A2A-specific error.)
- */
-export interface PushNotificationNotSupportedError {
-  /**
-   * Always -32003.
-   */
-  code: -32003;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
-}
-/**
- * The requested operation or a specific aspect of it is not supported by this server agent implementation. (JSON-RPC error code -32004, an A2A-specific error.)
- */
-export interface UnsupportedOperationError {
-  /**
-   * Always -32004.
-   */
-  code: -32004;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
+  scopes: {
+    [k: string]: string;
+  };
 }
 /**
  * A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked. (JSON-RPC error code -32005, an A2A-specific error.)
@@ -1580,23 +739,123 @@ export interface ContentTypeNotSupportedError {
   }[];
 }
 /**
- * An agent returned a response that does not conform to the specification for the current method. (JSON-RPC error code -32006, an A2A-specific error.)
+ * JSON-RPC request of the `CreateTaskPushNotificationConfig` method (A2A JSON-RPC binding). Creates a push notification config for a task.
  */
-export interface InvalidAgentResponseError {
+export interface CreateTaskPushNotificationConfigRpcRequest {
   /**
-   * Always -32006.
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
    */
-  code: -32006;
+  jsonrpc: "2.0";
   /**
-   * A short description of the error.
+   * The identifier established by the client.
    */
-  message: string;
+  id: string | number;
   /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   * The method name: "CreateTaskPushNotificationConfig".
    */
-  data?: {
-    "@type": string;
-  }[];
+  method: "CreateTaskPushNotificationConfig";
+  /**
+   * The TaskPushNotificationConfig message, in ProtoJSON.
+   */
+  params: TaskPushNotificationConfig;
+}
+/**
+ * Successful JSON-RPC response of the `CreateTaskPushNotificationConfig` method: its result is a TaskPushNotificationConfig.
+ */
+export interface CreateTaskPushNotificationConfigRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The TaskPushNotificationConfig message, in ProtoJSON.
+   */
+  result: TaskPushNotificationConfig;
+}
+/**
+ * Represents a request for the `DeleteTaskPushNotificationConfig` method.
+ */
+export interface DeleteTaskPushNotificationConfigRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * The parent task resource ID.
+   */
+  taskId: string;
+  /**
+   * The resource ID of the configuration to delete.
+   */
+  id: string;
+}
+/**
+ * JSON-RPC request of the `DeleteTaskPushNotificationConfig` method (A2A JSON-RPC binding). Deletes a push notification config for a task.
+ */
+export interface DeleteTaskPushNotificationConfigRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "DeleteTaskPushNotificationConfig".
+   */
+  method: "DeleteTaskPushNotificationConfig";
+  /**
+   * The DeleteTaskPushNotificationConfigRequest message, in ProtoJSON.
+   */
+  params: DeleteTaskPushNotificationConfigRequest;
+}
+/**
+ * Successful JSON-RPC response of the `DeleteTaskPushNotificationConfig` method: its result is a google.protobuf.Empty.
+ */
+export interface DeleteTaskPushNotificationConfigRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The google.protobuf.Empty message, in ProtoJSON.
+   */
+  result: { [k: string]: never };
+}
+/**
+ * Defines configuration details for the OAuth 2.0 Device Code flow (RFC 8628).
+ * This flow is designed for input-constrained devices such as IoT devices,
+ * and CLI tools where the user authenticates on a separate device.
+ */
+export interface DeviceCodeOAuthFlow {
+  /**
+   * The device authorization endpoint URL.
+   */
+  deviceAuthorizationUrl: string;
+  /**
+   * The token URL to be used for this flow.
+   */
+  tokenUrl: string;
+  /**
+   * The URL to be used for obtaining refresh tokens.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme.
+   */
+  scopes: {
+    [k: string]: string;
+  };
 }
 /**
  * The agent does not have an extended agent card configured when one is required for the requested operation. (JSON-RPC error code -32007, an A2A-specific error.)
@@ -1637,28 +896,155 @@ export interface ExtensionSupportRequiredError {
   }[];
 }
 /**
- * The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent. (JSON-RPC error code -32009, an A2A-specific error.)
+ * Represents a request for the `GetExtendedAgentCard` method.
  */
-export interface VersionNotSupportedError {
+export interface GetExtendedAgentCardRequest {
   /**
-   * Always -32009.
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
    */
-  code: -32009;
-  /**
-   * A short description of the error.
-   */
-  message: string;
-  /**
-   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
-   */
-  data?: {
-    "@type": string;
-  }[];
+  tenant?: string;
 }
 /**
- * Successful JSON-RPC response of the `CancelTask` method: its result is a Task.
+ * JSON-RPC request of the `GetExtendedAgentCard` method (A2A JSON-RPC binding). Gets the extended agent card for the authenticated agent.
  */
-export interface CancelTaskRpcSuccessResponse {
+export interface GetExtendedAgentCardRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "GetExtendedAgentCard".
+   */
+  method: "GetExtendedAgentCard";
+  /**
+   * The GetExtendedAgentCardRequest message, in ProtoJSON. May be omitted: it has no required field.
+   */
+  params?: GetExtendedAgentCardRequest;
+}
+/**
+ * Successful JSON-RPC response of the `GetExtendedAgentCard` method: its result is a AgentCard.
+ */
+export interface GetExtendedAgentCardRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The AgentCard message, in ProtoJSON.
+   */
+  result: AgentCard;
+}
+/**
+ * Represents a request for the `GetTaskPushNotificationConfig` method.
+ */
+export interface GetTaskPushNotificationConfigRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * The parent task resource ID.
+   */
+  taskId: string;
+  /**
+   * The resource ID of the configuration to retrieve.
+   */
+  id: string;
+}
+/**
+ * JSON-RPC request of the `GetTaskPushNotificationConfig` method (A2A JSON-RPC binding). Gets a push notification config for a task.
+ */
+export interface GetTaskPushNotificationConfigRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "GetTaskPushNotificationConfig".
+   */
+  method: "GetTaskPushNotificationConfig";
+  /**
+   * The GetTaskPushNotificationConfigRequest message, in ProtoJSON.
+   */
+  params: GetTaskPushNotificationConfigRequest;
+}
+/**
+ * Successful JSON-RPC response of the `GetTaskPushNotificationConfig` method: its result is a TaskPushNotificationConfig.
+ */
+export interface GetTaskPushNotificationConfigRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The TaskPushNotificationConfig message, in ProtoJSON.
+   */
+  result: TaskPushNotificationConfig;
+}
+/**
+ * Represents a request for the `GetTask` method.
+ */
+export interface GetTaskRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * The resource ID of the task to retrieve.
+   */
+  id: string;
+  /**
+   * The maximum number of most recent messages from the task's history to retrieve. An
+   * unset value means the client does not impose any limit. A value of zero is
+   * a request to not include any messages. The server MUST NOT return more
+   * messages than the provided value, but MAY apply a lower limit.
+   */
+  historyLength?: number;
+}
+/**
+ * JSON-RPC request of the `GetTask` method (A2A JSON-RPC binding). Gets the latest state of a task.
+ */
+export interface GetTaskRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "GetTask".
+   */
+  method: "GetTask";
+  /**
+   * The GetTaskRequest message, in ProtoJSON.
+   */
+  params: GetTaskRequest;
+}
+/**
+ * Successful JSON-RPC response of the `GetTask` method: its result is a Task.
+ */
+export interface GetTaskRpcSuccessResponse {
   /**
    * The version of the JSON-RPC protocol. MUST be exactly "2.0".
    */
@@ -1671,6 +1057,718 @@ export interface CancelTaskRpcSuccessResponse {
    * The Task message, in ProtoJSON.
    */
   result: Task;
+}
+/**
+ * Defines a security scheme using HTTP authentication.
+ */
+export interface HTTPAuthSecurityScheme {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+  /**
+   * The name of the HTTP Authentication scheme to be used in the Authorization header,
+   * as defined in RFC7235 (e.g., "Bearer").
+   * This value should be registered in the IANA Authentication Scheme registry.
+   */
+  scheme: string;
+  /**
+   * A hint to the client to identify how the bearer token is formatted (e.g., "JWT").
+   * Primarily for documentation purposes.
+   */
+  bearerFormat?: string;
+}
+/**
+ * Deprecated: Use Authorization Code + PKCE instead.
+ */
+export interface ImplicitOAuthFlow {
+  /**
+   * The authorization URL to be used for this flow. This MUST be in the
+   * form of a URL. The OAuth2 standard requires the use of TLS
+   */
+  authorizationUrl?: string;
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be in the
+   * form of a URL. The OAuth2 standard requires the use of TLS.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the
+   * scope name and a short description for it. The map MAY be empty.
+   */
+  scopes?: {
+    [k: string]: string;
+  };
+}
+/**
+ * An internal error occurred on the server. (JSON-RPC error code -32603.)
+ */
+export interface InternalError {
+  /**
+   * Always -32603.
+   */
+  code: -32603;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * An agent returned a response that does not conform to the specification for the current method. (JSON-RPC error code -32006, an A2A-specific error.)
+ */
+export interface InvalidAgentResponseError {
+  /**
+   * Always -32006.
+   */
+  code: -32006;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * The method parameters are invalid. (JSON-RPC error code -32602.)
+ */
+export interface InvalidParamsError {
+  /**
+   * Always -32602.
+   */
+  code: -32602;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * The JSON sent is not a valid Request object. (JSON-RPC error code -32600.)
+ */
+export interface InvalidRequestError {
+  /**
+   * Always -32600.
+   */
+  code: -32600;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * The server received invalid JSON. (JSON-RPC error code -32700.)
+ */
+export interface JSONParseError {
+  /**
+   * Always -32700.
+   */
+  code: -32700;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * A JSON-RPC 2.0 error object. The A2A binding puts error details in `data` as an array of objects, each with an `@type` (ProtoJSON `Any`).
+ */
+export interface JSONRPCError {
+  /**
+   * A number that indicates the error type that occurred.
+   */
+  code: number;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Additional information about the error; in A2A, an array of objects each with an `@type` key.
+   */
+  data?: unknown;
+}
+/**
+ * A JSON-RPC 2.0 error response.
+ */
+export interface JSONRPCErrorResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The error that occurred.
+   */
+  error:
+    | JSONRPCError
+    | JSONParseError
+    | InvalidRequestError
+    | MethodNotFoundError
+    | InvalidParamsError
+    | InternalError
+    | TaskNotFoundError
+    | TaskNotCancelableError
+    | PushNotificationNotSupportedError
+    | UnsupportedOperationError
+    | ContentTypeNotSupportedError
+    | InvalidAgentResponseError
+    | ExtendedAgentCardNotConfiguredError
+    | ExtensionSupportRequiredError
+    | VersionNotSupportedError;
+}
+/**
+ * Represents a request for the `ListTaskPushNotificationConfigs` method.
+ */
+export interface ListTaskPushNotificationConfigsRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * The parent task resource ID.
+   */
+  taskId: string;
+  /**
+   * The maximum number of configurations to return.
+   */
+  pageSize?: number;
+  /**
+   * A page token received from a previous `ListTaskPushNotificationConfigsRequest` call.
+   */
+  pageToken?: string;
+}
+/**
+ * Represents a successful response for the `ListTaskPushNotificationConfigs`
+ * method.
+ */
+export interface ListTaskPushNotificationConfigsResponse {
+  /**
+   * The list of push notification configurations.
+   */
+  configs?: TaskPushNotificationConfig[];
+  /**
+   * A token to retrieve the next page of results, or empty if there are no more results in the list.
+   */
+  nextPageToken?: string;
+}
+/**
+ * JSON-RPC request of the `ListTaskPushNotificationConfigs` method (A2A JSON-RPC binding). Get a list of push notifications configured for a task.
+ */
+export interface ListTaskPushNotificationConfigsRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "ListTaskPushNotificationConfigs".
+   */
+  method: "ListTaskPushNotificationConfigs";
+  /**
+   * The ListTaskPushNotificationConfigsRequest message, in ProtoJSON.
+   */
+  params: ListTaskPushNotificationConfigsRequest;
+}
+/**
+ * Successful JSON-RPC response of the `ListTaskPushNotificationConfigs` method: its result is a ListTaskPushNotificationConfigsResponse.
+ */
+export interface ListTaskPushNotificationConfigsRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The ListTaskPushNotificationConfigsResponse message, in ProtoJSON.
+   */
+  result: ListTaskPushNotificationConfigsResponse;
+}
+/**
+ * Parameters for listing tasks with optional filtering criteria.
+ */
+export interface ListTasksRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * Filter tasks by context ID to get tasks from a specific conversation or session.
+   */
+  contextId?: string;
+  /**
+   * Filter tasks by their current status state.
+   */
+  status?: TaskState;
+  /**
+   * The maximum number of tasks to return. The service may return fewer than this value.
+   * If unspecified, at most 50 tasks will be returned.
+   * The minimum value is 1.
+   * The maximum value is 100.
+   */
+  pageSize?: number;
+  /**
+   * A page token, received from a previous `ListTasks` call.
+   * `ListTasksResponse.next_page_token`.
+   * Provide this to retrieve the subsequent page.
+   */
+  pageToken?: string;
+  /**
+   * The maximum number of messages to include in each task's history.
+   */
+  historyLength?: number;
+  /**
+   * Filter tasks which have a status updated after the provided timestamp in ISO 8601 format (e.g., "2023-10-27T10:00:00Z").
+   * Only tasks with a status timestamp time greater than or equal to this value will be returned.
+   */
+  statusTimestampAfter?: string;
+  /**
+   * Whether to include artifacts in the returned tasks.
+   * Defaults to false to reduce payload size.
+   */
+  includeArtifacts?: boolean;
+}
+/**
+ * Result object for `ListTasks` method containing an array of tasks and pagination information.
+ */
+export interface ListTasksResponse {
+  /**
+   * Array of tasks matching the specified criteria.
+   */
+  tasks: Task[];
+  /**
+   * A token to retrieve the next page of results, or empty if there are no more results in the list.
+   */
+  nextPageToken: string;
+  /**
+   * The page size used for this response.
+   */
+  pageSize: number;
+  /**
+   * Total number of tasks available (before pagination).
+   */
+  totalSize: number;
+}
+/**
+ * JSON-RPC request of the `ListTasks` method (A2A JSON-RPC binding). Lists tasks that match the specified filter.
+ */
+export interface ListTasksRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "ListTasks".
+   */
+  method: "ListTasks";
+  /**
+   * The ListTasksRequest message, in ProtoJSON. May be omitted: it has no required field.
+   */
+  params?: ListTasksRequest;
+}
+/**
+ * Successful JSON-RPC response of the `ListTasks` method: its result is a ListTasksResponse.
+ */
+export interface ListTasksRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The ListTasksResponse message, in ProtoJSON.
+   */
+  result: ListTasksResponse;
+}
+/**
+ * `Message` is one unit of communication between client and server. It can be
+ * associated with a context and/or a task. For server messages, `context_id` must
+ * be provided, and `task_id` only if a task was created. For client messages, both
+ * fields are optional, with the caveat that if both are provided, they have to
+ * match (the `context_id` has to be the one that is set on the task). If only
+ * `task_id` is provided, the server will infer `context_id` from it.
+ */
+export interface Message {
+  /**
+   * The unique identifier (e.g. UUID) of the message. This is created by the message creator.
+   */
+  messageId: string;
+  /**
+   * Optional. The context id of the message. If set, the message will be associated with the given context.
+   */
+  contextId?: string;
+  /**
+   * Optional. The task id of the message. If set, the message will be associated with the given task.
+   */
+  taskId?: string;
+  /**
+   * Identifies the sender of the message.
+   */
+  role: Role;
+  /**
+   * Parts is the container of the message content.
+   */
+  parts: Part[];
+  /**
+   * Optional. Any metadata to provide along with the message.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * The URIs of extensions that are present or contributed to this Message.
+   */
+  extensions?: string[];
+  /**
+   * A list of task IDs that this message references for additional context.
+   */
+  referenceTaskIds?: string[];
+}
+/**
+ * The requested method does not exist or is not available. (JSON-RPC error code -32601.)
+ */
+export interface MethodNotFoundError {
+  /**
+   * Always -32601.
+   */
+  code: -32601;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * Defines a security scheme using mTLS authentication.
+ */
+export interface MutualTlsSecurityScheme {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+}
+/**
+ * Defines a security scheme using OAuth 2.0.
+ */
+export interface OAuth2SecurityScheme {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+  /**
+   * An object containing configuration information for the supported OAuth 2.0 flows.
+   */
+  flows: OAuthFlows;
+  /**
+   * URL to the OAuth2 authorization server metadata [RFC 8414](https://datatracker.ietf.org/doc/html/rfc8414).
+   * TLS is required.
+   */
+  oauth2MetadataUrl?: string;
+}
+/**
+ * Defines a security scheme using OpenID Connect.
+ */
+export interface OpenIdConnectSecurityScheme {
+  /**
+   * An optional description for the security scheme.
+   */
+  description?: string;
+  /**
+   * The [OpenID Connect Discovery URL](https://openid.net/specs/openid-connect-discovery-1_0.html) for the OIDC provider's metadata.
+   */
+  openIdConnectUrl: string;
+}
+/**
+ * Deprecated: Use Authorization Code + PKCE or Device Code.
+ */
+export interface PasswordOAuthFlow {
+  /**
+   * The token URL to be used for this flow. This MUST be in the form of a URL.
+   * The OAuth2 standard requires the use of TLS.
+   */
+  tokenUrl?: string;
+  /**
+   * The URL to be used for obtaining refresh tokens. This MUST be in the
+   * form of a URL. The OAuth2 standard requires the use of TLS.
+   */
+  refreshUrl?: string;
+  /**
+   * The available scopes for the OAuth2 security scheme. A map between the
+   * scope name and a short description for it. The map MAY be empty.
+   */
+  scopes?: {
+    [k: string]: string;
+  };
+}
+/**
+ * Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`). (JSON-RPC error code -32003, an A2A-specific error.)
+ */
+export interface PushNotificationNotSupportedError {
+  /**
+   * Always -32003.
+   */
+  code: -32003;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * Defines the security requirements for an agent.
+ */
+export interface SecurityRequirement {
+  /**
+   * A map of security schemes to the required scopes.
+   */
+  schemes?: {
+    [k: string]: StringList;
+  };
+}
+/**
+ * Configuration of a send message request.
+ */
+export interface SendMessageConfiguration {
+  /**
+   * A list of media types the client is prepared to accept for response parts.
+   * Agents SHOULD use this to tailor their output.
+   */
+  acceptedOutputModes?: string[];
+  /**
+   * Configuration for the agent to send push notifications for task updates.
+   * Task id should be empty when sending this configuration in a `SendMessage` request.
+   */
+  taskPushNotificationConfig?: TaskPushNotificationConfig;
+  /**
+   * The maximum number of most recent messages from the task's history to retrieve in
+   * the response. An unset value means the client does not impose any limit. A
+   * value of zero is a request to not include any messages. The server MUST NOT
+   * return more messages than the provided value, but MAY apply a lower limit.
+   */
+  historyLength?: number;
+  /**
+   * If `true`, the operation returns immediately after creating the task,
+   * even if processing is still in progress.
+   * If `false` (default), the operation MUST wait until the task reaches a
+   * terminal (`COMPLETED`, `FAILED`, `CANCELED`, `REJECTED`) or interrupted
+   * (`INPUT_REQUIRED`, `AUTH_REQUIRED`) state before returning.
+   */
+  returnImmediately?: boolean;
+}
+/**
+ * Represents a request for the `SendMessage` method.
+ */
+export interface SendMessageRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * The message to send to the agent.
+   */
+  message: Message;
+  /**
+   * Configuration for the send request.
+   */
+  configuration?: SendMessageConfiguration;
+  /**
+   * A flexible key-value map for passing additional context or parameters.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * JSON-RPC request of the `SendMessage` method (A2A JSON-RPC binding). Sends a message to an agent.
+ */
+export interface SendMessageRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "SendMessage".
+   */
+  method: "SendMessage";
+  /**
+   * The SendMessageRequest message, in ProtoJSON.
+   */
+  params: SendMessageRequest;
+}
+/**
+ * Successful JSON-RPC response of the `SendMessage` method: its result is a SendMessageResponse.
+ */
+export interface SendMessageRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The SendMessageResponse message, in ProtoJSON.
+   */
+  result: SendMessageResponse;
+}
+/**
+ * JSON-RPC request of the `SendStreamingMessage` method (A2A JSON-RPC binding). Sends a streaming message to an agent, allowing for real-time interaction and status updates.
+ * Streaming version of `SendMessage`
+ */
+export interface SendStreamingMessageRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "SendStreamingMessage".
+   */
+  method: "SendStreamingMessage";
+  /**
+   * The SendMessageRequest message, in ProtoJSON.
+   */
+  params: SendMessageRequest;
+}
+/**
+ * One event of the `SendStreamingMessage` stream (a Server-Sent Events `data:` payload): its result is a StreamResponse.
+ */
+export interface SendStreamingMessageRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The StreamResponse message, in ProtoJSON.
+   */
+  result: StreamResponse;
+}
+/**
+ * A list of strings.
+ */
+export interface StringList {
+  /**
+   * The individual string values.
+   */
+  list?: string[];
+}
+/**
+ * Represents a request for the `SubscribeToTask` method.
+ */
+export interface SubscribeToTaskRequest {
+  /**
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
+   */
+  tenant?: string;
+  /**
+   * The resource ID of the task to subscribe to.
+   */
+  id: string;
+}
+/**
+ * JSON-RPC request of the `SubscribeToTask` method (A2A JSON-RPC binding). Subscribes to task updates for tasks not in a terminal state.
+ * Returns `UnsupportedOperationError` if the task is already in a terminal state (completed, failed, canceled, rejected).
+ */
+export interface SubscribeToTaskRpcRequest {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier established by the client.
+   */
+  id: string | number;
+  /**
+   * The method name: "SubscribeToTask".
+   */
+  method: "SubscribeToTask";
+  /**
+   * The SubscribeToTaskRequest message, in ProtoJSON.
+   */
+  params: SubscribeToTaskRequest;
+}
+/**
+ * One event of the `SubscribeToTask` stream (a Server-Sent Events `data:` payload): its result is a StreamResponse.
+ */
+export interface SubscribeToTaskRpcSuccessResponse {
+  /**
+   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   */
+  jsonrpc: "2.0";
+  /**
+   * The identifier of the request this answers (null when it could not be read).
+   */
+  id: string | number | null;
+  /**
+   * The StreamResponse message, in ProtoJSON.
+   */
+  result: StreamResponse;
 }
 /**
  * `Task` is the core unit of action for A2A. It has a current status
@@ -1709,166 +1807,6 @@ export interface Task {
   };
 }
 /**
- * A container for the status of a task
- */
-export interface TaskStatus {
-  /**
-   * The current state of this task.
-   */
-  state: TaskState;
-  /**
-   * A message associated with the status.
-   */
-  message?: Message;
-  /**
-   * ISO 8601 Timestamp when the status was recorded.
-   * Example: "2023-10-27T10:00:00Z"
-   */
-  timestamp?: string;
-}
-/**
- * Successful JSON-RPC response of the `CreateTaskPushNotificationConfig` method: its result is a TaskPushNotificationConfig.
- */
-export interface CreateTaskPushNotificationConfigRpcSuccessResponse {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier of the request this answers (null when it could not be read).
-   */
-  id: string | number | null;
-  /**
-   * The TaskPushNotificationConfig message, in ProtoJSON.
-   */
-  result: TaskPushNotificationConfig;
-}
-/**
- * Successful JSON-RPC response of the `DeleteTaskPushNotificationConfig` method: its result is a google.protobuf.Empty.
- */
-export interface DeleteTaskPushNotificationConfigRpcSuccessResponse {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier of the request this answers (null when it could not be read).
-   */
-  id: string | number | null;
-  /**
-   * The google.protobuf.Empty message, in ProtoJSON.
-   */
-  result: {};
-}
-/**
- * Successful JSON-RPC response of the `GetExtendedAgentCard` method: its result is a AgentCard.
- */
-export interface GetExtendedAgentCardRpcSuccessResponse {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier of the request this answers (null when it could not be read).
-   */
-  id: string | number | null;
-  /**
-   * The AgentCard message, in ProtoJSON.
-   */
-  result: AgentCard;
-}
-/**
- * Successful JSON-RPC response of the `GetTaskPushNotificationConfig` method: its result is a TaskPushNotificationConfig.
- */
-export interface GetTaskPushNotificationConfigRpcSuccessResponse {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier of the request this answers (null when it could not be read).
-   */
-  id: string | number | null;
-  /**
-   * The TaskPushNotificationConfig message, in ProtoJSON.
-   */
-  result: TaskPushNotificationConfig;
-}
-/**
- * Successful JSON-RPC response of the `GetTask` method: its result is a Task.
- */
-export interface GetTaskRpcSuccessResponse {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier of the request this answers (null when it could not be read).
-   */
-  id: string | number | null;
-  /**
-   * The Task message, in ProtoJSON.
-   */
-  result: Task;
-}
-/**
- * Successful JSON-RPC response of the `SendMessage` method: its result is a SendMessageResponse.
- */
-export interface SendMessageRpcSuccessResponse {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier of the request this answers (null when it could not be read).
-   */
-  id: string | number | null;
-  /**
-   * The SendMessageResponse message, in ProtoJSON.
-   */
-  result: SendMessageResponse;
-}
-/**
- * One event of the `SendStreamingMessage` stream (a Server-Sent Events `data:` payload): its result is a StreamResponse.
- */
-export interface SendStreamingMessageRpcSuccessResponse {
-  /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
-   */
-  jsonrpc: "2.0";
-  /**
-   * The identifier of the request this answers (null when it could not be read).
-   */
-  id: string | number | null;
-  /**
-   * The StreamResponse message, in ProtoJSON.
-   */
-  result: StreamResponse;
-}
-/**
- * An event sent by the agent to notify the client of a change in a task's status.
- */
-export interface TaskStatusUpdateEvent {
-  /**
-   * The ID of the task that has changed.
-   */
-  taskId: string;
-  /**
-   * The ID of the context that the task belongs to.
-   */
-  contextId: string;
-  /**
-   * The new status of the task.
-   */
-  status: TaskStatus;
-  /**
-   * Optional. Metadata associated with the task update.
-   */
-  metadata?: {
-    [k: string]: unknown;
-  };
-}
-/**
  * A task delta where an artifact has been generated.
  */
 export interface TaskArtifactUpdateEvent {
@@ -1901,90 +1839,152 @@ export interface TaskArtifactUpdateEvent {
   };
 }
 /**
- * Successful JSON-RPC response of the `ListTasks` method: its result is a ListTasksResponse.
+ * An attempt was made to cancel a task that is not in a cancelable state (e.g., it has already reached a terminal state like `TASK_STATE_COMPLETED`, `TASK_STATE_FAILED`, `TASK_STATE_CANCELED`, `TASK_STATE_REJECTED`). (JSON-RPC error code -32002, an A2A-specific error.)
  */
-export interface ListTasksRpcSuccessResponse {
+export interface TaskNotCancelableError {
   /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   * Always -32002.
    */
-  jsonrpc: "2.0";
+  code: -32002;
   /**
-   * The identifier of the request this answers (null when it could not be read).
+   * A short description of the error.
    */
-  id: string | number | null;
+  message: string;
   /**
-   * The ListTasksResponse message, in ProtoJSON.
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
    */
-  result: ListTasksResponse;
+  data?: {
+    "@type": string;
+  }[];
 }
 /**
- * Result object for `ListTasks` method containing an array of tasks and pagination information.
+ * The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged. (JSON-RPC error code -32001, an A2A-specific error.)
  */
-export interface ListTasksResponse {
+export interface TaskNotFoundError {
   /**
-   * Array of tasks matching the specified criteria.
+   * Always -32001.
    */
-  tasks: Task[];
+  code: -32001;
   /**
-   * A token to retrieve the next page of results, or empty if there are no more results in the list.
+   * A short description of the error.
    */
-  nextPageToken: string;
+  message: string;
   /**
-   * The page size used for this response.
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
    */
-  pageSize: number;
-  /**
-   * Total number of tasks available (before pagination).
-   */
-  totalSize: number;
+  data?: {
+    "@type": string;
+  }[];
 }
 /**
- * One event of the `SubscribeToTask` stream (a Server-Sent Events `data:` payload): its result is a StreamResponse.
+ * A container associating a push notification configuration with a specific task.
  */
-export interface SubscribeToTaskRpcSuccessResponse {
+export interface TaskPushNotificationConfig {
   /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   * Optional. Opaque routing identifier. Must match the `tenant` value from
+   * the selected `AgentInterface` in the Agent Card when that field is set.
    */
-  jsonrpc: "2.0";
+  tenant?: string;
   /**
-   * The identifier of the request this answers (null when it could not be read).
+   * The push notification configuration details.
+   * A unique identifier (e.g. UUID) for this push notification configuration.
    */
-  id: string | number | null;
+  id?: string;
   /**
-   * The StreamResponse message, in ProtoJSON.
+   * The ID of the task this configuration is associated with.
    */
-  result: StreamResponse;
+  taskId?: string;
+  /**
+   * The URL where the notification should be sent.
+   */
+  url: string;
+  /**
+   * A token unique for this task or session.
+   */
+  token?: string;
+  /**
+   * Authentication information required to send the notification.
+   */
+  authentication?: AuthenticationInfo;
 }
 /**
- * Successful JSON-RPC response of the `ListTaskPushNotificationConfigs` method: its result is a ListTaskPushNotificationConfigsResponse.
+ * A container for the status of a task
  */
-export interface ListTaskPushNotificationConfigsRpcSuccessResponse {
+export interface TaskStatus {
   /**
-   * The version of the JSON-RPC protocol. MUST be exactly "2.0".
+   * The current state of this task.
    */
-  jsonrpc: "2.0";
+  state: TaskState;
   /**
-   * The identifier of the request this answers (null when it could not be read).
+   * A message associated with the status.
    */
-  id: string | number | null;
+  message?: Message;
   /**
-   * The ListTaskPushNotificationConfigsResponse message, in ProtoJSON.
+   * ISO 8601 Timestamp when the status was recorded.
+   * Example: "2023-10-27T10:00:00Z"
    */
-  result: ListTaskPushNotificationConfigsResponse;
+  timestamp?: string;
 }
 /**
- * Represents a successful response for the `ListTaskPushNotificationConfigs`
- * method.
+ * An event sent by the agent to notify the client of a change in a task's status.
  */
-export interface ListTaskPushNotificationConfigsResponse {
+export interface TaskStatusUpdateEvent {
   /**
-   * The list of push notification configurations.
+   * The ID of the task that has changed.
    */
-  configs?: TaskPushNotificationConfig[];
+  taskId: string;
   /**
-   * A token to retrieve the next page of results, or empty if there are no more results in the list.
+   * The ID of the context that the task belongs to.
    */
-  nextPageToken?: string;
+  contextId: string;
+  /**
+   * The new status of the task.
+   */
+  status: TaskStatus;
+  /**
+   * Optional. Metadata associated with the task update.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+}
+/**
+ * The requested operation or a specific aspect of it is not supported by this server agent implementation. (JSON-RPC error code -32004, an A2A-specific error.)
+ */
+export interface UnsupportedOperationError {
+  /**
+   * Always -32004.
+   */
+  code: -32004;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
+}
+/**
+ * The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent. (JSON-RPC error code -32009, an A2A-specific error.)
+ */
+export interface VersionNotSupportedError {
+  /**
+   * Always -32009.
+   */
+  code: -32009;
+  /**
+   * A short description of the error.
+   */
+  message: string;
+  /**
+   * Error details: objects each naming its type in `@type` (ProtoJSON `Any`), e.g. google.rpc.ErrorInfo or google.rpc.BadRequest.
+   */
+  data?: {
+    "@type": string;
+  }[];
 }
 
 /** Every value of {@link Role }, in schema order. */

@@ -6,358 +6,505 @@
  */
 import type * as Models from "./models.js";
 import { createValidator, type Validator } from "./runtime/validation.js";
+import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "./runtime/proto-defaults.js";
 import * as compiled from "./validators.ajv.js";
 
 export const validateA2ARequest: Validator<Models.A2ARequest> = createValidator<Models.A2ARequest>(
   "A2ARequest",
-  compiled.A2ARequest,
+  compiled.validate_A2ARequest,
 );
 export const validateAPIKeySecurityScheme: Validator<Models.APIKeySecurityScheme> =
-  createValidator<Models.APIKeySecurityScheme>("APIKeySecurityScheme", compiled.APIKeySecurityScheme);
+  createValidator<Models.APIKeySecurityScheme>(
+    "APIKeySecurityScheme",
+    compiled.validate_APIKeySecurityScheme,
+  );
 export const validateAgentCapabilities: Validator<Models.AgentCapabilities> =
-  createValidator<Models.AgentCapabilities>("AgentCapabilities", compiled.AgentCapabilities);
+  createValidator<Models.AgentCapabilities>("AgentCapabilities", compiled.validate_AgentCapabilities);
 export const validateAgentCard: Validator<Models.AgentCard> = createValidator<Models.AgentCard>(
   "AgentCard",
-  compiled.AgentCard,
+  compiled.validate_AgentCard,
 );
 export const validateAgentCardSignature: Validator<Models.AgentCardSignature> =
-  createValidator<Models.AgentCardSignature>("AgentCardSignature", compiled.AgentCardSignature);
+  createValidator<Models.AgentCardSignature>("AgentCardSignature", compiled.validate_AgentCardSignature);
 export const validateAgentExtension: Validator<Models.AgentExtension> =
-  createValidator<Models.AgentExtension>("AgentExtension", compiled.AgentExtension);
+  createValidator<Models.AgentExtension>("AgentExtension", compiled.validate_AgentExtension);
 export const validateAgentInterface: Validator<Models.AgentInterface> =
-  createValidator<Models.AgentInterface>("AgentInterface", compiled.AgentInterface);
+  createValidator<Models.AgentInterface>("AgentInterface", compiled.validate_AgentInterface);
 export const validateAgentProvider: Validator<Models.AgentProvider> = createValidator<Models.AgentProvider>(
   "AgentProvider",
-  compiled.AgentProvider,
+  compiled.validate_AgentProvider,
 );
 export const validateAgentSkill: Validator<Models.AgentSkill> = createValidator<Models.AgentSkill>(
   "AgentSkill",
-  compiled.AgentSkill,
+  compiled.validate_AgentSkill,
 );
 export const validateArtifact: Validator<Models.Artifact> = createValidator<Models.Artifact>(
   "Artifact",
-  compiled.Artifact,
+  compiled.validate_Artifact,
 );
 export const validateAuthenticationInfo: Validator<Models.AuthenticationInfo> =
-  createValidator<Models.AuthenticationInfo>("AuthenticationInfo", compiled.AuthenticationInfo);
+  createValidator<Models.AuthenticationInfo>("AuthenticationInfo", compiled.validate_AuthenticationInfo);
 export const validateAuthorizationCodeOAuthFlow: Validator<Models.AuthorizationCodeOAuthFlow> =
   createValidator<Models.AuthorizationCodeOAuthFlow>(
     "AuthorizationCodeOAuthFlow",
-    compiled.AuthorizationCodeOAuthFlow,
+    compiled.validate_AuthorizationCodeOAuthFlow,
   );
 export const validateCancelTaskRequest: Validator<Models.CancelTaskRequest> =
-  createValidator<Models.CancelTaskRequest>("CancelTaskRequest", compiled.CancelTaskRequest);
+  createValidator<Models.CancelTaskRequest>("CancelTaskRequest", compiled.validate_CancelTaskRequest);
 export const validateCancelTaskRpcRequest: Validator<Models.CancelTaskRpcRequest> =
-  createValidator<Models.CancelTaskRpcRequest>("CancelTaskRpcRequest", compiled.CancelTaskRpcRequest);
+  createValidator<Models.CancelTaskRpcRequest>(
+    "CancelTaskRpcRequest",
+    compiled.validate_CancelTaskRpcRequest,
+  );
 export const validateCancelTaskRpcResponse: Validator<Models.CancelTaskRpcResponse> =
-  createValidator<Models.CancelTaskRpcResponse>("CancelTaskRpcResponse", compiled.CancelTaskRpcResponse);
+  createValidator<Models.CancelTaskRpcResponse>(
+    "CancelTaskRpcResponse",
+    compiled.validate_CancelTaskRpcResponse,
+  );
 export const validateCancelTaskRpcSuccessResponse: Validator<Models.CancelTaskRpcSuccessResponse> =
   createValidator<Models.CancelTaskRpcSuccessResponse>(
     "CancelTaskRpcSuccessResponse",
-    compiled.CancelTaskRpcSuccessResponse,
+    compiled.validate_CancelTaskRpcSuccessResponse,
   );
 export const validateClientCredentialsOAuthFlow: Validator<Models.ClientCredentialsOAuthFlow> =
   createValidator<Models.ClientCredentialsOAuthFlow>(
     "ClientCredentialsOAuthFlow",
-    compiled.ClientCredentialsOAuthFlow,
+    compiled.validate_ClientCredentialsOAuthFlow,
   );
 export const validateContentTypeNotSupportedError: Validator<Models.ContentTypeNotSupportedError> =
   createValidator<Models.ContentTypeNotSupportedError>(
     "ContentTypeNotSupportedError",
-    compiled.ContentTypeNotSupportedError,
+    compiled.validate_ContentTypeNotSupportedError,
   );
 export const validateCreateTaskPushNotificationConfigRpcRequest: Validator<Models.CreateTaskPushNotificationConfigRpcRequest> =
   createValidator<Models.CreateTaskPushNotificationConfigRpcRequest>(
     "CreateTaskPushNotificationConfigRpcRequest",
-    compiled.CreateTaskPushNotificationConfigRpcRequest,
+    compiled.validate_CreateTaskPushNotificationConfigRpcRequest,
   );
 export const validateCreateTaskPushNotificationConfigRpcResponse: Validator<Models.CreateTaskPushNotificationConfigRpcResponse> =
   createValidator<Models.CreateTaskPushNotificationConfigRpcResponse>(
     "CreateTaskPushNotificationConfigRpcResponse",
-    compiled.CreateTaskPushNotificationConfigRpcResponse,
+    compiled.validate_CreateTaskPushNotificationConfigRpcResponse,
   );
 export const validateCreateTaskPushNotificationConfigRpcSuccessResponse: Validator<Models.CreateTaskPushNotificationConfigRpcSuccessResponse> =
   createValidator<Models.CreateTaskPushNotificationConfigRpcSuccessResponse>(
     "CreateTaskPushNotificationConfigRpcSuccessResponse",
-    compiled.CreateTaskPushNotificationConfigRpcSuccessResponse,
+    compiled.validate_CreateTaskPushNotificationConfigRpcSuccessResponse,
   );
 export const validateDeleteTaskPushNotificationConfigRequest: Validator<Models.DeleteTaskPushNotificationConfigRequest> =
   createValidator<Models.DeleteTaskPushNotificationConfigRequest>(
     "DeleteTaskPushNotificationConfigRequest",
-    compiled.DeleteTaskPushNotificationConfigRequest,
+    compiled.validate_DeleteTaskPushNotificationConfigRequest,
   );
 export const validateDeleteTaskPushNotificationConfigRpcRequest: Validator<Models.DeleteTaskPushNotificationConfigRpcRequest> =
   createValidator<Models.DeleteTaskPushNotificationConfigRpcRequest>(
     "DeleteTaskPushNotificationConfigRpcRequest",
-    compiled.DeleteTaskPushNotificationConfigRpcRequest,
+    compiled.validate_DeleteTaskPushNotificationConfigRpcRequest,
   );
 export const validateDeleteTaskPushNotificationConfigRpcResponse: Validator<Models.DeleteTaskPushNotificationConfigRpcResponse> =
   createValidator<Models.DeleteTaskPushNotificationConfigRpcResponse>(
     "DeleteTaskPushNotificationConfigRpcResponse",
-    compiled.DeleteTaskPushNotificationConfigRpcResponse,
+    compiled.validate_DeleteTaskPushNotificationConfigRpcResponse,
   );
 export const validateDeleteTaskPushNotificationConfigRpcSuccessResponse: Validator<Models.DeleteTaskPushNotificationConfigRpcSuccessResponse> =
   createValidator<Models.DeleteTaskPushNotificationConfigRpcSuccessResponse>(
     "DeleteTaskPushNotificationConfigRpcSuccessResponse",
-    compiled.DeleteTaskPushNotificationConfigRpcSuccessResponse,
+    compiled.validate_DeleteTaskPushNotificationConfigRpcSuccessResponse,
   );
 export const validateDeviceCodeOAuthFlow: Validator<Models.DeviceCodeOAuthFlow> =
-  createValidator<Models.DeviceCodeOAuthFlow>("DeviceCodeOAuthFlow", compiled.DeviceCodeOAuthFlow);
+  createValidator<Models.DeviceCodeOAuthFlow>("DeviceCodeOAuthFlow", compiled.validate_DeviceCodeOAuthFlow);
 export const validateExtendedAgentCardNotConfiguredError: Validator<Models.ExtendedAgentCardNotConfiguredError> =
   createValidator<Models.ExtendedAgentCardNotConfiguredError>(
     "ExtendedAgentCardNotConfiguredError",
-    compiled.ExtendedAgentCardNotConfiguredError,
+    compiled.validate_ExtendedAgentCardNotConfiguredError,
   );
 export const validateExtensionSupportRequiredError: Validator<Models.ExtensionSupportRequiredError> =
   createValidator<Models.ExtensionSupportRequiredError>(
     "ExtensionSupportRequiredError",
-    compiled.ExtensionSupportRequiredError,
+    compiled.validate_ExtensionSupportRequiredError,
   );
 export const validateGetExtendedAgentCardRequest: Validator<Models.GetExtendedAgentCardRequest> =
   createValidator<Models.GetExtendedAgentCardRequest>(
     "GetExtendedAgentCardRequest",
-    compiled.GetExtendedAgentCardRequest,
+    compiled.validate_GetExtendedAgentCardRequest,
   );
 export const validateGetExtendedAgentCardRpcRequest: Validator<Models.GetExtendedAgentCardRpcRequest> =
   createValidator<Models.GetExtendedAgentCardRpcRequest>(
     "GetExtendedAgentCardRpcRequest",
-    compiled.GetExtendedAgentCardRpcRequest,
+    compiled.validate_GetExtendedAgentCardRpcRequest,
   );
 export const validateGetExtendedAgentCardRpcResponse: Validator<Models.GetExtendedAgentCardRpcResponse> =
   createValidator<Models.GetExtendedAgentCardRpcResponse>(
     "GetExtendedAgentCardRpcResponse",
-    compiled.GetExtendedAgentCardRpcResponse,
+    compiled.validate_GetExtendedAgentCardRpcResponse,
   );
 export const validateGetExtendedAgentCardRpcSuccessResponse: Validator<Models.GetExtendedAgentCardRpcSuccessResponse> =
   createValidator<Models.GetExtendedAgentCardRpcSuccessResponse>(
     "GetExtendedAgentCardRpcSuccessResponse",
-    compiled.GetExtendedAgentCardRpcSuccessResponse,
+    compiled.validate_GetExtendedAgentCardRpcSuccessResponse,
   );
 export const validateGetTaskPushNotificationConfigRequest: Validator<Models.GetTaskPushNotificationConfigRequest> =
   createValidator<Models.GetTaskPushNotificationConfigRequest>(
     "GetTaskPushNotificationConfigRequest",
-    compiled.GetTaskPushNotificationConfigRequest,
+    compiled.validate_GetTaskPushNotificationConfigRequest,
   );
 export const validateGetTaskPushNotificationConfigRpcRequest: Validator<Models.GetTaskPushNotificationConfigRpcRequest> =
   createValidator<Models.GetTaskPushNotificationConfigRpcRequest>(
     "GetTaskPushNotificationConfigRpcRequest",
-    compiled.GetTaskPushNotificationConfigRpcRequest,
+    compiled.validate_GetTaskPushNotificationConfigRpcRequest,
   );
 export const validateGetTaskPushNotificationConfigRpcResponse: Validator<Models.GetTaskPushNotificationConfigRpcResponse> =
   createValidator<Models.GetTaskPushNotificationConfigRpcResponse>(
     "GetTaskPushNotificationConfigRpcResponse",
-    compiled.GetTaskPushNotificationConfigRpcResponse,
+    compiled.validate_GetTaskPushNotificationConfigRpcResponse,
   );
 export const validateGetTaskPushNotificationConfigRpcSuccessResponse: Validator<Models.GetTaskPushNotificationConfigRpcSuccessResponse> =
   createValidator<Models.GetTaskPushNotificationConfigRpcSuccessResponse>(
     "GetTaskPushNotificationConfigRpcSuccessResponse",
-    compiled.GetTaskPushNotificationConfigRpcSuccessResponse,
+    compiled.validate_GetTaskPushNotificationConfigRpcSuccessResponse,
   );
 export const validateGetTaskRequest: Validator<Models.GetTaskRequest> =
-  createValidator<Models.GetTaskRequest>("GetTaskRequest", compiled.GetTaskRequest);
+  createValidator<Models.GetTaskRequest>("GetTaskRequest", compiled.validate_GetTaskRequest);
 export const validateGetTaskRpcRequest: Validator<Models.GetTaskRpcRequest> =
-  createValidator<Models.GetTaskRpcRequest>("GetTaskRpcRequest", compiled.GetTaskRpcRequest);
+  createValidator<Models.GetTaskRpcRequest>("GetTaskRpcRequest", compiled.validate_GetTaskRpcRequest);
 export const validateGetTaskRpcResponse: Validator<Models.GetTaskRpcResponse> =
-  createValidator<Models.GetTaskRpcResponse>("GetTaskRpcResponse", compiled.GetTaskRpcResponse);
+  createValidator<Models.GetTaskRpcResponse>("GetTaskRpcResponse", compiled.validate_GetTaskRpcResponse);
 export const validateGetTaskRpcSuccessResponse: Validator<Models.GetTaskRpcSuccessResponse> =
   createValidator<Models.GetTaskRpcSuccessResponse>(
     "GetTaskRpcSuccessResponse",
-    compiled.GetTaskRpcSuccessResponse,
+    compiled.validate_GetTaskRpcSuccessResponse,
   );
 export const validateHTTPAuthSecurityScheme: Validator<Models.HTTPAuthSecurityScheme> =
-  createValidator<Models.HTTPAuthSecurityScheme>("HTTPAuthSecurityScheme", compiled.HTTPAuthSecurityScheme);
+  createValidator<Models.HTTPAuthSecurityScheme>(
+    "HTTPAuthSecurityScheme",
+    compiled.validate_HTTPAuthSecurityScheme,
+  );
 export const validateImplicitOAuthFlow: Validator<Models.ImplicitOAuthFlow> =
-  createValidator<Models.ImplicitOAuthFlow>("ImplicitOAuthFlow", compiled.ImplicitOAuthFlow);
+  createValidator<Models.ImplicitOAuthFlow>("ImplicitOAuthFlow", compiled.validate_ImplicitOAuthFlow);
 export const validateInternalError: Validator<Models.InternalError> = createValidator<Models.InternalError>(
   "InternalError",
-  compiled.InternalError,
+  compiled.validate_InternalError,
 );
 export const validateInvalidAgentResponseError: Validator<Models.InvalidAgentResponseError> =
   createValidator<Models.InvalidAgentResponseError>(
     "InvalidAgentResponseError",
-    compiled.InvalidAgentResponseError,
+    compiled.validate_InvalidAgentResponseError,
   );
 export const validateInvalidParamsError: Validator<Models.InvalidParamsError> =
-  createValidator<Models.InvalidParamsError>("InvalidParamsError", compiled.InvalidParamsError);
+  createValidator<Models.InvalidParamsError>("InvalidParamsError", compiled.validate_InvalidParamsError);
 export const validateInvalidRequestError: Validator<Models.InvalidRequestError> =
-  createValidator<Models.InvalidRequestError>("InvalidRequestError", compiled.InvalidRequestError);
+  createValidator<Models.InvalidRequestError>("InvalidRequestError", compiled.validate_InvalidRequestError);
 export const validateJSONParseError: Validator<Models.JSONParseError> =
-  createValidator<Models.JSONParseError>("JSONParseError", compiled.JSONParseError);
+  createValidator<Models.JSONParseError>("JSONParseError", compiled.validate_JSONParseError);
 export const validateJSONRPCError: Validator<Models.JSONRPCError> = createValidator<Models.JSONRPCError>(
   "JSONRPCError",
-  compiled.JSONRPCError,
+  compiled.validate_JSONRPCError,
 );
 export const validateJSONRPCErrorResponse: Validator<Models.JSONRPCErrorResponse> =
-  createValidator<Models.JSONRPCErrorResponse>("JSONRPCErrorResponse", compiled.JSONRPCErrorResponse);
+  createValidator<Models.JSONRPCErrorResponse>(
+    "JSONRPCErrorResponse",
+    compiled.validate_JSONRPCErrorResponse,
+  );
 export const validateJSONRPCResponse: Validator<Models.JSONRPCResponse> =
-  createValidator<Models.JSONRPCResponse>("JSONRPCResponse", compiled.JSONRPCResponse);
+  createValidator<Models.JSONRPCResponse>("JSONRPCResponse", compiled.validate_JSONRPCResponse);
 export const validateListTaskPushNotificationConfigsRequest: Validator<Models.ListTaskPushNotificationConfigsRequest> =
   createValidator<Models.ListTaskPushNotificationConfigsRequest>(
     "ListTaskPushNotificationConfigsRequest",
-    compiled.ListTaskPushNotificationConfigsRequest,
+    compiled.validate_ListTaskPushNotificationConfigsRequest,
   );
 export const validateListTaskPushNotificationConfigsResponse: Validator<Models.ListTaskPushNotificationConfigsResponse> =
   createValidator<Models.ListTaskPushNotificationConfigsResponse>(
     "ListTaskPushNotificationConfigsResponse",
-    compiled.ListTaskPushNotificationConfigsResponse,
+    compiled.validate_ListTaskPushNotificationConfigsResponse,
   );
 export const validateListTaskPushNotificationConfigsRpcRequest: Validator<Models.ListTaskPushNotificationConfigsRpcRequest> =
   createValidator<Models.ListTaskPushNotificationConfigsRpcRequest>(
     "ListTaskPushNotificationConfigsRpcRequest",
-    compiled.ListTaskPushNotificationConfigsRpcRequest,
+    compiled.validate_ListTaskPushNotificationConfigsRpcRequest,
   );
 export const validateListTaskPushNotificationConfigsRpcResponse: Validator<Models.ListTaskPushNotificationConfigsRpcResponse> =
   createValidator<Models.ListTaskPushNotificationConfigsRpcResponse>(
     "ListTaskPushNotificationConfigsRpcResponse",
-    compiled.ListTaskPushNotificationConfigsRpcResponse,
+    compiled.validate_ListTaskPushNotificationConfigsRpcResponse,
   );
 export const validateListTaskPushNotificationConfigsRpcSuccessResponse: Validator<Models.ListTaskPushNotificationConfigsRpcSuccessResponse> =
   createValidator<Models.ListTaskPushNotificationConfigsRpcSuccessResponse>(
     "ListTaskPushNotificationConfigsRpcSuccessResponse",
-    compiled.ListTaskPushNotificationConfigsRpcSuccessResponse,
+    compiled.validate_ListTaskPushNotificationConfigsRpcSuccessResponse,
   );
 export const validateListTasksRequest: Validator<Models.ListTasksRequest> =
-  createValidator<Models.ListTasksRequest>("ListTasksRequest", compiled.ListTasksRequest);
+  createValidator<Models.ListTasksRequest>("ListTasksRequest", compiled.validate_ListTasksRequest);
 export const validateListTasksResponse: Validator<Models.ListTasksResponse> =
-  createValidator<Models.ListTasksResponse>("ListTasksResponse", compiled.ListTasksResponse);
+  createValidator<Models.ListTasksResponse>("ListTasksResponse", compiled.validate_ListTasksResponse);
 export const validateListTasksRpcRequest: Validator<Models.ListTasksRpcRequest> =
-  createValidator<Models.ListTasksRpcRequest>("ListTasksRpcRequest", compiled.ListTasksRpcRequest);
+  createValidator<Models.ListTasksRpcRequest>("ListTasksRpcRequest", compiled.validate_ListTasksRpcRequest);
 export const validateListTasksRpcResponse: Validator<Models.ListTasksRpcResponse> =
-  createValidator<Models.ListTasksRpcResponse>("ListTasksRpcResponse", compiled.ListTasksRpcResponse);
+  createValidator<Models.ListTasksRpcResponse>(
+    "ListTasksRpcResponse",
+    compiled.validate_ListTasksRpcResponse,
+  );
 export const validateListTasksRpcSuccessResponse: Validator<Models.ListTasksRpcSuccessResponse> =
   createValidator<Models.ListTasksRpcSuccessResponse>(
     "ListTasksRpcSuccessResponse",
-    compiled.ListTasksRpcSuccessResponse,
+    compiled.validate_ListTasksRpcSuccessResponse,
   );
 export const validateMessage: Validator<Models.Message> = createValidator<Models.Message>(
   "Message",
-  compiled.Message,
+  compiled.validate_Message,
 );
 export const validateMethodNotFoundError: Validator<Models.MethodNotFoundError> =
-  createValidator<Models.MethodNotFoundError>("MethodNotFoundError", compiled.MethodNotFoundError);
+  createValidator<Models.MethodNotFoundError>("MethodNotFoundError", compiled.validate_MethodNotFoundError);
 export const validateMutualTlsSecurityScheme: Validator<Models.MutualTlsSecurityScheme> =
   createValidator<Models.MutualTlsSecurityScheme>(
     "MutualTlsSecurityScheme",
-    compiled.MutualTlsSecurityScheme,
+    compiled.validate_MutualTlsSecurityScheme,
   );
 export const validateOAuth2SecurityScheme: Validator<Models.OAuth2SecurityScheme> =
-  createValidator<Models.OAuth2SecurityScheme>("OAuth2SecurityScheme", compiled.OAuth2SecurityScheme);
+  createValidator<Models.OAuth2SecurityScheme>(
+    "OAuth2SecurityScheme",
+    compiled.validate_OAuth2SecurityScheme,
+  );
 export const validateOAuthFlows: Validator<Models.OAuthFlows> = createValidator<Models.OAuthFlows>(
   "OAuthFlows",
-  compiled.OAuthFlows,
+  compiled.validate_OAuthFlows,
 );
 export const validateOpenIdConnectSecurityScheme: Validator<Models.OpenIdConnectSecurityScheme> =
   createValidator<Models.OpenIdConnectSecurityScheme>(
     "OpenIdConnectSecurityScheme",
-    compiled.OpenIdConnectSecurityScheme,
+    compiled.validate_OpenIdConnectSecurityScheme,
   );
-export const validatePart: Validator<Models.Part> = createValidator<Models.Part>("Part", compiled.Part);
+export const validatePart: Validator<Models.Part> = createValidator<Models.Part>(
+  "Part",
+  compiled.validate_Part,
+);
 export const validatePasswordOAuthFlow: Validator<Models.PasswordOAuthFlow> =
-  createValidator<Models.PasswordOAuthFlow>("PasswordOAuthFlow", compiled.PasswordOAuthFlow);
+  createValidator<Models.PasswordOAuthFlow>("PasswordOAuthFlow", compiled.validate_PasswordOAuthFlow);
 export const validatePushNotificationNotSupportedError: Validator<Models.PushNotificationNotSupportedError> =
   createValidator<Models.PushNotificationNotSupportedError>(
     "PushNotificationNotSupportedError",
-    compiled.PushNotificationNotSupportedError,
+    compiled.validate_PushNotificationNotSupportedError,
   );
-export const validateRole: Validator<Models.Role> = createValidator<Models.Role>("Role", compiled.Role);
+export const validateRole: Validator<Models.Role> = createValidator<Models.Role>(
+  "Role",
+  compiled.validate_Role,
+);
 export const validateSecurityRequirement: Validator<Models.SecurityRequirement> =
-  createValidator<Models.SecurityRequirement>("SecurityRequirement", compiled.SecurityRequirement);
+  createValidator<Models.SecurityRequirement>("SecurityRequirement", compiled.validate_SecurityRequirement);
 export const validateSecurityScheme: Validator<Models.SecurityScheme> =
-  createValidator<Models.SecurityScheme>("SecurityScheme", compiled.SecurityScheme);
+  createValidator<Models.SecurityScheme>("SecurityScheme", compiled.validate_SecurityScheme);
 export const validateSendMessageConfiguration: Validator<Models.SendMessageConfiguration> =
   createValidator<Models.SendMessageConfiguration>(
     "SendMessageConfiguration",
-    compiled.SendMessageConfiguration,
+    compiled.validate_SendMessageConfiguration,
   );
 export const validateSendMessageRequest: Validator<Models.SendMessageRequest> =
-  createValidator<Models.SendMessageRequest>("SendMessageRequest", compiled.SendMessageRequest);
+  createValidator<Models.SendMessageRequest>("SendMessageRequest", compiled.validate_SendMessageRequest);
 export const validateSendMessageResponse: Validator<Models.SendMessageResponse> =
-  createValidator<Models.SendMessageResponse>("SendMessageResponse", compiled.SendMessageResponse);
+  createValidator<Models.SendMessageResponse>("SendMessageResponse", compiled.validate_SendMessageResponse);
 export const validateSendMessageRpcRequest: Validator<Models.SendMessageRpcRequest> =
-  createValidator<Models.SendMessageRpcRequest>("SendMessageRpcRequest", compiled.SendMessageRpcRequest);
+  createValidator<Models.SendMessageRpcRequest>(
+    "SendMessageRpcRequest",
+    compiled.validate_SendMessageRpcRequest,
+  );
 export const validateSendMessageRpcResponse: Validator<Models.SendMessageRpcResponse> =
-  createValidator<Models.SendMessageRpcResponse>("SendMessageRpcResponse", compiled.SendMessageRpcResponse);
+  createValidator<Models.SendMessageRpcResponse>(
+    "SendMessageRpcResponse",
+    compiled.validate_SendMessageRpcResponse,
+  );
 export const validateSendMessageRpcSuccessResponse: Validator<Models.SendMessageRpcSuccessResponse> =
   createValidator<Models.SendMessageRpcSuccessResponse>(
     "SendMessageRpcSuccessResponse",
-    compiled.SendMessageRpcSuccessResponse,
+    compiled.validate_SendMessageRpcSuccessResponse,
   );
 export const validateSendStreamingMessageRpcRequest: Validator<Models.SendStreamingMessageRpcRequest> =
   createValidator<Models.SendStreamingMessageRpcRequest>(
     "SendStreamingMessageRpcRequest",
-    compiled.SendStreamingMessageRpcRequest,
+    compiled.validate_SendStreamingMessageRpcRequest,
   );
 export const validateSendStreamingMessageRpcResponse: Validator<Models.SendStreamingMessageRpcResponse> =
   createValidator<Models.SendStreamingMessageRpcResponse>(
     "SendStreamingMessageRpcResponse",
-    compiled.SendStreamingMessageRpcResponse,
+    compiled.validate_SendStreamingMessageRpcResponse,
   );
 export const validateSendStreamingMessageRpcSuccessResponse: Validator<Models.SendStreamingMessageRpcSuccessResponse> =
   createValidator<Models.SendStreamingMessageRpcSuccessResponse>(
     "SendStreamingMessageRpcSuccessResponse",
-    compiled.SendStreamingMessageRpcSuccessResponse,
+    compiled.validate_SendStreamingMessageRpcSuccessResponse,
   );
 export const validateStreamResponse: Validator<Models.StreamResponse> =
-  createValidator<Models.StreamResponse>("StreamResponse", compiled.StreamResponse);
+  createValidator<Models.StreamResponse>("StreamResponse", compiled.validate_StreamResponse);
 export const validateStringList: Validator<Models.StringList> = createValidator<Models.StringList>(
   "StringList",
-  compiled.StringList,
+  compiled.validate_StringList,
 );
 export const validateSubscribeToTaskRequest: Validator<Models.SubscribeToTaskRequest> =
-  createValidator<Models.SubscribeToTaskRequest>("SubscribeToTaskRequest", compiled.SubscribeToTaskRequest);
+  createValidator<Models.SubscribeToTaskRequest>(
+    "SubscribeToTaskRequest",
+    compiled.validate_SubscribeToTaskRequest,
+  );
 export const validateSubscribeToTaskRpcRequest: Validator<Models.SubscribeToTaskRpcRequest> =
   createValidator<Models.SubscribeToTaskRpcRequest>(
     "SubscribeToTaskRpcRequest",
-    compiled.SubscribeToTaskRpcRequest,
+    compiled.validate_SubscribeToTaskRpcRequest,
   );
 export const validateSubscribeToTaskRpcResponse: Validator<Models.SubscribeToTaskRpcResponse> =
   createValidator<Models.SubscribeToTaskRpcResponse>(
     "SubscribeToTaskRpcResponse",
-    compiled.SubscribeToTaskRpcResponse,
+    compiled.validate_SubscribeToTaskRpcResponse,
   );
 export const validateSubscribeToTaskRpcSuccessResponse: Validator<Models.SubscribeToTaskRpcSuccessResponse> =
   createValidator<Models.SubscribeToTaskRpcSuccessResponse>(
     "SubscribeToTaskRpcSuccessResponse",
-    compiled.SubscribeToTaskRpcSuccessResponse,
+    compiled.validate_SubscribeToTaskRpcSuccessResponse,
   );
-export const validateTask: Validator<Models.Task> = createValidator<Models.Task>("Task", compiled.Task);
+export const validateTask: Validator<Models.Task> = createValidator<Models.Task>(
+  "Task",
+  compiled.validate_Task,
+);
 export const validateTaskArtifactUpdateEvent: Validator<Models.TaskArtifactUpdateEvent> =
   createValidator<Models.TaskArtifactUpdateEvent>(
     "TaskArtifactUpdateEvent",
-    compiled.TaskArtifactUpdateEvent,
+    compiled.validate_TaskArtifactUpdateEvent,
   );
 export const validateTaskNotCancelableError: Validator<Models.TaskNotCancelableError> =
-  createValidator<Models.TaskNotCancelableError>("TaskNotCancelableError", compiled.TaskNotCancelableError);
+  createValidator<Models.TaskNotCancelableError>(
+    "TaskNotCancelableError",
+    compiled.validate_TaskNotCancelableError,
+  );
 export const validateTaskNotFoundError: Validator<Models.TaskNotFoundError> =
-  createValidator<Models.TaskNotFoundError>("TaskNotFoundError", compiled.TaskNotFoundError);
+  createValidator<Models.TaskNotFoundError>("TaskNotFoundError", compiled.validate_TaskNotFoundError);
 export const validateTaskPushNotificationConfig: Validator<Models.TaskPushNotificationConfig> =
   createValidator<Models.TaskPushNotificationConfig>(
     "TaskPushNotificationConfig",
-    compiled.TaskPushNotificationConfig,
+    compiled.validate_TaskPushNotificationConfig,
   );
 export const validateTaskState: Validator<Models.TaskState> = createValidator<Models.TaskState>(
   "TaskState",
-  compiled.TaskState,
+  compiled.validate_TaskState,
 );
 export const validateTaskStatus: Validator<Models.TaskStatus> = createValidator<Models.TaskStatus>(
   "TaskStatus",
-  compiled.TaskStatus,
+  compiled.validate_TaskStatus,
 );
 export const validateTaskStatusUpdateEvent: Validator<Models.TaskStatusUpdateEvent> =
-  createValidator<Models.TaskStatusUpdateEvent>("TaskStatusUpdateEvent", compiled.TaskStatusUpdateEvent);
+  createValidator<Models.TaskStatusUpdateEvent>(
+    "TaskStatusUpdateEvent",
+    compiled.validate_TaskStatusUpdateEvent,
+  );
 export const validateUnsupportedOperationError: Validator<Models.UnsupportedOperationError> =
   createValidator<Models.UnsupportedOperationError>(
     "UnsupportedOperationError",
-    compiled.UnsupportedOperationError,
+    compiled.validate_UnsupportedOperationError,
   );
 export const validateVersionNotSupportedError: Validator<Models.VersionNotSupportedError> =
   createValidator<Models.VersionNotSupportedError>(
     "VersionNotSupportedError",
-    compiled.VersionNotSupportedError,
+    compiled.validate_VersionNotSupportedError,
   );
 
+/** The validator of every definition, by its name (an object type, not a union: it scales to any number of definitions). */
+export type A2AValidators = {
+  readonly A2ARequest: Validator<Models.A2ARequest>;
+  readonly APIKeySecurityScheme: Validator<Models.APIKeySecurityScheme>;
+  readonly AgentCapabilities: Validator<Models.AgentCapabilities>;
+  readonly AgentCard: Validator<Models.AgentCard>;
+  readonly AgentCardSignature: Validator<Models.AgentCardSignature>;
+  readonly AgentExtension: Validator<Models.AgentExtension>;
+  readonly AgentInterface: Validator<Models.AgentInterface>;
+  readonly AgentProvider: Validator<Models.AgentProvider>;
+  readonly AgentSkill: Validator<Models.AgentSkill>;
+  readonly Artifact: Validator<Models.Artifact>;
+  readonly AuthenticationInfo: Validator<Models.AuthenticationInfo>;
+  readonly AuthorizationCodeOAuthFlow: Validator<Models.AuthorizationCodeOAuthFlow>;
+  readonly CancelTaskRequest: Validator<Models.CancelTaskRequest>;
+  readonly CancelTaskRpcRequest: Validator<Models.CancelTaskRpcRequest>;
+  readonly CancelTaskRpcResponse: Validator<Models.CancelTaskRpcResponse>;
+  readonly CancelTaskRpcSuccessResponse: Validator<Models.CancelTaskRpcSuccessResponse>;
+  readonly ClientCredentialsOAuthFlow: Validator<Models.ClientCredentialsOAuthFlow>;
+  readonly ContentTypeNotSupportedError: Validator<Models.ContentTypeNotSupportedError>;
+  readonly CreateTaskPushNotificationConfigRpcRequest: Validator<Models.CreateTaskPushNotificationConfigRpcRequest>;
+  readonly CreateTaskPushNotificationConfigRpcResponse: Validator<Models.CreateTaskPushNotificationConfigRpcResponse>;
+  readonly CreateTaskPushNotificationConfigRpcSuccessResponse: Validator<Models.CreateTaskPushNotificationConfigRpcSuccessResponse>;
+  readonly DeleteTaskPushNotificationConfigRequest: Validator<Models.DeleteTaskPushNotificationConfigRequest>;
+  readonly DeleteTaskPushNotificationConfigRpcRequest: Validator<Models.DeleteTaskPushNotificationConfigRpcRequest>;
+  readonly DeleteTaskPushNotificationConfigRpcResponse: Validator<Models.DeleteTaskPushNotificationConfigRpcResponse>;
+  readonly DeleteTaskPushNotificationConfigRpcSuccessResponse: Validator<Models.DeleteTaskPushNotificationConfigRpcSuccessResponse>;
+  readonly DeviceCodeOAuthFlow: Validator<Models.DeviceCodeOAuthFlow>;
+  readonly ExtendedAgentCardNotConfiguredError: Validator<Models.ExtendedAgentCardNotConfiguredError>;
+  readonly ExtensionSupportRequiredError: Validator<Models.ExtensionSupportRequiredError>;
+  readonly GetExtendedAgentCardRequest: Validator<Models.GetExtendedAgentCardRequest>;
+  readonly GetExtendedAgentCardRpcRequest: Validator<Models.GetExtendedAgentCardRpcRequest>;
+  readonly GetExtendedAgentCardRpcResponse: Validator<Models.GetExtendedAgentCardRpcResponse>;
+  readonly GetExtendedAgentCardRpcSuccessResponse: Validator<Models.GetExtendedAgentCardRpcSuccessResponse>;
+  readonly GetTaskPushNotificationConfigRequest: Validator<Models.GetTaskPushNotificationConfigRequest>;
+  readonly GetTaskPushNotificationConfigRpcRequest: Validator<Models.GetTaskPushNotificationConfigRpcRequest>;
+  readonly GetTaskPushNotificationConfigRpcResponse: Validator<Models.GetTaskPushNotificationConfigRpcResponse>;
+  readonly GetTaskPushNotificationConfigRpcSuccessResponse: Validator<Models.GetTaskPushNotificationConfigRpcSuccessResponse>;
+  readonly GetTaskRequest: Validator<Models.GetTaskRequest>;
+  readonly GetTaskRpcRequest: Validator<Models.GetTaskRpcRequest>;
+  readonly GetTaskRpcResponse: Validator<Models.GetTaskRpcResponse>;
+  readonly GetTaskRpcSuccessResponse: Validator<Models.GetTaskRpcSuccessResponse>;
+  readonly HTTPAuthSecurityScheme: Validator<Models.HTTPAuthSecurityScheme>;
+  readonly ImplicitOAuthFlow: Validator<Models.ImplicitOAuthFlow>;
+  readonly InternalError: Validator<Models.InternalError>;
+  readonly InvalidAgentResponseError: Validator<Models.InvalidAgentResponseError>;
+  readonly InvalidParamsError: Validator<Models.InvalidParamsError>;
+  readonly InvalidRequestError: Validator<Models.InvalidRequestError>;
+  readonly JSONParseError: Validator<Models.JSONParseError>;
+  readonly JSONRPCError: Validator<Models.JSONRPCError>;
+  readonly JSONRPCErrorResponse: Validator<Models.JSONRPCErrorResponse>;
+  readonly JSONRPCResponse: Validator<Models.JSONRPCResponse>;
+  readonly ListTaskPushNotificationConfigsRequest: Validator<Models.ListTaskPushNotificationConfigsRequest>;
+  readonly ListTaskPushNotificationConfigsResponse: Validator<Models.ListTaskPushNotificationConfigsResponse>;
+  readonly ListTaskPushNotificationConfigsRpcRequest: Validator<Models.ListTaskPushNotificationConfigsRpcRequest>;
+  readonly ListTaskPushNotificationConfigsRpcResponse: Validator<Models.ListTaskPushNotificationConfigsRpcResponse>;
+  readonly ListTaskPushNotificationConfigsRpcSuccessResponse: Validator<Models.ListTaskPushNotificationConfigsRpcSuccessResponse>;
+  readonly ListTasksRequest: Validator<Models.ListTasksRequest>;
+  readonly ListTasksResponse: Validator<Models.ListTasksResponse>;
+  readonly ListTasksRpcRequest: Validator<Models.ListTasksRpcRequest>;
+  readonly ListTasksRpcResponse: Validator<Models.ListTasksRpcResponse>;
+  readonly ListTasksRpcSuccessResponse: Validator<Models.ListTasksRpcSuccessResponse>;
+  readonly Message: Validator<Models.Message>;
+  readonly MethodNotFoundError: Validator<Models.MethodNotFoundError>;
+  readonly MutualTlsSecurityScheme: Validator<Models.MutualTlsSecurityScheme>;
+  readonly OAuth2SecurityScheme: Validator<Models.OAuth2SecurityScheme>;
+  readonly OAuthFlows: Validator<Models.OAuthFlows>;
+  readonly OpenIdConnectSecurityScheme: Validator<Models.OpenIdConnectSecurityScheme>;
+  readonly Part: Validator<Models.Part>;
+  readonly PasswordOAuthFlow: Validator<Models.PasswordOAuthFlow>;
+  readonly PushNotificationNotSupportedError: Validator<Models.PushNotificationNotSupportedError>;
+  readonly Role: Validator<Models.Role>;
+  readonly SecurityRequirement: Validator<Models.SecurityRequirement>;
+  readonly SecurityScheme: Validator<Models.SecurityScheme>;
+  readonly SendMessageConfiguration: Validator<Models.SendMessageConfiguration>;
+  readonly SendMessageRequest: Validator<Models.SendMessageRequest>;
+  readonly SendMessageResponse: Validator<Models.SendMessageResponse>;
+  readonly SendMessageRpcRequest: Validator<Models.SendMessageRpcRequest>;
+  readonly SendMessageRpcResponse: Validator<Models.SendMessageRpcResponse>;
+  readonly SendMessageRpcSuccessResponse: Validator<Models.SendMessageRpcSuccessResponse>;
+  readonly SendStreamingMessageRpcRequest: Validator<Models.SendStreamingMessageRpcRequest>;
+  readonly SendStreamingMessageRpcResponse: Validator<Models.SendStreamingMessageRpcResponse>;
+  readonly SendStreamingMessageRpcSuccessResponse: Validator<Models.SendStreamingMessageRpcSuccessResponse>;
+  readonly StreamResponse: Validator<Models.StreamResponse>;
+  readonly StringList: Validator<Models.StringList>;
+  readonly SubscribeToTaskRequest: Validator<Models.SubscribeToTaskRequest>;
+  readonly SubscribeToTaskRpcRequest: Validator<Models.SubscribeToTaskRpcRequest>;
+  readonly SubscribeToTaskRpcResponse: Validator<Models.SubscribeToTaskRpcResponse>;
+  readonly SubscribeToTaskRpcSuccessResponse: Validator<Models.SubscribeToTaskRpcSuccessResponse>;
+  readonly Task: Validator<Models.Task>;
+  readonly TaskArtifactUpdateEvent: Validator<Models.TaskArtifactUpdateEvent>;
+  readonly TaskNotCancelableError: Validator<Models.TaskNotCancelableError>;
+  readonly TaskNotFoundError: Validator<Models.TaskNotFoundError>;
+  readonly TaskPushNotificationConfig: Validator<Models.TaskPushNotificationConfig>;
+  readonly TaskState: Validator<Models.TaskState>;
+  readonly TaskStatus: Validator<Models.TaskStatus>;
+  readonly TaskStatusUpdateEvent: Validator<Models.TaskStatusUpdateEvent>;
+  readonly UnsupportedOperationError: Validator<Models.UnsupportedOperationError>;
+  readonly VersionNotSupportedError: Validator<Models.VersionNotSupportedError>;
+};
+
 /** Every validator by the name of the definition it checks. */
-export const validators = {
+export const validators: A2AValidators = {
   A2ARequest: validateA2ARequest,
   APIKeySecurityScheme: validateAPIKeySecurityScheme,
   AgentCapabilities: validateAgentCapabilities,
@@ -458,4 +605,413 @@ export const validators = {
   TaskStatusUpdateEvent: validateTaskStatusUpdateEvent,
   UnsupportedOperationError: validateUnsupportedOperationError,
   VersionNotSupportedError: validateVersionNotSupportedError,
-} as const;
+};
+
+/** The validator of a definition named at run time (e.g. a method descriptor's `responseType`), if there is one. */
+export function validatorFor(name: string): Validator<unknown> | undefined {
+  const byName: { readonly [name: string]: Validator<unknown> } = validators;
+  return Object.prototype.hasOwnProperty.call(byName, name) ? byName[name] : undefined;
+}
+
+/**
+ * ProtoJSON (A2A 1.0) leaves out a field that holds its default, REQUIRED ones included: what a reader puts
+ * back for each definition (empty when this version's wire format is not ProtoJSON).
+ */
+export const PROTO_JSON_DEFAULTS: ProtoJsonDefaults = {
+  APIKeySecurityScheme: {
+    defaults: {
+      location: "",
+      name: "",
+    },
+  },
+  AgentCard: {
+    defaults: {
+      defaultInputModes: [],
+      defaultOutputModes: [],
+      description: "",
+      name: "",
+      skills: [],
+      supportedInterfaces: [],
+      version: "",
+    },
+    nested: {
+      provider: ["AgentProvider", "one"],
+      securitySchemes: ["SecurityScheme", "map"],
+      signatures: ["AgentCardSignature", "list"],
+      skills: ["AgentSkill", "list"],
+      supportedInterfaces: ["AgentInterface", "list"],
+    },
+  },
+  AgentCardSignature: {
+    defaults: {
+      protected: "",
+      signature: "",
+    },
+  },
+  AgentInterface: {
+    defaults: {
+      protocolBinding: "",
+      protocolVersion: "",
+      url: "",
+    },
+  },
+  AgentProvider: {
+    defaults: {
+      organization: "",
+      url: "",
+    },
+  },
+  AgentSkill: {
+    defaults: {
+      description: "",
+      id: "",
+      name: "",
+      tags: [],
+    },
+  },
+  Artifact: {
+    defaults: {
+      artifactId: "",
+      parts: [],
+    },
+  },
+  AuthenticationInfo: {
+    defaults: {
+      scheme: "",
+    },
+  },
+  AuthorizationCodeOAuthFlow: {
+    defaults: {
+      authorizationUrl: "",
+      scopes: {},
+      tokenUrl: "",
+    },
+  },
+  CancelTaskRequest: {
+    defaults: {
+      id: "",
+    },
+  },
+  CancelTaskRpcRequest: {
+    nested: {
+      params: ["CancelTaskRequest", "one"],
+    },
+  },
+  CancelTaskRpcResponse: {
+    nested: {
+      result: ["Task", "one"],
+    },
+  },
+  CancelTaskRpcSuccessResponse: {
+    nested: {
+      result: ["Task", "one"],
+    },
+  },
+  ClientCredentialsOAuthFlow: {
+    defaults: {
+      scopes: {},
+      tokenUrl: "",
+    },
+  },
+  CreateTaskPushNotificationConfigRpcRequest: {
+    nested: {
+      params: ["TaskPushNotificationConfig", "one"],
+    },
+  },
+  CreateTaskPushNotificationConfigRpcResponse: {
+    nested: {
+      result: ["TaskPushNotificationConfig", "one"],
+    },
+  },
+  CreateTaskPushNotificationConfigRpcSuccessResponse: {
+    nested: {
+      result: ["TaskPushNotificationConfig", "one"],
+    },
+  },
+  DeleteTaskPushNotificationConfigRequest: {
+    defaults: {
+      id: "",
+      taskId: "",
+    },
+  },
+  DeleteTaskPushNotificationConfigRpcRequest: {
+    nested: {
+      params: ["DeleteTaskPushNotificationConfigRequest", "one"],
+    },
+  },
+  DeviceCodeOAuthFlow: {
+    defaults: {
+      deviceAuthorizationUrl: "",
+      scopes: {},
+      tokenUrl: "",
+    },
+  },
+  GetExtendedAgentCardRpcResponse: {
+    nested: {
+      result: ["AgentCard", "one"],
+    },
+  },
+  GetExtendedAgentCardRpcSuccessResponse: {
+    nested: {
+      result: ["AgentCard", "one"],
+    },
+  },
+  GetTaskPushNotificationConfigRequest: {
+    defaults: {
+      id: "",
+      taskId: "",
+    },
+  },
+  GetTaskPushNotificationConfigRpcRequest: {
+    nested: {
+      params: ["GetTaskPushNotificationConfigRequest", "one"],
+    },
+  },
+  GetTaskPushNotificationConfigRpcResponse: {
+    nested: {
+      result: ["TaskPushNotificationConfig", "one"],
+    },
+  },
+  GetTaskPushNotificationConfigRpcSuccessResponse: {
+    nested: {
+      result: ["TaskPushNotificationConfig", "one"],
+    },
+  },
+  GetTaskRequest: {
+    defaults: {
+      id: "",
+    },
+  },
+  GetTaskRpcRequest: {
+    nested: {
+      params: ["GetTaskRequest", "one"],
+    },
+  },
+  GetTaskRpcResponse: {
+    nested: {
+      result: ["Task", "one"],
+    },
+  },
+  GetTaskRpcSuccessResponse: {
+    nested: {
+      result: ["Task", "one"],
+    },
+  },
+  HTTPAuthSecurityScheme: {
+    defaults: {
+      scheme: "",
+    },
+  },
+  JSONRPCError: {
+    defaults: {
+      code: 0,
+      message: "",
+    },
+  },
+  ListTaskPushNotificationConfigsRequest: {
+    defaults: {
+      taskId: "",
+    },
+  },
+  ListTaskPushNotificationConfigsResponse: {
+    nested: {
+      configs: ["TaskPushNotificationConfig", "list"],
+    },
+  },
+  ListTaskPushNotificationConfigsRpcRequest: {
+    nested: {
+      params: ["ListTaskPushNotificationConfigsRequest", "one"],
+    },
+  },
+  ListTaskPushNotificationConfigsRpcResponse: {
+    nested: {
+      result: ["ListTaskPushNotificationConfigsResponse", "one"],
+    },
+  },
+  ListTaskPushNotificationConfigsRpcSuccessResponse: {
+    nested: {
+      result: ["ListTaskPushNotificationConfigsResponse", "one"],
+    },
+  },
+  ListTasksResponse: {
+    defaults: {
+      nextPageToken: "",
+      pageSize: 0,
+      tasks: [],
+      totalSize: 0,
+    },
+    nested: {
+      tasks: ["Task", "list"],
+    },
+  },
+  ListTasksRpcResponse: {
+    nested: {
+      result: ["ListTasksResponse", "one"],
+    },
+  },
+  ListTasksRpcSuccessResponse: {
+    nested: {
+      result: ["ListTasksResponse", "one"],
+    },
+  },
+  Message: {
+    defaults: {
+      messageId: "",
+      parts: [],
+      role: "ROLE_UNSPECIFIED",
+    },
+  },
+  OAuth2SecurityScheme: {
+    nested: {
+      flows: ["OAuthFlows", "one"],
+    },
+  },
+  OAuthFlows: {
+    nested: {
+      authorizationCode: ["AuthorizationCodeOAuthFlow", "one"],
+      clientCredentials: ["ClientCredentialsOAuthFlow", "one"],
+      deviceCode: ["DeviceCodeOAuthFlow", "one"],
+    },
+  },
+  OpenIdConnectSecurityScheme: {
+    defaults: {
+      openIdConnectUrl: "",
+    },
+  },
+  SecurityScheme: {
+    nested: {
+      apiKeySecurityScheme: ["APIKeySecurityScheme", "one"],
+      httpAuthSecurityScheme: ["HTTPAuthSecurityScheme", "one"],
+      oauth2SecurityScheme: ["OAuth2SecurityScheme", "one"],
+      openIdConnectSecurityScheme: ["OpenIdConnectSecurityScheme", "one"],
+    },
+  },
+  SendMessageConfiguration: {
+    nested: {
+      taskPushNotificationConfig: ["TaskPushNotificationConfig", "one"],
+    },
+  },
+  SendMessageRequest: {
+    nested: {
+      configuration: ["SendMessageConfiguration", "one"],
+      message: ["Message", "one"],
+    },
+  },
+  SendMessageResponse: {
+    nested: {
+      message: ["Message", "one"],
+      task: ["Task", "one"],
+    },
+  },
+  SendMessageRpcRequest: {
+    nested: {
+      params: ["SendMessageRequest", "one"],
+    },
+  },
+  SendMessageRpcResponse: {
+    nested: {
+      result: ["SendMessageResponse", "one"],
+    },
+  },
+  SendMessageRpcSuccessResponse: {
+    nested: {
+      result: ["SendMessageResponse", "one"],
+    },
+  },
+  SendStreamingMessageRpcRequest: {
+    nested: {
+      params: ["SendMessageRequest", "one"],
+    },
+  },
+  SendStreamingMessageRpcResponse: {
+    nested: {
+      result: ["StreamResponse", "one"],
+    },
+  },
+  SendStreamingMessageRpcSuccessResponse: {
+    nested: {
+      result: ["StreamResponse", "one"],
+    },
+  },
+  StreamResponse: {
+    nested: {
+      artifactUpdate: ["TaskArtifactUpdateEvent", "one"],
+      message: ["Message", "one"],
+      statusUpdate: ["TaskStatusUpdateEvent", "one"],
+      task: ["Task", "one"],
+    },
+  },
+  SubscribeToTaskRequest: {
+    defaults: {
+      id: "",
+    },
+  },
+  SubscribeToTaskRpcRequest: {
+    nested: {
+      params: ["SubscribeToTaskRequest", "one"],
+    },
+  },
+  SubscribeToTaskRpcResponse: {
+    nested: {
+      result: ["StreamResponse", "one"],
+    },
+  },
+  SubscribeToTaskRpcSuccessResponse: {
+    nested: {
+      result: ["StreamResponse", "one"],
+    },
+  },
+  Task: {
+    defaults: {
+      id: "",
+    },
+    nested: {
+      artifacts: ["Artifact", "list"],
+      history: ["Message", "list"],
+      status: ["TaskStatus", "one"],
+    },
+  },
+  TaskArtifactUpdateEvent: {
+    defaults: {
+      contextId: "",
+      taskId: "",
+    },
+    nested: {
+      artifact: ["Artifact", "one"],
+    },
+  },
+  TaskPushNotificationConfig: {
+    defaults: {
+      url: "",
+    },
+    nested: {
+      authentication: ["AuthenticationInfo", "one"],
+    },
+  },
+  TaskStatus: {
+    defaults: {
+      state: "TASK_STATE_UNSPECIFIED",
+    },
+    nested: {
+      message: ["Message", "one"],
+    },
+  },
+  TaskStatusUpdateEvent: {
+    defaults: {
+      contextId: "",
+      taskId: "",
+    },
+    nested: {
+      status: ["TaskStatus", "one"],
+    },
+  },
+};
+
+/**
+ * A value received as `typeName` with the fields a ProtoJSON writer left out at their default put back
+ * (in place; returns the value). Call it on what you receive, before validating; what you send is
+ * validated as it is.
+ */
+export function withProtoJsonDefaults(typeName: string, value: unknown): unknown {
+  return fillProtoJsonDefaults(PROTO_JSON_DEFAULTS, typeName, value);
+}

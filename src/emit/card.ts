@@ -19,5 +19,5 @@ export function emitCard(ir: ProtocolIR, cardPath: string, displayPath: string, 
   }
   const card = parseJson(text, displayPath);
   checkCard(ir, card, displayPath);
-  return templates.render("core/card.ts.hbs", { header, card: JSON.stringify(card, null, 2), source: displayPath.split(/[\\/]/).pop() });
+  return templates.render("core/card.ts.hbs", { header, agentCardType: ir.facts.agentCardType, card: JSON.stringify(card, null, 2), source: displayPath.split(/[\\/]/).pop() });
 }

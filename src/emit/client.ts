@@ -1,3 +1,4 @@
+import { CodegenError } from "../errors.js";
 import type { MethodInfo, ProtocolIR } from "../ir/types.js";
 import type { TemplateRenderer } from "./templates.js";
 
@@ -22,7 +23,26 @@ export function clientMethodDoc(method: Pick<MethodInfo, "method" | "description
   return rest ? `\`${method.method}\`: ${rest}` : `\`${method.method}\``;
 }
 
-const RESERVED = ["call", "stream", "transport", "endpoint", "options", "card", "getCard"];
+/** Classes client.ts declares or re-exports itself: an error definition must not become one of them. */
+const CLIENT_CLASSES = ["A2AClient", "A2AJsonRpcError", "A2ATransportError", "A2AResponseValidationError"];
+
+/** One error class per error definition (`TaskNotFoundError` → `A2ATaskNotFoundError`), each name once. */
+function errorClasses(ir: ProtocolIR) {
+  const seen = new Map<string, string>();
+  return ir.errors.map((e) => {
+    const className = `A2A${e.name.replace(/Error$/, "")}Error`;
+    const at = { file: ir.source.file, pointer: `/definitions/${e.name}` };
+    const other = seen.get(className);
+    if (other !== undefined) throw new CodegenError(`error definitions "${other}" and "${e.name}" would both be the client's error class "${className}"; rename one of them`, at);
+    if (CLIENT_CLASSES.includes(className)) throw new CodegenError(`error definition "${e.name}" would be the client's error class "${className}", which the client already has; rename it`, at);
+    seen.set(className, e.name);
+    return { className, code: e.code, description: e.description };
+  });
+}
+
+/** Members every generated client has: a request definition named after one of them is refused. */
+const RESERVED_CLIENT_MEMBERS = ["call", "stream", "transport", "endpoint", "options", "card", "getCard", "constructor"];
+
 
 export function clientView(ir: ProtocolIR) {
   const methods = ir.methods.map((m) => ({
@@ -32,11 +52,19 @@ export function clientView(ir: ProtocolIR) {
     hasParams: m.hasParams,
     description: clientMethodDoc(m),
   }));
-  const names = new Set<string>();
-  for (const m of methods) {
-    if (names.has(m.name) || RESERVED.includes(m.name)) throw new Error(`two methods would be the client method "${m.name}"`);
-    names.add(m.name);
-  }
+  const names = new Map<string, string>();
+  ir.methods.forEach((m, i) => {
+    const name = methods[i]?.name ?? "";
+    const at = { file: ir.source.file, pointer: `/definitions/${m.requestType}` };
+    const other = names.get(name);
+    if (other !== undefined) {
+      throw new CodegenError(`request "${m.requestType}" and request "${other}" would both be the client method "${name}"; rename one of them`, at);
+    }
+    if (RESERVED_CLIENT_MEMBERS.includes(name) || !/^[A-Za-z_$][\w$]*$/.test(name)) {
+      throw new CodegenError(`request "${m.requestType}" would be the client method "${name}", which the client already has or cannot name a method; rename the request`, at);
+    }
+    names.set(name, m.requestType);
+  });
   const send = ir.methods.find((m) => m.method === ir.profile.methods.send);
   const stream = ir.methods.find((m) => m.method === ir.profile.methods.stream);
   const sendParamsType = ir.profile.params.send;
@@ -44,6 +72,8 @@ export function clientView(ir: ProtocolIR) {
   return {
     specVersion: ir.specVersion,
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
+    /** The core definitions by role (the schema may name them otherwise than Message, Task, ...). */
+    types: ir.core,
     sendMethod: send ? clientMethodName(send) : "call",
     sendRpc: send && sendParamsType ? send.method : undefined,
     sendRpcLiteral: send ? JSON.stringify(send.method) : "",
@@ -51,7 +81,7 @@ export function clientView(ir: ProtocolIR) {
     streamMethod: stream ? clientMethodName(stream) : "stream",
     wrapperKeys: wrapperKeys.map((key) => JSON.stringify(key)),
     methods,
-    errors: ir.errors.map((e) => ({ className: `A2A${e.name.replace(/Error$/, "")}Error`, code: e.code, description: e.description })),
+    errors: errorClasses(ir),
   };
 }
 

@@ -1,6 +1,8 @@
 import { compile } from "json-schema-to-typescript";
 import type { Json, JsonObject } from "../schema/json.js";
 import type { ProtocolIR } from "../ir/types.js";
+import { aliasEnds, aliasOf } from "../ir/aliases.js";
+import { refName } from "../schema/normalize.js";
 import { walkSchema } from "../schema/walk.js";
 import type { TemplateRenderer } from "./templates.js";
 
@@ -13,7 +15,9 @@ const ROOT = "A2ACodegenModelsRoot";
  */
 export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, header: string): Promise<string> {
   const definitions: JsonObject = {};
-  for (const type of ir.types) definitions[type.name] = { ...forTypeScript(type.schema), title: type.name };
+  const all: Record<string, JsonObject> = Object.fromEntries(ir.types.map((t) => [t.name, t.schema]));
+  const endOf = aliasEnds(all);
+  for (const type of ir.types) definitions[type.name] = { ...forTypeScript(type.schema, (name) => (aliasOf(all, name) !== undefined ? endOf(name) : name)), title: type.name };
   const body = await compile({ title: ROOT, type: "object", additionalProperties: false, definitions } as never, ROOT, {
     bannerComment: "",
     additionalProperties: false,
@@ -23,22 +27,36 @@ export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, he
     strictIndexSignatures: false,
     unknownAny: true,
   });
-  const cleaned = checkDeclarations(body.replace(REFERENCED_BY, "").replace(EMPTY_DOC, ""), ir);
+  const cleaned = checkDeclarations(body.replace(REFERENCED_BY, "").replace(PATTERN_NOTE, "$1Properties whose name matches the pattern $2.").replace(EMPTY_DOC, ""), ir);
   const extras = templates.render("models/extras.ts.hbs", modelExtrasView(ir));
   return `${header}\n${cleaned}\n${extras}`;
 }
 
 // json-schema-to-typescript's note under every definition; it names our helper root, not the user's schema.
 const REFERENCED_BY = /(\n \* ?)?\n \* This interface was referenced by `[^`]+`'s JSON-Schema\n \* via the `definition` "[^"]+"\./g;
+// Its note on a patternProperties index signature, which names the enclosing definition (or `undefined`
+// inside a property): say what the signature is for instead.
+const PATTERN_NOTE = /(\n[ \t]*\* )This interface was referenced by `[^`]*`'s JSON-Schema(?: definition)?\n[ \t]*\* via the `patternProperty` ("(?:[^"\\\n]|\\.)*")\./g;
 const EMPTY_DOC = /\/\*\*\s*\*\/\n?/g;
 
 /** The schema as json-schema-to-typescript should see it (the validators see the normalized schema itself). */
-function forTypeScript(schema: JsonObject): JsonObject {
+function forTypeScript(schema: JsonObject, typeName: (definition: string) => string): JsonObject {
   return walkSchema(structuredClone(schema), "", (node): JsonObject | undefined => {
-    // "ref + doc": keep the description as the property's JSDoc without making a new named type.
-    if (typeof node.$ref === "string" && typeof node.description === "string") {
-      const wrapped: JsonObject = { allOf: [{ $ref: node.$ref }], description: node.description };
-      return wrapped;
+    // A reference to a definition is that definition's name: every definition is declared on its own, so
+    // json-schema-to-typescript never has to follow a $ref (its dereferencing recurses once per link,
+    // which overflows the stack on a long chain of references). A description beside it stays the JSDoc.
+    const target = refName(node.$ref);
+    if (target !== undefined) {
+      // An alias is named by the end of its chain, so that TypeScript never resolves a chain of aliases.
+      const named: JsonObject = { tsType: typeName(target) };
+      if (typeof node.description === "string") named.description = node.description;
+      return named;
+    }
+    // An object that can hold no property (1.0's google.protobuf.Empty): `{}` in TypeScript would accept any
+    // value but null and undefined, 42 included; an object of no properties rejects primitives.
+    if (isEmptyObject(node)) {
+      const empty: JsonObject = { ...node, tsType: "{ [k: string]: never }" };
+      return empty;
     }
     // A schema that constrains nothing is any JSON value.
     if (isUnconstrained(node)) {
@@ -47,6 +65,13 @@ function forTypeScript(schema: JsonObject): JsonObject {
     }
     return undefined;
   });
+}
+
+/** `{ "type": "object" }` with nothing that declares a property (models are closed: it holds none). */
+function isEmptyObject(node: JsonObject): boolean {
+  if (node.type !== "object") return false;
+  const open = node.additionalProperties !== undefined && node.additionalProperties !== false;
+  return !open && !["properties", "patternProperties", "anyOf", "oneOf", "allOf", "$ref", "tsType", "if", "not", "enum", "const"].some((k) => k in node);
 }
 
 const CONSTRAINING = ["type", "$ref", "anyOf", "oneOf", "allOf", "enum", "const", "properties", "items", "not", "tsType", "additionalProperties"];

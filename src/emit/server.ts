@@ -12,6 +12,8 @@ export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: 
     header,
     specVersion: ir.specVersion,
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
+    /** The core definitions by role (the schema may name them otherwise than Message, Task, ...). */
+    types: ir.core,
     hasExtendedCard: ir.profile.methods.extendedCard !== undefined,
     extendedCardMethod: ir.profile.methods.extendedCard ?? "",
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,

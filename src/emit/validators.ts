@@ -1,7 +1,13 @@
 import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
+import { CodegenError } from "../errors.js";
+import { standaloneModule } from "./ajv-module.js";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
-import type { JsonObject } from "../schema/json.js";
+import { canonicalJson, isObject, type JsonObject } from "../schema/json.js";
+import { aliasEnds, aliasOf } from "../ir/aliases.js";
+import { objectShape } from "../ir/unions.js";
+import { refName } from "../schema/normalize.js";
+import { walkSchema } from "../schema/walk.js";
 import type { TemplateRenderer } from "./templates.js";
 
 // ajv and its standalone module are CommonJS modules with a `default` export.
@@ -34,16 +40,72 @@ export const SCHEMA_ID = "a2a";
 export function validatorSchema(ir: ProtocolIR): JsonObject {
   const definitions: JsonObject = {};
   for (const t of ir.types) definitions[t.name] = structuredClone(t.schema);
+  collapseAliasChains(definitions);
   const root: JsonObject = { $id: SCHEMA_ID, definitions };
   // Deepest first, so that an inner union is rewritten before the member that contains it moves.
   const unions = [...ir.unions].sort((a, b) => b.pointer.split("/").length - a.pointer.split("/").length || (a.pointer < b.pointer ? -1 : 1));
+  // Unions nothing tells apart check first what every member requires alike (the JSON-RPC envelope).
+  const types: Record<string, JsonObject> = Object.fromEntries(ir.types.map((t) => [t.name, t.schema]));
   for (const union of unions) {
-    if (union.dispatch.kind === "none") continue;
     const { parent, key } = locate(root, union.pointer);
     const node = (parent as Record<string, unknown>)[key] as JsonObject;
-    (parent as Record<string, unknown>)[key] = dispatchChain(union, node);
+    (parent as Record<string, unknown>)[key] = union.dispatch.kind === "none" ? envelopeFirst(union, node, types) : dispatchChain(union, node);
   }
   return root;
+}
+
+/**
+ * A union whose members all require the same properties with the same schema (`jsonrpc: "2.0"` and `id` of
+ * every JSON-RPC response) checks them first: `if envelope then union else envelope`, which accepts exactly
+ * what the union accepts (each member requires the envelope). A value with a bad envelope gets the
+ * envelope's issue (`/jsonrpc`) rather than the fan-out of every member's other complaints.
+ */
+function envelopeFirst(union: UnionInfo, node: JsonObject, definitions: Record<string, JsonObject>): JsonObject {
+  const items = node[union.keyword];
+  if (!Array.isArray(items) || items.length < 2) return node;
+  const shapes = items.map((item) => (isObject(item) ? objectShape(item, definitions) : undefined));
+  if (shapes.some((s) => s === undefined)) return node;
+  const all = shapes as Array<{ properties: JsonObject; required: string[] }>;
+  const first = all[0] as { properties: JsonObject; required: string[] };
+  const shared: JsonObject = {};
+  for (const property of [...first.required].sort()) {
+    const schema = first.properties[property];
+    if (!isObject(schema)) continue;
+    const text = withoutDocs(schema);
+    if (all.every((s) => s.required.includes(property) && isObject(s.properties[property]) && withoutDocs(s.properties[property] as JsonObject) === text)) {
+      shared[property] = JSON.parse(text) as JsonObject;
+    }
+  }
+  if (Object.keys(shared).length === 0) return node;
+  const envelope: JsonObject = { type: "object", required: Object.keys(shared), properties: shared };
+  const { description, ...union_ } = node;
+  return { ...(description !== undefined ? { description } : {}), if: envelope, then: union_, else: envelope };
+}
+
+/** A schema as canonical JSON without its descriptions: two declarations of one property compare equal. */
+function withoutDocs(schema: JsonObject): string {
+  return canonicalJson(
+    walkSchema(structuredClone(schema), "", (n) => {
+      delete n.description;
+      delete n.$comment;
+    }),
+  );
+}
+
+/**
+ * A reference to a definition that is only a reference (an alias) becomes a reference to the end of the
+ * chain: Ajv follows such a chain on every compile (quadratic in its length), the generated code then
+ * calls the final validator directly. Alias cycles are refused when the IR is built.
+ */
+function collapseAliasChains(definitions: JsonObject): void {
+  const defs = definitions as Record<string, JsonObject>;
+  const endOf = aliasEnds(defs);
+  for (const def of Object.values(defs)) {
+    walkSchema(def, "", (node) => {
+      const target = refName(node.$ref);
+      if (target !== undefined && aliasOf(defs, target) !== undefined) node.$ref = `#/definitions/${endOf(target)}`;
+    });
+  }
 }
 
 function locate(root: JsonObject, pointer: string): { parent: JsonObject | unknown[]; key: string | number } {
@@ -105,15 +167,131 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
  * project: a .js file beside .ts sources is not copied to the output by tsc.
  */
 export function emitAjvModule(ir: ProtocolIR, header: string): string {
-  const ajv = new Ajv({ ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } });
-  ajv.addSchema(validatorSchema(ir));
+  const schema = validatorSchema(ir);
+  // Ajv compiles a referenced definition when it first meets the reference, recursively: compiled
+  // leaves first, every reference it meets is already compiled, however long the chain of them is.
+  // The module is written in the same order, so that Ajv's writer never follows a chain either.
   const refs: Record<string, string> = {};
-  for (const t of ir.types) refs[t.name] = `${SCHEMA_ID}#/definitions/${t.name}`;
-  const code = esmImports(standaloneCode(ajv, refs)).replace(
+  for (const name of leavesFirst(schema.definitions as JsonObject)) refs[compiledName(name)] = `${SCHEMA_ID}#/definitions/${name}`;
+  const code = esmImports(compileStandalone(schema, refs)).replace(
     /export const (\w+) = (\w+);/g,
     (_m, name: string, fn: string) => `export const ${name}: RawValidateFunction = ${fn};`,
   );
   return `${header}\n// @ts-nocheck -- machine code written by Ajv; its exports are typed.\nimport type { RawValidateFunction } from "./runtime/validation.js";\n${code}\n`;
+}
+
+const STANDALONE_OPTIONS = { ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } } as const;
+
+/**
+ * Ajv's standalone module of the schema's definitions (`refs`: export name → schema id, leaves first).
+ * Within a cycle of references Ajv recurses once per definition of the cycle; a cycle of thousands
+ * overflows the stack, and is then compiled again in a worker thread with a stack of 512 MB.
+ */
+function compileStandalone(schema: JsonObject, refs: Record<string, string>): string {
+  try {
+    const ajv = new Ajv({ ...STANDALONE_OPTIONS });
+    ajv.addSchema(schema);
+    for (const id of Object.values(refs)) ajv.getSchema(id);
+    return standaloneModule(ajv, refs);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  return compileInWorker(schema, refs);
+}
+
+const WORKER_SOURCE = `
+const { workerData } = require("node:worker_threads");
+const { schema, refs, options, ajvPath, standalonePath, port, flag } = workerData;
+let answer;
+try {
+  const Ajv = require(ajvPath).default;
+  const standaloneCode = require(standalonePath).default;
+  const ajv = new Ajv(options);
+  ajv.addSchema(schema);
+  for (const id of Object.values(refs)) ajv.getSchema(id);
+  answer = { code: standaloneCode(ajv, refs) };
+} catch (error) {
+  answer = { error: String(error && error.message || error), range: error instanceof RangeError };
+}
+port.postMessage(answer);
+Atomics.store(flag, 0, 1);
+Atomics.notify(flag, 0);
+`;
+
+function compileInWorker(schema: JsonObject, refs: Record<string, string>): string {
+  const { Worker, MessageChannel, receiveMessageOnPort } = require("node:worker_threads") as typeof import("node:worker_threads");
+  const flag = new Int32Array(new SharedArrayBuffer(4));
+  const { port1, port2 } = new MessageChannel();
+  const worker = new Worker(WORKER_SOURCE, {
+    eval: true,
+    workerData: {
+      schema,
+      refs,
+      options: STANDALONE_OPTIONS,
+      ajvPath: require.resolve("ajv"),
+      standalonePath: require.resolve("ajv/dist/standalone/index.js"),
+      port: port2,
+      flag,
+    },
+    transferList: [port2],
+    resourceLimits: { stackSizeMb: 512 },
+  });
+  try {
+    Atomics.wait(flag, 0, 0, 10 * 60_000);
+    const answer = receiveMessageOnPort(port1)?.message as { code?: string; error?: string; range?: boolean } | undefined;
+    if (answer?.code !== undefined) return answer.code;
+    if (answer?.range) {
+      throw new CodegenError("the schema's references nest too deeply for the validators to be compiled (a cycle of too many definitions); shorten the cycle", { pointer: "/definitions" });
+    }
+    throw new Error(`compiling the validators failed: ${answer?.error ?? "the worker gave no answer"}`);
+  } finally {
+    void worker.terminate();
+    port1.close();
+  }
+}
+
+/**
+ * The definitions in an order where each comes after the definitions it refers to (a depth-first
+ * post-order, iterative so that a chain of thousands of references cannot overflow the stack; in a
+ * cycle, the order within it is the walk's).
+ */
+export function leavesFirst(definitions: JsonObject): string[] {
+  const order: string[] = [];
+  const state = new Map<string, "open" | "done">();
+  for (const root of Object.keys(definitions)) {
+    if (state.has(root)) continue;
+    const stack: Array<{ name: string; refs: string[] }> = [{ name: root, refs: refsOf(definitions[root]) }];
+    state.set(root, "open");
+    while (stack.length > 0) {
+      const top = stack[stack.length - 1] as { name: string; refs: string[] };
+      const next = top.refs.pop();
+      if (next === undefined) {
+        stack.pop();
+        state.set(top.name, "done");
+        order.push(top.name);
+      } else if (!state.has(next) && Object.prototype.hasOwnProperty.call(definitions, next)) {
+        state.set(next, "open");
+        stack.push({ name: next, refs: refsOf(definitions[next]) });
+      }
+    }
+  }
+  return order;
+}
+
+/** The definitions a schema refers to, in reverse order of appearance (popped from the end: in order). */
+function refsOf(schema: unknown): string[] {
+  const refs: string[] = [];
+  const stack: unknown[] = [schema];
+  while (stack.length > 0) {
+    const node = stack.pop();
+    if (Array.isArray(node)) stack.push(...node);
+    else if (node !== null && typeof node === "object") {
+      const ref = refName((node as JsonObject).$ref);
+      if (ref !== undefined) refs.push(ref);
+      stack.push(...Object.values(node as JsonObject));
+    }
+  }
+  return [...new Set(refs)].reverse();
 }
 
 /**
@@ -131,9 +309,19 @@ function esmImports(code: string): string {
   return imports.length ? `${imports.join("\n")}\n${body}` : body;
 }
 
+/**
+ * The export of validators.ajv.ts that validates a definition. Prefixed: an export is a module-scope
+ * binding, so a definition named `Array`, `Object` or `JSON` exported as itself would shadow the global
+ * that Ajv's code calls (`Array.isArray`) in the whole module.
+ */
+export function compiledName(definition: string): string {
+  return `validate_${definition}`;
+}
+
 export function validatorsView(ir: ProtocolIR) {
   return {
-    types: ir.types.map((t) => ({ name: t.name, validator: `validate${t.name}` })),
+    types: ir.types.map((t) => ({ name: t.name, validator: `validate${t.name}`, compiled: compiledName(t.name) })),
+    protoJsonDefaults: JSON.stringify(ir.protoJsonDefaults, null, 2),
   };
 }
 

@@ -5,9 +5,12 @@ import { isObject, type JsonObject } from "../schema/json.js";
 import type { NormalizedSchema } from "../schema/normalize.js";
 import { refName } from "../schema/normalize.js";
 import type { Overlay } from "./overlay.js";
-import type { EnumInfo, ErrorInfo, MethodInfo, ProtocolIR, TypeDecl, TypeKind, UnionInfo } from "./types.js";
+import { METHOD_ROLES, type EnumInfo, type ErrorInfo, type MethodInfo, type MethodRole, type ProtocolIR, type TypeDecl, type TypeKind, type UnionInfo } from "./types.js";
 import { buildProfile } from "./profile.js";
 import { findUnions } from "./unions.js";
+import { refuseAliasCycles } from "./aliases.js";
+import { findCoreTypes } from "./core-types.js";
+import { protoJsonDefaults } from "./proto-defaults.js";
 
 // The exact function json-schema-to-typescript names types with, so that a collision we report is the
 // collision it would have resolved by appending a number.
@@ -68,15 +71,14 @@ export function buildIR(input: BuildInput): ProtocolIR {
     }
   }
 
-  if (!defs.AgentCard) {
+  const unions = findUnions(defs);
+  const methods = findMethods(defs, unions, overlay, at);
+  if (!defs.AgentCard && methods.length === 0) {
     throw new CodegenError(
       `not an A2A JSON Schema: none of its ${types.length} definitions is "AgentCard"`,
       { file, pointer: schema.dialect === "$defs" ? "/$defs" : "/definitions" },
     );
   }
-
-  const unions = findUnions(defs);
-  const methods = findMethods(defs, unions, overlay, at);
   if (methods.length === 0) {
     throw new CodegenError(
       'not an A2A JSON Schema: no definition is a JSON-RPC request (an object whose "method" is a constant)',
@@ -98,7 +100,13 @@ export function buildIR(input: BuildInput): ProtocolIR {
   }
   errors.sort((a, b) => b.code - a.code || (a.name < b.name ? -1 : 1));
 
-  const part = unions.find((u) => u.definition === "Part");
+  refuseAliasCycles(defs, at);
+  const roles: { [R in MethodRole]?: string } = {};
+  for (const [role, method] of Object.entries(overlay.roles)) {
+    if ((METHOD_ROLES as readonly string[]).includes(role) && methods.some((m) => m.method === method)) roles[role as MethodRole] = method;
+  }
+  const core = findCoreTypes(defs, methods, roles, (pointer) => ({ file, pointer: pointer === "/definitions" && schema.dialect === "$defs" ? "/$defs" : pointer }));
+  const part = unions.find((u) => u.definition === core.part);
   const discriminatorField = part?.dispatch.kind === "tag" ? part.dispatch.property : undefined;
   return {
     specVersion: input.specVersion,
@@ -107,7 +115,7 @@ export function buildIR(input: BuildInput): ProtocolIR {
     facts: {
       wellKnownAgentCardPath: overlay.wellKnownAgentCardPath,
       discriminatorField,
-      agentCardType: "AgentCard",
+      agentCardType: core.agentCard,
     },
     types,
     unions,
@@ -116,7 +124,9 @@ export function buildIR(input: BuildInput): ProtocolIR {
     responseUnion: responseUnionOf(unions, methods),
     errors,
     enums,
-    profile: buildProfile(defs, methods, errors, overlay, input.specVersion, discriminatorField, unions),
+    profile: buildProfile(defs, methods, errors, overlay, input.specVersion, discriminatorField, unions, core),
+    core,
+    protoJsonDefaults: overlay.protoJson === true ? protoJsonDefaults(defs, new Set(errors.map((e) => e.name))) : {},
   };
 }
 

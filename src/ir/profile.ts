@@ -2,7 +2,8 @@ import { CodegenError } from "../errors.js";
 import { isObject, type JsonObject } from "../schema/json.js";
 import type { Overlay } from "./overlay.js";
 import { refName } from "../schema/normalize.js";
-import { METHOD_ROLES, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
+import { objectShape } from "./unions.js";
+import { METHOD_ROLES, type CoreTypes, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
 
 /** The protocol objects whose shapes the runtime reads (when the schema defines them). */
 const RUNTIME_OBJECTS = [
@@ -30,7 +31,12 @@ export function buildProfile(
   specVersion: string,
   discriminatorField: string | undefined,
   unions: UnionInfo[],
+  core: CoreTypes,
 ): ProtocolProfile {
+  // The runtime asks for the core objects by their usual names ("Task"); a schema may name them otherwise.
+  const actual = (usual: string): string => ({ AgentCard: core.agentCard, Message: core.message, Part: core.part, Task: core.task, Artifact: core.artifact })[usual] ?? usual;
+  const usualOf = new Map<string, string>(Object.entries({ AgentCard: core.agentCard, Message: core.message, Part: core.part, Task: core.task, Artifact: core.artifact }).map(([usual, name]) => [name, usual]));
+  const usual = (name: string): string => usualOf.get(name) ?? name;
   const roles: { [R in MethodRole]?: string } = {};
   const params: { [R in MethodRole]?: string } = {};
   for (const [role, method] of Object.entries(overlay.roles)) {
@@ -47,10 +53,13 @@ export function buildProfile(
   }
   const objects: Record<string, ObjectShape> = {};
   for (const name of [...RUNTIME_OBJECTS, ...Object.values(params)].sort()) {
-    const def = defs[name];
-    if (def && isObject(def.properties)) objects[name] = shapeOf(def);
+    const def = defs[actual(name)];
+    const shape = def ? objectShape(def, defs) : undefined;
+    if (shape && Object.keys(shape.properties).length > 0) objects[name] = shapeOf(shape);
   }
-  const state = defs.TaskState;
+  const stateProp = (defs[actual("TaskStatus")] ?? defs.TaskStatus)?.properties;
+  const stateRef = isObject(stateProp) && isObject(stateProp.state) ? refName(stateProp.state.$ref) : undefined;
+  const state = (stateRef !== undefined ? defs[stateRef] : undefined) ?? defs.TaskState;
   const taskStates = state && Array.isArray(state.enum) ? state.enum.filter((v): v is string => typeof v === "string") : [];
   const errorCodes: Record<string, number> = {};
   for (const e of errors) errorCodes[e.name.replace(/Error$/, "")] = e.code;
@@ -61,7 +70,7 @@ export function buildProfile(
   const resultWrappers: { [R in MethodRole]?: Record<string, string> } = {};
   for (const [role, method] of Object.entries(roles)) {
     const wrappers = wrappersOf(defs, unions, methods.find((m) => m.method === method));
-    if (wrappers) resultWrappers[role as MethodRole] = wrappers;
+    if (wrappers) resultWrappers[role as MethodRole] = Object.fromEntries(Object.entries(wrappers).map(([name, property]) => [usual(name), property]));
   }
   return {
     specVersion,
@@ -73,7 +82,7 @@ export function buildProfile(
     taskStates,
     errorCodes,
     jsonrpcRequired,
-    roleValues: roleValuesOf(defs),
+    roleValues: roleValuesOf(defs, core.message),
     errorDetails: errors.some((e) => {
       const data = (defs[e.name]?.properties as JsonObject | undefined)?.data;
       return isObject(data) && data.type === "array";
@@ -82,7 +91,7 @@ export function buildProfile(
       .filter(([, method]) => isEmptyObjectResult(defs, methods.find((m) => m.method === method)))
       .map(([role]) => role as MethodRole)
       .sort(),
-    streamResults: streamResultsOf(defs, methods.find((m) => m.method === roles.stream)),
+    streamResults: streamResultsOf(defs, methods.find((m) => m.method === roles.stream)).map(usual).sort(),
     resultWrappers,
     ...(overlay.versionHeader ? { versionHeader: overlay.versionHeader } : {}),
     protoJson: overlay.protoJson === true,
@@ -126,8 +135,8 @@ function isEmptyObjectResult(defs: Record<string, JsonObject>, method: MethodInf
 }
 
 /** The values of Message.role: an inline enum, or the enumeration it refers to. */
-function roleValuesOf(defs: Record<string, JsonObject>): string[] {
-  const props = defs.Message?.properties;
+function roleValuesOf(defs: Record<string, JsonObject>, message: string): string[] {
+  const props = defs[message]?.properties;
   let role = isObject(props) ? props.role : undefined;
   const target = isObject(role) ? refName(role.$ref) : undefined;
   if (target) role = defs[target];
@@ -159,15 +168,15 @@ function wrappersOf(defs: Record<string, JsonObject>, unions: UnionInfo[], metho
   return undefined;
 }
 
-function shapeOf(def: JsonObject): ObjectShape {
-  const props = def.properties as JsonObject;
+function shapeOf(def: { properties: JsonObject; required: string[] }): ObjectShape {
+  const props = def.properties;
   const consts: Record<string, string | number> = {};
   for (const [key, schema] of Object.entries(props)) {
     if (isObject(schema) && (typeof schema.const === "string" || typeof schema.const === "number")) consts[key] = schema.const;
   }
   return {
     properties: Object.keys(props),
-    required: Array.isArray(def.required) ? def.required.filter((r): r is string => typeof r === "string") : [],
+    required: def.required,
     consts,
   };
 }

@@ -1,5 +1,6 @@
 import type { MethodRole, ObjectShape, ProtocolProfile } from "../runtime/profile.js";
 import type { JsonObject } from "../schema/json.js";
+import type { ProtoJsonDefaults } from "../runtime/proto-defaults.js";
 
 export type { MethodRole, ObjectShape, ProtocolProfile };
 
@@ -32,6 +33,19 @@ export interface ProtocolIR {
   enums: EnumInfo[];
   /** What the version-independent client and server runtime needs to know of this version. */
   profile: ProtocolProfile;
+  /** The definitions the generated client and server are written against, found by their role. */
+  core: CoreTypes;
+  /** What a reader puts back where a ProtoJSON writer left a field out at its default (empty unless the version is ProtoJSON). */
+  protoJsonDefaults: ProtoJsonDefaults;
+}
+
+/** The protocol's core objects, by role → the definition that plays it (`message` → "Message"). */
+export interface CoreTypes {
+  agentCard: string;
+  message: string;
+  part: string;
+  task: string;
+  artifact: string;
 }
 
 /** The roles a method can play; the runtime works by role, the schema names the method. */

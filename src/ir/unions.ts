@@ -28,20 +28,45 @@ export function findUnions(definitions: Record<string, JsonObject>): UnionInfo[]
   return unions.sort((a, b) => (a.pointer < b.pointer ? -1 : a.pointer > b.pointer ? 1 : 0));
 }
 
-interface ObjectShape {
+export interface ObjectShape {
   properties: JsonObject;
   required: string[];
 }
 
 /** The object a member describes, when it is certainly an object schema (`type: "object"`). */
 function memberShape(item: Json | undefined, definitions: Record<string, JsonObject>): ObjectShape | undefined {
-  if (!isObject(item)) return undefined;
-  const name = refName(item.$ref);
-  const schema = name !== undefined ? definitions[name] : item;
-  if (!schema || schema.type !== "object") return undefined;
-  const properties = isObject(schema.properties) ? schema.properties : {};
-  const required = Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [];
-  return { properties, required };
+  return isObject(item) ? objectShape(item, definitions) : undefined;
+}
+
+/**
+ * The properties and required properties of an object schema, through `$ref` and `allOf` (a member written
+ * as `allOf: [PartBase, { kind: const }]` is the object of both): undefined when the schema is not
+ * certainly an object. Of two declarations of one property, the one with a constant wins (the tag).
+ */
+export function objectShape(start: JsonObject, definitions: Record<string, JsonObject>, seen: Set<string> = new Set(), depth = 0): ObjectShape | undefined {
+  // References are followed in a loop (a chain of any length), allOf parts by recursion up to a depth
+  // no real schema reaches; beyond it the schema is "not certainly an object" (no dispatch, still correct).
+  let schema = start;
+  for (let name = refName(schema.$ref); name !== undefined; name = refName(schema.$ref)) {
+    const target = Object.prototype.hasOwnProperty.call(definitions, name) ? definitions[name] : undefined;
+    if (!target || seen.has(name)) return undefined;
+    seen.add(name);
+    schema = target;
+  }
+  if (depth > 32) return undefined;
+  const parts = Array.isArray(schema.allOf) ? schema.allOf.filter(isObject).map((part) => objectShape(part, definitions, seen, depth + 1)) : [];
+  const isObjectSchema = schema.type === "object" || parts.some((p) => p !== undefined);
+  if (!isObjectSchema) return undefined;
+  const properties: JsonObject = {};
+  const required = new Set<string>();
+  for (const shape of [{ properties: isObject(schema.properties) ? schema.properties : {}, required: Array.isArray(schema.required) ? schema.required.filter((r): r is string => typeof r === "string") : [] }, ...parts]) {
+    if (!shape) continue;
+    for (const [key, value] of Object.entries(shape.properties)) {
+      if (!(key in properties) || (constOf(properties[key]) === undefined && constOf(value) !== undefined)) properties[key] = value;
+    }
+    for (const r of shape.required) required.add(r);
+  }
+  return { properties, required: [...required] };
 }
 
 function constOf(schema: Json | undefined): string | number | undefined {

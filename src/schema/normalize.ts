@@ -24,7 +24,22 @@ export interface NormalizedSchema {
 const DOC_SIBLINGS = new Set(["description", "$comment"]);
 const DROPPED_KEYWORDS = ["title", "$schema", "$id", "examples"];
 
+/**
+ * How deeply a schema file may nest (JSON levels). The bundled schemas nest 10 levels; every later stage
+ * (cloning, walking, json-schema-to-typescript, Ajv) recurses over the nesting, so a schema nested
+ * thousands of levels deep would overflow the stack instead of being refused.
+ */
+export const MAX_SCHEMA_DEPTH = 128;
+
+/**
+ * Names that cannot be a definition or a property: a JSON object with a key `__proto__` becomes another
+ * object's prototype when it is copied or assigned, so the definition would vanish (and the server drops
+ * such keys from requests anyway).
+ */
+const UNSAFE_KEYS = new Set(["__proto__"]);
+
 export function normalizeSchema(input: JsonObject, file: string): NormalizedSchema {
+  checkDepth(input, file);
   const hasDefs = isObject(input.$defs);
   const hasDefinitions = isObject(input.definitions);
   if (!hasDefs && !hasDefinitions) {
@@ -51,6 +66,12 @@ export function normalizeSchema(input: JsonObject, file: string): NormalizedSche
   const raw: Record<string, JsonObject> = {};
   for (const [key, defs] of sources) {
     for (const [name, schema] of Object.entries(defs)) {
+      if (UNSAFE_KEYS.has(name)) {
+        throw new CodegenError(`definition name "${name}" is not allowed: a JSON object key "${name}" is an object's prototype, never a value; rename the definition`, {
+          file,
+          pointer: joinPointer("", key, name),
+        });
+      }
       if (!isObject(schema)) {
         throw new CodegenError("a definition must be a JSON object (a schema)", { file, pointer: joinPointer("", key, name) });
       }
@@ -86,6 +107,16 @@ function normalizeNode(
   sourcePointer: (p: string) => string,
 ): JsonObject {
   for (const key of DROPPED_KEYWORDS) delete node[key];
+  for (const keyword of ["properties", "patternProperties"]) {
+    const map = node[keyword];
+    const unsafe = isObject(map) ? Object.keys(map).find((k) => UNSAFE_KEYS.has(k)) : undefined;
+    if (unsafe !== undefined) {
+      throw new CodegenError(`property name "${unsafe}" is not allowed: JSON parsers make it the object's prototype and the server drops it; rename the property`, {
+        file,
+        pointer: sourcePointer(joinPointer(pointer, keyword, unsafe)),
+      });
+    }
+  }
   const ref = node.$ref;
   if (ref === undefined) return node;
   const refPointer = sourcePointer(joinPointer(pointer, "$ref"));
@@ -98,7 +129,7 @@ function normalizeNode(
     throw new CodegenError(why, { file, pointer: refPointer });
   }
   const target = decodeURIComponent((m[2] as string).replace(/~1/g, "/").replace(/~0/g, "~"));
-  if (!(target in definitions)) {
+  if (!Object.prototype.hasOwnProperty.call(definitions, target)) {
     throw new CodegenError(`dangling $ref "${ref}": there is no definition "${target}"`, { file, pointer: refPointer });
   }
   const out: JsonObject = { $ref: `#/definitions/${target}` };
@@ -126,6 +157,23 @@ function exactlyOneOfResultOrError(schema: JsonObject): JsonObject {
   const out: JsonObject = { anyOf: [variant("result", "error"), variant("error", "result")] };
   if (schema.description !== undefined) out.description = schema.description;
   return out;
+}
+
+/** Refuses a schema nested more than MAX_SCHEMA_DEPTH levels, naming where (an iterative walk: it cannot overflow). */
+function checkDepth(input: JsonObject, file: string): void {
+  const stack: Array<{ value: Json; depth: number; pointer: string }> = [{ value: input, depth: 1, pointer: "" }];
+  while (stack.length > 0) {
+    const { value, depth, pointer } = stack.pop() as { value: Json; depth: number; pointer: string };
+    if (value === null || typeof value !== "object") continue;
+    if (depth > MAX_SCHEMA_DEPTH) {
+      throw new CodegenError(`the schema nests deeper than ${MAX_SCHEMA_DEPTH} levels here; a2a-codegen reads schemas up to that depth`, {
+        file,
+        pointer,
+      });
+    }
+    const entries: Array<[string | number, Json]> = Array.isArray(value) ? value.map((v, i) => [i, v]) : Object.entries(value);
+    for (const [key, child] of entries) stack.push({ value: child, depth: depth + 1, pointer: joinPointer(pointer, key) });
+  }
 }
 
 /** The definition name a `#/definitions/X` ref points at. */

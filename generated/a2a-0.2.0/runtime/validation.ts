@@ -41,14 +41,137 @@ export interface Validator<T> {
   readonly errors: ValidationIssue[] | null;
   /** The definition it checks, e.g. "Message". */
   readonly typeName: string;
+  /** The limits it applies before validating (DEFAULT_VALIDATION_LIMITS unless made otherwise). */
+  readonly limits: ValidationLimits;
+  /** The same validator with other limits (a new guard: this one is unchanged). */
+  withLimits(limits: ValidationLimits): Validator<T>;
 }
 
 export type ValidationResult<T> = { ok: true; value: T } | { ok: false; issues: ValidationIssue[] };
 
-export function createValidator<T>(typeName: string, raw: RawValidateFunction): Validator<T> {
+/**
+ * How large a value the validators take. The compiled validators recurse once per level of nesting (a
+ * recursive schema such as 1.0's `google.protobuf.Value` follows the value down), so a value nested
+ * thousands of levels deep would overflow the stack; a bound on the levels and on the number of values
+ * turns that into one issue naming where.
+ */
+export interface ValidationLimits {
+  /** Levels of nesting below the value itself (an object or array inside another is one level). */
+  readonly maxDepth: number;
+  /** Values in all: every object, array, string, number, boolean and null, the value itself included. */
+  readonly maxNodes: number;
+}
+
+/**
+ * The limits every generated validator applies unless given others: far beyond any A2A message (the
+ * bundled schemas nest about 10 levels, and a 1 MiB request body holds at most about 500,000 values),
+ * well within what the validators can recurse through.
+ */
+export const DEFAULT_VALIDATION_LIMITS: ValidationLimits = Object.freeze({ maxDepth: 100, maxNodes: 1_000_000 });
+
+/**
+ * The first place where a value exceeds the limits, as an issue (keyword `maxDepth` or `maxNodes`), or
+ * null when it is within them. Iterative: it cannot overflow however deep the value is. A server calls it
+ * (with its configured limits) before validating a request, to answer -32602 naming the pointer.
+ */
+export function checkLimits(value: unknown, limits: ValidationLimits = DEFAULT_VALIDATION_LIMITS): ValidationIssue | null {
+  // A fast pass that only counts; the pointer of the place is found again, by the slower pass, when it fails.
+  const values: unknown[] = [value];
+  const depths: number[] = [0];
+  let nodes = 0;
+  while (values.length > 0) {
+    const node = values.pop();
+    const depth = depths.pop() as number;
+    if (++nodes > limits.maxNodes || (depth > limits.maxDepth && node !== null && typeof node === "object")) return limitIssue(value, limits);
+    if (node === null || typeof node !== "object") continue;
+    if (Array.isArray(node)) {
+      for (let i = 0; i < node.length; i++) {
+        values.push(node[i]);
+        depths.push(depth + 1);
+      }
+    } else {
+      for (const key in node) {
+        if (!Object.prototype.hasOwnProperty.call(node, key)) continue;
+        values.push((node as Record<string, unknown>)[key]);
+        depths.push(depth + 1);
+      }
+    }
+  }
+  return null;
+}
+
+/** The issue of the first place, in document order, where a value exceeds the limits (it is known to). */
+function limitIssue(value: unknown, limits: ValidationLimits): ValidationIssue | null {
+  interface Entry {
+    value: unknown;
+    depth: number;
+    parent: Entry | undefined;
+    key: string;
+  }
+  const pointerOf = (entry: Entry): string => {
+    const tokens: string[] = [];
+    for (let e: Entry | undefined = entry; e?.parent !== undefined; e = e.parent) tokens.push(escapeToken(e.key));
+    return tokens.length === 0 ? "" : "/" + tokens.reverse().join("/");
+  };
+  const stack: Entry[] = [{ value, depth: 0, parent: undefined, key: "" }];
+  let nodes = 0;
+  while (stack.length > 0) {
+    const entry = stack.pop() as Entry;
+    nodes++;
+    if (nodes > limits.maxNodes) {
+      const pointer = pointerOf(entry);
+      return {
+        pointer,
+        expected: `at most ${limits.maxNodes} values in all`,
+        got: "more",
+        keyword: "maxNodes",
+        message: `${pointer || "/"}: the value holds more than ${limits.maxNodes} values (objects, arrays and scalars)`,
+      };
+    }
+    const node = entry.value;
+    if (node === null || typeof node !== "object") continue;
+    if (entry.depth > limits.maxDepth) {
+      const pointer = pointerOf(entry);
+      return {
+        pointer,
+        expected: `at most ${limits.maxDepth} levels of nesting`,
+        got: "deeper",
+        keyword: "maxDepth",
+        message: `${pointer || "/"}: nested deeper than ${limits.maxDepth} levels`,
+      };
+    }
+    if (Array.isArray(node)) {
+      for (let i = node.length - 1; i >= 0; i--) stack.push({ value: node[i], depth: entry.depth + 1, parent: entry, key: String(i) });
+    } else {
+      const keys = Object.keys(node);
+      for (let i = keys.length - 1; i >= 0; i--) {
+        const key = keys[i] as string;
+        stack.push({ value: (node as Record<string, unknown>)[key], depth: entry.depth + 1, parent: entry, key });
+      }
+    }
+  }
+  return null;
+}
+
+export function createValidator<T>(typeName: string, raw: RawValidateFunction, limits: ValidationLimits = DEFAULT_VALIDATION_LIMITS): Validator<T> {
   let last: ValidationIssue[] | null = null;
   const guard = (value: unknown): value is T => {
-    if (raw(value)) {
+    // Scalars and shallow values cannot exceed the limits; everything else is measured before validating.
+    const over = value !== null && typeof value === "object" ? checkLimits(value, limits) : null;
+    if (over !== null) {
+      last = [over];
+      return false;
+    }
+    let ok: boolean;
+    try {
+      ok = raw(value);
+    } catch (error) {
+      // A validator must answer, never throw: the stack is the only thing that can still run out.
+      if (!(error instanceof RangeError)) throw error;
+      last = [{ pointer: "", expected: "a value the validator can check", got: "too deeply nested", keyword: "maxDepth", message: "/: nested too deeply to validate" }];
+      return false;
+    }
+    if (ok) {
       last = null;
       return true;
     }
@@ -57,6 +180,8 @@ export function createValidator<T>(typeName: string, raw: RawValidateFunction): 
   };
   Object.defineProperty(guard, "errors", { get: () => last, enumerable: true });
   Object.defineProperty(guard, "typeName", { value: typeName, enumerable: true });
+  Object.defineProperty(guard, "limits", { value: Object.freeze({ ...limits }), enumerable: true });
+  Object.defineProperty(guard, "withLimits", { value: (other: ValidationLimits) => createValidator<T>(typeName, raw, other) });
   return guard as Validator<T>;
 }
 
@@ -210,8 +335,52 @@ function jsonType(value: unknown): string {
   return typeof value;
 }
 
+/** How many characters of a value an issue shows. */
+const SHOWN = 60;
+
+/**
+ * A value as JSON for an issue message, at most SHOWN characters: it writes only what it shows, so a
+ * huge or deeply nested value costs no more than a small one (JSON.stringify of the whole value would
+ * throw a RangeError at 10,000 levels, and copy megabytes to print 60 characters).
+ */
 function show(value: unknown): string {
   if (value === undefined) return "missing";
-  const text = JSON.stringify(value) ?? String(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  const out = { text: "" };
+  preview(value, 0, out);
+  return out.text.length > SHOWN ? `${out.text.slice(0, SHOWN - 3)}...` : out.text;
+}
+
+function preview(value: unknown, depth: number, out: { text: string }): void {
+  if (out.text.length > SHOWN) return;
+  if (typeof value === "string") {
+    out.text += JSON.stringify(value.length > SHOWN ? value.slice(0, SHOWN) : value);
+    return;
+  }
+  if (value === null || typeof value !== "object") {
+    out.text += JSON.stringify(value) ?? String(value);
+    return;
+  }
+  if (depth >= 8) {
+    out.text += Array.isArray(value) ? "[...]" : "{...}";
+    return;
+  }
+  if (Array.isArray(value)) {
+    out.text += "[";
+    for (let i = 0; i < value.length && out.text.length <= SHOWN; i++) {
+      if (i > 0) out.text += ",";
+      preview(value[i], depth + 1, out);
+    }
+    out.text += "]";
+    return;
+  }
+  out.text += "{";
+  let first = true;
+  for (const key in value) {
+    if (!Object.prototype.hasOwnProperty.call(value, key)) continue;
+    if (out.text.length > SHOWN) break;
+    out.text += `${first ? "" : ","}${JSON.stringify(key.length > SHOWN ? key.slice(0, SHOWN) : key)}:`;
+    first = false;
+    preview((value as Record<string, unknown>)[key], depth + 1, out);
+  }
+  out.text += "}";
 }

@@ -196,9 +196,11 @@ export class GrpcTransport {
       const what = error instanceof ProtoJsonError ? error.message : error instanceof Error ? error.message : String(error);
       throw new A2ATransportError(`${method}: the response is not a valid ${rpc.responseType.name} (${what})`, { cause: error });
     }
+    // The checks take JSON-RPC responses: the result goes in one, as the JSON-RPC binding would carry it.
+    const response = { jsonrpc: "2.0", id: 0, result };
+    this.checks.normalize?.(method, response);
     if (this.options.validateResponses && this.checks.validate) {
-      // The validators check JSON-RPC responses: the result goes in one, as the JSON-RPC binding would carry it.
-      const issues = this.checks.validate(method, { jsonrpc: "2.0", id: 0, result });
+      const issues = this.checks.validate(method, response);
       if (issues && issues.length > 0) throw new A2AResponseValidationError(method, issues);
     }
     return result;
