@@ -18,7 +18,7 @@ import {
   type StreamingMethodName,
   type UnaryMethodName,
 } from "./protocol.js";
-import { validatorFor, validators } from "./validators.js";
+import { validatorFor, validators, withProtoJsonDefaults } from "./validators.js";
 import {
   A2AJsonRpcError,
   A2AUntrustedOriginError,
@@ -196,10 +196,13 @@ export type Unwrapped<R> = R extends object
 const CHECKS: ResponseChecks = {
   makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
   isFinal: (result) => isFinalEvent(shapes, result),
+  normalize: (method, response) => {
+    const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;
+    if (type !== null) withProtoJsonDefaults(type, response);
+  },
   validate: (method, response) => {
     const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;
-    const validate =
-      type !== null && type in validators ? validators[type as keyof typeof validators] : undefined;
+    const validate = type !== null ? validatorFor(type) : undefined;
     return !validate || validate(response) ? null : (validate.errors ?? []);
   },
 };
@@ -237,7 +240,6 @@ export class A2AClient {
     /** @internal Where the card came from, to revalidate it. */
     source?: { baseUrl: string; cache: AgentCardCache | false },
   ) {
-<<<<<<< HEAD
     this.transport =
       typeof target === "string"
         ? jsonRpcTransport.create(target, options, CHECKS, {
@@ -247,17 +249,6 @@ export class A2AClient {
         : target;
     this.#card = card;
     this.#source = source;
-=======
-    this.transport = new JsonRpcTransport(endpoint, withVersionHeader(options), {
-      makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
-      isFinal: (result) => isFinalEvent(result),
-      validate: (method, response) => {
-        const type = (A2A_METHODS as Record<string, { responseType: string | null }>)[method]?.responseType;
-        const validate = type ? validatorFor(type) : undefined;
-        return !validate || validate(response) ? null : (validate.errors ?? []);
-      },
-    });
->>>>>>> generator
   }
 
   /** The URL (or gRPC target) calls go to. */
@@ -506,6 +497,7 @@ async function readCard(
     cache: source.cache,
     ...(signal ? { signal } : {}),
   });
+  withProtoJsonDefaults("AgentCard", card);
   if (!validators.AgentCard(card))
     throw new TypeError(
       `the agent card of ${source.baseUrl} is invalid: ${describe(validators.AgentCard.errors)}`,

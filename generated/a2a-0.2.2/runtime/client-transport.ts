@@ -42,6 +42,12 @@ export interface ResponseChecks {
    * without an envelope wraps its result so, with id 1); returns the issues or null.
    */
   validate?(method: string, response: unknown): ValidationIssue[] | null;
+  /**
+   * Called on every response before validation, whether or not validation is on: fills in what the
+   * sender was allowed to leave out (1.0's ProtoJSON drops fields at their default, REQUIRED ones
+   * included). Same argument as `validate`; changes it in place.
+   */
+  normalize?(method: string, response: unknown): void;
   /** The error to throw for an A2A error (default: new A2AJsonRpcError). A binding maps its errors to the A2A code first. */
   makeError?(method: string, error: A2AErrorObject): Error;
   /** Whether a streamed result is the last one (e.g. a status update with final: true, a direct Message, a task in a terminal state). */

@@ -118,8 +118,10 @@ export class RestTransport {
 
   /** Validation (when on) of a result, checked as the JSON-RPC response it would be on that binding. */
   private checked(method: string, result: unknown): unknown {
+    const response = { jsonrpc: "2.0", id: 0, result };
+    this.checks.normalize?.(method, response);
     if (this.options.validateResponses && this.checks.validate) {
-      const issues = this.checks.validate(method, { jsonrpc: "2.0", id: 0, result });
+      const issues = this.checks.validate(method, response);
       if (issues && issues.length > 0) throw new A2AResponseValidationError(method, issues);
     }
     return result;

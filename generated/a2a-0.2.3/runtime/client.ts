@@ -179,6 +179,7 @@ export class JsonRpcTransport implements ClientTransport {
     if (response.id !== id && !(isError && response.id === null)) {
       throw new A2ATransportError(`${method}: the response is for id ${JSON.stringify(response.id)}, not ${id}`, { status, body: text });
     }
+    this.checks.normalize?.(method, response);
     if (this.options.validateResponses && this.checks.validate) {
       const issues = this.checks.validate(method, response);
       if (issues && issues.length > 0) throw new A2AResponseValidationError(method, issues);
