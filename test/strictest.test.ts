@@ -41,6 +41,16 @@ const KNOWN_GAP: Record<string, string> = {
   "runtime/sse.ts": "erasableSyntaxOnly",
   "runtime/tasks.ts": "noPropertyAccessFromIndexSignature, erasableSyntaxOnly",
   "runtime/validation.ts": "noPropertyAccessFromIndexSignature",
+  // The runtime split and the HTTP+JSON binding (issue 9), merged before this work was done on them:
+  "runtime/a2a-error.ts": "erasableSyntaxOnly",
+  "runtime/auth.ts": "noPropertyAccessFromIndexSignature",
+  "runtime/client-rest.ts": "noPropertyAccessFromIndexSignature, erasableSyntaxOnly",
+  "runtime/event-channel.ts": "erasableSyntaxOnly",
+  "runtime/http-routes.ts": "noPropertyAccessFromIndexSignature",
+  "runtime/jsonrpc-binding.ts": "noPropertyAccessFromIndexSignature",
+  "runtime/rest-binding.ts": "noPropertyAccessFromIndexSignature",
+  "runtime/service.ts": "noPropertyAccessFromIndexSignature, erasableSyntaxOnly",
+  "runtime/task-runtime.ts": "noPropertyAccessFromIndexSignature, erasableSyntaxOnly",
 };
 
 describe("generated code under @tsconfig/strictest, exactOptionalPropertyTypes and erasableSyntaxOnly", () => {

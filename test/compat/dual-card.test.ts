@@ -95,7 +95,7 @@ async function viaGenerated03(card: unknown): Promise<Call[]> {
 async function viaGenerated1(card: unknown): Promise<Call[]> {
   const calls: Call[] = [];
   const client = await Generated1.fromAgentUrl(BASE, { fetch: agentFetch(card, calls) });
-  await client.sendMessageRpc({ message: Generated1.userMessage("hi") });
+  await client.sendMessage({ message: Generated1.userMessage("hi") });
   return calls;
 }
 

@@ -14,7 +14,9 @@ import { DefaultRequestHandler, InMemoryTaskStore } from "a2a-sdk-v1/server";
 import { agentCardHandler, restHandler, UserBuilder } from "a2a-sdk-v1/server/express";
 import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, type Client } from "a2a-sdk-v1/client";
 import { TaskNotFoundError } from "a2a-sdk-v1/errors";
-import { A2AClient, A2AJsonRpcError, A2ATaskNotFoundError, isFinalEvent } from "../../generated/a2a-1.0.1/client.js";
+import { A2AClient, A2AJsonRpcError, A2ATaskNotFoundError } from "../../generated/a2a-1.0.1/client.js";
+import { isFinalEvent as isFinalIn } from "../../generated/a2a-1.0.1/runtime/client-protocol.js";
+import { ProtocolShapes } from "../../generated/a2a-1.0.1/runtime/profile.js";
 import { A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE } from "../../generated/a2a-1.0.1/protocol.js";
 import { RestTransport } from "../../generated/a2a-1.0.1/runtime/client-rest.js";
 import { validators } from "../../generated/a2a-1.0.1/validators.js";
@@ -132,7 +134,7 @@ describe("our REST client transport against the SDK 1.x restHandler", () => {
     const classes = [A2ATaskNotFoundError];
     transport = new RestTransport(restUrl, A2A_HTTP_ROUTES, { profile: A2A_PROFILE }, { validateResponses: true }, {
       makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? A2AJsonRpcError)(method, error),
-      isFinal: (result) => isFinalEvent(result),
+      isFinal: (result) => isFinalIn(new ProtocolShapes(A2A_PROFILE), result),
       validate: (method, response) => {
         const type = (A2A_METHODS as Record<string, { responseType: string | null }>)[method]?.responseType;
         const validate = type ? validators[type as keyof typeof validators] : undefined;

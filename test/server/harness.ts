@@ -30,6 +30,8 @@ export interface VersionModules {
   /** The HTTP+JSON client transport and route table (every version has the runtime files). */
   clientRest: typeof import("../../generated/a2a-1.0.1/runtime/client-rest.js");
   httpRoutes: typeof import("../../generated/a2a-1.0.1/runtime/http-routes.js");
+  clientProtocol: typeof import("../../generated/a2a-1.0.1/runtime/client-protocol.js");
+  profile: typeof import("../../generated/a2a-1.0.1/runtime/profile.js");
 }
 
 const loaded = new Map<string, VersionModules>();
@@ -49,6 +51,8 @@ export async function modules(version: string): Promise<VersionModules> {
       hono: await load("server/hono.ts"),
       clientRest: await load("runtime/client-rest.ts"),
       httpRoutes: await load("runtime/http-routes.ts"),
+      clientProtocol: await load("runtime/client-protocol.ts"),
+      profile: await load("runtime/profile.ts"),
     } as VersionModules;
     loaded.set(version, m);
   }

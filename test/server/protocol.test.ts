@@ -41,9 +41,10 @@ const methods_has_extended = (version: string) => version === "0.3.0" || version
 function restClient(m: VersionModules, url: string, fetchImpl: (input: string, init: RequestInit) => Promise<Response>): Client {
   const classes = Object.values(m.client).filter((v): v is (new (method: string, e: { code: number; message: string; data?: unknown }) => Error) & { code: number } => typeof v === "function" && typeof (v as { code?: unknown }).code === "number");
   const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never };
+  const shapes = new m.profile.ProtocolShapes(protocol.A2A_PROFILE);
   const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, { profile: protocol.A2A_PROFILE }, { fetch: fetchImpl }, {
     makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? m.client.A2AJsonRpcError)(method, error),
-    isFinal: (result) => m.client.isFinalEvent(result),
+    isFinal: (result) => m.clientProtocol.isFinalEvent(shapes, result),
   });
   return { call: (method, params) => transport.call(method, params), stream: (method, params) => transport.stream(method, params) };
 }
@@ -235,7 +236,10 @@ for (const version of VERSIONS) {
 
           it("refuses a webhook on a private address that is not allow-listed", async () => {
             const first = unwrap(await client.call(methods.send as string, sendParams("ask")));
-            await expect(client.call(methods.pushSet as string, pushSetParams(String(first.id), { url: "http://10.0.0.1/hook" }))).rejects.toMatchObject({ code: -32602 });
+            const refused = (await client.call(methods.pushSet as string, pushSetParams(String(first.id), { url: "http://10.0.0.1/hook" })).catch((e: unknown) => e)) as { code: number; data?: unknown };
+            expect(refused).toMatchObject({ code: -32602 });
+            // The hardening issue (item 7): why, in general terms; the server's configuration stays in its log.
+            expect(JSON.stringify(refused.data ?? null)).not.toContain("pushNotifications.allow");
             await checkAll();
           });
         });

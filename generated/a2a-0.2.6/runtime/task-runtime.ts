@@ -257,7 +257,9 @@ export class TaskRuntime {
       await (this.pushSender ?? new PushSender()).checkUrl(config.url);
     } catch (error) {
       if (error instanceof UnsafeWebhookError) {
-        throw new A2AError(JSON_RPC_ERROR.invalidParams, "Invalid params: webhook URL refused", { url: config.url, reason: error.message });
+        // The caller learns why in general terms; the resolved address and the allow-list hint go to the log.
+        this.logger.warn?.(`a2a: refused a push notification webhook: ${error.message}`);
+        throw new A2AError(JSON_RPC_ERROR.invalidParams, "Invalid params: webhook URL refused", { url: error.url, reason: error.publicMessage });
       }
       throw error;
     }
