@@ -19,7 +19,7 @@ import { bundledOverlay, loadOverlay, parseOverlay, type Overlay } from "./ir/ov
 import type { ProtocolIR } from "./ir/types.js";
 import { isObject } from "./schema/json.js";
 import { bundledSchemaPath, bundledVersions, loadSchemaSource, type SchemaSource } from "./schema/load.js";
-import { normalizeSchema } from "./schema/normalize.js";
+import { checkDepth, normalizeSchema } from "./schema/normalize.js";
 import { TRANSPORTS, type Transport } from "./transports.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { checkJsonSchema } from "./meta-schema.js";
@@ -98,7 +98,11 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
   const source = await timer.run("load", () => loadSchemaSource({ spec: options.spec, schema: options.schema, cwd }));
   // A schema file of the user's is valid JSON Schema before anything is built from it (the bundled ones are).
-  if (source.bundledVersion === undefined && !source.path.endsWith(".proto")) checkJsonSchema(source.json, source.displayPath);
+  if (source.bundledVersion === undefined && !source.path.endsWith(".proto")) {
+    // Depth first: the meta-schema check recurses, and a schema too deep for a2a-codegen is refused by name.
+    checkDepth(source.json, source.displayPath);
+    checkJsonSchema(source.json, source.displayPath);
+  }
   const normalized = await timer.run("normalize", () => normalizeSchema(source.json, source.displayPath));
   const ir = await timer.run("ir", () => {
     const { overlay, version, basis } = resolveOverlay(source, normalized.definitions, options, cwd);

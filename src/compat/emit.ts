@@ -2,6 +2,7 @@ import { bundledIR } from "../diff/load.js";
 import { emitClient } from "../emit/client.js";
 import { emitModels } from "../emit/models.js";
 import { emitProtocol } from "../emit/protocol.js";
+import { emitIndex } from "../emit/index-file.js";
 import type { TemplateRenderer } from "../emit/templates.js";
 import { emitValidatorFiles } from "../emit/validators.js";
 import { CodegenError } from "../errors.js";
@@ -43,7 +44,7 @@ export async function emitCompat(primary: ProtocolIR, compatVersion: string, tem
   Object.assign(files, emitValidatorFiles(compat, templates, header));
   files["protocol.ts"] = emitProtocol(compat, templates, header);
   files["client.ts"] = emitClient(compat, templates, header);
-  files["index.ts"] = templates.render("core/index.ts.hbs", { header });
+  files["index.ts"] = emitIndex(files, templates, header);
   files["mapping.ts"] = mappingModule(mapping, header);
   const folder = compatFolder(compatVersion);
   const out: Record<string, string> = {};

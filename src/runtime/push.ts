@@ -428,7 +428,7 @@ export class PushSender {
           webhook.display,
           reason,
           `webhook URL ${webhook.display} resolves to ${address} (${reason}), which is not allowed; ${ALLOW_HINT}`,
-          `webhook URL ${webhook.display} is not allowed: its host resolves to a private or reserved address`,
+          `webhook URL ${webhook.display} is not allowed: its host resolves to a non-public address (${reason})`,
         );
       }
     }

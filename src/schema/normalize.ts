@@ -160,7 +160,7 @@ function exactlyOneOfResultOrError(schema: JsonObject): JsonObject {
 }
 
 /** Refuses a schema nested more than MAX_SCHEMA_DEPTH levels, naming where (an iterative walk: it cannot overflow). */
-function checkDepth(input: JsonObject, file: string): void {
+export function checkDepth(input: JsonObject, file: string): void {
   const stack: Array<{ value: Json; depth: number; pointer: string }> = [{ value: input, depth: 1, pointer: "" }];
   while (stack.length > 0) {
     const { value, depth, pointer } = stack.pop() as { value: Json; depth: number; pointer: string };
