@@ -16,7 +16,8 @@ _a2a_engines_main() {
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
   _a2a_as_owner() { # runs a command as the engine's owner (postgres when we are root)
-    if [ "$(id -u)" = 0 ]; then runuser -u postgres -- "$@"; else "$@"; fi
+    # From /: the postgres user may not enter the caller's folder (a clone under a private temp dir).
+    if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
   }
   _a2a_free_port() {
     node -e 'const s=require("net").createServer();s.listen(0,"127.0.0.1",()=>{console.log(s.address().port);s.close()})'
