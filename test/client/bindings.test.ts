@@ -41,6 +41,8 @@ let http: Server;
 let grpcHandle: { port: number; close(graceMs?: number): Promise<void> };
 let baseUrl: string;
 let closeCore: () => Promise<void>;
+let createA2AServer: (o: Json) => { service: { close(): Promise<void> } };
+let serveGrpc: (c: unknown, o?: Json) => Promise<typeof grpcHandle>;
 
 const executor = {
   async execute(ctx: { text: string }, events: { reply(m: string): void; working(m?: string): void; completed(m?: string): void; artifact(a: Json): void; textPart(t: string): Json }) {
@@ -80,6 +82,8 @@ beforeAll(async () => {
     defaultOutputModes: ["text/plain"],
     skills: [],
   });
+  createA2AServer = core.createA2AServer;
+  serveGrpc = grpcServer.serveGrpc;
   const server = core.createA2AServer({ card: card(["GRPC", "HTTP+JSON", "JSONRPC"]), executor, transports: ["GRPC"] });
   closeCore = () => server.service.close();
   grpcHandle = await grpcServer.serveGrpc(server, { port });
@@ -156,4 +160,21 @@ describe("the generated client over each binding of a generated server", () => {
       });
     });
   }
+});
+
+describe("startup checks of the card's interfaces against what is served (issue 9)", () => {
+  const card = (interfaces: Json[]) => ({ name: "A", description: "A", supportedInterfaces: interfaces, version: "1", capabilities: {}, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [] });
+
+  it("a card listing GRPC without the core serving it is an error naming GRPC and how to serve it", () => {
+    expect(() => createA2AServer({ card: card([{ url: "127.0.0.1:1", protocolBinding: "GRPC", protocolVersion: "1.0" }]), executor })).toThrow(/GRPC interface \(127\.0\.0\.1:1\).*server\/grpc\.ts/);
+  });
+
+  it("serveGrpc(core) refuses a core whose card lists no GRPC interface (no client would find it)", async () => {
+    const core = createA2AServer({ card: card([{ url: `${baseUrl}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" }]), executor });
+    try {
+      await expect(serveGrpc(core)).rejects.toThrow(/lists no GRPC interface.*supportedInterfaces/);
+    } finally {
+      await core.service.close();
+    }
+  });
 });
