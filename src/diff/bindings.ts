@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { grpcRpcs, protoPathOf, type GrpcRpcFact } from "../emit/grpc.js";
+import { grpcRpcs, irSourcePath, protoPathOf, type GrpcRpcFact } from "../emit/grpc.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { httpRoutesOf, type HttpRouteFact } from "../proto/binding.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
@@ -58,10 +58,11 @@ interface BindingFacts {
 }
 
 function bindingFacts(ir: ProtocolIR): BindingFacts | null {
-  const proto = protoPathOf(ir.source.file);
+  const source = irSourcePath(ir);
+  const proto = protoPathOf(source);
   if (proto === undefined) {
     // A bundled version without a proto (0.1.0–0.2.6) is JSON-RPC only; a user's schema file says nothing.
-    return resolve(dirname(ir.source.file)) === resolve(BUNDLED_SCHEMA_DIR) ? { bindings: ["JSONRPC"], service: undefined, rpcs: [], routes: [] } : null;
+    return resolve(dirname(source)) === resolve(BUNDLED_SCHEMA_DIR) ? { bindings: ["JSONRPC"], service: undefined, rpcs: [], routes: [] } : null;
   }
   let rpcs: GrpcRpcFact[];
   let routes: HttpRouteFact[];

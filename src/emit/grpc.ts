@@ -46,6 +46,18 @@ const SHAPES_BY_VERSION: { [version: string]: { module: string; name: string } }
   "0.3.0": { module: "shapes-0.3.0", name: "SHAPES_0_3_0" },
 };
 
+/**
+ * The file an IR was built from, as a path that exists from here: \`ir.source.file\` is the path as the user
+ * wrote it (relative to the cwd of the run) or, for a bundled version, relative to the package
+ * (\`schema/a2a-1.0.1.proto\`), which only resolves when the package is the cwd: then the bundled file.
+ */
+export function irSourcePath(ir: Pick<ProtocolIR, "source">): string {
+  const file = ir.source.file;
+  if (existsSync(file)) return file;
+  const bundled = join(BUNDLED_SCHEMA_DIR, ir.source.fileName);
+  return file.replace(/\\/g, "/").endsWith(`schema/${ir.source.fileName}`) && existsSync(bundled) ? bundled : file;
+}
+
 /** The .proto of a schema file: itself, or the proto bundled beside a JSON Schema (a2a-0.3.0.proto). */
 export function protoPathOf(schemaPath: string): string | undefined {
   if (/\.proto$/i.test(schemaPath)) return schemaPath;

@@ -1,7 +1,7 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { clientMethodName } from "../emit/client.js";
-import { protoPathOf } from "../emit/grpc.js";
+import { irSourcePath, protoPathOf } from "../emit/grpc.js";
 import { httpRoutesFor } from "../emit/protocol.js";
 import { FRAMEWORKS, type Framework } from "../emit/server.js";
 import { TemplateRenderer } from "../emit/templates.js";
@@ -115,7 +115,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
   // The IR of the version decides the card's shape, the bindings it has and the client's method names.
   const { ir } = await generate({ spec });
-  const available: Transport[] = ["jsonrpc", ...(httpRoutesFor(ir) ? (["rest"] as const) : []), ...(ir.source.file.endsWith(".proto") && protoPathOf(ir.source.file) ? (["grpc"] as const) : [])];
+  const available: Transport[] = ["jsonrpc", ...(httpRoutesFor(ir) ? (["rest"] as const) : []), ...(irSourcePath(ir).endsWith(".proto") && protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
   const transports = chooseTransports(options.transports, available, spec);
   const name = options.name ?? basename(dir);
   const send = ir.methods.find((m) => m.method === ir.profile.methods.send);
