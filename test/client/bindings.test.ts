@@ -178,3 +178,52 @@ describe("startup checks of the card's interfaces against what is served (issue 
     }
   });
 });
+
+describe("credentials over each binding (the card's security schemes, §7)", () => {
+  it("a bearer token reaches the agent over JSON-RPC, HTTP+JSON and gRPC; a wrong one is the same typed error on each", async () => {
+    const [httpPort, port] = [await freePort(), await freePort()];
+    const base = `http://127.0.0.1:${httpPort}`;
+    const card = {
+      name: "Secured",
+      description: "Needs a bearer token",
+      supportedInterfaces: [
+        { url: `${base}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: `${base}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+        { url: `127.0.0.1:${port}`, protocolBinding: "GRPC", protocolVersion: "1.0" },
+      ],
+      version: "1.0.0",
+      capabilities: { streaming: true },
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [],
+    };
+    const core = createA2AServer({ card, executor, transports: ["GRPC"], auth: { verify: (c: { value: string }) => c.value === "secret" } });
+    const grpcServer = await serveGrpc(core, { port });
+    const node = (await import(join(OUT, "server", "node.ts"))) as { createNodeServer(c: unknown): Server };
+    const server = node.createNodeServer(core);
+    await new Promise<void>((resolve) => server.listen(httpPort, "127.0.0.1", resolve));
+    try {
+      for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
+        // The gRPC port is another origin: credentials go there only when it is trusted.
+        const options = { transports: [client.restTransport, grpcTransport], binding, trustedOrigins: [`127.0.0.1:${port}`] };
+        const good = await client.A2AClient.fromAgentUrl(base, { ...options, auth: { type: "bearer", token: "secret" } });
+        expect(good.transport.binding).toBe(binding);
+        expect((await good.sendMessage(client.A2AClient.sendParams("hello"))).message).toBeDefined();
+        const bad = await client.A2AClient.fromAgentUrl(base, { ...options, auth: { type: "bearer", token: "wrong" } });
+        const refused = await bad.sendMessage(client.A2AClient.sendParams("hello")).then(() => undefined, (e: unknown) => e as { name: string; code?: number; status?: number });
+        // The same typed error on every binding: the A2A auth error (-32000), not a transport failure.
+        expect(refused?.name, binding).toBe("A2AJsonRpcError");
+        expect(refused?.code, binding).toBe(-32000);
+      }
+      // Without trustedOrigins, the client refuses to send the token to the gRPC port.
+      await expect(client.A2AClient.fromAgentUrl(base, { transports: [grpcTransport], binding: "GRPC", auth: { type: "bearer", token: "secret" } })).rejects.toThrow(/credentials are not sent there/);
+    } finally {
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await grpcServer.close(0);
+      await core.service.close();
+    }
+  });
+});
