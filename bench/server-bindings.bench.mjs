@@ -1,11 +1,11 @@
 // SendMessage over HTTP+JSON (REST) and gRPC: the generated A2A 1.0.1 server against @a2a-js/sdk 1.3's REST
 // (Express restHandler) and gRPC servers, same agent, same load, each server in its own process.
 //
-//   node bench/server-bindings.bench.mjs [--duration 10] [--connections 50] [--json out.json]
+//   node bench/server-bindings.bench.mjs [--duration 10] [--warmup 2] [--connections 50] [--channels 4] [--json out.json]
 //
 // Payloads: "hello" (a direct Message reply) and "task" (working, one artifact, completed). REST load is
-// autocannon (POST /rest/message:send); gRPC load is a grpc-js client keeping `connections` unary calls in
-// flight on one channel. Goal (issue 9): each binding ≥ 2× the SDK's same binding in req/s (PASS/MISS).
+// autocannon (POST /rest/message:send); gRPC load is grpc-js clients on `channels` HTTP/2 connections
+// keeping `connections` unary calls in flight. Each row is measured after `warmup` seconds of the same load. Goal (issue 9): each binding ≥ 2× the SDK's same binding in req/s (PASS/MISS).
 import { execFileSync, fork } from "node:child_process";
 import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
@@ -20,10 +20,10 @@ const grpc = require("@grpc/grpc-js");
 const protobuf = require("protobufjs");
 
 function parseArgs(argv) {
-  const o = { duration: 10, connections: 50, json: undefined };
+  const o = { duration: 10, warmup: 2, connections: 50, channels: 4, json: undefined };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, "");
-    if (key === "duration" || key === "connections") o[key] = Number(argv[++i]);
+    if (key === "duration" || key === "connections" || key === "warmup" || key === "channels") o[key] = Number(argv[++i]);
     else if (key === "json") o.json = argv[++i];
     else throw new Error(`unknown option ${argv[i]}`);
   }
@@ -80,10 +80,10 @@ async function restLoad(port, text, o) {
 async function grpcLoad(port, text, o, root) {
   const Request = root.lookupType("lf.a2a.v1.SendMessageRequest");
   const encode = (id) => Request.encode(Request.fromObject({ message: { message_id: id, role: 1, parts: [{ text }] } })).finish();
-  const client = new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure());
+  const clients = Array.from({ length: Math.max(1, o.channels) }, () => new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }));
   const metadata = new grpc.Metadata();
   metadata.set("a2a-version", "1.0");
-  const call = (id) =>
+  const call = (id, client = clients[0]) =>
     new Promise((resolve) =>
       client.makeUnaryRequest("/lf.a2a.v1.A2AService/SendMessage", (b) => Buffer.from(b), (b) => b, encode(id), metadata, { deadline: Date.now() + 10_000 }, (error, bytes) => resolve(error ? error : bytes)),
     );
@@ -95,16 +95,16 @@ async function grpcLoad(port, text, o, root) {
   const until = Date.now() + o.duration * 1000;
   const started = performance.now();
   await Promise.all(
-    Array.from({ length: o.connections }, async () => {
+    Array.from({ length: o.connections }, async (_, i) => {
       while (Date.now() < until) {
-        const answer = await call(`m-${n++}`);
+        const answer = await call(`m-${n++}`, clients[i % clients.length]);
         if (answer instanceof Error) errors++;
         else ok++;
       }
     }),
   );
   const seconds = (performance.now() - started) / 1000;
-  client.close();
+  for (const client of clients) client.close();
   return { reqPerSec: ok / seconds, errors };
 }
 
@@ -120,7 +120,9 @@ async function main() {
         for (const target of targets) {
           const server = await start(target, dir);
           try {
-            const r = binding === "gRPC" ? await grpcLoad(server.port, payload, o, root) : await restLoad(server.port, payload, o);
+            const run = (opts) => (binding === "gRPC" ? grpcLoad(server.port, payload, opts, root) : restLoad(server.port, payload, opts));
+            if (o.warmup > 0) await run({ ...o, duration: o.warmup });
+            const r = await run(o);
             rows.push({ payload, binding, target, ...r });
           } catch (error) {
             rows.push({ payload, binding, target, error: String(error?.message ?? error) });
@@ -133,7 +135,7 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
-  console.log(`SendMessage over HTTP+JSON and gRPC, ${o.connections} in flight, ${o.duration} s per row\n`);
+  console.log(`SendMessage over HTTP+JSON and gRPC, ${o.connections} in flight (gRPC on ${o.channels} channels), ${o.duration} s per row after ${o.warmup} s of warm-up\n`);
   console.log(["payload", "binding", "server", "req/s", "errors", "× SDK"].join("\t"));
   const goals = [];
   for (const r of rows) {
