@@ -86,13 +86,15 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("spec", { type: "string", describe: `spec version (default: ${defaultVersion()})` })
             .option("framework", { type: "string", choices: ["fastify", "express", "hono", "node"], default: "fastify" })
             .option("name", { type: "string", describe: "the agent's name (default: the folder's name)" })
+            .option("transports", { type: "array", string: true, describe: "bindings the agent serves: jsonrpc, rest, grpc, comma- or space-separated (default: every one the version has; 1.0.1: all three)" })
             .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
             .option("codegen-spec", {
               type: "string",
               describe: "the npm spec of the project's a2a-codegen dependency (default: where this copy came from: the registry range, else its tarball or folder as file:)",
             })
             .example("$0 init my-agent", "a Fastify agent for the newest spec version")
-            .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5"),
+            .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5")
+            .example("$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC"),
         async (args) => {
           const { init } = await import("./scaffold/init.js");
           const { describeSpec } = await import("./scaffold/codegen-spec.js");
@@ -101,6 +103,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             spec: args.spec as string | undefined,
             framework: args.framework as "fastify" | "express" | "hono" | "node",
             name: args.name as string | undefined,
+            transports: args.transports as string[] | undefined,
             force: Boolean(args.force),
             codegenSpec: args["codegen-spec"] as string | undefined,
           });

@@ -3,6 +3,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_pr
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
+import type { ClientTransportFactory } from "../src/runtime/client-transport.js";
 import { ROOT, tempDir } from "./helpers.js";
 
 /**
@@ -60,7 +61,7 @@ beforeAll(() => {
 
 async function serve(dir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
   const port = 20_000 + Math.floor(Math.random() * 20_000);
-  const child = spawn("npm", ["start"], { cwd: dir, env: { ...env, PORT: String(port) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
+  const child = spawn("npm", ["start"], { cwd: dir, env: { ...env, PORT: String(port), GRPC_PORT: String(port + 1) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   let output = "";
   await new Promise<void>((resolve, reject) => {
@@ -93,6 +94,28 @@ async function talk(dir: string, url: string): Promise<void> {
   expect(chunks.join("")).toBe("a b ");
 }
 
+/**
+ * The default 1.0.1 project serves JSON-RPC, HTTP+JSON and gRPC (issue 9): its card lists the three in that
+ * order, with the addresses it serves them at, and the generated client answers over each (forced by `binding`).
+ */
+async function talkEveryBinding(dir: string, url: string): Promise<void> {
+  const { A2AClient, restTransport } = (await import(join(dir, "generated", "client.ts"))) as typeof import("../generated/a2a-1.0.1/client.js");
+  const { grpcTransport } = (await import(join(dir, "generated", "grpc-client.ts"))) as { grpcTransport: ClientTransportFactory };
+  const any = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport] });
+  const interfaces = (any.card?.supportedInterfaces ?? []).map((i) => [i.protocolBinding, i.url]);
+  const port = Number(new URL(url).port);
+  expect(interfaces).toEqual([
+    ["JSONRPC", `${url}/`],
+    ["HTTP+JSON", `${url}/rest`],
+    ["GRPC", `127.0.0.1:${port + 1}`],
+  ]);
+  for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
+    const client = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport], binding });
+    expect(client.transport.binding).toBe(binding);
+    expect(JSON.stringify(await client.sendMessage(A2AClient.sendParams("hello")))).toContain("You said: hello");
+  }
+}
+
 async function methodsOf(dir: string): Promise<Record<string, string>> {
   const protocol = (await import(join(dir, "generated", "protocol.ts"))) as { A2A_PROFILE: { methods: Record<string, string> } };
   return protocol.A2A_PROFILE.methods;
@@ -110,14 +133,19 @@ describe("a2a-codegen init", () => {
     expect(init.out).toContain(`a2a-codegen dependency: ${basename(tarball)} (the tarball it was installed from)`);
     expect(init.code, init.out).toBe(0);
     first = join(work, "my-agent");
-    const manifest = JSON.parse(readFileSync(join(first, "package.json"), "utf8")) as { devDependencies: Record<string, string> };
+    const manifest = JSON.parse(readFileSync(join(first, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
     expect(manifest.devDependencies["a2a-codegen"]).toBe(`file:${realpathSync(tarball)}`);
+    // gRPC is chosen by default for 1.0.1: its packages are dependencies; the README says how to call each binding.
+    expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(["@grpc/grpc-js", "protobufjs"]));
+    const projectReadme = readFileSync(join(first, "README.md"), "utf8");
+    for (const binding of ["JSON-RPC", "HTTP+JSON", "gRPC"]) expect(projectReadme).toContain(binding);
     const install = sh("npm", ["install"], first);
     expect(install.code, install.out).toBe(0);
     expect(install.out).not.toMatch(/EBADENGINE/);
     const server = await serve(first);
     try {
       await talk(first, server.url);
+      await talkEveryBinding(first, server.url);
       await readmeCurl(server.url);
     } finally {
       process.kill(-(server.child.pid as number), "SIGTERM");
@@ -129,7 +157,8 @@ describe("a2a-codegen init", () => {
 
   it("the project's own tests and type-check pass", () => {
     const test = sh("npm", ["test"], first);
-    expect(test.out).toMatch(/4 passed/);
+    // The 4 contract tests, and one answer over each of the three bindings.
+    expect(test.out).toMatch(/7 passed/);
     expect(test.code).toBe(0);
     const check = sh("npm", ["run", "check"], first);
     expect(check.code, check.out).toBe(0);
@@ -150,6 +179,9 @@ describe("a2a-codegen init", () => {
     const init = sh(codegenIn(first), ["init", `agent-${framework}-${spec}`, "--framework", framework, "--spec", spec], work);
     expect(init.code, init.out).toBe(0);
     const dir = join(work, `agent-${framework}-${spec}`);
+    // Versions without a proto serve JSON-RPC only, and need no gRPC package.
+    const deps = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies;
+    expect(deps["@grpc/grpc-js"]).toBeUndefined();
     symlinkSync(join(first, "node_modules"), join(dir, "node_modules"), "dir");
     const typecheck = sh("npm", ["run", "typecheck"], dir);
     expect(typecheck.code, typecheck.out).toBe(0);

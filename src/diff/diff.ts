@@ -1,5 +1,6 @@
 import type { ErrorInfo, MethodInfo, MethodRole, ProtocolIR, TypeDecl, TypeKind, UnionDispatch, UnionInfo } from "../ir/types.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
+import { diffBindings, isEmptyBindingsDiff, type BindingsDiff } from "./bindings.js";
 import { constOf, enumOf, isUnionSchema, schemaText, type RefMapper } from "./schema-text.js";
 
 /**
@@ -40,6 +41,8 @@ export interface SpecDiff {
     /** Same code, different definition name or default message. */
     changed: ErrorChange[];
   };
+  /** The protocol bindings: which each version defines, gRPC rpc names, HTTP+JSON routes (see bindings.ts). */
+  bindings: BindingsDiff;
 }
 
 export interface DiffSide {
@@ -171,6 +174,7 @@ export function diffProtocols(a: ProtocolIR, b: ProtocolIR): SpecDiff {
     types: diffTypes(a, b, typeRenames, mapRef),
     unions: diffUnions(a, b, mapRef),
     errors: diffErrors(a, b),
+    bindings: diffBindings(a, b, (method) => methodPairs.find((p) => p.a.method === method)?.b.method),
   };
   diff.unchanged = isEmptyDiff(diff);
   return diff;
@@ -185,7 +189,7 @@ export function isEmptyDiff(diff: SpecDiff): boolean {
     ...Object.values(diff.types),
     ...Object.values(diff.errors),
   ];
-  return lists.every((list) => list.length === 0);
+  return lists.every((list) => list.length === 0) && isEmptyBindingsDiff(diff.bindings);
 }
 
 function side(ir: ProtocolIR): DiffSide {

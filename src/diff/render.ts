@@ -1,3 +1,4 @@
+import type { BindingsDiff } from "./bindings.js";
 import type {
   DiffSide,
   DispatchSummary,
@@ -56,6 +57,9 @@ export function summaryLine(diff: SpecDiff): string {
   ];
   if (diff.unions.length > 0) parts.push(`${count(diff.unions.length, "union")} changed`);
   if (diff.facts.length > 0) parts.push(`${count(diff.facts.length, "version fact")} changed`);
+  const b = diff.bindings;
+  const bindingChanges = (b.from !== null && b.to !== null && b.from.join() !== b.to.join() ? 1 : 0) + (b.grpcService ? 1 : 0) + Object.values(b.rpcs).reduce((n, l) => n + l.length, 0) + Object.values(b.routes).reduce((n, l) => n + l.length, 0);
+  if (bindingChanges > 0) parts.push(`bindings: ${count(bindingChanges, "change")}`);
   return parts.join("; ");
 }
 
@@ -168,7 +172,28 @@ export function renderText(diff: SpecDiff): string {
     ...diff.errors.removed.map((e) => `- ${errorText(e, plain)}`),
     ...diff.errors.changed.map((e) => `~ ${errorChangeText(e, plain)}`),
   ]);
+  section("Bindings", bindingLines(diff.bindings, plain, { added: "+ ", removed: "- ", changed: "~ ", nested: "    " }));
   return `${lines.join("\n")}\n`;
+}
+
+/** The bindings' changes, in either rendering: markers (`+`/`-`/`~` in text, words in Markdown). */
+function bindingLines(b: BindingsDiff, q: Quote, m: { added: string; removed: string; changed: string; nested: string }): string[] {
+  const lines: string[] = [];
+  const list = (names: string[]) => (names.length === 0 ? "none" : names.map(q).join(", "));
+  if (b.from !== null && b.to !== null && b.from.join() !== b.to.join()) lines.push(`${m.changed}bindings defined: ${list(b.from)} → ${list(b.to)}`);
+  if (b.grpcService) lines.push(`${m.changed}gRPC service: ${q(b.grpcService.from)} → ${q(b.grpcService.to)}`);
+  for (const r of b.rpcs.added) lines.push(`${m.added}gRPC rpc ${q(r.rpc)} (${q(r.method)}${r.streaming ? ", server-streaming" : ""})`);
+  for (const r of b.rpcs.removed) lines.push(`${m.removed}gRPC rpc ${q(r.rpc)} (${q(r.method)}${r.streaming ? ", server-streaming" : ""})`);
+  for (const r of b.rpcs.renamed) lines.push(`${m.changed}gRPC rpc ${q(r.from)} → ${q(r.to)} (the same operation: ${r.methodFrom === r.method ? q(r.method) : `${q(r.methodFrom)} → ${q(r.method)}`})`);
+  for (const c of b.rpcs.changed) lines.push(`${m.changed}gRPC rpc ${q(c.rpc)}: ${c.field} ${q(c.from)} → ${q(c.to)}`);
+  for (const r of b.routes.added) lines.push(`${m.added}HTTP+JSON ${q(r.rpc)}: ${r.routes.map(q).join(", ")}`);
+  for (const r of b.routes.removed) lines.push(`${m.removed}HTTP+JSON ${q(r.rpc)}: ${r.routes.map(q).join(", ")}`);
+  for (const r of b.routes.changed) {
+    lines.push(`${m.changed}HTTP+JSON ${q(r.rpc)}:`);
+    for (const route of r.from.filter((x) => !r.to.includes(x))) lines.push(`${m.nested}${m.removed}${q(route)}`);
+    for (const route of r.to.filter((x) => !r.from.includes(x))) lines.push(`${m.nested}${m.added}${q(route)}`);
+  }
+  return lines;
 }
 
 function textMethods(diff: SpecDiff): string[] {
@@ -224,6 +249,7 @@ export function renderMarkdown(diff: SpecDiff, options: MarkdownOptions = {}): s
     ...diff.errors.removed.map((e) => `- removed ${errorText(e, code)}`),
     ...diff.errors.changed.map((e) => `- changed ${errorChangeText(e, code)}`),
   ]);
+  section("Bindings", bindingLines(diff.bindings, code, { added: "- added ", removed: "- removed ", changed: "- changed ", nested: "  " }));
   return `${out.join("\n")}\n`;
 }
 

@@ -1,5 +1,6 @@
 import { CodegenError } from "../errors.js";
 import type { MethodInfo, ProtocolIR } from "../ir/types.js";
+import { httpRoutesFor } from "./protocol.js";
 import type { TemplateRenderer } from "./templates.js";
 
 /**
@@ -71,6 +72,8 @@ export function clientView(ir: ProtocolIR) {
   const wrapperKeys = [...new Set(Object.values(ir.profile.resultWrappers).flatMap((wrappers) => Object.values(wrappers ?? {})))].sort();
   return {
     specVersion: ir.specVersion,
+    /** Whether the version's proto defines the HTTP+JSON binding (the client then exports `restTransport`). */
+    hasHttpRoutes: httpRoutesFor(ir) !== undefined,
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     /** The core definitions by role (the schema may name them otherwise than Message, Task, ...). */
     types: ir.core,

@@ -46,6 +46,18 @@ const SHAPES_BY_VERSION: { [version: string]: { module: string; name: string } }
   "0.3.0": { module: "shapes-0.3.0", name: "SHAPES_0_3_0" },
 };
 
+/**
+ * The file an IR was built from, as a path that exists from here: \`ir.source.file\` is the path as the user
+ * wrote it (relative to the cwd of the run) or, for a bundled version, relative to the package
+ * (\`schema/a2a-1.0.1.proto\`), which only resolves when the package is the cwd: then the bundled file.
+ */
+export function irSourcePath(ir: Pick<ProtocolIR, "source">): string {
+  const file = ir.source.file;
+  if (existsSync(file)) return file;
+  const bundled = join(BUNDLED_SCHEMA_DIR, ir.source.fileName);
+  return file.replace(/\\/g, "/").endsWith(`schema/${ir.source.fileName}`) && existsSync(bundled) ? bundled : file;
+}
+
 /** The .proto of a schema file: itself, or the proto bundled beside a JSON Schema (a2a-0.3.0.proto). */
 export function protoPathOf(schemaPath: string): string | undefined {
   if (/\.proto$/i.test(schemaPath)) return schemaPath;
@@ -163,30 +175,53 @@ ${shapes ? `  shapes: ${shapes.name},\n` : ""}  proto: ${JSON.stringify(descript
 };
 `;
   files["server/grpc.ts"] = `${header}
-/** Serves this version's A2A service over gRPC (@grpc/grpc-js must be installed). */
+/**
+ * Serves this version's A2A service over gRPC (@grpc/grpc-js must be installed), beside the HTTP adapters:
+ * the same core, the same executor, tasks, auth and limits.
+ *
+ *   const core = createA2AServer({ card, executor, transports: ["GRPC"] });
+ *   createNodeServer(core).listen(3000);            // JSON-RPC and HTTP+JSON
+ *   const grpc = await serveGrpc(core, { port: 50051 }); // gRPC on its own port
+ */
 import { A2A_GRPC_BINDING } from "../grpc.js";
-import { grpcService as bindingService, serveGrpc as serveBinding, type A2AServiceLike, type GrpcServeOptions, type GrpcServerHandle, type GrpcServiceOptions } from "../runtime/grpc/server.js";
+import { grpcService as bindingService, serveGrpc as serveBinding, type GrpcServeOptions, type GrpcServerHandle, type GrpcServeTarget, type GrpcServiceOptions } from "../runtime/grpc/server.js";
 
-export type { A2AServiceLike, GrpcCallContext, GrpcServeOptions, GrpcServerHandle } from "../runtime/grpc/server.js";
+export type { A2AServiceLike, GrpcCallContext, GrpcServeOptions, GrpcServerHandle, GrpcServeTarget } from "../runtime/grpc/server.js";
 
-/** Listens on its own port (default 127.0.0.1, a free port) and serves every rpc of the version's A2AService. */
-export function serveGrpc(service: A2AServiceLike, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
-  return serveBinding(A2A_GRPC_BINDING, service, options);
+/**
+ * Listens on its own port (default 127.0.0.1, a free port) and serves every rpc of the version's A2AService
+ * for \`target\`: the core of \`createA2AServer\` (its card must list a GRPC interface; startup fails naming it
+ * otherwise) or a service of your own.
+ */
+export function serveGrpc(target: GrpcServeTarget, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
+  return serveBinding(A2A_GRPC_BINDING, target, options);
 }
 
 /** The grpc-js service definition and implementation, to add to a grpc.Server of your own. */
-export function grpcService(service: A2AServiceLike, options: GrpcServiceOptions = {}): ReturnType<typeof bindingService> {
-  return bindingService(A2A_GRPC_BINDING, service, options);
+export function grpcService(target: GrpcServeTarget, options: GrpcServiceOptions = {}): ReturnType<typeof bindingService> {
+  return bindingService(A2A_GRPC_BINDING, target, options);
 }
 `;
   files["grpc-client.ts"] = `${header}
-/** The gRPC transport of the client (an optional import: only this file pulls @grpc/grpc-js). */
-import type { ResponseChecks } from "./runtime/client.js";
-import { GrpcTransport, type GrpcClientOptions } from "./runtime/grpc/client-transport.js";
+/**
+ * The gRPC transport of the client (an optional import: only this file pulls @grpc/grpc-js).
+ *
+ *   const client = await A2AClient.fromAgentUrl(url, { transports: [grpcTransport] });
+ */
+import type { ClientTransportFactory, ResponseChecks } from "./runtime/client.js";
+import { GrpcTransport, grpcTransportFactory, type GrpcClientOptions } from "./runtime/grpc/client-transport.js";
 import { A2A_GRPC_BINDING } from "./grpc.js";
 
 export type { GrpcClientOptions } from "./runtime/grpc/client-transport.js";
 export { GrpcTransport, grpcInterfaceOf } from "./runtime/grpc/client-transport.js";
+
+/** The gRPC binding of this version, for the client's \`transports\` option (the card's GRPC interface). */
+export const grpcTransport: ClientTransportFactory = grpcTransportFactory(A2A_GRPC_BINDING);
+
+/** The gRPC binding with grpc-js channel credentials or options of your own (e.g. mutual TLS). */
+export function grpcTransportWith(options: Pick<GrpcClientOptions, "credentials" | "channelOptions">): ClientTransportFactory {
+  return grpcTransportFactory(A2A_GRPC_BINDING, options);
+}
 
 /** A transport to the agent's gRPC interface (\`host:port\` or the card's URL). */
 export function createGrpcTransport(target: string, options: GrpcClientOptions = {}, checks: ResponseChecks = {}): GrpcTransport {

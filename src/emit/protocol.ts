@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ProtocolIR } from "../ir/types.js";
 import { ERROR_STATUS, httpRoutesOf, type HttpRouteFact } from "../proto/binding.js";
+import { irSourcePath } from "./grpc.js";
 import type { TemplateRenderer } from "./templates.js";
 
 /**
@@ -8,7 +9,8 @@ import type { TemplateRenderer } from "./templates.js";
  * or the proto bundled beside its JSON Schema (a2a-0.3.0.proto beside a2a-0.3.0.json). None without a proto.
  */
 export function httpRoutesFor(ir: ProtocolIR): HttpRouteFact[] | undefined {
-  const file = ir.source.file.endsWith(".proto") ? ir.source.file : ir.source.file.replace(/\.json$/, ".proto");
+  const source = irSourcePath(ir);
+  const file = source.endsWith(".proto") ? source : source.replace(/\.json$/, ".proto");
   if (!file.endsWith(".proto") || !existsSync(file)) return undefined;
   const methods = new Set(ir.methods.map((m) => m.method));
   // Only rules whose rpc is a method of the version (the JSON-RPC name; 1.0 names them alike).

@@ -1,11 +1,14 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { clientMethodName } from "../emit/client.js";
+import { irSourcePath, protoPathOf } from "../emit/grpc.js";
+import { httpRoutesFor } from "../emit/protocol.js";
 import { FRAMEWORKS, type Framework } from "../emit/server.js";
 import { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
+import { TRANSPORTS, type Transport } from "../transports.js";
 import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
 
 export interface InitOptions {
@@ -17,6 +20,11 @@ export interface InitOptions {
   name?: string | undefined;
   /** Write into a non-empty folder; existing files are still never overwritten. */
   force?: boolean | undefined;
+  /**
+   * The bindings the agent serves (and its card lists): default every binding the version defines —
+   * JSON-RPC, HTTP+JSON and gRPC for 1.0.1 (from its proto), JSON-RPC only for versions without a proto.
+   */
+  transports?: readonly string[] | undefined;
   /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
   codegenSpec?: string | undefined;
   cwd?: string | undefined;
@@ -32,6 +40,14 @@ export interface InitResult {
   /** The a2a-codegen devDependency written into package.json. */
   codegen: CodegenSpec | { spec: string; source: "option" };
 }
+
+/** The packages the gRPC binding needs in a project (grpc-js serves and calls it; protobufjs encodes). */
+const GRPC_DEPENDENCIES: Record<string, string> = { "@grpc/grpc-js": "^1.14.0", protobufjs: "^8.0.0" };
+
+/** Where the scaffold serves each binding (the card's interfaces; server.ts rewrites the host and ports). */
+const JSONRPC_URL = "http://127.0.0.1:3000/";
+const REST_URL = "http://127.0.0.1:3000/rest";
+const GRPC_TARGET = "127.0.0.1:50051";
 
 /** Versions of the packages a scaffolded project depends on. */
 const FRAMEWORK_DEPENDENCIES: Record<Framework, Record<string, string>> = {
@@ -97,8 +113,10 @@ export async function init(options: InitOptions): Promise<InitResult> {
   }
   const spec = options.spec ?? defaultVersion();
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
-  // The IR of the version decides the card's shape and the client's method names.
+  // The IR of the version decides the card's shape, the bindings it has and the client's method names.
   const { ir } = await generate({ spec });
+  const available: Transport[] = ["jsonrpc", ...(httpRoutesFor(ir) ? (["rest"] as const) : []), ...(irSourcePath(ir).endsWith(".proto") && protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
+  const transports = chooseTransports(options.transports, available, spec);
   const name = options.name ?? basename(dir);
   const send = ir.methods.find((m) => m.method === ir.profile.methods.send);
   const stream = ir.methods.find((m) => m.method === ir.profile.methods.stream);
@@ -111,9 +129,17 @@ export async function init(options: InitOptions): Promise<InitResult> {
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     sendMethod: send ? clientMethodName(send) : "call",
     streamMethod: stream ? clientMethodName(stream) : "stream",
-    card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? []), null, 2),
+    card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? [], transports), null, 2),
     interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
-    dependencies: { ...FRAMEWORK_DEPENDENCIES[framework] },
+    transports,
+    rest: transports.includes("rest"),
+    grpc: transports.includes("grpc"),
+    /** More than one binding: the README and the tests show each. */
+    multiple: transports.length > 1,
+    majorMinor: spec.split(".").slice(0, 2).join("."),
+    /** The card's protocolBinding names of the transports. */
+    bindings: transports.map((t) => (t === "rest" ? "HTTP+JSON" : t.toUpperCase())),
+    dependencies: sortKeys({ ...FRAMEWORK_DEPENDENCIES[framework], ...(transports.includes("grpc") ? GRPC_DEPENDENCIES : {}) }),
     overrides: FRAMEWORK_OVERRIDES[framework],
     hasOverrides: Object.keys(FRAMEWORK_OVERRIDES[framework]).length > 0,
     nodeEngines: NODE_ENGINES,
@@ -180,15 +206,34 @@ function writing(path: string, write: () => void): void {
   }
 }
 
-function defaultCard(name: string, spec: string, properties: readonly string[]): Record<string, unknown> {
+/**
+ * The bindings asked for, in the order JSON-RPC, HTTP+JSON, gRPC (the card's order of preference); each
+ * must be one the version defines. Default: all the version has.
+ */
+function chooseTransports(asked: readonly string[] | undefined, available: readonly Transport[], spec: string): Transport[] {
+  if (asked === undefined) return [...available];
+  const names = asked.flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter((t) => t !== "");
+  for (const name of names) {
+    if (!(TRANSPORTS as readonly string[]).includes(name)) throw new CodegenError(`unknown transport "${name}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
+    if (!(available as readonly string[]).includes(name)) {
+      throw new CodegenError(`the scaffold serves ${name === "rest" ? "HTTP+JSON" : "gRPC"} only for versions whose source is their proto (1.0.1); transports of ${spec}: ${available.join(", ")}`, { kind: "usage" });
+    }
+  }
+  if (names.length === 0) throw new CodegenError(`--transports names no binding; transports of ${spec}: ${available.join(", ")}`, { kind: "usage" });
+  return TRANSPORTS.filter((t) => names.includes(t));
+}
+
+function defaultCard(name: string, spec: string, properties: readonly string[], transports: readonly Transport[]): Record<string, unknown> {
   const card: Record<string, unknown> = {};
+  const protocolVersion = spec.split(".").slice(0, 2).join(".");
+  const interfaces = transports.map((t) =>
+    t === "grpc" ? { url: GRPC_TARGET, protocolBinding: "GRPC", protocolVersion } : t === "rest" ? { url: REST_URL, protocolBinding: "HTTP+JSON", protocolVersion } : { url: JSONRPC_URL, protocolBinding: "JSONRPC", protocolVersion },
+  );
   if (properties.includes("protocolVersion")) card.protocolVersion = spec;
   Object.assign(card, {
     name,
     description: "An agent that echoes, streams your words back, and asks for your name.",
-    ...(properties.includes("supportedInterfaces")
-      ? { supportedInterfaces: [{ url: "http://127.0.0.1:3000/", protocolBinding: "JSONRPC", protocolVersion: spec.split(".").slice(0, 2).join(".") }] }
-      : { url: "http://127.0.0.1:3000/" }),
+    ...(properties.includes("supportedInterfaces") ? { supportedInterfaces: interfaces } : { url: JSONRPC_URL }),
     version: "0.1.0",
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ["text/plain"],

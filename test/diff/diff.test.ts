@@ -249,7 +249,9 @@ describe("diffProtocols on the bundled versions", () => {
   it("identical versions give an empty diff that says so", () => {
     for (const diff of [diffOf("0.2.2", "0.2.3"), diffOf("0.3.0", "0.3.0")]) {
       expect(diff.unchanged).toBe(true);
+      const bindings = diff.from.specVersion === "0.3.0" ? ["JSONRPC", "HTTP+JSON", "GRPC"] : ["JSONRPC"];
       expect(changesOnly(diff)).toEqual({
+        bindings: { from: bindings, to: bindings, grpcService: null, rpcs: { added: [], removed: [], renamed: [], changed: [] }, routes: { added: [], removed: [], changed: [] } },
         unchanged: true,
         facts: [],
         methods: { added: [], removed: [], renamed: [], changed: [] },
@@ -371,6 +373,45 @@ describe("diffProtocols on schemas derived from 0.3.0", () => {
   });
 });
 
+describe("binding changes (issue 9)", () => {
+  // The bindings come from each version's proto: a2a-0.3.0.proto bundled beside the 0.3.0 JSON Schema (its
+  // gRPC and HTTP+JSON bindings, specification-0.3.0.md §3.2), a2a-1.0.1.proto (§5, §10, §11).
+  it("0.3.0 → 1.0.1: the gRPC service and rpc names, paired by the operation they are", () => {
+    const b = diffOf("0.3.0", "1.0.1").bindings;
+    expect(b.from).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    expect(b.to).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    expect(b.grpcService).toEqual({ from: "a2a.v1.A2AService", to: "lf.a2a.v1.A2AService" });
+    expect(b.rpcs.renamed).toEqual([
+      { from: "GetAgentCard", to: "GetExtendedAgentCard", methodFrom: "agent/getAuthenticatedExtendedCard", method: "GetExtendedAgentCard" },
+      { from: "ListTaskPushNotificationConfig", to: "ListTaskPushNotificationConfigs", methodFrom: "tasks/pushNotificationConfig/list", method: "ListTaskPushNotificationConfigs" },
+      { from: "TaskSubscription", to: "SubscribeToTask", methodFrom: "tasks/resubscribe", method: "SubscribeToTask" },
+    ]);
+    expect(b.rpcs.added).toEqual([{ rpc: "ListTasks", method: "ListTasks", streaming: false }]);
+    expect(b.rpcs.removed).toEqual([]);
+    expect(b.rpcs.changed).toContainEqual({ rpc: "SubscribeToTask", field: "requestType", from: "TaskSubscriptionRequest", to: "SubscribeToTaskRequest" });
+  });
+
+  it("0.3.0 → 1.0.1: REST paths lose /v1, name resources by id and gain tenant-prefixed forms", () => {
+    const b = diffOf("0.3.0", "1.0.1").bindings;
+    expect(b.routes.changed.find((r) => r.rpc === "SendMessage")).toEqual({ rpc: "SendMessage", from: ["POST /v1/message:send"], to: ["POST /message:send", "POST /{tenant}/message:send"] });
+    expect(b.routes.changed.find((r) => r.rpc === "GetExtendedAgentCard")).toEqual({ rpc: "GetExtendedAgentCard", from: ["GET /v1/card"], to: ["GET /extendedAgentCard", "GET /{tenant}/extendedAgentCard"] });
+    expect(b.routes.added).toEqual([{ rpc: "ListTasks", routes: ["GET /tasks", "GET /{tenant}/tasks"] }]);
+    const text = renderText(diffOf("0.3.0", "1.0.1"));
+    expect(text).toContain("\nBindings\n");
+    expect(text).toContain("  ~ gRPC rpc TaskSubscription → SubscribeToTask (the same operation: tasks/resubscribe → SubscribeToTask)");
+    expect(text).toContain("      - POST /v1/message:send");
+    expect(renderMarkdown(diffOf("0.3.0", "1.0.1"))).toContain("- changed gRPC service: `a2a.v1.A2AService` → `lf.a2a.v1.A2AService`");
+  });
+
+  it("0.2.6 → 0.3.0: HTTP+JSON and gRPC are new (0.2.6 has no proto)", () => {
+    const diff = diffOf("0.2.6", "0.3.0");
+    expect(diff.bindings.from).toEqual(["JSONRPC"]);
+    expect(diff.bindings.to).toEqual(["JSONRPC", "HTTP+JSON", "GRPC"]);
+    expect(diff.bindings.rpcs.added.map((r) => r.rpc)).toContain("SendMessage");
+    expect(summaryLine(diff)).toMatch(/bindings: \d+ changes/);
+  });
+});
+
 describe("determinism", () => {
   it("the same inputs give the same output, which is plain JSON", () => {
     const first = diffOf("0.1.0", "0.2.0");
@@ -405,7 +446,9 @@ describe("determinism", () => {
     writeFileSync(file, JSON.stringify({ ...schema, $defs: Object.fromEntries(order.map((n) => [n, defs[n] as Json])) }, null, 2));
     const shuffled = (await generate({ schema: file, overlay: join(ROOT, "schema", "a2a-0.1.0.overlay.json") })).ir;
     const diff = diffProtocols(shuffled, bundledIR("0.2.0"));
-    expect(changesOnly(diff)).toEqual(changesOnly(diffOf("0.1.0", "0.2.0")));
+    // The copy has no proto beside it and is not the bundled file: its bindings are not known (null).
+    expect(diff.bindings.from).toBeNull();
+    expect({ ...changesOnly(diff), bindings: null }).toEqual({ ...changesOnly(diffOf("0.1.0", "0.2.0")), bindings: null });
     expect(renderText(diff)).toBe(renderText(diffOf("0.1.0", "0.2.0")));
   });
 });

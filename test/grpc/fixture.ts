@@ -248,3 +248,15 @@ function withHistory(task: Json, historyLength: number | undefined): Json {
   const { history: _, ...rest } = task;
   return historyLength === 0 ? rest : { ...rest, history: history.slice(-historyLength) };
 }
+
+/**
+ * The card with a GRPC interface added (1.0: `supportedInterfaces`; 0.3: `additionalInterfaces`), so that
+ * the server core serves it (`transports: ["GRPC"]`) and `serveGrpc(core)` finds it listed.
+ */
+export function withGrpcInterface<T extends object>(card: T, url = "127.0.0.1:0"): T {
+  const c = card as Record<string, unknown>;
+  if (Array.isArray(c.supportedInterfaces)) {
+    return { ...card, supportedInterfaces: [...(c.supportedInterfaces as unknown[]), { url, protocolBinding: "GRPC", protocolVersion: "1.0" }] };
+  }
+  return { ...card, additionalInterfaces: [...((c.additionalInterfaces as unknown[] | undefined) ?? [{ url: c.url, transport: "JSONRPC" }]), { url, transport: "GRPC" }] };
+}

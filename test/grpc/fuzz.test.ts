@@ -10,8 +10,7 @@ import type { GrpcBindingSpec } from "../../src/runtime/grpc/binding.js";
 import { SHAPES_0_3_0 } from "../../src/runtime/grpc/shapes-0.3.0.js";
 import { SCHEMA_DIR } from "../helpers.js";
 import { modules, testCard, testExecutor } from "../server/harness.js";
-import { binding101, FakeService } from "./fixture.js";
-import { jsonRpcService } from "./jsonrpc-bridge.js";
+import { binding101, FakeService, withGrpcInterface } from "./fixture.js";
 
 /**
  * Seeded fuzzing of the gRPC binding: valid requests of every unary rpc with their bytes mutated (flipped,
@@ -147,14 +146,15 @@ describe("gRPC binding fuzzing, 0.3.0 in front of the real server core", () => {
     const card = testCard("0.3.0", { extendedCard: { name: "Extended" } });
     const logged: unknown[] = [];
     const core = m.core.createA2AServer({
-      card: card as never,
+      card: withGrpcInterface(card) as never,
+      transports: ["GRPC"],
       executor: testExecutor() as never,
       rpcPath: "/a2a",
       extendedCard: card as never,
       pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 200 },
       logger: { error: (message: string, detail?: unknown) => logged.push([message, detail]), warn: () => undefined },
     });
-    const handle = await serveGrpc(spec, jsonRpcService(core as never, "/a2a"), { logger: { error: (message, detail) => logged.push([message, detail]) } });
+    const handle = await serveGrpc(spec, core as never, { logger: { error: (message, detail) => logged.push([message, detail]) } });
     const c = new grpc.Client(`127.0.0.1:${handle.port}`, grpc.credentials.createInsecure());
     const callRaw = (rpc: string, bytes: Uint8Array) =>
       new Promise<grpc.ServiceError | null>((resolve) => c.makeUnaryRequest(`/a2a.v1.A2AService/${rpc}`, (b: Uint8Array) => Buffer.from(b), (b: Buffer) => b, bytes, new grpc.Metadata(), { deadline: Date.now() + 10_000 }, (e) => resolve(e)));

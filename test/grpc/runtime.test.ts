@@ -1,10 +1,11 @@
 /**
  * The gRPC binding in front of the real task runtime: the generated 1.0.1 and 0.3.0 server cores (the test
- * agent of test/server/harness.ts), seen as the transport-free service through ./jsonrpc-bridge.ts, served
- * by serveGrpc and called with the client transport. The protocol basics over gRPC (send, stream, get with
+ * agent of test/server/harness.ts), whose card lists a GRPC interface, served as they are (`serveGrpc(core)`: the core's
+ * own transport-free service) and called with the client transport. The protocol basics over gRPC (send, stream, get with
  * historyLength, list, cancel, subscribe, push configs, extended card, version negotiation, auth on/off),
  * every result checked against the version's schema.
  */
+import { withGrpcInterface } from "./fixture.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcDescriptor } from "../../src/emit/grpc.js";
@@ -16,7 +17,6 @@ import { SHAPES_0_3_0 } from "../../src/runtime/grpc/shapes-0.3.0.js";
 import type { Validator } from "../../src/runtime/validation.js";
 import { generatedValidators, SCHEMA_DIR } from "../helpers.js";
 import { modules, testCard, testExecutor } from "../server/harness.js";
-import { jsonRpcService } from "./jsonrpc-bridge.js";
 
 type Json = Record<string, unknown>;
 
@@ -76,7 +76,8 @@ async function start(v: Version, options: { auth?: boolean } = {}) {
   const setup = { extendedCard: { name: "Extended" }, ...(options.auth ? { auth: { verify: (c: { value: string }) => (c.value === "secret" ? true : c.value === "forbidden" ? { allow: false, status: 403 } : false) } } : {}) };
   const card = testCard(v.version, setup);
   const core = m.core.createA2AServer({
-    card: card as never,
+    card: withGrpcInterface(card) as never,
+      transports: ["GRPC"],
     executor: testExecutor() as never,
     rpcPath: "/a2a",
     extendedCard: { ...card, name: "Extended" } as never,
@@ -86,7 +87,7 @@ async function start(v: Version, options: { auth?: boolean } = {}) {
     ...(options.auth ? { auth: setup.auth as never } : {}),
   });
   const spec = await bindingOf(v);
-  const server = await serveGrpc(spec, jsonRpcService(core as never, "/a2a"));
+  const server = await serveGrpc(spec, core as never);
   return { spec, server, core, close: async () => (await server.close(), await core.close()) };
 }
 

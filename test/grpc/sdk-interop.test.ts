@@ -35,8 +35,7 @@ import { EchoExecutor, sdkText } from "../interop/sdk-v1-agent.js";
 import { sdkSend } from "../interop/sdk-v1-wire.js";
 import { drain } from "../interop/wire.js";
 import { modules, testCard, testExecutor } from "../server/harness.js";
-import { binding101, CARD, FakeService } from "./fixture.js";
-import { jsonRpcService } from "./jsonrpc-bridge.js";
+import { binding101, CARD, FakeService, withGrpcInterface } from "./fixture.js";
 
 type Json = Record<string, unknown>;
 let spec: GrpcBindingSpec;
@@ -183,14 +182,15 @@ describe("the SDK's gRPC client → our binding in front of the real generated 1
     const m = await modules("1.0.1");
     const card = testCard("1.0.1", { extendedCard: { name: "Extended" } });
     const core = m.core.createA2AServer({
-      card: card as never,
+      card: withGrpcInterface(card) as never,
+      transports: ["GRPC"],
       executor: testExecutor() as never,
       rpcPath: "/a2a",
       extendedCard: { ...card, name: "Extended" } as never,
       pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 200 },
       logger: { error: () => undefined, warn: () => undefined },
     });
-    server = await serveGrpc(spec, jsonRpcService(core as never, "/a2a"));
+    server = await serveGrpc(spec, core as never);
     close = async () => {
       await server.close();
       await core.close();

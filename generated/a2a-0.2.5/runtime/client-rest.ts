@@ -7,7 +7,18 @@
  * errors as on JSON-RPC: the A2A code is read from the ErrorInfo's reason, a BadRequest is invalid params.
  * Depends only on web platform globals, like the JSON-RPC transport.
  */
-import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError, type A2AErrorObject, type CallOptions, type ClientOptions, type ResponseChecks } from "./client.js";
+import {
+  A2AJsonRpcError,
+  A2AResponseValidationError,
+  A2ATransportError,
+  type A2AErrorObject,
+  type CallOptions,
+  type ClientOptions,
+  type ClientTransport,
+  type ClientTransportFactory,
+  type ResponseChecks,
+  type TransportContext,
+} from "./client.js";
 import { expandRoute } from "./http-routes.js";
 import { parseJsonSafe } from "./jsonrpc.js";
 import { isObject, type ProtocolProfile } from "./profile.js";
@@ -25,9 +36,12 @@ const CONTENT_TYPE = "application/a2a+json";
 /** The code of an auth failure on the other bindings (the JSON-RPC binding's -32000). */
 const AUTH_ERROR_CODE = -32000;
 
-export class RestTransport {
+export class RestTransport implements ClientTransport {
+  readonly binding = "HTTP+JSON" as const;
   /** The interface's URL without a trailing slash; route paths are appended to it. */
   readonly baseUrl: string;
+  /** The interface's tenant (1.0), set in every request's params unless they name one (§8.3.2). */
+  private readonly tenant: string | undefined;
 
   constructor(
     baseUrl: string,
@@ -35,15 +49,22 @@ export class RestTransport {
     private readonly facts: RestVersionFacts,
     private readonly options: ClientOptions = {},
     private readonly checks: ResponseChecks = {},
+    context: Partial<TransportContext> = {},
   ) {
     this.baseUrl = baseUrl.replace(/\/+$/, "");
+    this.tenant = context.tenant;
+  }
+
+  /** The URL calls go to (the interface's URL). */
+  get endpoint(): string {
+    return this.baseUrl;
   }
 
   /** One unary call: resolves to the response body; throws the typed error of an error body. */
   async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
     const { signal, dispose } = this.signalOf(method, options);
     try {
-      const response = await this.send(method, params, "application/json", options, signal);
+      const response = await this.send(method, this.withTenant(params), "application/json", options, signal);
       const text = await response.text();
       if (!response.ok) throw this.errorOf(method, response.status, text);
       const parsed = text === "" ? { ok: true as const, value: {} } : parseJsonSafe(text);
@@ -59,7 +80,7 @@ export class RestTransport {
     const { signal, dispose, stopTimer } = this.signalOf(method, options);
     let response: Response | undefined;
     try {
-      response = await this.send(method, params, "text/event-stream", options, signal);
+      response = await this.send(method, this.withTenant(params), "text/event-stream", options, signal);
       const status = response.status;
       if (!response.ok) throw this.errorOf(method, status, await response.text());
       if (!(response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream")) {
@@ -83,6 +104,13 @@ export class RestTransport {
       dispose();
       if (response?.body && !response.bodyUsed) await response.body.cancel().catch(() => undefined);
     }
+  }
+
+  private withTenant(params: unknown): unknown {
+    if (this.tenant === undefined) return params;
+    if (params === undefined) return { tenant: this.tenant };
+    if (!isObject(params) || params.tenant !== undefined) return params;
+    return { ...params, tenant: this.tenant };
   }
 
   private async send(method: string, params: unknown, accept: string, options: CallOptions, signal: AbortSignal): Promise<Response> {
@@ -169,6 +197,18 @@ export class RestTransport {
       },
     };
   }
+}
+
+/**
+ * The client's factory of the HTTP+JSON binding for one version's routes (the generated client exports
+ * it as `restTransport` for versions whose proto defines the binding): pass it in the `transports`
+ * option of `A2AClient.fromAgentUrl`.
+ */
+export function restTransportFactory(routes: readonly HttpRoute[], facts: RestVersionFacts): ClientTransportFactory {
+  return {
+    binding: "HTTP+JSON",
+    create: (endpoint, options, checks, context) => new RestTransport(endpoint, routes, facts, options, checks, context),
+  };
 }
 
 /**

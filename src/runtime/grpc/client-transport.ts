@@ -10,7 +10,19 @@
  * client never do.
  */
 import grpc from "@grpc/grpc-js";
-import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError, type A2AErrorObject, type CallOptions, type ClientAuth, type ResponseChecks } from "../client.js";
+import {
+  A2AJsonRpcError,
+  A2AResponseValidationError,
+  A2ATransportError,
+  type A2AErrorObject,
+  type CallOptions,
+  type ClientAuth,
+  type ClientOptions,
+  type ClientTransport,
+  type ClientTransportFactory,
+  type ResponseChecks,
+  type TransportContext,
+} from "../client.js";
 import { decodeResult, encodeParams, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { decodeStatus, STATUS_DETAILS_KEY, type ErrorDetail } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
@@ -76,16 +88,21 @@ export function grpcInterfaceOf(card: unknown): { url: string; tenant?: string }
 }
 
 /** A2A over gRPC for one agent endpoint. `close()` it when done (it holds an HTTP/2 connection). */
-export class GrpcTransport {
+export class GrpcTransport implements ClientTransport {
+  readonly binding = "GRPC" as const;
+  /** The target the transport was made for (a URL or \`host:port\`). */
+  readonly endpoint: string;
+  /** The \`host:port\` the channel connects to. */
   readonly address: string;
-  private readonly binding: LoadedGrpcBinding;
+  private readonly loaded: LoadedGrpcBinding;
   private readonly client: grpc.Client;
   private readonly options: GrpcClientOptions;
   private readonly checks: ResponseChecks;
 
   constructor(spec: GrpcBindingSpec, target: string, options: GrpcClientOptions = {}, checks: ResponseChecks = {}) {
-    this.binding = loadGrpcBinding(spec);
+    this.loaded = loadGrpcBinding(spec);
     const endpoint = grpcEndpoint(target);
+    this.endpoint = target;
     this.address = endpoint.address;
     this.options = options;
     this.checks = checks;
@@ -98,7 +115,7 @@ export class GrpcTransport {
 
   /** The A2A methods this transport can call (those the proto has an rpc for). */
   get methods(): string[] {
-    return [...this.binding.byMethod.keys()];
+    return [...this.loaded.byMethod.keys()];
   }
 
   /**
@@ -108,7 +125,7 @@ export class GrpcTransport {
    */
   async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
     const rpc = this.rpcOf(method, false);
-    const request = encodeParams(this.binding, rpc, this.withTenant(rpc, params));
+    const request = encodeParams(this.loaded, rpc, this.withTenant(rpc, params));
     const metadata = await this.metadata(options);
     const timeout = options.timeoutMs ?? this.options.timeoutMs ?? 60_000;
     const callOptions: grpc.CallOptions = timeout > 0 ? { deadline: Date.now() + timeout } : {};
@@ -132,7 +149,7 @@ export class GrpcTransport {
    */
   async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
     const rpc = this.rpcOf(method, true);
-    const request = encodeParams(this.binding, rpc, this.withTenant(rpc, params));
+    const request = encodeParams(this.loaded, rpc, this.withTenant(rpc, params));
     const metadata = await this.metadata(options);
     options.signal?.throwIfAborted();
     const call = this.client.makeServerStreamRequest<Uint8Array, Buffer>(rpc.path, toBuffer, (b) => b, request, metadata, {});
@@ -182,7 +199,7 @@ export class GrpcTransport {
   }
 
   private rpcOf(method: string, streaming: boolean): GrpcRpc {
-    const rpc = this.binding.byMethod.get(method);
+    const rpc = this.loaded.byMethod.get(method);
     if (!rpc) throw new A2ATransportError(`${method}: the gRPC binding has no rpc for this method`);
     if (rpc.streaming !== streaming) throw new A2ATransportError(`${method}: ${rpc.streaming ? "a streaming rpc: use stream()" : "a unary rpc: use call()"}`);
     return rpc;
@@ -191,7 +208,7 @@ export class GrpcTransport {
   private result(method: string, rpc: GrpcRpc, bytes: Buffer): unknown {
     let result: unknown;
     try {
-      result = decodeResult(this.binding, rpc, bytes);
+      result = decodeResult(this.loaded, rpc, bytes);
     } catch (error) {
       const what = error instanceof ProtoJsonError ? error.message : error instanceof Error ? error.message : String(error);
       throw new A2ATransportError(`${method}: the response is not a valid ${rpc.responseType.name} (${what})`, { cause: error });
@@ -231,12 +248,12 @@ export class GrpcTransport {
     const raw = error.metadata?.get(STATUS_DETAILS_KEY)[0];
     if (raw instanceof Buffer) {
       try {
-        details = decodeStatus(this.binding.root, raw).details;
+        details = decodeStatus(this.loaded.root, raw).details;
       } catch {
         // Unreadable details: the status alone decides.
       }
     }
-    const code = codeOfStatus(error.code, details, this.binding.spec.errorCodes);
+    const code = codeOfStatus(error.code, details, this.loaded.spec.errorCodes);
     if (code === undefined) {
       const what = error.code === GRPC_STATUS.DEADLINE_EXCEEDED && timeout > 0 ? `timed out after ${timeout} ms` : `gRPC ${statusName(error.code)}: ${error.details}`;
       return new A2ATransportError(`${method}: ${what}`, { cause: error });
@@ -245,6 +262,31 @@ export class GrpcTransport {
     if (details.length > 0) object.data = details;
     return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
   }
+}
+
+/**
+ * The client's factory of the gRPC binding for one version (the generated \`grpc-client.ts\` exports it as
+ * \`grpcTransport\`): the client's options become the channel's — credentials and headers as metadata
+ * (with the protocol's headers, e.g. \`a2a-version\`), the timeout as deadline, \`maxResponseBytes\` as the
+ * largest message, the interface's tenant in every request message. \`grpc\` adds grpc-js options.
+ */
+export function grpcTransportFactory(spec: GrpcBindingSpec, grpcOptions: Pick<GrpcClientOptions, "credentials" | "channelOptions"> = {}): ClientTransportFactory {
+  return {
+    binding: "GRPC",
+    create(endpoint: string, options: ClientOptions, checks: ResponseChecks, context: TransportContext): GrpcTransport {
+      const userHeaders = options.headers;
+      const protocol = context.protocolHeaders;
+      const headers =
+        typeof userHeaders === "function" ? async () => ({ ...protocol, ...(await userHeaders()) }) : { ...protocol, ...(userHeaders ?? {}) };
+      const transportOptions: GrpcClientOptions = { headers, ...grpcOptions };
+      if (options.auth !== undefined) transportOptions.auth = options.auth;
+      if (options.timeoutMs !== undefined) transportOptions.timeoutMs = options.timeoutMs;
+      if (options.maxResponseBytes !== undefined) transportOptions.maxMessageBytes = options.maxResponseBytes;
+      if (options.validateResponses !== undefined) transportOptions.validateResponses = options.validateResponses;
+      if (context.tenant !== undefined) transportOptions.tenant = context.tenant;
+      return new GrpcTransport(spec, endpoint, transportOptions, checks);
+    },
+  };
 }
 
 function toBuffer(value: Uint8Array): Buffer {

@@ -30,6 +30,48 @@ export interface A2AServiceLike {
   stream(method: string, params: unknown, ctx: GrpcCallContext): Promise<AsyncIterable<unknown>>;
 }
 
+/**
+ * What \`serveGrpc\` serves: the server core of \`createA2AServer\` (its \`service\`, the same one the HTTP
+ * adapters serve), or a transport-free service of your own.
+ */
+export type GrpcServeTarget = A2AServiceLike | { readonly service: A2AServiceLike & { readonly card?: object } };
+
+/** The service of a target, and the agent card it serves when it has one. */
+export function serviceOfTarget(target: GrpcServeTarget): { service: A2AServiceLike; card: object | undefined } {
+  const service = "service" in target && typeof target.service === "object" && target.service !== null ? target.service : (target as A2AServiceLike);
+  const card = (service as { card?: unknown }).card;
+  return { service, card: typeof card === "object" && card !== null ? card : undefined };
+}
+
+/**
+ * The gRPC interfaces an agent card lists (1.0 \`supportedInterfaces\` with protocolBinding "GRPC"; 0.3 \`url\`
+ * with \`preferredTransport\` "GRPC" and \`additionalInterfaces\` with transport "GRPC"): their URLs.
+ */
+export function grpcInterfacesOfCard(card: object): string[] {
+  const c = card as { [key: string]: unknown };
+  const entries = (value: unknown) => (Array.isArray(value) ? value.filter((e): e is { [key: string]: unknown } => typeof e === "object" && e !== null) : []);
+  const isGrpc = (name: unknown) => typeof name === "string" && name.toUpperCase() === "GRPC";
+  const urls: string[] = [];
+  for (const entry of entries(c.supportedInterfaces)) if (isGrpc(entry.protocolBinding) && typeof entry.url === "string") urls.push(entry.url);
+  if (isGrpc(c.preferredTransport) && typeof c.url === "string") urls.push(c.url);
+  for (const entry of entries(c.additionalInterfaces)) if (isGrpc(entry.transport) && typeof entry.url === "string") urls.push(entry.url);
+  return urls;
+}
+
+/**
+ * Checks at startup that the card the service serves lists the gRPC interface being started (clients pick
+ * bindings from the card: an unlisted one is never used); throws an Error saying what to add.
+ */
+export function checkCardListsGrpc(card: object | undefined): void {
+  if (card === undefined || grpcInterfacesOfCard(card).length > 0) return;
+  const v1 = Array.isArray((card as { supportedInterfaces?: unknown }).supportedInterfaces);
+  throw new Error(
+    "serveGrpc: the agent card lists no GRPC interface, so no client would use this server: add " +
+      (v1 ? '{ url: "host:port", protocolBinding: "GRPC" } to supportedInterfaces' : '{ url: "host:port", transport: "GRPC" } to additionalInterfaces') +
+      ' (and pass transports: ["GRPC"] to createA2AServer)',
+  );
+}
+
 export interface GrpcLogger {
   error(message: string, detail?: unknown): void;
 }
@@ -75,10 +117,11 @@ export interface GrpcServerHandle {
 }
 
 /** The binding's grpc-js service definition and implementation, to add to a grpc.Server of your own. */
-export function grpcService(spec: GrpcBindingSpec, service: A2AServiceLike, options: GrpcServiceOptions = {}): {
+export function grpcService(spec: GrpcBindingSpec, target: GrpcServeTarget, options: GrpcServiceOptions = {}): {
   definition: grpc.ServiceDefinition;
   implementation: grpc.UntypedServiceImplementation;
 } {
+  const { service } = serviceOfTarget(target);
   const binding = loadGrpcBinding(spec);
   const logger = options.logger ?? { error: (message: string, detail?: unknown) => console.error(message, detail) };
   const definition: Record<string, grpc.MethodDefinition<Buffer, Uint8Array>> = {};
@@ -100,8 +143,13 @@ export function grpcService(spec: GrpcBindingSpec, service: A2AServiceLike, opti
   return { definition, implementation };
 }
 
-/** Serves the binding on its own port (grpc-js); resolves once it listens. */
-export async function serveGrpc(spec: GrpcBindingSpec, service: A2AServiceLike, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
+/**
+ * Serves the binding on its own port (grpc-js); resolves once it listens. Given a server core (or a
+ * service with a card), the card must list a GRPC interface (see {@link checkCardListsGrpc}).
+ */
+export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
+  const { service, card } = serviceOfTarget(target);
+  checkCardListsGrpc(card);
   const server = new grpc.Server({
     "grpc.max_receive_message_length": options.maxMessageBytes ?? 1024 * 1024,
     "grpc.max_send_message_length": options.maxSendMessageBytes ?? -1,

@@ -1,0 +1,152 @@
+// SendMessage over HTTP+JSON (REST) and gRPC: the generated A2A 1.0.1 server against @a2a-js/sdk 1.3's REST
+// (Express restHandler) and gRPC servers, same agent, same load, each server in its own process.
+//
+//   node bench/server-bindings.bench.mjs [--duration 10] [--warmup 2] [--connections 50] [--channels 4] [--json out.json]
+//
+// Payloads: "hello" (a direct Message reply) and "task" (working, one artifact, completed). REST load is
+// autocannon (POST /rest/message:send); gRPC load is grpc-js clients on `channels` HTTP/2 connections
+// keeping `connections` unary calls in flight. Each row is measured after `warmup` seconds of the same load. Goal (issue 9): each binding ≥ 2× the SDK's same binding in req/s (PASS/MISS).
+import { execFileSync, fork } from "node:child_process";
+import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { dirname, join } from "node:path";
+import { fileURLToPath, pathToFileURL } from "node:url";
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
+const require = createRequire(import.meta.url);
+const autocannon = require("autocannon");
+const grpc = require("@grpc/grpc-js");
+const protobuf = require("protobufjs");
+
+function parseArgs(argv) {
+  const o = { duration: 10, warmup: 2, connections: 50, channels: 4, json: undefined };
+  for (let i = 0; i < argv.length; i++) {
+    const key = argv[i].replace(/^--/, "");
+    if (key === "duration" || key === "connections" || key === "warmup" || key === "channels") o[key] = Number(argv[++i]);
+    else if (key === "json") o.json = argv[++i];
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  return o;
+}
+
+/** The generated 1.0.1 output with gRPC, compiled to JavaScript (dist/ must be built: npm run build). */
+async function build() {
+  const { generate, writeResult } = await import(pathToFileURL(join(ROOT, "dist", "generate.js")).href);
+  // Outside node_modules (tsc emits nothing for files there).
+  const src = mkdtempSync(join(tmpdir(), "a2a-bindings-bench-src-"));
+  writeResult(await generate({ spec: "1.0.1", transports: ["jsonrpc", "grpc"], out: src, cwd: ROOT }), ROOT);
+  writeFileSync(join(src, "package.json"), '{ "type": "module" }\n');
+  const dir = mkdtempSync(join(tmpdir(), "a2a-bindings-bench-"));
+  const tsc = join(ROOT, "node_modules", ".bin", "tsc");
+  const entries = ["server/core.ts", "server/node.ts", "server/grpc.ts", "grpc.ts"].map((f) => join(src, f));
+  execFileSync(tsc, ["--ignoreConfig", "--outDir", dir, "--rootDir", src, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node", ...entries], { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] });
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  rmSync(src, { recursive: true, force: true });
+  return dir;
+}
+
+async function start(target, dir) {
+  const child = fork(join(ROOT, "bench", "server-bindings-target.mjs"), [target, dir], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const port = await new Promise((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`${target} did not start`)), 30_000);
+    child.on("message", (m) => m.type === "ready" && (clearTimeout(timer), resolve(m.port)));
+    child.once("exit", (code) => reject(new Error(`${target} exited (${code})`)));
+  });
+  return { child, port, stop: () => (child.removeAllListeners("exit"), child.send({ type: "stop" })) };
+}
+
+const restBody = (text, id) => JSON.stringify({ message: { messageId: id, role: "ROLE_USER", parts: [{ text }] } });
+const okRest = (body) => /hello back|TASK_STATE_COMPLETED/.test(body);
+
+async function restLoad(port, text, o) {
+  const url = `http://127.0.0.1:${port}/rest/message:send`;
+  const headers = { "content-type": "application/json", "a2a-version": "1.0" };
+  const first = await fetch(url, { method: "POST", headers, body: restBody(text, "preflight") });
+  const firstText = await first.text();
+  if (!first.ok || !okRest(firstText)) throw new Error(`preflight: ${first.status} ${firstText.slice(0, 200)}`);
+  let n = 0;
+  const result = await autocannon({
+    url,
+    connections: o.connections,
+    duration: o.duration,
+    timeout: 10,
+    requests: [{ method: "POST", headers, setupRequest: (req) => ({ ...req, body: restBody(text, `m-${n++}`) }) }],
+  });
+  return { reqPerSec: result.requests.average, errors: result.errors + result.non2xx + result.timeouts };
+}
+
+async function grpcLoad(port, text, o, root) {
+  const Request = root.lookupType("lf.a2a.v1.SendMessageRequest");
+  const encode = (id) => Request.encode(Request.fromObject({ message: { message_id: id, role: 1, parts: [{ text }] } })).finish();
+  const clients = Array.from({ length: Math.max(1, o.channels) }, () => new grpc.Client(`127.0.0.1:${port}`, grpc.credentials.createInsecure(), { "grpc.use_local_subchannel_pool": 1 }));
+  const metadata = new grpc.Metadata();
+  metadata.set("a2a-version", "1.0");
+  const call = (id, client = clients[0]) =>
+    new Promise((resolve) =>
+      client.makeUnaryRequest("/lf.a2a.v1.A2AService/SendMessage", (b) => Buffer.from(b), (b) => b, encode(id), metadata, { deadline: Date.now() + 10_000 }, (error, bytes) => resolve(error ? error : bytes)),
+    );
+  const first = await call("preflight");
+  if (first instanceof Error) throw new Error(`preflight: ${first.message}`);
+  let ok = 0;
+  let errors = 0;
+  let n = 0;
+  const until = Date.now() + o.duration * 1000;
+  const started = performance.now();
+  await Promise.all(
+    Array.from({ length: o.connections }, async (_, i) => {
+      while (Date.now() < until) {
+        const answer = await call(`m-${n++}`, clients[i % clients.length]);
+        if (answer instanceof Error) errors++;
+        else ok++;
+      }
+    }),
+  );
+  const seconds = (performance.now() - started) / 1000;
+  for (const client of clients) client.close();
+  return { reqPerSec: ok / seconds, errors };
+}
+
+async function main() {
+  const o = parseArgs(process.argv.slice(2));
+  const dir = await build();
+  const { A2A_GRPC_BINDING } = await import(pathToFileURL(join(dir, "grpc.js")).href);
+  const root = protobuf.Root.fromJSON(A2A_GRPC_BINDING.proto);
+  const rows = [];
+  try {
+    for (const payload of ["hello", "task"]) {
+      for (const [binding, targets] of [["HTTP+JSON", ["rest", "sdk-rest"]], ["gRPC", ["grpc", "sdk-grpc"]]]) {
+        for (const target of targets) {
+          const server = await start(target, dir);
+          try {
+            const run = (opts) => (binding === "gRPC" ? grpcLoad(server.port, payload, opts, root) : restLoad(server.port, payload, opts));
+            if (o.warmup > 0) await run({ ...o, duration: o.warmup });
+            const r = await run(o);
+            rows.push({ payload, binding, target, ...r });
+          } catch (error) {
+            rows.push({ payload, binding, target, error: String(error?.message ?? error) });
+          } finally {
+            server.stop();
+          }
+        }
+      }
+    }
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+  console.log(`SendMessage over HTTP+JSON and gRPC, ${o.connections} in flight (gRPC on ${o.channels} channels), ${o.duration} s per row after ${o.warmup} s of warm-up\n`);
+  console.log(["payload", "binding", "server", "req/s", "errors", "× SDK"].join("\t"));
+  const goals = [];
+  for (const r of rows) {
+    const sdk = rows.find((x) => x.payload === r.payload && x.binding === r.binding && x.target.startsWith("sdk-"));
+    const ratio = !r.error && sdk && !sdk.error && !r.target.startsWith("sdk-") ? r.reqPerSec / sdk.reqPerSec : undefined;
+    console.log([r.payload, r.binding, r.target.startsWith("sdk-") ? "@a2a-js/sdk 1.3" : "a2a-codegen", r.error ? `error: ${r.error}` : Math.round(r.reqPerSec), r.errors ?? "—", ratio === undefined ? "—" : `${ratio.toFixed(2)}×`].join("\t"));
+    if (ratio !== undefined) goals.push({ name: `${r.binding} ≥ 2× SDK req/s (${r.payload})`, measured: `${Math.round(r.reqPerSec)} / ${Math.round(sdk.reqPerSec)} = ${ratio.toFixed(2)}×`, pass: ratio >= 2 });
+  }
+  console.log("\nGoals");
+  for (const g of goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.name}: ${g.measured}`);
+  if (o.json) writeFileSync(o.json, JSON.stringify({ options: o, rows, goals }, null, 2));
+}
+
+await main();
