@@ -52,8 +52,9 @@ const CASES: Case[] = [
   },
   { name: "id 0 is echoed", body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: 0, error: { code: -32001 } } },
   { name: 'id "0" is echoed', body: JSON.stringify({ jsonrpc: "2.0", id: "0", method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: "0", error: { code: -32001 } } },
-  // 0.3.0 requests take a string or integer id: null is an invalid request, answered with id null.
-  { name: "id null → -32600 (0.3.0 requests take string or integer ids)", body: JSON.stringify({ jsonrpc: "2.0", id: null, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: null, error: { code: -32600, data: { issues: [{ pointer: "/id" }] } } } },
+  // JSON-RPC 2.0 §4: a null or fractional id is legal (SHOULD NOT only) and is echoed (issue 16 item 8).
+  { name: "id null is echoed (JSON-RPC 2.0 §4)", body: JSON.stringify({ jsonrpc: "2.0", id: null, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: null, error: { code: -32001 } } },
+  { name: "a fractional id is echoed (JSON-RPC 2.0 §4)", body: JSON.stringify({ jsonrpc: "2.0", id: 2.5, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: 2.5, error: { code: -32001 } } },
   { name: "a notification gets no body", body: JSON.stringify({ jsonrpc: "2.0", method: "tasks/get", params: { id: "none" } }), status: 204, expect: "empty" },
   {
     name: "a batch is answered in order, notifications left out",
