@@ -265,9 +265,14 @@ export class TaskRuntime {
     }
   }
 
+  /** Whether the version's push configs carry an id (0.2.1+; one config per task before). */
+  get pushConfigsHaveIds(): boolean {
+    return this.shapes.has("PushNotificationConfig", "id") || (this.shapes.flatPushConfigs && this.shapes.has("TaskPushNotificationConfig", "id"));
+  }
+
+  /** The config with its id: the one given, else the task id (as the 0.3 SDKs do, so a get naming only the task finds it). */
   withConfigId(config: JsonObject, taskId: string): JsonObject {
-    const hasId = this.shapes.has("PushNotificationConfig", "id") || (this.shapes.flatPushConfigs && this.shapes.has("TaskPushNotificationConfig", "id"));
-    if (!hasId) {
+    if (!this.pushConfigsHaveIds) {
       const { id: _ignored, ...rest } = config;
       return rest;
     }
