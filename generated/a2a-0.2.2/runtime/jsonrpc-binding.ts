@@ -14,6 +14,8 @@ import type { A2AService, CallContext } from "./service.js";
 export interface JsonRpcBindingOptions {
   /** Largest request body in bytes (the adapters stop reading there). */
   maxBodyBytes: number;
+  /** Time the body may take to arrive, in ms (the adapters stop reading then); for the error message. */
+  bodyTimeoutMs?: number;
   /** Largest batch; default 50. */
   maxBatchSize?: number;
   /** Interval of SSE heartbeat comments in ms; 0 = none. */
@@ -42,6 +44,9 @@ export class JsonRpcBinding {
 
     if (request.body === "too-large") {
       return json(413, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body exceeds ${this.options.maxBodyBytes} bytes`)), { connection: "close" });
+    }
+    if (request.body === "timed-out") {
+      return json(408, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body not received within ${this.options.bodyTimeoutMs ?? 0} ms`)), { connection: "close" });
     }
     const type = mediaType(request);
     if (!isJsonMediaType(type)) {

@@ -14,8 +14,11 @@ export interface CoreRequest {
   query: URLSearchParams;
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
-  /** The body, or "too-large" when the adapter stopped reading at the limit. */
-  body: Uint8Array | string | "too-large" | undefined;
+  /**
+   * The body; "too-large" when the adapter stopped reading at the size limit; "timed-out" when the whole
+   * body did not arrive within the body timeout (a client trickling it is cut).
+   */
+  body: Uint8Array | string | "too-large" | "timed-out" | undefined;
   /** Aborted when the client goes away, where the adapter knows it. */
   signal?: AbortSignal;
 }
@@ -46,6 +49,19 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   connection: "keep-alive",
   "x-accel-buffering": "no",
 };
+
+/** What a body deadline resolves to when it expires. */
+export const BODY_TIMED_OUT: unique symbol = Symbol("body timed out");
+
+/** The request-body deadline of the adapters: a promise that resolves to BODY_TIMED_OUT after `ms` (never when 0), and its cancel. */
+export function bodyDeadline(ms: number): { expired: Promise<typeof BODY_TIMED_OUT>; clear(): void } {
+  if (!(ms > 0)) return { expired: new Promise<typeof BODY_TIMED_OUT>(() => undefined), clear: () => undefined };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof BODY_TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(BODY_TIMED_OUT), ms);
+  });
+  return { expired, clear: () => clearTimeout(timer) };
+}
 
 /** A signal that never aborts, for requests whose adapter cannot tell a disconnect. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -82,7 +98,7 @@ export function isJsonMediaType(type: string): boolean {
 
 export function bodyText(request: CoreRequest): string {
   const body = request.body;
-  if (body === "too-large") return "";
+  if (body === "too-large" || body === "timed-out") return "";
   return typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: false }).decode(body ?? new Uint8Array());
 }
 
