@@ -107,20 +107,31 @@ export function writeResponse(res: ServerResponse, response: CoreResponse, req?:
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
   let ended = false;
-  const close = response.open({
-    write: (chunk) => {
-      if (!ended && !res.writableEnded) res.write(chunk);
-    },
-    end: () => {
-      if (ended) return;
-      ended = true;
-      res.end();
-    },
-  });
+  // The disconnect handler is registered before the stream opens, so that nothing opened is left behind.
+  let close: () => void = () => undefined;
+  let gone = false;
   res.on("close", () => {
     ended = true;
+    gone = true;
     close();
   });
+  try {
+    close = response.open({
+      write: (chunk) => {
+        if (!ended && !res.writableEnded) res.write(chunk);
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        res.end();
+      },
+    });
+  } catch {
+    ended = true;
+    res.end();
+    return;
+  }
+  if (gone) close();
 }
 
 /** Handles one node request end to end: read the body under the limit, ask the core, write the answer. */

@@ -65,16 +65,21 @@ export async function handleWebRequest(core: A2AServerCore, request: Request): P
   const stream = new ReadableStream<Uint8Array>({
     start(controller) {
       let ended = false;
-      close = response.open({
-        write: (chunk) => {
-          if (!ended) controller.enqueue(encoder.encode(chunk));
-        },
-        end: () => {
-          if (ended) return;
-          ended = true;
-          controller.close();
-        },
-      });
+      try {
+        close = response.open({
+          write: (chunk) => {
+            if (!ended) controller.enqueue(encoder.encode(chunk));
+          },
+          end: () => {
+            if (ended) return;
+            ended = true;
+            controller.close();
+          },
+        });
+      } catch {
+        ended = true;
+        controller.close();
+      }
     },
     cancel() {
       close();

@@ -132,33 +132,68 @@ export function sseOf(
     status: 200,
     headers: { ...SSE_HEADERS },
     open: (sink) => {
-      const iterator = events[Symbol.asyncIterator]();
+      // Cleanup first: whatever throws below (a source that cannot subscribe, an event that cannot be
+      // serialized, a sink whose client is gone) releases the subscription and stops the heartbeat.
+      let iterator: AsyncIterator<unknown> | undefined;
       let closed = false;
       let timer: ReturnType<typeof setInterval> | undefined;
       const close = () => {
         if (closed) return;
         closed = true;
         if (timer) clearInterval(timer);
-        void iterator.return?.();
+        try {
+          void iterator?.return?.()?.catch(() => undefined);
+        } catch {
+          // A source that cannot be returned has nothing more to release.
+        }
       };
-      if (heartbeatMs > 0) {
-        timer = setInterval(() => !closed && sink.write(formatSseComment("ping")), heartbeatMs);
-        (timer as { unref?: () => void }).unref?.();
-      }
+      const write = (chunk: string): boolean => {
+        if (closed) return false;
+        try {
+          sink.write(chunk);
+          return true;
+        } catch {
+          close();
+          return false;
+        }
+      };
+      const finish = () => {
+        const open = !closed;
+        close();
+        if (open) {
+          try {
+            sink.end();
+          } catch {
+            // The client is gone: nothing to end.
+          }
+        }
+      };
+      /** An error after the stream opened is one SSE event (an error frame that fails itself is left out). */
+      const writeError = (error: unknown) => {
+        let data: string | undefined;
+        try {
+          data = errorFrame(error);
+        } catch {
+          data = undefined;
+        }
+        if (data !== undefined) write(formatSseEvent({ data }));
+      };
       void (async () => {
         try {
+          iterator = events[Symbol.asyncIterator]();
+          if (heartbeatMs > 0) {
+            timer = setInterval(() => void write(formatSseComment("ping")), heartbeatMs);
+            (timer as { unref?: () => void }).unref?.();
+          }
           for (;;) {
             const next = await iterator.next();
             if (closed || next.done) break;
-            sink.write(formatSseEvent({ data: frame(next.value) }));
+            if (!write(formatSseEvent({ data: frame(next.value) }))) break;
           }
         } catch (error) {
-          if (!closed) sink.write(formatSseEvent({ data: errorFrame(error) }));
+          if (!closed) writeError(error);
         }
-        if (!closed) {
-          close();
-          sink.end();
-        }
+        finish();
       })();
       return close;
     },
