@@ -45,6 +45,19 @@ const CASES: Case[] = [
     expect: { id: 12, error: { code: -32602, data: { issues: [{ pointer: "/params/message/role", expected: 'one of "agent", "user"', got: '"bot"' }] } } },
   },
   {
+    // Issue 15 item 5 (specification-0.3.0.md §8.2): the card accepts text/plain only.
+    name: "a file part of a type the card does not accept → -32005 naming the part",
+    body: send(14, { message: message({ parts: [{ kind: "file", file: { uri: "https://x/a.pdf", mimeType: "application/pdf" } }] }) }),
+    status: 200,
+    expect: { id: 14, error: { code: -32005, data: { pointer: "/params/message/parts/0", mediaType: "application/pdf" } } },
+  },
+  {
+    name: "a message naming an unknown task → -32001",
+    body: send(15, { message: message({ taskId: "no-such-task", contextId: "c" }) }),
+    status: 200,
+    expect: { id: 15, error: { code: -32001 } },
+  },
+  {
     name: "a text part without text → -32602",
     body: send(13, { message: message({ parts: [{ kind: "text" }] }) }),
     status: 200,
