@@ -15,8 +15,8 @@ export function acceptedInputModes(card: JsonObject): string[] | undefined {
     named = true;
     for (const mode of list) if (typeof mode === "string") modes.add(mode);
   };
-  add(card.defaultInputModes);
-  if (Array.isArray(card.skills)) for (const skill of card.skills) if (isObject(skill)) add(skill.inputModes);
+  add(card["defaultInputModes"]);
+  if (Array.isArray(card["skills"])) for (const skill of card["skills"]) if (isObject(skill)) add(skill["inputModes"]);
   return named ? [...modes] : undefined;
 }
 
@@ -25,11 +25,11 @@ export function acceptedInputModes(card: JsonObject): string[] | undefined {
  * says otherwise (1.0 `mediaType`); a file part its `mimeType`/`mediaType` (undefined when it names none).
  */
 export function partMediaType(part: JsonObject, discriminatorField: string | undefined): string | undefined {
-  if (typeof part.mediaType === "string" && part.mediaType !== "") return part.mediaType;
+  if (typeof part["mediaType"] === "string" && part["mediaType"] !== "") return part["mediaType"];
   const kind = discriminatorField ? part[discriminatorField] : "text" in part ? "text" : "data" in part ? "data" : "file";
   if (kind === "text") return "text/plain";
   if (kind === "data") return "application/json";
-  const file = isObject(part.file) ? part.file : part;
+  const file = isObject(part["file"]) ? part["file"] : part;
   for (const key of ["mimeType", "mediaType"]) if (typeof file[key] === "string" && file[key] !== "") return file[key] as string;
   return undefined;
 }
