@@ -320,4 +320,5 @@ export const A2A_PROFILE: ProtocolProfile = {
   streamResults: ["TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},
   protoJson: false,
+  serverGeneratedTaskIds: false,
 };

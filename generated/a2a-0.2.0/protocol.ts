@@ -413,4 +413,5 @@ export const A2A_PROFILE: ProtocolProfile = {
   streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},
   protoJson: false,
+  serverGeneratedTaskIds: false,
 };

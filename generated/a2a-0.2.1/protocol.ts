@@ -423,4 +423,5 @@ export const A2A_PROFILE: ProtocolProfile = {
   streamResults: ["Message", "Task", "TaskArtifactUpdateEvent", "TaskStatusUpdateEvent"],
   resultWrappers: {},
   protoJson: false,
+  serverGeneratedTaskIds: false,
 };

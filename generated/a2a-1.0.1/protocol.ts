@@ -590,6 +590,7 @@ export const A2A_PROFILE: ProtocolProfile = {
   },
   versionHeader: "A2A-Version",
   protoJson: true,
+  serverGeneratedTaskIds: true,
 };
 
 /**

@@ -21,6 +21,8 @@ export interface Overlay {
   versionHeader?: string;
   /** Whether the wire format is ProtoJSON (1.0): fields at their default, such as an empty list, are left out. */
   protoJson?: boolean;
+  /** Whether the text says task ids are server-generated, so a send naming a new task's `id` is refused (1.0 §3.4.2). */
+  serverGeneratedTaskIds?: boolean;
 }
 
 export function bundledOverlayPath(version: string): string {
@@ -74,5 +76,6 @@ export function parseOverlay(json: unknown, file: string): Overlay {
     roles: roles as JsonObject as Record<string, string>,
     ...(typeof json.versionHeader === "string" ? { versionHeader: json.versionHeader } : {}),
     ...(json.protoJson === true ? { protoJson: true } : {}),
+    ...(json.serverGeneratedTaskIds === true ? { serverGeneratedTaskIds: true } : {}),
   };
 }

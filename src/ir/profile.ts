@@ -95,6 +95,7 @@ export function buildProfile(
     resultWrappers,
     ...(overlay.versionHeader ? { versionHeader: overlay.versionHeader } : {}),
     protoJson: overlay.protoJson === true,
+    serverGeneratedTaskIds: overlay.serverGeneratedTaskIds === true,
   };
 }
 

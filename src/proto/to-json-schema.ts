@@ -146,6 +146,8 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
     versionHeader: "A2A-Version",
     // ProtoJSON: a field with its default value (an empty list) is left out, not written empty.
     protoJson: true,
+    // §3.4.2: "Task IDs are server-generated when a new task is created": a send naming one is refused.
+    serverGeneratedTaskIds: true,
   };
 
   const schema = {

@@ -260,3 +260,18 @@ describe("isJsonRpcResponse", () => {
     expect(isJsonRpcResponse(failure(1, jsonRpcError(-32603, "Internal error")))).toBe(true);
   });
 });
+
+describe("numericIdSources / stringifyResponse (JSON-RPC 2.0 §5: the id echoed as sent)", () => {
+  it("finds the top-level id's source text, not a nested one", async () => {
+    const { numericIdSources } = await import("../../src/runtime/jsonrpc.js");
+    expect(numericIdSources('{"params":{"id":1},"id":9007199254740993}')).toEqual(["9007199254740993"]);
+    expect(numericIdSources('{"id":"x"}')).toEqual([]);
+    expect(numericIdSources('[1, {"id": -1e400}, {"a":[{"id":3}]}, {"id" : 12345678901234567890}]')).toEqual([undefined, "-1e400", undefined, "12345678901234567890"]);
+    expect(numericIdSources('{"k":"\\"id\\":5","id":7}')).toEqual(["7"]);
+  });
+  it("writes a numeric id from its source text", async () => {
+    const { stringifyResponse, success, failure } = await import("../../src/runtime/jsonrpc.js");
+    expect(stringifyResponse(success(9007199254740992, { a: 1 }), "9007199254740993")).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{"a":1}}');
+    expect(stringifyResponse(failure(null, { code: 1, message: "m" }), "5")).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}');
+  });
+});

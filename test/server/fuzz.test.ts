@@ -45,17 +45,23 @@ const METHODS = [
 
 /** A valid request of A2A 1.0 (PascalCase methods, ProtoJSON shapes). */
 function validRequestV1(r: Rng, id: Json): { [k: string]: Json } {
-  const message = { messageId: `m${r.int(1e6)}`, role: r.pick(["ROLE_USER", "ROLE_AGENT"]), parts: [r.pick<Json>([{ text: r.pick(TEXTS) }, { data: { a: 1 } }, { url: "https://x/y" }])] };
+  // Issue 15/16 vocabulary: parts of types the card does not accept (-32005), a contextId beside a taskId (§3.4.3).
+  const message = {
+    messageId: `m${r.int(1e6)}`,
+    role: r.pick(["ROLE_USER", "ROLE_AGENT"]),
+    parts: [r.pick<Json>([{ text: r.pick(TEXTS) }, { data: { a: 1 } }, { url: "https://x/y" }, { url: "https://x/a.pdf", mediaType: "application/pdf" }])],
+    ...(r.next() < 0.2 ? { taskId: `t${r.int(10)}`, contextId: "another-context" } : {}),
+  };
   const taskId = r.pick(["t-unknown", "", `t${r.int(10)}`]);
   const method = r.pick(["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig", "GetExtendedAgentCard"]);
   const params: Record<string, Json> = {
-    SendMessage: { message, configuration: { returnImmediately: r.next() < 0.2, historyLength: r.int(4) } },
+    SendMessage: { message, configuration: { returnImmediately: r.next() < 0.2, historyLength: r.int(4) }, ...(r.next() < 0.1 ? { id: "client-chosen" } : {}) },
     SendStreamingMessage: { message },
     GetTask: { id: taskId, historyLength: r.int(5) },
     ListTasks: { pageSize: r.int(5), status: r.pick(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]) },
     CancelTask: { id: taskId },
     SubscribeToTask: { id: taskId },
-    CreateTaskPushNotificationConfig: { taskId, url: r.pick(["http://127.0.0.1:9/h", "http://10.1.2.3/", "ftp://x", "not a url"]) },
+    CreateTaskPushNotificationConfig: r.next() < 0.2 ? { id: taskId, url: "http://127.0.0.1:9/h" } : { taskId, url: r.pick(["http://127.0.0.1:9/h", "http://10.1.2.3/", "ftp://x", "not a url"]) },
     GetTaskPushNotificationConfig: { taskId, id: "c" },
     ListTaskPushNotificationConfigs: { taskId },
     DeleteTaskPushNotificationConfig: { taskId, id: "c" },
@@ -65,7 +71,8 @@ function validRequestV1(r: Rng, id: Json): { [k: string]: Json } {
 }
 
 function validRequestV0(r: Rng, id: Json): { [k: string]: Json } {
-  const message = { kind: "message", messageId: `m${r.int(1e6)}`, role: r.pick(["user", "agent"]), parts: [{ kind: "text", text: r.pick(TEXTS) }] };
+  const part = r.next() < 0.2 ? { kind: "file", file: { uri: "https://x/a.pdf", mimeType: "application/pdf" } } : { kind: "text", text: r.pick(TEXTS) };
+  const message = { kind: "message", messageId: `m${r.int(1e6)}`, role: r.pick(["user", "agent"]), parts: [part] };
   const method = r.pick(METHODS);
   const taskId = r.pick(["t-unknown", "", `t${r.int(10)}`]);
   const params: Record<string, Json> = {

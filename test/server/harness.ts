@@ -133,6 +133,7 @@ export interface ServerSetup {
   extendedCard?: Json;
   auth?: { verify: (credential: { value: string }) => unknown };
   maxBodyBytes?: number;
+  bodyTimeoutMs?: number;
   heartbeatMs?: number;
   allow?: string[];
   streaming?: boolean;
@@ -190,6 +191,7 @@ export async function startServer(version: string, framework: Framework, setup: 
     ...(setup.auth ? { auth: setup.auth as never } : {}),
     ...(setup.methods ? { methods: setup.methods as never } : {}),
     ...(setup.maxBodyBytes ? { maxBodyBytes: setup.maxBodyBytes } : {}),
+    ...(setup.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: setup.bodyTimeoutMs } : {}),
     heartbeatMs: setup.heartbeatMs ?? 0,
     pushNotifications: { allow: setup.allow ?? ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },
     logger: { error: () => undefined, warn: () => undefined },

@@ -45,6 +45,19 @@ const CASES: Case[] = [
     expect: { id: 12, error: { code: -32602, data: { issues: [{ pointer: "/params/message/role", expected: 'one of "agent", "user"', got: '"bot"' }] } } },
   },
   {
+    // Issue 15 item 5 (specification-0.3.0.md §8.2): the card accepts text/plain only.
+    name: "a file part of a type the card does not accept → -32005 naming the part",
+    body: send(14, { message: message({ parts: [{ kind: "file", file: { uri: "https://x/a.pdf", mimeType: "application/pdf" } }] }) }),
+    status: 200,
+    expect: { id: 14, error: { code: -32005, data: { pointer: "/params/message/parts/0", mediaType: "application/pdf" } } },
+  },
+  {
+    name: "a message naming an unknown task → -32001",
+    body: send(15, { message: message({ taskId: "no-such-task", contextId: "c" }) }),
+    status: 200,
+    expect: { id: 15, error: { code: -32001 } },
+  },
+  {
     name: "a text part without text → -32602",
     body: send(13, { message: message({ parts: [{ kind: "text" }] }) }),
     status: 200,
@@ -52,8 +65,9 @@ const CASES: Case[] = [
   },
   { name: "id 0 is echoed", body: JSON.stringify({ jsonrpc: "2.0", id: 0, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: 0, error: { code: -32001 } } },
   { name: 'id "0" is echoed', body: JSON.stringify({ jsonrpc: "2.0", id: "0", method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: "0", error: { code: -32001 } } },
-  // 0.3.0 requests take a string or integer id: null is an invalid request, answered with id null.
-  { name: "id null → -32600 (0.3.0 requests take string or integer ids)", body: JSON.stringify({ jsonrpc: "2.0", id: null, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: null, error: { code: -32600, data: { issues: [{ pointer: "/id" }] } } } },
+  // JSON-RPC 2.0 §4: a null or fractional id is legal (SHOULD NOT only) and is echoed (issue 16 item 8).
+  { name: "id null is echoed (JSON-RPC 2.0 §4)", body: JSON.stringify({ jsonrpc: "2.0", id: null, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: null, error: { code: -32001 } } },
+  { name: "a fractional id is echoed (JSON-RPC 2.0 §4)", body: JSON.stringify({ jsonrpc: "2.0", id: 2.5, method: "tasks/get", params: { id: "none" } }), status: 200, expect: { id: 2.5, error: { code: -32001 } } },
   { name: "a notification gets no body", body: JSON.stringify({ jsonrpc: "2.0", method: "tasks/get", params: { id: "none" } }), status: 204, expect: "empty" },
   {
     name: "a batch is answered in order, notifications left out",

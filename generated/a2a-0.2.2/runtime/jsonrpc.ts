@@ -90,6 +90,59 @@ export function checkRequestEnvelope(
   return { ok: true, request, notification: id === undefined };
 }
 
+/**
+ * The source text of each numeric `id` member of a JSON text that parsed (a request object → one entry;
+ * a batch array → one per element; undefined where the id is absent or not a number). JSON.parse turns
+ * a number into a double, which rounds integers beyond 2^53; the response echoes this text instead
+ * (JSON-RPC 2.0 §5: the id "MUST be the same as the value of the id member in the Request Object").
+ */
+export function numericIdSources(text: string): Array<string | undefined> {
+  const ids: Array<string | undefined> = [];
+  const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
+  let depth = 0;
+  let arrayTop = false;
+  let element = 0;
+  let key: string | undefined;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let j = i + 1;
+      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      let k = j + 1;
+      while (k < text.length && /\s/.test(text[k] ?? "")) k++;
+      key = text[k] === ":" ? text.slice(i, j + 1) : undefined;
+      i = key === undefined ? j : k;
+    } else if (c === "{" || c === "[") {
+      if (depth === 0 && c === "[") arrayTop = true;
+      depth++;
+      key = undefined;
+    } else if (c === "}" || c === "]") {
+      depth--;
+      key = undefined;
+    } else if (c === ",") {
+      if (arrayTop && depth === 1) element++;
+      key = undefined;
+    } else if (key !== undefined && depth === (arrayTop ? 2 : 1) && (c === "-" || isDigit(c))) {
+      let j = i;
+      while (j < text.length && /[0-9eE.+-]/.test(text[j] ?? "")) j++;
+      // The last duplicate wins, as in JSON.parse; a non-number id is echoed from the parsed value anyway.
+      if (JSON.parse(key) === "id") ids[element] = text.slice(i, j);
+      i = j - 1;
+    }
+  }
+  return ids;
+}
+
+/**
+ * The JSON text of a response; a numeric id is written as `idSource` (its text in the request) when given,
+ * so that an integer beyond 2^53 comes back exactly as sent.
+ */
+export function stringifyResponse(response: JsonRpcResponse, idSource?: string): string {
+  if (idSource === undefined || typeof response.id !== "number") return JSON.stringify(response);
+  const { jsonrpc: _jsonrpc, id: _id, ...rest } = response;
+  return `{"jsonrpc":"2.0","id":${idSource},${JSON.stringify(rest).slice(1)}`;
+}
+
 /** A successful response. */
 export function success(id: JsonRpcId, result: unknown): JsonRpcSuccess {
   return { jsonrpc: "2.0", id, result };

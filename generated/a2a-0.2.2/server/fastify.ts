@@ -18,7 +18,12 @@ export function a2aFastifyPlugin(core: A2AServerCore): (fastify: FastifyInstance
       const stream = (request.body as AsyncIterable<Uint8Array> | undefined) ?? raw;
       const body =
         raw.method === "POST"
-          ? await readBody(stream, core.limits.maxBodyBytes, raw.headers["content-length"])
+          ? await readBody(
+              stream,
+              core.limits.maxBodyBytes,
+              raw.headers["content-length"],
+              core.limits.bodyTimeoutMs,
+            )
           : undefined;
       writeResponse(reply.raw, await core.handle(coreRequest(raw, body, reply.raw)), raw);
     };

@@ -14,8 +14,11 @@ export interface CoreRequest {
   query: URLSearchParams;
   /** Lower-case header names. */
   headers: Record<string, string | undefined>;
-  /** The body, or "too-large" when the adapter stopped reading at the limit. */
-  body: Uint8Array | string | "too-large" | undefined;
+  /**
+   * The body; "too-large" when the adapter stopped reading at the size limit; "timed-out" when the whole
+   * body did not arrive within the body timeout (a client trickling it is cut).
+   */
+  body: Uint8Array | string | "too-large" | "timed-out" | undefined;
   /** Aborted when the client goes away, where the adapter knows it. */
   signal?: AbortSignal;
 }
@@ -46,6 +49,19 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   connection: "keep-alive",
   "x-accel-buffering": "no",
 };
+
+/** What a body deadline resolves to when it expires. */
+export const BODY_TIMED_OUT: unique symbol = Symbol("body timed out");
+
+/** The request-body deadline of the adapters: a promise that resolves to BODY_TIMED_OUT after `ms` (never when 0), and its cancel. */
+export function bodyDeadline(ms: number): { expired: Promise<typeof BODY_TIMED_OUT>; clear(): void } {
+  if (!(ms > 0)) return { expired: new Promise<typeof BODY_TIMED_OUT>(() => undefined), clear: () => undefined };
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const expired = new Promise<typeof BODY_TIMED_OUT>((resolve) => {
+    timer = setTimeout(() => resolve(BODY_TIMED_OUT), ms);
+  });
+  return { expired, clear: () => clearTimeout(timer) };
+}
 
 /** A signal that never aborts, for requests whose adapter cannot tell a disconnect. */
 export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
@@ -82,7 +98,7 @@ export function isJsonMediaType(type: string): boolean {
 
 export function bodyText(request: CoreRequest): string {
   const body = request.body;
-  if (body === "too-large") return "";
+  if (body === "too-large" || body === "timed-out") return "";
   return typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: false }).decode(body ?? new Uint8Array());
 }
 
@@ -116,33 +132,68 @@ export function sseOf(
     status: 200,
     headers: { ...SSE_HEADERS },
     open: (sink) => {
-      const iterator = events[Symbol.asyncIterator]();
+      // Cleanup first: whatever throws below (a source that cannot subscribe, an event that cannot be
+      // serialized, a sink whose client is gone) releases the subscription and stops the heartbeat.
+      let iterator: AsyncIterator<unknown> | undefined;
       let closed = false;
       let timer: ReturnType<typeof setInterval> | undefined;
       const close = () => {
         if (closed) return;
         closed = true;
         if (timer) clearInterval(timer);
-        void iterator.return?.();
+        try {
+          void iterator?.return?.()?.catch(() => undefined);
+        } catch {
+          // A source that cannot be returned has nothing more to release.
+        }
       };
-      if (heartbeatMs > 0) {
-        timer = setInterval(() => !closed && sink.write(formatSseComment("ping")), heartbeatMs);
-        (timer as { unref?: () => void }).unref?.();
-      }
+      const write = (chunk: string): boolean => {
+        if (closed) return false;
+        try {
+          sink.write(chunk);
+          return true;
+        } catch {
+          close();
+          return false;
+        }
+      };
+      const finish = () => {
+        const open = !closed;
+        close();
+        if (open) {
+          try {
+            sink.end();
+          } catch {
+            // The client is gone: nothing to end.
+          }
+        }
+      };
+      /** An error after the stream opened is one SSE event (an error frame that fails itself is left out). */
+      const writeError = (error: unknown) => {
+        let data: string | undefined;
+        try {
+          data = errorFrame(error);
+        } catch {
+          data = undefined;
+        }
+        if (data !== undefined) write(formatSseEvent({ data }));
+      };
       void (async () => {
         try {
+          iterator = events[Symbol.asyncIterator]();
+          if (heartbeatMs > 0) {
+            timer = setInterval(() => void write(formatSseComment("ping")), heartbeatMs);
+            (timer as { unref?: () => void }).unref?.();
+          }
           for (;;) {
             const next = await iterator.next();
             if (closed || next.done) break;
-            sink.write(formatSseEvent({ data: frame(next.value) }));
+            if (!write(formatSseEvent({ data: frame(next.value) }))) break;
           }
         } catch (error) {
-          if (!closed) sink.write(formatSseEvent({ data: errorFrame(error) }));
+          if (!closed) writeError(error);
         }
-        if (!closed) {
-          close();
-          sink.end();
-        }
+        finish();
       })();
       return close;
     },

@@ -4,28 +4,50 @@
  * under a size limit, and writing a core response (JSON or Server-Sent Events) with disconnect handling.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import type { CoreRequest, CoreResponse } from "./http.js";
+import { BODY_TIMED_OUT, bodyDeadline, type CoreRequest, type CoreResponse } from "./http.js";
 import type { A2AServerCore } from "./server.js";
 
 /** How much of an over-limit body is read and thrown away so the client can see the 413 answer. */
 const DRAIN_BYTES = 8 * 1024 * 1024;
 
-/** Reads a body up to `limit` bytes; beyond it, drains a little more and reports "too-large". */
-export async function readBody(source: AsyncIterable<Uint8Array | string>, limit: number, contentLength?: string): Promise<Uint8Array | "too-large"> {
+/**
+ * Reads a body up to `limit` bytes; beyond it, drains a little more and reports "too-large". A body that
+ * has not fully arrived `timeoutMs` after the read began (0 = no limit) is "timed-out": a client sending
+ * it at a trickle holds a connection no longer than that.
+ */
+export async function readBody(
+  source: AsyncIterable<Uint8Array | string>,
+  limit: number,
+  contentLength?: string,
+  timeoutMs = 0,
+): Promise<Uint8Array | "too-large" | "timed-out"> {
   const declared = contentLength === undefined ? NaN : Number(contentLength);
   if (Number.isFinite(declared) && declared > limit + DRAIN_BYTES) return "too-large";
   const chunks: Uint8Array[] = [];
   let size = 0;
   let tooLarge = Number.isFinite(declared) && declared > limit;
-  for await (const chunk of source) {
-    const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
-    size += bytes.byteLength;
-    if (size > limit) tooLarge = true;
-    if (tooLarge) {
-      if (size > limit + DRAIN_BYTES) break;
-      continue;
+  const iterator = source[Symbol.asyncIterator]();
+  const deadline = bodyDeadline(timeoutMs);
+  try {
+    for (;;) {
+      const next = await Promise.race([iterator.next(), deadline.expired]);
+      if (next === BODY_TIMED_OUT) {
+        void iterator.return?.()?.catch(() => undefined);
+        return "timed-out";
+      }
+      if (next.done) break;
+      const chunk = next.value;
+      const bytes = typeof chunk === "string" ? new TextEncoder().encode(chunk) : chunk;
+      size += bytes.byteLength;
+      if (size > limit) tooLarge = true;
+      if (tooLarge) {
+        if (size > limit + DRAIN_BYTES) break;
+        continue;
+      }
+      chunks.push(bytes);
     }
-    chunks.push(bytes);
+  } finally {
+    deadline.clear();
   }
   if (tooLarge) return "too-large";
   const body = new Uint8Array(size);
@@ -85,27 +107,38 @@ export function writeResponse(res: ServerResponse, response: CoreResponse, req?:
   res.writeHead(response.status, response.headers);
   res.flushHeaders();
   let ended = false;
-  const close = response.open({
-    write: (chunk) => {
-      if (!ended && !res.writableEnded) res.write(chunk);
-    },
-    end: () => {
-      if (ended) return;
-      ended = true;
-      res.end();
-    },
-  });
+  // The disconnect handler is registered before the stream opens, so that nothing opened is left behind.
+  let close: () => void = () => undefined;
+  let gone = false;
   res.on("close", () => {
     ended = true;
+    gone = true;
     close();
   });
+  try {
+    close = response.open({
+      write: (chunk) => {
+        if (!ended && !res.writableEnded) res.write(chunk);
+      },
+      end: () => {
+        if (ended) return;
+        ended = true;
+        res.end();
+      },
+    });
+  } catch {
+    ended = true;
+    res.end();
+    return;
+  }
+  if (gone) close();
 }
 
 /** Handles one node request end to end: read the body under the limit, ask the core, write the answer. */
 export async function handleNodeRequest(core: A2AServerCore, req: IncomingMessage, res: ServerResponse): Promise<void> {
   try {
     const needsBody = req.method === "POST" || req.method === "PUT" || req.method === "PATCH";
-    const body = needsBody ? await readBody(req, core.limits.maxBodyBytes, req.headers["content-length"]) : undefined;
+    const body = needsBody ? await readBody(req, core.limits.maxBodyBytes, req.headers["content-length"], core.limits.bodyTimeoutMs) : undefined;
     writeResponse(res, await core.handle(coreRequest(req, body, res)), req);
   } catch {
     if (!res.headersSent) {

@@ -44,6 +44,13 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   transports?: readonly string[];
   /** Largest request body in bytes; default 1 MiB. */
   maxBodyBytes?: number;
+  /**
+   * Time in ms the whole request body may take to arrive, from the first read; default 30_000; 0 = no
+   * limit. A slower body is answered 408 and its connection closed (a client trickling a body at 1 byte/s
+   * cannot hold a connection). This applies on every adapter; the frameworks' own timeouts stay as set
+   * (node:http `server.requestTimeout` defaults to 300 s; Fastify's `requestTimeout` to 0, none).
+   */
+  bodyTimeoutMs?: number;
   /** Largest batch; default 50. */
   maxBatchSize?: number;
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
@@ -86,6 +93,7 @@ export class A2AServerCore {
   private readonly rest: RestBinding | undefined;
   private readonly rpcPath: string;
   private readonly maxBodyBytes: number;
+  private readonly bodyTimeoutMs: number;
   private readonly logger: ServerLogger;
   /** The agent card paths answered (the version's, and the other well-known spellings). */
   private readonly cardPaths: ReadonlySet<string>;
@@ -97,6 +105,7 @@ export class A2AServerCore {
     this.tasks = this.service.runtime.tasks;
     this.pushConfigs = this.service.runtime.pushConfigs;
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
+    this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
     const heartbeatMs = options.heartbeatMs ?? 15_000;
     this.cardPaths = new Set([binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);
@@ -121,11 +130,11 @@ export class A2AServerCore {
     }
     this.bindings = served;
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
-    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}) }) : undefined;
+    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
     this.rest =
       served.includes("HTTP+JSON") && binding.httpRoutes
-        ? new RestBinding(this.service, binding.httpRoutes, { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, heartbeatMs })
+        ? new RestBinding(this.service, binding.httpRoutes, { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs })
         : undefined;
   }
 
@@ -134,8 +143,9 @@ export class A2AServerCore {
     return (this.jsonrpc !== undefined && path === this.rpcPath) || this.cardPaths.has(path) || (this.rest?.handles(path) ?? false);
   }
 
-  get limits(): { maxBodyBytes: number } {
-    return { maxBodyBytes: this.maxBodyBytes };
+  /** The body limits the adapters read under: size in bytes, time in ms (0 = none). */
+  get limits(): { maxBodyBytes: number; bodyTimeoutMs: number } {
+    return { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs };
   }
 
   /** Stops executions, waits for pending push notifications; the adapters close their sockets. */

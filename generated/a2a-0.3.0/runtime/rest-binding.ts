@@ -19,6 +19,8 @@ export interface RestBindingOptions {
   /** The path the routes hang under ("" or e.g. "/rest"). */
   prefix: string;
   maxBodyBytes: number;
+  /** Time the body may take to arrive, in ms (the adapters stop reading then); for the error message. */
+  bodyTimeoutMs?: number;
   heartbeatMs: number;
 }
 
@@ -116,6 +118,9 @@ export class RestBinding {
     if (route.body !== undefined && route.body !== "") {
       if (request.body === "too-large") {
         return refuse({ ...this.status(413, "RESOURCE_EXHAUSTED", `Request body exceeds ${this.options.maxBodyBytes} bytes`), headers: { "content-type": CONTENT_TYPE, connection: "close" } } as CoreResponse);
+      }
+      if (request.body === "timed-out") {
+        return refuse({ ...this.status(408, "DEADLINE_EXCEEDED", `Request body not received within ${this.options.bodyTimeoutMs ?? 0} ms`), headers: { "content-type": CONTENT_TYPE, connection: "close" } } as CoreResponse);
       }
       const text = bodyText(request);
       if (text.trim() !== "") {

@@ -7,13 +7,15 @@
  */
 import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
-import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, parseJsonSafe, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
+import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
 import { isObject } from "./profile.js";
 import type { A2AService, CallContext } from "./service.js";
 
 export interface JsonRpcBindingOptions {
   /** Largest request body in bytes (the adapters stop reading there). */
   maxBodyBytes: number;
+  /** Time the body may take to arrive, in ms (the adapters stop reading then); for the error message. */
+  bodyTimeoutMs?: number;
   /** Largest batch; default 50. */
   maxBatchSize?: number;
   /** Interval of SSE heartbeat comments in ms; 0 = none. */
@@ -43,35 +45,41 @@ export class JsonRpcBinding {
     if (request.body === "too-large") {
       return json(413, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body exceeds ${this.options.maxBodyBytes} bytes`)), { connection: "close" });
     }
+    if (request.body === "timed-out") {
+      return json(408, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Request body not received within ${this.options.bodyTimeoutMs ?? 0} ms`)), { connection: "close" });
+    }
     const type = mediaType(request);
     if (!isJsonMediaType(type)) {
       return json(415, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Content-Type must be application/json, got ${type ? `"${type}"` : "none"}`)));
     }
-    const parsed = parseJsonSafe(bodyText(request));
+    const text = bodyText(request);
+    const parsed = parseJsonSafe(text);
     if (!parsed.ok) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, "Parse error", this.details(JSON_RPC_ERROR.parseError, { message: parsed.message }))));
 
-    if (Array.isArray(parsed.value)) return this.batch(parsed.value, admitted);
-    const single = await this.dispatch(parsed.value, admitted, false);
+    // Numeric ids are echoed from their source text: a double would round an integer beyond 2^53.
+    const idSources = /"id"|\\u/.test(text) ? numericIdSources(text) : [];
+    if (Array.isArray(parsed.value)) return this.batch(parsed.value, admitted, idSources);
+    const single = await this.dispatch(parsed.value, admitted, false, idSources[0]);
     if (single === undefined) return { kind: "empty", status: 204, headers: {} };
     if ("kind" in single) return single;
-    return json(200, single);
+    return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: stringifyResponse(single, idSources[0]) };
   }
 
-  private async batch(items: unknown[], ctx: CallContext): Promise<CoreResponse> {
+  private async batch(items: unknown[], ctx: CallContext, idSources: Array<string | undefined>): Promise<CoreResponse> {
     if (items.length === 0) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "Empty batch")));
     const max = this.options.maxBatchSize ?? 50;
     if (items.length > max) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, `Batch larger than ${max} requests`)));
-    const answers: JsonRpcResponse[] = [];
-    for (const item of items) {
-      const answer = await this.dispatch(item, ctx, true);
-      if (answer !== undefined && !("kind" in answer)) answers.push(answer);
+    const answers: string[] = [];
+    for (const [index, item] of items.entries()) {
+      const answer = await this.dispatch(item, ctx, true, idSources[index]);
+      if (answer !== undefined && !("kind" in answer)) answers.push(stringifyResponse(answer, idSources[index]));
     }
     if (answers.length === 0) return { kind: "empty", status: 204, headers: {} };
-    return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: JSON.stringify(answers) };
+    return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: `[${answers.join(",")}]` };
   }
 
   /** One JSON-RPC request → its response, an SSE stream, or nothing (a notification). */
-  private async dispatch(value: unknown, ctx: CallContext, inBatch: boolean): Promise<JsonRpcResponse | SseResponse | undefined> {
+  private async dispatch(value: unknown, ctx: CallContext, inBatch: boolean, idSource: string | undefined): Promise<JsonRpcResponse | SseResponse | undefined> {
     const service = this.service;
     // Where the version's schema leaves `jsonrpc` optional (0.1.0), a request without it is accepted.
     const tolerant = !service.profile.jsonrpcRequired && isObject(value) && !("jsonrpc" in value) ? { ...value, jsonrpc: "2.0" } : value;
@@ -97,13 +105,14 @@ export class JsonRpcBinding {
       return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"));
     }
     // A streaming method answers with a stream, its errors too (as one error event): clients expect SSE.
-    const answer = (response: JsonRpcResponse) => (streaming ? sseOnce(JSON.stringify(response)) : response);
+    const answer = (response: JsonRpcResponse) => (streaming ? sseOnce(stringifyResponse(response, idSource)) : response);
     const descriptor = service.binding.methods[rpc.method];
     if (descriptor) {
       // The whole request against the version's request definition: problems outside params are the envelope's.
       const validate = service.binding.validators[descriptor.requestType];
-      if (validate && !validate(value)) {
-        const issues = validate.errors ?? [];
+      if (validate && !validate(value) && (validate.errors ?? []).some((i) => i.pointer !== "/id")) {
+        // The id was checked above as JSON-RPC 2.0 §4 defines it (null and fractions are legal, SHOULD NOT only).
+        const issues = (validate.errors ?? []).filter((i) => i.pointer !== "/id");
         const envelopeIssues = issues.filter((i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")));
         const code = envelopeIssues.length > 0 ? JSON_RPC_ERROR.invalidRequest : JSON_RPC_ERROR.invalidParams;
         if (notification) return undefined;
@@ -116,8 +125,8 @@ export class JsonRpcBinding {
         const events = await service.openStream(rpc.method, rpc.params, ctx, principal);
         return sseOf(
           events,
-          (event) => JSON.stringify(success(id, event)),
-          (error) => JSON.stringify(failure(id, errorObject(error instanceof A2AError ? error : new A2AError(JSON_RPC_ERROR.internalError, "Internal error")))),
+          (event) => stringifyResponse(success(id, event), idSource),
+          (error) => stringifyResponse(failure(id, errorObject(error instanceof A2AError ? error : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))), idSource),
           this.options.heartbeatMs,
         );
       }

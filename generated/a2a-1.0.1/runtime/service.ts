@@ -338,7 +338,14 @@ export class A2AService {
   private async setPushConfig(params: JsonObject): Promise<JsonObject> {
     const runtime = this.runtime;
     runtime.pushEnabled();
-    const taskId = this.shapes.paramsTaskId(params);
+    // Flat configs (1.0 `{ taskId, id, url, … }`): the task is `taskId` only; `id` names the config, never the task.
+    const flat = !isObject(params.pushNotificationConfig) && this.shapes.flatPushConfigs;
+    const taskId = flat ? (typeof params.taskId === "string" && params.taskId !== "" ? params.taskId : undefined) : this.shapes.paramsTaskId(params);
+    if (flat && taskId === undefined) {
+      const got = params.taskId === undefined ? "missing" : JSON.stringify(params.taskId);
+      const message = `/params/taskId: expected the id of the task the config is for, got ${got}`;
+      throw this.invalidParams([{ pointer: "/params/taskId", expected: "the id of the task the config is for", got, keyword: "required", message }]);
+    }
     await runtime.requireTask(taskId);
     const config = this.shapes.pushConfigOf(params);
     await runtime.checkWebhook(config);
@@ -351,7 +358,8 @@ export class A2AService {
     runtime.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
     await runtime.requireTask(taskId);
-    const configId = this.shapes.pushConfigIdOf(params);
+    // No config id: the config whose id is the task id (what `set` gives a config without one), as the 0.3 SDKs do.
+    const configId = this.shapes.pushConfigIdOf(params) ?? (runtime.pushConfigsHaveIds ? (taskId as string) : undefined);
     const config = await runtime.pushConfigs.get(taskId as string, configId);
     if (!config) {
       throw new A2AError(runtime.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Push notification config not found", { taskId, configId: configId ?? null });

@@ -1,0 +1,114 @@
+/**
+ * The SSE sink is exception-safe (issue 16 item 1, SSE part): whatever throws after the stream opened
+ * (an event that cannot be serialized, an error frame that cannot either, a sink whose client is gone),
+ * the subscription is released (the iterator returned), the heartbeat stopped and the stream ended; an
+ * error after the stream opened is written as an SSE error event (specification-1.0.1.md §9.4.2: errors
+ * during a stream arrive as a JSON-RPC error response in an event; §11.7 likewise for HTTP+JSON).
+ */
+import { describe, expect, it } from "vitest";
+import { sseOf } from "../../src/runtime/http.js";
+
+/** An event source of `values` that records whether it was returned (its subscription released). */
+function source(values: unknown[]) {
+  const state = { returned: false };
+  const iterable: AsyncIterable<unknown> = {
+    [Symbol.asyncIterator]() {
+      let i = 0;
+      return {
+        next: async () => (i < values.length ? { done: false, value: values[i++] } : { done: true, value: undefined }),
+        return: async () => {
+          state.returned = true;
+          return { done: true, value: undefined };
+        },
+      };
+    },
+  };
+  return { iterable, state };
+}
+
+function sink(options: { throwOnWrite?: number } = {}) {
+  const written: string[] = [];
+  let ended = false;
+  let writes = 0;
+  let resolveEnd: () => void = () => undefined;
+  const endedPromise = new Promise<void>((resolve) => (resolveEnd = resolve));
+  return {
+    written,
+    get ended() {
+      return ended;
+    },
+    endedPromise,
+    sink: {
+      write(chunk: string) {
+        writes++;
+        if (options.throwOnWrite !== undefined && writes >= options.throwOnWrite) throw new Error("socket gone");
+        written.push(chunk);
+      },
+      end() {
+        ended = true;
+        resolveEnd();
+      },
+    },
+  };
+}
+
+const settle = () => new Promise((resolve) => setTimeout(resolve, 20));
+
+describe("sseOf: exception safety", () => {
+  it("an event that cannot be serialized becomes an error event, the stream ends and the source is released", async () => {
+    const { iterable, state } = source([{ n: 1 }, { n: 2, bad: true }, { n: 3 }]);
+    const out = sink();
+    const response = sseOf(
+      iterable,
+      (event) => {
+        if ((event as { bad?: boolean }).bad) throw new RangeError("Maximum call stack size exceeded");
+        return JSON.stringify(event);
+      },
+      () => JSON.stringify({ error: { code: -32603, message: "Internal error" } }),
+      10_000,
+    );
+    response.open(out.sink);
+    await out.endedPromise;
+    expect(out.written).toEqual(['data: {"n":1}\n\n', 'data: {"error":{"code":-32603,"message":"Internal error"}}\n\n']);
+    expect(state.returned).toBe(true);
+  });
+
+  it("an error frame that throws too still ends the stream and releases the source", async () => {
+    const { iterable, state } = source([{ bad: true }]);
+    const out = sink();
+    const response = sseOf(
+      iterable,
+      () => {
+        throw new Error("no");
+      },
+      () => {
+        throw new Error("neither");
+      },
+      10_000,
+    );
+    response.open(out.sink);
+    await out.endedPromise;
+    expect(out.ended).toBe(true);
+    expect(state.returned).toBe(true);
+  });
+
+  it("a sink that throws on write (the client went away) releases the source and stops", async () => {
+    const { iterable, state } = source([{ n: 1 }, { n: 2 }]);
+    const out = sink({ throwOnWrite: 1 });
+    sseOf(iterable, (e) => JSON.stringify(e), () => "{}", 10_000).open(out.sink);
+    await settle();
+    expect(state.returned).toBe(true);
+  });
+
+  it("a source whose iterator cannot even be made: open() does not throw, the stream gets an error event and ends", async () => {
+    const broken: AsyncIterable<unknown> = {
+      [Symbol.asyncIterator]() {
+        throw new Error("cannot subscribe");
+      },
+    };
+    const out = sink();
+    expect(() => sseOf(broken, (e) => JSON.stringify(e), () => '{"error":{}}', 10_000).open(out.sink)).not.toThrow();
+    await out.endedPromise;
+    expect(out.written).toEqual(['data: {"error":{}}\n\n']);
+  });
+});
