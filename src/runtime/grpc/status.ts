@@ -7,6 +7,7 @@
  * A2A errors that share a status (FAILED_PRECONDITION) apart.
  */
 import { isErrorDetail, typeUrl, type ErrorDetail } from "./google-rpc.js";
+import { fieldPath } from "../a2a-error.js";
 
 /** The gRPC status codes (grpc/doc/statuscodes.md), by name. */
 export const GRPC_STATUS = {
@@ -142,14 +143,8 @@ export function codeOfStatus(code: number, details: readonly ErrorDetail[], erro
   return undefined;
 }
 
-/** "/message/parts/0/text" → "message.parts[0].text" (the BadRequest field form, as the JSON-RPC binding writes it). */
-export function fieldPath(pointer: string): string {
-  return pointer
-    .split("/")
-    .slice(1)
-    .map((t) => t.replace(/~1/g, "/").replace(/~0/g, "~"))
-    .reduce((path, token) => (/^\d+$/.test(token) ? `${path}[${token}]` : path ? `${path}.${token}` : token), "");
-}
+/** "/message/parts/0/text" → "message.parts[0].text": the BadRequest field form, one rule for every binding. */
+export { fieldPath };
 
 function isObject(value: unknown): value is { [key: string]: unknown } {
   return typeof value === "object" && value !== null && !Array.isArray(value);
