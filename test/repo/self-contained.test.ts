@@ -8,7 +8,8 @@ import { ROOT } from "../helpers.js";
  * the repository. The workspace folder this project was developed beside is the usual culprit, so its
  * name is searched for in every source the suite, the benchmarks and CI run.
  */
-const OUTSIDE = ["..", "shared"].join("/"); // written in two pieces so that this file does not find itself
+// Built from pieces so that neither this file nor a text search for the folder finds this line itself.
+const OUTSIDE = ["..", "sha" + "red"].join("/");
 const SCANNED = ["src", "test", "bench", ".ci", "examples", "templates", "package.json", "vitest.config.ts"];
 const TEXT = /\.(ts|mts|mjs|js|json|hbs|sh)$|^run$/;
 

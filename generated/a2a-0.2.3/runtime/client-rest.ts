@@ -9,7 +9,7 @@
  */
 import {
   A2AJsonRpcError,
-  A2AResponseValidationError,
+  checkedResult,
   A2ATransportError,
   type A2AErrorObject,
   type CallOptions,
@@ -146,13 +146,7 @@ export class RestTransport implements ClientTransport {
 
   /** Validation (when on) of a result, checked as the JSON-RPC response it would be on that binding. */
   private checked(method: string, result: unknown): unknown {
-    const response = { jsonrpc: "2.0", id: 0, result };
-    this.checks.normalize?.(method, response);
-    if (this.options.validateResponses && this.checks.validate) {
-      const issues = this.checks.validate(method, response);
-      if (issues && issues.length > 0) throw new A2AResponseValidationError(method, issues);
-    }
-    return result;
+    return checkedResult(this.checks, this.options, method, result);
   }
 
   /** The typed error of an error body (google.rpc.Status), or a transport error when the body is not one. */

@@ -7,7 +7,7 @@
  * `additionalInterfaces`; an option forces one binding).
  */
 
-import type { A2AErrorObject } from "./client-errors.js";
+import { A2AResponseValidationError, type A2AErrorObject } from "./client-errors.js";
 import { originOf, scopeFor, type CallOptions, type ClientOptions, type RequestScope } from "./client-http.js";
 import type { ValidationIssue } from "./validation.js";
 
@@ -176,4 +176,18 @@ export function selectInterface(
 
 function isRecord(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
+}
+
+/**
+ * A result of a binding without a JSON-RPC envelope, put through the checks as the JSON-RPC response it
+ * would be (`{ jsonrpc, id, result }`): defaults filled in, then validated when `validateResponses` is on.
+ */
+export function checkedResult(checks: ResponseChecks, options: Pick<ClientOptions, "validateResponses">, method: string, result: unknown): unknown {
+  const response = { jsonrpc: "2.0", id: 0, result };
+  checks.normalize?.(method, response);
+  if (options.validateResponses && checks.validate) {
+    const issues = checks.validate(method, response);
+    if (issues && issues.length > 0) throw new A2AResponseValidationError(method, issues);
+  }
+  return result;
 }

@@ -12,7 +12,7 @@
 import grpc from "@grpc/grpc-js";
 import {
   A2AJsonRpcError,
-  A2AResponseValidationError,
+  checkedResult,
   A2ATransportError,
   type A2AErrorObject,
   type CallOptions,
@@ -213,14 +213,7 @@ export class GrpcTransport implements ClientTransport {
       const what = error instanceof ProtoJsonError ? error.message : error instanceof Error ? error.message : String(error);
       throw new A2ATransportError(`${method}: the response is not a valid ${rpc.responseType.name} (${what})`, { cause: error });
     }
-    // The checks take JSON-RPC responses: the result goes in one, as the JSON-RPC binding would carry it.
-    const response = { jsonrpc: "2.0", id: 0, result };
-    this.checks.normalize?.(method, response);
-    if (this.options.validateResponses && this.checks.validate) {
-      const issues = this.checks.validate(method, response);
-      if (issues && issues.length > 0) throw new A2AResponseValidationError(method, issues);
-    }
-    return result;
+    return checkedResult(this.checks, this.options, method, result);
   }
 
   private async metadata(options: CallOptions): Promise<grpc.Metadata> {
