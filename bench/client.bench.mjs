@@ -8,11 +8,12 @@
 // The echo runs in its own child process (bench/server-target.mjs bare); the clients run in this process,
 // one after the other, each for --rounds rounds of --duration seconds with --concurrency calls in flight
 // (the median round is kept). Run after `npm run build`. See bench/README.md, section "Client".
-import { execFileSync, fork } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { compileGenerated } from "./compile-generated.mjs";
 import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -39,18 +40,7 @@ function parseArgs(argv) {
   return o;
 }
 
-function build(version) {
-  const dir = mkdtempSync(join(tmpdir(), "a2a-client-bench-"));
-  const src = join(ROOT, "generated", `a2a-${version}`);
-  execFileSync(
-    join(ROOT, "node_modules", ".bin", "tsc"),
-    ["--ignoreConfig", "--outDir", dir, "--rootDir", src, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node", join(src, "index.ts")],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  return dir;
-}
+const build = (version) => compileGenerated(version, ["index.ts"], "a2a-client-bench-");
 
 /** The bare echo in a child process (it answers both versions' SendMessage shapes). */
 async function startEcho() {

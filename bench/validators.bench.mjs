@@ -9,12 +9,12 @@
 // JavaScript into a temporary directory with tsc. Each row is the median of --rounds rounds of --time
 // seconds of calls on a valid value (the common case on a server); a second table times an invalid value
 // (one wrong field), where error reporting costs. See bench/README.md, section "Validators".
-import { execFileSync } from "node:child_process";
-import { mkdtempSync, readFileSync, rmSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { readFileSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import { compileGenerated } from "./compile-generated.mjs";
 import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const require = createRequire(import.meta.url);
@@ -158,18 +158,7 @@ function zodSchemas(z, version) {
 // ---------------------------------------------------------------------------------------------------
 // Build: the generated validators compiled to JavaScript
 
-function build(version) {
-  const dir = mkdtempSync(join(tmpdir(), "a2a-validators-bench-"));
-  const src = join(ROOT, "generated", `a2a-${version}`);
-  execFileSync(
-    join(ROOT, "node_modules", ".bin", "tsc"),
-    ["--ignoreConfig", "--outDir", dir, "--rootDir", src, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node", join(src, "validators.ts")],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  return dir;
-}
+const build = (version) => compileGenerated(version, ["validators.ts"], "a2a-validators-bench-");
 
 async function bundledSchema(version) {
   const json = join(ROOT, "schema", `a2a-${version}.json`);
