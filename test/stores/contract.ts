@@ -22,8 +22,8 @@ import {
   type EventSubscription,
   type LoggedEvent,
 } from "../../src/runtime/tasks.js";
-import { LeaseWatch } from "../../src/runtime/stores/lease-watch.js";
-import { OutboxWorker } from "../../src/runtime/stores/outbox-worker.js";
+import { LeaseWatch } from "../../src/runtime/lease-watch.js";
+import { OutboxWorker } from "../../src/runtime/outbox-worker.js";
 
 export interface StoreHarness {
   /** Opens an instance on a namespace (of the shared engine, or of `url`); the same namespace opened twice shares its data. */

@@ -3,7 +3,7 @@
  * it, schedules a retry with backoff, or drops it after `maxAttempts`. Any number of instances run one
  * each; an entry whose instance died is claimed again when its lease ends (at least once).
  */
-import type { OutboxEntry, PushOutbox } from "../tasks.js";
+import type { OutboxEntry, PushOutbox } from "./tasks.js";
 
 /** What became of one delivery attempt. */
 export type DeliveryOutcome = { delivered: true } | { delivered: false; retryAfterMs?: number; permanent?: boolean; reason?: string };
@@ -109,6 +109,7 @@ export class OutboxWorker {
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         this.timer = setTimeout(() => this.kick(), this.options.pollMs ?? 1_000);
+        (this.timer as { unref?: () => void }).unref?.();
       });
     }
   }

@@ -3,7 +3,7 @@
  * that the execution stops), and takes over the leases of instances that died (`onExpired`: fail the
  * task, or re-run it, in a commit that releases the lease).
  */
-import type { ExecutionLeases } from "../tasks.js";
+import type { ExecutionLeases } from "./tasks.js";
 
 export interface LeaseWatchOptions {
   leases: ExecutionLeases;
