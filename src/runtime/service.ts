@@ -13,7 +13,7 @@ import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type Protoc
 import { PushSender, type PushSenderOptions } from "./push.js";
 import { TaskRuntime, type AgentExecutor, type RuntimeLogger } from "./task-runtime.js";
 import { lastEventSequence } from "./event-ids.js";
-import { InMemoryStore, InvalidStoreQueryError, StoreError, type A2AStore } from "./tasks.js";
+import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore } from "./tasks.js";
 import type { Validator } from "./validation.js";
 
 export { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
@@ -268,17 +268,15 @@ export class A2AService {
   /** An A2AError as bindings send it (data in the version's form); anything else is logged and becomes -32603. */
   private failure(method: string, error: unknown): A2AError {
     if (error instanceof A2AError) return this.publicError(error);
-    if (error instanceof InvalidStoreQueryError) {
+    if (isStoreError(error, InvalidStoreQueryError)) {
       const pointer = `/params/${error.field}`;
       return this.invalidParams([{ pointer, expected: "a value this server wrote", got: "another value", keyword: "a2a", message: `${pointer}: ${error.message}` }]);
     }
-    if (error instanceof StoreError && (error.code === "unavailable" || error.code === "conflict")) {
+    const unavailable = isStoreError(error, StoreUnavailableError);
+    if (unavailable || isStoreError(error, TaskVersionConflictError) || isStoreError(error, ExecutionLeaseHeldError)) {
       // Clean and retryable: the engine is down (it recovers by itself) or the task kept changing under this call.
       this.logger.error(`a2a: ${method} failed: ${error.message}`);
-      return new A2AError(
-        JSON_RPC_ERROR.internalError,
-        error.code === "unavailable" ? "The task store is unavailable; try again later" : "The task changed concurrently; try again",
-      );
+      return new A2AError(JSON_RPC_ERROR.internalError, unavailable ? "The task store is unavailable; try again later" : "The task changed concurrently; try again");
     }
     this.logger.error(`a2a: internal error in ${method}`, error);
     return new A2AError(JSON_RPC_ERROR.internalError, "Internal error");

@@ -17,6 +17,7 @@ import { OutboxWorker } from "./outbox-worker.js";
 import { PushSender, UnsafeWebhookError, type PushTarget } from "./push.js";
 import {
   ExecutionLeaseHeldError,
+  isStoreError,
   StoreUnavailableError,
   TaskVersionConflictError,
   type A2AStore,
@@ -587,7 +588,7 @@ export class TaskRuntime {
           lease: { acquire: this.instanceId, ttlMs: this.leaseMs },
         }));
       } catch (error) {
-        if (!(error instanceof TaskVersionConflictError) && !(error instanceof ExecutionLeaseHeldError)) throw error;
+        if (!isStoreError(error, TaskVersionConflictError) && !isStoreError(error, ExecutionLeaseHeldError)) throw error;
         // Another instance runs a turn of the task (or just changed it): wait for it, then read again.
         if (Date.now() + pause > deadline) throw stillWorking(taskId);
         await sleep(pause);
@@ -745,7 +746,7 @@ export class TaskRuntime {
         }
         return;
       } catch (error) {
-        if (error instanceof TaskVersionConflictError && ++conflicts <= MAX_CONFLICTS) {
+        if (isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS) {
           const fresh = await this.store.tasks.load(execution.taskId);
           if (!fresh || (isObject(fresh.task.status) && this.shapes.isTerminal(fresh.task.status.state))) {
             // Canceled (or removed) elsewhere: this execution has nothing more to record.
@@ -760,7 +761,7 @@ export class TaskRuntime {
           execution.version = fresh.version;
           continue;
         }
-        if (error instanceof StoreUnavailableError && ++unavailable <= MAX_UNAVAILABLE && !this.shutdown.signal.aborted) {
+        if (isStoreError(error, StoreUnavailableError) && ++unavailable <= MAX_UNAVAILABLE && !this.shutdown.signal.aborted) {
           await sleep(100 * 2 ** (unavailable - 1));
           continue;
         }

@@ -26,6 +26,14 @@ export class StoreError extends Error {
   }
 }
 
+/**
+ * Whether a value is a store error of that class, by name: a store built against another copy of this
+ * runtime (another generated folder) throws its own classes, which `instanceof` would not recognize.
+ */
+export function isStoreError<T extends StoreError>(error: unknown, type: abstract new (...args: never[]) => T): error is T {
+  return error instanceof type || (error instanceof Error && error.name === type.name && typeof (error as { code?: unknown }).code === "string");
+}
+
 /** Another writer updated the task after the version this write read: read again and retry. */
 export class TaskVersionConflictError extends StoreError {
   constructor(

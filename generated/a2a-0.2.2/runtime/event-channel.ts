@@ -7,6 +7,8 @@
 export class EventChannel<T> implements AsyncIterableIterator<T> {
   private readonly buffer: T[] = [];
   private waiting: ((result: IteratorResult<T, undefined>) => void) | undefined;
+  private failWaiting: ((error: unknown) => void) | undefined;
+  private failure: { error: unknown } | undefined;
   private ended = false;
   private released = false;
 
@@ -18,6 +20,7 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
+      this.failWaiting = undefined;
       waiting({ value, done: false });
     } else this.buffer.push(value);
   }
@@ -29,7 +32,20 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     this.free();
     const waiting = this.waiting;
     this.waiting = undefined;
+    this.failWaiting = undefined;
     waiting?.({ value: undefined, done: true });
+  }
+
+  /** Ends the channel after the events already queued with an error, which `next()` then throws. */
+  fail(error: unknown): void {
+    if (this.ended) return;
+    this.failure = { error };
+    const reject = this.failWaiting;
+    this.waiting = undefined;
+    this.failWaiting = undefined;
+    this.ended = true;
+    this.free();
+    reject?.(error);
   }
 
   get isEnded(): boolean {
@@ -38,12 +54,21 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
 
   next(): Promise<IteratorResult<T, undefined>> {
     if (this.buffer.length > 0) return Promise.resolve({ value: this.buffer.shift() as T, done: false });
+    if (this.failure) {
+      const { error } = this.failure;
+      this.failure = undefined;
+      return Promise.reject(error);
+    }
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => (this.waiting = resolve));
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.failWaiting = reject;
+    });
   }
 
   return(): Promise<IteratorResult<T, undefined>> {
     this.buffer.length = 0;
+    this.failure = undefined;
     this.end();
     return Promise.resolve({ value: undefined, done: true });
   }
