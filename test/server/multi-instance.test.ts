@@ -223,15 +223,28 @@ for (const engine of durable) {
     it("takes 10,000 tasks through the proxy and loses none", async () => {
       const contextId = `bulk-${Math.random()}`;
       const sent = new Set<string>();
-      let n = 0;
+      // JSON-RPC batches of 25 SendMessage (each one task, run by the instance the proxy picked), 24 at a time.
+      let next = 0;
       const started = Date.now();
       await Promise.all(
-        Array.from({ length: 48 }, async () => {
-          while (n < 10_000) {
-            n++;
-            const task = taskOf(await rpc(proxy.url, "SendMessage", { message: message(`n${n}`, { contextId }) }));
-            expect(task.status).toMatchObject({ state: "TASK_STATE_COMPLETED" });
-            sent.add(String(task.id));
+        Array.from({ length: 24 }, async () => {
+          while (next < 10_000) {
+            const from = next;
+            next += 25;
+            const batch = Array.from({ length: Math.min(25, 10_000 - from) }, (_, k) => ({
+              jsonrpc: "2.0",
+              id: from + k,
+              method: "SendMessage",
+              params: { message: message(`n${from + k}`, { contextId }) },
+            }));
+            const response = await fetch(proxy.url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify(batch) });
+            const answers = (await response.json()) as Array<{ result?: { task: Json }; error?: unknown }>;
+            expect(answers).toHaveLength(batch.length);
+            for (const answer of answers) {
+              expect(answer.error).toBeUndefined();
+              expect(answer.result?.task.status).toMatchObject({ state: "TASK_STATE_COMPLETED" });
+              sent.add(String(answer.result?.task.id));
+            }
           }
         }),
       );
