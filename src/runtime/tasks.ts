@@ -1,6 +1,6 @@
 /**
- * Task runtime pieces of the generated server: where tasks, push configs, task event logs, the push
- * outbox and execution leases are kept, and the event bus that carries a task's updates to its streams.
+ * Task runtime pieces of the generated server: where tasks, push configs, task event logs (which carry a
+ * task's updates to its streams, on every instance), the push outbox and execution leases are kept.
  *
  * In-memory by default (`InMemoryStore`); PostgreSQL and Redis engines (`runtime/stores/`, emitted by
  * `generate --store postgres,redis`) implement the same interfaces, so that several instances of an
@@ -788,38 +788,4 @@ export class InMemoryStore implements A2AStore {
   }
 
   async close(): Promise<void> {}
-}
-
-// ---------------------------------------------------------------------------------------------------
-// In-process event bus (the current server's streams)
-
-export type BusListener = (event: JsonObject, final: boolean) => void;
-
-/** Delivers one task's events to the streams that listen; remembers nothing. */
-export class TaskEventBus {
-  private readonly listeners = new Map<string, Set<BusListener>>();
-
-  subscribe(taskId: string, listener: BusListener): () => void {
-    let set = this.listeners.get(taskId);
-    if (!set) this.listeners.set(taskId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      const current = this.listeners.get(taskId);
-      if (!current) return;
-      current.delete(listener);
-      if (current.size === 0) this.listeners.delete(taskId);
-    };
-  }
-
-  publish(taskId: string, event: JsonObject, final: boolean): void {
-    for (const listener of [...(this.listeners.get(taskId) ?? [])]) listener(event, final);
-  }
-
-  /** How many listeners a task has (all tasks when no id): for tests of disconnect handling. */
-  listenerCount(taskId?: string): number {
-    if (taskId !== undefined) return this.listeners.get(taskId)?.size ?? 0;
-    let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
-    return n;
-  }
 }
