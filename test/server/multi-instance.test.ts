@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../src/generate.js";
 import { testCard } from "./harness.js";
+import { scriptEngine } from "../stores/contract.js";
 import { enginesUnderTest, freshNamespace } from "./stores-support.js";
 
 type Json = Record<string, unknown>;
@@ -130,6 +131,7 @@ async function roundRobin(instances: Instance[]): Promise<{ url: string; server:
 let rpcId = 0;
 async function rpc(url: string, method: string, params: Json): Promise<Json> {
   const response = await fetch(url, {
+    signal: AbortSignal.timeout(20_000),
     method: "POST",
     headers: { "content-type": "application/json", "a2a-version": "1.0" },
     body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
@@ -298,5 +300,71 @@ for (const engine of durable) {
         await new Promise<void>((r) => hooks.close(() => r()));
       }
     }, 30_000);
+
+  const privateEngine = scriptEngine(engine.name as "postgres" | "redis");
+  it.skipIf(!privateEngine)(`${engine.name} restarting under load: clean -32603 errors while it is down, service resumes by itself, no task corrupted`, async () => {
+    const control = await privateEngine!();
+    const ns = freshNamespace();
+    const pair = await Promise.all(["r0", "r1"].map((n) => startInstance(n, control.url, ns)));
+    try {
+      const contextId = `restart-${Math.random()}`;
+      const answered = new Map<string, string>();
+      const errors: Json[] = [];
+      let stop = false;
+      const load = Array.from({ length: 6 }, async (_, k) => {
+        while (!stop) {
+          try {
+            const task = taskOf(await rpc(pair[k % 2]!.url, "SendMessage", { message: message(`r${k}`, { contextId }) }));
+            answered.set(String(task.id), String((task.status as Json).state));
+          } catch (error) {
+            const rpcError = (error as { rpc?: Json }).rpc;
+            // Only the clean answer: no transport failure, no hang (fetch gives up after 20 s), no stack.
+            expect(rpcError, String(error)).toBeDefined();
+            errors.push(rpcError as Json);
+            await sleep(50);
+          }
+        }
+      });
+      await sleep(500);
+      // Longer than the ~3 s an update retries for: some sends must fail (cleanly).
+      await control.stop();
+      await sleep(5_000);
+      await control.start();
+      // Recovery by itself: sends succeed again on both instances.
+      const until = Date.now() + 30_000;
+      let recovered = 0;
+      while (recovered < 2 && Date.now() < until) {
+        recovered = 0;
+        for (const i of pair) {
+          try {
+            await rpc(i.url, "SendMessage", { message: message("after", { contextId }) });
+            recovered++;
+          } catch {
+            await sleep(200);
+          }
+        }
+      }
+      stop = true;
+      await Promise.all(load);
+      expect(recovered).toBe(2);
+      expect(errors.length).toBeGreaterThan(0);
+      for (const e of errors) expect(e).toMatchObject({ code: -32603, message: "The task store is unavailable; try again later" });
+      expect(JSON.stringify(errors)).not.toMatch(/ECONN|at .*\.js/);
+      // Every task answered as completed is stored completed; no stored task is half-written.
+      for (const [id, state] of answered) {
+        expect(state).toBe("TASK_STATE_COMPLETED");
+        expect(await rpc(pair[0]!.url, "GetTask", { id })).toMatchObject({ id, status: { state: "TASK_STATE_COMPLETED" } });
+      }
+      let pageToken = "";
+      do {
+        const page = (await rpc(pair[1]!.url, "ListTasks", { contextId, pageSize: 100, ...(pageToken ? { pageToken } : {}) })) as { tasks: Json[]; nextPageToken: string };
+        for (const t of page.tasks) expect((t.status as Json).state).toBe("TASK_STATE_COMPLETED");
+        pageToken = page.nextPageToken;
+      } while (pageToken);
+    } finally {
+      for (const i of pair) i.child.kill("SIGKILL");
+      await control.down();
+    }
+  }, 120_000);
   });
 }
