@@ -13,7 +13,7 @@ import { A2AJsonRpcError } from "../../src/runtime/client.js";
 import type { GrpcBindingSpec } from "../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
-import { SHAPES_0_3_0 } from "../../src/runtime/grpc/shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "../../src/runtime/wire-shapes-0.3.0.js";
 import type { Validator } from "../../src/runtime/validation.js";
 import { generatedValidators, SCHEMA_DIR } from "../helpers.js";
 import { modules, testCard, testExecutor } from "../server/harness.js";

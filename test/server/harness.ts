@@ -138,7 +138,7 @@ export interface ServerSetup {
   allow?: string[];
   streaming?: boolean;
   pushNotifications?: boolean;
-  /** 1.0: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
+  /** 1.0 and 0.3: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
   rest?: boolean;
   /** Custom JSON-RPC methods (ServerOptions.methods). */
   methods?: Record<string, (params: unknown, context: { principal: unknown; request: { signal?: AbortSignal } }) => unknown>;
@@ -163,6 +163,8 @@ export function testCard(version: string, setup: ServerSetup = {}): Json {
     card.supportedInterfaces = [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }];
     if (setup.rest) (card.supportedInterfaces as Json[]).push({ url: "http://127.0.0.1:1/a2a", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" });
   } else if (version !== "0.1.0") card.protocolVersion = version;
+  // 0.3: the HTTP+JSON interface as an additional interface (its routes under the JSON-RPC path).
+  if (setup.rest && !v1) card.additionalInterfaces = [{ url: "http://127.0.0.1:1/a2a", transport: "JSONRPC" }, { url: "http://127.0.0.1:1/a2a", transport: "HTTP+JSON" }];
   if (setup.auth) {
     if (version === "0.1.0") card.authentication = { schemes: ["Bearer"] };
     else if (v1) {
@@ -230,6 +232,7 @@ export async function startServer(version: string, framework: Framework, setup: 
   const baseUrl = `http://127.0.0.1:${port}`;
   if (Array.isArray(card.supportedInterfaces)) for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
   else card.url = `${baseUrl}/a2a`;
+  if (Array.isArray(card.additionalInterfaces)) for (const entry of card.additionalInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
   return { baseUrl, rpcUrl: `${baseUrl}/a2a`, restUrl: `${baseUrl}/a2a`, core: core as unknown as RunningServer["core"], close };
 }
 
