@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { GENERATED, independentValidator } from "../helpers.js";
+import { protoJsonProblem, restErrorProblem030 } from "./rest-wire.js";
 
 export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -256,6 +257,9 @@ export interface Captured {
   bodies: unknown[];
   /** "HTTP+JSON" for bodies of the REST binding (results bare, errors google.rpc.Status); JSON-RPC otherwise. */
   binding?: string;
+  /** 0.3.0's HTTP+JSON: the rpc, and the bodies as they were on the wire (the proto's shapes; `bodies` are translated). */
+  rpc?: string;
+  wire?: unknown[];
 }
 
 /** The bodies of a response: its JSON, or the data of each SSE event. */
@@ -285,7 +289,17 @@ export function capturingRestFetch(log: Array<Promise<Captured>>, m: VersionModu
     const method = hit?.compiled.route.method ?? "";
     if (!response.body || !method) return response;
     const [mine, theirs] = response.body.tee();
-    log.push(new Response(mine).text().then(async (text) => ({ method, status: response.status, bodies: await bodiesOf(response, text), binding: "HTTP+JSON" })));
+    // 0.3.0 carries the proto's shapes: the results are checked as translated (and, raw, against the proto).
+    const shapes = (m.protocol as unknown as { A2A_WIRE_SHAPES?: { resultFromWire(rpc: string, wire: unknown): unknown } }).A2A_WIRE_SHAPES;
+    const rpc = shapes ? (hit?.compiled.route as { rpc?: string } | undefined)?.rpc : undefined;
+    log.push(
+      new Response(mine).text().then(async (text) => {
+        const bodies = await bodiesOf(response, text);
+        if (!shapes || rpc === undefined) return { method, status: response.status, bodies, binding: "HTTP+JSON" };
+        const translated = response.status >= 400 ? bodies : bodies.map((b) => (b && typeof b === "object" && "code" in b && "message" in b ? b : shapes.resultFromWire(rpc, b)));
+        return { method, status: response.status, bodies: translated, wire: bodies, rpc, binding: "HTTP+JSON" };
+      }),
+    );
     return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -343,6 +357,19 @@ export async function checkCaptured(version: string, log: Array<Promise<Captured
     const responseType = m.protocol.A2A_METHODS[captured.method]?.responseType;
     if (!responseType) continue;
     const validate = independentValidator(version, responseType);
+    if (captured.rpc !== undefined && captured.wire) {
+      // 0.3.0 over HTTP+JSON: errors are the A2A error object; results the proto's JSON, checked against the proto too.
+      for (const [i, wire] of captured.wire.entries()) {
+        const isError = captured.status >= 400 || (wire && typeof wire === "object" && "code" in wire && "message" in wire);
+        const problem = isError ? restErrorProblem030(wire) : protoJsonProblem(captured.rpc, wire);
+        if (problem) problems.push(`${captured.method} (wire): ${problem} in ${JSON.stringify(wire).slice(0, 300)}`);
+        checked++;
+        if (isError) continue;
+        const wrapped = { jsonrpc: "2.0", id: 1, result: captured.bodies[i] };
+        if (!validate(wrapped)) problems.push(`${captured.method}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(captured.bodies[i]).slice(0, 300)}`);
+      }
+      continue;
+    }
     for (const body of captured.bodies) {
       checked++;
       if (captured.binding === "HTTP+JSON") {

@@ -40,9 +40,10 @@ const methods_has_extended = (version: string) => version === "0.3.0" || version
  */
 function restClient(m: VersionModules, url: string, fetchImpl: (input: string, init: RequestInit) => Promise<Response>): Client {
   const classes = Object.values(m.client).filter((v): v is (new (method: string, e: { code: number; message: string; data?: unknown }) => Error) & { code: number } => typeof v === "function" && typeof (v as { code?: unknown }).code === "number");
-  const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never };
+  const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never; A2A_WIRE_SHAPES?: never };
   const shapes = new m.profile.ProtocolShapes(protocol.A2A_PROFILE);
-  const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, { profile: protocol.A2A_PROFILE }, { fetch: fetchImpl }, {
+  const facts = { profile: protocol.A2A_PROFILE, ...(protocol.A2A_WIRE_SHAPES ? { shapes: protocol.A2A_WIRE_SHAPES } : {}) };
+  const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, facts, { fetch: fetchImpl }, {
     makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? m.client.A2AJsonRpcError)(method, error),
     isFinal: (result) => m.clientProtocol.isFinalEvent(shapes, result),
   });
@@ -74,7 +75,8 @@ for (const version of VERSIONS) {
       methods = m.protocol.A2A_PROFILE.methods;
     });
 
-    const bindings = v1 ? (["JSONRPC", "HTTP+JSON"] as const) : (["JSONRPC"] as const);
+    // HTTP+JSON where the version's proto defines it (1.0.1; 0.3.0 from a2a-0.3.0.proto, specification-0.3.0.md §3.2.3).
+    const bindings = v1 || version === "0.3.0" ? (["JSONRPC", "HTTP+JSON"] as const) : (["JSONRPC"] as const);
     for (const binding of bindings)
     for (const framework of FRAMEWORKS) {
       describe(binding === "JSONRPC" ? framework : `${framework} over HTTP+JSON`, () => {

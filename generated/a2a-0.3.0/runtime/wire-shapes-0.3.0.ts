@@ -379,7 +379,9 @@ export const SHAPES_0_3_0: WireShapeAdapter = {
       }
       case "GetTaskPushNotificationConfig":
       case "DeleteTaskPushNotificationConfig":
-        return { name: `${taskName(p.id)}/pushNotificationConfigs/${String(p.pushNotificationConfigId ?? "")}` };
+        // Without a config id JSON-RPC means the config whose id is the task id (what `set` gives a config
+        // without one, as the 0.3 SDKs do); the resource name needs one: the task id.
+        return { name: `${taskName(p.id)}/pushNotificationConfigs/${String(p.pushNotificationConfigId ?? p.id ?? "")}` };
       case "ListTaskPushNotificationConfig":
         return { parent: taskName(p.id) };
       case "GetAgentCard":
