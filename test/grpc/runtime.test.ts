@@ -143,6 +143,22 @@ for (const v of [V1, V030]) {
       expect(JSON.stringify((task.status as Json).message)).toContain("got: Ada");
     });
 
+    it("errors name fields as the rpc's request has them (message.contextId; 0.3.0's message.content), never params.…", async () => {
+      const first = v.unwrap(await client.call(v.method.send, { message: v.message("ask") }));
+      // specification-1.0.1.md §3.4.3: a message naming a task with another contextId MUST be rejected.
+      const mismatch = (await client.call(v.method.send, { message: v.message("Bob", { taskId: first.id, contextId: "another-context" }) }).catch((e: unknown) => e)) as { code: number; data?: unknown };
+      expect(mismatch.code).toBe(-32602);
+      const fields = (data: unknown) => (data as Json[]).flatMap((d) => ((d.fieldViolations as Json[] | undefined) ?? []).map((f) => String(f.field)));
+      expect(fields(mismatch.data)).toEqual(["message.contextId"]);
+      expect(JSON.stringify(mismatch.data)).not.toMatch(/\/params|params\./);
+      expect((mismatch as unknown as Error).message).not.toMatch(/\/params|params\./);
+      if (v.version === "0.3.0") {
+        // No content: the service's /message/parts is the wire's message.content.
+        const empty = (await client.call(v.method.send, { message: { ...v.message("x"), parts: undefined } }).catch((e: unknown) => e)) as { data?: unknown };
+        expect(fields(empty.data)).toContain("message.content");
+      }
+    });
+
     it("stream: the task, status and artifact events; the chunks make the story", async () => {
       const events = await drain(client.stream(v.method.stream, { message: v.message("stream") }));
       for (const event of events) valid(v.method.stream, event);

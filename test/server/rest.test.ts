@@ -134,6 +134,14 @@ for (const framework of FRAMEWORKS) {
         expect(ok.json).toMatchObject({ message: { role: "ROLE_AGENT" } });
       });
 
+      it("a runtime refusal names the field as the REST body has it: message.contextId, not params.message.contextId", async () => {
+        const task = ((await send("ask")).json as Json).task as Json;
+        // §3.4.3: a message naming task A with another contextId MUST be rejected.
+        const r = await request("POST", "/message:send", JSON.stringify({ message: message({ taskId: task.id, contextId: "another-context", parts: [{ text: "Bob" }] }) }));
+        refused(r, 400, { status: "INVALID_ARGUMENT", details: [{ fieldViolations: [{ field: "message.contextId" }] }] });
+        expect(r.text).not.toMatch(/\/params|params\./);
+      });
+
       it("a webhook on a private address is refused (400 naming the url)", async () => {
         const task = ((await send("ask")).json as Json).task as Json;
         const r = await request("POST", `/tasks/${String(task.id)}/pushNotificationConfigs`, JSON.stringify({ url: "http://10.0.0.1/h" }));
@@ -146,7 +154,8 @@ for (const framework of FRAMEWORKS) {
 describe("the card's interfaces are checked at startup", () => {
   it("a listed binding that is not served is an error naming it", async () => {
     await expect(startServer("1.0.1", "node", { card: { supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "GRPC", protocolVersion: "1.0" }] } })).rejects.toThrow(/GRPC interface/);
-    await expect(startServer("0.3.0", "node", { card: { preferredTransport: "HTTP+JSON" } })).rejects.toThrow(/HTTP\+JSON interface .* has no HTTP\+JSON binding/);
+    // Versions without a proto are JSON-RPC only (0.3.0 has HTTP+JSON from a2a-0.3.0.proto: rest-v030.test.ts).
+    await expect(startServer("0.2.6", "node", { card: { preferredTransport: "HTTP+JSON" } })).rejects.toThrow(/HTTP\+JSON interface .* has no HTTP\+JSON binding/);
   });
 
   it("a card that lists only HTTP+JSON is served over REST, not JSON-RPC", async () => {

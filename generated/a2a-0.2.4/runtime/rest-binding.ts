@@ -21,7 +21,7 @@ import { isObject, type JsonObject } from "./profile.js";
 import { jsonFieldName, RouteTable } from "./http-routes.js";
 import type { A2AService, CallContext, ErrorStatus, HttpRoute } from "./service.js";
 import type { ValidationIssue } from "./validation.js";
-import { repointIssues } from "./issue-pointers.js";
+import { repointIssues, repointText } from "./issue-pointers.js";
 import { ProtoJsonError, type WireShapeAdapter } from "./wire-shapes.js";
 
 export interface RestBindingOptions {
@@ -202,8 +202,9 @@ export class RestBinding {
     const shapes = this.shapes;
     const toWire = rpc !== undefined && shapes ? (pointer: string) => shapes.pointerToWire(rpc, pointer) : undefined;
     const data = repointIssues(published.data, toWire);
-    if (data === published.data) return published;
-    return new A2AError(published.code, published.message, data, { ...(published.http ? { http: published.http } : {}), ...(published.challenge !== undefined ? { challenge: published.challenge } : {}) });
+    const message = repointText(published.message, toWire);
+    if (data === published.data && message === published.message) return published;
+    return new A2AError(published.code, message, data, { ...(published.http ? { http: published.http } : {}), ...(published.challenge !== undefined ? { challenge: published.challenge } : {}) });
   }
 
   private httpStatus(error: A2AError): number {

@@ -48,3 +48,8 @@ export function repointIssues(data: unknown, toWire: (pointer: string) => string
   }
   return data;
 }
+
+/** A message naming envelope pointers ("Invalid params: /params/message/contextId: …") with them re-pointed. */
+export function repointText(text: string, toWire: (pointer: string) => string = (p) => p): string {
+  return text.replace(/(^|[\s(])(\/params(?:\/[^\s:]*)?)(?=:)/g, (_m, before: string, pointer: string) => `${before}${toWire(withoutEnvelope(pointer)) || "/"}`);
+}

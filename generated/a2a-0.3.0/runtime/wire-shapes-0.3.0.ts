@@ -76,11 +76,15 @@ const roleToWire = (value: unknown): unknown => (typeof value === "string" ? `RO
 // ---------------------------------------------------------------------------------------------------
 // Objects: wire (proto JSON) → service (0.3.0 JSON) and back
 
-function partFromWire(value: unknown): Obj {
+function partFromWire(value: unknown, path: string): Obj {
   const p = obj(value);
+  const members = ["text", "file", "data"].filter((m) => p[m] !== undefined);
+  // A oneof with two members set is not a Part of the proto (ProtoJSON forbids it); none set is left to the validator.
+  if (members.length > 1) throw new ProtoJsonError(path, `a Part has one of text, file, data; got ${members.join(" and ")}`);
   if (p.text !== undefined) return { kind: "text", text: p.text };
   if (p.file !== undefined) {
     const f = obj(p.file);
+    if (f.fileWithUri !== undefined && f.fileWithBytes !== undefined) throw new ProtoJsonError(`${path}.file`, "a FilePart has one of fileWithUri, fileWithBytes; got both");
     return { kind: "file", file: defined({ uri: f.fileWithUri, bytes: f.fileWithBytes, mimeType: f.mimeType }) };
   }
   if (p.data !== undefined) return { kind: "data", data: obj(p.data).data ?? {} };
@@ -97,9 +101,14 @@ function partToWire(value: unknown): Obj {
   return { text: p.text };
 }
 
-function messageFromWire(value: unknown): Obj {
+/**
+ * A wire message as the service's. In a request (`path` given) a `content` that is missing or not a list
+ * stays so, for the validator to name; in an answer it reads as no parts (proto3 leaves an empty list out).
+ */
+function messageFromWire(value: unknown, path?: string): Obj {
   const m = obj(value);
-  return defined({ kind: "message", ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleFromWire(m.role), parts: list(m.content, partFromWire) ?? [] });
+  const parts = Array.isArray(m.content) ? m.content.map((p, i) => partFromWire(p, `${path ?? "message"}.content[${i}]`)) : path === undefined ? [] : m.content;
+  return defined({ kind: "message", ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleFromWire(m.role), parts });
 }
 
 function messageToWire(value: unknown): Obj {
@@ -119,7 +128,7 @@ function statusToWire(value: unknown): Obj {
 
 function artifactFromWire(value: unknown): Obj {
   const a = obj(value);
-  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a.parts, partFromWire) ?? [] });
+  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a.parts, (p) => partFromWire(p, "artifact.parts")) ?? [] });
 }
 
 function artifactToWire(value: unknown): Obj {
@@ -327,7 +336,7 @@ export const SHAPES_0_3_0: WireShapeAdapter = {
         // proto3's bool has no "unset": a configuration on the wire means blocking only when it says so
         // (the proto's default, false); no configuration leaves the service's default (blocking).
         const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c.blocking ?? false, pushNotificationConfig: c.pushNotification });
-        return defined({ message: w.message === undefined ? undefined : messageFromWire(w.message), configuration, metadata: w.metadata });
+        return defined({ message: w.message === undefined ? undefined : messageFromWire(w.message, "message"), configuration, metadata: w.metadata });
       }
       case "GetTask": {
         const [id] = parseName(String(w.name ?? ""), TASK_NAME, "name");

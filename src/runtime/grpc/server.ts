@@ -13,6 +13,7 @@ import grpc from "@grpc/grpc-js";
 import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
+import { repointIssues, repointText } from "../issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
 
 /** What a binding passes the service with each call (service.ts `CallContext`). */
@@ -321,7 +322,11 @@ function inputError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown): P
 /** An error of the service (or of encoding its answer) as the status the client gets. */
 function serviceError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown, logger: Logger): Partial<grpc.StatusObject> {
   if (isA2AErrorLike(error)) {
-    const status = statusOfError(error, binding.spec.errorCodes);
+    // Fields named as the rpc's request has them ("message.contextId", 0.3.0's "message.content[0]"), not params.….
+    const shapes = binding.spec.shapes;
+    const toWire = shapes ? (pointer: string) => shapes.pointerToWire(rpc.name, pointer) : undefined;
+    const data = repointIssues(error.data, toWire);
+    const status = statusOfError({ code: error.code, message: repointText(error.message, toWire), ...(data !== undefined ? { data } : {}), ...(error.http !== undefined ? { http: error.http } : {}) }, binding.spec.errorCodes);
     const extra = new grpc.Metadata();
     if (error.challenge) extra.set("www-authenticate", error.challenge);
     return statusObject(binding, status, extra);
