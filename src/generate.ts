@@ -59,8 +59,9 @@ export interface GenerateOptions {
 
 /** Runtime files emitted only when their feature is chosen (they import packages the default output does not need). */
 const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions, ir: ProtocolIR) => boolean>> = {
-  // The translation between 0.3.0's proto shapes and its JSON-RPC shapes (its HTTP+JSON and gRPC bindings).
-  "wire-shapes-0.3.0.ts": (_options, ir) => ir.specVersion === "0.3.0",
+  // The translation between 0.3.0's proto shapes and its JSON-RPC shapes (its HTTP+JSON and gRPC bindings),
+  // in 0.3.0 outputs and in outputs whose compat 0.3.0 folder shares this runtime.
+  "wire-shapes-0.3.0.ts": (options, ir) => ir.specVersion === "0.3.0" || options.compat === "0.3.0",
   "card-signature.ts": (options) => options.cardSignatures === true,
   // The compat interpreter, only in outputs that serve a compat version.
   "compat.ts": (options) => options.compat !== undefined,

@@ -16,7 +16,7 @@ import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.
 import { SHAPES_0_3_0 } from "../../src/runtime/wire-shapes-0.3.0.js";
 import type { Validator } from "../../src/runtime/validation.js";
 import { generatedValidators, SCHEMA_DIR } from "../helpers.js";
-import { modules, testCard, testExecutor } from "../server/harness.js";
+import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -84,7 +84,8 @@ async function start(v: Version, options: { auth?: boolean } = {}) {
     // The webhook is a closed port on loopback, allow-listed: configs are stored, deliveries fail quietly.
     pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 500 },
     logger: { error: () => undefined, warn: () => undefined },
-    ...(options.auth ? { auth: setup.auth as never } : {}),
+    // The card declares the extended card, so it has a security scheme (§13.3): the test token, or the auth tests' verifier.
+    auth: (options.auth ? setup.auth : TEST_AUTH) as never,
   });
   const spec = await bindingOf(v);
   const server = await serveGrpc(spec, core as never);
@@ -110,7 +111,7 @@ for (const v of [V1, V030]) {
     beforeAll(async () => {
       validators = await generatedValidators(v.version);
       running = await start(v);
-      client = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: v.headers });
+      client = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: v.headers, auth: { type: "bearer", token: TEST_TOKEN } });
     });
     afterAll(async () => {
       client.close();
@@ -211,8 +212,8 @@ for (const v of [V1, V030]) {
         const listed = (await client.call(v.method.list, { pageSize: 5 })) as Json;
         valid(v.method.list, listed);
         expect((listed.tasks as Json[]).length).toBeGreaterThan(0);
-        const old = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: { "a2a-version": "0.3" } });
-        const none = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`);
+        const old = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: { "a2a-version": "0.3" }, auth: { type: "bearer", token: TEST_TOKEN } });
+        const none = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { auth: { type: "bearer", token: TEST_TOKEN } });
         try {
           await expect(old.call(v.method.get, { id: "x" })).rejects.toMatchObject({ code: -32009 });
           await expect(none.call(v.method.get, { id: "x" })).rejects.toMatchObject({ code: -32009 });

@@ -145,6 +145,14 @@ export interface ServerSetup {
   methods?: Record<string, (params: unknown, context: { principal: unknown; request: { signal?: AbortSignal } }) => unknown>;
 }
 
+/**
+ * The bearer token of test servers that declare an extended card without auth of their own: such a card
+ * needs a security scheme (specification-1.0.1.md §13.3; the server refuses to start otherwise), so
+ * `testCard` gives it the bearer scheme and `startServer` this verifier. Clients send `TEST_TOKEN`.
+ */
+export const TEST_TOKEN = "test-token";
+export const TEST_AUTH = { verify: (credential: { value: string }) => credential.value === TEST_TOKEN };
+
 /** A card of the version's shape (0.1.0 uses `authentication`, later versions `securitySchemes`). */
 export function testCard(version: string, setup: ServerSetup = {}): Json {
   const card: Json = {
@@ -166,7 +174,7 @@ export function testCard(version: string, setup: ServerSetup = {}): Json {
   } else if (version !== "0.1.0") card.protocolVersion = version;
   // 0.3: the HTTP+JSON interface as an additional interface (its routes under the JSON-RPC path).
   if (setup.rest && !v1) card.additionalInterfaces = [{ url: "http://127.0.0.1:1/a2a", transport: "JSONRPC" }, { url: "http://127.0.0.1:1/a2a", transport: "HTTP+JSON" }];
-  if (setup.auth) {
+  if (setup.auth || setup.extendedCard) {
     if (version === "0.1.0") card.authentication = { schemes: ["Bearer"] };
     else if (v1) {
       card.securitySchemes = { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } };
@@ -191,7 +199,7 @@ export async function startServer(version: string, framework: Framework, setup: 
     executor: testExecutor() as never,
     rpcPath: "/a2a",
     ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } as never } : {}),
-    ...(setup.auth ? { auth: setup.auth as never } : {}),
+    ...(setup.auth ? { auth: setup.auth as never } : setup.extendedCard ? { auth: TEST_AUTH as never } : {}),
     ...(setup.methods ? { methods: setup.methods as never } : {}),
     ...(setup.maxBodyBytes ? { maxBodyBytes: setup.maxBodyBytes } : {}),
     ...(setup.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: setup.bodyTimeoutMs } : {}),

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, restErrorProblem, startServer, startWebhookReceiver, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
+import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, restErrorProblem, startServer, startWebhookReceiver, TEST_TOKEN, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
 
 /**
  * The generated server of each version, behind each of the four adapters, driven through the whole
@@ -43,7 +43,7 @@ function restClient(m: VersionModules, url: string, fetchImpl: (input: string, i
   const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never; A2A_WIRE_SHAPES?: never };
   const shapes = new m.profile.ProtocolShapes(protocol.A2A_PROFILE);
   const facts = { profile: protocol.A2A_PROFILE, ...(protocol.A2A_WIRE_SHAPES ? { shapes: protocol.A2A_WIRE_SHAPES } : {}) };
-  const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, facts, { fetch: fetchImpl }, {
+  const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, facts, { fetch: fetchImpl, auth: { type: "bearer", token: TEST_TOKEN } }, {
     makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? m.client.A2AJsonRpcError)(method, error),
     isFinal: (result) => m.clientProtocol.isFinalEvent(shapes, result),
   });
@@ -86,7 +86,7 @@ for (const version of VERSIONS) {
         beforeAll(async () => {
           server = await startServer(version, framework, { extendedCard: { name: "Extended" }, rest: binding === "HTTP+JSON" });
           client = binding === "JSONRPC"
-            ? ((await m.client.A2AClient.fromAgentUrl(server.baseUrl, { fetch: capturingFetch(log) })) as unknown as Client)
+            ? ((await m.client.A2AClient.fromAgentUrl(server.baseUrl, { fetch: capturingFetch(log), auth: { type: "bearer", token: TEST_TOKEN } })) as unknown as Client)
             : restClient(m, server.restUrl, capturingRestFetch(log, m, server.restUrl));
           if (binding === "HTTP+JSON") client.card = (await (await fetch(server.baseUrl + m.protocol.WELL_KNOWN_AGENT_CARD_PATH)).json()) as Json;
         });
