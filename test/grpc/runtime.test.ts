@@ -160,6 +160,40 @@ for (const v of [V1, V030]) {
       }
     });
 
+    it("deep nesting (hardening issue 16, item 1): refused naming the field, nothing stored, the server keeps serving", async () => {
+      const deep = (n: number): Json => {
+        let value: Json = { leaf: 1 };
+        for (let i = 0; i < n; i++) value = { a: value };
+        return value;
+      };
+      // The client refuses to encode what no server would read (proto-json's depth limit), naming the field.
+      const refused = (await client.call(v.method.send, { message: v.message("task", { metadata: deep(300) }) }).catch((e: unknown) => e)) as Error & { field?: string };
+      expect(refused.name).toBe("ProtoJsonError");
+      expect(refused.field).toMatch(/^message\.metadata(\.a)+$/);
+      // Far deeper than any encoder would write, as raw bytes: a Struct nested 5,000 levels in the request's metadata.
+      const rpc = (await import("../../src/runtime/grpc/binding.js")).loadGrpcBinding(running.spec).rpcs.get(v.version === "1.0.1" ? "SendMessage" : "SendMessage");
+      const type = rpc?.requestType as import("protobufjs").Type;
+      const tag = (field: number, bytes: Uint8Array) => Buffer.concat([Buffer.from([(field << 3) | 2]), varint(bytes.length), bytes]);
+      let struct: Uint8Array = new Uint8Array();
+      for (let i = 0; i < 5_000; i++) struct = tag(1, Buffer.concat([tag(1, Buffer.from("a")), tag(2, tag(5, struct))]));
+      const wireMessage = v.version === "1.0.1" ? v.message("task") : { messageId: "m-deep", role: "ROLE_USER", content: [{ text: "task" }] };
+      const head = type.encode(type.fromObject({ message: wireMessage })).finish();
+      const metadataField = (type.fields.metadata as { id: number }).id;
+      const raw = Buffer.concat([head, tag(metadataField, struct)]);
+      const grpcJs = (await import("@grpc/grpc-js")).default;
+      const c = new grpcJs.Client(`127.0.0.1:${running.server.port}`, grpcJs.credentials.createInsecure());
+      const md = new grpcJs.Metadata();
+      for (const [k, val] of Object.entries({ ...v.headers, authorization: `Bearer ${TEST_TOKEN}` })) md.set(k, val);
+      const error = await new Promise<{ code: number; details: string } | null>((resolve) => c.makeUnaryRequest(rpc?.path as string, (b: Buffer) => b, (b: Buffer) => b, raw, md, (e) => resolve(e as never)));
+      c.close();
+      expect(error?.code).toBe(grpcJs.status.INVALID_ARGUMENT);
+      expect(error?.details, error?.details).toMatch(/^Invalid SendMessageRequest: not a valid SendMessageRequest message: nested deeper than 100 messages/);
+      // Nothing was stored: the server still lists and serves.
+      const ok = await client.call(v.method.send, { message: v.message("hello") });
+      valid(v.method.send, ok);
+      if (v.version === "1.0.1") valid(v.method.list, await client.call(v.method.list, { pageSize: 100 }));
+    });
+
     it("stream: the task, status and artifact events; the chunks make the story", async () => {
       const events = await drain(client.stream(v.method.stream, { message: v.message("stream") }));
       for (const event of events) valid(v.method.stream, event);
@@ -244,4 +278,15 @@ for (const v of [V1, V030]) {
       }
     });
   });
+}
+
+/** A protobuf varint. */
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return Buffer.from(out);
 }

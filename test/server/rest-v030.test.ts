@@ -133,6 +133,9 @@ for (const framework of FRAMEWORKS) {
         ["a body name that contradicts the path → 400 naming name", () => request("POST", "/v1/tasks/a:cancel", JSON.stringify({ name: "tasks/b" })), 400, { code: -32602, data: { issues: [{ pointer: "/name" }] } }],
         ["a push config whose url is not a string → 400 naming …/url", () => request("POST", "/v1/tasks/t/pushNotificationConfigs", JSON.stringify({ pushNotificationConfig: { url: 5 } })), 400, { code: -32602, data: { issues: [{ pointer: "/config/pushNotificationConfig/url" }] } }],
         ["a push config for an unknown task → 404", () => request("POST", "/v1/tasks/none/pushNotificationConfigs", JSON.stringify({ pushNotificationConfig: { url: "http://10.0.0.1/h" } })), 404, { code: -32001 }],
+        // Hardening issue 16, item 1: 5,000 levels (V8's JSON.stringify overflows near 4,500): refused naming the pointer, never stored.
+        ["metadata nested 5,000 levels → 400 naming /message/metadata/a/…", () => request("POST", "/v1/message:send", `{"message":{"messageId":"m-deep","role":"ROLE_USER","content":[{"text":"task"}],"metadata":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}}`), 400, { code: -32602, data: { issues: [{ keyword: "maxDepth" }] } }],
+        ["a streamed data part nested 5,000 levels → 400 JSON naming …/data/data/a/…, not a stream", () => request("POST", "/v1/message:stream", `{"message":{"messageId":"m-deep","role":"ROLE_USER","content":[{"data":{"data":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}}]}}`), 400, { code: -32602, data: { issues: [{ keyword: "maxDepth" }] } }],
         ["a streaming call with a bad body → 400 JSON, not a stream", () => request("POST", "/v1/message:stream", JSON.stringify({ message: message({ role: "nobody" }) })), 400, { code: -32602, data: { issues: [{ pointer: "/message/role" }] } }],
       ];
       it.each(cases)("%s", async (_name, call, status, expected) => {
@@ -140,7 +143,8 @@ for (const framework of FRAMEWORKS) {
         expect(r.status, r.text).toBe(status);
         expect(r.headers.get("content-type") ?? "").toMatch(/^application\/json/);
         expect(restErrorProblem030(r.json), r.text).toBeUndefined();
-        expect(subset(r.json, expected), r.text).toBe(true);
+        expect(subset(r.json, expected), r.text.slice(0, 500)).toBe(true);
+        if (_name.includes("nested")) expect(String((((r.json as Json).data as Json).issues as Json[])[0]?.pointer)).toMatch(/^\/message\/(metadata|content\/0\/data\/data)(\/a)+$/);
         if (status === 405) expect(r.headers.get("allow")).toMatch(/^(GET|POST|DELETE)/);
         const ok = await send();
         expect(ok.json).toMatchObject({ message: { role: "ROLE_AGENT" } });

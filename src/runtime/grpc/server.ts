@@ -343,7 +343,14 @@ function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: 
 /** A request that is not the rpc's message: INVALID_ARGUMENT with the field in a BadRequest. */
 function inputError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown): Partial<grpc.StatusObject> {
   const field = error instanceof ProtoJsonError ? error.field : "";
-  const description = error instanceof ProtoJsonError ? error.description : `not a valid ${rpc.requestType.name} message (${error instanceof Error ? error.message : String(error)})`;
+  const reason = error instanceof Error ? error.message : String(error);
+  // protobufjs stops decoding at protoc's recursion limit (100 nested messages) without saying where.
+  const description =
+    error instanceof ProtoJsonError
+      ? error.description
+      : reason === "max depth exceeded"
+        ? `not a valid ${rpc.requestType.name} message: nested deeper than 100 messages (protobuf's recursion limit)`
+        : `not a valid ${rpc.requestType.name} message (${reason})`;
   const message = `Invalid ${rpc.requestType.name}: ${field ? `${field}: ` : ""}${description}`;
   return statusObject(binding, {
     code: GRPC_STATUS.INVALID_ARGUMENT,
