@@ -2,12 +2,18 @@
 // (Express restHandler) and gRPC servers, same agent, same load, each server in its own process.
 //
 //   node bench/server-bindings.bench.mjs [--duration 10] [--warmup 2] [--connections 50] [--channels 4] [--json out.json]
+//   node bench/server-bindings.bench.mjs --profile grpc [--payload hello] [--top 25]
+//   node bench/server-bindings.bench.mjs --targets grpc,sdk-grpc --payloads hello   (a subset of the rows)
+//
+// --profile <target> (rest, grpc, sdk-rest, sdk-grpc) runs only that server, under the V8 CPU profiler
+// (node --cpu-prof), with the same load for one payload, and prints where the server process spent its time
+// by area and by function (bench/server-profile.mjs); the .cpuprofile is kept for a viewer.
 //
 // Payloads: "hello" (a direct Message reply) and "task" (working, one artifact, completed). REST load is
 // autocannon (POST /rest/message:send); gRPC load is grpc-js clients on `channels` HTTP/2 connections
 // keeping `connections` unary calls in flight. Each row is measured after `warmup` seconds of the same load. Goal (issue 9): each binding ≥ 2× the SDK's same binding in req/s (PASS/MISS).
 import { execFileSync, fork } from "node:child_process";
-import { mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
@@ -20,11 +26,12 @@ const grpc = require("@grpc/grpc-js");
 const protobuf = require("protobufjs");
 
 function parseArgs(argv) {
-  const o = { duration: 10, warmup: 2, connections: 50, channels: 4, json: undefined };
+  const o = { duration: 10, warmup: 2, connections: 50, channels: 4, json: undefined, profile: undefined, payload: "hello", top: 25, targets: undefined, payloads: ["hello", "task"] };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, "");
-    if (key === "duration" || key === "connections" || key === "warmup" || key === "channels") o[key] = Number(argv[++i]);
-    else if (key === "json") o.json = argv[++i];
+    if (key === "duration" || key === "connections" || key === "warmup" || key === "channels" || key === "top") o[key] = Number(argv[++i]);
+    else if (key === "json" || key === "profile" || key === "payload") o[key] = argv[++i];
+    else if (key === "targets" || key === "payloads") o[key] = argv[++i].split(",");
     else throw new Error(`unknown option ${argv[i]}`);
   }
   return o;
@@ -47,14 +54,45 @@ async function build() {
   return dir;
 }
 
-async function start(target, dir) {
-  const child = fork(join(ROOT, "bench", "server-bindings-target.mjs"), [target, dir], { cwd: ROOT, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+async function start(target, dir, profileDir) {
+  const execArgv = profileDir ? ["--cpu-prof", "--cpu-prof-dir", profileDir] : [];
+  const child = fork(join(ROOT, "bench", "server-bindings-target.mjs"), [target, dir], { cwd: ROOT, execArgv, stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const exited = new Promise((resolve) => child.once("exit", resolve));
+  let early;
   const port = await new Promise((resolve, reject) => {
     const timer = setTimeout(() => reject(new Error(`${target} did not start`)), 30_000);
     child.on("message", (m) => m.type === "ready" && (clearTimeout(timer), resolve(m.port)));
-    child.once("exit", (code) => reject(new Error(`${target} exited (${code})`)));
+    early = (code) => reject(new Error(`${target} exited (${code})`));
+    child.once("exit", early);
   });
-  return { child, port, stop: () => (child.removeAllListeners("exit"), child.send({ type: "stop" })) };
+  return { child, port, exited, stop: () => (child.off("exit", early), child.send({ type: "stop" })) };
+}
+
+/** The server process's CPU time so far (user + system), in µs. */
+function cpuOf(server) {
+  return new Promise((resolve) => {
+    const on = (m) => m.type === "cpu" && (server.child.off("message", on), resolve(m.user + m.system));
+    server.child.on("message", on);
+    server.child.send({ type: "cpu" });
+  });
+}
+
+/** One target under the CPU profiler: the load (after warm-up), then its profile summarized. */
+async function profile(o, dir, root) {
+  const profileDir = mkdtempSync(join(tmpdir(), "a2a-bindings-profile-"));
+  const server = await start(o.profile, dir, profileDir);
+  const binding = o.profile.includes("grpc") ? "gRPC" : "HTTP+JSON";
+  const run = (opts) => (binding === "gRPC" ? grpcLoad(server.port, o.payload, opts, root) : restLoad(server.port, o.payload, opts));
+  if (o.warmup > 0) await run({ ...o, duration: o.warmup });
+  const r = await run(o);
+  server.stop();
+  await server.exited;
+  const file = readdirSync(profileDir).find((f) => f.endsWith(".cpuprofile"));
+  if (!file) throw new Error(`no profile written in ${profileDir}`);
+  const { summarize, printSummary } = await import(pathToFileURL(join(ROOT, "bench", "server-profile.mjs")).href);
+  console.log(`${o.profile}, SendMessage "${o.payload}": ${Math.round(r.reqPerSec)} req/s (${r.errors} errors) under the profiler, ${o.duration} s\n`);
+  printSummary(summarize(JSON.parse(readFileSync(join(profileDir, file), "utf8"))), { top: o.top });
+  console.log(`\nprofile: ${join(profileDir, file)}`);
 }
 
 const restBody = (text, id) => JSON.stringify({ message: { messageId: id, role: "ROLE_USER", parts: [{ text }] } });
@@ -113,17 +151,28 @@ async function main() {
   const dir = await build();
   const { A2A_GRPC_BINDING } = await import(pathToFileURL(join(dir, "grpc.js")).href);
   const root = protobuf.Root.fromJSON(A2A_GRPC_BINDING.proto);
+  if (o.profile) {
+    try {
+      await profile(o, dir, root);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
+    return;
+  }
   const rows = [];
   try {
-    for (const payload of ["hello", "task"]) {
+    for (const payload of o.payloads) {
       for (const [binding, targets] of [["HTTP+JSON", ["rest", "sdk-rest"]], ["gRPC", ["grpc", "sdk-grpc"]]]) {
-        for (const target of targets) {
+        for (const target of targets.filter((t) => !o.targets || o.targets.includes(t))) {
           const server = await start(target, dir);
           try {
             const run = (opts) => (binding === "gRPC" ? grpcLoad(server.port, payload, opts, root) : restLoad(server.port, payload, opts));
             if (o.warmup > 0) await run({ ...o, duration: o.warmup });
+            const cpuBefore = await cpuOf(server);
             const r = await run(o);
-            rows.push({ payload, binding, target, ...r });
+            // Server CPU per request: less sensitive than req/s to other load on a shared machine.
+            const cpuUsPerReq = (await cpuOf(server)) - cpuBefore;
+            rows.push({ payload, binding, target, ...r, cpuUsPerReq: cpuUsPerReq / Math.max(1, r.reqPerSec * o.duration) });
           } catch (error) {
             rows.push({ payload, binding, target, error: String(error?.message ?? error) });
           } finally {
@@ -136,12 +185,12 @@ async function main() {
     rmSync(dir, { recursive: true, force: true });
   }
   console.log(`SendMessage over HTTP+JSON and gRPC, ${o.connections} in flight (gRPC on ${o.channels} channels), ${o.duration} s per row after ${o.warmup} s of warm-up\n`);
-  console.log(["payload", "binding", "server", "req/s", "errors", "× SDK"].join("\t"));
+  console.log(["payload", "binding", "server", "req/s", "errors", "× SDK", "server CPU µs/req"].join("\t"));
   const goals = [];
   for (const r of rows) {
     const sdk = rows.find((x) => x.payload === r.payload && x.binding === r.binding && x.target.startsWith("sdk-"));
     const ratio = !r.error && sdk && !sdk.error && !r.target.startsWith("sdk-") ? r.reqPerSec / sdk.reqPerSec : undefined;
-    console.log([r.payload, r.binding, r.target.startsWith("sdk-") ? "@a2a-js/sdk 1.3" : "a2a-codegen", r.error ? `error: ${r.error}` : Math.round(r.reqPerSec), r.errors ?? "—", ratio === undefined ? "—" : `${ratio.toFixed(2)}×`].join("\t"));
+    console.log([r.payload, r.binding, r.target.startsWith("sdk-") ? "@a2a-js/sdk 1.3" : "a2a-codegen", r.error ? `error: ${r.error}` : Math.round(r.reqPerSec), r.errors ?? "—", ratio === undefined ? "—" : `${ratio.toFixed(2)}×`, r.cpuUsPerReq === undefined ? "—" : Math.round(r.cpuUsPerReq)].join("\t"));
     if (ratio !== undefined) goals.push({ name: `${r.binding} ≥ 2× SDK req/s (${r.payload})`, measured: `${Math.round(r.reqPerSec)} / ${Math.round(sdk.reqPerSec)} = ${ratio.toFixed(2)}×`, pass: ratio >= 2 });
   }
   console.log("\nGoals");

@@ -10,6 +10,7 @@ import { defaultFrameworks } from "./frameworks.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 import { check, displayPath, generate, writeResult, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
+import { bindingsOfVersion } from "./transports.js";
 import { hintsFor, specChangeReport, userTypeErrors } from "./regenerate.js";
 import { GENERATOR_VERSION } from "./version.js";
 
@@ -522,8 +523,13 @@ async function runCard(args: CardArgs, io: CliIo): Promise<number> {
 async function runVersions(json: boolean, io: CliIo): Promise<number> {
   const versions = bundledVersions();
   const newest = defaultVersion();
-  if (json) io.out(JSON.stringify({ default: newest, versions }, null, 2));
-  else for (const v of versions) io.out(v === newest ? `${v} (default)` : v);
+  // The bindings of each version: JSON-RPC, plus HTTP+JSON and gRPC where the version has a proto.
+  const bindings = Object.fromEntries(versions.map((v) => [v, bindingsOfVersion(v)]));
+  if (json) io.out(JSON.stringify({ default: newest, versions, bindings }, null, 2));
+  else {
+    const width = Math.max(...versions.map((v) => (v === newest ? `${v} (default)` : v).length)) + 2;
+    for (const v of versions) io.out(`${(v === newest ? `${v} (default)` : v).padEnd(width)}${(bindings[v] ?? []).join(", ")}`);
+  }
   return EXIT_CODES.ok;
 }
 

@@ -58,7 +58,10 @@ export interface GenerateOptions {
 }
 
 /** Runtime files emitted only when their feature is chosen (they import packages the default output does not need). */
-const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions) => boolean>> = {
+const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions, ir: ProtocolIR) => boolean>> = {
+  // The translation between 0.3.0's proto shapes and its JSON-RPC shapes (its HTTP+JSON and gRPC bindings),
+  // in 0.3.0 outputs and in outputs whose compat 0.3.0 folder shares this runtime.
+  "wire-shapes-0.3.0.ts": (options, ir) => ir.specVersion === "0.3.0" || options.compat === "0.3.0",
   "card-signature.ts": (options) => options.cardSignatures === true,
   // The compat interpreter, only in outputs that serve a compat version.
   "compat.ts": (options) => options.compat !== undefined,
@@ -133,7 +136,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
     if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
     if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header));
-    for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options) ?? true)).sort()) {
+    for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options, ir) ?? true)).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
     Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));

@@ -482,12 +482,19 @@ describe("CLI", () => {
       expect(r.stdout).toMatch(/a2a-codegen generate --check/);
       expect(r.stdout).toMatch(/versions/);
     });
-    it("versions lists the bundled versions, the newest as default", () => {
+    it("versions lists the bundled versions, the newest as default, with their bindings (JSON-RPC only before 0.3.0)", () => {
       const r = run(["versions", "--json"], work);
+      const versions = ["0.1.0", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.2.5", "0.2.6", "0.3.0", "1.0.1"];
+      const all = ["JSONRPC", "HTTP+JSON", "GRPC"];
       expect(JSON.parse(r.stdout)).toEqual({
         default: "1.0.1",
-        versions: ["0.1.0", "0.2.0", "0.2.1", "0.2.2", "0.2.3", "0.2.4", "0.2.5", "0.2.6", "0.3.0", "1.0.1"],
+        versions,
+        bindings: Object.fromEntries(versions.map((v) => [v, v === "0.3.0" || v === "1.0.1" ? all : ["JSONRPC"]])),
       });
+      const text = run(["versions"], work).stdout.split("\n");
+      expect(text).toContain("0.2.6            JSONRPC");
+      expect(text).toContain("0.3.0            JSONRPC, HTTP+JSON, GRPC");
+      expect(text).toContain("1.0.1 (default)  JSONRPC, HTTP+JSON, GRPC");
     });
     it("--verbose prints per-phase timings", () => {
       const r = run(["generate", "--out", join(work, "verbose"), "--verbose"], work);

@@ -1,5 +1,6 @@
 import { CodegenError } from "../errors.js";
 import type { MethodInfo, ProtocolIR } from "../ir/types.js";
+import { SHAPES_BY_VERSION } from "./grpc.js";
 import { httpRoutesFor } from "./protocol.js";
 import type { TemplateRenderer } from "./templates.js";
 
@@ -74,6 +75,7 @@ export function clientView(ir: ProtocolIR) {
     specVersion: ir.specVersion,
     /** Whether the version's proto defines the HTTP+JSON binding (the client then exports `restTransport`). */
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,
+    hasWireShapes: httpRoutesFor(ir) !== undefined && SHAPES_BY_VERSION[ir.specVersion] !== undefined,
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     /** The core definitions by role (the schema may name them otherwise than Message, Task, ...). */
     types: ir.core,

@@ -40,10 +40,11 @@ const RPC_METHODS_BY_VERSION: { [version: string]: { [rpc: string]: string } } =
 
 /**
  * Versions whose proto shapes differ from their JSON-RPC shapes: the runtime module that maps them (see
- * src/runtime/grpc/shapes-0.3.0.ts). From 1.0 on the JSON-RPC params and results are the proto's ProtoJSON.
+ * src/runtime/wire-shapes-0.3.0.ts, shared by the gRPC and HTTP+JSON bindings). From 1.0 on the JSON-RPC
+ * params and results are the proto's ProtoJSON.
  */
-const SHAPES_BY_VERSION: { [version: string]: { module: string; name: string } } = {
-  "0.3.0": { module: "shapes-0.3.0", name: "SHAPES_0_3_0" },
+export const SHAPES_BY_VERSION: { readonly [version: string]: { readonly module: string; readonly name: string } } = {
+  "0.3.0": { module: "wire-shapes-0.3.0", name: "SHAPES_0_3_0" },
 };
 
 /**
@@ -103,7 +104,7 @@ function loadService(protoPath: string): { root: protobuf.Root; service: protobu
 }
 
 /** The A2A method an rpc of `version` is: 0.3.0's table, else (1.0 on) the rpc's own name. */
-function methodOfRpc(version: string, rpc: string): string {
+export function methodOfRpc(version: string, rpc: string): string {
   return RPC_METHODS_BY_VERSION[version]?.[rpc] ?? rpc;
 }
 
@@ -157,15 +158,13 @@ export function emitGrpc(ir: ProtocolIR, schemaPath: string, header: string): Re
   const descriptor = grpcDescriptor(protoPath, Object.keys(ir.profile.methods).length > 0 ? methodNamesOf(ir) : [], ir.specVersion);
   const files: Record<string, string> = {};
   const shapes = SHAPES_BY_VERSION[ir.specVersion];
-  // Every runtime file but the shape mappings of other versions.
-  const wanted = (name: string) => name.endsWith(".ts") && (!name.startsWith("shapes-") || name === `${shapes?.module}.ts`);
-  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter(wanted).sort()) {
+  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
     files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
   }
   files["grpc.ts"] = `${header}
 /** The gRPC binding of A2A ${ir.specVersion}: the proto (as protobufjs JSON), its service, which A2A method each rpc is. */
 import type { GrpcBindingSpec } from "./runtime/grpc/binding.js";
-${shapes ? `import { ${shapes.name} } from "./runtime/grpc/${shapes.module}.js";\n` : ""}import { A2A_PROFILE } from "./protocol.js";
+${shapes ? `import { ${shapes.name} } from "./runtime/${shapes.module}.js";\n` : ""}import { A2A_PROFILE } from "./protocol.js";
 
 export const A2A_GRPC_BINDING: GrpcBindingSpec = {
   service: ${JSON.stringify(descriptor.service)},

@@ -1,7 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import type { ProtocolIR } from "../ir/types.js";
 import { ERROR_STATUS, httpRoutesOf, type HttpRouteFact } from "../proto/binding.js";
-import { irSourcePath } from "./grpc.js";
+import { irSourcePath, methodOfRpc, SHAPES_BY_VERSION } from "./grpc.js";
 import type { TemplateRenderer } from "./templates.js";
 
 /**
@@ -13,8 +13,14 @@ export function httpRoutesFor(ir: ProtocolIR): HttpRouteFact[] | undefined {
   const file = source.endsWith(".proto") ? source : source.replace(/\.json$/, ".proto");
   if (!file.endsWith(".proto") || !existsSync(file)) return undefined;
   const methods = new Set(ir.methods.map((m) => m.method));
-  // Only rules whose rpc is a method of the version (the JSON-RPC name; 1.0 names them alike).
-  const routes = httpRoutesOf(readFileSync(file, "utf8")).filter((r) => methods.has(r.method));
+  // Only rules whose rpc is a method of the version, by its JSON-RPC name (1.0 names them alike; 0.3.0's
+  // table, specification-0.3.0.md §3.5.6), the rpc's name kept where it differs.
+  const routes = httpRoutesOf(readFileSync(file, "utf8"))
+    .map((r): HttpRouteFact => {
+      const method = methodOfRpc(ir.specVersion, r.method);
+      return method === r.method ? r : { ...r, method, rpc: r.method };
+    })
+    .filter((r) => methods.has(r.method));
   return routes.length > 0 ? routes : undefined;
 }
 
@@ -25,6 +31,8 @@ export function protocolView(ir: ProtocolIR) {
   const statuses = ir.errors.filter((e) => ERROR_STATUS[e.name] !== undefined).map((e) => ({ code: e.code, ...(ERROR_STATUS[e.name] as { grpc: string; http: number }) }));
   return {
     httpRoutes: routes ? routes.map((r) => JSON.stringify(r)) : undefined,
+    // The translation between the proto's shapes and the JSON-RPC ones, where they differ (0.3.0).
+    wireShapes: routes ? SHAPES_BY_VERSION[ir.specVersion] : undefined,
     errorStatus: routes ? statuses.map((s) => `"${s.code}": ${JSON.stringify({ http: s.http, grpc: s.grpc })}`) : undefined,
     specVersion: JSON.stringify(ir.specVersion),
     wellKnownAgentCardPath: JSON.stringify(ir.facts.wellKnownAgentCardPath),

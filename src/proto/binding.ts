@@ -94,8 +94,10 @@ export type QueryFieldType = "string" | "integer" | "int64" | "number" | "boolea
 
 /** One HTTP rule of an rpc, as the generated protocol.ts lists it (A2A_HTTP_ROUTES). */
 export interface HttpRouteFact {
-  /** The rpc (= the JSON-RPC method name in 1.0). */
+  /** The rpc (= the JSON-RPC method name in 1.0); the emitter puts the JSON-RPC method here (0.3.0: "message/send"). */
   method: string;
+  /** The rpc's name where it differs from `method` (0.3.0: "SendMessage"): the key of the version's wire-shape translation. */
+  rpc?: string;
   verb: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The path template as the proto writes it, e.g. "/tasks/{id=*}:cancel". */
   path: string;
@@ -139,7 +141,7 @@ export function httpRoutesOf(protoText: string): HttpRouteFact[] {
       for (const r of rules) {
         const verb = VERBS.find((v) => typeof r[v] === "string");
         if (!verb) continue;
-        const path = r[verb] as string;
+        const path = specTextPath(r[verb] as string);
         const body = typeof r.body === "string" && r.body !== "" ? r.body : undefined;
         const route: HttpRouteFact = { method: method.name, verb: verb.toUpperCase() as HttpRouteFact["verb"], path };
         if (body !== undefined) route.body = body;
@@ -158,6 +160,20 @@ export function httpRoutesOf(protoText: string): HttpRouteFact[] {
     }
   }
   return [...routes, ...specTextRoutes(routes)];
+}
+
+/**
+ * Path templates of a proto that its specification's text corrects: 0.3.0's CreateTaskPushNotificationConfig
+ * rule says `/v1/{parent=task/*\/pushNotificationConfigs}` (a `parent` such as "task/1/pushNotificationConfigs",
+ * while every other rule and the request's comment name a task `tasks/{id}`); specification-0.3.0.md §3.5.6
+ * gives `POST /v1/tasks/{id}/pushNotificationConfigs`, which the official SDK serves and calls. The text decides.
+ */
+const SPEC_TEXT_PATHS: Readonly<Record<string, string>> = {
+  "/v1/{parent=task/*/pushNotificationConfigs}": "/v1/{parent=tasks/*}/pushNotificationConfigs",
+};
+
+function specTextPath(path: string): string {
+  return SPEC_TEXT_PATHS[path] ?? path;
 }
 
 /**
@@ -232,6 +248,8 @@ export const ERROR_STATUS: Readonly<Record<string, ErrorStatusFact>> = {
   ContentTypeNotSupportedError: { grpc: "INVALID_ARGUMENT", http: 400 },
   InvalidAgentResponseError: { grpc: "INTERNAL", http: 500 },
   ExtendedAgentCardNotConfiguredError: { grpc: "FAILED_PRECONDITION", http: 400 },
+  // 0.3.0's name of the same error (specification-0.3.0.md §8.2); 0.3 has no status table, 1.0's applies.
+  AuthenticatedExtendedCardNotConfiguredError: { grpc: "FAILED_PRECONDITION", http: 400 },
   ExtensionSupportRequiredError: { grpc: "FAILED_PRECONDITION", http: 400 },
   VersionNotSupportedError: { grpc: "FAILED_PRECONDITION", http: 400 },
 };

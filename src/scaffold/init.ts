@@ -121,7 +121,10 @@ export async function init(options: InitOptions): Promise<InitResult> {
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
   // The IR of the version decides the card's shape, the bindings it has and the client's method names.
   const { ir } = await generate({ spec });
-  const available: Transport[] = ["jsonrpc", ...(httpRoutesFor(ir) ? (["rest"] as const) : []), ...(irSourcePath(ir).endsWith(".proto") && protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
+  // The scaffold's card, server and tests are written for 1.0's interfaces: HTTP+JSON and gRPC for versions
+  // whose source is their proto (0.3.0's REST binding is generated and served, but not scaffolded yet).
+  const fromProto = irSourcePath(ir).endsWith(".proto");
+  const available: Transport[] = ["jsonrpc", ...(fromProto && httpRoutesFor(ir) ? (["rest"] as const) : []), ...(fromProto && protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
   const transports = chooseTransports(options.transports, available, spec);
   const store = options.store ?? "memory";
   if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {

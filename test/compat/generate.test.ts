@@ -46,6 +46,8 @@ describe("generate --compat", () => {
         "runtime/compat-card.ts",
         "runtime/compat-route.ts",
         "runtime/compat.ts",
+        // 0.3.0's wire-shape translation: its protocol.ts (HTTP+JSON from a2a-0.3.0.proto) imports it.
+        "runtime/wire-shapes-0.3.0.ts",
       ].sort(),
     );
     for (const [file, text] of Object.entries(plain)) if (file !== "a2a-codegen.manifest.json") expect(withCompat[file], file).toBe(text);
@@ -61,7 +63,7 @@ describe("generate --compat", () => {
       .filter(([f]) => f.startsWith("compat/"))
       .flatMap(([, text]) => [...text.matchAll(/from "(\.[^"]*)"/g)].map((m) => m[1]));
     expect(imports.filter((i) => i?.includes("runtime/"))).not.toHaveLength(0);
-    for (const i of imports) expect(i).toMatch(/^(\.\/[a-z.]+\.js|\.\.\/\.\.\/runtime\/[a-z-]+\.js)$/);
+    for (const i of imports) expect(i).toMatch(/^(\.\/[a-z.]+\.js|\.\.\/\.\.\/runtime\/[a-z0-9.-]+\.js)$/);
   });
 
   it("mapping.ts holds exactly the mapping derived from the IR diff and the table", async () => {

@@ -7,9 +7,9 @@ import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.
 import { join } from "node:path";
 import { grpcDescriptor } from "../../src/emit/grpc.js";
 import type { GrpcBindingSpec } from "../../src/runtime/grpc/binding.js";
-import { SHAPES_0_3_0 } from "../../src/runtime/grpc/shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "../../src/runtime/wire-shapes-0.3.0.js";
 import { SCHEMA_DIR } from "../helpers.js";
-import { modules, testCard, testExecutor } from "../server/harness.js";
+import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
 import { binding101, FakeService, withGrpcInterface } from "./fixture.js";
 
 /**
@@ -151,13 +151,17 @@ describe("gRPC binding fuzzing, 0.3.0 in front of the real server core", () => {
       executor: testExecutor() as never,
       rpcPath: "/a2a",
       extendedCard: card as never,
+      // The card declares the extended card: a security scheme is required (§13.3), the requests carry its token.
+      auth: TEST_AUTH as never,
       pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 200 },
       logger: { error: (message: string, detail?: unknown) => logged.push([message, detail]), warn: () => undefined },
     });
+    const authorized = new grpc.Metadata();
+    authorized.set("authorization", `Bearer ${TEST_TOKEN}`);
     const handle = await serveGrpc(spec, core as never, { logger: { error: (message, detail) => logged.push([message, detail]) } });
     const c = new grpc.Client(`127.0.0.1:${handle.port}`, grpc.credentials.createInsecure());
     const callRaw = (rpc: string, bytes: Uint8Array) =>
-      new Promise<grpc.ServiceError | null>((resolve) => c.makeUnaryRequest(`/a2a.v1.A2AService/${rpc}`, (b: Uint8Array) => Buffer.from(b), (b: Buffer) => b, bytes, new grpc.Metadata(), { deadline: Date.now() + 10_000 }, (e) => resolve(e)));
+      new Promise<grpc.ServiceError | null>((resolve) => c.makeUnaryRequest(`/a2a.v1.A2AService/${rpc}`, (b: Uint8Array) => Buffer.from(b), (b: Buffer) => b, bytes, authorized.clone(), { deadline: Date.now() + 10_000 }, (e) => resolve(e)));
     try {
       const r = rng(SEED + 30);
       const rpcs = Object.keys(SEEDS_030);

@@ -13,10 +13,10 @@ import { A2AJsonRpcError } from "../../src/runtime/client.js";
 import type { GrpcBindingSpec } from "../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
-import { SHAPES_0_3_0 } from "../../src/runtime/grpc/shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "../../src/runtime/wire-shapes-0.3.0.js";
 import type { Validator } from "../../src/runtime/validation.js";
 import { generatedValidators, SCHEMA_DIR } from "../helpers.js";
-import { modules, testCard, testExecutor } from "../server/harness.js";
+import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -84,7 +84,8 @@ async function start(v: Version, options: { auth?: boolean } = {}) {
     // The webhook is a closed port on loopback, allow-listed: configs are stored, deliveries fail quietly.
     pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 500 },
     logger: { error: () => undefined, warn: () => undefined },
-    ...(options.auth ? { auth: setup.auth as never } : {}),
+    // The card declares the extended card, so it has a security scheme (§13.3): the test token, or the auth tests' verifier.
+    auth: (options.auth ? setup.auth : TEST_AUTH) as never,
   });
   const spec = await bindingOf(v);
   const server = await serveGrpc(spec, core as never);
@@ -110,7 +111,7 @@ for (const v of [V1, V030]) {
     beforeAll(async () => {
       validators = await generatedValidators(v.version);
       running = await start(v);
-      client = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: v.headers });
+      client = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: v.headers, auth: { type: "bearer", token: TEST_TOKEN } });
     });
     afterAll(async () => {
       client.close();
@@ -141,6 +142,56 @@ for (const v of [V1, V030]) {
       expect(task.contextId).toBe(first.contextId);
       expect(v.state(task)).toBe("completed");
       expect(JSON.stringify((task.status as Json).message)).toContain("got: Ada");
+    });
+
+    it("errors name fields as the rpc's request has them (message.contextId; 0.3.0's message.content), never params.…", async () => {
+      const first = v.unwrap(await client.call(v.method.send, { message: v.message("ask") }));
+      // specification-1.0.1.md §3.4.3: a message naming a task with another contextId MUST be rejected.
+      const mismatch = (await client.call(v.method.send, { message: v.message("Bob", { taskId: first.id, contextId: "another-context" }) }).catch((e: unknown) => e)) as { code: number; data?: unknown };
+      expect(mismatch.code).toBe(-32602);
+      const fields = (data: unknown) => (data as Json[]).flatMap((d) => ((d.fieldViolations as Json[] | undefined) ?? []).map((f) => String(f.field)));
+      expect(fields(mismatch.data)).toEqual(["message.contextId"]);
+      expect(JSON.stringify(mismatch.data)).not.toMatch(/\/params|params\./);
+      expect((mismatch as unknown as Error).message).not.toMatch(/\/params|params\./);
+      if (v.version === "0.3.0") {
+        // No content: the service's /message/parts is the wire's message.content.
+        const empty = (await client.call(v.method.send, { message: { ...v.message("x"), parts: undefined } }).catch((e: unknown) => e)) as { data?: unknown };
+        expect(fields(empty.data)).toContain("message.content");
+      }
+    });
+
+    it("deep nesting (hardening issue 16, item 1): refused naming the field, nothing stored, the server keeps serving", async () => {
+      const deep = (n: number): Json => {
+        let value: Json = { leaf: 1 };
+        for (let i = 0; i < n; i++) value = { a: value };
+        return value;
+      };
+      // The client refuses to encode what no server would read (proto-json's depth limit), naming the field.
+      const refused = (await client.call(v.method.send, { message: v.message("task", { metadata: deep(300) }) }).catch((e: unknown) => e)) as Error & { field?: string };
+      expect(refused.name).toBe("ProtoJsonError");
+      expect(refused.field).toMatch(/^message\.metadata(\.a)+$/);
+      // Far deeper than any encoder would write, as raw bytes: a Struct nested 5,000 levels in the request's metadata.
+      const rpc = (await import("../../src/runtime/grpc/binding.js")).loadGrpcBinding(running.spec).rpcs.get(v.version === "1.0.1" ? "SendMessage" : "SendMessage");
+      const type = rpc?.requestType as import("protobufjs").Type;
+      const tag = (field: number, bytes: Uint8Array) => Buffer.concat([Buffer.from([(field << 3) | 2]), varint(bytes.length), bytes]);
+      let struct: Uint8Array = new Uint8Array();
+      for (let i = 0; i < 5_000; i++) struct = tag(1, Buffer.concat([tag(1, Buffer.from("a")), tag(2, tag(5, struct))]));
+      const wireMessage = v.version === "1.0.1" ? v.message("task") : { messageId: "m-deep", role: "ROLE_USER", content: [{ text: "task" }] };
+      const head = type.encode(type.fromObject({ message: wireMessage })).finish();
+      const metadataField = (type.fields.metadata as { id: number }).id;
+      const raw = Buffer.concat([head, tag(metadataField, struct)]);
+      const grpcJs = (await import("@grpc/grpc-js")).default;
+      const c = new grpcJs.Client(`127.0.0.1:${running.server.port}`, grpcJs.credentials.createInsecure());
+      const md = new grpcJs.Metadata();
+      for (const [k, val] of Object.entries({ ...v.headers, authorization: `Bearer ${TEST_TOKEN}` })) md.set(k, val);
+      const error = await new Promise<{ code: number; details: string } | null>((resolve) => c.makeUnaryRequest(rpc?.path as string, (b: Buffer) => b, (b: Buffer) => b, raw, md, (e) => resolve(e as never)));
+      c.close();
+      expect(error?.code).toBe(grpcJs.status.INVALID_ARGUMENT);
+      expect(error?.details, error?.details).toMatch(/^Invalid SendMessageRequest: not a valid SendMessageRequest message: nested deeper than 100 messages/);
+      // Nothing was stored: the server still lists and serves.
+      const ok = await client.call(v.method.send, { message: v.message("hello") });
+      valid(v.method.send, ok);
+      if (v.version === "1.0.1") valid(v.method.list, await client.call(v.method.list, { pageSize: 100 }));
     });
 
     it("stream: the task, status and artifact events; the chunks make the story", async () => {
@@ -195,8 +246,8 @@ for (const v of [V1, V030]) {
         const listed = (await client.call(v.method.list, { pageSize: 5 })) as Json;
         valid(v.method.list, listed);
         expect((listed.tasks as Json[]).length).toBeGreaterThan(0);
-        const old = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: { "a2a-version": "0.3" } });
-        const none = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`);
+        const old = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { headers: { "a2a-version": "0.3" }, auth: { type: "bearer", token: TEST_TOKEN } });
+        const none = new GrpcTransport(running.spec, `127.0.0.1:${running.server.port}`, { auth: { type: "bearer", token: TEST_TOKEN } });
         try {
           await expect(old.call(v.method.get, { id: "x" })).rejects.toMatchObject({ code: -32009 });
           await expect(none.call(v.method.get, { id: "x" })).rejects.toMatchObject({ code: -32009 });
@@ -227,4 +278,15 @@ for (const v of [V1, V030]) {
       }
     });
   });
+}
+
+/** A protobuf varint. */
+function varint(n: number): Buffer {
+  const out: number[] = [];
+  while (n > 127) {
+    out.push((n & 127) | 128);
+    n = Math.floor(n / 128);
+  }
+  out.push(n);
+  return Buffer.from(out);
 }

@@ -34,7 +34,7 @@ import { generatedValidators } from "../helpers.js";
 import { EchoExecutor, sdkText } from "../interop/sdk-v1-agent.js";
 import { sdkSend } from "../interop/sdk-v1-wire.js";
 import { drain } from "../interop/wire.js";
-import { modules, testCard, testExecutor } from "../server/harness.js";
+import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
 import { binding101, CARD, FakeService, withGrpcInterface } from "./fixture.js";
 
 type Json = Record<string, unknown>;
@@ -187,6 +187,8 @@ describe("the SDK's gRPC client → our binding in front of the real generated 1
       executor: testExecutor() as never,
       rpcPath: "/a2a",
       extendedCard: { ...card, name: "Extended" } as never,
+      // The card declares the extended card, so it has a security scheme (§13.3); the SDK's calls carry the token.
+      auth: TEST_AUTH as never,
       pushNotifications: { allow: ["127.0.0.1"], retries: 0, timeoutMs: 200 },
       logger: { error: () => undefined, warn: () => undefined },
     });
@@ -196,7 +198,16 @@ describe("the SDK's gRPC client → our binding in front of the real generated 1
       await core.close();
     };
     const sdkCard = AgentCard.fromJSON({ ...card, supportedInterfaces: [{ url: `127.0.0.1:${server.port}`, protocolBinding: "GRPC", protocolVersion: "1.0" }] });
-    const factory = new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory({ grpcChannelCredentials: grpc.credentials.createInsecure() })] }));
+    // The bearer token as a service parameter (gRPC metadata) of every call, set by an interceptor.
+    const bearer = {
+      before: async (args: { options?: { serviceParameters?: Record<string, string> } }) => {
+        args.options = { ...args.options, serviceParameters: { ...args.options?.serviceParameters, authorization: `Bearer ${TEST_TOKEN}` } };
+      },
+      after: async () => undefined,
+    };
+    const factory = new ClientFactory(
+      ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new GrpcTransportFactory({ grpcChannelCredentials: grpc.credentials.createInsecure() })], clientConfig: { interceptors: [bearer as never] } }),
+    );
     client = await factory.createFromAgentCard(sdkCard);
   });
   afterAll(async () => {

@@ -47,6 +47,8 @@ import {
   startWebhookReceiver,
   type Captured,
   type RunningServer,
+  TEST_AUTH,
+  TEST_TOKEN,
   type WebhookReceiver,
 } from "../server/harness.js";
 import { sdkText, startSdkV1Server, type SdkV1Server } from "./sdk-v1-agent.js";
@@ -91,7 +93,9 @@ function sdkFetch(log: Array<Promise<Captured>>, requests: string[]) {
   return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const version = new Headers(init?.headers).get("a2a-version");
     requests.push(`${init?.method ?? "GET"} ${String(input)} A2A-Version: ${version}`);
-    return init?.method === "POST" ? capture(String(input), init) : fetch(input, init);
+    // Our test servers declare the extended card, so they have a security scheme (§13.3): the SDK sends its token.
+    const authorized = init?.method === "POST" ? { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${TEST_TOKEN}` } } : init;
+    return init?.method === "POST" ? capture(String(input), authorized as RequestInit) : fetch(input, init);
   };
 }
 
@@ -138,7 +142,11 @@ for (const framework of FRAMEWORKS) {
       await client.sendMessage(sdkSend("hello"));
       expect(requests.at(-1)).toBe(`POST ${server.rpcUrl} A2A-Version: 1.0`);
       // The card says capabilities.extendedAgentCard: the SDK fetches it with GetExtendedAgentCard.
-      const other = await new ClientFactory().createFromUrl(server.baseUrl);
+      // Only for authenticated callers (specification-1.0.1.md §13.3; the card has a bearer scheme): anonymous, it is refused.
+      const anonymous = await new ClientFactory().createFromUrl(server.baseUrl);
+      await expect(anonymous.getAgentCard()).rejects.toThrow();
+      const authorized = sdkFetch([], []) as typeof fetch;
+      const other = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: authorized })] })).createFromUrl(server.baseUrl);
       expect((await other.getAgentCard()).name).toBe("Extended");
       await checkAll();
     });
@@ -801,9 +809,10 @@ describe("problems on our side (A2A 1.0.1)", () => {
   it("U6 (fixed): JSON-RPC error data is an object ({taskId}, {issues}, {supported}), not an array of @type details", () => checks.errorDetails(ours.rpcUrl));
   it("U7 (fixed): GetExtendedAgentCard is -32601 Method not found, not -32004 (undeclared) / -32007 (declared, not configured)", async () => {
     await checks.extendedCardNotDeclared(ours.rpcUrl);
-    const declared = await startServer("1.0.1", "node", { card: { capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true } } });
+    // A card declaring the extended card needs a security scheme (§13.3): the server refuses to start without one.
+    const declared = await startServer("1.0.1", "node", { card: { capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true } }, auth: TEST_AUTH });
     try {
-      expect(errorOf(await rpc1(declared.rpcUrl, "GetExtendedAgentCard", {}))).toMatchObject({ code: -32007 });
+      expect(errorOf(await rpc1(declared.rpcUrl, "GetExtendedAgentCard", {}, 1, { headers: { authorization: `Bearer ${TEST_TOKEN}` } }))).toMatchObject({ code: -32007 });
     } finally {
       await declared.close();
     }

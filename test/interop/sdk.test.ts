@@ -38,6 +38,7 @@ import {
   testExecutor,
   type Captured,
   type RunningServer,
+  TEST_TOKEN,
   type WebhookReceiver,
 } from "../server/harness.js";
 import { startSdkServer, type SdkServer } from "./sdk-agent.js";
@@ -63,7 +64,9 @@ function sdkFetch(log: Array<Promise<Captured>>, requests: string[]) {
   const capture = capturingFetch(log);
   return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     requests.push(`${init?.method ?? "GET"} ${String(input)}`);
-    return init?.method === "POST" ? capture(String(input), init) : fetch(input, init);
+    // Our test servers declare the extended card, so they have a security scheme (§13.3): the SDK sends its token.
+    const authorized = init?.method === "POST" ? { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${TEST_TOKEN}` } } : init;
+    return init?.method === "POST" ? capture(String(input), authorized as RequestInit) : fetch(input, init);
   };
 }
 
@@ -105,7 +108,11 @@ for (const framework of FRAMEWORKS) {
       await client.sendMessage({ message: userMessage("hello") });
       expect(requests.at(-1)).toBe(`POST ${server.rpcUrl}`);
       // The card says supportsAuthenticatedExtendedCard: the SDK fetches it with agent/getAuthenticatedExtendedCard.
-      const other = await new ClientFactory().createFromUrl(server.baseUrl);
+      // Only for authenticated callers (specification-1.0.1.md §13.3; the card has a bearer scheme): anonymous, it is refused.
+      const anonymous = await new ClientFactory().createFromUrl(server.baseUrl);
+      await expect(anonymous.getAgentCard()).rejects.toThrow();
+      const authorized = sdkFetch([], []) as typeof fetch;
+      const other = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: authorized })] })).createFromUrl(server.baseUrl);
       expect((await other.getAgentCard()).name).toBe("Extended");
       await checkAll();
     });

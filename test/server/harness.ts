@@ -7,6 +7,7 @@ import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { GENERATED, independentValidator } from "../helpers.js";
+import { protoJsonProblem, restErrorProblem030 } from "./rest-wire.js";
 
 export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -138,11 +139,19 @@ export interface ServerSetup {
   allow?: string[];
   streaming?: boolean;
   pushNotifications?: boolean;
-  /** 1.0: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
+  /** 1.0 and 0.3: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
   rest?: boolean;
   /** Custom JSON-RPC methods (ServerOptions.methods). */
   methods?: Record<string, (params: unknown, context: { principal: unknown; request: { signal?: AbortSignal } }) => unknown>;
 }
+
+/**
+ * The bearer token of test servers that declare an extended card without auth of their own: such a card
+ * needs a security scheme (specification-1.0.1.md §13.3; the server refuses to start otherwise), so
+ * `testCard` gives it the bearer scheme and `startServer` this verifier. Clients send `TEST_TOKEN`.
+ */
+export const TEST_TOKEN = "test-token";
+export const TEST_AUTH = { verify: (credential: { value: string }) => credential.value === TEST_TOKEN };
 
 /** A card of the version's shape (0.1.0 uses `authentication`, later versions `securitySchemes`). */
 export function testCard(version: string, setup: ServerSetup = {}): Json {
@@ -163,7 +172,9 @@ export function testCard(version: string, setup: ServerSetup = {}): Json {
     card.supportedInterfaces = [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }];
     if (setup.rest) (card.supportedInterfaces as Json[]).push({ url: "http://127.0.0.1:1/a2a", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" });
   } else if (version !== "0.1.0") card.protocolVersion = version;
-  if (setup.auth) {
+  // 0.3: the HTTP+JSON interface as an additional interface (its routes under the JSON-RPC path).
+  if (setup.rest && !v1) card.additionalInterfaces = [{ url: "http://127.0.0.1:1/a2a", transport: "JSONRPC" }, { url: "http://127.0.0.1:1/a2a", transport: "HTTP+JSON" }];
+  if (setup.auth || setup.extendedCard) {
     if (version === "0.1.0") card.authentication = { schemes: ["Bearer"] };
     else if (v1) {
       card.securitySchemes = { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } };
@@ -188,7 +199,7 @@ export async function startServer(version: string, framework: Framework, setup: 
     executor: testExecutor() as never,
     rpcPath: "/a2a",
     ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } as never } : {}),
-    ...(setup.auth ? { auth: setup.auth as never } : {}),
+    ...(setup.auth ? { auth: setup.auth as never } : setup.extendedCard ? { auth: TEST_AUTH as never } : {}),
     ...(setup.methods ? { methods: setup.methods as never } : {}),
     ...(setup.maxBodyBytes ? { maxBodyBytes: setup.maxBodyBytes } : {}),
     ...(setup.bodyTimeoutMs !== undefined ? { bodyTimeoutMs: setup.bodyTimeoutMs } : {}),
@@ -230,6 +241,7 @@ export async function startServer(version: string, framework: Framework, setup: 
   const baseUrl = `http://127.0.0.1:${port}`;
   if (Array.isArray(card.supportedInterfaces)) for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
   else card.url = `${baseUrl}/a2a`;
+  if (Array.isArray(card.additionalInterfaces)) for (const entry of card.additionalInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
   return { baseUrl, rpcUrl: `${baseUrl}/a2a`, restUrl: `${baseUrl}/a2a`, core: core as unknown as RunningServer["core"], close };
 }
 
@@ -253,6 +265,9 @@ export interface Captured {
   bodies: unknown[];
   /** "HTTP+JSON" for bodies of the REST binding (results bare, errors google.rpc.Status); JSON-RPC otherwise. */
   binding?: string;
+  /** 0.3.0's HTTP+JSON: the rpc, and the bodies as they were on the wire (the proto's shapes; `bodies` are translated). */
+  rpc?: string;
+  wire?: unknown[];
 }
 
 /** The bodies of a response: its JSON, or the data of each SSE event. */
@@ -282,7 +297,17 @@ export function capturingRestFetch(log: Array<Promise<Captured>>, m: VersionModu
     const method = hit?.compiled.route.method ?? "";
     if (!response.body || !method) return response;
     const [mine, theirs] = response.body.tee();
-    log.push(new Response(mine).text().then(async (text) => ({ method, status: response.status, bodies: await bodiesOf(response, text), binding: "HTTP+JSON" })));
+    // 0.3.0 carries the proto's shapes: the results are checked as translated (and, raw, against the proto).
+    const shapes = (m.protocol as unknown as { A2A_WIRE_SHAPES?: { resultFromWire(rpc: string, wire: unknown): unknown } }).A2A_WIRE_SHAPES;
+    const rpc = shapes ? (hit?.compiled.route as { rpc?: string } | undefined)?.rpc : undefined;
+    log.push(
+      new Response(mine).text().then(async (text) => {
+        const bodies = await bodiesOf(response, text);
+        if (!shapes || rpc === undefined) return { method, status: response.status, bodies, binding: "HTTP+JSON" };
+        const translated = response.status >= 400 ? bodies : bodies.map((b) => (b && typeof b === "object" && "code" in b && "message" in b ? b : shapes.resultFromWire(rpc, b)));
+        return { method, status: response.status, bodies: translated, wire: bodies, rpc, binding: "HTTP+JSON" };
+      }),
+    );
     return new Response(theirs, { status: response.status, statusText: response.statusText, headers: response.headers });
   };
 }
@@ -340,6 +365,19 @@ export async function checkCaptured(version: string, log: Array<Promise<Captured
     const responseType = m.protocol.A2A_METHODS[captured.method]?.responseType;
     if (!responseType) continue;
     const validate = independentValidator(version, responseType);
+    if (captured.rpc !== undefined && captured.wire) {
+      // 0.3.0 over HTTP+JSON: errors are the A2A error object; results the proto's JSON, checked against the proto too.
+      for (const [i, wire] of captured.wire.entries()) {
+        const isError = captured.status >= 400 || (wire && typeof wire === "object" && "code" in wire && "message" in wire);
+        const problem = isError ? restErrorProblem030(wire) : protoJsonProblem(captured.rpc, wire);
+        if (problem) problems.push(`${captured.method} (wire): ${problem} in ${JSON.stringify(wire).slice(0, 300)}`);
+        checked++;
+        if (isError) continue;
+        const wrapped = { jsonrpc: "2.0", id: 1, result: captured.bodies[i] };
+        if (!validate(wrapped)) problems.push(`${captured.method}: ${JSON.stringify(validate.errors?.slice(0, 3))} in ${JSON.stringify(captured.bodies[i]).slice(0, 300)}`);
+      }
+      continue;
+    }
     for (const body of captured.bodies) {
       checked++;
       if (captured.binding === "HTTP+JSON") {

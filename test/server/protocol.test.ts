@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { randomUUID } from "node:crypto";
-import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, restErrorProblem, startServer, startWebhookReceiver, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
+import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, restErrorProblem, startServer, startWebhookReceiver, TEST_TOKEN, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
 
 /**
  * The generated server of each version, behind each of the four adapters, driven through the whole
@@ -40,9 +40,10 @@ const methods_has_extended = (version: string) => version === "0.3.0" || version
  */
 function restClient(m: VersionModules, url: string, fetchImpl: (input: string, init: RequestInit) => Promise<Response>): Client {
   const classes = Object.values(m.client).filter((v): v is (new (method: string, e: { code: number; message: string; data?: unknown }) => Error) & { code: number } => typeof v === "function" && typeof (v as { code?: unknown }).code === "number");
-  const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never };
+  const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never; A2A_WIRE_SHAPES?: never };
   const shapes = new m.profile.ProtocolShapes(protocol.A2A_PROFILE);
-  const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, { profile: protocol.A2A_PROFILE }, { fetch: fetchImpl }, {
+  const facts = { profile: protocol.A2A_PROFILE, ...(protocol.A2A_WIRE_SHAPES ? { shapes: protocol.A2A_WIRE_SHAPES } : {}) };
+  const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, facts, { fetch: fetchImpl, auth: { type: "bearer", token: TEST_TOKEN } }, {
     makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? m.client.A2AJsonRpcError)(method, error),
     isFinal: (result) => m.clientProtocol.isFinalEvent(shapes, result),
   });
@@ -74,7 +75,8 @@ for (const version of VERSIONS) {
       methods = m.protocol.A2A_PROFILE.methods;
     });
 
-    const bindings = v1 ? (["JSONRPC", "HTTP+JSON"] as const) : (["JSONRPC"] as const);
+    // HTTP+JSON where the version's proto defines it (1.0.1; 0.3.0 from a2a-0.3.0.proto, specification-0.3.0.md §3.2.3).
+    const bindings = v1 || version === "0.3.0" ? (["JSONRPC", "HTTP+JSON"] as const) : (["JSONRPC"] as const);
     for (const binding of bindings)
     for (const framework of FRAMEWORKS) {
       describe(binding === "JSONRPC" ? framework : `${framework} over HTTP+JSON`, () => {
@@ -84,7 +86,7 @@ for (const version of VERSIONS) {
         beforeAll(async () => {
           server = await startServer(version, framework, { extendedCard: { name: "Extended" }, rest: binding === "HTTP+JSON" });
           client = binding === "JSONRPC"
-            ? ((await m.client.A2AClient.fromAgentUrl(server.baseUrl, { fetch: capturingFetch(log) })) as unknown as Client)
+            ? ((await m.client.A2AClient.fromAgentUrl(server.baseUrl, { fetch: capturingFetch(log), auth: { type: "bearer", token: TEST_TOKEN } })) as unknown as Client)
             : restClient(m, server.restUrl, capturingRestFetch(log, m, server.restUrl));
           if (binding === "HTTP+JSON") client.card = (await (await fetch(server.baseUrl + m.protocol.WELL_KNOWN_AGENT_CARD_PATH)).json()) as Json;
         });

@@ -1,13 +1,15 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRAMEWORKS, modules, restErrorProblem, startServer, type RunningServer } from "./harness.js";
+import { restErrorProblem030 } from "./rest-wire.js";
 
 /**
- * Seeded fuzzing of the HTTP+JSON binding of 1.0.1 behind each adapter: the proto's routes with their
+ * Seeded fuzzing of the HTTP+JSON binding of 1.0.1 and 0.3.0 behind each adapter: the proto's routes with their
  * variables filled with odd values (percent signs, colons, slashes, unicode), the wrong verbs, paths
  * nearly right, query parameters of the wrong type, valid bodies mutated, random JSON, broken bytes and
  * odd content types and versions. Every reply must be a 2xx JSON or event stream, or an HTTP 4xx with
- * §11.6's google.rpc.Status body whose code is the status (specification-1.0.1.md §11.6); never a 5xx,
- * never a hang, and the server still answers at the end. Reproducible: the seed is fixed.
+ * §11.6's google.rpc.Status body whose code is the status (specification-1.0.1.md §11.6; 0.3.0: the A2A
+ * error object, rest-v030.test.ts); never a 5xx, never a hang, and the server still answers at the end.
+ * Reproducible: the seed is fixed.
  */
 const REQUESTS_PER_FRAMEWORK = 1_500;
 const CONCURRENCY = 8;
@@ -54,13 +56,20 @@ function randomJson(r: Rng, depth = 0): Json {
       return Array.from({ length: r.int(3) }, () => randomJson(r, depth + 1));
     default: {
       const o: { [k: string]: Json } = {};
-      for (let i = 0; i < r.int(4); i++) o[r.pick(["message", "parts", "role", "id", "taskId", "url", "text", "__proto__", "configuration", "x"])] = randomJson(r, depth + 1);
+      for (let i = 0; i < r.int(4); i++) o[r.pick(["message", "parts", "content", "role", "id", "name", "parent", "taskId", "url", "text", "file", "data", "__proto__", "configuration", "pushNotificationConfig", "x"])] = randomJson(r, depth + 1);
       return o;
     }
   }
 }
 
-function validBody(r: Rng): Json {
+function validBody(r: Rng, version: string): Json {
+  if (version === "0.3.0") {
+    // The 0.3 proto's shapes: `content`, a Part oneof, a FilePart oneof, `config` bodies for push configs.
+    const part = r.pick<Json>([{ text: r.pick(TEXTS) }, { data: { data: { a: 1 } } }, { file: { fileWithUri: "https://x/y", mimeType: "text/plain" } }, { file: { fileWithBytes: "aGk=" } }, { text: "a", data: { data: {} } }, {}]);
+    const message = { messageId: `m${r.int(1e6)}`, role: r.pick(["ROLE_USER", "ROLE_AGENT", "user", "ROLE_UNSPECIFIED"]), content: [part] };
+    const pushNotificationConfig = { url: r.pick(["http://127.0.0.1:9/h", "not a url", "http://10.1.2.3/"]), token: "t" };
+    return r.pick<Json>([{ message }, { message, configuration: { historyLength: r.int(4), blocking: r.next() < 0.5, pushNotification: pushNotificationConfig } }, { pushNotificationConfig }, { name: "tasks/t1" }, {}]);
+  }
   const message = { messageId: `m${r.int(1e6)}`, role: r.pick(["ROLE_USER", "ROLE_AGENT", "user"]), parts: [r.pick<Json>([{ text: r.pick(TEXTS) }, { data: { a: 1 } }, { url: "https://x/y" }, { text: "a", url: "https://x" }])] };
   return r.pick<Json>([{ message }, { message, configuration: { historyLength: r.int(4), returnImmediately: r.next() < 0.3 } }, { url: r.pick(["http://127.0.0.1:9/h", "not a url", "http://10.1.2.3/"]) }, {}]);
 }
@@ -82,7 +91,7 @@ interface Route {
   path: string;
 }
 
-function randomRequest(r: Rng, routes: readonly Route[]): { method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array } {
+function randomRequest(r: Rng, routes: readonly Route[], version: string): { method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array } {
   const route = r.pick(routes);
   let path = route.path.replace(/\{[^}]+\}/g, () => {
     const v = r.pick(VALUES);
@@ -97,8 +106,8 @@ function randomRequest(r: Rng, routes: readonly Route[]): { method: string; path
   }
   const method = r.next() < 0.85 ? route.verb : r.pick(VERBS);
   const headers: Record<string, string> = {};
-  const version = r.pick(VERSIONS);
-  if (version) headers["a2a-version"] = version;
+  const asked = r.pick(VERSIONS);
+  if (asked) headers["a2a-version"] = asked;
   let body: string | Uint8Array | undefined;
   if (method === "POST" || method === "PUT" || method === "PATCH") {
     const type = r.next() < 0.8 ? "application/json" : r.pick(TYPES);
@@ -106,9 +115,9 @@ function randomRequest(r: Rng, routes: readonly Route[]): { method: string; path
     const kind = r.int(10);
     body =
       kind < 6
-        ? JSON.stringify(mutate(r, validBody(r)))
+        ? JSON.stringify(mutate(r, validBody(r, version)))
         : kind < 7
-          ? JSON.stringify(validBody(r))
+          ? JSON.stringify(validBody(r, version))
           : kind < 8
             ? JSON.stringify(randomJson(r))
             : kind < 9
@@ -118,19 +127,20 @@ function randomRequest(r: Rng, routes: readonly Route[]): { method: string; path
   return { method, path, headers, ...(body !== undefined ? { body } : {}) };
 }
 
+for (const version of ["1.0.1", "0.3.0"])
 for (const framework of FRAMEWORKS) {
-  describe(`HTTP+JSON fuzzing on ${framework}`, () => {
+  describe(`HTTP+JSON fuzzing of ${version} on ${framework}`, () => {
     let server: RunningServer;
     let routes: Route[];
     beforeAll(async () => {
-      server = await startServer("1.0.1", framework, { rest: true, maxBodyBytes: 16 * 1024, allow: [] });
-      routes = (((await modules("1.0.1")).protocol as unknown as { A2A_HTTP_ROUTES: Route[] }).A2A_HTTP_ROUTES);
+      server = await startServer(version, framework, { rest: true, maxBodyBytes: 16 * 1024, allow: [] });
+      routes = (((await modules(version)).protocol as unknown as { A2A_HTTP_ROUTES: Route[] }).A2A_HTTP_ROUTES);
     });
     afterAll(async () => server.close());
 
     it(`${REQUESTS_PER_FRAMEWORK} seeded requests: no crash, every reply well-formed`, { timeout: 240_000 }, async () => {
       const r = rng(SEED);
-      const requests = Array.from({ length: REQUESTS_PER_FRAMEWORK }, () => randomRequest(r, routes));
+      const requests = Array.from({ length: REQUESTS_PER_FRAMEWORK }, () => randomRequest(r, routes, version));
       const problems: string[] = [];
       const statuses = new Map<number, number>();
       let next = 0;
@@ -155,7 +165,7 @@ for (const framework of FRAMEWORKS) {
               // Fastify's router refuses a path with broken percent-encoding before any plugin runs
               // (FST_ERR_BAD_URL, changed only by the app's own `frameworkErrors` option).
               const fastifyBadUrl = framework === "fastify" && response.status === 400 && (body as { code?: string } | undefined)?.code === "FST_ERR_BAD_URL";
-              const problem = fastifyBadUrl ? undefined : restErrorProblem(body, response.status);
+              const problem = fastifyBadUrl ? undefined : version === "0.3.0" ? restErrorProblem030(body) : restErrorProblem(body, response.status);
               if (problem) problems.push(`${what}: ${response.status} ${problem}: ${text.slice(0, 200)}`);
             } else if (type.startsWith("text/event-stream")) {
               for (const block of text.split("\n\n").filter((b) => b.startsWith("data:"))) JSON.parse(block.slice(5));
@@ -171,7 +181,10 @@ for (const framework of FRAMEWORKS) {
       expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
       expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
       expect(statuses.get(404) ?? 0).toBeGreaterThan(0);
-      const ok = await fetch(`${server.restUrl}/message:send`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } }) });
+      const ok =
+        version === "0.3.0"
+          ? await fetch(`${server.restUrl}/v1/message:send`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", content: [{ text: "hello" }] } }) })
+          : await fetch(`${server.restUrl}/message:send`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } }) });
       expect(ok.status).toBe(200);
     });
   });

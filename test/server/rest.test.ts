@@ -124,14 +124,26 @@ for (const framework of FRAMEWORKS) {
         ["a body id that contradicts the path → 400 naming id", () => request("POST", "/tasks/a:cancel", JSON.stringify({ id: "b" })), 400, { details: [{ fieldViolations: [{ field: "id" }] }] }],
         ["no A2A-Version → 400 VERSION_NOT_SUPPORTED", () => request("GET", "/tasks/x", undefined, {}), 400, { status: "FAILED_PRECONDITION", details: [{ reason: "VERSION_NOT_SUPPORTED" }] }],
         ["a streaming call with a bad body → 400 JSON, not a stream", () => request("POST", "/message:stream", JSON.stringify({ message: message({ role: "nobody" }) })), 400, { details: [{ fieldViolations: [{ field: "message.role" }] }] }],
+        // Hardening issue 16, item 1: 5,000 levels (V8's JSON.stringify overflows near 4,500): refused naming the field, never stored.
+        ["metadata nested 5,000 levels → 400 naming message.metadata.a…", () => request("POST", "/message:send", `{"message":{"messageId":"m-deep","role":"ROLE_USER","parts":[{"text":"task"}],"metadata":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}}`), 400, { status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest" }] }],
+        ["a streamed data part nested 5,000 levels → 400 JSON, not a stream", () => request("POST", "/message:stream", `{"message":{"messageId":"m-deep","role":"ROLE_USER","parts":[{"data":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}]}}`), 400, { status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest" }] }],
         ["a push config for an unknown task → 404", () => request("POST", "/tasks/none/pushNotificationConfigs", JSON.stringify({ url: "http://10.0.0.1/h" })), 404, { details: [{ reason: "TASK_NOT_FOUND" }] }],
       ];
-      it.each(cases)("%s", async (_name, call, status, expected) => {
+      it.each(cases)("%s", async (name, call, status, expected) => {
         const r = await call();
         refused(r, status, expected);
+        if (name.includes("nested")) expect(String(((((r.json as Json).error as Json).details as Json[])[0]?.fieldViolations as Json[])[0]?.field)).toMatch(/^message\.(metadata|parts\[0\]\.data)(\.a)+$/);
         if (status === 405) expect(r.headers.get("allow")).toMatch(/^(GET|POST|DELETE)/);
         const ok = await send("hello");
         expect(ok.json).toMatchObject({ message: { role: "ROLE_AGENT" } });
+      });
+
+      it("a runtime refusal names the field as the REST body has it: message.contextId, not params.message.contextId", async () => {
+        const task = ((await send("ask")).json as Json).task as Json;
+        // §3.4.3: a message naming task A with another contextId MUST be rejected.
+        const r = await request("POST", "/message:send", JSON.stringify({ message: message({ taskId: task.id, contextId: "another-context", parts: [{ text: "Bob" }] }) }));
+        refused(r, 400, { status: "INVALID_ARGUMENT", details: [{ fieldViolations: [{ field: "message.contextId" }] }] });
+        expect(r.text).not.toMatch(/\/params|params\./);
       });
 
       it("a webhook on a private address is refused (400 naming the url)", async () => {
@@ -146,7 +158,8 @@ for (const framework of FRAMEWORKS) {
 describe("the card's interfaces are checked at startup", () => {
   it("a listed binding that is not served is an error naming it", async () => {
     await expect(startServer("1.0.1", "node", { card: { supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "GRPC", protocolVersion: "1.0" }] } })).rejects.toThrow(/GRPC interface/);
-    await expect(startServer("0.3.0", "node", { card: { preferredTransport: "HTTP+JSON" } })).rejects.toThrow(/HTTP\+JSON interface .* has no HTTP\+JSON binding/);
+    // Versions without a proto are JSON-RPC only (0.3.0 has HTTP+JSON from a2a-0.3.0.proto: rest-v030.test.ts).
+    await expect(startServer("0.2.6", "node", { card: { preferredTransport: "HTTP+JSON" } })).rejects.toThrow(/HTTP\+JSON interface .* has no HTTP\+JSON binding/);
   });
 
   it("a card that lists only HTTP+JSON is served over REST, not JSON-RPC", async () => {

@@ -93,8 +93,9 @@ describe("the A2A service, without a transport", () => {
     await expect(s.call("GetTask", { id: "x" }, ctx({ "a2a-version": "1.0", authorization: "Bearer secret" }))).rejects.toMatchObject({ code: -32001 });
   });
 
-  it("extendedCard(ctx): the authenticated card", async () => {
-    const { service: s } = await service({ extendedCard: true });
-    expect((await s.extendedCard(ctx())).name).toBe("Extended");
+  it("extendedCard(ctx): the authenticated card, to authenticated callers only (specification-1.0.1.md §13.3)", async () => {
+    const { service: s } = await service({ extendedCard: true, auth: true });
+    await expect(s.extendedCard(ctx())).rejects.toMatchObject({ code: -32000, http: 401 });
+    expect((await s.extendedCard(ctx({ "a2a-version": "1.0", authorization: "Bearer secret" }))).name).toBe("Extended");
   });
 });

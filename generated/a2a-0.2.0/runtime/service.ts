@@ -16,6 +16,7 @@ import { TaskRuntime, type AgentExecutor, type RuntimeLogger } from "./task-runt
 import { lastEventSequence } from "./event-ids.js";
 import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore } from "./tasks.js";
 import type { Validator } from "./validation.js";
+import type { WireShapeAdapter } from "./wire-shapes.js";
 
 export { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
 
@@ -52,6 +53,8 @@ export interface ProtocolBinding {
   httpRoutes?: readonly HttpRoute[];
   /** Each error's HTTP and gRPC status by code (the specification's error code mappings), where it has them. */
   errorStatus?: { readonly [code: number]: ErrorStatus };
+  /** Where the HTTP+JSON binding carries the proto's shapes rather than the JSON-RPC ones (0.3.0): the translation. */
+  wireShapes?: WireShapeAdapter;
 }
 
 /** How a binding other than JSON-RPC reports an error: its HTTP status and gRPC status name. */
@@ -64,6 +67,8 @@ export interface ErrorStatus {
 export interface HttpRoute {
   /** The JSON-RPC method name of the rpc. */
   readonly method: string;
+  /** The rpc's name where it differs from `method` (0.3.0: "SendMessage"), the key of the wire-shape translation. */
+  readonly rpc?: string;
   readonly verb: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The path template, e.g. "/tasks/{id=*}:cancel" or "/{tenant}/tasks". */
   readonly path: string;

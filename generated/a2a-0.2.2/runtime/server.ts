@@ -103,6 +103,7 @@ export class A2AServerCore {
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
     this.service = new A2AService(binding, options);
+    checkExtendedCardAuth(options.card as JsonObject, this.service.requiresAuth);
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
     this.store = this.service.runtime.store;
@@ -179,6 +180,24 @@ export class A2AServerCore {
     }
     return httpError(404, `Not found: ${request.path}`);
   }
+}
+
+/**
+ * A card that declares an extended card (1.0 `capabilities.extendedAgentCard`, 0.3
+ * `supportsAuthenticatedExtendedCard`) must have callers authenticated: specification-1.0.1.md §13.3
+ * ("MUST require authentication" for GetExtendedAgentCard) and 0.3's "authenticated" extended card. Without
+ * a security scheme every caller would get it anonymously, so the server refuses to start, saying why.
+ */
+export function checkExtendedCardAuth(card: JsonObject, authenticates: boolean): void {
+  const v1 = isObject(card.capabilities) && card.capabilities.extendedAgentCard === true;
+  const v03 = card.supportsAuthenticatedExtendedCard === true;
+  if ((!v1 && !v03) || authenticates) return;
+  const field = v1 ? "capabilities.extendedAgentCard" : "supportsAuthenticatedExtendedCard";
+  throw new Error(
+    `the agent card declares an extended card (${field}: true) but no security scheme: the extended card is for authenticated callers only ` +
+      `(specification-1.0.1.md §13.3: GetExtendedAgentCard MUST require authentication), and without a scheme every caller would get it anonymously. ` +
+      `Declare securitySchemes and ${v1 ? "securityRequirements" : "security"} in the card (and pass auth.verify), or set ${field} to false.`,
+  );
 }
 
 function pathOf(url: unknown): string | undefined {

@@ -5,7 +5,10 @@
  * (specification-1.0.1.md §11.3–§11.5), results are the response bodies, streams are Server-Sent Events
  * of StreamResponse objects (§11.7), and errors (google.rpc.Status bodies, §11.6) become the same typed
  * errors as on JSON-RPC: the A2A code is read from the ErrorInfo's reason, a BadRequest is invalid params.
- * Depends only on web platform globals, like the JSON-RPC transport.
+ * A version whose proto shapes differ from its JSON-RPC ones (0.3.0) sends and reads the proto's shapes,
+ * translated by the version's `shapes` (the gRPC binding's translation), and reads 0.3's error bodies
+ * (`{ code, message, data }` with the A2A code). Depends only on web platform globals, like the JSON-RPC
+ * transport.
  */
 import {
   A2AJsonRpcError,
@@ -24,10 +27,13 @@ import { parseJsonSafe } from "./jsonrpc.js";
 import { isObject, type ProtocolProfile } from "./profile.js";
 import type { HttpRoute } from "./service.js";
 import { parseSse } from "./sse.js";
+import type { WireShapeAdapter } from "./wire-shapes.js";
 
 /** What the transport needs of the version besides the routes: its error codes and version header. */
 export interface RestVersionFacts {
   profile: Pick<ProtocolProfile, "errorCodes" | "versionHeader" | "specVersion">;
+  /** The translation between the proto's shapes on the wire and the version's JSON-RPC shapes (0.3.0). */
+  shapes?: WireShapeAdapter;
 }
 
 const DEFAULT_TIMEOUT_MS = 60_000;
@@ -69,7 +75,7 @@ export class RestTransport implements ClientTransport {
       if (!response.ok) throw this.errorOf(method, response.status, text);
       const parsed = text === "" ? { ok: true as const, value: {} } : parseJsonSafe(text);
       if (!parsed.ok) throw new A2ATransportError(`${method}: the response is not JSON (${parsed.message})`, { status: response.status, body: text });
-      return this.checked(method, parsed.value);
+      return this.checked(method, this.fromWire(method, parsed.value));
     } finally {
       dispose();
     }
@@ -96,7 +102,7 @@ export class RestTransport implements ClientTransport {
         if (event.event === "error" || (isObject(parsed.value) && isObject(parsed.value.error) && Object.keys(parsed.value).length === 1)) {
           throw this.errorOf(method, status, event.data);
         }
-        const result = this.checked(method, parsed.value);
+        const result = this.checked(method, this.fromWire(method, parsed.value));
         yield result;
         if (this.checks.isFinal?.(result)) return;
       }
@@ -113,8 +119,21 @@ export class RestTransport implements ClientTransport {
     return { ...params, tenant: this.tenant };
   }
 
+  /** The rpc of a method where the wire carries the proto's shapes (0.3.0), else undefined. */
+  private rpcOf(method: string): string | undefined {
+    return this.facts.shapes ? this.routes.find((r) => r.method === method)?.rpc : undefined;
+  }
+
+  /** A response body (or stream event) in the proto's shapes as the version's JSON-RPC result. */
+  private fromWire(method: string, value: unknown): unknown {
+    const rpc = this.rpcOf(method);
+    return rpc === undefined || !this.facts.shapes ? value : this.facts.shapes.resultFromWire(rpc, value);
+  }
+
   private async send(method: string, params: unknown, accept: string, options: CallOptions, signal: AbortSignal): Promise<Response> {
-    const request = expandRoute(this.routes, method, params);
+    const rpc = this.rpcOf(method);
+    const wire = rpc === undefined || !this.facts.shapes ? params : this.facts.shapes.paramsToWire(rpc, params);
+    const request = expandRoute(this.routes, method, wire);
     if (!request) throw new A2ATransportError(`${method}: no HTTP+JSON route of this version fits these params`);
     const url = new URL(this.baseUrl + request.path);
     for (const [key, value] of request.query) url.searchParams.append(key, value);
@@ -133,7 +152,8 @@ export class RestTransport implements ClientTransport {
     let body: string | undefined;
     if (request.verb !== "GET" && request.verb !== "DELETE") {
       body = JSON.stringify(request.body ?? {});
-      headers["content-type"] = CONTENT_TYPE;
+      // 1.0: application/a2a+json (§11.1); 0.3 "MUST use application/json" (specification-0.3.0.md §3.2.3).
+      headers["content-type"] = version ? CONTENT_TYPE : "application/json";
     }
     const fetchImpl = this.options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
     try {
@@ -149,9 +169,15 @@ export class RestTransport implements ClientTransport {
     return checkedResult(this.checks, this.options, method, result);
   }
 
-  /** The typed error of an error body (google.rpc.Status), or a transport error when the body is not one. */
+  /** The typed error of an error body (google.rpc.Status; 0.3's A2A error object), or a transport error when the body is not one. */
   private errorOf(method: string, status: number, text: string): Error {
     const parsed = parseJsonSafe(text);
+    if (parsed.ok && isObject(parsed.value) && typeof parsed.value.code === "number" && Number.isInteger(parsed.value.code) && typeof parsed.value.message === "string") {
+      // 0.3's form (the official SDK's too): the A2A error object itself, its code the A2A error code.
+      const object: A2AErrorObject = { code: parsed.value.code, message: parsed.value.message };
+      if (parsed.value.data !== undefined) object.data = parsed.value.data;
+      return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
+    }
     const error = parsed.ok && isObject(parsed.value) && isObject(parsed.value.error) ? parsed.value.error : undefined;
     if (!error || typeof error.message !== "string") return new A2ATransportError(`${method}: HTTP ${status}`, { status, body: text });
     const details = Array.isArray(error.details) ? error.details.filter(isObject) : [];

@@ -7,7 +7,7 @@
  *   createNodeServer(server).listen(3000);
  */
 import type * as Models from "../models.js";
-import { A2A_METHODS, A2A_PROFILE } from "../protocol.js";
+import { A2A_ERROR_STATUS, A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE, A2A_WIRE_SHAPES } from "../protocol.js";
 import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
 import {
@@ -63,6 +63,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (extended !== undefined && !validators.AgentCard(extended)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
+  const binding = {
+    profile: A2A_PROFILE,
+    methods: A2A_METHODS,
+    validators,
+    httpRoutes: A2A_HTTP_ROUTES,
+    errorStatus: A2A_ERROR_STATUS,
+    wireShapes: A2A_WIRE_SHAPES,
+  };
   return new A2AServerCore(binding, options);
 }

@@ -6,6 +6,7 @@
  */
 import protobuf from "protobufjs/light.js";
 import { GOOGLE_RPC_DESCRIPTOR } from "./google-rpc.js";
+import type { WireShapeAdapter } from "../wire-shapes.js";
 import { messageFromJson, messageToJson, type ToJsonOptions } from "./proto-json.js";
 
 export interface GrpcBindingSpec {
@@ -25,13 +26,8 @@ export interface GrpcBindingSpec {
   readonly shapes?: GrpcShapeAdapter;
 }
 
-/** Conversions between the proto's ProtoJSON (`wire`) and the service's JSON (`service`), per rpc. */
-export interface GrpcShapeAdapter {
-  paramsFromWire(rpc: string, wire: unknown): unknown;
-  paramsToWire(rpc: string, params: unknown): unknown;
-  resultToWire(rpc: string, result: unknown): unknown;
-  resultFromWire(rpc: string, wire: unknown): unknown;
-}
+/** Conversions between the proto's ProtoJSON and the service's JSON, per rpc (the same for every binding that carries the proto's shapes). */
+export type GrpcShapeAdapter = WireShapeAdapter;
 
 export interface GrpcRpc {
   /** The rpc's name, e.g. "SendMessage". */

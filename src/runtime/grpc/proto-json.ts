@@ -9,19 +9,10 @@
  * and what is wrong with it.
  */
 import protobuf from "protobufjs/light.js";
+import { ProtoJsonError } from "../wire-shapes.js";
 
 /** A field of the input that cannot be converted: where (a JSON path, camelCase) and why. */
-export class ProtoJsonError extends Error {
-  override readonly name = "ProtoJsonError";
-  constructor(
-    /** The field's path, e.g. `message.parts[0].raw`; "" for the whole value. */
-    readonly field: string,
-    /** What is wrong, e.g. `unknown value "TASK_STATE_DONE" of enum TaskState`. */
-    readonly description: string,
-  ) {
-    super(field ? `${field}: ${description}` : description);
-  }
-}
+export { ProtoJsonError };
 
 export interface ToJsonOptions {
   /**

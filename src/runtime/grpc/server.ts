@@ -13,6 +13,7 @@ import grpc from "@grpc/grpc-js";
 import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
+import { repointIssues, repointText } from "../issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
 
 /** What a binding passes the service with each call (service.ts `CallContext`). */
@@ -22,10 +23,14 @@ export interface GrpcCallContext {
   /** Aborted when the client cancels the call or goes away. */
   readonly signal: AbortSignal;
   readonly binding: "GRPC";
+  /** Set when the service requires no authentication (`requiresAuth === false`): nothing to check. */
+  readonly authenticated?: { readonly principal: unknown };
 }
 
 /** The transport-free A2A service (service.ts `A2AService`), as far as this binding uses it. */
 export interface A2AServiceLike {
+  /** False when the card declares no security scheme: calls then skip authentication. */
+  readonly requiresAuth?: boolean;
   call(method: string, params: unknown, ctx: GrpcCallContext): Promise<unknown>;
   stream(method: string, params: unknown, ctx: GrpcCallContext): Promise<AsyncIterable<unknown>>;
 }
@@ -225,30 +230,44 @@ async function addReflection(server: grpc.Server, spec: GrpcBindingSpec): Promis
 
 function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleUnaryCall<Buffer, Uint8Array> {
   return (call, callback) => {
-    const abort = new AbortController();
+    // The call's abort signal is made when something reads it (a verifier, a custom method): most calls
+    // never do, and an AbortController plus a "cancelled" listener per call showed in the profile.
+    let abort: AbortController | undefined;
     let answered = false;
-    // grpc-js also emits "cancelled" once a call's status is sent: only a call still running is aborted.
-    call.on("cancelled", () => {
-      if (!answered) abort.abort();
-    });
+    const signal = (): AbortSignal => {
+      if (!abort) {
+        const controller = new AbortController();
+        abort = controller;
+        if (call.cancelled) controller.abort();
+        // grpc-js also emits "cancelled" once a call's status is sent: only a call still running is aborted.
+        else call.once("cancelled", () => {
+          if (!answered) controller.abort();
+        });
+      }
+      return abort.signal;
+    };
     const answer: grpc.sendUnaryData<Uint8Array> = (error, value) => {
       answered = true;
       callback(error, value);
     };
-    void (async () => {
-      let params: unknown;
-      try {
-        params = decodeParams(binding, rpc, call.request);
-      } catch (error) {
-        return answer(inputError(binding, rpc, error));
-      }
-      try {
-        const result = await service.call(rpc.method, params, contextOf(call.metadata, abort.signal));
-        answer(null, encodeResult(binding, rpc, result));
-      } catch (error) {
-        answer(serviceError(binding, rpc, error, logger));
-      }
-    })();
+    let params: unknown;
+    try {
+      params = decodeParams(binding, rpc, call.request);
+    } catch (error) {
+      return answer(inputError(binding, rpc, error));
+    }
+    service.call(rpc.method, params, contextOf(call.metadata, signal, service)).then(
+      (result) => {
+        let bytes: Uint8Array;
+        try {
+          bytes = encodeResult(binding, rpc, result);
+        } catch (error) {
+          return answer(serviceError(binding, rpc, error, logger));
+        }
+        answer(null, bytes);
+      },
+      (error: unknown) => answer(serviceError(binding, rpc, error, logger)),
+    );
   };
 }
 
@@ -273,7 +292,7 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
         return;
       }
       try {
-        const events = await service.stream(rpc.method, params, contextOf(call.metadata, abort.signal));
+        const events = await service.stream(rpc.method, params, contextOf(call.metadata, () => abort.signal, service));
         iterator = events[Symbol.asyncIterator]();
         // The stream is accepted: the headers go now (a quiet subscription is not a silent call).
         if (!abort.signal.aborted) call.sendMetadata(new grpc.Metadata());
@@ -295,21 +314,43 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
   };
 }
 
-/** The service's view of the call's metadata. */
-function contextOf(metadata: grpc.Metadata, signal: AbortSignal): GrpcCallContext {
+/**
+ * The service's view of the call: its metadata as headers (one pass over grpc-js's entries), the abort signal
+ * (made when read), and, when the service requires no authentication, the call marked as authenticated so
+ * that the service does not build an HTTP request view to check nothing.
+ */
+function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: A2AServiceLike): GrpcCallContext {
   const headers: Record<string, string> = {};
-  for (const key of Object.keys(metadata.getMap())) {
+  const entries = metadata.toJSON();
+  for (const key in entries) {
     if (key.endsWith("-bin")) continue;
-    const values = metadata.get(key).filter((v): v is string => typeof v === "string");
-    if (values.length > 0) headers[key.toLowerCase()] = values.join(", ");
+    const values = entries[key] as grpc.MetadataValue[];
+    let joined: string | undefined;
+    for (const v of values) if (typeof v === "string") joined = joined === undefined ? v : `${joined}, ${v}`;
+    if (joined !== undefined) headers[key.toLowerCase()] = joined;
   }
-  return { headers, signal, binding: "GRPC" };
+  const open = service.requiresAuth === false;
+  return {
+    headers,
+    get signal() {
+      return signal();
+    },
+    binding: "GRPC",
+    ...(open ? { authenticated: { principal: undefined } } : {}),
+  };
 }
 
 /** A request that is not the rpc's message: INVALID_ARGUMENT with the field in a BadRequest. */
 function inputError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown): Partial<grpc.StatusObject> {
   const field = error instanceof ProtoJsonError ? error.field : "";
-  const description = error instanceof ProtoJsonError ? error.description : `not a valid ${rpc.requestType.name} message (${error instanceof Error ? error.message : String(error)})`;
+  const reason = error instanceof Error ? error.message : String(error);
+  // protobufjs stops decoding at protoc's recursion limit (100 nested messages) without saying where.
+  const description =
+    error instanceof ProtoJsonError
+      ? error.description
+      : reason === "max depth exceeded"
+        ? `not a valid ${rpc.requestType.name} message: nested deeper than 100 messages (protobuf's recursion limit)`
+        : `not a valid ${rpc.requestType.name} message (${reason})`;
   const message = `Invalid ${rpc.requestType.name}: ${field ? `${field}: ` : ""}${description}`;
   return statusObject(binding, {
     code: GRPC_STATUS.INVALID_ARGUMENT,
@@ -321,7 +362,11 @@ function inputError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown): P
 /** An error of the service (or of encoding its answer) as the status the client gets. */
 function serviceError(binding: LoadedGrpcBinding, rpc: GrpcRpc, error: unknown, logger: Logger): Partial<grpc.StatusObject> {
   if (isA2AErrorLike(error)) {
-    const status = statusOfError(error, binding.spec.errorCodes);
+    // Fields named as the rpc's request has them ("message.contextId", 0.3.0's "message.content[0]"), not params.….
+    const shapes = binding.spec.shapes;
+    const toWire = shapes ? (pointer: string) => shapes.pointerToWire(rpc.name, pointer) : undefined;
+    const data = repointIssues(error.data, toWire);
+    const status = statusOfError({ code: error.code, message: repointText(error.message, toWire), ...(data !== undefined ? { data } : {}), ...(error.http !== undefined ? { http: error.http } : {}) }, binding.spec.errorCodes);
     const extra = new grpc.Metadata();
     if (error.challenge) extra.set("www-authenticate", error.challenge);
     return statusObject(binding, status, extra);

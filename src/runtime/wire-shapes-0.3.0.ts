@@ -1,6 +1,7 @@
 /**
- * A2A 0.3.0's gRPC binding speaks the shapes of its proto (`a2a-0.3.0.proto`, package a2a.v1), which differ
- * from the JSON-RPC shapes of its JSON Schema (`a2a-0.3.0.json`) that the service speaks. Where the two
+ * A2A 0.3.0's gRPC and HTTP+JSON bindings speak the shapes of its proto (`a2a-0.3.0.proto`, package a2a.v1:
+ * ProtoJSON on HTTP+JSON, protobuf on gRPC), which differ from the JSON-RPC shapes of its JSON Schema
+ * (`a2a-0.3.0.json`) that the service speaks. Where the two
  * disagree the specification text (specification-0.3.0.md §3.5.6, §7) decides what a field means; this maps
  * each rpc's request and response between them, both ways:
  *
@@ -18,12 +19,11 @@
  * - security schemes are a oneof (`apiKeySecurityScheme`, …) ⇄ `{ type: "apiKey", in, … }`; a security
  *   requirement is `{ schemes: { name: { list } } }` ⇄ `{ name: [scopes] }`.
  *
- * What the proto has no field for is lost on this binding (documented in docs/grpc.md): a Part's
+ * What the proto has no field for is lost on this binding (documented in docs/grpc.md and docs/interop.md): a Part's
  * `metadata`, a file's `name`, a message's `referenceTaskIds`, the card's `iconUrl`, the capability
  * `stateTransitionHistory`.
  */
-import type { GrpcShapeAdapter } from "./binding.js";
-import { ProtoJsonError } from "./proto-json.js";
+import { ProtoJsonError, type WireShapeAdapter } from "./wire-shapes.js";
 
 type Obj = { [key: string]: unknown };
 
@@ -75,11 +75,15 @@ const roleToWire = (value: unknown): unknown => (typeof value === "string" ? `RO
 // ---------------------------------------------------------------------------------------------------
 // Objects: wire (proto JSON) → service (0.3.0 JSON) and back
 
-function partFromWire(value: unknown): Obj {
+function partFromWire(value: unknown, path: string): Obj {
   const p = obj(value);
+  const members = ["text", "file", "data"].filter((m) => p[m] !== undefined);
+  // A oneof with two members set is not a Part of the proto (ProtoJSON forbids it); none set is left to the validator.
+  if (members.length > 1) throw new ProtoJsonError(path, `a Part has one of text, file, data; got ${members.join(" and ")}`);
   if (p.text !== undefined) return { kind: "text", text: p.text };
   if (p.file !== undefined) {
     const f = obj(p.file);
+    if (f.fileWithUri !== undefined && f.fileWithBytes !== undefined) throw new ProtoJsonError(`${path}.file`, "a FilePart has one of fileWithUri, fileWithBytes; got both");
     return { kind: "file", file: defined({ uri: f.fileWithUri, bytes: f.fileWithBytes, mimeType: f.mimeType }) };
   }
   if (p.data !== undefined) return { kind: "data", data: obj(p.data).data ?? {} };
@@ -96,9 +100,14 @@ function partToWire(value: unknown): Obj {
   return { text: p.text };
 }
 
-function messageFromWire(value: unknown): Obj {
+/**
+ * A wire message as the service's. In a request (`path` given) a `content` that is missing or not a list
+ * stays so, for the validator to name; in an answer it reads as no parts (proto3 leaves an empty list out).
+ */
+function messageFromWire(value: unknown, path?: string): Obj {
   const m = obj(value);
-  return defined({ kind: "message", ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleFromWire(m.role), parts: list(m.content, partFromWire) ?? [] });
+  const parts = Array.isArray(m.content) ? m.content.map((p, i) => partFromWire(p, `${path ?? "message"}.content[${i}]`)) : path === undefined ? [] : m.content;
+  return defined({ kind: "message", ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleFromWire(m.role), parts });
 }
 
 function messageToWire(value: unknown): Obj {
@@ -118,7 +127,7 @@ function statusToWire(value: unknown): Obj {
 
 function artifactFromWire(value: unknown): Obj {
   const a = obj(value);
-  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a.parts, partFromWire) ?? [] });
+  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a.parts, (p) => partFromWire(p, "artifact.parts")) ?? [] });
 }
 
 function artifactToWire(value: unknown): Obj {
@@ -262,9 +271,61 @@ function parseName(name: string, pattern: RegExp, field: string, config = false)
 const taskName = (id: unknown) => `tasks/${String(id ?? "")}`;
 
 // ---------------------------------------------------------------------------------------------------
+// Pointers: where a field of the service's params sits in the wire request
+
+/** A part's pointer tokens (after `/parts/N`) → the wire part's; a field the proto has no place for → the part. */
+function partTokensToWire(tokens: string[]): string[] {
+  const [first, second, ...rest] = tokens;
+  if (first === "file" && second !== undefined) {
+    if (second === "uri") return ["file", "fileWithUri", ...rest];
+    if (second === "bytes") return ["file", "fileWithBytes", ...rest];
+    return second === "mimeType" ? ["file", "mimeType", ...rest] : ["file"];
+  }
+  if (first === "data") return ["data", "data", ...tokens.slice(1)];
+  if (first === "text" || first === "file") return tokens;
+  return []; // `kind`, `metadata`: the part itself
+}
+
+/** A message's pointer tokens → the wire message's (`parts` → `content`; `kind` is not on the wire). */
+function messageTokensToWire(tokens: string[]): string[] {
+  const [first, index, ...rest] = tokens;
+  if (first === "parts") return index === undefined ? ["content"] : ["content", index, ...partTokensToWire(rest)];
+  if (first === "kind" || first === "referenceTaskIds") return [];
+  return tokens;
+}
+
+const escapeToken = (t: string) => t.replace(/~/g, "~0").replace(/\//g, "~1");
+const unescapeToken = (t: string) => t.replace(/~1/g, "/").replace(/~0/g, "~");
+
+function pointerTokensToWire(rpc: string, tokens: string[]): string[] {
+  const [first, ...rest] = tokens;
+  switch (rpc) {
+    case "SendMessage":
+    case "SendStreamingMessage":
+      if (first === "message") return ["message", ...messageTokensToWire(rest)];
+      if (first === "configuration" && rest[0] === "pushNotificationConfig") return ["configuration", "pushNotification", ...rest.slice(1)];
+      return tokens;
+    case "GetTask":
+    case "CancelTask":
+    case "TaskSubscription":
+      return first === "id" ? ["name"] : tokens;
+    case "CreateTaskPushNotificationConfig":
+      if (first === "taskId") return ["parent"];
+      return first === "pushNotificationConfig" ? ["config", "pushNotificationConfig", ...rest] : tokens;
+    case "GetTaskPushNotificationConfig":
+    case "DeleteTaskPushNotificationConfig":
+      return first === "id" || first === "pushNotificationConfigId" ? ["name"] : tokens;
+    case "ListTaskPushNotificationConfig":
+      return first === "id" ? ["parent"] : tokens;
+    default:
+      return tokens;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // Per rpc
 
-export const SHAPES_0_3_0: GrpcShapeAdapter = {
+export const SHAPES_0_3_0: WireShapeAdapter = {
   paramsFromWire(rpc, wire) {
     const w = obj(wire);
     switch (rpc) {
@@ -274,7 +335,7 @@ export const SHAPES_0_3_0: GrpcShapeAdapter = {
         // proto3's bool has no "unset": a configuration on the wire means blocking only when it says so
         // (the proto's default, false); no configuration leaves the service's default (blocking).
         const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c.blocking ?? false, pushNotificationConfig: c.pushNotification });
-        return defined({ message: w.message === undefined ? undefined : messageFromWire(w.message), configuration, metadata: w.metadata });
+        return defined({ message: w.message === undefined ? undefined : messageFromWire(w.message, "message"), configuration, metadata: w.metadata });
       }
       case "GetTask": {
         const [id] = parseName(String(w.name ?? ""), TASK_NAME, "name");
@@ -326,7 +387,9 @@ export const SHAPES_0_3_0: GrpcShapeAdapter = {
       }
       case "GetTaskPushNotificationConfig":
       case "DeleteTaskPushNotificationConfig":
-        return { name: `${taskName(p.id)}/pushNotificationConfigs/${String(p.pushNotificationConfigId ?? "")}` };
+        // Without a config id JSON-RPC means the config whose id is the task id (what `set` gives a config
+        // without one, as the 0.3 SDKs do); the resource name needs one: the task id.
+        return { name: `${taskName(p.id)}/pushNotificationConfigs/${String(p.pushNotificationConfigId ?? p.id ?? "")}` };
       case "ListTaskPushNotificationConfig":
         return { parent: taskName(p.id) };
       case "GetAgentCard":
@@ -357,6 +420,13 @@ export const SHAPES_0_3_0: GrpcShapeAdapter = {
       default:
         return result;
     }
+  },
+
+  pointerToWire(rpc, pointer) {
+    if (pointer === "") return pointer;
+    const tokens = pointer.split("/").slice(1).map(unescapeToken);
+    const wire = pointerTokensToWire(rpc, tokens);
+    return wire.length === 0 ? "" : `/${wire.map(escapeToken).join("/")}`;
   },
 
   resultFromWire(rpc, wire) {
