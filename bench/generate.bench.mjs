@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(ROOT, "package.json"));
@@ -338,7 +339,75 @@ const phaseText = (phases) =>
     .map(([k, v]) => `${k} ${v >= 10 ? v.toFixed(0) : v.toFixed(1)}`)
     .join(", ");
 
+const UNCHANGED_ROW = "(5) a2a-codegen CLI, unchanged inputs, cold";
+const CHECK_ROW = "(6) a2a-codegen CLI --check, up to date, cold";
+const NODE_ROW = "(0) node -e 0 (start-up floor), cold";
+const UNCHANGED_GOAL_MS = 150;
+const CHECK_GOAL_MS = 300;
+
+/**
+ * Rows (5) and (6): `generate` and `generate --check` run again on a folder generated from the same inputs
+ * (interleaved, `runs` rounds after `warmup`). Each run must say "up to date" and leave every file as it was
+ * (same bytes and same modification time): the unchanged-input path rewrites nothing.
+ */
+function measureUnchanged(tmp, errors) {
+  const out = join(tmp, "unchanged");
+  const prime = runNode(CLI, ["generate", "--spec", opts.spec, "--out", out], tmp);
+  if (prime.status !== 0) {
+    errors.push({ row: UNCHANGED_ROW, message: describeFailure("a2a-codegen CLI (priming generate)", prime) });
+    return {};
+  }
+  const snapshot = () => {
+    const files = new Map();
+    const walk = (d) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else files.set(p, `${statSync(p).mtimeMs} ${readFileSync(p, "utf8")}`);
+      }
+    };
+    walk(out);
+    return files;
+  };
+  const before = snapshot();
+  const subjects = [
+    { key: "generate", row: UNCHANGED_ROW, args: ["generate", "--spec", opts.spec, "--out", out] },
+    { key: "check", row: CHECK_ROW, args: ["generate", "--spec", opts.spec, "--out", out, "--check"] },
+  ];
+  // The floor of any cold CLI run, for reference: node starting and exiting, nothing loaded.
+  subjects.push({ key: "node", row: NODE_ROW, script: "-e", args: ["0"] });
+  const walls = { generate: [], check: [], node: [] };
+  const alive = new Set(subjects.map((s) => s.key));
+  for (let round = 0; round < opts.warmup + opts.runs; round++) {
+    for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
+      if (!alive.has(subject.key)) continue;
+      try {
+        const run = runNode(subject.script ?? CLI, subject.args, tmp);
+        if (run.status !== 0) throw new Error(describeFailure(subject.row, run));
+        if (subject.key === "node") {
+          if (round >= opts.warmup) walls.node.push(run.wall);
+          continue;
+        }
+        if (!/up to date/.test(run.stdout)) throw new Error(`${subject.row}: the run did not say "up to date":\n${run.stdout}${run.stderr}`);
+        const after = snapshot();
+        const changed = [...before.keys()].filter((p) => after.get(p) !== before.get(p));
+        if (changed.length > 0 || after.size !== before.size) throw new Error(`${subject.row}: the run rewrote ${changed.length || "some"} file(s), e.g. ${relative(out, changed[0] ?? out)}`);
+        if (round >= opts.warmup) walls[subject.key].push(run.wall);
+      } catch (error) {
+        errors.push({ row: subject.row, message: error instanceof Error ? error.message : String(error) });
+        alive.delete(subject.key);
+      }
+    }
+  }
+  return {
+    unchanged: alive.has("generate") ? { wall: stats(walls.generate), walls: walls.generate } : undefined,
+    upToDateCheck: alive.has("check") ? { wall: stats(walls.check), walls: walls.check } : undefined,
+    nodeStart: alive.has("node") ? { wall: stats(walls.node), walls: walls.node } : undefined,
+  };
+}
+
 async function main() {
+  const printed = captureConsole();
   if (!existsSync(CLI)) throw new Error(`${relative(ROOT, CLI)} is missing: run \`npm run build\` (or \`npm run bench\`)`);
   if (!existsSync(SCHEMA)) throw new Error(`no bundled schema ${relative(ROOT, SCHEMA)}`);
 
@@ -376,10 +445,12 @@ async function main() {
       return undefined;
     }
   };
-  let a2aCli, a2aIn, jsttAll, jsttBare, jsttIn;
+  let a2aCli, a2aIn, jsttAll, jsttBare, jsttIn, unchanged, upToDateCheck, nodeStart;
   try {
     process.stderr.write(`measuring ${A2A_ROW}, ${JSTT_ALL_ROW} and ${JSTT_BARE_ROW}, interleaved…\n`);
     ({ a2aCli, jsttAll, jsttBare } = measureCold(tmp, errors));
+    process.stderr.write(`measuring ${UNCHANGED_ROW} and ${CHECK_ROW}, interleaved…\n`);
+    ({ unchanged, upToDateCheck, nodeStart } = measureUnchanged(tmp, errors));
     a2aIn = attempt("(2) a2a-codegen generate(), in-process", () => runChild("a2a", tmp));
     jsttIn = attempt("(4) json-schema-to-typescript compile(), in-process", () => runChild("jstt", tmp));
   } finally {
@@ -399,6 +470,9 @@ async function main() {
     row("(3') json2ts CLI defaults, cold", jsttBare?.wall, outText(jsttBare)),
     row("(4) jstt compile(), first in-process call", jsttIn && { median: jsttIn.first.wall }, `import ${ms(jsttIn?.importMs)} before it`),
     row(`(4) jstt compile(), in-process ×${opts.repeats}`, jsttInWall, outText(jsttIn && { ...jsttIn, files: 1 }) + " (in memory)"),
+    row(UNCHANGED_ROW, unchanged?.wall, unchanged ? "nothing rewritten" : "—"),
+    row(CHECK_ROW, upToDateCheck?.wall, upToDateCheck ? "nothing rewritten" : "—"),
+    row(NODE_ROW, nodeStart?.wall, "reference: the floor of (1), (3), (5), (6)"),
   ];
   console.log(table(["row", "min", "median", "max", "output"], rows));
   if (a2aCli?.note) console.log(`\n* (1): ${a2aCli.note}`);
@@ -429,6 +503,14 @@ async function main() {
     verdict = { result: "N/A", reason: "row (1) or (3) failed" };
     console.log("\nverdict — N/A: row (1) or (3) failed");
   }
+
+  const goalLine = (label, r, goal) => {
+    const result = r ? (r.wall.median <= goal ? "PASS" : "MISS") : "N/A";
+    console.log(`goal — ${label} ≤ ${goal} ms: ${r ? ms(r.wall.median) : "—"} → ${result}`);
+    return { goalMs: goal, medianMs: r ? round(r.wall.median) : null, result };
+  };
+  const unchangedVerdict = goalLine("(5) `generate` on unchanged inputs", unchanged, UNCHANGED_GOAL_MS);
+  const checkVerdict = goalLine("(6) `generate --check` on an up-to-date folder", upToDateCheck, CHECK_GOAL_MS);
 
   // A hint only: the 1-minute load at the end includes the bench's own runs (about 1), at the start the build.
   machine.busy = machine.loadavgStart[0] > machine.cpus * 0.75 || machine.loadavgEnd[0] > machine.cpus * 0.75 + 1;
@@ -468,6 +550,9 @@ async function main() {
       },
       json2tsCliCold: jsttAll && { command: jsttAll.command, wallMs: roundStats(jsttAll.wall), output: { bytes: jsttAll.bytes, types: jsttAll.types } },
       json2tsCliColdDefaults: jsttBare && { command: jsttBare.command, wallMs: roundStats(jsttBare.wall), output: { bytes: jsttBare.bytes, types: jsttBare.types } },
+      a2aCliUnchangedInputs: unchanged && { command: `a2a-codegen generate --spec ${opts.spec} --out <folder generated from the same inputs>`, wallMs: roundStats(unchanged.wall) },
+      nodeStartUp: nodeStart && { command: "node -e 0", wallMs: roundStats(nodeStart.wall) },
+      a2aCliUpToDateCheck: upToDateCheck && { command: `a2a-codegen generate --spec ${opts.spec} --out <same folder> --check`, wallMs: roundStats(upToDateCheck.wall) },
       jsttCompileInProcess: jsttIn && {
         options: { unreachableDefinitions: true },
         importMs: round(jsttIn.importMs),
@@ -477,6 +562,7 @@ async function main() {
       },
     },
     verdict,
+    goals: { unchangedInputs: unchangedVerdict, upToDateCheck: checkVerdict },
     errors,
   };
   if (opts.write) {
@@ -484,7 +570,11 @@ async function main() {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "latest.json");
     writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
-    console.log(`\nresults written to ${relative(ROOT, file)}`);
+    writeReadmeSection("generate", "Generation", printed(), {
+      command: `node bench/generate.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(),
+      machine: machineLine({ cpus: machine.cpus, model: machine.cpuModel, node: machine.node, load: machine.loadavgStart[0] }),
+    });
+    console.log(`\nresults written to ${relative(ROOT, file)} and bench/README.md`);
   }
   if (errors.length) process.exitCode = 1;
 }
