@@ -90,9 +90,9 @@ function dirStats(dir) {
 const countDeclarations = (ts) => (ts.match(/^export (?:interface|type|enum|const enum) /gm) ?? []).length;
 
 /** Runs `node <script> <args>` as a fresh process; returns wall time and output. */
-function runNode(script, args, cwd) {
+function runNode(script, args, cwd, env = undefined) {
   const start = now();
-  const child = spawnSync(process.execPath, [script, ...args], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const child = spawnSync(process.execPath, [script, ...args], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: env ? { ...process.env, ...env } : process.env });
   const wall = now() - start;
   if (child.error) throw child.error;
   return { wall, status: child.status, signal: child.signal, stdout: child.stdout, stderr: child.stderr };
@@ -159,7 +159,8 @@ async function child(kind) {
 
 function runChild(kind, cwd) {
   const args = ["--child", kind, "--repeats", String(opts.repeats), "--spec", opts.spec];
-  const run = runNode(fileURLToPath(import.meta.url), args, cwd);
+  // The pipeline itself, every call: the output cache is off in the in-process rows.
+  const run = runNode(fileURLToPath(import.meta.url), args, cwd, { A2A_CODEGEN_CACHE: "off" });
   const line = run.stdout.split("\n").find((l) => l.startsWith("BENCH-RESULT "));
   if (run.status !== 0 || !line) throw new Error(describeFailure(`in-process child (${kind})`, run));
   return JSON.parse(line.slice("BENCH-RESULT ".length));
@@ -194,7 +195,7 @@ function coldRuns(subjects, tmp, errors) {
     for (const subject of order) {
       const out = join(tmp, `${subject.label}-${round}`);
       try {
-        const run = runNode(...subject.makeArgs(out), tmp);
+        const run = runNode(...subject.makeArgs(out), tmp, subject.env);
         if (run.status !== 0) throw new Error(describeFailure(subject.label, run));
         const extra = subject.check(run, out); // throws when the run produced nothing
         if (round >= opts.warmup) {
@@ -243,13 +244,22 @@ function a2aCliArgs(tmp) {
 }
 
 const A2A_ROW = "(1) a2a-codegen CLI, cold";
+const A2A_NOCACHE_ROW = "(1') a2a-codegen CLI, cold, no cache";
+/** The output cache of rows (1), (5), (6): a fresh folder per bench run, deleted at the end. */
+let CACHE_DIR;
 const JSTT_ALL_ROW = "(3) json2ts CLI --unreachableDefinitions, cold";
 const JSTT_BARE_ROW = "(3') json2ts CLI defaults, cold";
 
-function a2aCliSubject(args) {
+/**
+ * Row (1) runs as a user's second and later runs do: the output cache (src/write/output-cache.ts, filled
+ * by the warm-up round) holds Ajv's compile and prettier's output for this schema and generator. Row (1')
+ * is the same command with the cache off (A2A_CODEGEN_CACHE=off): a first run, every step computed.
+ */
+function a2aCliSubject(args, { cache = true } = {}) {
   return {
-    label: "a2a-cli",
-    row: A2A_ROW,
+    label: cache ? "a2a-cli" : "a2a-cli-nocache",
+    row: cache ? A2A_ROW : A2A_NOCACHE_ROW,
+    env: cache ? { A2A_CODEGEN_CACHE: CACHE_DIR } : { A2A_CODEGEN_CACHE: "off" },
     makeArgs: (out) => [CLI, args(out)],
     check: (run, out) => {
       const timings = parseTimings(run.stderr);
@@ -288,9 +298,10 @@ function measureCold(tmp, errors) {
   }
   const all = json2tsSubject(["--unreachableDefinitions"]);
   const bare = json2tsSubject([]);
-  const subjects = [...(a2a ? [a2aCliSubject(a2a.args)] : []), all, bare];
+  const subjects = [...(a2a ? [a2aCliSubject(a2a.args), a2aCliSubject(a2a.args, { cache: false })] : []), all, bare];
   const results = coldRuns(subjects, tmp, errors);
   const a2aRes = results.get("a2a-cli");
+  const nocache = results.get("a2a-cli-nocache");
   const json2ts = (subject) => {
     const r = results.get(subject.label);
     return (
@@ -315,6 +326,16 @@ function measureCold(tmp, errors) {
       files: a2aRes.extras[0].files,
       bytes: a2aRes.extras[0].bytes,
       types: a2aRes.extras[0].types,
+    },
+    a2aCliNoCache: nocache && {
+      command: `A2A_CODEGEN_CACHE=off node dist/cli.js ${a2a.args("<tmp>").join(" ")}`,
+      wall: stats(nocache.walls),
+      walls: nocache.walls,
+      phases: phaseMedians(nocache.extras.map((e) => e.phases)),
+      reportedTotal: median(nocache.extras.map((e) => e.total)),
+      files: nocache.extras[0].files,
+      bytes: nocache.extras[0].bytes,
+      types: nocache.extras[0].types,
     },
     jsttAll: json2ts(all),
     jsttBare: json2ts(bare),
@@ -352,7 +373,7 @@ const CHECK_GOAL_MS = 300;
  */
 function measureUnchanged(tmp, errors) {
   const out = join(tmp, "unchanged");
-  const prime = runNode(CLI, ["generate", "--spec", opts.spec, "--out", out], tmp);
+  const prime = runNode(CLI, ["generate", "--spec", opts.spec, "--out", out], tmp, { A2A_CODEGEN_CACHE: CACHE_DIR });
   if (prime.status !== 0) {
     errors.push({ row: UNCHANGED_ROW, message: describeFailure("a2a-codegen CLI (priming generate)", prime) });
     return {};
@@ -382,7 +403,7 @@ function measureUnchanged(tmp, errors) {
     for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
       if (!alive.has(subject.key)) continue;
       try {
-        const run = runNode(subject.script ?? CLI, subject.args, tmp);
+        const run = runNode(subject.script ?? CLI, subject.args, tmp, { A2A_CODEGEN_CACHE: CACHE_DIR });
         if (run.status !== 0) throw new Error(describeFailure(subject.row, run));
         if (subject.key === "node") {
           if (round >= opts.warmup) walls.node.push(run.wall);
@@ -445,10 +466,11 @@ async function main() {
       return undefined;
     }
   };
-  let a2aCli, a2aIn, jsttAll, jsttBare, jsttIn, unchanged, upToDateCheck, nodeStart;
+  let a2aCli, a2aCliNoCache, a2aIn, jsttAll, jsttBare, jsttIn, unchanged, upToDateCheck, nodeStart;
   try {
     process.stderr.write(`measuring ${A2A_ROW}, ${JSTT_ALL_ROW} and ${JSTT_BARE_ROW}, interleaved…\n`);
-    ({ a2aCli, jsttAll, jsttBare } = measureCold(tmp, errors));
+    CACHE_DIR = join(tmp, "output-cache");
+    ({ a2aCli, a2aCliNoCache, jsttAll, jsttBare } = measureCold(tmp, errors));
     process.stderr.write(`measuring ${UNCHANGED_ROW} and ${CHECK_ROW}, interleaved…\n`);
     ({ unchanged, upToDateCheck, nodeStart } = measureUnchanged(tmp, errors));
     a2aIn = attempt("(2) a2a-codegen generate(), in-process", () => runChild("a2a", tmp));
@@ -464,6 +486,7 @@ async function main() {
   const row = (label, s, output) => [label, ms(s?.min), ms(s?.median), ms(s?.max), output];
   const rows = [
     row(`(1) a2a-codegen CLI, cold process${a2aCli?.note ? " *" : ""}`, a2aCli?.wall, outText(a2aCli)),
+    row("(1') a2a-codegen CLI, cold process, no cache", a2aCliNoCache?.wall, outText(a2aCliNoCache)),
     row("(2) a2a-codegen generate(), first in-process call", a2aIn && { median: a2aIn.first.wall }, `import ${ms(a2aIn?.importMs)} before it`),
     row(`(2) a2a-codegen generate(), in-process ×${opts.repeats}`, a2aInWall, outText(a2aIn) + " (in memory)"),
     row("(3) json2ts CLI --unreachableDefinitions, cold", jsttAll?.wall, outText(jsttAll)),
@@ -480,6 +503,7 @@ async function main() {
   console.log("\nper-phase medians (ms):");
   if (a2aCli) console.log(`  (1) CLI, cold:            ${phaseText(a2aCli.phases)}; reported total ${ms(a2aCli.reportedTotal)}`);
   if (a2aCli) console.log(`      outside the phases:   ${ms(a2aCli.wall.median - a2aCli.reportedTotal)} (node start-up, module loading, CLI parsing, exit)`);
+  if (a2aCliNoCache) console.log(`  (1') CLI, cold, no cache: ${phaseText(a2aCliNoCache.phases)}; reported total ${ms(a2aCliNoCache.reportedTotal)}`);
   if (a2aIn) console.log(`  (2) first in-process:     ${phaseText(a2aIn.first.phases)}`);
   if (a2aIn) console.log(`  (2) in-process, repeated: ${phaseText(phaseMedians(a2aIn.phases))}`);
 
@@ -499,6 +523,11 @@ async function main() {
       `\nverdict — goal: ${verdict.goal}: (1) ${ms(a2aCli.wall.median)} / (3) ${ms(jsttAll.wall.median)} = ${ratio.toFixed(2)}× → ${verdict.result}` +
         (jsttBare ? `  [vs (3') defaults ${ms(jsttBare.wall.median)}: ${verdict.ratioVsBareDefaults}×]` : ""),
     );
+    if (a2aCliNoCache) {
+      const first = a2aCliNoCache.wall.median / jsttAll.wall.median;
+      verdict.noCache = { ours: round(a2aCliNoCache.wall.median), ratio: round(first, 2), result: first <= 1 ? "PASS" : "MISS" };
+      console.log(`verdict, no cache (a first run): (1') ${ms(a2aCliNoCache.wall.median)} / (3) ${ms(jsttAll.wall.median)} = ${first.toFixed(2)}× → ${verdict.noCache.result}`);
+    }
   } else {
     verdict = { result: "N/A", reason: "row (1) or (3) failed" };
     console.log("\nverdict — N/A: row (1) or (3) failed");
@@ -538,6 +567,12 @@ async function main() {
         phaseMedianMs: Object.fromEntries(Object.entries(a2aCli.phases).map(([k, v]) => [k, round(v)])),
         reportedTotalMedianMs: round(a2aCli.reportedTotal),
         output: { files: a2aCli.files, bytes: a2aCli.bytes, types: a2aCli.types },
+      },
+      a2aCliColdNoCache: a2aCliNoCache && {
+        command: a2aCliNoCache.command,
+        wallMs: roundStats(a2aCliNoCache.wall),
+        phaseMedianMs: Object.fromEntries(Object.entries(a2aCliNoCache.phases).map(([k, v]) => [k, round(v)])),
+        reportedTotalMedianMs: round(a2aCliNoCache.reportedTotal),
       },
       a2aInProcess: a2aIn && {
         entry: a2aIn.entry,

@@ -3,6 +3,8 @@ import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
 import { CodegenError } from "../errors.js";
 import { standaloneModule } from "./ajv-module.js";
 import { COMPACT_HELPERS, compactAjvCode } from "./ajv-compact.js";
+import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { generatorIdentity } from "../write/up-to-date.js";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
 import { canonicalJson, isObject, type JsonObject } from "../schema/json.js";
 import { aliasEnds, aliasOf } from "../ir/aliases.js";
@@ -13,9 +15,10 @@ import type { TemplateRenderer } from "./templates.js";
 
 // ajv and its standalone module are CommonJS modules with a `default` export.
 const require = createRequire(import.meta.url);
-const Ajv = (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
-const standaloneCode = (require("ajv/dist/standalone/index.js") as { default: (ajv: AjvClass, refs: Record<string, string>) => string })
-  .default;
+/** Ajv's class, loaded on the first compile (a run whose validators come from the cache never loads Ajv). */
+function ajvClass(): new (options: AjvOptions) => AjvClass {
+  return (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
+}
 
 /** Ajv options shared by the generated validators and the tests' independent validator. */
 export const AJV_OPTIONS = {
@@ -198,7 +201,7 @@ export function emitAjvModule(ir: ProtocolIR, header: string): string {
   // The module is written in the same order, so that Ajv's writer never follows a chain either.
   const refs: Record<string, string> = {};
   for (const name of leavesFirst(schema.definitions as JsonObject)) refs[compiledName(name)] = `${SCHEMA_ID}#/definitions/${name}`;
-  const code = compactAjvCode(esmImports(compileStandalone(schema, refs))).replace(
+  const code = cachedStandalone(schema, refs).replace(
     /export const (\w+) = (\w+);/g,
     (_m, name: string, fn: string) => `export const ${name}: RawValidateFunction = ${fn};`,
   );
@@ -219,6 +222,20 @@ function withoutAnnotations(schema: JsonObject): JsonObject {
   });
 }
 
+/**
+ * The compacted standalone code of the schema, from the cache when this generator (its code, and Ajv's
+ * version) compiled this very schema before: Ajv's compile is the costliest step of a cold run.
+ */
+function cachedStandalone(schema: JsonObject, refs: Record<string, string>): string {
+  const ajvVersion = (require("ajv/package.json") as { version: string }).version;
+  const key = cacheKey("validators.ajv.ts", generatorIdentity(), ajvVersion, JSON.stringify(STANDALONE_OPTIONS), JSON.stringify(refs), JSON.stringify(schema));
+  const hit = readCached("validators", key);
+  if (hit !== undefined) return hit;
+  const code = compactAjvCode(esmImports(compileStandalone(schema, refs)));
+  writeCached("validators", key, code);
+  return code;
+}
+
 const STANDALONE_OPTIONS = { ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } } as const;
 
 /**
@@ -228,6 +245,7 @@ const STANDALONE_OPTIONS = { ...AJV_OPTIONS, code: { source: true, esm: true, op
  */
 function compileStandalone(schema: JsonObject, refs: Record<string, string>): string {
   try {
+    const Ajv = ajvClass();
     const ajv = new Ajv({ ...STANDALONE_OPTIONS });
     ajv.addSchema(schema);
     for (const id of Object.values(refs)) ajv.getSchema(id);
