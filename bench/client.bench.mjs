@@ -6,8 +6,8 @@
 //   node bench/client.bench.mjs [--versions 0.3.0,1.0.1] [--duration 3] [--concurrency 16] [--rounds 3] [--no-write]
 //
 // The echo runs in its own child process (bench/server-target.mjs bare); the clients run in this process,
-// one after the other, each for --rounds rounds of --duration seconds with --concurrency calls in flight
-// (the median round is kept). Run after `npm run build`. See bench/README.md, section "Client".
+// their rounds alternating, each for --rounds rounds of --duration seconds with --concurrency calls in
+// flight (the median round is kept). Run after `npm run build`. See bench/README.md, section "Client".
 import { fork } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -129,10 +129,22 @@ async function main() {
       try {
         const all = await contenders(version, dir, echo.url);
         const rows = {};
-        for (const [name, call] of Object.entries(all)) {
+        const entries = Object.entries(all);
+        for (const [, call] of entries) {
           await call(); // preflight: a failing client must not be measured
           await callsPerSecond(call, { duration: 0.5, concurrency: o.concurrency });
-          rows[name] = median(await serial(o.rounds, () => callsPerSecond(call, o)));
+        }
+        // The clients' rounds alternate (the order rotating), so that a shared machine's load spreads over
+        // both instead of landing on one of them.
+        const rounds = Object.fromEntries(entries.map(([name]) => [name, []]));
+        for (let round = 0; round < o.rounds; round++) {
+          for (let i = 0; i < entries.length; i++) {
+            const [name, call] = entries[(i + round) % entries.length];
+            rounds[name].push(await callsPerSecond(call, o));
+          }
+        }
+        for (const [name] of entries) {
+          rows[name] = median(rounds[name]);
           console.log(`  A2A ${version}  ${name.padEnd(26)} ${Math.round(rows[name]).toLocaleString("en-US").padStart(7)} calls/s`);
         }
         const [ours, sdk] = Object.values(rows);
@@ -153,12 +165,6 @@ async function main() {
     writeReadmeSection("client", "Client", printed(), { command: `node bench/client.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(), machine: machineLine(results.machine) });
     console.log(`wrote ${RESULTS.slice(ROOT.length + 1)} and bench/README.md`);
   }
-}
-
-async function serial(n, fn) {
-  const out = [];
-  for (let i = 0; i < n; i++) out.push(await fn());
-  return out;
 }
 
 main().catch((e) => {

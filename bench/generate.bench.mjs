@@ -15,6 +15,7 @@ import { createRequire } from "node:module";
 import os from "node:os";
 import { dirname, join, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(join(ROOT, "package.json"));
@@ -89,9 +90,9 @@ function dirStats(dir) {
 const countDeclarations = (ts) => (ts.match(/^export (?:interface|type|enum|const enum) /gm) ?? []).length;
 
 /** Runs `node <script> <args>` as a fresh process; returns wall time and output. */
-function runNode(script, args, cwd) {
+function runNode(script, args, cwd, env = undefined) {
   const start = now();
-  const child = spawnSync(process.execPath, [script, ...args], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024 });
+  const child = spawnSync(process.execPath, [script, ...args], { cwd, encoding: "utf8", maxBuffer: 64 * 1024 * 1024, env: env ? { ...process.env, ...env } : process.env });
   const wall = now() - start;
   if (child.error) throw child.error;
   return { wall, status: child.status, signal: child.signal, stdout: child.stdout, stderr: child.stderr };
@@ -158,7 +159,8 @@ async function child(kind) {
 
 function runChild(kind, cwd) {
   const args = ["--child", kind, "--repeats", String(opts.repeats), "--spec", opts.spec];
-  const run = runNode(fileURLToPath(import.meta.url), args, cwd);
+  // The pipeline itself, every call: the output cache is off in the in-process rows.
+  const run = runNode(fileURLToPath(import.meta.url), args, cwd, { A2A_CODEGEN_CACHE: "off" });
   const line = run.stdout.split("\n").find((l) => l.startsWith("BENCH-RESULT "));
   if (run.status !== 0 || !line) throw new Error(describeFailure(`in-process child (${kind})`, run));
   return JSON.parse(line.slice("BENCH-RESULT ".length));
@@ -193,7 +195,7 @@ function coldRuns(subjects, tmp, errors) {
     for (const subject of order) {
       const out = join(tmp, `${subject.label}-${round}`);
       try {
-        const run = runNode(...subject.makeArgs(out), tmp);
+        const run = runNode(...subject.makeArgs(out), tmp, subject.env);
         if (run.status !== 0) throw new Error(describeFailure(subject.label, run));
         const extra = subject.check(run, out); // throws when the run produced nothing
         if (round >= opts.warmup) {
@@ -242,13 +244,22 @@ function a2aCliArgs(tmp) {
 }
 
 const A2A_ROW = "(1) a2a-codegen CLI, cold";
+const A2A_NOCACHE_ROW = "(1') a2a-codegen CLI, cold, no cache";
+/** The output cache of rows (1), (5), (6): a fresh folder per bench run, deleted at the end. */
+let CACHE_DIR;
 const JSTT_ALL_ROW = "(3) json2ts CLI --unreachableDefinitions, cold";
 const JSTT_BARE_ROW = "(3') json2ts CLI defaults, cold";
 
-function a2aCliSubject(args) {
+/**
+ * Row (1) runs as a user's second and later runs do: the output cache (src/write/output-cache.ts, filled
+ * by the warm-up round) holds Ajv's compile and prettier's output for this schema and generator. Row (1')
+ * is the same command with the cache off (A2A_CODEGEN_CACHE=off): a first run, every step computed.
+ */
+function a2aCliSubject(args, { cache = true } = {}) {
   return {
-    label: "a2a-cli",
-    row: A2A_ROW,
+    label: cache ? "a2a-cli" : "a2a-cli-nocache",
+    row: cache ? A2A_ROW : A2A_NOCACHE_ROW,
+    env: cache ? { A2A_CODEGEN_CACHE: CACHE_DIR } : { A2A_CODEGEN_CACHE: "off" },
     makeArgs: (out) => [CLI, args(out)],
     check: (run, out) => {
       const timings = parseTimings(run.stderr);
@@ -287,9 +298,10 @@ function measureCold(tmp, errors) {
   }
   const all = json2tsSubject(["--unreachableDefinitions"]);
   const bare = json2tsSubject([]);
-  const subjects = [...(a2a ? [a2aCliSubject(a2a.args)] : []), all, bare];
+  const subjects = [...(a2a ? [a2aCliSubject(a2a.args), a2aCliSubject(a2a.args, { cache: false })] : []), all, bare];
   const results = coldRuns(subjects, tmp, errors);
   const a2aRes = results.get("a2a-cli");
+  const nocache = results.get("a2a-cli-nocache");
   const json2ts = (subject) => {
     const r = results.get(subject.label);
     return (
@@ -315,6 +327,16 @@ function measureCold(tmp, errors) {
       bytes: a2aRes.extras[0].bytes,
       types: a2aRes.extras[0].types,
     },
+    a2aCliNoCache: nocache && {
+      command: `A2A_CODEGEN_CACHE=off node dist/cli.js ${a2a.args("<tmp>").join(" ")}`,
+      wall: stats(nocache.walls),
+      walls: nocache.walls,
+      phases: phaseMedians(nocache.extras.map((e) => e.phases)),
+      reportedTotal: median(nocache.extras.map((e) => e.total)),
+      files: nocache.extras[0].files,
+      bytes: nocache.extras[0].bytes,
+      types: nocache.extras[0].types,
+    },
     jsttAll: json2ts(all),
     jsttBare: json2ts(bare),
   };
@@ -338,7 +360,75 @@ const phaseText = (phases) =>
     .map(([k, v]) => `${k} ${v >= 10 ? v.toFixed(0) : v.toFixed(1)}`)
     .join(", ");
 
+const UNCHANGED_ROW = "(5) a2a-codegen CLI, unchanged inputs, cold";
+const CHECK_ROW = "(6) a2a-codegen CLI --check, up to date, cold";
+const NODE_ROW = "(0) node -e 0 (start-up floor), cold";
+const UNCHANGED_GOAL_MS = 150;
+const CHECK_GOAL_MS = 300;
+
+/**
+ * Rows (5) and (6): `generate` and `generate --check` run again on a folder generated from the same inputs
+ * (interleaved, `runs` rounds after `warmup`). Each run must say "up to date" and leave every file as it was
+ * (same bytes and same modification time): the unchanged-input path rewrites nothing.
+ */
+function measureUnchanged(tmp, errors) {
+  const out = join(tmp, "unchanged");
+  const prime = runNode(CLI, ["generate", "--spec", opts.spec, "--out", out], tmp, { A2A_CODEGEN_CACHE: CACHE_DIR });
+  if (prime.status !== 0) {
+    errors.push({ row: UNCHANGED_ROW, message: describeFailure("a2a-codegen CLI (priming generate)", prime) });
+    return {};
+  }
+  const snapshot = () => {
+    const files = new Map();
+    const walk = (d) => {
+      for (const e of readdirSync(d, { withFileTypes: true })) {
+        const p = join(d, e.name);
+        if (e.isDirectory()) walk(p);
+        else files.set(p, `${statSync(p).mtimeMs} ${readFileSync(p, "utf8")}`);
+      }
+    };
+    walk(out);
+    return files;
+  };
+  const before = snapshot();
+  const subjects = [
+    { key: "generate", row: UNCHANGED_ROW, args: ["generate", "--spec", opts.spec, "--out", out] },
+    { key: "check", row: CHECK_ROW, args: ["generate", "--spec", opts.spec, "--out", out, "--check"] },
+  ];
+  // The floor of any cold CLI run, for reference: node starting and exiting, nothing loaded.
+  subjects.push({ key: "node", row: NODE_ROW, script: "-e", args: ["0"] });
+  const walls = { generate: [], check: [], node: [] };
+  const alive = new Set(subjects.map((s) => s.key));
+  for (let round = 0; round < opts.warmup + opts.runs; round++) {
+    for (const subject of round % 2 === 0 ? subjects : [...subjects].reverse()) {
+      if (!alive.has(subject.key)) continue;
+      try {
+        const run = runNode(subject.script ?? CLI, subject.args, tmp, { A2A_CODEGEN_CACHE: CACHE_DIR });
+        if (run.status !== 0) throw new Error(describeFailure(subject.row, run));
+        if (subject.key === "node") {
+          if (round >= opts.warmup) walls.node.push(run.wall);
+          continue;
+        }
+        if (!/up to date/.test(run.stdout)) throw new Error(`${subject.row}: the run did not say "up to date":\n${run.stdout}${run.stderr}`);
+        const after = snapshot();
+        const changed = [...before.keys()].filter((p) => after.get(p) !== before.get(p));
+        if (changed.length > 0 || after.size !== before.size) throw new Error(`${subject.row}: the run rewrote ${changed.length || "some"} file(s), e.g. ${relative(out, changed[0] ?? out)}`);
+        if (round >= opts.warmup) walls[subject.key].push(run.wall);
+      } catch (error) {
+        errors.push({ row: subject.row, message: error instanceof Error ? error.message : String(error) });
+        alive.delete(subject.key);
+      }
+    }
+  }
+  return {
+    unchanged: alive.has("generate") ? { wall: stats(walls.generate), walls: walls.generate } : undefined,
+    upToDateCheck: alive.has("check") ? { wall: stats(walls.check), walls: walls.check } : undefined,
+    nodeStart: alive.has("node") ? { wall: stats(walls.node), walls: walls.node } : undefined,
+  };
+}
+
 async function main() {
+  const printed = captureConsole();
   if (!existsSync(CLI)) throw new Error(`${relative(ROOT, CLI)} is missing: run \`npm run build\` (or \`npm run bench\`)`);
   if (!existsSync(SCHEMA)) throw new Error(`no bundled schema ${relative(ROOT, SCHEMA)}`);
 
@@ -376,10 +466,13 @@ async function main() {
       return undefined;
     }
   };
-  let a2aCli, a2aIn, jsttAll, jsttBare, jsttIn;
+  let a2aCli, a2aCliNoCache, a2aIn, jsttAll, jsttBare, jsttIn, unchanged, upToDateCheck, nodeStart;
   try {
     process.stderr.write(`measuring ${A2A_ROW}, ${JSTT_ALL_ROW} and ${JSTT_BARE_ROW}, interleaved…\n`);
-    ({ a2aCli, jsttAll, jsttBare } = measureCold(tmp, errors));
+    CACHE_DIR = join(tmp, "output-cache");
+    ({ a2aCli, a2aCliNoCache, jsttAll, jsttBare } = measureCold(tmp, errors));
+    process.stderr.write(`measuring ${UNCHANGED_ROW} and ${CHECK_ROW}, interleaved…\n`);
+    ({ unchanged, upToDateCheck, nodeStart } = measureUnchanged(tmp, errors));
     a2aIn = attempt("(2) a2a-codegen generate(), in-process", () => runChild("a2a", tmp));
     jsttIn = attempt("(4) json-schema-to-typescript compile(), in-process", () => runChild("jstt", tmp));
   } finally {
@@ -393,12 +486,16 @@ async function main() {
   const row = (label, s, output) => [label, ms(s?.min), ms(s?.median), ms(s?.max), output];
   const rows = [
     row(`(1) a2a-codegen CLI, cold process${a2aCli?.note ? " *" : ""}`, a2aCli?.wall, outText(a2aCli)),
+    row("(1') a2a-codegen CLI, cold process, no cache", a2aCliNoCache?.wall, outText(a2aCliNoCache)),
     row("(2) a2a-codegen generate(), first in-process call", a2aIn && { median: a2aIn.first.wall }, `import ${ms(a2aIn?.importMs)} before it`),
     row(`(2) a2a-codegen generate(), in-process ×${opts.repeats}`, a2aInWall, outText(a2aIn) + " (in memory)"),
     row("(3) json2ts CLI --unreachableDefinitions, cold", jsttAll?.wall, outText(jsttAll)),
     row("(3') json2ts CLI defaults, cold", jsttBare?.wall, outText(jsttBare)),
     row("(4) jstt compile(), first in-process call", jsttIn && { median: jsttIn.first.wall }, `import ${ms(jsttIn?.importMs)} before it`),
     row(`(4) jstt compile(), in-process ×${opts.repeats}`, jsttInWall, outText(jsttIn && { ...jsttIn, files: 1 }) + " (in memory)"),
+    row(UNCHANGED_ROW, unchanged?.wall, unchanged ? "nothing rewritten" : "—"),
+    row(CHECK_ROW, upToDateCheck?.wall, upToDateCheck ? "nothing rewritten" : "—"),
+    row(NODE_ROW, nodeStart?.wall, "reference: the floor of (1), (3), (5), (6)"),
   ];
   console.log(table(["row", "min", "median", "max", "output"], rows));
   if (a2aCli?.note) console.log(`\n* (1): ${a2aCli.note}`);
@@ -406,6 +503,7 @@ async function main() {
   console.log("\nper-phase medians (ms):");
   if (a2aCli) console.log(`  (1) CLI, cold:            ${phaseText(a2aCli.phases)}; reported total ${ms(a2aCli.reportedTotal)}`);
   if (a2aCli) console.log(`      outside the phases:   ${ms(a2aCli.wall.median - a2aCli.reportedTotal)} (node start-up, module loading, CLI parsing, exit)`);
+  if (a2aCliNoCache) console.log(`  (1') CLI, cold, no cache: ${phaseText(a2aCliNoCache.phases)}; reported total ${ms(a2aCliNoCache.reportedTotal)}`);
   if (a2aIn) console.log(`  (2) first in-process:     ${phaseText(a2aIn.first.phases)}`);
   if (a2aIn) console.log(`  (2) in-process, repeated: ${phaseText(phaseMedians(a2aIn.phases))}`);
 
@@ -425,10 +523,23 @@ async function main() {
       `\nverdict — goal: ${verdict.goal}: (1) ${ms(a2aCli.wall.median)} / (3) ${ms(jsttAll.wall.median)} = ${ratio.toFixed(2)}× → ${verdict.result}` +
         (jsttBare ? `  [vs (3') defaults ${ms(jsttBare.wall.median)}: ${verdict.ratioVsBareDefaults}×]` : ""),
     );
+    if (a2aCliNoCache) {
+      const first = a2aCliNoCache.wall.median / jsttAll.wall.median;
+      verdict.noCache = { ours: round(a2aCliNoCache.wall.median), ratio: round(first, 2), result: first <= 1 ? "PASS" : "MISS" };
+      console.log(`verdict, no cache (a first run): (1') ${ms(a2aCliNoCache.wall.median)} / (3) ${ms(jsttAll.wall.median)} = ${first.toFixed(2)}× → ${verdict.noCache.result}`);
+    }
   } else {
     verdict = { result: "N/A", reason: "row (1) or (3) failed" };
     console.log("\nverdict — N/A: row (1) or (3) failed");
   }
+
+  const goalLine = (label, r, goal) => {
+    const result = r ? (r.wall.median <= goal ? "PASS" : "MISS") : "N/A";
+    console.log(`goal — ${label} ≤ ${goal} ms: ${r ? ms(r.wall.median) : "—"} → ${result}`);
+    return { goalMs: goal, medianMs: r ? round(r.wall.median) : null, result };
+  };
+  const unchangedVerdict = goalLine("(5) `generate` on unchanged inputs", unchanged, UNCHANGED_GOAL_MS);
+  const checkVerdict = goalLine("(6) `generate --check` on an up-to-date folder", upToDateCheck, CHECK_GOAL_MS);
 
   // A hint only: the 1-minute load at the end includes the bench's own runs (about 1), at the start the build.
   machine.busy = machine.loadavgStart[0] > machine.cpus * 0.75 || machine.loadavgEnd[0] > machine.cpus * 0.75 + 1;
@@ -457,6 +568,12 @@ async function main() {
         reportedTotalMedianMs: round(a2aCli.reportedTotal),
         output: { files: a2aCli.files, bytes: a2aCli.bytes, types: a2aCli.types },
       },
+      a2aCliColdNoCache: a2aCliNoCache && {
+        command: a2aCliNoCache.command,
+        wallMs: roundStats(a2aCliNoCache.wall),
+        phaseMedianMs: Object.fromEntries(Object.entries(a2aCliNoCache.phases).map(([k, v]) => [k, round(v)])),
+        reportedTotalMedianMs: round(a2aCliNoCache.reportedTotal),
+      },
       a2aInProcess: a2aIn && {
         entry: a2aIn.entry,
         importMs: round(a2aIn.importMs),
@@ -468,6 +585,9 @@ async function main() {
       },
       json2tsCliCold: jsttAll && { command: jsttAll.command, wallMs: roundStats(jsttAll.wall), output: { bytes: jsttAll.bytes, types: jsttAll.types } },
       json2tsCliColdDefaults: jsttBare && { command: jsttBare.command, wallMs: roundStats(jsttBare.wall), output: { bytes: jsttBare.bytes, types: jsttBare.types } },
+      a2aCliUnchangedInputs: unchanged && { command: `a2a-codegen generate --spec ${opts.spec} --out <folder generated from the same inputs>`, wallMs: roundStats(unchanged.wall) },
+      nodeStartUp: nodeStart && { command: "node -e 0", wallMs: roundStats(nodeStart.wall) },
+      a2aCliUpToDateCheck: upToDateCheck && { command: `a2a-codegen generate --spec ${opts.spec} --out <same folder> --check`, wallMs: roundStats(upToDateCheck.wall) },
       jsttCompileInProcess: jsttIn && {
         options: { unreachableDefinitions: true },
         importMs: round(jsttIn.importMs),
@@ -477,6 +597,7 @@ async function main() {
       },
     },
     verdict,
+    goals: { unchangedInputs: unchangedVerdict, upToDateCheck: checkVerdict },
     errors,
   };
   if (opts.write) {
@@ -484,7 +605,11 @@ async function main() {
     mkdirSync(dir, { recursive: true });
     const file = join(dir, "latest.json");
     writeFileSync(file, JSON.stringify(results, null, 2) + "\n");
-    console.log(`\nresults written to ${relative(ROOT, file)}`);
+    writeReadmeSection("generate", "Generation", printed(), {
+      command: `node bench/generate.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(),
+      machine: machineLine({ cpus: machine.cpus, model: machine.cpuModel, node: machine.node, load: machine.loadavgStart[0] }),
+    });
+    console.log(`\nresults written to ${relative(ROOT, file)} and bench/README.md`);
   }
   if (errors.length) process.exitCode = 1;
 }

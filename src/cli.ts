@@ -8,10 +8,14 @@ import { loadConfig } from "./config.js";
 import { FRAMEWORKS, type Framework } from "./emit/server.js";
 import { defaultFrameworks } from "./frameworks.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
-import { check, displayPath, generate, writeResult, type GenerateOptions, type GenerateResult, type Phase } from "./generate.js";
+// The pipeline (Ajv, prettier, json-schema-to-typescript, handlebars) is imported when a target needs
+// generating: a run whose inputs are unchanged answers without loading it.
+import type { GenerateOptions, GenerateResult, Phase } from "./generate.js";
+import { displayPath } from "./display-path.js";
+import { inputsFingerprint, isUpToDate, manifestFileCount, recordUpToDate } from "./write/up-to-date.js";
+import { MANIFEST_FILE } from "./write/manifest.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
 import { bindingsOfVersion } from "./transports.js";
-import { hintsFor, specChangeReport, userTypeErrors } from "./regenerate.js";
 import { GENERATOR_VERSION } from "./version.js";
 
 interface GenerateArgs {
@@ -28,6 +32,7 @@ interface GenerateArgs {
   transports?: string[] | undefined;
   config?: string | undefined;
   check: boolean;
+  force?: boolean;
   all?: boolean;
   watch: boolean;
   verbose: boolean;
@@ -61,6 +66,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("transports", { type: "array", string: true, describe: "protocol bindings: jsonrpc, rest, grpc, comma- or space-separated (default: jsonrpc; grpc needs @grpc/grpc-js)" })
             .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
             .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
+            .option("force", { type: "boolean", default: false, describe: "generate (or check) even when the inputs are those the folder was made from" })
             .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
             .option("watch", { alias: "w", type: "boolean", default: false, describe: "regenerate when the schema, config, card or a template changes" })
             .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
@@ -265,6 +271,28 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     if (config && args.verbose) io.err(`config: ${displayPath(config.file, cwd)}`);
   }
 
+  // A target whose inputs (schema, templates, options, the generator itself) are those its folder was
+  // last generated or checked from, and whose files are as its manifest lists them, is up to date as it is.
+  const fingerprints = new Map<GenerateOptions, { outDir: string; inputs: string }>();
+  const pending: GenerateOptions[] = [];
+  for (const target of targets) {
+    const start = performance.now();
+    const outDir = expectedOutDir(target, cwd);
+    const inputs = outDir === undefined ? undefined : inputsFingerprint(target, outDir);
+    if (outDir !== undefined && inputs !== undefined) fingerprints.set(target, { outDir, inputs });
+    if (args.force || outDir === undefined || inputs === undefined || !isUpToDate(outDir, inputs, cwd)) {
+      pending.push(target);
+      continue;
+    }
+    const out = displayPath(outDir, cwd);
+    if (!args.quiet) io.out(`${out}: up to date (${manifestFileCount(outDir)} files; inputs unchanged since it was last generated or checked: nothing to do)`);
+    if (args.verbose) io.err(`timings ${out}: unchanged inputs, up-to-date check ${(performance.now() - start).toFixed(0)} ms`);
+  }
+  targets = pending;
+  if (targets.length === 0) return EXIT_CODES.ok;
+  const { check, generate, writeResult } = await import("./generate.js");
+  const { hintsFor, specChangeReport, userTypeErrors } = await import("./regenerate.js");
+
   // Generate every target in memory first: a bad input stops the run before anything is written.
   const results: GenerateResult[] = [];
   let stale = false;
@@ -274,6 +302,8 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       results.push(result);
       const out = displayPath(result.outDir, cwd);
       if (result.check.ok) {
+        const inputs = fingerprints.get(target);
+        if (inputs !== undefined && inputs.outDir === result.outDir) recordUpToDate(result.outDir, inputs.inputs, result.files[MANIFEST_FILE] ?? "", cwd);
         if (!args.quiet) io.out(`${out}: up to date (${Object.keys(result.files).length} files)`);
       } else {
         stale = true;
@@ -296,6 +326,8 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
       const changes = specChangeReport(result);
       // Generated already (every target first, so a bad input stops the run before anything is written).
       const written = writeResult(result, target.cwd);
+      const inputs = fingerprints.get(target);
+      if (inputs !== undefined && inputs.outDir === written.outDir) recordUpToDate(written.outDir, inputs.inputs, written.files[MANIFEST_FILE] ?? "", cwd);
       if (changes) {
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
         if (!args.quiet) io.out(`\nThe spec changed. ${changes.text}`);
@@ -334,6 +366,17 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     }
   }
   return stale ? EXIT_CODES.stale : typeErrors ? EXIT_CODES.typeErrors : EXIT_CODES.ok;
+}
+
+/**
+ * The folder a target is generated into, when it is known before generating: `--out`, else
+ * generated/a2a-<version> of a bundled version (a schema file's version is known only once it is read).
+ */
+function expectedOutDir(target: GenerateOptions, cwd: string): string | undefined {
+  const base = target.cwd ?? cwd;
+  if (target.out !== undefined) return resolve(base, target.out);
+  if (target.schema !== undefined) return undefined;
+  return resolve(base, join("generated", `a2a-${target.spec ?? defaultVersion()}`));
 }
 
 /** `generate --watch`: generate, then again on every change; a bad state is reported, not fatal. */

@@ -1,5 +1,5 @@
 import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve, relative } from "node:path";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
@@ -26,6 +26,7 @@ import { checkJsonSchema } from "./meta-schema.js";
 import { formatRendered } from "./template-blame.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
 import { checkOutput, writeOutput, type CheckResult } from "./write/writer.js";
+import { displayPath } from "./display-path.js";
 
 /** The runtime files copied verbatim into every output folder (works from src/ and dist/). */
 const RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../src/runtime");
@@ -184,10 +185,8 @@ function isFolder(path: string): boolean {
   return existsSync(path) && statSync(path).isDirectory();
 }
 
-export function displayPath(path: string, cwd: string = process.cwd()): string {
-  const rel = relative(cwd, path);
-  return rel && !rel.startsWith("..") ? rel : path;
-}
+// In a module of its own so that the CLI can print paths without loading the pipeline.
+export { displayPath } from "./display-path.js";
 
 function resolveOverlay(
   source: SchemaSource,

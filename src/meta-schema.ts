@@ -4,7 +4,8 @@ import { CodegenError } from "./errors.js";
 import { isObject } from "./schema/json.js";
 
 const require = createRequire(import.meta.url);
-const Ajv = (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
+// Loaded on first use (a bundled schema is never checked): a cold run need not load Ajv.
+const loadAjv = () => (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
 
 let ajv: AjvClass | undefined;
 
@@ -15,7 +16,7 @@ let ajv: AjvClass | undefined;
  */
 export function checkJsonSchema(schema: unknown, displayPath: string): void {
   if (!isObject(schema)) return;
-  ajv ??= new Ajv({ allErrors: true, strict: false, validateSchema: false });
+  ajv ??= new (loadAjv())({ allErrors: true, strict: false, validateSchema: false });
   // Checked as draft-07 whatever its $schema says: the later drafts' keywords are unknown (and allowed) there.
   const { $schema: _declared, ...body } = schema;
   if (ajv.validateSchema(body) === true) return;

@@ -11,7 +11,8 @@ import { closestName } from "./closest.js";
 import { SchemaShapes } from "./shape.js";
 
 const require = createRequire(import.meta.url);
-const Ajv = (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
+// Loaded on first use (only with --card): a cold run need not load Ajv.
+const loadAjv = () => (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
 
 /** One thing wrong with an agent card: where (a JSON pointer into the card) and what. */
 export interface CardProblem {
@@ -138,7 +139,7 @@ const validators = new WeakMap<ProtocolIR, ValidateFunction>();
 function cardValidator(ir: ProtocolIR): ValidateFunction {
   let validate = validators.get(ir);
   if (!validate) {
-    const ajv = new Ajv({ ...AJV_OPTIONS });
+    const ajv = new (loadAjv())({ ...AJV_OPTIONS });
     ajv.addSchema(validatorSchema(ir));
     validate = ajv.getSchema(`${SCHEMA_ID}#/definitions/${ir.facts.agentCardType}`);
     if (!validate) throw new Error(`the schema has no ${ir.facts.agentCardType}`);

@@ -3,8 +3,9 @@ import type { Ajv as AjvClass } from "ajv";
 
 // Ajv's code-generation helpers (CommonJS). Used through the same calls its standalone module makes.
 const require = createRequire(import.meta.url);
-const codegen = require("ajv/dist/compile/codegen/code.js") as { _: (strings: TemplateStringsArray, ...args: unknown[]) => { toString(): string }; _Code: new (s: string) => object };
-const scope = require("ajv/dist/compile/codegen/scope.js") as { UsedValueState: { Started: number; Completed: number } };
+// Loaded on the first compile: a run whose validators come from the cache (output-cache.ts) never loads Ajv.
+type Codegen = { _: (strings: TemplateStringsArray, ...args: unknown[]) => { toString(): string }; _Code: new (s: string) => object };
+type Scope = { UsedValueState: { Started: number; Completed: number } };
 
 interface Source {
   validateName: { prefix: string; toString(): string };
@@ -26,6 +27,8 @@ type Used = Record<string, Map<unknown, number>>;
  * per export, which is quadratic (7 s of a 10 s run for 5,000 definitions).
  */
 export function standaloneModule(ajv: AjvClass, refs: Record<string, string>): string {
+  const codegen = require("ajv/dist/compile/codegen/code.js") as Codegen;
+  const scope = require("ajv/dist/compile/codegen/scope.js") as Scope;
   const used: Used = {};
   const state = (name: { prefix: string }) => used[name.prefix]?.get(name);
   const mark = (name: { prefix: string }, value: number) => {

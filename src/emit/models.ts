@@ -1,4 +1,4 @@
-import { compile } from "json-schema-to-typescript";
+import { cachedCompile } from "./models-cache.js";
 import type { Json, JsonObject } from "../schema/json.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { aliasEnds, aliasOf } from "../ir/aliases.js";
@@ -18,7 +18,7 @@ export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, he
   const all: Record<string, JsonObject> = Object.fromEntries(ir.types.map((t) => [t.name, t.schema]));
   const endOf = aliasEnds(all);
   for (const type of ir.types) definitions[type.name] = { ...forTypeScript(type.schema, (name) => (aliasOf(all, name) !== undefined ? endOf(name) : name)), title: type.name };
-  const body = await compile({ title: ROOT, type: "object", additionalProperties: false, definitions } as never, ROOT, {
+  const body = await cachedCompile({ title: ROOT, type: "object", additionalProperties: false, definitions } as never, ROOT, {
     bannerComment: "",
     additionalProperties: false,
     unreachableDefinitions: true,

@@ -2,6 +2,9 @@ import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
 import { CodegenError } from "../errors.js";
 import { standaloneModule } from "./ajv-module.js";
+import { COMPACT_HELPERS, compactAjvCode } from "./ajv-compact.js";
+import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { generatorIdentity } from "../write/up-to-date.js";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
 import { canonicalJson, isObject, type JsonObject } from "../schema/json.js";
 import { aliasEnds, aliasOf } from "../ir/aliases.js";
@@ -12,9 +15,10 @@ import type { TemplateRenderer } from "./templates.js";
 
 // ajv and its standalone module are CommonJS modules with a `default` export.
 const require = createRequire(import.meta.url);
-const Ajv = (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
-const standaloneCode = (require("ajv/dist/standalone/index.js") as { default: (ajv: AjvClass, refs: Record<string, string>) => string })
-  .default;
+/** Ajv's class, loaded on the first compile (a run whose validators come from the cache never loads Ajv). */
+function ajvClass(): new (options: AjvOptions) => AjvClass {
+  return (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
+}
 
 /** Ajv options shared by the generated validators and the tests' independent validator. */
 export const AJV_OPTIONS = {
@@ -143,22 +147,46 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
     const markers = dispatch.markers.map((m) => m.property);
     const anyMarker = markers.map((p) => ({ required: [p] }));
     // No marker: say which are expected. Several markers: only the union itself can decide.
-    let chain: JsonObject = {
+    const undecided: JsonObject = {
       if: { type: "object", anyOf: anyMarker },
       then: { [union.keyword]: items.map((_, i) => memberSchema(i)) },
       else: { type: "object", anyOf: anyMarker },
     };
-    for (const { property, member } of [...dispatch.markers].reverse()) {
-      const others = markers.filter((p) => p !== property).map((p) => ({ required: [p] }));
-      chain = {
-        if: { type: "object", required: [property], not: { anyOf: others } },
-        then: memberSchema(member.index),
-        else: chain,
-      };
+    // Exactly one marker (one `oneOf` over the markers, linear in their number; a chain that checked
+    // "this marker and none of the others" at each step would be quadratic): the member it names. The
+    // last member needs no test of its own: its marker is the one left.
+    const ordered = [...dispatch.markers];
+    const last = ordered.pop();
+    if (last === undefined) return node;
+    const chosen = (index: number): JsonObject => withoutExclusion(memberSchema(index), markers);
+    let chain: JsonObject = chosen(last.member.index);
+    for (const { property, member } of ordered.reverse()) {
+      chain = { if: { required: [property] }, then: chosen(member.index), else: chain };
     }
-    return { ...doc, ...chain };
+    return { ...doc, if: { type: "object", oneOf: anyMarker }, then: chain, else: undecided };
   }
   return node;
+}
+
+/**
+ * A member of a presence union without its `not: {anyOf: [{required: [other marker]}, …]}` (a proto
+ * oneof's "and no other field of the oneof"): where it is chosen, exactly one marker is present, so that
+ * clause holds and checking it again is only code. Any other member is returned as it is.
+ */
+function withoutExclusion(member: JsonObject, markers: string[]): JsonObject {
+  const not = member.not;
+  if (!isObject(not) || Object.keys(not).length !== 1 || !Array.isArray(not.anyOf)) return member;
+  const onlyMarkers = not.anyOf.every(
+    (clause) =>
+      isObject(clause) &&
+      Object.keys(clause).length === 1 &&
+      Array.isArray(clause.required) &&
+      clause.required.length === 1 &&
+      markers.includes(clause.required[0] as string),
+  );
+  if (!onlyMarkers) return member;
+  const { not: _exclusion, ...rest } = member;
+  return rest;
 }
 
 /**
@@ -167,17 +195,45 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
  * project: a .js file beside .ts sources is not copied to the output by tsc.
  */
 export function emitAjvModule(ir: ProtocolIR, header: string): string {
-  const schema = validatorSchema(ir);
+  const schema = withoutAnnotations(validatorSchema(ir));
   // Ajv compiles a referenced definition when it first meets the reference, recursively: compiled
   // leaves first, every reference it meets is already compiled, however long the chain of them is.
   // The module is written in the same order, so that Ajv's writer never follows a chain either.
   const refs: Record<string, string> = {};
   for (const name of leavesFirst(schema.definitions as JsonObject)) refs[compiledName(name)] = `${SCHEMA_ID}#/definitions/${name}`;
-  const code = esmImports(compileStandalone(schema, refs)).replace(
+  const code = cachedStandalone(schema, refs).replace(
     /export const (\w+) = (\w+);/g,
     (_m, name: string, fn: string) => `export const ${name}: RawValidateFunction = ${fn};`,
   );
-  return `${header}\n// @ts-nocheck -- machine code written by Ajv; its exports are typed.\nimport type { RawValidateFunction } from "./runtime/validation.js";\n${code}\n`;
+  return `${header}\n// @ts-nocheck -- machine code written by Ajv; its exports are typed.\nimport type { RawValidateFunction } from "./runtime/validation.js";\n${code}\n${COMPACT_HELPERS}\n`;
+}
+
+/**
+ * The schema without the keywords that only document it (descriptions, titles, examples, comments): the
+ * compiled code never reads them, and Ajv copies the schema of a function into the module where the
+ * function reads an `enum` from it.
+ */
+function withoutAnnotations(schema: JsonObject): JsonObject {
+  return walkSchema(structuredClone(schema), "", (node) => {
+    delete node.description;
+    delete node.title;
+    delete node.examples;
+    delete node.$comment;
+  });
+}
+
+/**
+ * The compacted standalone code of the schema, from the cache when this generator (its code, and Ajv's
+ * version) compiled this very schema before: Ajv's compile is the costliest step of a cold run.
+ */
+function cachedStandalone(schema: JsonObject, refs: Record<string, string>): string {
+  const ajvVersion = (require("ajv/package.json") as { version: string }).version;
+  const key = cacheKey("validators.ajv.ts", generatorIdentity(), ajvVersion, JSON.stringify(STANDALONE_OPTIONS), JSON.stringify(refs), JSON.stringify(schema));
+  const hit = readCached("validators", key);
+  if (hit !== undefined) return hit;
+  const code = compactAjvCode(esmImports(compileStandalone(schema, refs)));
+  writeCached("validators", key, code);
+  return code;
 }
 
 const STANDALONE_OPTIONS = { ...AJV_OPTIONS, code: { source: true, esm: true, optimize: true } } as const;
@@ -189,6 +245,7 @@ const STANDALONE_OPTIONS = { ...AJV_OPTIONS, code: { source: true, esm: true, op
  */
 function compileStandalone(schema: JsonObject, refs: Record<string, string>): string {
   try {
+    const Ajv = ajvClass();
     const ajv = new Ajv({ ...STANDALONE_OPTIONS });
     ajv.addSchema(schema);
     for (const id of Object.values(refs)) ajv.getSchema(id);

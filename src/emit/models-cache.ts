@@ -1,0 +1,20 @@
+import { createRequire } from "node:module";
+import type { Options } from "json-schema-to-typescript";
+import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+
+/**
+ * json-schema-to-typescript's `compile`, through the output cache (src/write/output-cache.ts): its output
+ * depends only on its version, the schema, the name and the options, so a run on a schema it compiled
+ * before reads the result and never loads the library (its import and first compile are a large part of
+ * a cold run).
+ */
+export async function cachedCompile(schema: object, name: string, options: Partial<Options>): Promise<string> {
+  const version = (createRequire(import.meta.url)("json-schema-to-typescript/package.json") as { version: string }).version;
+  const key = cacheKey("json-schema-to-typescript", version, name, JSON.stringify(options), JSON.stringify(schema));
+  const hit = readCached("models", key);
+  if (hit !== undefined) return hit;
+  const { compile } = await import("json-schema-to-typescript");
+  const body = await compile(schema as never, name, options);
+  writeCached("models", key, body);
+  return body;
+}

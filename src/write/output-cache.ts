@@ -1,0 +1,71 @@
+/**
+ * A content-addressed cache of the costly, pure steps of generation: Ajv's compile of the validator schema
+ * into standalone code, json-schema-to-typescript's compile of the models, and prettier's formatting of a
+ * generated file. Each entry is the output of
+ * one input, filed under the sha256 of everything the output depends on (the input, and the identity of
+ * the code that computes it), so an entry is either exactly right or never looked up: nothing is ever
+ * invalidated. A cold run on an unchanged schema then loads neither Ajv, json-schema-to-typescript nor
+ * prettier.
+ *
+ * Where: `$A2A_CODEGEN_CACHE` (a folder; `off` or `0` disables the cache), else
+ * `node_modules/.cache/a2a-codegen/` of the working folder, else a folder in the system's temporary folder.
+ * Each kind keeps its newest entries only ({@link MAX_ENTRIES}). A cache that cannot be read or written
+ * is no cache: the step runs.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** Entries kept per kind; beyond it, the oldest half is removed. */
+const MAX_ENTRIES = 256;
+
+export type CacheKind = "validators" | "format" | "models";
+
+/** The cache folder of a kind, or undefined when the cache is off. */
+export function cacheDir(kind: CacheKind, cwd: string = process.cwd()): string | undefined {
+  const setting = process.env["A2A_CODEGEN_CACHE"];
+  if (setting === "off" || setting === "0") return undefined;
+  if (setting !== undefined && setting !== "") return join(setting, kind);
+  const modules = join(cwd, "node_modules");
+  if (existsSync(modules)) return join(modules, ".cache", "a2a-codegen", kind);
+  return join(tmpdir(), `a2a-codegen-cache-${process.getuid?.() ?? "user"}`, kind);
+}
+
+/** The sha256 of the parts, each length-prefixed (so that two splits of one text differ). */
+export function cacheKey(...parts: string[]): string {
+  const hash = createHash("sha256");
+  for (const part of parts) hash.update(`${part.length}:`).update(part);
+  return hash.digest("hex");
+}
+
+export function readCached(kind: CacheKind, key: string): string | undefined {
+  const dir = cacheDir(kind);
+  if (dir === undefined) return undefined;
+  try {
+    return readFileSync(join(dir, key), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+export function writeCached(kind: CacheKind, key: string, value: string): void {
+  const dir = cacheDir(kind);
+  if (dir === undefined) return;
+  try {
+    mkdirSync(dir, { recursive: true });
+    const tmp = join(dir, `.${key}.${process.pid}.tmp`);
+    writeFileSync(tmp, value);
+    renameSync(tmp, join(dir, key));
+    prune(dir);
+  } catch {
+    // No cache: the next run computes again.
+  }
+}
+
+function prune(dir: string): void {
+  const names = readdirSync(dir).filter((n) => !n.startsWith("."));
+  if (names.length <= MAX_ENTRIES) return;
+  const byAge = names.map((name) => ({ name, mtime: statSync(join(dir, name)).mtimeMs })).sort((a, b) => a.mtime - b.mtime);
+  for (const { name } of byAge.slice(0, names.length - MAX_ENTRIES / 2)) rmSync(join(dir, name), { force: true });
+}

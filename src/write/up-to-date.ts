@@ -1,0 +1,226 @@
+/**
+ * The unchanged-input fast path of `generate` and `generate --check`: when the inputs of a target (its
+ * schema and overlay, templates, card, options, and the generator itself: its version and its own code,
+ * runtime, templates and bundled schemas) are the ones the folder was last generated or checked from, and
+ * every file the folder's manifest lists still has the hash it lists, the output would be the same bytes
+ * (generation is deterministic), so nothing is generated, compared or written.
+ *
+ * What the folder was made from is recorded outside it, in a small cache file per output folder
+ * (`node_modules/.cache/a2a-codegen/` of the working folder, else the system's temporary folder): the
+ * committed manifest stays what it was (the generator's code hash would change it on every build), and
+ * a fresh clone or a CI machine, having no cache, runs the full pipeline.
+ *
+ * Deliberately light: node built-ins and the manifest reader only, so that the CLI answers before it
+ * loads Ajv, prettier, json-schema-to-typescript and handlebars.
+ */
+import { createHash } from "node:crypto";
+import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { MANIFEST_FILE, readManifest } from "./manifest.js";
+import { GENERATOR_VERSION } from "../version.js";
+
+/** The options of one target that decide its output (a subset of GenerateOptions, kept light on imports). */
+export interface TargetInputs {
+  spec?: string | undefined;
+  schema?: string | undefined;
+  overlay?: string | undefined;
+  out?: string | undefined;
+  templates?: string | undefined;
+  frameworks?: readonly string[] | undefined;
+  stores?: readonly string[] | undefined;
+  transports?: readonly string[] | undefined;
+  card?: string | undefined;
+  cardSignatures?: boolean | undefined;
+  cwd?: string | undefined;
+  compat?: string | undefined;
+}
+
+/** The package's root (this file is src/write/ or dist/write/). */
+const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
+/** Where the generator's own code and data live: every file under them is part of its identity. */
+const GENERATOR_PARTS = ["dist", "src", "templates", "schema"];
+
+let generatorHash: string | undefined;
+
+/**
+ * The identity of this copy of the generator: its version, and the path, size and modification time of
+ * every file of its code, runtime, templates and bundled schemas (a rebuilt generator, or an edited
+ * template, is another generator). Stat, as make does, not content: hashing the 4 MB took longer than
+ * the rest of an up-to-date run.
+ */
+export function generatorIdentity(): string {
+  if (generatorHash !== undefined) return generatorHash;
+  const hash = createHash("sha256").update(`a2a-codegen ${GENERATOR_VERSION}\0`);
+  for (const part of GENERATOR_PARTS) {
+    const dir = join(PACKAGE_ROOT, part);
+    let entries: string[];
+    try {
+      entries = (readdirSync(dir, { recursive: true }) as string[]).sort();
+    } catch {
+      hash.update(`\0${part}\0(absent)`);
+      continue;
+    }
+    for (const entry of entries) {
+      if (entry.endsWith(".d.ts") || entry.endsWith(".map")) continue;
+      try {
+        const stat = statSync(join(dir, entry));
+        if (stat.isFile()) hash.update(`\0${part}/${entry}\0${stat.size}\0${stat.mtimeMs}`);
+      } catch {
+        // Gone since the listing: not part of the generator.
+      }
+    }
+  }
+  generatorHash = hash.digest("hex");
+  return generatorHash;
+}
+
+/**
+ * The fingerprint of everything that decides a target's output, or undefined when it cannot be told
+ * cheaply (a .proto schema of the user's may import other files): such a target is always generated.
+ */
+export function inputsFingerprint(target: TargetInputs, outDir: string): string | undefined {
+  const cwd = target.cwd ?? process.cwd();
+  const hash = createHash("sha256").update(generatorIdentity()).update("\0");
+  const options = {
+    spec: target.spec ?? null,
+    schema: target.schema === undefined ? null : resolve(cwd, target.schema),
+    overlay: target.overlay === undefined ? null : resolve(cwd, target.overlay),
+    out: outDir,
+    cwd,
+    frameworks: target.frameworks ?? null,
+    stores: target.stores ?? null,
+    transports: target.transports ?? null,
+    card: target.card === undefined ? null : resolve(cwd, target.card),
+    cardSignatures: target.cardSignatures ?? null,
+    compat: target.compat ?? null,
+    templates: target.templates === undefined ? null : resolve(cwd, target.templates),
+  };
+  hash.update(JSON.stringify(options));
+  if (options.schema !== null) {
+    if (/\.proto$/i.test(options.schema)) return undefined;
+    if (!hashFile(hash, options.schema)) return undefined;
+    // The overlay beside the schema is read when none is named.
+    hashFile(hash, options.overlay ?? options.schema.replace(/\.json$/i, "") + ".overlay.json");
+  } else if (options.overlay !== null && !hashFile(hash, options.overlay)) return undefined;
+  if (options.card !== null && !hashFile(hash, options.card)) return undefined;
+  if (options.templates !== null) hashTree(hash, options.templates, "templates", () => true);
+  // Without --framework the adapters follow the nearest package.json's dependencies.
+  if (target.frameworks === undefined) {
+    const packageJson = nearestPackageJson(outDir);
+    if (packageJson !== undefined) hashFile(hash.update(packageJson), packageJson);
+  }
+  return hash.digest("hex");
+}
+
+/**
+ * True when `outDir` was generated (or checked) from exactly these inputs, its manifest is the one then
+ * recorded, and every file the manifest lists is on disk with the content the manifest hashes.
+ */
+export function isUpToDate(outDir: string, fingerprint: string, cwd: string = process.cwd()): boolean {
+  const record = readRecord(outDir, cwd);
+  if (record === undefined || record.inputs !== fingerprint) return false;
+  const manifestPath = join(outDir, MANIFEST_FILE);
+  if (!existsSync(manifestPath) || sha256(readFileSync(manifestPath)) !== record.manifest) return false;
+  const manifest = readManifest(outDir);
+  if (manifest === undefined) return false;
+  for (const file of manifest.files) {
+    const path = join(outDir, file.path);
+    let content: Buffer;
+    try {
+      content = readFileSync(path);
+    } catch {
+      return false;
+    }
+    if (sha256(content) !== file.sha256) return false;
+  }
+  return true;
+}
+
+/** The number of files the manifest of `outDir` lists, itself included. */
+export function manifestFileCount(outDir: string): number {
+  return (readManifest(outDir)?.files.length ?? 0) + 1;
+}
+
+/** Records that `outDir`, with the manifest `files[MANIFEST_FILE]`, is the output of these inputs. */
+export function recordUpToDate(outDir: string, fingerprint: string, manifestText: string, cwd: string = process.cwd()): void {
+  const file = recordPath(outDir, cwd);
+  try {
+    mkdirSync(dirname(file), { recursive: true });
+    const tmp = `${file}.${process.pid}.tmp`;
+    writeFileSync(tmp, JSON.stringify({ outDir, inputs: fingerprint, manifest: sha256(manifestText) }) + "\n");
+    renameSync(tmp, file);
+  } catch {
+    // A cache that cannot be written only means the next run generates again.
+  }
+}
+
+interface UpToDateRecord {
+  outDir: string;
+  inputs: string;
+  manifest: string;
+}
+
+function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
+  try {
+    const json = JSON.parse(readFileSync(recordPath(outDir, cwd), "utf8")) as Partial<UpToDateRecord>;
+    if (json.outDir !== outDir || typeof json.inputs !== "string" || typeof json.manifest !== "string") return undefined;
+    return json as UpToDateRecord;
+  } catch {
+    return undefined;
+  }
+}
+
+function recordPath(outDir: string, cwd: string): string {
+  const modules = join(cwd, "node_modules");
+  const base = existsSync(modules) ? join(modules, ".cache", "a2a-codegen") : join(tmpdir(), `a2a-codegen-cache-${process.getuid?.() ?? "user"}`);
+  return join(base, `${sha256(outDir).slice(0, 32)}.json`);
+}
+
+function sha256(content: string | Buffer): string {
+  return createHash("sha256").update(content).digest("hex");
+}
+
+/** Adds a file's content to the hash; false when it cannot be read (then the hash says "absent"). */
+function hashFile(hash: ReturnType<typeof createHash>, path: string): boolean {
+  try {
+    hash.update(`\0${path}\0`).update(readFileSync(path));
+    return true;
+  } catch {
+    hash.update(`\0${path}\0(absent)`);
+    return false;
+  }
+}
+
+/** Adds every file under `dir` (sorted by path; `keep` filters by name) to the hash. */
+function hashTree(hash: ReturnType<typeof createHash>, dir: string, label: string, keep: (name: string) => boolean): void {
+  let entries: string[];
+  try {
+    entries = readdirSync(dir, { recursive: true }) as string[];
+  } catch {
+    hash.update(`\0${label}\0(absent)`);
+    return;
+  }
+  for (const entry of entries.sort()) {
+    if (!keep(entry)) continue;
+    const path = join(dir, entry);
+    let content: Buffer;
+    try {
+      if (!statSync(path).isFile()) continue;
+      content = readFileSync(path);
+    } catch {
+      continue;
+    }
+    hash.update(`\0${label}/${entry}\0`).update(content);
+  }
+}
+
+function nearestPackageJson(dir: string): string | undefined {
+  for (let current = resolve(dir); ; current = dirname(current)) {
+    const candidate = join(current, "package.json");
+    if (existsSync(candidate)) return candidate;
+    const parent = dirname(current);
+    if (parent === current) return undefined;
+  }
+}
