@@ -7,7 +7,14 @@ export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** server/core.ts and one adapter per framework asked for (each imports only its own framework). */
-export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: string, frameworks: readonly Framework[] = FRAMEWORKS): Record<string, string> {
+export function emitServer(
+  ir: ProtocolIR,
+  templates: TemplateRenderer,
+  header: string,
+  frameworks: readonly Framework[] = FRAMEWORKS,
+  /** A second version served too (--compat): its version and the folder of its files (compat/emit.ts). */
+  compat?: { version: string; folder: string },
+): Record<string, string> {
   const view = {
     header,
     specVersion: ir.specVersion,
@@ -17,6 +24,7 @@ export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: 
     hasExtendedCard: ir.profile.methods.extendedCard !== undefined,
     extendedCardMethod: ir.profile.methods.extendedCard ?? "",
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,
+    compat,
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);
