@@ -92,7 +92,12 @@ export interface TaskRuntimeOptions {
   logger: RuntimeLogger;
   /** The card's capabilities decide streaming and push notifications. */
   card: JsonObject;
+  /** What a push notification carries for a config; undefined (or no hook) means the version's own payload. */
+  pushPayload?: PushPayloadHook;
 }
+
+/** The body (and content type) of a push notification of `task` to `config`, or undefined for the version's own. */
+export type PushPayloadHook = (config: JsonObject, task: JsonObject) => { readonly body: unknown; readonly contentType?: string } | undefined;
 
 export class TaskRuntime {
   readonly bus = new TaskEventBus();
@@ -103,6 +108,7 @@ export class TaskRuntime {
   private readonly pushSender: PushSender | undefined;
   private readonly logger: RuntimeLogger;
   private readonly card: JsonObject;
+  private readonly pushPayload: PushPayloadHook | undefined;
   private readonly executions = new Map<string, Execution>();
   private readonly pendingPushes = new Set<Promise<unknown>>();
   private readonly shutdown = new AbortController();
@@ -115,6 +121,7 @@ export class TaskRuntime {
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
+    this.pushPayload = options.pushPayload;
   }
 
   /** Aborted when the server closes. */
@@ -587,9 +594,10 @@ export class TaskRuntime {
             : {}),
         };
         // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task.
-        const body = this.shapes.wrap("stream", task);
-        const wrapped = body !== task;
-        const result = await sender.send(wrapped ? { ...target, contentType: "application/a2a+json" } : target, body, this.shutdown.signal);
+        const custom = this.pushPayload?.(config, task);
+        const body = custom ? custom.body : this.shapes.wrap("stream", task);
+        const contentType = custom ? custom.contentType : body !== task ? "application/a2a+json" : undefined;
+        const result = await sender.send(contentType !== undefined ? { ...target, contentType } : target, body, this.shutdown.signal);
         if (!result.ok) this.logger.warn?.(`a2a: push notification to ${config.url} failed: ${result.error}`);
       }
     })().catch((error: unknown) => this.logger.error("a2a: push notification failed", error));
