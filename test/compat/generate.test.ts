@@ -32,7 +32,7 @@ describe("generate --compat", () => {
     outDir = writeResult(result).outDir;
   });
 
-  it("adds files and changes none of the primary output's (the manifest aside)", () => {
+  it("adds files and changes none of the primary output's but server/core.ts, which serves both versions (the manifest aside)", () => {
     const added = Object.keys(withCompat).filter((f) => !(f in plain));
     expect(added.sort()).toEqual(
       [
@@ -45,10 +45,15 @@ describe("generate --compat", () => {
         "compat/a2a-0.3.0/validators.ts",
         "runtime/compat-card.ts",
         "runtime/compat-route.ts",
+        "runtime/compat-service.ts",
         "runtime/compat.ts",
       ].sort(),
     );
-    for (const [file, text] of Object.entries(plain)) if (file !== "a2a-codegen.manifest.json") expect(withCompat[file], file).toBe(text);
+    for (const [file, text] of Object.entries(plain)) if (file !== "a2a-codegen.manifest.json" && file !== "server/core.ts") expect(withCompat[file], file).toBe(text);
+    // core.ts builds the compat layer from the compat folder; without --compat it imports nothing of it.
+    expect(withCompat["server/core.ts"]).toContain('from "../compat/a2a-0.3.0/mapping.js"');
+    expect(withCompat["server/core.ts"]).toContain("serveCompat(");
+    expect(plain["server/core.ts"]).not.toContain("compat");
     // Without --compat the interpreter is not copied: the default output is what it was.
     expect(Object.keys(plain).some((f) => f.includes("compat"))).toBe(false);
   });
