@@ -41,7 +41,7 @@ export function serveCompat(version: CompatVersion): SecondVersion {
     pushPayload: compatPushPayload(version.mapping, converter),
     serve(primary, options) {
       const service = new CompatService(primary, version, options);
-      return { service, card: service.card, route: versionRouter(primary, service) };
+      return { service, route: versionRouter(primary, service) };
     },
   };
 }
@@ -85,6 +85,7 @@ function versionHeader(primary: A2AService, ctx: CallContext): string | undefine
 export class CompatService extends A2AService {
   readonly converter: VersionConverter;
   readonly mapping: VersionMapping;
+  private readonly compatCard: JsonObject | undefined;
 
   constructor(
     readonly primary: A2AService,
@@ -96,11 +97,21 @@ export class CompatService extends A2AService {
     // The compat service runs nothing itself: the runtime (executor, stores, push sender) is the primary's.
     super(version.binding, { ...options, card, runtime: primary.runtime });
     this.mapping = version.mapping;
+    this.compatCard = version.card as JsonObject | undefined;
     const extended = version.extendedCard as JsonObject | undefined;
     this.converter = new VersionConverter(version.mapping, {
       hooks: { card: (value) => (rule && isObject(value) ? dualCard(rule, value, extended) : value) },
       ...(version.onLoss ? { onLoss: version.onLoss } : {}),
     });
+  }
+
+  /**
+   * The card both versions' clients read, made from the primary's card when asked: a server that learns
+   * its address after it was created (port 0) and writes it into the card's interfaces serves it here too.
+   */
+  override get card(): JsonObject {
+    const rule = this.mapping.card;
+    return rule ? dualCard(rule, this.primary.card, this.compatCard) : this.primary.card;
   }
 
   /** Credentials are the primary's concern: one set of security schemes for both versions. */
