@@ -64,8 +64,8 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
 export interface SecondVersion {
   /** What a push notification carries for a config that version's clients registered. */
   readonly pushPayload?: PushPayloadHook;
-  /** Its service over the primary one, the card both versions' clients read, and which service answers a request. */
-  serve(primary: A2AService, options: ServiceOptions): { readonly service: A2AService; readonly card: JsonObject; route(ctx: CallContext, method: string): A2AService | A2AError };
+  /** Its service over the primary one (its `card`: the card both versions' clients read), and which service answers a request. */
+  serve(primary: A2AService, options: ServiceOptions): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError };
 }
 
 /** One interface of the card: the binding's name as the spec spells it and its URL. */
@@ -95,8 +95,6 @@ export class A2AServerCore {
   readonly service: A2AService;
   /** The second version's service over `service`, when the server serves one (ServerOptions.compat). */
   readonly compatService: A2AService | undefined;
-  /** The card served at the well-known paths (with a second version: the card both versions' clients read). */
-  readonly servedCard: JsonObject;
   readonly shapes: ProtocolShapes;
   readonly bus: TaskEventBus;
   readonly tasks: TaskStore;
@@ -116,7 +114,6 @@ export class A2AServerCore {
     this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
     const second = options.compat?.serve(this.service, options);
     this.compatService = second?.service;
-    this.servedCard = second?.card ?? this.service.card;
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
     this.tasks = this.service.runtime.tasks;
@@ -183,7 +180,7 @@ export class A2AServerCore {
   private async route(request: CoreRequest): Promise<CoreResponse> {
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
-      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify(this.servedCard) };
+      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify((this.compatService ?? this.service).card) };
     }
     if (this.jsonrpc && request.path === this.rpcPath) return this.jsonrpc.handle(request);
     if (this.rest) {
