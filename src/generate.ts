@@ -125,7 +125,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
     if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
-    Object.assign(files, emitServer(ir, templates, header, frameworks, options.compat !== undefined ? { version: options.compat, folder: compatFolder(options.compat) } : undefined));
+    Object.assign(files, emitServer(ir, templates, header, frameworks, options.compat !== undefined ? { version: options.compat, folder: compatFolder(options.compat), card: options.card !== undefined } : undefined));
     if (options.card !== undefined) {
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
@@ -140,7 +140,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
     files["index.ts"] = emitIndex(files, templates, header);
   });
-  if (options.compat !== undefined) Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates)));
+  if (options.compat !== undefined) {
+    const card = options.card === undefined ? undefined : { path: resolve(cwd, options.card), displayPath: displayPath(resolve(cwd, options.card), cwd) };
+    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates, card)));
+  }
   const formatted = await timer.run("format", () => formatRendered(files, templates, outDir, cwd));
   formatted[MANIFEST_FILE] = manifestText(
     {

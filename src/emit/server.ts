@@ -13,7 +13,7 @@ export function emitServer(
   header: string,
   frameworks: readonly Framework[] = FRAMEWORKS,
   /** A second version served too (--compat): its version and the folder of its files (compat/emit.ts). */
-  compat?: { version: string; folder: string },
+  compat?: { version: string; folder: string; /** Whether the project's card is emitted in the compat shape too (compat/…/card.ts). */ card: boolean },
 ): Record<string, string> {
   const view = {
     header,

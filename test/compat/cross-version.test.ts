@@ -1,7 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { convertCard } from "../../src/compat/card.js";
+import { bundledIR } from "../../src/diff/load.js";
 import { independentValidator } from "../helpers.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../server/harness.js";
-import { rpc, startCompatAgent, type CompatAgent } from "./agent.js";
+import { compatOutput, rpc, startCompatAgent, type CompatAgent } from "./agent.js";
 
 /**
  * One agent, two versions, one store (issue 10): a task one version's client starts is seen, continued
@@ -225,6 +227,49 @@ describe("compat: false", () => {
       const card = (await (await fetch(`${agent.baseUrl}/.well-known/agent-card.json`)).json()) as Json;
       expect((card.supportedInterfaces as Json[]).map((i) => i.protocolVersion)).toEqual(["1.0"]);
       expect(card.url).toBeUndefined();
+    } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe("security schemes on a compat agent", () => {
+  const verify = (credential: { value: string }) => (credential.value === "secret" ? true : credential.value === "forbidden" ? { allow: false, status: 403 } : false);
+  /** The secured 1.0 card (testCard) in 0.3's shape, as a2a-codegen's card converter writes it (compat/a2a-0.3.0/card.ts with --card). */
+  const compatCard = (card: Json) => convertCard(card, bundledIR("1.0.1"), bundledIR("0.3.0")).card;
+
+  it("one set of credentials for both versions: 401 with the challenge without them, each generated client served with them; the card's schemes in both shapes", async () => {
+    const out = await compatOutput();
+    const probe = await startCompatAgent("node", { auth: { verify } });
+    const card03 = compatCard(probe.card);
+    await probe.close();
+    const agent = await startCompatAgent("node", { auth: { verify }, compat: { card: card03 } });
+    try {
+      const served = (await (await fetch(`${agent.baseUrl}/.well-known/agent-card.json`)).json()) as Json;
+      expect(independentValidator("0.3.0", "AgentCard")(served)).toBe(true);
+      expect(served).toMatchObject({ securitySchemes: { bearer: { type: "http", httpAuthSecurityScheme: { scheme: "Bearer" } } }, security: [{ bearer: [] }] });
+      for (const headers of [V03, V10]) {
+        const none = await fetch(agent.rpcUrl, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: headers === V10 ? "GetTask" : "tasks/get", params: { id: "x" } }) });
+        expect(none.status).toBe(401);
+        expect(none.headers.get("www-authenticate")).toMatch(/^Bearer realm="a2a"/);
+      }
+      const c03 = await out.compatClient.A2AClient.fromAgentUrl(agent.baseUrl, { auth: { type: "bearer", token: "secret" } });
+      const c10 = await out.client.A2AClient.fromAgentUrl(agent.baseUrl, { auth: { type: "bearer", token: "secret" } });
+      const task = await c03.sendMessage(out.compatClient.A2AClient.sendParams("ask"));
+      if (task.kind !== "task") throw new Error("expected a task");
+      expect((await c10.getTask({ id: task.id })).status.state).toBe("TASK_STATE_INPUT_REQUIRED");
+      const forbidden = await out.compatClient.A2AClient.fromAgentUrl(agent.baseUrl, { auth: { type: "bearer", token: "forbidden" } });
+      await expect(forbidden.getTask({ id: task.id })).rejects.toMatchObject({ code: -32000 });
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("without the card's 0.3 form the schemes are in 1.0's shape only, which the generated 0.3.0 client refuses (why --card emits compat/…/card.ts)", async () => {
+    const out = await compatOutput();
+    const agent = await startCompatAgent("node", { auth: { verify } });
+    try {
+      await expect(out.compatClient.A2AClient.fromAgentUrl(agent.baseUrl, { auth: { type: "bearer", token: "secret" } })).rejects.toThrow(/securitySchemes/);
     } finally {
       await agent.close();
     }

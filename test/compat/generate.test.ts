@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../src/generate.js";
 import type { VersionMapping } from "../../src/runtime/compat.js";
-import { projectTempDir, ROOT, tempDir } from "../helpers.js";
+import { independentValidator, projectTempDir, ROOT, tempDir } from "../helpers.js";
 import { derived } from "./support.js";
 
 /**
@@ -135,5 +135,31 @@ describe("generate --compat", () => {
     const badKey = cli(["generate"], work);
     expect(badKey.code).toBe(2);
     expect(badKey.stderr).toContain('"compat" must be a non-empty string');
+  });
+
+  it("with --card, the card in 0.3.0's shape too (compat/a2a-0.3.0/card.ts), valid in 0.3.0's schema, the default compat card of core.ts", async () => {
+    const work = projectTempDir("compat-card-");
+    const card = {
+      name: "Secured",
+      description: "d",
+      version: "1.0.0",
+      supportedInterfaces: [{ url: "http://127.0.0.1:3000/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: { streaming: true },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [{ id: "s", name: "S", description: "d", tags: ["t"] }],
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    };
+    writeFileSync(join(work, "agent-card.json"), JSON.stringify(card));
+    const result = await generate({ spec: "1.0.1", compat: "0.3.0", card: "agent-card.json", cwd: work, out: "a2a", frameworks: ["node"] });
+    const dir = writeResult(result).outDir;
+    const { agentCard } = (await import(join(dir, "compat/a2a-0.3.0/card.ts"))) as { agentCard: Record<string, unknown> };
+    expect(agentCard).toMatchObject({ name: "Secured", url: "http://127.0.0.1:3000/", protocolVersion: "0.3.0", securitySchemes: { bearer: { type: "http", scheme: "Bearer" } }, security: [{ bearer: [] }] });
+    expect(independentValidator("0.3.0", "AgentCard")(agentCard)).toBe(true);
+    expect(result.files["server/core.ts"]).toContain("card: asked?.card ?? compatAgentCard");
+    // Without --card there is no such file, and core.ts takes the compat card from the options only.
+    expect(withCompat["compat/a2a-0.3.0/card.ts"]).toBeUndefined();
+    expect(withCompat["server/core.ts"]).not.toContain("compatAgentCard");
   });
 });
