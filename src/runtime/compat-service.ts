@@ -85,17 +85,16 @@ function versionHeader(primary: A2AService, ctx: CallContext): string | undefine
 export class CompatService extends A2AService {
   readonly converter: VersionConverter;
   readonly mapping: VersionMapping;
+  /** The primary version's service, which runs every call. */
+  readonly primary: A2AService;
   private readonly compatCard: JsonObject | undefined;
 
-  constructor(
-    readonly primary: A2AService,
-    version: CompatVersion,
-    options: ServiceOptions,
-  ) {
+  constructor(primary: A2AService, version: CompatVersion, options: ServiceOptions) {
     const rule = version.mapping.card;
     const card = rule ? dualCard(rule, options.card as JsonObject, version.card as JsonObject | undefined) : (options.card as JsonObject);
     // The compat service runs nothing itself: the runtime (executor, stores, push sender) is the primary's.
     super(version.binding, { ...options, card, runtime: primary.runtime });
+    this.primary = primary;
     this.mapping = version.mapping;
     this.compatCard = version.card as JsonObject | undefined;
     const extended = version.extendedCard as JsonObject | undefined;
@@ -184,11 +183,11 @@ export class CompatService extends A2AService {
     if (!isObject(converted)) return converted;
     const version = majorMinor(this.mapping.compat);
     if (pair.role === "pushSet") return { ...converted, [PUSH_CONFIG_VERSION_FIELD]: version };
-    const configuration = converted.configuration;
+    const configuration = converted["configuration"];
     if ((pair.role === "send" || pair.role === "stream") && isObject(configuration)) {
       for (const [key, value] of Object.entries(configuration)) {
         // The one push config a send may carry (1.0 `taskPushNotificationConfig`), whatever its field's name.
-        if (isObject(value) && typeof value.url === "string") {
+        if (isObject(value) && typeof value["url"] === "string") {
           return { ...converted, configuration: { ...configuration, [key]: { ...value, [PUSH_CONFIG_VERSION_FIELD]: version } } };
         }
       }
