@@ -159,13 +159,33 @@ export class CompatService extends A2AService {
     return Promise.resolve();
   }
 
-  /** Each event of a primary stream in the compat shape; an error the stream ends with too. */
-  private async *translated(method: string, events: AsyncIterable<unknown>): AsyncGenerator<unknown, void, undefined> {
-    try {
-      for await (const event of events) yield this.converter.result(method, "toCompat", event);
-    } catch (error) {
-      throw error instanceof A2AError ? this.compatError(error) : error;
-    }
+  /**
+   * Each event of a primary stream in the compat shape; an error the stream ends with too. Not an async
+   * generator: `return()` (a client that went away) reaches the primary stream at once, even while a
+   * `next()` waits for an event, so that its bus subscription is released then, not at the next event.
+   */
+  private translated(method: string, events: AsyncIterable<unknown>): AsyncIterable<unknown> {
+    const convert = (event: unknown) => this.converter.result(method, "toCompat", event);
+    const fail = (error: unknown) => (error instanceof A2AError ? this.compatError(error) : error);
+    return {
+      [Symbol.asyncIterator]: (): AsyncIterator<unknown> => {
+        const inner = events[Symbol.asyncIterator]();
+        return {
+          next: async () => {
+            try {
+              const step = await inner.next();
+              return step.done ? step : { done: false, value: convert(step.value) };
+            } catch (error) {
+              throw fail(error);
+            }
+          },
+          return: async () => {
+            await inner.return?.();
+            return { done: true, value: undefined };
+          },
+        };
+      },
+    };
   }
 
   /**

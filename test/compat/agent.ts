@@ -49,6 +49,8 @@ export function compatOutput(): Promise<CompatOutput> {
 }
 
 export interface CompatAgent {
+  /** The server core (its task event bus, for leak checks). */
+  core: { bus: { listenerCount(id?: string): number } };
   baseUrl: string;
   rpcUrl: string;
   card: Json;
@@ -111,7 +113,7 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
     });
     close = () => closeServer(server as Server);
   }
-  return { baseUrl, rpcUrl: `${baseUrl}/a2a`, card, close };
+  return { core: core as unknown as CompatAgent["core"], baseUrl, rpcUrl: `${baseUrl}/a2a`, card, close };
 }
 
 function listen(server: Server, port: number): Promise<void> {

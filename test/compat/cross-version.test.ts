@@ -149,6 +149,23 @@ describe("cross-version on one compat agent", () => {
     expect(call.body.kind).toBe("task");
   });
 
+  it("a 0.3 client that walks away from a stream releases its subscription while the task still runs", async () => {
+    const out = await compatOutput();
+    const client = await out.compatClient.A2AClient.fromAgentUrl(agent.baseUrl);
+    const stream = client.sendStreamingMessage(out.compatClient.A2AClient.sendParams("slow"));
+    const first = (await stream.next()).value as Json;
+    const taskId = String(first.id ?? first.taskId);
+    await stream.next(); // working: nothing more comes until the task is canceled or ends
+    expect(agent.core.bus.listenerCount(taskId)).toBe(1);
+    await stream.return(undefined);
+    for (let i = 0; i < 100 && agent.core.bus.listenerCount(taskId) > 0; i++) await new Promise((resolve) => setTimeout(resolve, 10));
+    expect(agent.core.bus.listenerCount(taskId)).toBe(0);
+    // Released by the disconnect, not by the task ending: it is still working.
+    const task = checked("1.0.1", "GetTaskRpcResponse", (await rpc(agent.rpcUrl, "GetTask", { id: taskId }, V10)).body);
+    expect(task).toMatchObject({ status: { state: "TASK_STATE_WORKING" } });
+    await rpc(agent.rpcUrl, "CancelTask", { id: taskId }, V10);
+  });
+
   describe("bad input", () => {
     it("a 1.0 header with a 0.3 method is an invalid request naming both, in 1.0's error form", async () => {
       const { body } = await rpc(agent.rpcUrl, "message/send", message03("hello"), V10);
