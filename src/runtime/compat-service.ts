@@ -141,6 +141,9 @@ export class CompatService extends A2AService {
     const pair = this.converter.method(method);
     // A custom method (ServerOptions.methods) is the same in both versions.
     if (!pair) return this.relay(() => this.primary.invoke(method, params, ctx, principal));
+    // The extended card involves no task: this service answers it by its own version's rules (0.3: an
+    // agent without one is AuthenticatedExtendedCardNotConfiguredError), converting the card it holds.
+    if (pair.role === "extendedCard") return this.converter.result(method, "toCompat", await super.invoke(method, params, ctx, principal));
     const converted = this.toPrimary(pair, params);
     const result = await this.relay(() => this.primary.invoke(pair.primary, converted, ctx, principal));
     return this.converter.result(method, "toCompat", result);

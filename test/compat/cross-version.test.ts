@@ -217,6 +217,14 @@ describe("cross-version on one compat agent", () => {
       expect(issues.map((i) => i.pointer)).toContain("/params/message/role");
     });
 
+    it("an agent without an extended card: each version's own error (0.3 AuthenticatedExtendedCardNotConfiguredError, 1.0 §3.3.4 UnsupportedOperationError)", async () => {
+      const v03 = (await rpc(agent.rpcUrl, "agent/getAuthenticatedExtendedCard", undefined, V03)).body;
+      expect((v03.error as Json).code).toBe(-32007);
+      expect(independentValidator("0.3.0", "JSONRPCErrorResponse")(v03)).toBe(true);
+      const v10 = (await rpc(agent.rpcUrl, "GetExtendedAgentCard", {}, V10)).body;
+      expect((v10.error as Json).code).toBe(-32004);
+    });
+
     it("a batch may mix versions item by item only as the header allows", async () => {
       const response = await fetch(agent.rpcUrl, {
         method: "POST",
