@@ -96,6 +96,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("transports", { type: "array", string: true, describe: "bindings the agent serves: jsonrpc, rest, grpc, comma- or space-separated (default: every one the version has; 1.0.1: all three)" })
             .option("store", { type: "string", choices: ["memory", "postgres", "redis"], default: "memory", describe: "where tasks are kept: memory (one process), or postgres/redis read from A2A_STORE_URL (several instances)" })
             .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
+            .option("compat", { type: "string", describe: "an older version the agent serves too (default: 0.3.0 for 1.0.1); --no-compat serves the spec version only" })
             .option("codegen-spec", {
               type: "string",
               describe: "the npm spec of the project's a2a-codegen dependency (default: where this copy came from: the registry range, else its tarball or folder as file:)",
@@ -103,7 +104,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .example("$0 init my-agent", "a Fastify agent for the newest spec version")
             .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5")
             .example("$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC")
-            .example("$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like"),
+            .example("$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like")
+            .example("$0 init my-agent --no-compat", "an A2A 1.0.1 agent that does not also serve 0.3 clients"),
         async (args) => {
           const { init } = await import("./scaffold/init.js");
           const { describeSpec } = await import("./scaffold/codegen-spec.js");
@@ -116,9 +118,11 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             store: args.store as string | undefined,
             force: Boolean(args.force),
             codegenSpec: args["codegen-spec"] as string | undefined,
+            // `--no-compat` arrives as false.
+            compat: (args.compat as unknown) === false || args.compat === "false" ? false : args.compat,
           });
           const where = displayPath(result.dir);
-          io.out(`created ${where}: ${result.written.length} files, and generated/ for A2A ${result.generated.ir.specVersion}`);
+          io.out(`created ${where}: ${result.written.length} files, and generated/ for A2A ${result.generated.ir.specVersion}${result.compat ? ` (serving A2A ${result.compat} clients too)` : ""}`);
           if (result.skipped.length > 0) io.out(`left as they were: ${result.skipped.join(", ")}`);
           io.out(`a2a-codegen dependency: ${result.codegen.source === "option" ? result.codegen.spec : describeSpec(result.codegen)}`);
           io.out(`next:\n  cd ${where}\n  npm install\n  npm start`);

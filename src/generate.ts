@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
-import { emitCompat } from "./compat/emit.js";
+import { compatFolder, emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
@@ -68,6 +68,7 @@ const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions, ir: P
   "compat.ts": (options) => options.compat !== undefined,
   "compat-route.ts": (options) => options.compat !== undefined,
   "compat-card.ts": (options) => options.compat !== undefined,
+  "compat-service.ts": (options) => options.compat !== undefined,
 };
 
 export type Phase = "load" | "normalize" | "ir" | "models" | "validators" | "protocol" | "format" | "write" | "check";
@@ -128,7 +129,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
     if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
-    Object.assign(files, emitServer(ir, templates, header, frameworks));
+    Object.assign(files, emitServer(ir, templates, header, frameworks, options.compat !== undefined ? { version: options.compat, folder: compatFolder(options.compat), card: options.card !== undefined } : undefined));
     if (options.card !== undefined) {
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
@@ -143,7 +144,10 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
     files["index.ts"] = emitIndex(files, templates, header);
   });
-  if (options.compat !== undefined) Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates)));
+  if (options.compat !== undefined) {
+    const card = options.card === undefined ? undefined : { path: resolve(cwd, options.card), displayPath: displayPath(resolve(cwd, options.card), cwd) };
+    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates, card)));
+  }
   const formatted = await timer.run("format", () => formatRendered(files, templates, outDir, cwd));
   formatted[MANIFEST_FILE] = manifestText(
     {

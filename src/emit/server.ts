@@ -8,7 +8,14 @@ export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** server/core.ts and one adapter per framework asked for (each imports only its own framework). */
-export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: string, frameworks: readonly Framework[] = FRAMEWORKS): Record<string, string> {
+export function emitServer(
+  ir: ProtocolIR,
+  templates: TemplateRenderer,
+  header: string,
+  frameworks: readonly Framework[] = FRAMEWORKS,
+  /** A second version served too (--compat): its version and the folder of its files (compat/emit.ts). */
+  compat?: { version: string; folder: string; /** Whether the project's card is emitted in the compat shape too (compat/…/card.ts). */ card: boolean },
+): Record<string, string> {
   const view = {
     header,
     specVersion: ir.specVersion,
@@ -19,6 +26,7 @@ export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: 
     extendedCardMethod: ir.profile.methods.extendedCard ?? "",
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,
     hasWireShapes: httpRoutesFor(ir) !== undefined && SHAPES_BY_VERSION[ir.specVersion] !== undefined,
+    compat,
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);

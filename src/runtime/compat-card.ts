@@ -16,17 +16,17 @@ export function dualCard(
   /** The same card in the compat version's shape (e.g. from a2a-codegen's card converter): its security schemes and requirements are merged in. */
   compatCard?: { readonly [key: string]: unknown },
 ): { [key: string]: unknown } {
-  const interfaces = Array.isArray(card.supportedInterfaces) ? (card.supportedInterfaces as unknown[]) : [];
+  const interfaces = Array.isArray(card["supportedInterfaces"]) ? (card["supportedInterfaces"] as unknown[]) : [];
   const sameBinding = (i: unknown): i is { [key: string]: unknown } =>
     typeof i === "object" && i !== null && String((i as { protocolBinding?: unknown }).protocolBinding ?? "").toUpperCase() === rule.binding.toUpperCase();
   const candidates = interfaces.filter(sameBinding);
-  const primary = candidates.find((i) => i.protocolVersion !== rule.interfaceVersion);
+  const primary = candidates.find((i) => i["protocolVersion"] !== rule.interfaceVersion);
   if (!primary) return { ...card };
   const out: { [key: string]: unknown } = { ...card };
-  if (!candidates.some((i) => i.protocolVersion === rule.interfaceVersion && i.url === primary.url)) {
+  if (!candidates.some((i) => i["protocolVersion"] === rule.interfaceVersion && i["url"] === primary["url"])) {
     const index = interfaces.indexOf(primary);
     const compat = { ...primary, protocolVersion: rule.interfaceVersion };
-    out.supportedInterfaces = [...interfaces.slice(0, index + 1), compat, ...interfaces.slice(index + 1)];
+    out["supportedInterfaces"] = [...interfaces.slice(0, index + 1), compat, ...interfaces.slice(index + 1)];
   }
   for (const f of rule.fields) {
     if (f.field in out) continue;

@@ -241,10 +241,13 @@ function pointerOf(base: string, path: string): string {
 
 /** Converts protocol values between the two versions of a mapping. */
 export class VersionConverter {
-  constructor(
-    readonly mapping: VersionMapping,
-    private readonly options: ConvertOptions = {},
-  ) {}
+  readonly mapping: VersionMapping;
+  private readonly options: ConvertOptions;
+
+  constructor(mapping: VersionMapping, options: ConvertOptions = {}) {
+    this.mapping = mapping;
+    this.options = options;
+  }
 
   /** The method of the other version that plays the same role, by either name. */
   method(name: string): MethodMapping | undefined {
@@ -400,7 +403,7 @@ export class VersionConverter {
       }
       case "fromDetails": {
         const [only] = Array.isArray(value) ? value : [];
-        if (Array.isArray(value) && value.length === 1 && isObj(only) && only["@type"] === t.type && "value" in only) return only.value;
+        if (Array.isArray(value) && value.length === 1 && isObj(only) && only["@type"] === t.type && "value" in only) return only["value"];
         if (!isDetails(value)) lost();
         return value;
       }

@@ -67,6 +67,9 @@ export interface ProtocolProfile {
 
 export type JsonObject = { [key: string]: unknown };
 
+/** The field a server serving two versions stores in a push config to record the version of the client that registered it (runtime/compat-service.ts). */
+export const PUSH_CONFIG_VERSION_FIELD = "a2aCompatVersion";
+
 const TERMINAL = ["completed", "canceled", "failed", "rejected"];
 const INTERRUPTED = ["input-required", "auth-required"];
 
@@ -350,8 +353,9 @@ export class ProtocolShapes {
     return this.has("TaskPushNotificationConfig", "url");
   }
 
-  /** A TaskPushNotificationConfig of this version's shape. */
-  taskPushConfig(taskId: string, config: JsonObject): JsonObject {
+  /** A TaskPushNotificationConfig of this version's shape (without the stored version mark of a compat server). */
+  taskPushConfig(taskId: string, stored: JsonObject): JsonObject {
+    const { [PUSH_CONFIG_VERSION_FIELD]: _version, ...config } = stored;
     if (this.flatPushConfigs) return { ...config, taskId };
     const field = this.has("TaskPushNotificationConfig", "taskId") ? "taskId" : "id";
     return { [field]: taskId, pushNotificationConfig: config };

@@ -11,7 +11,7 @@ import type { CoreRequest } from "./http.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
-import { TaskRuntime, type AgentExecutor, type RuntimeLogger } from "./task-runtime.js";
+import { TaskRuntime, type AgentExecutor, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
 import { lastEventSequence } from "./event-ids.js";
 import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore } from "./tasks.js";
 import type { Validator } from "./validation.js";
@@ -106,6 +106,10 @@ export interface ServiceOptions {
   methods?: Record<string, (params: unknown, context: { principal: unknown; request: CoreRequest }) => unknown | Promise<unknown>>;
   /** Where internal errors are reported; default console.error. Responses never carry their text. */
   logger?: RuntimeLogger;
+  /** What a push notification carries for a config (compat: a config a 0.3 client registered gets 0.3's payload); default the version's. */
+  pushPayload?: PushPayloadHook;
+  /** Another service's task runtime to run on (a compat version's service runs on the primary's: one executor, one store). */
+  runtime?: TaskRuntime;
 }
 
 export class A2AService {
@@ -124,7 +128,7 @@ export class A2AService {
     this.profile = binding.profile;
     this.shapes = new ProtocolShapes(binding.profile);
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
-    this.runtime = new TaskRuntime({
+    this.runtime = options.runtime ?? new TaskRuntime({
       shapes: this.shapes,
       executor: options.executor,
       store: options.store ?? new InMemoryStore(),
@@ -134,6 +138,7 @@ export class A2AService {
       pushSender: options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {}),
       logger: this.logger,
       card: options.card as JsonObject,
+      ...(options.pushPayload ? { pushPayload: options.pushPayload } : {}),
     });
     const roleOf = new Map<string, MethodRole>();
     for (const [role, method] of Object.entries(binding.profile.methods)) if (method) roleOf.set(method, role as MethodRole);
@@ -295,6 +300,7 @@ export class A2AService {
       ...(error.challenge !== undefined ? { challenge: error.challenge } : {}),
     });
     published.add(out);
+    if (out !== error) origins.set(out, error);
     return out;
   }
 
@@ -442,6 +448,13 @@ export class A2AService {
 
 /** Errors whose data is already in the version's form. */
 const published = new WeakSet<A2AError>();
+/** A published error → the error as it was raised (its data in no version's form yet). */
+const origins = new WeakMap<A2AError, A2AError>();
+
+/** The error as it was raised, before `publicError` put its data in a version's form (another version's service publishes it its own way). */
+export function raisedError(error: A2AError): A2AError {
+  return origins.get(error) ?? error;
+}
 
 /** The request view of a call without an HTTP request (gRPC): its metadata as headers, no query, no body. */
 function requestOf(ctx: CallContext): CoreRequest {

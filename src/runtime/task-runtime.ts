@@ -140,6 +140,8 @@ export interface TaskRuntimeOptions {
   turnWaitMs?: number;
   /** The task scope of a caller: tasks are visible only to the scope that created them (1.0.1 §13.1). */
   owner?: (principal: unknown) => string;
+  /** What a push notification carries for a config; undefined (or no hook) means the version's own payload. */
+  pushPayload?: PushPayloadHook;
 }
 
 /** Tries of a commit that lost a compare-and-set race before the update gives up. */
@@ -148,6 +150,9 @@ const MAX_CONFLICTS = 8;
 const MAX_UNAVAILABLE = 5;
 /** The log event that marks where a follow-up turn starts (never streamed: it only positions readers). */
 const TURN_MARK = "a2aTurn";
+
+/** The body (and content type) of a push notification of `task` to `config`, or undefined for the version's own. */
+export type PushPayloadHook = (config: JsonObject, task: JsonObject) => { readonly body: unknown; readonly contentType?: string } | undefined;
 
 export class TaskRuntime {
   /** Open stream subscriptions by task (for tests of disconnect handling). */
@@ -162,6 +167,7 @@ export class TaskRuntime {
   private readonly leaseMs: number;
   private readonly turnWaitMs: number;
   private readonly ownerOf: (principal: unknown) => string;
+  private readonly pushPayload: PushPayloadHook | undefined;
   private readonly executions = new Map<string, Execution>();
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
@@ -206,6 +212,7 @@ export class TaskRuntime {
       });
       this.outbox.start();
     }
+    this.pushPayload = options.pushPayload;
   }
 
   /** Aborted when the server closes. */
@@ -816,12 +823,15 @@ export class TaskRuntime {
     const configs =
       execution.version === 0 ? (execution.pendingPushConfig ? [execution.pendingPushConfig] : []) : await this.store.pushConfigs.list(execution.taskId);
     if (configs.length === 0) return [];
-    // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task.
-    const body = this.shapes.wrap("stream", task);
-    const wrapped = body !== task;
+    // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task; a config the
+    // compat hook claims (registered by a client of the other version) gets that version's payload.
+    const ownBody = this.shapes.wrap("stream", task);
     const out: OutboxMessage[] = [];
     for (const config of configs) {
       if (typeof config.url !== "string") continue;
+      const custom = this.pushPayload?.(config, task);
+      const body = custom ? custom.body : ownBody;
+      const contentType = custom ? custom.contentType : ownBody !== task ? "application/a2a+json" : undefined;
       const target: JsonObject = {
         url: config.url,
         ...(typeof config.token === "string" ? { token: config.token } : {}),
@@ -837,7 +847,7 @@ export class TaskRuntime {
               },
             }
           : {}),
-        ...(wrapped ? { contentType: "application/a2a+json" } : {}),
+        ...(contentType !== undefined ? { contentType } : {}),
       };
       out.push({ taskId: execution.taskId, target, payload: body as JsonObject });
     }

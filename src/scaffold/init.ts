@@ -11,6 +11,9 @@ import { defaultVersion } from "../schema/load.js";
 import { TRANSPORTS, type Transport } from "../transports.js";
 import { STORE_DEPENDENCIES, STORES, type StoreEngine } from "../emit/stores.js";
 import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
+import { compatFolder } from "../compat/emit.js";
+import { COMPAT_TABLES } from "../compat/tables.js";
+import { bundledIR } from "../diff/load.js";
 
 export interface InitOptions {
   /** The project folder (created when missing). */
@@ -33,6 +36,11 @@ export interface InitOptions {
   store?: string | undefined;
   /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
   codegenSpec?: string | undefined;
+  /**
+   * An older version the agent serves too (`generate --compat`): default 0.3.0 for 1.0.1 (most clients in
+   * the wild speak 0.3), none for versions without a compat mapping; `false` turns it off (--no-compat).
+   */
+  compat?: string | false | undefined;
   cwd?: string | undefined;
 }
 
@@ -45,6 +53,8 @@ export interface InitResult {
   generated: GenerateResult;
   /** The a2a-codegen devDependency written into package.json. */
   codegen: CodegenSpec | { spec: string; source: "option" };
+  /** The older version the agent serves too, if any. */
+  compat: string | undefined;
 }
 
 /** The packages the gRPC binding needs in a project (grpc-js serves and calls it; protobufjs encodes). */
@@ -131,6 +141,12 @@ export async function init(options: InitOptions): Promise<InitResult> {
     throw new CodegenError(`unknown store "${store}"; stores: memory, ${STORES.join(", ")}`, { kind: "usage" });
   }
   const engine = store === "memory" ? undefined : (store as StoreEngine);
+  const compat = chooseCompat(options.compat, spec);
+  const compatIr = compat === undefined ? undefined : bundledIR(compat);
+  const compatMethod = (role: "send" | "stream") => {
+    const method = compatIr?.methods.find((m) => m.method === compatIr.profile.methods[role]);
+    return method ? clientMethodName(method) : undefined;
+  };
   const name = options.name ?? basename(dir);
   const send = ir.methods.find((m) => m.method === ir.profile.methods.send);
   const stream = ir.methods.find((m) => m.method === ir.profile.methods.stream);
@@ -151,6 +167,12 @@ export async function init(options: InitOptions): Promise<InitResult> {
     /** More than one binding: the README and the tests show each. */
     multiple: transports.length > 1,
     majorMinor: spec.split(".").slice(0, 2).join("."),
+    /** The older version served too, its Major.Minor and the folder of its generated files (client.ts). */
+    compat,
+    compatMajorMinor: compat?.split(".").slice(0, 2).join("."),
+    compatFolder: compat === undefined ? undefined : compatFolder(compat),
+    compatSendMethod: compatMethod("send"),
+    compatStreamMethod: compatMethod("stream"),
     /** The card's protocolBinding names of the transports. */
     bindings: transports.map((t) => (t === "rest" ? "HTTP+JSON" : t.toUpperCase())),
     /** The store engine generated into the project (none: in-memory). */
@@ -205,9 +227,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
   // The generated/ folder, exactly as `npm run generate` will write it.
   const { loadConfig } = await import("../config.js");
   const config = await loadConfig(dir);
-  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir };
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
   const generated = await generateAndWrite(target);
-  return { dir, written, skipped, generated, codegen };
+  return { dir, written, skipped, generated, codegen, compat };
 }
 
 /** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */
@@ -226,6 +248,18 @@ function writing(path: string, write: () => void): void {
             : (code ?? String(error));
     throw new CodegenError(`cannot write the project: ${why}`, { file: path, kind: "io", cause: error });
   }
+}
+
+/** The compat version: the one asked for (checked against the pairs a2a-codegen maps), else the spec's default pair's. */
+function chooseCompat(asked: string | false | undefined, spec: string): string | undefined {
+  if (asked === false) return undefined;
+  const pairs = COMPAT_TABLES.filter((t) => t.primary === spec);
+  if (asked === undefined) return pairs[0]?.compat;
+  if (!pairs.some((t) => t.compat === asked)) {
+    const supported = COMPAT_TABLES.map((t) => `--spec ${t.primary} --compat ${t.compat}`).join(", ");
+    throw new CodegenError(`no compat mapping from ${spec} to ${asked}; supported: ${supported}`, { kind: "usage" });
+  }
+  return asked;
 }
 
 /**

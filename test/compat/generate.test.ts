@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../src/generate.js";
 import type { VersionMapping } from "../../src/runtime/compat.js";
-import { projectTempDir, ROOT, tempDir } from "../helpers.js";
+import { independentValidator, projectTempDir, ROOT, tempDir } from "../helpers.js";
 import { derived } from "./support.js";
 
 /**
@@ -32,7 +32,7 @@ describe("generate --compat", () => {
     outDir = writeResult(result).outDir;
   });
 
-  it("adds files and changes none of the primary output's (the manifest aside)", () => {
+  it("adds files and changes none of the primary output's but server/core.ts, which serves both versions (the manifest aside)", () => {
     const added = Object.keys(withCompat).filter((f) => !(f in plain));
     expect(added.sort()).toEqual(
       [
@@ -45,12 +45,17 @@ describe("generate --compat", () => {
         "compat/a2a-0.3.0/validators.ts",
         "runtime/compat-card.ts",
         "runtime/compat-route.ts",
+        "runtime/compat-service.ts",
         "runtime/compat.ts",
         // 0.3.0's wire-shape translation: its protocol.ts (HTTP+JSON from a2a-0.3.0.proto) imports it.
         "runtime/wire-shapes-0.3.0.ts",
       ].sort(),
     );
-    for (const [file, text] of Object.entries(plain)) if (file !== "a2a-codegen.manifest.json") expect(withCompat[file], file).toBe(text);
+    for (const [file, text] of Object.entries(plain)) if (file !== "a2a-codegen.manifest.json" && file !== "server/core.ts") expect(withCompat[file], file).toBe(text);
+    // core.ts builds the compat layer from the compat folder; without --compat it imports nothing of it.
+    expect(withCompat["server/core.ts"]).toContain('from "../compat/a2a-0.3.0/mapping.js"');
+    expect(withCompat["server/core.ts"]).toContain("serveCompat(");
+    expect(plain["server/core.ts"]).not.toContain("compat");
     // Without --compat the interpreter is not copied: the default output is what it was.
     expect(Object.keys(plain).some((f) => f.includes("compat"))).toBe(false);
   });
@@ -115,6 +120,43 @@ describe("generate --compat", () => {
     expect(run.status).toBe(0);
   });
 
+  it("the compat runtime, mapping, models, validators and the core that builds it compile under @tsconfig/strictest's options and erasableSyntaxOnly", () => {
+    const config = join(outDir, "..", "tsconfig.strictest.json");
+    writeFileSync(
+      config,
+      JSON.stringify({
+        compilerOptions: {
+          target: "ES2022",
+          module: "NodeNext",
+          moduleResolution: "NodeNext",
+          noEmit: true,
+          strict: true,
+          allowUnusedLabels: false,
+          allowUnreachableCode: false,
+          exactOptionalPropertyTypes: true,
+          noFallthroughCasesInSwitch: true,
+          noImplicitOverride: true,
+          noImplicitReturns: true,
+          noPropertyAccessFromIndexSignature: true,
+          noUncheckedIndexedAccess: true,
+          noUnusedLocals: true,
+          noUnusedParameters: true,
+          isolatedModules: true,
+          skipLibCheck: true,
+          erasableSyntaxOnly: true,
+          types: ["node"],
+        },
+        include: ["a2a/**/*.ts"],
+      }),
+    );
+    const run = spawnSync(tsc, ["-p", config], { encoding: "utf8", cwd: join(outDir, "..") });
+    // Every error line names its file from the output folder (so the filter below sees them all).
+    for (const line of (run.stdout + run.stderr).split("\n").filter((l) => l.includes("error TS"))) expect(line).toMatch(/^a2a\//);
+    // The rest of the runtime and the client template have a known gap under these settings (test/strictest.test.ts).
+    const ours = (run.stdout + run.stderr).split("\n").filter((line) => /^a2a\/(runtime\/compat[a-z-]*\.ts|server\/core\.ts|compat\/a2a-0\.3\.0\/(mapping|models|validators|protocol|index)\.ts)\(/.test(line));
+    expect(ours).toEqual([]);
+  });
+
   it("the CLI flag and the config key; an unsupported pair is a usage error naming the supported ones", () => {
     const work = tempDir();
     const viaFlag = cli(["generate", "--spec", "1.0.1", "--compat", "0.3.0", "--out", "a"], work);
@@ -132,5 +174,31 @@ describe("generate --compat", () => {
     const badKey = cli(["generate"], work);
     expect(badKey.code).toBe(2);
     expect(badKey.stderr).toContain('"compat" must be a non-empty string');
+  });
+
+  it("with --card, the card in 0.3.0's shape too (compat/a2a-0.3.0/card.ts), valid in 0.3.0's schema, the default compat card of core.ts", async () => {
+    const work = projectTempDir("compat-card-");
+    const card = {
+      name: "Secured",
+      description: "d",
+      version: "1.0.0",
+      supportedInterfaces: [{ url: "http://127.0.0.1:3000/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      capabilities: { streaming: true },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [{ id: "s", name: "S", description: "d", tags: ["t"] }],
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    };
+    writeFileSync(join(work, "agent-card.json"), JSON.stringify(card));
+    const result = await generate({ spec: "1.0.1", compat: "0.3.0", card: "agent-card.json", cwd: work, out: "a2a", frameworks: ["node"] });
+    const dir = writeResult(result).outDir;
+    const { agentCard } = (await import(join(dir, "compat/a2a-0.3.0/card.ts"))) as { agentCard: Record<string, unknown> };
+    expect(agentCard).toMatchObject({ name: "Secured", url: "http://127.0.0.1:3000/", protocolVersion: "0.3.0", securitySchemes: { bearer: { type: "http", scheme: "Bearer" } }, security: [{ bearer: [] }] });
+    expect(independentValidator("0.3.0", "AgentCard")(agentCard)).toBe(true);
+    expect(result.files["server/core.ts"]).toContain("card: asked?.card ?? compatAgentCard");
+    // Without --card there is no such file, and core.ts takes the compat card from the options only.
+    expect(withCompat["compat/a2a-0.3.0/card.ts"]).toBeUndefined();
+    expect(withCompat["server/core.ts"]).not.toContain("compatAgentCard");
   });
 });

@@ -20,6 +20,8 @@ export interface JsonRpcBindingOptions {
   maxBatchSize?: number;
   /** Interval of SSE heartbeat comments in ms; 0 = none. */
   heartbeatMs: number;
+  /** A server of two versions (runtime/compat-service.ts): the service that answers each request, or the error that refuses it. */
+  route?: (ctx: CallContext, method: string) => A2AService | A2AError;
 }
 
 export class JsonRpcBinding {
@@ -80,7 +82,7 @@ export class JsonRpcBinding {
 
   /** One JSON-RPC request → its response, an SSE stream, or nothing (a notification). */
   private async dispatch(value: unknown, ctx: CallContext, inBatch: boolean, idSource: string | undefined): Promise<JsonRpcResponse | SseResponse | undefined> {
-    const service = this.service;
+    let service = this.service;
     // Where the version's schema leaves `jsonrpc` optional (0.1.0), a request without it is accepted.
     const tolerant = !service.profile.jsonrpcRequired && isObject(value) && !("jsonrpc" in value) ? { ...value, jsonrpc: "2.0" } : value;
     const envelope = checkRequestEnvelope(tolerant);
@@ -90,9 +92,12 @@ export class JsonRpcBinding {
     }
     const { request: rpc, notification } = envelope;
     const id: JsonRpcId = rpc.id ?? null;
+    const routed = this.options.route?.(ctx, rpc.method) ?? this.service;
+    if (routed instanceof A2AError) return notification ? undefined : failure(id, errorObject(routed));
+    service = routed;
     const method = service.methods.get(rpc.method);
     if (!method) {
-      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${rpc.method}`, this.details(JSON_RPC_ERROR.methodNotFound, { method: rpc.method })));
+      return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${rpc.method}`, errorDetails(service.profile, JSON_RPC_ERROR.methodNotFound, { method: rpc.method })));
     }
     const streaming = method.streaming;
     try {
@@ -116,7 +121,7 @@ export class JsonRpcBinding {
         const envelopeIssues = issues.filter((i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")));
         const code = envelopeIssues.length > 0 ? JSON_RPC_ERROR.invalidRequest : JSON_RPC_ERROR.invalidParams;
         if (notification) return undefined;
-        return answer(failure(id, jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", this.details(code, { issues: publicIssues(issues) }))));
+        return answer(failure(id, jsonRpcError(code, code === JSON_RPC_ERROR.invalidParams ? "Invalid params" : "Invalid request", errorDetails(service.profile, code, { issues: publicIssues(issues) }))));
       }
     }
     const principal = ctx.authenticated?.principal;

@@ -1,0 +1,159 @@
+/**
+ * A compat agent for the tests (issue 10): the output of `generate --spec 1.0.1 --compat 0.3.0`, generated
+ * once into a temporary project folder, served by one `createA2AServer` call behind any of the four
+ * adapters, with the scripted test agent of the server tests. Both versions' generated clients come from
+ * the same output (1.0.1's client.ts and compat/a2a-0.3.0/client.ts).
+ */
+import { createServer, type Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { join } from "node:path";
+import { generate, writeResult } from "../../src/generate.js";
+import { projectTempDir } from "../helpers.js";
+import { testCard, testExecutor, type Framework } from "../server/harness.js";
+
+type Json = Record<string, unknown>;
+
+export interface CompatOutput {
+  dir: string;
+  core: typeof import("../../generated/a2a-1.0.1/server/core.js") & { createA2AServer(options: object): import("../../generated/a2a-1.0.1/server/core.js").A2AServerCore };
+  node: typeof import("../../generated/a2a-1.0.1/server/node.js");
+  express: typeof import("../../generated/a2a-1.0.1/server/express.js");
+  fastify: typeof import("../../generated/a2a-1.0.1/server/fastify.js");
+  hono: typeof import("../../generated/a2a-1.0.1/server/hono.js");
+  /** The 1.0.1 client. */
+  client: typeof import("../../generated/a2a-1.0.1/client.js");
+  /** The 0.3.0 client of the compat folder. */
+  compatClient: typeof import("../../generated/a2a-0.3.0/client.js");
+}
+
+let output: Promise<CompatOutput> | undefined;
+
+/** The generated compat output (once per test file). */
+export function compatOutput(): Promise<CompatOutput> {
+  output ??= (async () => {
+    const result = await generate({ spec: "1.0.1", compat: "0.3.0", out: join(projectTempDir("compat-agent-"), "a2a"), frameworks: ["node", "express", "fastify", "hono"] });
+    const dir = writeResult(result).outDir;
+    const load = (file: string) => import(join(dir, file));
+    return {
+      dir,
+      core: await load("server/core.ts"),
+      node: await load("server/node.ts"),
+      express: await load("server/express.ts"),
+      fastify: await load("server/fastify.ts"),
+      hono: await load("server/hono.ts"),
+      client: await load("client.ts"),
+      compatClient: await load("compat/a2a-0.3.0/client.ts"),
+    } as CompatOutput;
+  })();
+  return output;
+}
+
+export interface CompatAgent {
+  /** The server core (its task event bus, for leak checks). */
+  core: { bus: { listenerCount(id?: string): number } };
+  baseUrl: string;
+  rpcUrl: string;
+  card: Json;
+  close(): Promise<void>;
+}
+
+export interface CompatSetup {
+  extendedCard?: Json;
+  auth?: { verify: (credential: { value: string }) => unknown };
+  /** ServerOptions.compat of the generated core (false: 1.0.1 only). */
+  compat?: false | Json;
+  losses?: unknown[];
+}
+
+/** A 1.0.1 agent serving 0.3.0 too, on 127.0.0.1 behind `framework`. */
+export async function startCompatAgent(framework: Framework, setup: CompatSetup = {}): Promise<CompatAgent> {
+  const out = await compatOutput();
+  // The dual card copies the interface's URL: the port is chosen first, so the card names it from the start.
+  const port = await freePort();
+  const baseUrl = `http://127.0.0.1:${port}`;
+  const card = testCard("1.0.1", { ...(setup.auth ? { auth: setup.auth } : {}), ...(setup.extendedCard ? { extendedCard: setup.extendedCard } : {}) });
+  for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
+  const compat = setup.compat === false ? false : { ...(setup.compat ?? {}), ...(setup.losses ? { onLoss: (loss: unknown) => setup.losses?.push(loss) } : {}) };
+  const core = out.core.createA2AServer({
+    card,
+    executor: testExecutor(),
+    rpcPath: "/a2a",
+    ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } } : {}),
+    ...(setup.auth ? { auth: setup.auth } : {}),
+    compat,
+    heartbeatMs: 0,
+    pushNotifications: { allow: ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },
+    logger: { error: () => undefined, warn: () => undefined },
+  });
+  let close: () => Promise<void>;
+  if (framework === "node") {
+    const server = out.node.createNodeServer(core);
+    await listen(server, port);
+    close = () => closeServer(server);
+  } else if (framework === "express") {
+    const express = (await import("express")).default;
+    const app = express();
+    app.use(out.express.a2aExpressRouter(core));
+    const server = createServer(app);
+    await listen(server, port);
+    close = () => closeServer(server);
+  } else if (framework === "fastify") {
+    const Fastify = (await import("fastify")).default;
+    const app = Fastify({ logger: false, forceCloseConnections: true });
+    await app.register(out.fastify.a2aFastifyPlugin(core));
+    await app.listen({ port, host: "127.0.0.1" });
+    close = async () => {
+      await app.close();
+      await core.close();
+    };
+  } else {
+    let server: Server | undefined;
+    await new Promise<void>((resolve) => {
+      server = out.hono.serveHono(core, { port, hostname: "127.0.0.1" }, () => resolve()) as unknown as Server;
+    });
+    close = () => closeServer(server as Server);
+  }
+  return { core: core as unknown as CompatAgent["core"], baseUrl, rpcUrl: `${baseUrl}/a2a`, card, close };
+}
+
+function listen(server: Server, port: number): Promise<void> {
+  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
+}
+
+/** A port free on 127.0.0.1 now. */
+function freePort(): Promise<number> {
+  return new Promise((resolve) => {
+    const probe = createServer();
+    probe.listen(0, "127.0.0.1", () => {
+      const { port } = probe.address() as AddressInfo;
+      probe.close(() => resolve(port));
+    });
+  });
+}
+
+function closeServer(server: Server): Promise<void> {
+  return new Promise((resolve) => {
+    server.closeAllConnections?.();
+    server.close(() => resolve());
+  });
+}
+
+/** A JSON-RPC call over fetch, headers as given (no A2A-Version unless given). */
+export async function rpc(url: string, method: string, params: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; contentType: string }> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }),
+  });
+  const text = await response.text();
+  const contentType = response.headers.get("content-type") ?? "";
+  if (contentType.includes("text/event-stream")) {
+    const events = text
+      .split(/\r?\n\r?\n/)
+      .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n"))
+      .filter((d) => d !== "")
+      .map((d) => JSON.parse(d) as Json);
+    return { status: response.status, body: { events }, contentType };
+  }
+  return { status: response.status, body: JSON.parse(text) as Json, contentType };
+}

@@ -1,0 +1,140 @@
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import type { Message as Message03, Task as Task03 } from "@a2a-js/sdk";
+import { ClientFactory as Factory03 } from "@a2a-js/sdk/client";
+import { CancelTaskRequest, GetTaskRequest, Role, SubscribeToTaskRequest, TaskState, type Message, type StreamResponse, type Task } from "a2a-sdk-v1";
+import { ClientFactory } from "a2a-sdk-v1/client";
+import { sdkSend } from "../interop/sdk-v1-wire.js";
+import { drain, textOf, userMessage } from "../interop/wire.js";
+import { CodegenError } from "../../src/errors.js";
+import { init } from "../../src/scaffold/init.js";
+import { ROOT, tempDir } from "../helpers.js";
+
+/**
+ * `init` scaffolds a 1.0.1 agent that serves 0.3 clients too (issue 10): `--compat 0.3.0` is on by default
+ * for 1.0.1 (`--no-compat`, `compat: false`, turns it off; versions without a mapping have none), and the
+ * project's own contract tests call the agent with the generated 0.3.0 client beside the 1.0.1 one. The
+ * project is type-checked and its tests run on the repository's installed packages (the full install of a
+ * scaffold from the packed tarball is test/scaffold.test.ts).
+ */
+const codegenSpec = `file:${ROOT}`;
+type Json = Record<string, unknown>;
+
+function run(command: string, args: string[], cwd: string) {
+  const r = spawnSync(command, args, { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" } });
+  return { code: r.status, out: `${r.stdout}${r.stderr}` };
+}
+
+describe("init --compat", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = join(tempDir("compat-init-"), "agent");
+    // The default scaffold (JSON-RPC, HTTP+JSON and gRPC), on node:http.
+    const result = await init({ dir, codegenSpec, framework: "node" });
+    expect(result.compat).toBe("0.3.0");
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  }, 120_000);
+
+  it("is on by default for 1.0.1: the config asks for it, generated/ has the 0.3.0 files, the README says how 0.3 clients call", () => {
+    const config = JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8")) as Json;
+    expect(config).toMatchObject({ spec: "1.0.1", compat: "0.3.0" });
+    for (const file of ["client.ts", "mapping.ts", "validators.ts"]) expect(existsSync(join(dir, "generated", "compat", "a2a-0.3.0", file)), file).toBe(true);
+    expect(readFileSync(join(dir, "generated", "server", "core.ts"), "utf8")).toContain("serveCompat(");
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).toContain("## A2A 0.3 clients too");
+    expect(readme).toContain('"method":"message/send"');
+  });
+
+  it("the project type-checks, and its contract tests pass with a 0.3 client and a 1.0 client", () => {
+    const typecheck = run(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit"], dir);
+    expect(typecheck.out).toBe("");
+    expect(typecheck.code).toBe(0);
+    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--dir", "test", "--reporter", "verbose"], dir);
+    expect(tests.code, tests.out).toBe(0);
+    expect(tests.out).toContain("agent, called by an A2A 0.3 client");
+    expect(tests.out).toContain("a task the 0.3 client starts, the 1.0 client finishes");
+    // 4 contract tests, one answer per binding (3), and the 4 of the 0.3 client.
+    expect(tests.out).toMatch(/Tests\s+11 passed/);
+  }, 180_000);
+
+  it("--no-compat (compat: false) serves 1.0.1 only; a version without a mapping has none; an unknown pair is a usage error", async () => {
+    const plain = join(tempDir("compat-init-"), "plain");
+    expect((await init({ dir: plain, codegenSpec, framework: "node", transports: ["jsonrpc"], compat: false })).compat).toBeUndefined();
+    expect(JSON.parse(readFileSync(join(plain, "a2a-codegen.config.json"), "utf8"))).not.toHaveProperty("compat");
+    expect(existsSync(join(plain, "generated", "compat"))).toBe(false);
+    expect(readFileSync(join(plain, "test", "agent.test.ts"), "utf8")).not.toContain("0.3");
+
+    const old = join(tempDir("compat-init-"), "old");
+    expect((await init({ dir: old, codegenSpec, framework: "node", spec: "0.3.0" })).compat).toBeUndefined();
+
+    const bad = init({ dir: join(tempDir("compat-init-"), "bad"), codegenSpec, spec: "0.3.0", compat: "0.2.5" });
+    await expect(bad).rejects.toBeInstanceOf(CodegenError);
+    await expect(bad).rejects.toThrow("no compat mapping from 0.3.0 to 0.2.5; supported: --spec 1.0.1 --compat 0.3.0");
+  }, 120_000);
+
+  it("the CLI: --no-compat turns it off", () => {
+    const work = tempDir("compat-init-");
+    const r = run(process.execPath, [join(ROOT, "dist", "cli.js"), "init", "a", "--no-compat", "--framework", "node", "--transports", "jsonrpc", "--codegen-spec", codegenSpec], work);
+    expect(r.code, r.out).toBe(0);
+    expect(r.out).not.toContain("serving A2A 0.3.0 clients too");
+    expect(existsSync(join(work, "a", "generated", "compat"))).toBe(false);
+    const on = run(process.execPath, [join(ROOT, "dist", "cli.js"), "init", "b", "--framework", "node", "--transports", "jsonrpc", "--codegen-spec", codegenSpec], work);
+    expect(on.out).toContain("generated/ for A2A 1.0.1 (serving A2A 0.3.0 clients too)");
+  }, 120_000);
+
+  describe("@a2a-js/sdk 0.3.14's and 1.3.0's clients against the scaffolded agent", () => {
+    let running: { url: string; close(): Promise<void> };
+    let c03: Awaited<ReturnType<Factory03["createFromUrl"]>>;
+    let c10: Awaited<ReturnType<ClientFactory["createFromUrl"]>>;
+    beforeAll(async () => {
+      for (const level of ["error", "warn", "info"] as const) vi.spyOn(console, level).mockImplementation(() => undefined);
+      const server = (await import(join(dir, "src", "server.ts"))) as { start(port: number): Promise<{ url: string; close(): Promise<void> }> };
+      running = await server.start(0);
+      c03 = await new Factory03().createFromUrl(running.url);
+      c10 = await new ClientFactory().createFromUrl(running.url);
+    }, 120_000);
+    afterAll(async () => {
+      await running.close();
+      vi.restoreAllMocks();
+    });
+    const words = (n: number) => `stream ${Array.from({ length: n }, (_, i) => `w${i}`).join(" ")}`;
+
+    it("send and get: each in its own version; a task one starts the other finishes", async () => {
+      expect(textOf((await c03.sendMessage({ message: userMessage("hi") })) as Message03)).toBe("You said: hi");
+      const reply10 = (await c10.sendMessage(sdkSend("hi"))) as Message;
+      expect(reply10.role).toBe(Role.ROLE_AGENT);
+      const task03 = (await c03.sendMessage({ message: userMessage("name") })) as Task03;
+      expect(task03).toMatchObject({ kind: "task", status: { state: "input-required" } });
+      const done = (await c10.sendMessage(sdkSend("Ada", { taskId: task03.id, contextId: task03.contextId }))) as Task;
+      expect(done.status?.state).toBe(TaskState.TASK_STATE_COMPLETED);
+      expect((await c03.getTask({ id: task03.id })).status.state).toBe("completed");
+      expect((await c10.getTask(GetTaskRequest.fromJSON({ id: task03.id }))).history).toHaveLength(4);
+    });
+
+    it("stream: both get the words as chunks of one artifact", async () => {
+      const events03 = await drain(c03.sendMessageStream({ message: userMessage("stream a b c") }));
+      expect(events03.flatMap((e) => (e.kind === "artifact-update" ? [textOf(e.artifact)] : [])).join("")).toBe("a b c ");
+      expect(events03.at(-1)).toMatchObject({ kind: "status-update", final: true, status: { state: "completed" } });
+      const events10 = await drain(c10.sendMessageStream(sdkSend("stream a b c")));
+      expect(events10.filter((e) => e.payload?.$case === "artifactUpdate")).toHaveLength(3);
+    });
+
+    it("cancel and resubscribe/subscribe: a 1.3.0 client's streaming task, joined by both, canceled by the 0.3.14 client", async () => {
+      const stream = c10.sendMessageStream(sdkSend(words(60)));
+      const first = (await stream.next()).value as StreamResponse;
+      const taskId = first.payload?.$case === "task" ? first.payload.value.id : "";
+      const sub03 = c03.resubscribeTask({ id: taskId });
+      const sub10 = c10.resubscribeTask(SubscribeToTaskRequest.fromJSON({ id: taskId }));
+      expect(((await sub03.next()).value as Task03).id).toBe(taskId);
+      expect(((await sub10.next()).value as StreamResponse).payload?.$case).toBe("task");
+      expect(await c03.cancelTask({ id: taskId })).toMatchObject({ kind: "task", status: { state: "canceled" } });
+      expect((await drain(sub03)).at(-1)).toMatchObject({ final: true, status: { state: "canceled" } });
+      const last10 = (await drain(sub10)).at(-1)?.payload;
+      expect(last10?.$case === "statusUpdate" ? last10.value.status?.state : undefined).toBe(TaskState.TASK_STATE_CANCELED);
+      await drain(stream);
+      await expect(c10.cancelTask(CancelTaskRequest.fromJSON({ id: taskId }))).rejects.toThrow();
+    });
+  });
+});
