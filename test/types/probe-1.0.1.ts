@@ -12,6 +12,7 @@ import {
   TaskStateValues,
   A2A_METHODS,
 } from "../../generated/a2a-1.0.1/index.js";
+import type { AgentExecutor, TaskStateName } from "../../generated/a2a-1.0.1/server/core.js";
 // @ts-expect-error no numbered duplicates
 import type { Message1 } from "../../generated/a2a-1.0.1/models.js";
 
@@ -56,4 +57,20 @@ const params: ParamsOf<"ListTasks"> = { contextId: "c", pageSize: 10 };
 declare const page: ResultOf<"ListTasks">;
 const total: number = page.totalSize;
 const streaming: true = A2A_METHODS.SubscribeToTask.streaming;
+
+// Task states an agent sets (issue 13 item 1): the version's states in either spelling, never any string.
+const stateExecutor: AgentExecutor = {
+  execute(_ctx, events) {
+    events.status("TASK_STATE_WORKING");
+    events.status("completed");
+    events.status("input-required", "which city?");
+    // @ts-expect-error a misspelled state does not compile
+    events.status("complet");
+    // @ts-expect-error the proto's zero value is no state a task can be put in
+    events.status("TASK_STATE_UNSPECIFIED");
+    // @ts-expect-error nor is any string a state
+    events.status(String("completed"));
+  },
+};
+const authRequired: TaskStateName = "auth-required";
 export {};

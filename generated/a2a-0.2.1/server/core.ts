@@ -10,6 +10,7 @@ import type * as Models from "../models.js";
 import { A2A_METHODS, A2A_PROFILE } from "../protocol.js";
 import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
+import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
 import {
   A2AServerCore,
   A2AServerError,
@@ -35,10 +36,23 @@ export { InMemoryTaskStore, InMemoryPushConfigStore } from "../runtime/tasks.js"
 
 /** What the executor knows of the request it serves. */
 export type RequestContext = RuntimeRequestContext<Models.Message, Models.Task>;
+/** The states `events.status()` takes: the 0.2.1 task states, in their own spelling and in the 0.x one ("completed"). */
+export type TaskStateName = TaskStateInput<TaskStateOf<Models.Task>>;
 /** How the executor reports progress: every call becomes a task update in the 0.2.1 shape. */
-export type EventPublisher = RuntimeEventPublisher<Models.Message, Models.Part, Models.Artifact>;
+export type EventPublisher = RuntimeEventPublisher<
+  Models.Message,
+  Models.Part,
+  Models.Artifact,
+  TaskStateName
+>;
 /** Your agent: the only code you write. */
-export type AgentExecutor = RuntimeAgentExecutor<Models.Message, Models.Task, Models.Part, Models.Artifact>;
+export type AgentExecutor = RuntimeAgentExecutor<
+  Models.Message,
+  Models.Task,
+  Models.Part,
+  Models.Artifact,
+  TaskStateName
+>;
 
 export interface A2AServerOptions extends Omit<ServerOptions, "card" | "executor" | "extendedCard"> {
   /** The public agent card, served at /.well-known/agent.json. Validated when the server is created. */
