@@ -8,6 +8,7 @@ import type { Overlay } from "./overlay.js";
 import { METHOD_ROLES, type EnumInfo, type ErrorInfo, type MethodInfo, type MethodRole, type ProtocolIR, type TypeDecl, type TypeKind, type UnionInfo } from "./types.js";
 import { buildProfile } from "./profile.js";
 import { findUnions } from "./unions.js";
+import { nameUnionMembers } from "./member-names.js";
 import { refuseAliasCycles } from "./aliases.js";
 import { findCoreTypes } from "./core-types.js";
 import { protoJsonDefaults } from "./proto-defaults.js";
@@ -119,6 +120,7 @@ export function buildIR(input: BuildInput): ProtocolIR {
     },
     types,
     unions,
+    namedUnions: nameUnionMembers(defs, unions, at),
     methods,
     requestUnion: requestUnionOf(unions, methods),
     responseUnion: responseUnionOf(unions, methods),
