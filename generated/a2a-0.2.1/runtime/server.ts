@@ -15,14 +15,14 @@ import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
 import { A2AService, type ProtocolBinding, type ServiceOptions } from "./service.js";
-import type { AgentExecutor } from "./task-runtime.js";
+import type { AgentExecutorOfAnyVersion } from "./task-runtime.js";
 import type { PushConfigStore, TaskEventBus, TaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
-export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, ProtocolBinding } from "./service.js";
+export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, MethodHandler, MethodHandlerContext, ProtocolBinding } from "./service.js";
 export type { AuthDecision, AuthOptions, Credential } from "./auth.js";
-export type { AgentExecutor, EventPublisher, RequestContext } from "./task-runtime.js";
+export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "./task-runtime.js";
 export type { CoreRequest, CoreResponse, SseSink } from "./http.js";
 
 export interface ServerLogger {
@@ -31,7 +31,7 @@ export interface ServerLogger {
 }
 
 export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   /** The path JSON-RPC requests are POSTed to; default: the path of the card's JSON-RPC interface (or card.url), else "/". */
   rpcPath?: string;
   /** The path the HTTP+JSON routes hang under; default: the path of the card's HTTP+JSON interface, else "". */

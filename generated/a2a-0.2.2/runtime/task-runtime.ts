@@ -67,6 +67,13 @@ export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart 
   cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact, TState>): void | Promise<void>;
 }
 
+/**
+ * An executor written against any version's models: `AgentExecutor<Message, Task, Part, Artifact, State>`
+ * of the generated server is one (the runtime hands it objects of that version's shapes). The runtime's
+ * options take this, so that a typed executor needs no cast.
+ */
+export type AgentExecutorOfAnyVersion = AgentExecutor<never, never, never, never, never>;
+
 export interface RuntimeLogger {
   error(message: string, detail?: unknown): void;
   warn?(message: string, detail?: unknown): void;
@@ -90,7 +97,7 @@ interface Execution {
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   tasks: TaskStore;
   pushConfigs: PushConfigStore;
   /** Undefined when push notifications are not sent (configs are still kept). */
