@@ -20,6 +20,30 @@ export type MethodRole =
   | "pushDelete"
   | "extendedCard";
 
+/**
+ * The protocol objects whose shapes the profile carries (when the schema defines them), by their usual
+ * names: the runtime asks `shapes.has(object, property)` only of these (the type says so), the scaffold
+ * reads AgentCard's, and a version's send params are added by role. The generator (ir/profile.ts) takes
+ * this list from here, so the list and the runtime's lookups cannot drift apart.
+ */
+export const PROFILE_OBJECTS = [
+  "AgentCapabilities",
+  "AgentCard",
+  "Artifact",
+  "ListTaskPushNotificationConfigsResponse",
+  "ListTasksResponse",
+  "Message",
+  "MessageSendConfiguration",
+  "PushNotificationConfig",
+  "SendMessageConfiguration",
+  "Task",
+  "TaskArtifactUpdateEvent",
+  "TaskPushNotificationConfig",
+  "TaskStatus",
+  "TaskStatusUpdateEvent",
+] as const;
+export type ProfileObject = (typeof PROFILE_OBJECTS)[number];
+
 /** The shape of one protocol object, as the schema defines it. */
 export interface ObjectShape {
   readonly properties: readonly string[];
@@ -140,7 +164,7 @@ export class ProtocolShapes {
     }
   }
 
-  has(object: string, property: string): boolean {
+  has(object: ProfileObject, property: string): boolean {
     return this.properties.get(object)?.has(property) ?? false;
   }
 
