@@ -13,6 +13,8 @@ export default defineConfig({
     testTimeout: 120_000,
     include: [
       "test/ir/**/*.test.ts",
+      "test/emit/emitters.test.ts",
+      "test/repo/runtime-from-source.test.ts",
       "test/diff/**/*.test.ts",
       "test/proto/**/*.test.ts",
       "test/load-protocol.test.ts",
