@@ -20,7 +20,7 @@ export default defineConfig({
       "test/load-protocol.test.ts",
       "test/regenerate.test.ts",
       "test/spec-examples.test.ts",
-      "test/validation-runtime.test.ts",
+      "test/runtime/validation.test.ts",
       "test/runtime/jsonrpc.test.ts",
       "test/runtime/sse.test.ts",
       "test/runtime/sse-sink.test.ts",
