@@ -1,6 +1,9 @@
 import { defineConfig } from "vitest/config";
+import { runtimeFromSource } from "./test/support/runtime-from-source.js";
 
 export default defineConfig({
+  // Generated code under test imports its runtime from src/runtime, not the committed copies.
+  plugins: [runtimeFromSource(import.meta.dirname)],
   test: {
     include: ["test/**/*.test.ts"],
     testTimeout: 120_000,

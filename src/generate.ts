@@ -14,15 +14,10 @@ import { emitProtocol } from "./emit/protocol.js";
 import { TemplateRenderer } from "./emit/templates.js";
 import { emitValidatorFiles } from "./emit/validators.js";
 import { defaultFrameworks } from "./frameworks.js";
-import { buildIR } from "./ir/build.js";
-import { bundledOverlay, loadOverlay, parseOverlay, type Overlay } from "./ir/overlay.js";
 import type { ProtocolIR } from "./ir/types.js";
-import { isObject } from "./schema/json.js";
-import { bundledSchemaPath, bundledVersions, loadSchemaSource, type SchemaSource } from "./schema/load.js";
-import { checkDepth, normalizeSchema } from "./schema/normalize.js";
+import { loadProtocol } from "./load-protocol.js";
 import { TRANSPORTS, type Transport } from "./transports.js";
 import { GENERATOR_VERSION } from "./version.js";
-import { checkJsonSchema } from "./meta-schema.js";
 import { formatRendered } from "./template-blame.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
 import { checkOutput, writeOutput, type CheckResult } from "./write/writer.js";
@@ -85,6 +80,14 @@ export interface GenerateResult {
 
 class Timer {
   readonly timings: Partial<Record<Phase, number>> = {};
+  measure<T>(phase: Phase, work: () => T): T {
+    const start = performance.now();
+    try {
+      return work();
+    } finally {
+      this.timings[phase] = (this.timings[phase] ?? 0) + performance.now() - start;
+    }
+  }
   async run<T>(phase: Phase, work: () => T | Promise<T>): Promise<T> {
     const start = performance.now();
     try {
@@ -101,18 +104,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const cwd = options.cwd ?? process.cwd();
   const badStore = unknownStore(options.stores ?? []);
   if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
-  const source = await timer.run("load", () => loadSchemaSource({ spec: options.spec, schema: options.schema, cwd }));
-  // A schema file of the user's is valid JSON Schema before anything is built from it (the bundled ones are).
-  if (source.bundledVersion === undefined && !source.path.endsWith(".proto")) {
-    // Depth first: the meta-schema check recurses, and a schema too deep for a2a-codegen is refused by name.
-    checkDepth(source.json, source.displayPath);
-    checkJsonSchema(source.json, source.displayPath);
-  }
-  const normalized = await timer.run("normalize", () => normalizeSchema(source.json, source.displayPath));
-  const ir = await timer.run("ir", () => {
-    const { overlay, version, basis } = resolveOverlay(source, normalized.definitions, options, cwd);
-    return buildIR({ schema: normalized, overlay, specVersion: version, versionBasis: basis, file: source.displayPath, sha256: source.sha256 });
-  });
+  const { source, ir } = loadProtocol({ spec: options.spec, schema: options.schema, overlay: options.overlay, cwd }, (phase, work) => timer.measure(phase, work));
   const outDir = resolve(cwd, options.out ?? join("generated", `a2a-${ir.specVersion}`));
   if (options.templates !== undefined && !isFolder(resolve(cwd, options.templates))) {
     throw new CodegenError("the templates folder does not exist (it overrides bundled templates by path; see docs/templates.md)", { file: options.templates, kind: "usage" });
@@ -192,52 +184,4 @@ function isFolder(path: string): boolean {
 // In a module of its own so that the CLI can print paths without loading the pipeline.
 export { displayPath } from "./display-path.js";
 
-function resolveOverlay(
-  source: SchemaSource,
-  definitions: Record<string, unknown>,
-  options: GenerateOptions,
-  cwd: string,
-): { overlay: Overlay; version: string; basis: ProtocolIR["versionBasis"] } {
-  if (source.bundledVersion !== undefined) {
-    return { overlay: bundledOverlay(source, source.bundledVersion), version: source.bundledVersion, basis: "bundled" };
-  }
-  const explicit = options.overlay ? resolve(cwd, options.overlay) : undefined;
-  if (!explicit && source.overlay) {
-    // A proto states its own facts (methods, streams); its version comes from its file name.
-    const overlay = parseOverlay(source.overlay, source.displayPath);
-    return { overlay, version: overlay.version, basis: "overlay" };
-  }
-  const sibling = source.path.replace(/\.json$/i, "") + ".overlay.json";
-  const overlayPath = explicit ?? (existsSync(sibling) ? sibling : undefined);
-  if (overlayPath !== undefined) {
-    const overlay = loadOverlay(overlayPath, displayPath(overlayPath, cwd));
-    return { overlay, version: overlay.version, basis: "overlay" };
-  }
-  // The closest bundled version, already loaded: its facts come from that same source.
-  const closest = closestBundled(source, Object.keys(definitions));
-  return { overlay: bundledOverlay(closest.source, closest.version), version: closest.version, basis: "closest-bundled" };
-}
-
-/**
- * The bundled version a schema file is, or is derived from: the same bytes, else the most similar set of
- * definition names (ties go to the newer version).
- */
-export function closestBundledVersion(source: SchemaSource, names: string[]): string {
-  return closestBundled(source, names).version;
-}
-
-function closestBundled(source: SchemaSource, names: string[]): { version: string; source: SchemaSource } {
-  const mine = new Set(names);
-  let best: { version: string; source: SchemaSource; score: number } | undefined;
-  for (const version of bundledVersions()) {
-    const bundled = loadSchemaSource({ schema: bundledSchemaPath(version) });
-    if (bundled.sha256 === source.sha256) return { version, source: bundled };
-    const defs = bundled.json.definitions ?? bundled.json.$defs;
-    const theirs = new Set(isObject(defs) ? Object.keys(defs) : []);
-    const shared = [...mine].filter((n) => theirs.has(n)).length;
-    const score = shared / (mine.size + theirs.size - shared || 1);
-    if (!best || score >= best.score) best = { version, source: bundled, score };
-  }
-  if (!best) throw new CodegenError("no bundled schema to compare with", { kind: "io" });
-  return best;
-}
+export { closestBundledVersion } from "./load-protocol.js";

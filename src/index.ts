@@ -23,5 +23,6 @@ export { convertCardFile, type ConvertCardFileOptions, type ConvertCardFileResul
 export { defaultFrameworks, type DefaultFrameworks } from "./frameworks.js";
 export { diffProtocols, isEmptyDiff, type SpecDiff } from "./diff/diff.js";
 export { protocolIR, bundledIR } from "./diff/load.js";
+export { loadProtocol, type LoadedProtocol, type ProtocolInput } from "./load-protocol.js";
 export { renderText as renderDiffText, renderMarkdown as renderDiffMarkdown } from "./diff/render.js";
 export { FRAMEWORKS, type Framework } from "./emit/server.js";

@@ -95,7 +95,7 @@ describe("unusual schemas generate correct code", () => {
     expect(ir.profile.objects.Message?.properties).toContain("parts");
     expect(ir.profile.streamResults).toContain("Task");
     const core = readFileSync(join(outputs.renamed as string, "server/core.ts"), "utf8");
-    expect(core).toMatch(/RuntimeAgentExecutor<Models\.ChatMessage, Models\.Job, Models\.Piece, Models\.Output>/);
+    expect(core).toMatch(/RuntimeAgentExecutor<\s*Models\.ChatMessage,\s*Models\.Job,\s*Models\.Piece,\s*Models\.Output,\s*TaskStateName,?\s*>/);
     expect(readFileSync(join(outputs.renamed as string, "client.ts"), "utf8")).not.toMatch(/Models\.(Message|Task|Part)\b/);
   });
 

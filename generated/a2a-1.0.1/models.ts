@@ -72,36 +72,11 @@ export type ListTasksRpcResponse = JSONRPCErrorResponse | ListTasksRpcSuccessRes
  * Exactly one of `authorizationCode`, `clientCredentials`, `implicit`, `password`, `deviceCode` is present.
  */
 export type OAuthFlows =
-  | {
-      /**
-       * Configuration for the OAuth Authorization Code flow.
-       */
-      authorizationCode: AuthorizationCodeOAuthFlow;
-    }
-  | {
-      /**
-       * Configuration for the OAuth Client Credentials flow.
-       */
-      clientCredentials: ClientCredentialsOAuthFlow;
-    }
-  | {
-      /**
-       * Deprecated: Use Authorization Code + PKCE instead.
-       */
-      implicit: ImplicitOAuthFlow;
-    }
-  | {
-      /**
-       * Deprecated: Use Authorization Code + PKCE or Device Code.
-       */
-      password: PasswordOAuthFlow;
-    }
-  | {
-      /**
-       * Configuration for the OAuth Device Code flow.
-       */
-      deviceCode: DeviceCodeOAuthFlow;
-    };
+  | OAuthFlowsAuthorizationCode
+  | OAuthFlowsClientCredentials
+  | OAuthFlowsImplicit
+  | OAuthFlowsPassword
+  | OAuthFlowsDeviceCode;
 /**
  * `Part` represents a container for a section of communication content.
  * Parts can be purely textual, some sort of file (image, video, etc) or
@@ -109,93 +84,7 @@ export type OAuthFlows =
  *
  * Exactly one of `text`, `raw`, `url`, `data` is present.
  */
-export type Part =
-  | {
-      /**
-       * The string content of the `text` part.
-       */
-      text: string;
-      /**
-       * Optional. metadata associated with this part.
-       */
-      metadata?: {
-        [k: string]: unknown;
-      };
-      /**
-       * An optional `filename` for the file (e.g., "document.pdf").
-       */
-      filename?: string;
-      /**
-       * The `media_type` (MIME type) of the part content (e.g., "text/plain", "application/json", "image/png").
-       * This field is available for all part types.
-       */
-      mediaType?: string;
-    }
-  | {
-      /**
-       * The `raw` byte content of a file. In JSON serialization, this is encoded as a base64 string.
-       *
-       * Bytes, base64-encoded (ProtoJSON).
-       */
-      raw: string;
-      /**
-       * Optional. metadata associated with this part.
-       */
-      metadata?: {
-        [k: string]: unknown;
-      };
-      /**
-       * An optional `filename` for the file (e.g., "document.pdf").
-       */
-      filename?: string;
-      /**
-       * The `media_type` (MIME type) of the part content (e.g., "text/plain", "application/json", "image/png").
-       * This field is available for all part types.
-       */
-      mediaType?: string;
-    }
-  | {
-      /**
-       * A `url` pointing to the file's content.
-       */
-      url: string;
-      /**
-       * Optional. metadata associated with this part.
-       */
-      metadata?: {
-        [k: string]: unknown;
-      };
-      /**
-       * An optional `filename` for the file (e.g., "document.pdf").
-       */
-      filename?: string;
-      /**
-       * The `media_type` (MIME type) of the part content (e.g., "text/plain", "application/json", "image/png").
-       * This field is available for all part types.
-       */
-      mediaType?: string;
-    }
-  | {
-      /**
-       * Arbitrary structured `data` as a JSON value (object, array, string, number, boolean, or null).
-       */
-      data: unknown;
-      /**
-       * Optional. metadata associated with this part.
-       */
-      metadata?: {
-        [k: string]: unknown;
-      };
-      /**
-       * An optional `filename` for the file (e.g., "document.pdf").
-       */
-      filename?: string;
-      /**
-       * The `media_type` (MIME type) of the part content (e.g., "text/plain", "application/json", "image/png").
-       * This field is available for all part types.
-       */
-      mediaType?: string;
-    };
+export type Part = TextPart | RawPart | UrlPart | DataPart;
 /**
  * Defines the sender of a message in A2A protocol communication.
  *
@@ -212,36 +101,11 @@ export type Role = "ROLE_UNSPECIFIED" | "ROLE_USER" | "ROLE_AGENT";
  * Exactly one of `apiKeySecurityScheme`, `httpAuthSecurityScheme`, `oauth2SecurityScheme`, `openIdConnectSecurityScheme`, `mtlsSecurityScheme` is present.
  */
 export type SecurityScheme =
-  | {
-      /**
-       * API key-based authentication.
-       */
-      apiKeySecurityScheme: APIKeySecurityScheme;
-    }
-  | {
-      /**
-       * HTTP authentication (Basic, Bearer, etc.).
-       */
-      httpAuthSecurityScheme: HTTPAuthSecurityScheme;
-    }
-  | {
-      /**
-       * OAuth 2.0 authentication.
-       */
-      oauth2SecurityScheme: OAuth2SecurityScheme;
-    }
-  | {
-      /**
-       * OpenID Connect authentication.
-       */
-      openIdConnectSecurityScheme: OpenIdConnectSecurityScheme;
-    }
-  | {
-      /**
-       * Mutual TLS authentication.
-       */
-      mtlsSecurityScheme: MutualTlsSecurityScheme;
-    };
+  | SecuritySchemeApiKey
+  | SecuritySchemeHttpAuth
+  | SecuritySchemeOauth2
+  | SecuritySchemeOpenIdConnect
+  | SecuritySchemeMtls;
 /**
  * Represents the response for the `SendMessage` method.
  *
@@ -249,19 +113,7 @@ export type SecurityScheme =
  *
  * Exactly one of `task`, `message` is present.
  */
-export type SendMessageResponse =
-  | {
-      /**
-       * The task created or updated by the message.
-       */
-      task: Task;
-    }
-  | {
-      /**
-       * A message from the agent.
-       */
-      message: Message;
-    };
+export type SendMessageResponse = SendMessageResponseTask | SendMessageResponseMessage;
 /**
  * JSON-RPC response of the `SendMessage` method: a success or an error.
  */
@@ -278,30 +130,7 @@ export type SendStreamingMessageRpcResponse = JSONRPCErrorResponse | SendStreami
  * Exactly one of `task`, `message`, `statusUpdate`, `artifactUpdate` is present.
  */
 export type StreamResponse =
-  | {
-      /**
-       * A Task object containing the current state of the task.
-       */
-      task: Task;
-    }
-  | {
-      /**
-       * A Message object containing a message from the agent.
-       */
-      message: Message;
-    }
-  | {
-      /**
-       * An event indicating a task status update.
-       */
-      statusUpdate: TaskStatusUpdateEvent;
-    }
-  | {
-      /**
-       * An event indicating a task artifact update.
-       */
-      artifactUpdate: TaskArtifactUpdateEvent;
-    };
+  StreamResponseTask | StreamResponseMessage | StreamResponseStatusUpdate | StreamResponseArtifactUpdate;
 /**
  * JSON-RPC response of the `SubscribeToTask` method (each event of its stream): a success or an error.
  */
@@ -1513,6 +1342,51 @@ export interface OAuth2SecurityScheme {
   oauth2MetadataUrl?: string;
 }
 /**
+ * OAuthFlows with `authorizationCode` set (oneof `flow`).
+ */
+export interface OAuthFlowsAuthorizationCode {
+  /**
+   * Configuration for the OAuth Authorization Code flow.
+   */
+  authorizationCode: AuthorizationCodeOAuthFlow;
+}
+/**
+ * OAuthFlows with `clientCredentials` set (oneof `flow`).
+ */
+export interface OAuthFlowsClientCredentials {
+  /**
+   * Configuration for the OAuth Client Credentials flow.
+   */
+  clientCredentials: ClientCredentialsOAuthFlow;
+}
+/**
+ * OAuthFlows with `implicit` set (oneof `flow`).
+ */
+export interface OAuthFlowsImplicit {
+  /**
+   * Deprecated: Use Authorization Code + PKCE instead.
+   */
+  implicit: ImplicitOAuthFlow;
+}
+/**
+ * OAuthFlows with `password` set (oneof `flow`).
+ */
+export interface OAuthFlowsPassword {
+  /**
+   * Deprecated: Use Authorization Code + PKCE or Device Code.
+   */
+  password: PasswordOAuthFlow;
+}
+/**
+ * OAuthFlows with `deviceCode` set (oneof `flow`).
+ */
+export interface OAuthFlowsDeviceCode {
+  /**
+   * Configuration for the OAuth Device Code flow.
+   */
+  deviceCode: DeviceCodeOAuthFlow;
+}
+/**
  * Defines a security scheme using OpenID Connect.
  */
 export interface OpenIdConnectSecurityScheme {
@@ -1524,6 +1398,64 @@ export interface OpenIdConnectSecurityScheme {
    * The [OpenID Connect Discovery URL](https://openid.net/specs/openid-connect-discovery-1_0.html) for the OIDC provider's metadata.
    */
   openIdConnectUrl: string;
+}
+/**
+ * The properties every member of {@link Part} has.
+ */
+export interface PartBase {
+  /**
+   * Optional. metadata associated with this part.
+   */
+  metadata?: {
+    [k: string]: unknown;
+  };
+  /**
+   * An optional `filename` for the file (e.g., "document.pdf").
+   */
+  filename?: string;
+  /**
+   * The `media_type` (MIME type) of the part content (e.g., "text/plain", "application/json", "image/png").
+   * This field is available for all part types.
+   */
+  mediaType?: string;
+}
+/**
+ * Part with `text` set (oneof `content`).
+ */
+export interface TextPart extends PartBase {
+  /**
+   * The string content of the `text` part.
+   */
+  text: string;
+}
+/**
+ * Part with `raw` set (oneof `content`).
+ */
+export interface RawPart extends PartBase {
+  /**
+   * The `raw` byte content of a file. In JSON serialization, this is encoded as a base64 string.
+   *
+   * Bytes, base64-encoded (ProtoJSON).
+   */
+  raw: string;
+}
+/**
+ * Part with `url` set (oneof `content`).
+ */
+export interface UrlPart extends PartBase {
+  /**
+   * A `url` pointing to the file's content.
+   */
+  url: string;
+}
+/**
+ * Part with `data` set (oneof `content`).
+ */
+export interface DataPart extends PartBase {
+  /**
+   * Arbitrary structured `data` as a JSON value (object, array, string, number, boolean, or null).
+   */
+  data: unknown;
 }
 /**
  * Deprecated: Use Authorization Code + PKCE or Device Code.
@@ -1578,6 +1510,51 @@ export interface SecurityRequirement {
   };
 }
 /**
+ * SecurityScheme with `apiKeySecurityScheme` set (oneof `scheme`).
+ */
+export interface SecuritySchemeApiKey {
+  /**
+   * API key-based authentication.
+   */
+  apiKeySecurityScheme: APIKeySecurityScheme;
+}
+/**
+ * SecurityScheme with `httpAuthSecurityScheme` set (oneof `scheme`).
+ */
+export interface SecuritySchemeHttpAuth {
+  /**
+   * HTTP authentication (Basic, Bearer, etc.).
+   */
+  httpAuthSecurityScheme: HTTPAuthSecurityScheme;
+}
+/**
+ * SecurityScheme with `oauth2SecurityScheme` set (oneof `scheme`).
+ */
+export interface SecuritySchemeOauth2 {
+  /**
+   * OAuth 2.0 authentication.
+   */
+  oauth2SecurityScheme: OAuth2SecurityScheme;
+}
+/**
+ * SecurityScheme with `openIdConnectSecurityScheme` set (oneof `scheme`).
+ */
+export interface SecuritySchemeOpenIdConnect {
+  /**
+   * OpenID Connect authentication.
+   */
+  openIdConnectSecurityScheme: OpenIdConnectSecurityScheme;
+}
+/**
+ * SecurityScheme with `mtlsSecurityScheme` set (oneof `scheme`).
+ */
+export interface SecuritySchemeMtls {
+  /**
+   * Mutual TLS authentication.
+   */
+  mtlsSecurityScheme: MutualTlsSecurityScheme;
+}
+/**
  * Configuration of a send message request.
  */
 export interface SendMessageConfiguration {
@@ -1630,6 +1607,24 @@ export interface SendMessageRequest {
   metadata?: {
     [k: string]: unknown;
   };
+}
+/**
+ * SendMessageResponse with `task` set (oneof `payload`).
+ */
+export interface SendMessageResponseTask {
+  /**
+   * The task created or updated by the message.
+   */
+  task: Task;
+}
+/**
+ * SendMessageResponse with `message` set (oneof `payload`).
+ */
+export interface SendMessageResponseMessage {
+  /**
+   * A message from the agent.
+   */
+  message: Message;
 }
 /**
  * JSON-RPC request of the `SendMessage` method (A2A JSON-RPC binding). Sends a message to an agent.
@@ -1707,6 +1702,42 @@ export interface SendStreamingMessageRpcSuccessResponse {
    * The StreamResponse message, in ProtoJSON.
    */
   result: StreamResponse;
+}
+/**
+ * StreamResponse with `task` set (oneof `payload`).
+ */
+export interface StreamResponseTask {
+  /**
+   * A Task object containing the current state of the task.
+   */
+  task: Task;
+}
+/**
+ * StreamResponse with `message` set (oneof `payload`).
+ */
+export interface StreamResponseMessage {
+  /**
+   * A Message object containing a message from the agent.
+   */
+  message: Message;
+}
+/**
+ * StreamResponse with `statusUpdate` set (oneof `payload`).
+ */
+export interface StreamResponseStatusUpdate {
+  /**
+   * An event indicating a task status update.
+   */
+  statusUpdate: TaskStatusUpdateEvent;
+}
+/**
+ * StreamResponse with `artifactUpdate` set (oneof `payload`).
+ */
+export interface StreamResponseArtifactUpdate {
+  /**
+   * An event indicating a task artifact update.
+   */
+  artifactUpdate: TaskArtifactUpdateEvent;
 }
 /**
  * A list of strings.
@@ -2064,4 +2095,86 @@ export function isSubscribeToTaskRpcRequest(value: {
   readonly ["method"]?: unknown;
 }): value is SubscribeToTaskRpcRequest {
   return value["method"] === "SubscribeToTask";
+}
+/** Whether a {@link Part } is a {@link DataPart } (checks that `data` is present; validate untrusted input first). */
+export function isDataPart(value: Part): value is DataPart {
+  return "data" in value;
+}
+/** Whether a {@link OAuthFlows } is a {@link OAuthFlowsAuthorizationCode } (checks that `authorizationCode` is present; validate untrusted input first). */
+export function isOAuthFlowsAuthorizationCode(value: OAuthFlows): value is OAuthFlowsAuthorizationCode {
+  return "authorizationCode" in value;
+}
+/** Whether a {@link OAuthFlows } is a {@link OAuthFlowsClientCredentials } (checks that `clientCredentials` is present; validate untrusted input first). */
+export function isOAuthFlowsClientCredentials(value: OAuthFlows): value is OAuthFlowsClientCredentials {
+  return "clientCredentials" in value;
+}
+/** Whether a {@link OAuthFlows } is a {@link OAuthFlowsDeviceCode } (checks that `deviceCode` is present; validate untrusted input first). */
+export function isOAuthFlowsDeviceCode(value: OAuthFlows): value is OAuthFlowsDeviceCode {
+  return "deviceCode" in value;
+}
+/** Whether a {@link OAuthFlows } is a {@link OAuthFlowsImplicit } (checks that `implicit` is present; validate untrusted input first). */
+export function isOAuthFlowsImplicit(value: OAuthFlows): value is OAuthFlowsImplicit {
+  return "implicit" in value;
+}
+/** Whether a {@link OAuthFlows } is a {@link OAuthFlowsPassword } (checks that `password` is present; validate untrusted input first). */
+export function isOAuthFlowsPassword(value: OAuthFlows): value is OAuthFlowsPassword {
+  return "password" in value;
+}
+/** Whether a {@link Part } is a {@link RawPart } (checks that `raw` is present; validate untrusted input first). */
+export function isRawPart(value: Part): value is RawPart {
+  return "raw" in value;
+}
+/** Whether a {@link SecurityScheme } is a {@link SecuritySchemeApiKey } (checks that `apiKeySecurityScheme` is present; validate untrusted input first). */
+export function isSecuritySchemeApiKey(value: SecurityScheme): value is SecuritySchemeApiKey {
+  return "apiKeySecurityScheme" in value;
+}
+/** Whether a {@link SecurityScheme } is a {@link SecuritySchemeHttpAuth } (checks that `httpAuthSecurityScheme` is present; validate untrusted input first). */
+export function isSecuritySchemeHttpAuth(value: SecurityScheme): value is SecuritySchemeHttpAuth {
+  return "httpAuthSecurityScheme" in value;
+}
+/** Whether a {@link SecurityScheme } is a {@link SecuritySchemeMtls } (checks that `mtlsSecurityScheme` is present; validate untrusted input first). */
+export function isSecuritySchemeMtls(value: SecurityScheme): value is SecuritySchemeMtls {
+  return "mtlsSecurityScheme" in value;
+}
+/** Whether a {@link SecurityScheme } is a {@link SecuritySchemeOauth2 } (checks that `oauth2SecurityScheme` is present; validate untrusted input first). */
+export function isSecuritySchemeOauth2(value: SecurityScheme): value is SecuritySchemeOauth2 {
+  return "oauth2SecurityScheme" in value;
+}
+/** Whether a {@link SecurityScheme } is a {@link SecuritySchemeOpenIdConnect } (checks that `openIdConnectSecurityScheme` is present; validate untrusted input first). */
+export function isSecuritySchemeOpenIdConnect(value: SecurityScheme): value is SecuritySchemeOpenIdConnect {
+  return "openIdConnectSecurityScheme" in value;
+}
+/** Whether a {@link SendMessageResponse } is a {@link SendMessageResponseMessage } (checks that `message` is present; validate untrusted input first). */
+export function isSendMessageResponseMessage(
+  value: SendMessageResponse,
+): value is SendMessageResponseMessage {
+  return "message" in value;
+}
+/** Whether a {@link SendMessageResponse } is a {@link SendMessageResponseTask } (checks that `task` is present; validate untrusted input first). */
+export function isSendMessageResponseTask(value: SendMessageResponse): value is SendMessageResponseTask {
+  return "task" in value;
+}
+/** Whether a {@link StreamResponse } is a {@link StreamResponseArtifactUpdate } (checks that `artifactUpdate` is present; validate untrusted input first). */
+export function isStreamResponseArtifactUpdate(value: StreamResponse): value is StreamResponseArtifactUpdate {
+  return "artifactUpdate" in value;
+}
+/** Whether a {@link StreamResponse } is a {@link StreamResponseMessage } (checks that `message` is present; validate untrusted input first). */
+export function isStreamResponseMessage(value: StreamResponse): value is StreamResponseMessage {
+  return "message" in value;
+}
+/** Whether a {@link StreamResponse } is a {@link StreamResponseStatusUpdate } (checks that `statusUpdate` is present; validate untrusted input first). */
+export function isStreamResponseStatusUpdate(value: StreamResponse): value is StreamResponseStatusUpdate {
+  return "statusUpdate" in value;
+}
+/** Whether a {@link StreamResponse } is a {@link StreamResponseTask } (checks that `task` is present; validate untrusted input first). */
+export function isStreamResponseTask(value: StreamResponse): value is StreamResponseTask {
+  return "task" in value;
+}
+/** Whether a {@link Part } is a {@link TextPart } (checks that `text` is present; validate untrusted input first). */
+export function isTextPart(value: Part): value is TextPart {
+  return "text" in value;
+}
+/** Whether a {@link Part } is a {@link UrlPart } (checks that `url` is present; validate untrusted input first). */
+export function isUrlPart(value: Part): value is UrlPart {
+  return "url" in value;
 }

@@ -1,6 +1,7 @@
 import { cachedCompile } from "./models-cache.js";
 import type { Json, JsonObject } from "../schema/json.js";
-import type { ProtocolIR } from "../ir/types.js";
+import type { NamedUnion, ProtocolIR } from "../ir/types.js";
+import { objectShape, type ObjectShape } from "../ir/unions.js";
 import { aliasEnds, aliasOf } from "../ir/aliases.js";
 import { refName } from "../schema/normalize.js";
 import { walkSchema } from "../schema/walk.js";
@@ -17,7 +18,13 @@ export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, he
   const definitions: JsonObject = {};
   const all: Record<string, JsonObject> = Object.fromEntries(ir.types.map((t) => [t.name, t.schema]));
   const endOf = aliasEnds(all);
-  for (const type of ir.types) definitions[type.name] = { ...forTypeScript(type.schema, (name) => (aliasOf(all, name) !== undefined ? endOf(name) : name)), title: type.name };
+  const typeName = (name: string) => (aliasOf(all, name) !== undefined ? endOf(name) : name);
+  const named = new Map(ir.namedUnions.map((u) => [u.union, u]));
+  for (const type of ir.types) {
+    const union = named.get(type.name);
+    if (union === undefined) definitions[type.name] = { ...forTypeScript(type.schema, typeName), title: type.name };
+    else Object.assign(definitions, namedUnionDefinitions(type.schema, union, all, typeName));
+  }
   const body = await cachedCompile({ title: ROOT, type: "object", additionalProperties: false, definitions } as never, ROOT, {
     bannerComment: "",
     additionalProperties: false,
@@ -27,7 +34,8 @@ export async function emitModels(ir: ProtocolIR, templates: TemplateRenderer, he
     strictIndexSignatures: false,
     unknownAny: true,
   });
-  const cleaned = checkDeclarations(body.replace(REFERENCED_BY, "").replace(PATTERN_NOTE, "$1Properties whose name matches the pattern $2.").replace(EMPTY_DOC, ""), ir);
+  const text = body.replace(REFERENCED_BY, "").replace(PATTERN_NOTE, "$1Properties whose name matches the pattern $2.").replace(EMPTY_DOC, "");
+  const cleaned = withBases(checkDeclarations(text, ir), ir.namedUnions);
   const extras = templates.render("models/extras.ts.hbs", modelExtrasView(ir));
   return `${header}\n${cleaned}\n${extras}`;
 }
@@ -38,6 +46,54 @@ const REFERENCED_BY = /(\n \* ?)?\n \* This interface was referenced by `[^`]+`'
 // inside a property): say what the signature is for instead.
 const PATTERN_NOTE = /(\n[ \t]*\* )This interface was referenced by `[^`]*`'s JSON-Schema(?: definition)?\n[ \t]*\* via the `patternProperty` ("(?:[^"\\\n]|\\.)*")\./g;
 const EMPTY_DOC = /\/\*\*\s*\*\/\n?/g;
+
+/**
+ * A union told apart by presence, as named types: the union of its members by name, the shared base of
+ * the properties they all declare, and each member with only its own properties (it extends the base
+ * once written, see withBases). The members' `not` (which forbids the other members' markers) is left to
+ * the validators: the TypeScript types are closed objects, so a second marker is already an error.
+ */
+function namedUnionDefinitions(schema: JsonObject, union: NamedUnion, definitions: Record<string, JsonObject>, typeName: (definition: string) => string): JsonObject {
+  const out: JsonObject = {};
+  const keyword = Array.isArray(schema.oneOf) ? "oneOf" : "anyOf";
+  const items = schema[keyword] as Json[];
+  const shapes = union.members.map((m) => objectShape(items[m.index] as JsonObject, definitions) as ObjectShape);
+  const first = shapes[0] as ObjectShape;
+  const { [keyword]: _members, ...rest } = schema;
+  out[union.union] = { ...rest, [keyword]: union.members.map((m) => ({ tsType: m.name })), title: union.union };
+  if (union.base !== undefined) {
+    const properties = Object.fromEntries(union.common.map((p) => [p, first.properties[p] as Json]));
+    const required = union.common.filter((p) => first.required.includes(p));
+    const base: JsonObject = { description: `The properties every member of {@link ${union.union}} has.`, type: "object", properties, additionalProperties: false, title: union.base };
+    if (required.length > 0) base.required = required;
+    out[union.base] = { ...forTypeScript(base, typeName), title: union.base };
+  }
+  union.members.forEach((member, i) => {
+    const shape = shapes[i] as ObjectShape;
+    const item = items[member.index] as JsonObject;
+    const own = Object.keys(shape.properties).filter((p) => !union.common.includes(p));
+    const object: JsonObject = { type: "object", properties: Object.fromEntries(own.map((p) => [p, shape.properties[p] as Json])), additionalProperties: false };
+    const required = shape.required.filter((p) => own.includes(p));
+    if (required.length > 0) object.required = required;
+    if (typeof item.description === "string") object.description = item.description;
+    out[member.name] = { ...forTypeScript(object, typeName), title: member.name };
+  });
+  return out;
+}
+
+/** `export interface TextPart {` → `export interface TextPart extends PartBase {`, for every named member with a base. */
+function withBases(text: string, unions: NamedUnion[]): string {
+  let out = text;
+  for (const union of unions) {
+    if (union.base === undefined) continue;
+    for (const member of union.members) {
+      const declaration = `export interface ${member.name} {`;
+      if (!out.includes(declaration)) throw new Error(`json-schema-to-typescript did not declare ${member.name} as an interface; this is a bug in a2a-codegen`);
+      out = out.replace(declaration, `export interface ${member.name} extends ${union.base} {`);
+    }
+  }
+  return out;
+}
 
 /** The schema as json-schema-to-typescript should see it (the validators see the normalized schema itself). */
 function forTypeScript(schema: JsonObject, typeName: (definition: string) => string): JsonObject {
@@ -89,7 +145,7 @@ function checkDeclarations(text: string, ir: ProtocolIR): string {
   const root = new RegExp(`^export interface ${ROOT} \\{\\s*\\}\\n`, "m");
   if (!root.test(text)) throw new Error("json-schema-to-typescript did not write the helper root where a2a-codegen expects it");
   const body = text.replace(root, "");
-  const expected = new Set(ir.types.map((t) => t.name));
+  const expected = new Set([...ir.types.map((t) => t.name), ...ir.namedUnions.flatMap((u) => [...(u.base !== undefined ? [u.base] : []), ...u.members.map((m) => m.name)])]);
   const declared = [...body.matchAll(/^export (?:interface|type) ([A-Za-z_$][\w$]*)/gm)].map((m) => m[1] as string);
   const invented = declared.filter((name) => !expected.has(name));
   const missing = [...expected].filter((name) => !declared.includes(name));
@@ -119,8 +175,12 @@ function modelExtrasView(ir: ProtocolIR) {
       guards.set(member.ref, { name: `is${member.ref}`, member: member.ref, property: JSON.stringify(property), value: JSON.stringify(value) });
     }
   }
+  const presenceGuards = ir.namedUnions
+    .flatMap((u) => u.members.map((m) => ({ name: `is${m.name}`, member: m.name, union: u.union, property: JSON.stringify(m.property), propertyName: m.property })))
+    .sort((a, b) => (a.name < b.name ? -1 : 1));
   return {
     enums: ir.enums.map((e) => ({ name: e.name, values: JSON.stringify(e.values as Json) })),
     guards: [...guards.values()].sort((a, b) => (a.name < b.name ? -1 : 1)),
+    presenceGuards,
   };
 }

@@ -27,8 +27,16 @@ export function emitServer(
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,
     hasWireShapes: httpRoutesFor(ir) !== undefined && SHAPES_BY_VERSION[ir.specVersion] !== undefined,
     compat,
+    customMethods: customMethodNames(ir),
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);
   return out;
+}
+
+/** The methods of the table the runtime has no role for, as a TypeScript union of their names ("never" when none). */
+export function customMethodNames(ir: ProtocolIR): string {
+  const known = new Set(Object.values(ir.profile.methods));
+  const custom = ir.methods.filter((m) => !known.has(m.method)).map((m) => JSON.stringify(m.method));
+  return custom.length > 0 ? custom.join(" | ") : "never";
 }

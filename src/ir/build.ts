@@ -1,4 +1,3 @@
-import { createRequire } from "node:module";
 import { basename } from "node:path";
 import { CodegenError, joinPointer } from "../errors.js";
 import { isObject, type JsonObject } from "../schema/json.js";
@@ -8,14 +7,12 @@ import type { Overlay } from "./overlay.js";
 import { METHOD_ROLES, type EnumInfo, type ErrorInfo, type MethodInfo, type MethodRole, type ProtocolIR, type TypeDecl, type TypeKind, type UnionInfo } from "./types.js";
 import { buildProfile } from "./profile.js";
 import { findUnions } from "./unions.js";
+import { nameUnionMembers } from "./member-names.js";
 import { refuseAliasCycles } from "./aliases.js";
 import { findCoreTypes } from "./core-types.js";
 import { protoJsonDefaults } from "./proto-defaults.js";
+import { typeNameOf } from "./type-names.js";
 
-// The exact function json-schema-to-typescript names types with, so that a collision we report is the
-// collision it would have resolved by appending a number.
-const require = createRequire(import.meta.url);
-const { toSafeString } = require("json-schema-to-typescript/dist/src/utils.js") as { toSafeString: (s: string) => string };
 
 export interface BuildInput {
   schema: NormalizedSchema;
@@ -38,7 +35,7 @@ export function buildIR(input: BuildInput): ProtocolIR {
   const types: TypeDecl[] = [];
   for (const [name, def] of Object.entries(defs)) {
     const pointer = joinPointer("", "definitions", name);
-    const tsName = toSafeString(name);
+    const tsName = typeNameOf(name);
     const clash = byTsName.get(tsName.toLowerCase());
     if (clash !== undefined) {
       throw new CodegenError(
@@ -119,6 +116,7 @@ export function buildIR(input: BuildInput): ProtocolIR {
     },
     types,
     unions,
+    namedUnions: nameUnionMembers(defs, unions, at),
     methods,
     requestUnion: requestUnionOf(unions, methods),
     responseUnion: responseUnionOf(unions, methods),

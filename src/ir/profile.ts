@@ -3,25 +3,8 @@ import { isObject, type JsonObject } from "../schema/json.js";
 import type { Overlay } from "./overlay.js";
 import { refName } from "../schema/normalize.js";
 import { objectShape } from "./unions.js";
+import { PROFILE_OBJECTS } from "../runtime/profile.js";
 import { METHOD_ROLES, type CoreTypes, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
-
-/** The protocol objects whose shapes the runtime reads (when the schema defines them). */
-const RUNTIME_OBJECTS = [
-  "AgentCard",
-  "ListTaskPushNotificationConfigsResponse",
-  "ListTasksResponse",
-  "SendMessageConfiguration",
-  "AgentCapabilities",
-  "Artifact",
-  "Message",
-  "MessageSendConfiguration",
-  "PushNotificationConfig",
-  "Task",
-  "TaskArtifactUpdateEvent",
-  "TaskPushNotificationConfig",
-  "TaskStatus",
-  "TaskStatusUpdateEvent",
-];
 
 export function buildProfile(
   defs: Record<string, JsonObject>,
@@ -52,7 +35,7 @@ export function buildProfile(
     if (info.paramsType) params[role as MethodRole] = info.paramsType;
   }
   const objects: Record<string, ObjectShape> = {};
-  for (const name of [...RUNTIME_OBJECTS, ...Object.values(params)].sort()) {
+  for (const name of [...PROFILE_OBJECTS, ...Object.values(params)].sort()) {
     const def = defs[actual(name)];
     const shape = def ? objectShape(def, defs) : undefined;
     if (shape && Object.keys(shape.properties).length > 0) objects[name] = shapeOf(shape);

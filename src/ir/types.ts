@@ -21,6 +21,8 @@ export interface ProtocolIR {
   types: TypeDecl[];
   /** Every anyOf/oneOf in the schema that the emitters treat as a union, definition-level or inline. */
   unions: UnionInfo[];
+  /** The named members (and shared base) of the unions told apart by presence (1.0's oneofs: `TextPart`). */
+  namedUnions: NamedUnion[];
   /** Every JSON-RPC method, the request union's members first, in its order. */
   methods: MethodInfo[];
   /** The definition that unions every request (A2ARequest), when the schema has one. */
@@ -106,6 +108,18 @@ export interface UnionInfo {
   keyword: "anyOf" | "oneOf";
   members: UnionMember[];
   dispatch: UnionDispatch;
+}
+
+/** A union told apart by presence whose inline members get names (see ir/member-names.ts). */
+export interface NamedUnion {
+  /** The union's definition, e.g. "Part". */
+  union: string;
+  /** The interface of the properties every member declares alike ("PartBase"), when there are any. */
+  base: string | undefined;
+  /** Those properties, in the first member's order. */
+  common: string[];
+  /** One per member, in the union's order: its name, the property that marks it, its index in the anyOf/oneOf. */
+  members: Array<{ name: string; property: string; index: number }>;
 }
 
 export interface MethodInfo {

@@ -19,9 +19,9 @@ import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
-export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, ProtocolBinding } from "./service.js";
+export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, MethodHandler, MethodHandlerContext, ProtocolBinding } from "./service.js";
 export type { AuthDecision, AuthOptions, Credential } from "./auth.js";
-export type { AgentExecutor, EventPublisher, RequestContext } from "./task-runtime.js";
+export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "./task-runtime.js";
 export type { CoreRequest, CoreResponse, SseSink } from "./http.js";
 
 export interface ServerLogger {
@@ -30,7 +30,7 @@ export interface ServerLogger {
 }
 
 export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   /** The path JSON-RPC requests are POSTed to; default: the path of the card's JSON-RPC interface (or card.url), else "/". */
   rpcPath?: string;
   /** The path the HTTP+JSON routes hang under; default: the path of the card's HTTP+JSON interface, else "". */

@@ -11,7 +11,7 @@ import type { CoreRequest } from "./http.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
-import { TaskRuntime, type AgentExecutor, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
+import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
 import { lastEventSequence } from "./event-ids.js";
 import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore } from "./tasks.js";
 import type { Validator } from "./validation.js";
@@ -77,10 +77,23 @@ export interface HttpRoute {
   readonly query?: { readonly [field: string]: "string" | "integer" | "number" | "boolean" | "string[]" | "int64" };
 }
 
+/** What the handler of a custom method gets beside its params. */
+export interface MethodHandlerContext {
+  principal: unknown;
+  request: CoreRequest;
+}
+
+/**
+ * The handler of a method the runtime does not know: its params (checked by the version's validators when
+ * the method table has the method) in, its result out. Declared through a method so that a handler typed
+ * from the method table (`MethodHandler<ParamsOf<"tasks/list">, ResultOf<"tasks/list">>`) is one too.
+ */
+export type MethodHandler<TParams = unknown, TResult = unknown> = { handle(params: TParams, context: MethodHandlerContext): TResult | Promise<TResult> }["handle"];
+
 export interface ServiceOptions {
   /** The public agent card (the version's AgentCard model; read as JSON). */
   card: object;
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   /** The card the authenticated extended-card method returns. */
   extendedCard?: object;
   /**
@@ -102,8 +115,8 @@ export interface ServiceOptions {
   /** Push-notification sending: SSRF allow-list, retries; `false` disables sending (configs are still kept). */
   pushNotifications?: PushSenderOptions | false;
   auth?: AuthOptions;
-  /** Methods the runtime does not know (a schema's new method): your handlers, by method name. */
-  methods?: Record<string, (params: unknown, context: { principal: unknown; request: CoreRequest }) => unknown | Promise<unknown>>;
+  /** Methods the runtime does not know (a schema's new method, an extension method): your handlers, by method name. */
+  methods?: { readonly [method: string]: MethodHandler | undefined };
   /** Where internal errors are reported; default console.error. Responses never carry their text. */
   logger?: RuntimeLogger;
   /** What a push notification carries for a config (compat: a config a 0.3 client registered gets 0.3's payload); default the version's. */

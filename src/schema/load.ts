@@ -5,7 +5,6 @@ import { CodegenError } from "../errors.js";
 import { isObject, lineAndColumn, type JsonObject } from "./json.js";
 
 import { BUNDLED_SCHEMA_DIR } from "./paths.js";
-import { protoToJsonSchema } from "../proto/to-json-schema.js";
 
 export { BUNDLED_SCHEMA_DIR };
 
@@ -45,17 +44,24 @@ export function defaultVersion(dir: string = BUNDLED_SCHEMA_DIR): string {
   return newest;
 }
 
-export interface SchemaSource {
+/** A schema file as read: its bytes as text, before any front end made a JSON Schema of it. */
+export interface SchemaFile {
   /** Absolute path of the schema file. */
   path: string;
   /** How to name the file in messages (relative when it is the user's). */
   displayPath: string;
   text: string;
-  json: JsonObject;
   /** sha256 of the file's bytes, hex. */
   sha256: string;
   /** The bundled version this file is, when it was chosen with --spec. */
   bundledVersion: string | undefined;
+  /** Which front end reads it: a JSON Schema, or (1.0 on) a proto. */
+  format: "json" | "proto";
+}
+
+/** A schema file with the JSON Schema its front end made of it (loadProtocol in load-protocol.ts decides which). */
+export interface SchemaSource extends SchemaFile {
+  json: JsonObject;
   /** The version facts a proto states itself (its service's methods and streams), when the input was a proto. */
   overlay?: JsonObject | undefined;
 }
@@ -69,10 +75,11 @@ export interface LoadOptions {
   cwd?: string | undefined;
 }
 
-export function loadSchemaSource(options: LoadOptions): SchemaSource {
+/** Reads the schema file the options name: the user's file, else the bundled file of a version. */
+export function readSchemaFile(options: LoadOptions): SchemaFile {
   if (options.schema !== undefined) {
     const path = resolve(options.cwd ?? process.cwd(), options.schema);
-    return readSchemaFile(path, options.schema, undefined);
+    return readFile(path, options.schema, undefined);
   }
   const versions = bundledVersions();
   const version = options.spec ?? defaultVersion();
@@ -82,10 +89,10 @@ export function loadSchemaSource(options: LoadOptions): SchemaSource {
     });
   }
   const path = bundledSchemaPath(version);
-  return readSchemaFile(path, `schema/${basename(path)}`, version);
+  return readFile(path, `schema/${basename(path)}`, version);
 }
 
-function readSchemaFile(path: string, displayPath: string, bundledVersion: string | undefined): SchemaSource {
+function readFile(path: string, displayPath: string, bundledVersion: string | undefined): SchemaFile {
   let bytes: Buffer;
   try {
     bytes = readFileSync(path);
@@ -95,32 +102,23 @@ function readSchemaFile(path: string, displayPath: string, bundledVersion: strin
       code === "ENOENT" ? "file not found" : code === "EISDIR" ? "is a folder, not a schema file" : `cannot be read (${code ?? String(error)})`;
     throw new CodegenError(why, { file: displayPath, cause: error });
   }
-  const text = bytes.toString("utf8");
-  if (path.endsWith(".proto")) {
-    // The proto front end: its JSON Schema goes through the same pipeline.
-    const conversion = protoToJsonSchema(path);
-    return {
-      path,
-      displayPath,
-      text,
-      json: conversion.schema as JsonObject,
-      sha256: createHash("sha256").update(bytes).digest("hex"),
-      bundledVersion,
-      overlay: conversion.overlay as JsonObject,
-    };
-  }
-  const json = parseJson(text, displayPath);
-  if (!isObject(json)) {
-    throw new CodegenError("not an A2A JSON Schema: the top level is not a JSON object", { file: displayPath, pointer: "" });
-  }
   return {
     path,
     displayPath,
-    text,
-    json,
+    text: bytes.toString("utf8"),
     sha256: createHash("sha256").update(bytes).digest("hex"),
     bundledVersion,
+    format: path.endsWith(".proto") ? "proto" : "json",
   };
+}
+
+/** The JSON Schema of a JSON schema file: its text parsed, which must be an object. */
+export function jsonSchemaOf(file: SchemaFile): JsonObject {
+  const json = parseJson(file.text, file.displayPath);
+  if (!isObject(json)) {
+    throw new CodegenError("not an A2A JSON Schema: the top level is not a JSON object", { file: file.displayPath, pointer: "" });
+  }
+  return json;
 }
 
 /** JSON.parse with an error that gives the line and column of the problem. */

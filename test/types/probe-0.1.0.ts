@@ -15,6 +15,7 @@ import {
   DISCRIMINATOR_FIELD,
   WELL_KNOWN_AGENT_CARD_PATH,
 } from "../../generated/a2a-0.1.0/index.js";
+import type { AgentExecutor as Executor010 } from "../../generated/a2a-0.1.0/server/core.js";
 // @ts-expect-error no numbered duplicates
 import type { Message1 } from "../../generated/a2a-0.1.0/models.js";
 
@@ -55,4 +56,13 @@ const streamParams: ParamsOf<"tasks/sendSubscribe"> = { id: "t", message: { role
 const version: "0.1.0" = SPEC_VERSION;
 const field: "type" = DISCRIMINATOR_FIELD;
 const path: "/.well-known/agent.json" = WELL_KNOWN_AGENT_CARD_PATH;
+
+// Task states an agent sets (issue 13 item 1): 0.1.0 has no rejected state.
+const stateExecutor: Executor010 = {
+  execute(_ctx, events) {
+    events.status("input-required", "more?");
+    // @ts-expect-error 0.1.0 has no "rejected" state
+    events.status("rejected");
+  },
+};
 export {};

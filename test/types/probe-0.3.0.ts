@@ -18,6 +18,7 @@ import {
   isTextPart,
   validateMessage,
 } from "../../generated/a2a-0.3.0/index.js";
+import type { AgentExecutor as Executor03 } from "../../generated/a2a-0.3.0/server/core.js";
 // No numbered duplicate types.
 // @ts-expect-error Message1 does not exist
 import type { Message1 } from "../../generated/a2a-0.3.0/models.js";
@@ -98,4 +99,15 @@ if (validateMessage(unknownValue)) {
 // @ts-expect-error before validation it is unknown
 unknownValue.parts;
 
+
+// Task states an agent sets (issue 13 item 1): 0.3.0's spelling only.
+const stateExecutor: Executor03 = {
+  execute(_ctx, events) {
+    events.status("auth-required");
+    // @ts-expect-error a misspelled state does not compile
+    events.status("complet");
+    // @ts-expect-error 1.0's spelling is not 0.3.0's
+    events.status("TASK_STATE_COMPLETED");
+  },
+};
 export {};

@@ -9,9 +9,22 @@ import {
   type TaskState,
   type ParamsOf,
   type ResultOf,
+  type TextPart,
+  type RawPart,
+  type UrlPart,
+  type DataPart,
+  type PartBase,
+  type StreamResponseStatusUpdate,
+  type SecurityScheme,
+  type SecuritySchemeApiKey,
   TaskStateValues,
   A2A_METHODS,
+  isTextPart,
+  isUrlPart,
+  isStreamResponseStatusUpdate,
+  isSecuritySchemeApiKey,
 } from "../../generated/a2a-1.0.1/index.js";
+import type { AgentExecutor, TaskStateName } from "../../generated/a2a-1.0.1/server/core.js";
 // @ts-expect-error no numbered duplicates
 import type { Message1 } from "../../generated/a2a-1.0.1/models.js";
 
@@ -56,4 +69,50 @@ const params: ParamsOf<"ListTasks"> = { contextId: "c", pageSize: 10 };
 declare const page: ResultOf<"ListTasks">;
 const total: number = page.totalSize;
 const streaming: true = A2A_METHODS.SubscribeToTask.streaming;
+
+// Task states an agent sets (issue 13 item 1): the version's states in either spelling, never any string.
+const stateExecutor: AgentExecutor = {
+  execute(_ctx, events) {
+    events.status("TASK_STATE_WORKING");
+    events.status("completed");
+    events.status("input-required", "which city?");
+    // @ts-expect-error a misspelled state does not compile
+    events.status("complet");
+    // @ts-expect-error the proto's zero value is no state a task can be put in
+    events.status("TASK_STATE_UNSPECIFIED");
+    // @ts-expect-error nor is any string a state
+    events.status(String("completed"));
+  },
+};
+const authRequired: TaskStateName = "auth-required";
+
+// Named members of the presence unions (issue 13 item 2): names from the proto's oneof, a shared base, guards.
+const textPart: TextPart = { text: "hi", mediaType: "text/plain" };
+const rawPart: RawPart = { raw: "aGk=", filename: "hi.txt" };
+const urlPart: UrlPart = { url: "https://example.com/a.png" };
+const dataPart: DataPart = { data: { a: 1 } };
+const parts: Part[] = [textPart, rawPart, urlPart, dataPart];
+const base: PartBase = textPart;
+// @ts-expect-error a TextPart holds text, not a url
+const notText: TextPart = { url: "https://example.com" };
+// @ts-expect-error the base has no content of its own
+const baseText: PartBase = { text: "x" };
+if (isTextPart(part)) {
+  const text: string = part.text;
+} else if (isUrlPart(part)) {
+  const url: string = part.url;
+  // @ts-expect-error the guard narrowed to a UrlPart
+  part.text;
+}
+if (isStreamResponseStatusUpdate(event)) {
+  const update: StreamResponseStatusUpdate = event;
+  const state: TaskState = event.statusUpdate.status.state;
+}
+declare const scheme: SecurityScheme;
+if (isSecuritySchemeApiKey(scheme)) {
+  const key: SecuritySchemeApiKey = scheme;
+  const location: string = scheme.apiKeySecurityScheme.location;
+}
+// @ts-expect-error a guard takes a member of its own union
+isTextPart(event);
 export {};

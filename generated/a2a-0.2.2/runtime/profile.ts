@@ -20,6 +20,30 @@ export type MethodRole =
   | "pushDelete"
   | "extendedCard";
 
+/**
+ * The protocol objects whose shapes the profile carries (when the schema defines them), by their usual
+ * names: the runtime asks `shapes.has(object, property)` only of these (the type says so), the scaffold
+ * reads AgentCard's, and a version's send params are added by role. The generator (ir/profile.ts) takes
+ * this list from here, so the list and the runtime's lookups cannot drift apart.
+ */
+export const PROFILE_OBJECTS = [
+  "AgentCapabilities",
+  "AgentCard",
+  "Artifact",
+  "ListTaskPushNotificationConfigsResponse",
+  "ListTasksResponse",
+  "Message",
+  "MessageSendConfiguration",
+  "PushNotificationConfig",
+  "SendMessageConfiguration",
+  "Task",
+  "TaskArtifactUpdateEvent",
+  "TaskPushNotificationConfig",
+  "TaskStatus",
+  "TaskStatusUpdateEvent",
+] as const;
+export type ProfileObject = (typeof PROFILE_OBJECTS)[number];
+
 /** The shape of one protocol object, as the schema defines it. */
 export interface ObjectShape {
   readonly properties: readonly string[];
@@ -82,6 +106,20 @@ export function canonicalValue(value: unknown): string {
     .replace(/_/g, "-");
 }
 
+/** A state written the 1.0 way, `TASK_STATE_INPUT_REQUIRED`, in the 0.x spelling: `input-required`. */
+export type CanonicalTaskState<S extends string> = S extends `TASK_STATE_${infer Rest}` ? Lowercase<Underscores<Rest>> : S;
+type Underscores<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}-${Underscores<Tail>}` : S;
+
+/**
+ * The states an agent may set through `events.status(...)`: each state of the version in its own spelling
+ * and in the 0.x spelling (`"TASK_STATE_COMPLETED"` and `"completed"` in 1.0), never any other string.
+ * The proto's zero value (`TASK_STATE_UNSPECIFIED`) is no state a task can be put in.
+ */
+export type TaskStateInput<S extends string> = Exclude<S | CanonicalTaskState<S>, "TASK_STATE_UNSPECIFIED" | "unspecified">;
+
+/** The state type of a task model (`Task["status"]["state"]`), or string for a schema that does not say. */
+export type TaskStateOf<TTask> = TTask extends { status?: { state?: infer S } } ? (S extends string ? S : string) : string;
+
 /** The value of an enumeration that means `canonical` (the version writes states and roles its own way). */
 function enumValue(values: readonly string[], canonical: string): string {
   return values.find((v) => canonicalValue(v) === canonical) ?? canonical;
@@ -129,7 +167,7 @@ export class ProtocolShapes {
     }
   }
 
-  has(object: string, property: string): boolean {
+  has(object: ProfileObject, property: string): boolean {
     return this.properties.get(object)?.has(property) ?? false;
   }
 
@@ -156,9 +194,18 @@ export class ProtocolShapes {
     return this.profile.taskStates.some((s) => canonicalValue(s) === state);
   }
 
-  /** The version's spelling of a task state ("completed" → "TASK_STATE_COMPLETED" in 1.0). */
+  /**
+   * The version's spelling of a task state ("completed" → "TASK_STATE_COMPLETED" in 1.0), from either
+   * spelling; a string that is no settable state of the version is a TypeError naming the states.
+   */
   stateValue(state: string): string {
-    return enumValue(this.profile.taskStates, state);
+    const value = this.profile.taskStates.find((v) => (v === state || canonicalValue(v) === state) && canonicalValue(v) !== "unspecified");
+    if (value === undefined) {
+      const settable = this.profile.taskStates.filter((v) => canonicalValue(v) !== "unspecified");
+      const spellings = settable.map((v) => (canonicalValue(v) === v ? `"${v}"` : `"${canonicalValue(v)}" (${v})`));
+      throw new TypeError(`${JSON.stringify(state)} is not a task state of A2A ${this.profile.specVersion}: one of ${spellings.join(", ")}`);
+    }
+    return value;
   }
 
   /** A result of a method, wrapped where the version wraps results (1.0: `{ "task": … }`). */

@@ -35,12 +35,18 @@ export interface RequestContext<TMessage = JsonObject, TTask = JsonObject> {
   readonly text: string;
 }
 
-/** How the executor reports progress; every call becomes a task update in the version's shape. */
-export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArtifact = JsonObject> {
+/**
+ * How the executor reports progress; every call becomes a task update in the version's shape. `TState` is
+ * the states `status()` takes (the generated server passes the version's, in both spellings).
+ */
+export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArtifact = JsonObject, TState extends string = string> {
   /** Answers with a message and no task (0.2+; in 0.1.0 it completes the task with that message). */
   reply(message: TMessage | string): void;
-  /** Sets the task's state; terminal and interrupted states (input-required, auth-required) end the turn. */
-  status(state: string, message?: TMessage | string): void;
+  /**
+   * Sets the task's state; terminal and interrupted states (input-required, auth-required) end the turn.
+   * A state the version does not have throws a TypeError naming the version's states.
+   */
+  status(state: TState, message?: TMessage | string): void;
   working(message?: TMessage | string): void;
   completed(message?: TMessage | string): void;
   failed(message?: TMessage | string): void;
@@ -55,11 +61,18 @@ export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArti
   dataPart(data: Record<string, unknown>): TPart;
 }
 
-export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart = JsonObject, TArtifact = JsonObject> {
-  execute(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
+export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart = JsonObject, TArtifact = JsonObject, TState extends string = string> {
+  execute(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact, TState>): void | Promise<void>;
   /** Optional: how to cancel; by default the task is marked canceled and the execution's signal aborted. */
-  cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
+  cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact, TState>): void | Promise<void>;
 }
+
+/**
+ * An executor written against any version's models: `AgentExecutor<Message, Task, Part, Artifact, State>`
+ * of the generated server is one (the runtime hands it objects of that version's shapes). The runtime's
+ * options take this, so that a typed executor needs no cast.
+ */
+export type AgentExecutorOfAnyVersion = AgentExecutor<never, never, never, never, never>;
 
 export interface RuntimeLogger {
   error(message: string, detail?: unknown): void;
@@ -84,7 +97,7 @@ interface Execution {
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   tasks: TaskStore;
   pushConfigs: PushConfigStore;
   /** Undefined when push notifications are not sent (configs are still kept). */
@@ -476,6 +489,7 @@ export class TaskRuntime {
       });
     };
     const status = (state: string, content?: JsonObject | string) => {
+      shapes.stateValue(state); // a state the version lacks throws here, at the executor's call
       if (execution.done) return;
       const final = shapes.isTerminal(state) || shapes.isInterrupted(state);
       if (final) execution.done = true;

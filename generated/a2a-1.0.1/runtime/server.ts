@@ -14,15 +14,15 @@ import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
-import { A2AService, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
-import type { AgentExecutor, PushPayloadHook } from "./task-runtime.js";
+import { A2AService, type ProtocolBinding, type ServiceOptions } from "./service.js";
+import type { AgentExecutorOfAnyVersion } from "./task-runtime.js";
 import type { PushConfigStore, TaskEventBus, TaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
-export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, ProtocolBinding } from "./service.js";
+export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, MethodHandler, MethodHandlerContext, ProtocolBinding } from "./service.js";
 export type { AuthDecision, AuthOptions, Credential } from "./auth.js";
-export type { AgentExecutor, EventPublisher, RequestContext } from "./task-runtime.js";
+export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "./task-runtime.js";
 export type { CoreRequest, CoreResponse, SseSink } from "./http.js";
 
 export interface ServerLogger {
@@ -31,7 +31,7 @@ export interface ServerLogger {
 }
 
 export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   /** The path JSON-RPC requests are POSTed to; default: the path of the card's JSON-RPC interface (or card.url), else "/". */
   rpcPath?: string;
   /** The path the HTTP+JSON routes hang under; default: the path of the card's HTTP+JSON interface, else "". */
@@ -56,16 +56,6 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
   logger?: ServerLogger;
-  /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
-  compat?: SecondVersion;
-}
-
-/** A second version a server serves (built by runtime/compat-service.ts, which the output has only with --compat). */
-export interface SecondVersion {
-  /** What a push notification carries for a config that version's clients registered. */
-  readonly pushPayload?: PushPayloadHook;
-  /** Its service over the primary one (its `card`: the card both versions' clients read), and which service answers a request. */
-  serve(primary: A2AService, options: ServiceOptions): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError };
 }
 
 /** One interface of the card: the binding's name as the spec spells it and its URL. */
@@ -93,8 +83,6 @@ export function listedInterfaces(card: JsonObject): ListedInterface[] {
 export class A2AServerCore {
   /** The transport-free service every binding (HTTP here, gRPC on its own port) calls. */
   readonly service: A2AService;
-  /** The second version's service over `service`, when the server serves one (ServerOptions.compat). */
-  readonly compatService: A2AService | undefined;
   readonly shapes: ProtocolShapes;
   readonly bus: TaskEventBus;
   readonly tasks: TaskStore;
@@ -111,9 +99,7 @@ export class A2AServerCore {
   private readonly cardPaths: ReadonlySet<string>;
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
-    this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
-    const second = options.compat?.serve(this.service, options);
-    this.compatService = second?.service;
+    this.service = new A2AService(binding, options);
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
     this.tasks = this.service.runtime.tasks;
@@ -144,7 +130,7 @@ export class A2AServerCore {
     }
     this.bindings = served;
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
-    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
+    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
     this.rest =
       served.includes("HTTP+JSON") && binding.httpRoutes
@@ -180,7 +166,7 @@ export class A2AServerCore {
   private async route(request: CoreRequest): Promise<CoreResponse> {
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
-      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify((this.compatService ?? this.service).card) };
+      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify(this.service.card) };
     }
     if (this.jsonrpc && request.path === this.rpcPath) return this.jsonrpc.handle(request);
     if (this.rest) {

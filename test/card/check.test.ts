@@ -2,10 +2,10 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { cardProblems, CardError, checkCard } from "../src/card/check.js";
-import { closestName } from "../src/card/closest.js";
-import { bundledIR } from "../src/diff/load.js";
-import { ROOT, tempDir } from "./helpers.js";
+import { cardProblems, CardError, checkCard } from "../../src/card/check.js";
+import { closestName } from "../../src/card/closest.js";
+import { bundledIR } from "../../src/diff/load.js";
+import { ROOT, tempDir } from "../helpers.js";
 
 /**
  * The agent card is checked like code at generate time (issue 14): the fields a version's AgentCard
