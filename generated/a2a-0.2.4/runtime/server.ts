@@ -14,9 +14,9 @@ import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
-import { A2AService, type ProtocolBinding, type ServiceOptions } from "./service.js";
-import type { AgentExecutorOfAnyVersion } from "./task-runtime.js";
-import type { PushConfigStore, TaskEventBus, TaskStore } from "./tasks.js";
+import { A2AService, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
+import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "./task-runtime.js";
+import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
@@ -56,6 +56,16 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
   logger?: ServerLogger;
+  /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
+  compat?: SecondVersion;
+}
+
+/** A second version a server serves (built by runtime/compat-service.ts, which the output has only with --compat). */
+export interface SecondVersion {
+  /** What a push notification carries for a config that version's clients registered. */
+  readonly pushPayload?: PushPayloadHook;
+  /** Its service over the primary one (its `card`: the card both versions' clients read), and which service answers a request. */
+  serve(primary: A2AService, options: ServiceOptions): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError };
 }
 
 /** One interface of the card: the binding's name as the spec spells it and its URL. */
@@ -83,9 +93,14 @@ export function listedInterfaces(card: JsonObject): ListedInterface[] {
 export class A2AServerCore {
   /** The transport-free service every binding (HTTP here, gRPC on its own port) calls. */
   readonly service: A2AService;
+  /** The second version's service over `service`, when the server serves one (ServerOptions.compat). */
+  readonly compatService: A2AService | undefined;
   readonly shapes: ProtocolShapes;
-  readonly bus: TaskEventBus;
-  readonly tasks: TaskStore;
+  /** Open stream subscriptions by task. */
+  readonly bus: SubscriptionCounter;
+  /** Where this server keeps everything (`ServerOptions.store`, in-memory by default). */
+  readonly store: A2AStore;
+  readonly tasks: VersionedTaskStore;
   readonly pushConfigs: PushConfigStore;
   /** The bindings served by this core over HTTP ("JSONRPC", "HTTP+JSON"). */
   readonly bindings: readonly string[];
@@ -99,9 +114,13 @@ export class A2AServerCore {
   private readonly cardPaths: ReadonlySet<string>;
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
-    this.service = new A2AService(binding, options);
+    this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
+    checkExtendedCardAuth(options.card as JsonObject, this.service.requiresAuth);
+    const second = options.compat?.serve(this.service, options);
+    this.compatService = second?.service;
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
+    this.store = this.service.runtime.store;
     this.tasks = this.service.runtime.tasks;
     this.pushConfigs = this.service.runtime.pushConfigs;
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
@@ -130,7 +149,7 @@ export class A2AServerCore {
     }
     this.bindings = served;
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
-    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}) }) : undefined;
+    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
     this.rest =
       served.includes("HTTP+JSON") && binding.httpRoutes
@@ -166,7 +185,7 @@ export class A2AServerCore {
   private async route(request: CoreRequest): Promise<CoreResponse> {
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
-      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify(this.service.card) };
+      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify((this.compatService ?? this.service).card) };
     }
     if (this.jsonrpc && request.path === this.rpcPath) return this.jsonrpc.handle(request);
     if (this.rest) {
@@ -175,6 +194,24 @@ export class A2AServerCore {
     }
     return httpError(404, `Not found: ${request.path}`);
   }
+}
+
+/**
+ * A card that declares an extended card (1.0 `capabilities.extendedAgentCard`, 0.3
+ * `supportsAuthenticatedExtendedCard`) must have callers authenticated: specification-1.0.1.md §13.3
+ * ("MUST require authentication" for GetExtendedAgentCard) and 0.3's "authenticated" extended card. Without
+ * a security scheme every caller would get it anonymously, so the server refuses to start, saying why.
+ */
+export function checkExtendedCardAuth(card: JsonObject, authenticates: boolean): void {
+  const v1 = isObject(card.capabilities) && card.capabilities.extendedAgentCard === true;
+  const v03 = card.supportsAuthenticatedExtendedCard === true;
+  if ((!v1 && !v03) || authenticates) return;
+  const field = v1 ? "capabilities.extendedAgentCard" : "supportsAuthenticatedExtendedCard";
+  throw new Error(
+    `the agent card declares an extended card (${field}: true) but no security scheme: the extended card is for authenticated callers only ` +
+      `(specification-1.0.1.md §13.3: GetExtendedAgentCard MUST require authentication), and without a scheme every caller would get it anonymously. ` +
+      `Declare securitySchemes and ${v1 ? "securityRequirements" : "security"} in the card (and pass auth.verify), or set ${field} to false.`,
+  );
 }
 
 function pathOf(url: unknown): string | undefined {

@@ -8,7 +8,7 @@
  */
 import type * as Models from "../models.js";
 import type { ParamsOf, ResultOf } from "../protocol.js";
-import { A2A_METHODS, A2A_PROFILE } from "../protocol.js";
+import { A2A_ERROR_STATUS, A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE, A2A_WIRE_SHAPES } from "../protocol.js";
 import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
 import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
@@ -35,8 +35,14 @@ export type {
   MethodHandlerContext,
   ServerLogger,
 } from "../runtime/server.js";
-export type { TaskStore, PushConfigStore } from "../runtime/tasks.js";
-export { InMemoryTaskStore, InMemoryPushConfigStore } from "../runtime/tasks.js";
+export type { A2AStore, TaskStore, PushConfigStore } from "../runtime/tasks.js";
+export {
+  InMemoryStore,
+  InMemoryTaskStore,
+  InMemoryPushConfigStore,
+  StoreError,
+  StoreUnavailableError,
+} from "../runtime/tasks.js";
 
 /** What the executor knows of the request it serves. */
 export type RequestContext = RuntimeRequestContext<Models.Message, Models.Task>;
@@ -89,6 +95,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (options.extendedCard !== undefined && !validators.AgentCard(options.extendedCard)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
+  const binding = {
+    profile: A2A_PROFILE,
+    methods: A2A_METHODS,
+    validators,
+    httpRoutes: A2A_HTTP_ROUTES,
+    errorStatus: A2A_ERROR_STATUS,
+    wireShapes: A2A_WIRE_SHAPES,
+  };
   return new A2AServerCore(binding, options);
 }
