@@ -102,12 +102,14 @@ async function talkEveryBinding(dir: string, url: string): Promise<void> {
   const { A2AClient, restTransport } = (await import(join(dir, "generated", "client.ts"))) as typeof import("../generated/a2a-1.0.1/client.js");
   const { grpcTransport } = (await import(join(dir, "generated", "grpc-client.ts"))) as { grpcTransport: ClientTransportFactory };
   const any = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport] });
-  const interfaces = (any.card?.supportedInterfaces ?? []).map((i) => [i.protocolBinding, i.url]);
+  const interfaces = (any.card?.supportedInterfaces ?? []).map((i) => [i.protocolBinding, i.url, i.protocolVersion]);
   const port = Number(new URL(url).port);
+  // With --compat 0.3.0 (init's default for 1.0.1), JSON-RPC is listed for 0.3 clients too (docs/compat.md).
   expect(interfaces).toEqual([
-    ["JSONRPC", `${url}/`],
-    ["HTTP+JSON", `${url}/rest`],
-    ["GRPC", `127.0.0.1:${port + 1}`],
+    ["JSONRPC", `${url}/`, "1.0"],
+    ["JSONRPC", `${url}/`, "0.3"],
+    ["HTTP+JSON", `${url}/rest`, "1.0"],
+    ["GRPC", `127.0.0.1:${port + 1}`, "1.0"],
   ]);
   for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
     const client = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport], binding });
