@@ -1,6 +1,6 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { readFileSync, writeFileSync, mkdirSync } from "node:fs";
+import { copyFileSync, existsSync, readFileSync, writeFileSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { generate, generateAndWrite } from "../src/generate.js";
 import { normalizeSchema } from "../src/schema/normalize.js";
@@ -63,6 +63,9 @@ describe("generator", () => {
       const dir = tempDir();
       const file = join(dir, `a2a-${version}.json`);
       writeFileSync(file, JSON.stringify(shuffled, null, 2));
+      // The same inputs: a version's proto (its HTTP+JSON and gRPC bindings) sits beside its schema.
+      const proto = join(ROOT, "schema", `a2a-${version}.proto`);
+      if (existsSync(proto)) copyFileSync(proto, join(dir, `a2a-${version}.proto`));
       const fromShuffled = await generate({ schema: file, overlay: join(ROOT, "schema", `a2a-${version}.overlay.json`) });
       const fromBundled = await generate({ spec: version });
       expect(withoutSourceHash(fromShuffled.files)).toEqual(withoutSourceHash(fromBundled.files));

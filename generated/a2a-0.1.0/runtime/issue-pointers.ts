@@ -25,22 +25,22 @@ function retext(text: unknown, old: string, now: string): unknown {
  * `toWire` applied (a binding's shape translation; identity when its shapes are the service's).
  */
 export function repointIssues(data: unknown, toWire: (pointer: string) => string = (p) => p): unknown {
-  if (isObject(data) && Array.isArray(data.issues)) {
-    const issues = data.issues.map((issue) => {
-      if (!isObject(issue) || typeof issue.pointer !== "string") return issue;
-      const pointer = toWire(withoutEnvelope(issue.pointer));
-      return { ...issue, pointer, message: retext(issue.message, issue.pointer || "/", pointer || "/") };
+  if (isObject(data) && Array.isArray(data["issues"])) {
+    const issues = data["issues"].map((issue) => {
+      if (!isObject(issue) || typeof issue["pointer"] !== "string") return issue;
+      const pointer = toWire(withoutEnvelope(issue["pointer"]));
+      return { ...issue, pointer, message: retext(issue["message"], issue["pointer"] || "/", pointer || "/") };
     });
     return { ...data, issues };
   }
   if (Array.isArray(data)) {
     // 1.0's details: the field paths of a BadRequest (1.0 has no shape translation, only the envelope to strip).
     return data.map((detail) => {
-      if (!isObject(detail) || !Array.isArray(detail.fieldViolations)) return detail;
-      const fieldViolations = detail.fieldViolations.map((v) => {
-        if (!isObject(v) || typeof v.field !== "string" || !/^params($|[.[])/.test(v.field)) return v;
-        const field = v.field.replace(/^params\.?/, "");
-        const description = typeof v.description === "string" ? v.description.replace(/^\/params(?=[/:])/, "").replace(/^:/, "/:") : v.description;
+      if (!isObject(detail) || !Array.isArray(detail["fieldViolations"])) return detail;
+      const fieldViolations = detail["fieldViolations"].map((v) => {
+        if (!isObject(v) || typeof v["field"] !== "string" || !/^params($|[.[])/.test(v["field"])) return v;
+        const field = v["field"].replace(/^params\.?/, "");
+        const description = typeof v["description"] === "string" ? v["description"].replace(/^\/params(?=[/:])/, "").replace(/^:/, "/:") : v["description"];
         return { ...v, field, description };
       });
       return { ...detail, fieldViolations };

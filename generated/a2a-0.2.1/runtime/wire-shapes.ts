@@ -23,12 +23,13 @@ export interface WireShapeAdapter {
 /** A request field that is not what the proto (or the shape translation) expects: the field's path and what is wrong. */
 export class ProtoJsonError extends Error {
   override readonly name = "ProtoJsonError";
-  constructor(
-    /** The field's path, e.g. `message.parts[0].raw`; "" for the whole value. */
-    readonly field: string,
-    /** What is wrong, e.g. `unknown value "TASK_STATE_DONE" of enum TaskState`. */
-    readonly description: string,
-  ) {
+  /** The field's path, e.g. `message.parts[0].raw`; "" for the whole value. */
+  readonly field: string;
+  /** What is wrong, e.g. `unknown value "TASK_STATE_DONE" of enum TaskState`. */
+  readonly description: string;
+  constructor(field: string, description: string) {
     super(field ? `${field}: ${description}` : description);
+    this.field = field;
+    this.description = description;
   }
 }

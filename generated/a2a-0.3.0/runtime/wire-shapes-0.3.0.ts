@@ -81,24 +81,24 @@ function partFromWire(value: unknown, path: string): Obj {
   const members = ["text", "file", "data"].filter((m) => p[m] !== undefined);
   // A oneof with two members set is not a Part of the proto (ProtoJSON forbids it); none set is left to the validator.
   if (members.length > 1) throw new ProtoJsonError(path, `a Part has one of text, file, data; got ${members.join(" and ")}`);
-  if (p.text !== undefined) return { kind: "text", text: p.text };
-  if (p.file !== undefined) {
-    const f = obj(p.file);
-    if (f.fileWithUri !== undefined && f.fileWithBytes !== undefined) throw new ProtoJsonError(`${path}.file`, "a FilePart has one of fileWithUri, fileWithBytes; got both");
-    return { kind: "file", file: defined({ uri: f.fileWithUri, bytes: f.fileWithBytes, mimeType: f.mimeType }) };
+  if (p["text"] !== undefined) return { kind: "text", text: p["text"] };
+  if (p["file"] !== undefined) {
+    const f = obj(p["file"]);
+    if (f["fileWithUri"] !== undefined && f["fileWithBytes"] !== undefined) throw new ProtoJsonError(`${path}.file`, "a FilePart has one of fileWithUri, fileWithBytes; got both");
+    return { kind: "file", file: defined({ uri: f["fileWithUri"], bytes: f["fileWithBytes"], mimeType: f["mimeType"] }) };
   }
-  if (p.data !== undefined) return { kind: "data", data: obj(p.data).data ?? {} };
+  if (p["data"] !== undefined) return { kind: "data", data: obj(p["data"])["data"] ?? {} };
   return {}; // no member set: the service's validator names what is missing
 }
 
 function partToWire(value: unknown): Obj {
   const p = obj(value);
-  if (p.kind === "file" || p.file !== undefined) {
-    const f = obj(p.file);
-    return { file: defined({ fileWithUri: f.uri, fileWithBytes: f.bytes, mimeType: f.mimeType }) };
+  if (p["kind"] === "file" || p["file"] !== undefined) {
+    const f = obj(p["file"]);
+    return { file: defined({ fileWithUri: f["uri"], fileWithBytes: f["bytes"], mimeType: f["mimeType"] }) };
   }
-  if (p.kind === "data" || p.data !== undefined) return { data: { data: p.data } };
-  return { text: p.text };
+  if (p["kind"] === "data" || p["data"] !== undefined) return { data: { data: p["data"] } };
+  return { text: p["text"] };
 }
 
 /**
@@ -107,33 +107,33 @@ function partToWire(value: unknown): Obj {
  */
 function messageFromWire(value: unknown, path?: string): Obj {
   const m = obj(value);
-  const parts = Array.isArray(m.content) ? m.content.map((p, i) => partFromWire(p, `${path ?? "message"}.content[${i}]`)) : path === undefined ? [] : m.content;
-  return defined({ kind: "message", ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleFromWire(m.role), parts });
+  const parts = Array.isArray(m["content"]) ? m["content"].map((p, i) => partFromWire(p, `${path ?? "message"}.content[${i}]`)) : path === undefined ? [] : m["content"];
+  return defined({ kind: "message", ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleFromWire(m["role"]), parts });
 }
 
 function messageToWire(value: unknown): Obj {
   const m = obj(value);
-  return defined({ ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleToWire(m.role), content: list(m.parts, partToWire) });
+  return defined({ ...pick(m, ["messageId", "contextId", "taskId", "metadata", "extensions"]), role: roleToWire(m["role"]), content: list(m["parts"], partToWire) });
 }
 
 function statusFromWire(value: unknown): Obj {
   const s = obj(value);
-  return defined({ state: stateFromWire(s.state), message: s.message === undefined ? undefined : messageFromWire(s.message), timestamp: s.timestamp });
+  return defined({ state: stateFromWire(s["state"]), message: s["message"] === undefined ? undefined : messageFromWire(s["message"]), timestamp: s["timestamp"] });
 }
 
 function statusToWire(value: unknown): Obj {
   const s = obj(value);
-  return defined({ state: stateToWire(s.state), message: s.message === undefined ? undefined : messageToWire(s.message), timestamp: s.timestamp });
+  return defined({ state: stateToWire(s["state"]), message: s["message"] === undefined ? undefined : messageToWire(s["message"]), timestamp: s["timestamp"] });
 }
 
 function artifactFromWire(value: unknown): Obj {
   const a = obj(value);
-  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a.parts, (p) => partFromWire(p, "artifact.parts")) ?? [] });
+  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a["parts"], (p) => partFromWire(p, "artifact.parts")) ?? [] });
 }
 
 function artifactToWire(value: unknown): Obj {
   const a = obj(value);
-  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a.parts, partToWire) });
+  return defined({ ...pick(a, ["artifactId", "name", "description", "metadata", "extensions"]), parts: list(a["parts"], partToWire) });
 }
 
 function taskFromWire(value: unknown): Obj {
@@ -141,44 +141,44 @@ function taskFromWire(value: unknown): Obj {
   return defined({
     kind: "task",
     ...pick(t, ["id", "contextId", "metadata"]),
-    status: statusFromWire(t.status),
-    artifacts: list(t.artifacts, artifactFromWire),
-    history: list(t.history, messageFromWire),
+    status: statusFromWire(t["status"]),
+    artifacts: list(t["artifacts"], artifactFromWire),
+    history: list(t["history"], messageFromWire),
   });
 }
 
 function taskToWire(value: unknown): Obj {
   const t = obj(value);
-  return defined({ ...pick(t, ["id", "contextId", "metadata"]), status: statusToWire(t.status), artifacts: list(t.artifacts, artifactToWire), history: list(t.history, messageToWire) });
+  return defined({ ...pick(t, ["id", "contextId", "metadata"]), status: statusToWire(t["status"]), artifacts: list(t["artifacts"], artifactToWire), history: list(t["history"], messageToWire) });
 }
 
 /** A stream event or a send result: the wire's oneof member → the service's object with its `kind`. */
 function eventFromWire(value: unknown): unknown {
   const e = obj(value);
-  if (e.task !== undefined) return taskFromWire(e.task);
-  if (e.message !== undefined) return messageFromWire(e.message);
-  if (e.statusUpdate !== undefined) {
-    const u = obj(e.statusUpdate);
-    return defined({ kind: "status-update", ...pick(u, ["taskId", "contextId", "metadata"]), status: statusFromWire(u.status), final: u.final ?? false });
+  if (e["task"] !== undefined) return taskFromWire(e["task"]);
+  if (e["message"] !== undefined) return messageFromWire(e["message"]);
+  if (e["statusUpdate"] !== undefined) {
+    const u = obj(e["statusUpdate"]);
+    return defined({ kind: "status-update", ...pick(u, ["taskId", "contextId", "metadata"]), status: statusFromWire(u["status"]), final: u["final"] ?? false });
   }
-  if (e.artifactUpdate !== undefined) {
-    const u = obj(e.artifactUpdate);
-    return defined({ kind: "artifact-update", ...pick(u, ["taskId", "contextId", "metadata", "append", "lastChunk"]), artifact: artifactFromWire(u.artifact) });
+  if (e["artifactUpdate"] !== undefined) {
+    const u = obj(e["artifactUpdate"]);
+    return defined({ kind: "artifact-update", ...pick(u, ["taskId", "contextId", "metadata", "append", "lastChunk"]), artifact: artifactFromWire(u["artifact"]) });
   }
   return e;
 }
 
 function eventToWire(value: unknown): Obj {
   const e = obj(value);
-  switch (e.kind) {
+  switch (e["kind"]) {
     case "task":
       return { task: taskToWire(e) };
     case "message":
       return { message: messageToWire(e) };
     case "status-update":
-      return { statusUpdate: defined({ ...pick(e, ["taskId", "contextId", "metadata", "final"]), status: statusToWire(e.status) }) };
+      return { statusUpdate: defined({ ...pick(e, ["taskId", "contextId", "metadata", "final"]), status: statusToWire(e["status"]) }) };
     case "artifact-update":
-      return { artifactUpdate: defined({ ...pick(e, ["taskId", "contextId", "metadata", "append", "lastChunk"]), artifact: artifactToWire(e.artifact) }) };
+      return { artifactUpdate: defined({ ...pick(e, ["taskId", "contextId", "metadata", "append", "lastChunk"]), artifact: artifactToWire(e["artifact"]) }) };
     default:
       // A result without `kind` (a 0.3 server may leave it out): a task has a status, a message a role.
       return "status" in e && "id" in e ? { task: taskToWire(e) } : { message: messageToWire(e) };
@@ -189,14 +189,14 @@ const pushConfigKeys = ["id", "url", "token", "authentication"] as const;
 
 function pushConfigResultToWire(value: unknown): Obj {
   const c = obj(value);
-  const config = obj(c.pushNotificationConfig);
-  return { name: `tasks/${String(c.taskId)}/pushNotificationConfigs/${String(config.id ?? "")}`, pushNotificationConfig: pick(config, pushConfigKeys) };
+  const config = obj(c["pushNotificationConfig"]);
+  return { name: `tasks/${String(c["taskId"])}/pushNotificationConfigs/${String(config["id"] ?? "")}`, pushNotificationConfig: pick(config, pushConfigKeys) };
 }
 
 function pushConfigResultFromWire(value: unknown): Obj {
   const c = obj(value);
-  const [taskId] = parseName(String(c.name ?? ""), CONFIG_NAME, "name", true);
-  return { taskId, pushNotificationConfig: pick(obj(c.pushNotificationConfig), pushConfigKeys) };
+  const [taskId] = parseName(String(c["name"] ?? ""), CONFIG_NAME, "name", true);
+  return { taskId, pushNotificationConfig: pick(obj(c["pushNotificationConfig"]), pushConfigKeys) };
 }
 
 // Security schemes: the proto's oneof ⇄ OpenAPI's `type`.
@@ -224,7 +224,7 @@ function schemeToWire(value: unknown): Obj {
   return member ? { [member]: defined({ ...rest, location }) } : {};
 }
 
-const securityFromWire = (value: unknown) => list(value, (r) => Object.fromEntries(Object.entries(obj(obj(r).schemes)).map(([name, scopes]) => [name, obj(scopes).list ?? []])));
+const securityFromWire = (value: unknown) => list(value, (r) => Object.fromEntries(Object.entries(obj(obj(r)["schemes"])).map(([name, scopes]) => [name, obj(scopes)["list"] ?? []])));
 const securityToWire = (value: unknown) => list(value, (r) => ({ schemes: Object.fromEntries(Object.entries(obj(r)).map(([name, scopes]) => [name, { list: scopes }])) }));
 
 function mapValues(value: unknown, each: (v: unknown) => unknown): Obj | undefined {
@@ -238,21 +238,21 @@ function cardFromWire(value: unknown): Obj {
   const c = obj(value);
   return defined({
     ...pick(c, CARD_KEYS),
-    securitySchemes: mapValues(c.securitySchemes, schemeFromWire),
-    security: securityFromWire(c.security),
-    skills: list(c.skills, (s) => defined({ ...pick(obj(s), SKILL_KEYS), security: securityFromWire(obj(s).security) })) ?? [],
+    securitySchemes: mapValues(c["securitySchemes"], schemeFromWire),
+    security: securityFromWire(c["security"]),
+    skills: list(c["skills"], (s) => defined({ ...pick(obj(s), SKILL_KEYS), security: securityFromWire(obj(s)["security"]) })) ?? [],
   });
 }
 
 function cardToWire(value: unknown): Obj {
   const c = obj(value);
-  const capabilities = c.capabilities === undefined ? undefined : pick(obj(c.capabilities), ["streaming", "pushNotifications", "extensions"]);
+  const capabilities = c["capabilities"] === undefined ? undefined : pick(obj(c["capabilities"]), ["streaming", "pushNotifications", "extensions"]);
   return defined({
     ...pick(c, CARD_KEYS),
     capabilities,
-    securitySchemes: mapValues(c.securitySchemes, schemeToWire),
-    security: securityToWire(c.security),
-    skills: list(c.skills, (s) => defined({ ...pick(obj(s), SKILL_KEYS), security: securityToWire(obj(s).security) })),
+    securitySchemes: mapValues(c["securitySchemes"], schemeToWire),
+    security: securityToWire(c["security"]),
+    skills: list(c["skills"], (s) => defined({ ...pick(obj(s), SKILL_KEYS), security: securityToWire(obj(s)["security"]) })),
   });
 }
 
@@ -332,34 +332,34 @@ export const SHAPES_0_3_0: WireShapeAdapter = {
     switch (rpc) {
       case "SendMessage":
       case "SendStreamingMessage": {
-        const c = w.configuration === undefined ? undefined : obj(w.configuration);
+        const c = w["configuration"] === undefined ? undefined : obj(w["configuration"]);
         // proto3's bool has no "unset": a configuration on the wire means blocking only when it says so
         // (the proto's default, false); no configuration leaves the service's default (blocking).
-        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c.blocking ?? false, pushNotificationConfig: c.pushNotification });
-        return defined({ message: w.message === undefined ? undefined : messageFromWire(w.message, "message"), configuration, metadata: w.metadata });
+        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c["blocking"] ?? false, pushNotificationConfig: c["pushNotification"] });
+        return defined({ message: w["message"] === undefined ? undefined : messageFromWire(w["message"], "message"), configuration, metadata: w["metadata"] });
       }
       case "GetTask": {
-        const [id] = parseName(String(w.name ?? ""), TASK_NAME, "name");
-        return defined({ id, historyLength: w.historyLength });
+        const [id] = parseName(String(w["name"] ?? ""), TASK_NAME, "name");
+        return defined({ id, historyLength: w["historyLength"] });
       }
       case "CancelTask":
       case "TaskSubscription": {
-        const [id] = parseName(String(w.name ?? ""), TASK_NAME, "name");
+        const [id] = parseName(String(w["name"] ?? ""), TASK_NAME, "name");
         return { id };
       }
       case "CreateTaskPushNotificationConfig": {
-        const [taskId] = parseName(String(w.parent ?? ""), TASK_NAME, "parent");
-        const config = obj(obj(w.config).pushNotificationConfig);
-        const id = config.id ?? w.configId;
+        const [taskId] = parseName(String(w["parent"] ?? ""), TASK_NAME, "parent");
+        const config = obj(obj(w["config"])["pushNotificationConfig"]);
+        const id = config["id"] ?? w["configId"];
         return { taskId, pushNotificationConfig: defined({ ...pick(config, pushConfigKeys), id }) };
       }
       case "GetTaskPushNotificationConfig":
       case "DeleteTaskPushNotificationConfig": {
-        const [id, configId] = parseName(String(w.name ?? ""), CONFIG_NAME, "name", true);
+        const [id, configId] = parseName(String(w["name"] ?? ""), CONFIG_NAME, "name", true);
         return { id, pushNotificationConfigId: configId };
       }
       case "ListTaskPushNotificationConfig": {
-        const [id] = parseName(String(w.parent ?? ""), TASK_NAME, "parent");
+        const [id] = parseName(String(w["parent"] ?? ""), TASK_NAME, "parent");
         return { id };
       }
       default:
@@ -372,27 +372,27 @@ export const SHAPES_0_3_0: WireShapeAdapter = {
     switch (rpc) {
       case "SendMessage":
       case "SendStreamingMessage": {
-        const c = p.configuration === undefined ? undefined : obj(p.configuration);
+        const c = p["configuration"] === undefined ? undefined : obj(p["configuration"]);
         // The JSON-RPC default (blocking unless `blocking: false`) said explicitly, since the wire's default is false.
-        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c.blocking ?? true, pushNotification: c.pushNotificationConfig });
-        return defined({ message: p.message === undefined ? undefined : messageToWire(p.message), configuration, metadata: p.metadata });
+        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c["blocking"] ?? true, pushNotification: c["pushNotificationConfig"] });
+        return defined({ message: p["message"] === undefined ? undefined : messageToWire(p["message"]), configuration, metadata: p["metadata"] });
       }
       case "GetTask":
-        return defined({ name: taskName(p.id), historyLength: p.historyLength });
+        return defined({ name: taskName(p["id"]), historyLength: p["historyLength"] });
       case "CancelTask":
       case "TaskSubscription":
-        return { name: taskName(p.id) };
+        return { name: taskName(p["id"]) };
       case "CreateTaskPushNotificationConfig": {
-        const config = obj(p.pushNotificationConfig);
-        return defined({ parent: taskName(p.taskId), configId: config.id, config: { pushNotificationConfig: pick(config, pushConfigKeys) } });
+        const config = obj(p["pushNotificationConfig"]);
+        return defined({ parent: taskName(p["taskId"]), configId: config["id"], config: { pushNotificationConfig: pick(config, pushConfigKeys) } });
       }
       case "GetTaskPushNotificationConfig":
       case "DeleteTaskPushNotificationConfig":
         // Without a config id JSON-RPC means the config whose id is the task id (what `set` gives a config
         // without one, as the 0.3 SDKs do); the resource name needs one: the task id.
-        return { name: `${taskName(p.id)}/pushNotificationConfigs/${String(p.pushNotificationConfigId ?? p.id ?? "")}` };
+        return { name: `${taskName(p["id"])}/pushNotificationConfigs/${String(p["pushNotificationConfigId"] ?? p["id"] ?? "")}` };
       case "ListTaskPushNotificationConfig":
-        return { parent: taskName(p.id) };
+        return { parent: taskName(p["id"]) };
       case "GetAgentCard":
         return {};
       default:
@@ -443,7 +443,7 @@ export const SHAPES_0_3_0: WireShapeAdapter = {
       case "GetTaskPushNotificationConfig":
         return pushConfigResultFromWire(wire);
       case "ListTaskPushNotificationConfig":
-        return list(obj(wire).configs, pushConfigResultFromWire) ?? [];
+        return list(obj(wire)["configs"], pushConfigResultFromWire) ?? [];
       case "DeleteTaskPushNotificationConfig":
         return null;
       case "GetAgentCard":
