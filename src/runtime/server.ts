@@ -14,7 +14,7 @@ import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
 import { A2AService, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
-import type { AgentExecutor, PushPayloadHook, SubscriptionCounter } from "./task-runtime.js";
+import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "./task-runtime.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
