@@ -9,7 +9,9 @@ import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { generate, writeResult } from "../../src/generate.js";
 import { projectTempDir } from "../helpers.js";
-import { testCard, testExecutor, type Framework } from "../server/harness.js";
+import { convertCard } from "../../src/compat/card.js";
+import { bundledIR } from "../../src/diff/load.js";
+import { TEST_AUTH, testCard, testExecutor, type Framework } from "../server/harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -73,13 +75,21 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
   const baseUrl = `http://127.0.0.1:${port}`;
   const card = testCard("1.0.1", { ...(setup.auth ? { auth: setup.auth } : {}), ...(setup.extendedCard ? { extendedCard: setup.extendedCard } : {}) });
   for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
-  const compat = setup.compat === false ? false : { ...(setup.compat ?? {}), ...(setup.losses ? { onLoss: (loss: unknown) => setup.losses?.push(loss) } : {}) };
+  // An extended card needs a security scheme (1.0.1 §13.3): the harness's bearer scheme and verifier, and
+  // the secured card in 0.3's shape too (as `--card` generates it), so that 0.3 clients see the scheme.
+  const auth = setup.auth ?? (setup.extendedCard ? TEST_AUTH : undefined);
+  const to03 = (c: Json) => convertCard(c, bundledIR("1.0.1"), bundledIR("0.3.0")).card;
+  const compatCard =
+    !setup.auth && setup.extendedCard && setup.compat !== false && !(setup.compat && "card" in setup.compat)
+      ? { card: to03(card), ...(setup.extendedCard ? { extendedCard: to03({ ...card, ...setup.extendedCard }) } : {}) }
+      : {};
+  const compat = setup.compat === false ? false : { ...compatCard, ...(setup.compat ?? {}), ...(setup.losses ? { onLoss: (loss: unknown) => setup.losses?.push(loss) } : {}) };
   const core = out.core.createA2AServer({
     card,
     executor: testExecutor(),
     rpcPath: "/a2a",
     ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } } : {}),
-    ...(setup.auth ? { auth: setup.auth } : {}),
+    ...(auth ? { auth } : {}),
     compat,
     heartbeatMs: 0,
     pushNotifications: { allow: ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },

@@ -17,7 +17,7 @@ import {
 } from "a2a-sdk-v1";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "a2a-sdk-v1/client";
 import { TaskNotCancelableError } from "a2a-sdk-v1/errors";
-import { capturingFetch, checkCaptured, startWebhookReceiver, type Captured, type WebhookReceiver } from "../server/harness.js";
+import { capturingFetch, checkCaptured, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../server/harness.js";
 import { sdkSend } from "../interop/sdk-v1-wire.js";
 import { drain, textOf, userMessage } from "../interop/wire.js";
 import { startCompatAgent, type CompatAgent } from "./agent.js";
@@ -44,7 +44,9 @@ function recordingFetch(log: Array<Promise<Captured>>, requests: string[]) {
   return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
     const version = new Headers(init?.headers).get("a2a-version");
     requests.push(`${init?.method ?? "GET"} ${String(input)} A2A-Version: ${version}`);
-    return init?.method === "POST" ? capture(String(input), init) : fetch(input, init);
+    // The agent's extended card makes it a secured agent (1.0.1 §13.3): calls carry the harness's token.
+    const authorized = init?.method === "POST" ? { ...init, headers: { ...Object.fromEntries(new Headers(init.headers)), authorization: `Bearer ${TEST_TOKEN}` } } : init;
+    return init?.method === "POST" ? capture(String(input), authorized) : fetch(input, init);
   };
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { capturingFetch, checkCaptured, FRAMEWORKS, startWebhookReceiver, type Captured, type WebhookReceiver } from "../server/harness.js";
+import { capturingFetch, checkCaptured, FRAMEWORKS, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../server/harness.js";
 import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "./agent.js";
 
 /**
@@ -85,7 +85,7 @@ for (const caller of ["0.3.0", "1.0.1"] as const) {
         beforeAll(async () => {
           agent = await startCompatAgent(framework, { extendedCard: { name: "Extended" } });
           const Client = v1 ? out.client.A2AClient : out.compatClient.A2AClient;
-          client = (await Client.fromAgentUrl(agent.baseUrl, { fetch: capturingFetch(log) })) as unknown as Client;
+          client = (await Client.fromAgentUrl(agent.baseUrl, { fetch: capturingFetch(log), auth: { type: "bearer", token: TEST_TOKEN } })) as unknown as Client;
         });
         afterAll(async () => {
           await agent.close();
