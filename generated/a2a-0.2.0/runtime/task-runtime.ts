@@ -796,6 +796,13 @@ export class TaskRuntime {
    * subscribers get that terminal event; the lease is released in the same commit.
    */
   private async takeOver(taskId: string, previousOwner: string): Promise<void> {
+    const running = this.executions.get(taskId);
+    if (previousOwner === this.instanceId && running && !running.done) {
+      // This instance's own lease lapsed (a stalled event loop) while its execution goes on: keep it.
+      running.leased = true;
+      this.leaseWatch.hold(taskId);
+      return;
+    }
     const loaded = await this.store.tasks.load(taskId);
     const state = loaded && isObject(loaded.task.status) ? loaded.task.status.state : undefined;
     if (!loaded || this.shapes.isTerminal(state) || this.shapes.isInterrupted(state)) {
