@@ -83,6 +83,12 @@ export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart 
   execute(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact, TState>): void | Promise<void>;
   /** Optional: how to cancel; by default the task is marked canceled and the execution's signal aborted. */
   cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact, TState>): void | Promise<void>;
+  /**
+   * Whether a turn may run again on another instance when its instance died mid-turn (its execution
+   * lease expired): then `execute` is called there with the task as it was stored, the last user message
+   * and `method` "resume". Default false: such a task is failed, with a status message saying why.
+   */
+  readonly resumable?: boolean;
 }
 
 /**
@@ -815,6 +821,13 @@ export class TaskRuntime {
    * subscribers get that terminal event; the lease is released in the same commit.
    */
   private async takeOver(taskId: string, previousOwner: string): Promise<void> {
+    const running = this.executions.get(taskId);
+    if (previousOwner === this.instanceId && running && !running.done) {
+      // This instance's own lease lapsed (a stalled event loop) while its execution goes on: keep it.
+      running.leased = true;
+      this.leaseWatch.hold(taskId);
+      return;
+    }
     const loaded = await this.store.tasks.load(taskId);
     const state = loaded && isObject(loaded.task.status) ? loaded.task.status.state : undefined;
     if (!loaded || this.shapes.isTerminal(state) || this.shapes.isInterrupted(state)) {
@@ -823,6 +836,14 @@ export class TaskRuntime {
     }
     const execution = this.newExecution(taskId, contextOf(loaded.task, this.shapes), loaded.task, loaded.version);
     execution.leased = true;
+    if (this.executor.resumable === true) {
+      // Run the interrupted turn again here, under the lease this instance just took.
+      this.leaseWatch.hold(taskId);
+      this.executions.set(taskId, execution);
+      this.run(execution, "resume", lastUserMessage(loaded.task), loaded.task, false, undefined);
+      this.logger.warn?.(`a2a: task ${taskId} resumed: its instance ${previousOwner} stopped (lease expired)`);
+      return;
+    }
     const publisher = this.publisher(execution);
     publisher.failed(`The instance running this task (${previousOwner}) stopped before the task finished (its execution lease expired); the task was marked failed by ${this.instanceId}.`);
     await publisher.drain();
@@ -1069,7 +1090,8 @@ function lastUserMessage(task: JsonObject): JsonObject {
   const history = Array.isArray(task.history) ? (task.history as unknown[]) : [];
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i];
-    if (isObject(m) && m.role === "user") return m;
+    // "user" (0.x) or "ROLE_USER" (1.0).
+    if (isObject(m) && (m.role === "user" || m.role === "ROLE_USER")) return m;
   }
   return { role: "user", parts: [] };
 }

@@ -168,7 +168,7 @@ for (const framework of FRAMEWORKS) {
               const problem = fastifyBadUrl ? undefined : version === "0.3.0" ? restErrorProblem030(body) : restErrorProblem(body, response.status);
               if (problem) problems.push(`${what}: ${response.status} ${problem}: ${text.slice(0, 200)}`);
             } else if (type.startsWith("text/event-stream")) {
-              for (const block of text.split("\n\n").filter((b) => b.startsWith("data:"))) JSON.parse(block.slice(5));
+              for (const line of text.split("\n").filter((l) => l.startsWith("data:"))) JSON.parse(line.slice(5));
             } else JSON.parse(text);
           } catch (error) {
             problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);

@@ -100,8 +100,9 @@ for (const framework of FRAMEWORKS) {
         expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
         const events = (await response.text())
           .split("\n\n")
-          .filter((b) => b.startsWith("data:"))
-          .map((b) => JSON.parse(b.slice(5)) as Json);
+          .map((b) => b.split("\n").find((l) => l.startsWith("data:")))
+          .filter((l): l is string => l !== undefined)
+          .map((l) => JSON.parse(l.slice(5)) as Json);
         expect(Object.keys(events[0] as Json)).toEqual(["task"]);
         expect(events.at(-1)).toMatchObject({ statusUpdate: { status: { state: "TASK_STATE_COMPLETED" } } });
       });

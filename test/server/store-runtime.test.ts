@@ -233,6 +233,45 @@ for (const engine of engines) {
   });
 }
 
+describe("a resumable executor", () => {
+  it("runs the turn of a dead instance again on the instance that takes its lease over", async () => {
+    const { InMemoryStore } = await import("../../src/runtime/tasks.js");
+    const shared = new InMemoryStore();
+    const dying = killable(shared);
+    const m = await modules("1.0.1");
+    const resumable = {
+      resumable: true,
+      async execute(c: Ctx & { method: string }, events: Events) {
+        if (c.method === "resume") {
+          events.completed(`resumed ${c.text}`);
+          return;
+        }
+        events.working("started");
+        while (!c.signal.aborted) await sleep(5);
+      },
+    };
+    const make = (store: A2AStore, instanceId: string) => {
+      const core = m.core.createA2AServer({ card: testCard("1.0.1") as never, executor: resumable as never, store: store as never, instanceId, leaseMs: 400, pushNotifications: false, logger: { error: () => undefined, warn: () => undefined } } as never);
+      const s = (core as unknown as { service: Service }).service;
+      cleanup.push(() => s.close());
+      return s;
+    };
+    const a = make(dying.store, "A");
+    const b = make(shared, "B");
+    const task = ((await a.call("SendMessage", { message: message("job"), configuration: { returnImmediately: true } }, ctx())) as { task: Json }).task;
+    const events: unknown[] = [];
+    const following = (async () => {
+      for await (const event of await b.stream("SubscribeToTask", { id: task.id }, ctx())) events.push(event);
+    })();
+    await sleep(50);
+    dying.kill();
+    await following;
+    expect(stateOf(events.at(-1))).toBe("TASK_STATE_COMPLETED");
+    expect(textOf(events.at(-1))).toBe("resumed job");
+    dying.revive();
+  });
+});
+
 describe("a lost engine", () => {
   it("answers -32603 with a clear message (no stack, no hang), and serves again once the engine is back", async () => {
     const { InMemoryStore } = await import("../../src/runtime/tasks.js");
