@@ -54,12 +54,18 @@ export interface RequestContext<TMessage = JsonObject, TTask = JsonObject> {
   readonly text: string;
 }
 
-/** How the executor reports progress; every call becomes a task update in the version's shape. */
-export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArtifact = JsonObject> {
+/**
+ * How the executor reports progress; every call becomes a task update in the version's shape. `TState` is
+ * the states `status()` takes (the generated server passes the version's, in both spellings).
+ */
+export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArtifact = JsonObject, TState extends string = string> {
   /** Answers with a message and no task (0.2+; in 0.1.0 it completes the task with that message). */
   reply(message: TMessage | string): void;
-  /** Sets the task's state; terminal and interrupted states (input-required, auth-required) end the turn. */
-  status(state: string, message?: TMessage | string): void;
+  /**
+   * Sets the task's state; terminal and interrupted states (input-required, auth-required) end the turn.
+   * A state the version does not have throws a TypeError naming the version's states.
+   */
+  status(state: TState, message?: TMessage | string): void;
   working(message?: TMessage | string): void;
   completed(message?: TMessage | string): void;
   failed(message?: TMessage | string): void;
@@ -74,10 +80,10 @@ export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArti
   dataPart(data: Record<string, unknown>): TPart;
 }
 
-export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart = JsonObject, TArtifact = JsonObject> {
-  execute(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
+export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart = JsonObject, TArtifact = JsonObject, TState extends string = string> {
+  execute(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact, TState>): void | Promise<void>;
   /** Optional: how to cancel; by default the task is marked canceled and the execution's signal aborted. */
-  cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
+  cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact, TState>): void | Promise<void>;
   /**
    * Whether a turn may run again on another instance when its instance died mid-turn (its execution
    * lease expired): then `execute` is called there with the task as it was stored, the last user message
@@ -85,6 +91,13 @@ export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart 
    */
   readonly resumable?: boolean;
 }
+
+/**
+ * An executor written against any version's models: `AgentExecutor<Message, Task, Part, Artifact, State>`
+ * of the generated server is one (the runtime hands it objects of that version's shapes). The runtime's
+ * options take this, so that a typed executor needs no cast.
+ */
+export type AgentExecutorOfAnyVersion = AgentExecutor<never, never, never, never, never>;
 
 export interface RuntimeLogger {
   error(message: string, detail?: unknown): void;
@@ -131,7 +144,7 @@ interface TaskUpdate {
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   /** Where tasks, push configs, event logs, the push outbox and execution leases are kept. */
   store: A2AStore;
   /** Undefined when push notifications are not sent (configs are still kept). */
@@ -147,6 +160,8 @@ export interface TaskRuntimeOptions {
   turnWaitMs?: number;
   /** The task scope of a caller: tasks are visible only to the scope that created them (1.0.1 §13.1). */
   owner?: (principal: unknown) => string;
+  /** What a push notification carries for a config; undefined (or no hook) means the version's own payload. */
+  pushPayload?: PushPayloadHook;
 }
 
 /** Tries of a commit that lost a compare-and-set race before the update gives up. */
@@ -155,6 +170,9 @@ const MAX_CONFLICTS = 8;
 const MAX_UNAVAILABLE = 5;
 /** The log event that marks where a follow-up turn starts (never streamed: it only positions readers). */
 const TURN_MARK = "a2aTurn";
+
+/** The body (and content type) of a push notification of `task` to `config`, or undefined for the version's own. */
+export type PushPayloadHook = (config: JsonObject, task: JsonObject) => { readonly body: unknown; readonly contentType?: string } | undefined;
 
 export class TaskRuntime {
   /** Open stream subscriptions by task (for tests of disconnect handling). */
@@ -169,6 +187,7 @@ export class TaskRuntime {
   private readonly leaseMs: number;
   private readonly turnWaitMs: number;
   private readonly ownerOf: (principal: unknown) => string;
+  private readonly pushPayload: PushPayloadHook | undefined;
   private readonly executions = new Map<string, Execution>();
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
@@ -213,6 +232,7 @@ export class TaskRuntime {
       });
       this.outbox.start();
     }
+    this.pushPayload = options.pushPayload;
   }
 
   /** Aborted when the server closes. */
@@ -838,12 +858,15 @@ export class TaskRuntime {
     const configs =
       execution.version === 0 ? (execution.pendingPushConfig ? [execution.pendingPushConfig] : []) : await this.store.pushConfigs.list(execution.taskId);
     if (configs.length === 0) return [];
-    // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task.
-    const body = this.shapes.wrap("stream", task);
-    const wrapped = body !== task;
+    // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task; a config the
+    // compat hook claims (registered by a client of the other version) gets that version's payload.
+    const ownBody = this.shapes.wrap("stream", task);
     const out: OutboxMessage[] = [];
     for (const config of configs) {
       if (typeof config.url !== "string") continue;
+      const custom = this.pushPayload?.(config, task);
+      const body = custom ? custom.body : ownBody;
+      const contentType = custom ? custom.contentType : ownBody !== task ? "application/a2a+json" : undefined;
       const target: JsonObject = {
         url: config.url,
         ...(typeof config.token === "string" ? { token: config.token } : {}),
@@ -859,7 +882,7 @@ export class TaskRuntime {
               },
             }
           : {}),
-        ...(wrapped ? { contentType: "application/a2a+json" } : {}),
+        ...(contentType !== undefined ? { contentType } : {}),
       };
       out.push({ taskId: execution.taskId, target, payload: body as JsonObject });
     }
@@ -900,6 +923,7 @@ export class TaskRuntime {
       void chain.then(() => this.endExecution(execution));
     };
     const status = (state: string, content?: JsonObject | string) => {
+      shapes.stateValue(state); // a state the version lacks throws here, at the executor's call
       if (execution.done) return;
       const final = shapes.isTerminal(state) || shapes.isInterrupted(state);
       if (final) execution.done = true;
