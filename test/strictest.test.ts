@@ -34,19 +34,13 @@ const STRICTEST = {
 
 /** Files (relative to a version's folder) that still fail, with the settings they fail. */
 const KNOWN_GAP: Record<string, string> = {
-  "client.ts": "erasableSyntaxOnly (TS1294: parameter properties), noPropertyAccessFromIndexSignature (TS4111)",
-  "runtime/http-node.ts": "noPropertyAccessFromIndexSignature",
   "runtime/profile.ts": "noPropertyAccessFromIndexSignature (66), erasableSyntaxOnly",
   "runtime/server.ts": "noPropertyAccessFromIndexSignature (138), erasableSyntaxOnly",
   "runtime/sse.ts": "erasableSyntaxOnly",
   "runtime/tasks.ts": "noPropertyAccessFromIndexSignature, erasableSyntaxOnly",
   "runtime/validation.ts": "noPropertyAccessFromIndexSignature",
   // The runtime split and the HTTP+JSON binding (issue 9), merged before this work was done on them:
-  "runtime/a2a-error.ts": "erasableSyntaxOnly",
-  "runtime/auth.ts": "noPropertyAccessFromIndexSignature",
-  "runtime/client-rest.ts": "noPropertyAccessFromIndexSignature, erasableSyntaxOnly",
   "runtime/event-channel.ts": "erasableSyntaxOnly",
-  "runtime/http-routes.ts": "noPropertyAccessFromIndexSignature",
   "runtime/jsonrpc-binding.ts": "noPropertyAccessFromIndexSignature",
   "runtime/rest-binding.ts": "noPropertyAccessFromIndexSignature",
   "runtime/service.ts": "noPropertyAccessFromIndexSignature, erasableSyntaxOnly",

@@ -229,6 +229,8 @@ export class A2AClient {
   readonly transport: ClientTransport;
   #card: Models.AgentCard | undefined;
   readonly #source: { baseUrl: string; cache: AgentCardCache | false } | undefined;
+  /** The options the client was made with. */
+  readonly options: A2AClientOptions;
 
   /**
    * A client for a JSON-RPC endpoint (the user names it: credentials go to its origin), or over a given
@@ -236,7 +238,7 @@ export class A2AClient {
    */
   constructor(
     target: string | ClientTransport,
-    readonly options: A2AClientOptions = {},
+    options: A2AClientOptions = {},
     /** The agent card, when the client was made from one. */
     card?: Models.AgentCard,
     /** @internal Where the card came from, to revalidate it. */
@@ -249,6 +251,7 @@ export class A2AClient {
             protocolHeaders: protocolHeaders(A2A_PROFILE),
           })
         : target;
+    this.options = options;
     this.#card = card;
     this.#source = source;
   }

@@ -131,7 +131,7 @@ export function expandRoute(routes: readonly HttpRoute[], method: string, params
     const pieces = parseTemplate(route.path);
     const variables = pieces.filter((x): x is Variable => typeof x !== "string");
     if (!variables.every((v) => typeof p[v.field] === "string" && p[v.field] !== "")) continue;
-    if (variables.some((v) => v.field === "tenant") !== (typeof p.tenant === "string" && p.tenant !== "")) continue;
+    if (variables.some((v) => v.field === "tenant") !== (typeof p["tenant"] === "string" && p["tenant"] !== "")) continue;
     let path = "";
     for (const piece of pieces) {
       if (typeof piece === "string") path += piece;

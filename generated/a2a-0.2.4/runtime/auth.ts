@@ -32,22 +32,22 @@ export type SecurityRequirements = Array<Array<{ name: string; scheme: JsonObjec
 
 /** The card's requirements: alternatives, each a list of scheme names that must all pass. */
 export function securityRequirements(card: JsonObject): SecurityRequirements {
-  if (isObject(card.securitySchemes) && Object.keys(card.securitySchemes).length > 0) {
+  if (isObject(card["securitySchemes"]) && Object.keys(card["securitySchemes"]).length > 0) {
     const schemes: Record<string, JsonObject> = {};
-    for (const [name, value] of Object.entries(card.securitySchemes)) if (isObject(value)) schemes[name] = schemeOf(value);
+    for (const [name, value] of Object.entries(card["securitySchemes"])) if (isObject(value)) schemes[name] = schemeOf(value);
     // 0.x: `security: [{ name: scopes }]`; 1.0: `securityRequirements: [{ schemes: { name: { list } } }]`.
-    const listed = Array.isArray(card.security) && card.security.length > 0
-      ? card.security.filter(isObject)
-      : Array.isArray(card.securityRequirements) && card.securityRequirements.length > 0
-        ? card.securityRequirements.filter(isObject).map((r) => (isObject(r.schemes) ? r.schemes : {}))
+    const listed = Array.isArray(card["security"]) && card["security"].length > 0
+      ? card["security"].filter(isObject)
+      : Array.isArray(card["securityRequirements"]) && card["securityRequirements"].length > 0
+        ? card["securityRequirements"].filter(isObject).map((r) => (isObject(r["schemes"]) ? r["schemes"] : {}))
         : Object.keys(schemes).map((name) => ({ [name]: [] }));
     return listed
       .map((requirement) => Object.keys(requirement).filter((name) => schemes[name]).map((name) => ({ name, scheme: schemes[name] as JsonObject })))
       .filter((alternative) => alternative.length > 0);
   }
   // 0.1.0: `authentication: { schemes: ["Bearer", ...] }`, any one of them.
-  if (isObject(card.authentication) && Array.isArray(card.authentication.schemes)) {
-    return card.authentication.schemes
+  if (isObject(card["authentication"]) && Array.isArray(card["authentication"]["schemes"])) {
+    return card["authentication"]["schemes"]
       .filter((s): s is string => typeof s === "string")
       .map((s) => [{ name: s, scheme: { type: "http", scheme: s.toLowerCase() } }]);
   }
@@ -88,12 +88,12 @@ export async function authenticate(requirements: SecurityRequirements, options: 
 }
 
 function credentialFor(name: string, scheme: JsonObject, request: CoreRequest): Credential | undefined {
-  const type = String(scheme.type ?? "");
-  const authorization = request.headers.authorization ?? "";
+  const type = String(scheme["type"] ?? "");
+  const authorization = request.headers["authorization"] ?? "";
   const bearer = /^Bearer\s+(\S+)\s*$/i.exec(authorization)?.[1];
   switch (type) {
     case "http": {
-      const httpScheme = String(scheme.scheme ?? "bearer").toLowerCase();
+      const httpScheme = String(scheme["scheme"] ?? "bearer").toLowerCase();
       if (httpScheme === "basic") {
         const basic = /^Basic\s+(\S+)\s*$/i.exec(authorization)?.[1];
         if (!basic) return undefined;
@@ -108,13 +108,13 @@ function credentialFor(name: string, scheme: JsonObject, request: CoreRequest): 
       return bearer ? { scheme: name, type: httpScheme === "bearer" ? "bearer" : "other", value: bearer } : undefined;
     }
     case "apiKey": {
-      const keyName = String(scheme.name ?? "");
-      const where = String(scheme.in ?? "header");
+      const keyName = String(scheme["name"] ?? "");
+      const where = String(scheme["in"] ?? "header");
       const value =
         where === "query"
           ? (request.query.get(keyName) ?? undefined)
           : where === "cookie"
-            ? cookie(request.headers.cookie, keyName)
+            ? cookie(request.headers["cookie"], keyName)
             : request.headers[keyName.toLowerCase()];
       return value ? { scheme: name, type: "apiKey", value } : undefined;
     }
@@ -130,7 +130,7 @@ function credentialFor(name: string, scheme: JsonObject, request: CoreRequest): 
 
 /** A security scheme as `{ type, ... }`: 1.0 wraps each in a oneof (`{ httpAuthSecurityScheme: { scheme } }`). */
 function schemeOf(value: JsonObject): JsonObject {
-  if (typeof value.type === "string") return value;
+  if (typeof value["type"] === "string") return value;
   const wrapped: Record<string, string> = {
     apiKeySecurityScheme: "apiKey",
     httpAuthSecurityScheme: "http",
@@ -140,7 +140,7 @@ function schemeOf(value: JsonObject): JsonObject {
   };
   for (const [key, type] of Object.entries(wrapped)) {
     const inner = value[key];
-    if (isObject(inner)) return { ...inner, type, ...(type === "apiKey" && typeof inner.location === "string" ? { in: inner.location } : {}) };
+    if (isObject(inner)) return { ...inner, type, ...(type === "apiKey" && typeof inner["location"] === "string" ? { in: inner["location"] } : {}) };
   }
   return value;
 }
@@ -154,8 +154,8 @@ function cookie(headerValue: string | undefined, name: string): string | undefin
 }
 
 function challengeFor(scheme: JsonObject, realm: string): string {
-  const type = String(scheme.type ?? "");
-  if (type === "http" && String(scheme.scheme ?? "").toLowerCase() === "basic") return `Basic realm="${realm}"`;
-  if (type === "apiKey") return `ApiKey realm="${realm}", name="${String(scheme.name ?? "")}", in="${String(scheme.in ?? "header")}"`;
+  const type = String(scheme["type"] ?? "");
+  if (type === "http" && String(scheme["scheme"] ?? "").toLowerCase() === "basic") return `Basic realm="${realm}"`;
+  if (type === "apiKey") return `ApiKey realm="${realm}", name="${String(scheme["name"] ?? "")}", in="${String(scheme["in"] ?? "header")}"`;
   return `Bearer realm="${realm}"`;
 }

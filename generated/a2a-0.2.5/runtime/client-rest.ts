@@ -49,14 +49,23 @@ export class RestTransport implements ClientTransport {
   /** The interface's tenant (1.0), set in every request's params unless they name one (§8.3.2). */
   private readonly tenant: string | undefined;
 
+  private readonly routes: readonly HttpRoute[];
+  private readonly facts: RestVersionFacts;
+  private readonly options: ClientOptions;
+  private readonly checks: ResponseChecks;
+
   constructor(
     baseUrl: string,
-    private readonly routes: readonly HttpRoute[],
-    private readonly facts: RestVersionFacts,
-    private readonly options: ClientOptions = {},
-    private readonly checks: ResponseChecks = {},
+    routes: readonly HttpRoute[],
+    facts: RestVersionFacts,
+    options: ClientOptions = {},
+    checks: ResponseChecks = {},
     context: Partial<TransportContext> = {},
   ) {
+    this.routes = routes;
+    this.facts = facts;
+    this.options = options;
+    this.checks = checks;
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.tenant = context.tenant;
   }
@@ -99,7 +108,7 @@ export class RestTransport implements ClientTransport {
         if (event.event !== undefined && event.event !== "message" && event.event !== "error") continue;
         const parsed = parseJsonSafe(event.data);
         if (!parsed.ok) throw new A2ATransportError(`${method}: a stream event is not JSON (${parsed.message})`, { status, body: event.data });
-        if (event.event === "error" || (isObject(parsed.value) && isObject(parsed.value.error) && Object.keys(parsed.value).length === 1)) {
+        if (event.event === "error" || (isObject(parsed.value) && isObject(parsed.value["error"]) && Object.keys(parsed.value).length === 1)) {
           throw this.errorOf(method, status, event.data);
         }
         const result = this.checked(method, this.fromWire(method, parsed.value));
@@ -115,7 +124,7 @@ export class RestTransport implements ClientTransport {
   private withTenant(params: unknown): unknown {
     if (this.tenant === undefined) return params;
     if (params === undefined) return { tenant: this.tenant };
-    if (!isObject(params) || params.tenant !== undefined) return params;
+    if (!isObject(params) || params["tenant"] !== undefined) return params;
     return { ...params, tenant: this.tenant };
   }
 
@@ -143,7 +152,7 @@ export class RestTransport implements ClientTransport {
     const extra = typeof this.options.headers === "function" ? await this.options.headers() : this.options.headers;
     Object.assign(headers, extra ?? {});
     const auth = this.options.auth;
-    if (auth?.type === "bearer") headers.authorization = `Bearer ${typeof auth.token === "function" ? await auth.token() : auth.token}`;
+    if (auth?.type === "bearer") headers["authorization"] = `Bearer ${typeof auth.token === "function" ? await auth.token() : auth.token}`;
     else if (auth?.type === "apiKey") {
       if (auth.in === "query") url.searchParams.set(auth.name, auth.value);
       else headers[auth.name] = auth.value;
@@ -172,17 +181,17 @@ export class RestTransport implements ClientTransport {
   /** The typed error of an error body (google.rpc.Status; 0.3's A2A error object), or a transport error when the body is not one. */
   private errorOf(method: string, status: number, text: string): Error {
     const parsed = parseJsonSafe(text);
-    if (parsed.ok && isObject(parsed.value) && typeof parsed.value.code === "number" && Number.isInteger(parsed.value.code) && typeof parsed.value.message === "string") {
+    if (parsed.ok && isObject(parsed.value) && typeof parsed.value["code"] === "number" && Number.isInteger(parsed.value["code"]) && typeof parsed.value["message"] === "string") {
       // 0.3's form (the official SDK's too): the A2A error object itself, its code the A2A error code.
-      const object: A2AErrorObject = { code: parsed.value.code, message: parsed.value.message };
-      if (parsed.value.data !== undefined) object.data = parsed.value.data;
+      const object: A2AErrorObject = { code: parsed.value["code"], message: parsed.value["message"] };
+      if (parsed.value["data"] !== undefined) object.data = parsed.value["data"];
       return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
     }
-    const error = parsed.ok && isObject(parsed.value) && isObject(parsed.value.error) ? parsed.value.error : undefined;
-    if (!error || typeof error.message !== "string") return new A2ATransportError(`${method}: HTTP ${status}`, { status, body: text });
-    const details = Array.isArray(error.details) ? error.details.filter(isObject) : [];
-    const info = details.find((d) => d["@type"] === "type.googleapis.com/google.rpc.ErrorInfo" && typeof d.reason === "string");
-    const name = typeof info?.reason === "string" ? info.reason.toLowerCase().replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase()) : undefined;
+    const error = parsed.ok && isObject(parsed.value) && isObject(parsed.value["error"]) ? parsed.value["error"] : undefined;
+    if (!error || typeof error["message"] !== "string") return new A2ATransportError(`${method}: HTTP ${status}`, { status, body: text });
+    const details = Array.isArray(error["details"]) ? error["details"].filter(isObject) : [];
+    const info = details.find((d) => d["@type"] === "type.googleapis.com/google.rpc.ErrorInfo" && typeof d["reason"] === "string");
+    const name = typeof info?.["reason"] === "string" ? info["reason"].toLowerCase().replace(/(^|_)([a-z0-9])/g, (_m, _u, c: string) => c.toUpperCase()) : undefined;
     let code = name !== undefined ? this.facts.profile.errorCodes[name] : undefined;
     if (code === undefined) {
       if (status === 401 || status === 403) code = AUTH_ERROR_CODE;
@@ -190,7 +199,7 @@ export class RestTransport implements ClientTransport {
       else if (status === 404 || status === 405) code = -32601;
       else code = -32603;
     }
-    const object: A2AErrorObject = { code, message: error.message };
+    const object: A2AErrorObject = { code, message: error["message"] };
     if (details.length > 0) object.data = details;
     return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
   }
@@ -238,14 +247,14 @@ export function restTransportFactory(routes: readonly HttpRoute[], facts: RestVe
 export function restInterfaceOf(card: object): string | undefined {
   const c = card as Record<string, unknown>;
   const isRest = (name: unknown) => typeof name === "string" && name.toUpperCase() === "HTTP+JSON";
-  if (Array.isArray(c.supportedInterfaces)) {
-    const found = c.supportedInterfaces.find((i): i is Record<string, unknown> => isObject(i) && isRest(i.protocolBinding) && typeof i.url === "string");
-    return found?.url as string | undefined;
+  if (Array.isArray(c["supportedInterfaces"])) {
+    const found = c["supportedInterfaces"].find((i): i is Record<string, unknown> => isObject(i) && isRest(i["protocolBinding"]) && typeof i["url"] === "string");
+    return found?.["url"] as string | undefined;
   }
-  if (isRest(c.preferredTransport) && typeof c.url === "string") return c.url;
-  if (Array.isArray(c.additionalInterfaces)) {
-    const found = c.additionalInterfaces.find((i): i is Record<string, unknown> => isObject(i) && isRest(i.transport) && typeof i.url === "string");
-    return found?.url as string | undefined;
+  if (isRest(c["preferredTransport"]) && typeof c["url"] === "string") return c["url"];
+  if (Array.isArray(c["additionalInterfaces"])) {
+    const found = c["additionalInterfaces"].find((i): i is Record<string, unknown> => isObject(i) && isRest(i["transport"]) && typeof i["url"] === "string");
+    return found?.["url"] as string | undefined;
   }
   return undefined;
 }

@@ -96,7 +96,7 @@ export function writeResponse(res: ServerResponse, response: CoreResponse, req?:
     const body = Buffer.from(response.body, "utf8");
     res.writeHead(response.status, { ...response.headers, "content-length": String(body.byteLength) });
     res.end(body);
-    if (response.headers.connection === "close" && req && !req.complete) res.once("finish", () => req.destroy());
+    if (response.headers["connection"] === "close" && req && !req.complete) res.once("finish", () => req.destroy());
     return;
   }
   if (response.kind === "empty") {

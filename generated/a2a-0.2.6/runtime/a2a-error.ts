@@ -14,14 +14,16 @@ export class A2AError extends Error {
   /** The WWW-Authenticate challenge of a 401. */
   readonly challenge: string | undefined;
 
-  constructor(
-    readonly code: number,
-    message: string,
-    readonly data?: unknown,
-    extra: { http?: 401 | 403; challenge?: string } = {},
-  ) {
+  /** The version's JSON-RPC error code. */
+  readonly code: number;
+  /** The error's `data` (google.rpc-style details in 1.0). */
+  readonly data: unknown;
+
+  constructor(code: number, message: string, data?: unknown, extra: { http?: 401 | 403; challenge?: string } = {}) {
     super(message);
     this.name = "A2AError";
+    this.code = code;
+    this.data = data;
     this.http = extra.http;
     this.challenge = extra.challenge;
   }
@@ -55,18 +57,18 @@ export function errorName(profile: ProtocolProfile, code: number): string | unde
  */
 export function errorDetails(profile: ProtocolProfile, code: number, data: unknown): unknown {
   if (data === undefined || !profile.errorDetails) return data;
-  if (isObject(data) && Array.isArray(data.issues)) {
+  if (isObject(data) && Array.isArray(data["issues"])) {
     return [
       {
         "@type": "type.googleapis.com/google.rpc.BadRequest",
-        fieldViolations: (data.issues as ValidationIssue[]).map((i) => ({ field: fieldPath(i.pointer), description: i.message })),
+        fieldViolations: (data["issues"] as ValidationIssue[]).map((i) => ({ field: fieldPath(i.pointer), description: i.message })),
       },
     ];
   }
   const name = errorName(profile, code) ?? "Error";
   const metadata: Record<string, string> = {};
   if (isObject(data)) for (const [key, value] of Object.entries(data)) metadata[key] = typeof value === "string" ? value : JSON.stringify(value);
-  else metadata.detail = JSON.stringify(data);
+  else metadata["detail"] = JSON.stringify(data);
   return [
     {
       "@type": "type.googleapis.com/google.rpc.ErrorInfo",
