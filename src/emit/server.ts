@@ -17,6 +17,9 @@ export function emitServer(ir: ProtocolIR, templates: TemplateRenderer, header: 
     hasExtendedCard: ir.profile.methods.extendedCard !== undefined,
     extendedCardMethod: ir.profile.methods.extendedCard ?? "",
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,
+    hasInputFields: ir.inputFields !== undefined,
+    /** One error class per error of the version's table, for the executor to raise (TaskNotFoundError → -32001). */
+    errors: ir.errors.map((e) => ({ name: e.name, code: e.code, message: e.defaultMessage ?? e.name.replace(/Error$/, "").replace(/([a-z0-9])([A-Z])/g, "$1 $2"), description: e.description })),
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);

@@ -140,6 +140,10 @@ export interface ServerSetup {
   pushNotifications?: boolean;
   /** 1.0: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
   rest?: boolean;
+  /** Another executor than testExecutor() (it gets the generated core module, for its error classes). */
+  executor?: (core: VersionModules["core"]) => unknown;
+  /** More server options (ServerOptions), passed as they are. */
+  options?: Record<string, unknown>;
   /** Custom JSON-RPC methods (ServerOptions.methods). */
   methods?: Record<string, (params: unknown, context: { principal: unknown; request: { signal?: AbortSignal } }) => unknown>;
 }
@@ -185,7 +189,7 @@ export async function startServer(version: string, framework: Framework, setup: 
   const card = testCard(version, setup);
   const core = m.core.createA2AServer({
     card: card as never,
-    executor: testExecutor() as never,
+    executor: (setup.executor ? setup.executor(m.core) : testExecutor()) as never,
     rpcPath: "/a2a",
     ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } as never } : {}),
     ...(setup.auth ? { auth: setup.auth as never } : {}),
@@ -195,6 +199,7 @@ export async function startServer(version: string, framework: Framework, setup: 
     heartbeatMs: setup.heartbeatMs ?? 0,
     pushNotifications: { allow: setup.allow ?? ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },
     logger: { error: () => undefined, warn: () => undefined },
+    ...(setup.options ?? {}),
   });
   let port: number;
   let close: () => Promise<void>;
