@@ -25,6 +25,7 @@ export function protocolView(ir: ProtocolIR) {
   const statuses = ir.errors.filter((e) => ERROR_STATUS[e.name] !== undefined).map((e) => ({ code: e.code, ...(ERROR_STATUS[e.name] as { grpc: string; http: number }) }));
   return {
     httpRoutes: routes ? routes.map((r) => JSON.stringify(r)) : undefined,
+    inputFields: ir.inputFields ? Object.entries(ir.inputFields).map(([name, fields]) => `${JSON.stringify(name)}: ${JSON.stringify(fields)}`) : undefined,
     errorStatus: routes ? statuses.map((s) => `"${s.code}": ${JSON.stringify({ http: s.http, grpc: s.grpc })}`) : undefined,
     specVersion: JSON.stringify(ir.specVersion),
     wellKnownAgentCardPath: JSON.stringify(ir.facts.wellKnownAgentCardPath),
