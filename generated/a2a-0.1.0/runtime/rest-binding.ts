@@ -11,6 +11,7 @@ import { A2AError } from "./a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, jsonResponse, mediaType, sseOf, type CoreRequest, type CoreResponse } from "./http.js";
 import { JSON_RPC_ERROR, parseJsonSafe } from "./jsonrpc.js";
 import { isObject, type JsonObject } from "./profile.js";
+import { afterFirstEvent } from "./sse.js";
 import { jsonFieldName, RouteTable } from "./http-routes.js";
 import type { A2AService, CallContext, ErrorStatus, HttpRoute } from "./service.js";
 import type { ValidationIssue } from "./validation.js";
@@ -78,17 +79,19 @@ export class RestBinding {
       const principal = this.service.requiresAuth ? await this.service.authenticate(httpCallContext(request, "HTTP+JSON")) : undefined;
       const read = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
       if ("response" in read) return read.response;
-      const params = read.params;
       const method = route.method;
+      // 1.0 ProtoJSON: fields under their proto names (`history_length`) read as their JSON names, unknown ones left out.
+      const params = this.service.input(method, read.params);
       const admitted: CallContext = httpCallContext(request, "HTTP+JSON", { principal });
       this.service.negotiate(admitted);
       this.service.validate(method, params);
       if (this.service.methods.get(method)?.streaming) {
-        const events = await this.service.openStream(method, params, admitted, principal);
+        // An error before the first event is the call's HTTP error; after it, an SSE event.
+        const events = await afterFirstEvent(await this.service.openStream(method, params, admitted, principal));
         return sseOf(
           events,
           (event) => JSON.stringify(event),
-          (error) => JSON.stringify(this.errorBody(error instanceof A2AError ? error : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))),
+          (error) => JSON.stringify(this.errorBody(error instanceof A2AError ? this.service.publicError(error) : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))),
           this.options.heartbeatMs,
         );
       }
@@ -139,7 +142,7 @@ export class RestBinding {
     }
     if (route.query) {
       for (const [field, type] of Object.entries(route.query)) {
-        const values = request.query.getAll(field);
+        const values = protoName(field) === field ? request.query.getAll(field) : request.query.getAll(field).concat(request.query.getAll(protoName(field)));
         if (values.length === 0) continue;
         params[field] = queryValue(type, values);
       }
@@ -206,3 +209,7 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
 }
 
+/** The proto name of a field's JSON name (`historyLength` → `history_length`), which ProtoJSON readers accept too. */
+function protoName(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}

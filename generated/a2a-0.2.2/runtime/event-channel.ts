@@ -7,8 +7,11 @@
 export class EventChannel<T> implements AsyncIterableIterator<T> {
   private readonly buffer: T[] = [];
   private waiting: ((result: IteratorResult<T, undefined>) => void) | undefined;
+  private rejectWaiting: ((error: unknown) => void) | undefined;
   private ended = false;
   private released = false;
+  /** Set by `fail`: thrown by `next()` once the events queued before it are read. */
+  private failure: { error: unknown } | undefined;
 
   constructor(private readonly release: () => void = () => undefined) {}
 
@@ -32,18 +35,41 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     waiting?.({ value: undefined, done: true });
   }
 
+  /** Ends the channel with an error: after the events already queued, `next()` rejects with it once. */
+  fail(error: unknown): void {
+    if (this.ended) return;
+    this.failure = { error };
+    const waiting = this.waiting;
+    this.waiting = undefined;
+    this.end();
+    if (waiting) {
+      this.failure = undefined;
+      this.rejectWaiting?.(error);
+    }
+    this.rejectWaiting = undefined;
+  }
+
   get isEnded(): boolean {
     return this.ended;
   }
 
   next(): Promise<IteratorResult<T, undefined>> {
     if (this.buffer.length > 0) return Promise.resolve({ value: this.buffer.shift() as T, done: false });
+    if (this.failure) {
+      const { error } = this.failure;
+      this.failure = undefined;
+      return Promise.reject(error);
+    }
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
-    return new Promise((resolve) => (this.waiting = resolve));
+    return new Promise((resolve, reject) => {
+      this.waiting = resolve;
+      this.rejectWaiting = reject;
+    });
   }
 
   return(): Promise<IteratorResult<T, undefined>> {
     this.buffer.length = 0;
+    this.failure = undefined;
     this.end();
     return Promise.resolve({ value: undefined, done: true });
   }

@@ -33,6 +33,8 @@ export interface RequestContext<TMessage = JsonObject, TTask = JsonObject> {
   readonly principal: unknown;
   /** The text of the user's message (its text parts joined by newlines). */
   readonly text: string;
+  /** The extensions the client activated for this request (declared by the card and named in the version's extensions header). */
+  readonly extensions: readonly string[];
 }
 
 /** How the executor reports progress; every call becomes a task update in the version's shape. */
@@ -80,6 +82,12 @@ interface Execution {
   done: boolean;
   abort: AbortController;
   artifactCount: number;
+  /** Whether the turn has produced an event yet (the task created, a status, an artifact or a reply). */
+  published: boolean;
+  /** An A2A error the executor raised before the first event: the error of the call that started the turn. */
+  error?: A2AError;
+  /** Where a stream hears of that error (it fails the stream before its first event). */
+  onEarlyError?: (error: A2AError) => void;
 }
 
 export interface TaskRuntimeOptions {
@@ -146,14 +154,15 @@ export class TaskRuntime {
   // ------------------------------------------------------------------------------------------------
   // Send, stream, resubscribe, cancel
 
-  async send(method: string, params: JsonObject, principal: unknown): Promise<unknown> {
+  async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<unknown> {
     const request = this.shapes.sendParams(params);
-    const execution = await this.startExecution(method, request, principal, false);
+    const execution = await this.startExecution(method, request, principal, false, undefined, extensions);
     if (!request.blocking) {
       const task = execution.task ?? (await this.materialize(execution));
       return this.shapes.withHistory(task, request.historyLength);
     }
     await execution.settled;
+    if (execution.error) throw execution.error;
     if (execution.reply && !execution.task) return execution.reply;
     const task = (await this.tasks.get(execution.taskId)) ?? execution.task;
     return task ? this.shapes.withHistory(task, request.historyLength) : null;
@@ -163,7 +172,7 @@ export class TaskRuntime {
    * Starts the execution a streaming send asks for and answers its events (each wrapped as the role's
    * result), ending on the final one. Subscribed before the executor starts, so that no event is missed.
    */
-  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown): Promise<AsyncIterable<unknown>> {
+  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<AsyncIterable<unknown>> {
     const request = this.shapes.sendParams(params);
     let channel: EventChannel<unknown> | undefined;
     let unsubscribe: () => void = () => undefined;
@@ -174,11 +183,17 @@ export class TaskRuntime {
         events.push(this.shapes.wrap(role, event));
         if (final) events.end();
       });
-    });
+      return (error) => events.fail(error);
+    }, extensions);
     return channel ?? new EventChannel<unknown>();
   }
 
-  /** Joins a running task's events: its current state first (0.2+), then its updates until the final one. */
+  /**
+   * Joins a task's events: its current state first (0.2+: the Task), then its updates, open until the task
+   * reaches a terminal state (1.0.1 §3.1.6 "The stream MUST terminate when the task reaches a terminal
+   * state"): an interrupted task (input-required, auth-required) is followed through the turns that answer
+   * it, and the last event carries the terminal state.
+   */
   async resubscribe(role: MethodRole, params: JsonObject): Promise<AsyncIterable<unknown>> {
     const task = await this.requireTask(this.shapes.paramsTaskId(params));
     const taskId = task.id as string;
@@ -187,20 +202,19 @@ export class TaskRuntime {
       throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${taskId} is ${String(task.status.state)}: there is nothing to subscribe to`, { taskId });
     }
     const execution = this.executions.get(taskId);
-    const taskEvent = this.streamsTasks();
-    if (!execution || execution.done) {
-      // Nothing more will happen: the current state, and the end.
-      const channel = new EventChannel<unknown>();
-      channel.push(this.shapes.wrap(role, taskEvent ? task : this.shapes.statusEvent({ taskId, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: true })));
-      channel.end();
-      return channel;
-    }
     let unsubscribe: () => void = () => undefined;
     const channel = this.channel(() => unsubscribe());
-    if (taskEvent) channel.push(this.shapes.wrap(role, task));
-    unsubscribe = this.bus.subscribe(taskId, (event, final) => {
-      channel.push(this.shapes.wrap(role, event));
-      if (final) channel.end();
+    if (this.streamsTasks()) channel.push(this.shapes.wrap(role, task));
+    else if (!execution || execution.done) {
+      // 0.1.0 streams only updates: the current status as one.
+      channel.push(this.shapes.wrap(role, this.shapes.statusEvent({ taskId, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: false })));
+    }
+    unsubscribe = this.bus.subscribe(taskId, (event) => {
+      const terminal = isObject(event) && isObject(event.status) && this.shapes.isTerminal(event.status.state);
+      // An interrupted state ends a turn, not this stream: its event is not the final one here (0.x `final`).
+      const forwarded = !terminal && isObject(event) && event.final === true ? { ...event, final: false } : event;
+      channel.push(this.shapes.wrap(role, forwarded));
+      if (terminal) channel.end();
     });
     return channel;
   }
@@ -320,6 +334,7 @@ export class TaskRuntime {
       done: false,
       abort: new AbortController(),
       artifactCount: Array.isArray(task?.artifacts) ? task.artifacts.length : 0,
+      published: false,
     };
     return execution;
   }
@@ -333,7 +348,8 @@ export class TaskRuntime {
     request: ReturnType<ProtocolShapes["sendParams"]>,
     principal: unknown,
     streaming: boolean,
-    beforeRun?: (taskId: string) => void,
+    beforeRun?: (taskId: string) => ((error: A2AError) => void) | void,
+    extensions: readonly string[] = [],
   ): Promise<Execution> {
     if (request.undeclaredId !== undefined) {
       // 1.0.1 §3.4.2: task ids are server-generated; 0.2+ send params have no `id` (0.1.0's tasks/send had one).
@@ -385,10 +401,11 @@ export class TaskRuntime {
     }
     this.executions.set(taskId, execution);
     if (request.pushConfig) await this.pushConfigs.set(taskId, this.withConfigId(request.pushConfig, taskId));
-    beforeRun?.(taskId);
+    const onEarlyError = beforeRun?.(taskId);
+    if (onEarlyError) execution.onEarlyError = onEarlyError;
     if (!request.blocking && !execution.task) await this.materialize(execution, message);
 
-    const context = this.context(execution, method, message, existing, streaming, principal);
+    const context = this.context(execution, method, message, existing, streaming, principal, extensions);
     const publisher = this.publisher(execution, message);
     void (async () => {
       try {
@@ -399,8 +416,18 @@ export class TaskRuntime {
         }
       } catch (error) {
         if (!execution.done) {
-          this.logger.error(`a2a: the agent executor failed on task ${taskId}`, error);
-          publisher.failed("The agent failed to process the message.");
+          if (error instanceof A2AError && !execution.published) {
+            // An A2A error raised before the first event is the call's error; nothing of the turn was sent.
+            execution.done = true;
+            execution.error = error;
+            execution.onEarlyError?.(error);
+          } else if (error instanceof A2AError) {
+            // Raised once the turn has begun: the task fails with the error's message.
+            publisher.failed(error.message);
+          } else {
+            this.logger.error(`a2a: the agent executor failed on task ${taskId}`, error);
+            publisher.failed("The agent failed to process the message.");
+          }
         }
       } finally {
         await publisher.drain();
@@ -411,7 +438,7 @@ export class TaskRuntime {
     return execution;
   }
 
-  context(execution: Execution, method: string, message: JsonObject, task: JsonObject | undefined, streaming: boolean, principal: unknown): RequestContext {
+  context(execution: Execution, method: string, message: JsonObject, task: JsonObject | undefined, streaming: boolean, principal: unknown, extensions: readonly string[] = []): RequestContext {
     const parts = Array.isArray(message.parts) ? message.parts : [];
     const text = parts
       .filter((p): p is JsonObject => isObject(p) && typeof p.text === "string")
@@ -428,6 +455,7 @@ export class TaskRuntime {
       signal: execution.abort.signal,
       principal,
       text,
+      extensions,
     };
   }
 
@@ -441,6 +469,7 @@ export class TaskRuntime {
       history: message ? [message] : [],
     });
     execution.task = task;
+    execution.published = true;
     await this.tasks.save(task);
     if (this.streamsTasks()) this.bus.publish(execution.taskId, task, false);
     return task;
@@ -470,6 +499,7 @@ export class TaskRuntime {
     };
     const status = (state: string, content?: JsonObject | string) => {
       if (execution.done) return;
+      execution.published = true;
       const final = shapes.isTerminal(state) || shapes.isInterrupted(state);
       if (final) execution.done = true;
       const message = content === undefined ? undefined : asMessage(content);
@@ -503,6 +533,7 @@ export class TaskRuntime {
           return;
         }
         execution.done = true;
+        execution.published = true;
         // No task will exist: the reply names only its context (a taskId would point at nothing).
         delete message.taskId;
         execution.reply = message;
@@ -520,6 +551,7 @@ export class TaskRuntime {
       inputRequired: (m) => status("input-required", m),
       artifact: (artifact, options = {}) => {
         if (execution.done) return;
+        execution.published = true;
         enqueue(async () => {
           const task = await ensureTask();
           const event = shapes.artifactEvent({
