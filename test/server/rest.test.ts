@@ -124,6 +124,12 @@ for (const framework of FRAMEWORKS) {
         ["a body id that contradicts the path → 400 naming id", () => request("POST", "/tasks/a:cancel", JSON.stringify({ id: "b" })), 400, { details: [{ fieldViolations: [{ field: "id" }] }] }],
         ["no A2A-Version → 400 VERSION_NOT_SUPPORTED", () => request("GET", "/tasks/x", undefined, {}), 400, { status: "FAILED_PRECONDITION", details: [{ reason: "VERSION_NOT_SUPPORTED" }] }],
         ["a streaming call with a bad body → 400 JSON, not a stream", () => request("POST", "/message:stream", JSON.stringify({ message: message({ role: "nobody" }) })), 400, { details: [{ fieldViolations: [{ field: "message.role" }] }] }],
+        // Issue 15: spec-text constraints (§5.7), ProtoJSON input (proto names in the query, unknown fields).
+        ["historyLength -1 → 400 naming historyLength", () => request("GET", "/tasks/x?historyLength=-1", undefined, V1), 400, { details: [{ fieldViolations: [{ field: "historyLength" }] }] }],
+        ["history_length (a proto name) -1 → 400 naming historyLength", () => request("GET", "/tasks/x?history_length=-1", undefined, V1), 400, { details: [{ fieldViolations: [{ field: "historyLength" }] }] }],
+        ["pageSize 0 → 400 naming pageSize", () => request("GET", "/tasks?pageSize=0", undefined, V1), 400, { details: [{ fieldViolations: [{ field: "pageSize" }] }] }],
+        ["an empty parts list → 400 naming message.parts", () => request("POST", "/message:send", JSON.stringify({ message: message({ parts: [] }) })), 400, { details: [{ fieldViolations: [{ field: "message.parts" }] }] }],
+        ["an unknown field is ignored, the rest judged: unknown task → 404", () => request("POST", "/tasks/none:cancel", JSON.stringify({ tckUnknownField: 1 })), 404, { details: [{ reason: "TASK_NOT_FOUND" }] }],
         ["a push config for an unknown task → 404", () => request("POST", "/tasks/none/pushNotificationConfigs", JSON.stringify({ url: "http://10.0.0.1/h" })), 404, { details: [{ reason: "TASK_NOT_FOUND" }] }],
       ];
       it.each(cases)("%s", async (_name, call, status, expected) => {

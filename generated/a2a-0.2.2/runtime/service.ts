@@ -248,7 +248,13 @@ export class A2AService {
   input(method: string, params: unknown): unknown {
     const type = this.binding.methods[method]?.paramsType;
     const fields = this.binding.inputFields;
-    return fields && type ? protoJsonInput(params, type, fields) : params;
+    if (!fields || !type) return params;
+    const read = protoJsonInput(params, type, fields);
+    // An `id` in send params is no unknown field to drop: task ids are server-generated (1.0.1 §3.4.2), and a
+    // client naming one is refused (serverGeneratedTaskIds), not silently given another id.
+    const role = this.methods.get(method)?.role;
+    if (this.profile.serverGeneratedTaskIds && (role === "send" || role === "stream") && isObject(params) && params.id !== undefined && isObject(read)) return { ...read, id: params.id };
+    return read;
   }
 
   /**

@@ -16,9 +16,12 @@ export interface DeclaredExtension {
 
 /** The extensions an agent card declares (`capabilities.extensions`). */
 export function declaredExtensions(card: JsonObject): DeclaredExtension[] {
-  const capabilities = card.capabilities;
-  const list = isObject(capabilities) && Array.isArray(capabilities.extensions) ? capabilities.extensions : [];
-  return list.filter(isObject).flatMap((e) => (typeof e.uri === "string" && e.uri !== "" ? [{ uri: e.uri, required: e.required === true }] : []));
+  const capabilities = card["capabilities"];
+  const list: unknown = isObject(capabilities) ? capabilities["extensions"] : undefined;
+  return (Array.isArray(list) ? list : []).filter(isObject).flatMap((e) => {
+    const uri = e["uri"];
+    return typeof uri === "string" && uri !== "" ? [{ uri, required: e["required"] === true }] : [];
+  });
 }
 
 /** The URIs of a header value (comma-separated, whitespace around each ignored, empty entries dropped). */
