@@ -1,20 +1,26 @@
-// Store benchmark: the task lifecycle of a one-turn blocking SendMessage at the store level (create the
-// task with its execution lease, then the final status with its final event, releasing the lease), on the
-// in-memory store, PostgreSQL and Redis: lifecycles/s, p50/p99 latency and round trips per lifecycle
-// (counted by the stores themselves).
+// Store benchmark: the task lifecycle of a blocking SendMessage that completes in one turn, through the
+// server's service (no HTTP: the store is what is measured), on each store — in-memory, PostgreSQL,
+// Redis — beside @a2a-js/sdk 1.3's DefaultRequestHandler on its DatabaseTaskStore (Kysely over pg) on
+// the same PostgreSQL, in the same run: lifecycles/s, p50/p99 latency and database round trips per
+// SendMessage (every pg query counted the same way for both; Redis commands by the store's counter).
+// Goal (issue 11): ≥ 2× the SDK's req/s on PostgreSQL, and ≤ 3 round trips per SendMessage.
 //
 //   npm run build && source .ci/engines.sh && node bench/stores.bench.mjs [--duration 4] [--concurrency 16]
 //
 // Engines come from A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL; a missing one is skipped with a message.
 // Each run uses its own table / key prefix and deletes it afterwards.
+import { randomUUID } from "node:crypto";
+import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import pg from "pg";
+import { compileGenerated } from "./compile-generated.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
-const load = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
-const { InMemoryStore } = await load("runtime/tasks.js");
-const { PostgresStore } = await load("runtime/stores/postgres.js");
-const { RedisStore } = await load("runtime/stores/redis.js");
+const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
+const { InMemoryStore } = await fromDist("runtime/tasks.js");
+const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
+const { RedisStore } = await fromDist("runtime/stores/redis.js");
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -22,6 +28,52 @@ const arg = (name, fallback) => {
 };
 const duration = arg("duration", 4) * 1000;
 const concurrency = arg("concurrency", 16);
+
+// Every PostgreSQL round trip of this process (ours and the SDK's alike): one per Client#query call.
+let pgQueries = 0;
+const query = pg.Client.prototype.query;
+pg.Client.prototype.query = function (...args) {
+  pgQueries++;
+  return query.apply(this, args);
+};
+
+const card = {
+  name: "Bench Agent",
+  description: "store benchmark",
+  version: "1.0.0",
+  supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["bench"] }],
+};
+
+/** Runs `once` from `concurrency` loops for `duration`; returns req/s and latency percentiles. */
+async function measure(once) {
+  const latencies = [];
+  const end = Date.now() + duration;
+  await Promise.all(
+    Array.from({ length: concurrency }, async () => {
+      while (Date.now() < end) {
+        const start = performance.now();
+        await once();
+        latencies.push(performance.now() - start);
+      }
+    }),
+  );
+  latencies.sort((a, b) => a - b);
+  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(q * latencies.length))] ?? 0;
+  return { n: latencies.length, perSecond: Math.round(latencies.length / (duration / 1000)), p50: at(0.5), p99: at(0.99) };
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Ours: the generated 1.0.1 server's service on each store
+
+const build = compileGenerated("1.0.1", ["server/core.ts"], "a2a-stores-bench-");
+const { createA2AServer } = await import(pathToFileURL(resolve(build, "server/core.js")).href);
+const executor = { execute: (_ctx, events) => events.completed("done") };
+const callContext = { headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" };
+const message = () => ({ messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "hello" }] });
 
 const engines = [
   ["memory", undefined, async () => new InMemoryStore()],
@@ -38,44 +90,82 @@ for (const [name, variable, open] of engines) {
   }
   const ns = `bench${Date.now().toString(36)}`;
   const store = await open(url, ns);
-  const latencies = [];
-  let next = 0;
-  const end = Date.now() + duration;
-  const before = store.roundTrips?.count ?? 0;
-  await Promise.all(
-    Array.from({ length: concurrency }, async () => {
-      while (Date.now() < end) {
-        const id = `t${next++}`;
-        const start = performance.now();
-        const task = {
-          id,
-          contextId: "c",
-          kind: "task",
-          status: { state: "working", timestamp: new Date().toISOString() },
-          history: [{ kind: "message", messageId: id, role: "user", parts: [{ kind: "text", text: "hello" }] }],
-        };
-        await store.tasks.commit({ task, expectedVersion: 0, lease: { acquire: "bench", ttlMs: 30_000 } });
-        const done = { ...task, status: { state: "completed", timestamp: new Date().toISOString() } };
-        const event = { kind: "status-update", taskId: id, contextId: "c", status: done.status, final: true };
-        await store.tasks.commit({ task: done, expectedVersion: 1, events: [{ event, final: true }], lease: { release: "bench" } });
-        latencies.push(performance.now() - start);
-      }
-    }),
-  );
-  const trips = (store.roundTrips?.count ?? 0) - before;
-  latencies.sort((a, b) => a - b);
-  const at = (q) => latencies[Math.min(latencies.length - 1, Math.floor(latencies.length * q))].toFixed(2);
-  const row = {
-    store: name,
-    lifecyclesPerSecond: Math.round(latencies.length / (duration / 1000)),
-    p50Ms: Number(at(0.5)),
-    p99Ms: Number(at(0.99)),
-    roundTripsPerLifecycle: Number((trips / latencies.length).toFixed(2)),
+  const core = createA2AServer({ card, executor, store, pushNotifications: false, logger: { error: (m, d) => console.error(m, d) } });
+  const send = async () => {
+    const result = await core.service.call("SendMessage", { message: message() }, callContext);
+    if (result.task?.status?.state !== "TASK_STATE_COMPLETED") throw new Error(`unexpected answer ${JSON.stringify(result)}`);
   };
-  results.push(row);
-  console.log(`${name}: ${row.lifecyclesPerSecond} lifecycles/s, p50 ${row.p50Ms} ms, p99 ${row.p99Ms} ms, ${row.roundTripsPerLifecycle} round trips each`);
-  await store.dropTables?.();
-  await store.dropKeys?.();
+  await send(); // warm-up (prepared statements, scripts loaded)
+  const trips = () => (name === "postgres" ? pgQueries : (store.roundTrips?.count ?? 0));
+  const before = trips();
+  const m = await measure(send);
+  const perRequest = name === "memory" ? 0 : (trips() - before) / m.n;
+  results.push({ name: `a2a-codegen, ${name}`, ...m, roundTrips: perRequest });
+  await core.close();
+  await (store.dropTables?.() ?? store.dropKeys?.() ?? Promise.resolve());
   await store.close();
 }
-console.log(JSON.stringify({ concurrency, durationMs: duration, results }));
+
+// ---------------------------------------------------------------------------------------------------
+// @a2a-js/sdk 1.3: DefaultRequestHandler + DatabaseTaskStore (Kysely, PostgresDialect) on the same PostgreSQL
+
+const pgUrl = process.env.A2A_TEST_POSTGRES_URL;
+if (pgUrl) {
+  const { Kysely, PostgresDialect } = await import("kysely");
+  const { AgentCard, Message, TaskState } = await import("a2a-sdk-v1");
+  const { AgentEvent, DefaultRequestHandler, ServerCallContext } = await import("a2a-sdk-v1/server");
+  const { DatabaseTaskStore } = await import("a2a-sdk-v1/server/database");
+  const table = `sdkbench${Date.now().toString(36)}_tasks`;
+  const pool = new pg.Pool({ connectionString: pgUrl, max: 10 });
+  const db = new Kysely({ dialect: new PostgresDialect({ pool }) });
+  const admin = new pg.Client({ connectionString: pgUrl });
+  await admin.connect();
+  // The table the SDK's `taskStoreMigrations` create for PostgreSQL (its CLI's DDL).
+  await admin.query(`CREATE TABLE ${table} (
+    tenant varchar(255) COLLATE "C" NOT NULL, owner varchar(255) COLLATE "C" NOT NULL, id varchar(36) COLLATE "C" NOT NULL,
+    context_id varchar(36) COLLATE "C" NOT NULL, status_last_updated bigint NOT NULL, status_state varchar(255) COLLATE "C",
+    status text, artifacts text, history text, metadata text, protocol_version varchar(255),
+    CONSTRAINT ${table}_pkey PRIMARY KEY (tenant, owner, id));
+    CREATE INDEX ${table}_scope_updated_idx ON ${table} (tenant, owner, status_last_updated, id);
+    CREATE INDEX ${table}_scope_context_updated_idx ON ${table} (tenant, owner, context_id, status_last_updated, id);`);
+  const now = () => new Date().toISOString();
+  const sdkExecutor = {
+    async execute(ctx, bus) {
+      const { taskId, contextId, userMessage } = ctx;
+      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: now(), message: undefined }, artifacts: [], history: [userMessage], metadata: undefined }));
+      const done = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_AGENT", parts: [{ text: "done" }], taskId, contextId });
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: now(), message: done }, metadata: undefined }));
+      bus.finished();
+    },
+    async cancelTask() {},
+  };
+  const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new DatabaseTaskStore(db, { tableName: table }), sdkExecutor);
+  const { SendMessageRequest } = await import("a2a-sdk-v1");
+  const send = async () => {
+    const request = SendMessageRequest.fromJSON({ message: message() });
+    const result = await handler.sendMessage(request, new ServerCallContext());
+    if (result.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`unexpected SDK answer ${JSON.stringify(result)}`);
+  };
+  await send();
+  const before = pgQueries;
+  const m = await measure(send);
+  results.push({ name: "@a2a-js/sdk 1.3 DatabaseTaskStore, postgres", ...m, roundTrips: (pgQueries - before) / m.n });
+  await db.destroy();
+  await admin.query(`DROP TABLE ${table}`);
+  await admin.end();
+} else console.log("@a2a-js/sdk DatabaseTaskStore: skipped (set A2A_TEST_POSTGRES_URL)");
+
+rmSync(build, { recursive: true, force: true });
+
+console.log(`\nBlocking one-turn SendMessage, ${concurrency} concurrent, ${duration / 1000} s each (node ${process.version})\n`);
+console.log("| store | req/s | p50 ms | p99 ms | round trips / request |");
+console.log("|---|---:|---:|---:|---:|");
+for (const r of results) console.log(`| ${r.name} | ${r.perSecond} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.roundTrips.toFixed(2)} |`);
+const ours = results.find((r) => r.name === "a2a-codegen, postgres");
+const sdk = results.find((r) => r.name.startsWith("@a2a-js/sdk"));
+if (ours && sdk) {
+  const ratio = ours.perSecond / sdk.perSecond;
+  console.log(`\nPostgreSQL: ${ratio.toFixed(2)}× the SDK's req/s (goal ≥ 2×): ${ratio >= 2 ? "PASS" : "MISS"}`);
+  console.log(`PostgreSQL: ${ours.roundTrips.toFixed(2)} round trips per SendMessage (goal ≤ 3): ${ours.roundTrips <= 3 ? "PASS" : "MISS"}`);
+}
+process.exit(0);

@@ -87,6 +87,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("framework", { type: "string", choices: ["fastify", "express", "hono", "node"], default: "fastify" })
             .option("name", { type: "string", describe: "the agent's name (default: the folder's name)" })
             .option("transports", { type: "array", string: true, describe: "bindings the agent serves: jsonrpc, rest, grpc, comma- or space-separated (default: every one the version has; 1.0.1: all three)" })
+            .option("store", { type: "string", choices: ["memory", "postgres", "redis"], default: "memory", describe: "where tasks are kept: memory (one process), or postgres/redis read from A2A_STORE_URL (several instances)" })
             .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
             .option("codegen-spec", {
               type: "string",
@@ -94,7 +95,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             })
             .example("$0 init my-agent", "a Fastify agent for the newest spec version")
             .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5")
-            .example("$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC"),
+            .example("$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC")
+            .example("$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like"),
         async (args) => {
           const { init } = await import("./scaffold/init.js");
           const { describeSpec } = await import("./scaffold/codegen-spec.js");
@@ -104,6 +106,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             framework: args.framework as "fastify" | "express" | "hono" | "node",
             name: args.name as string | undefined,
             transports: args.transports as string[] | undefined,
+            store: args.store as string | undefined,
             force: Boolean(args.force),
             codegenSpec: args["codegen-spec"] as string | undefined,
           });

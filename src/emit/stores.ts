@@ -11,8 +11,6 @@ const STORE_FILES: Record<StoreEngine, readonly string[]> = {
   redis: ["follower.ts", "redis.ts"],
 };
 
-/** Engine-independent workers for several instances (outbox delivery, lease renewal and takeover), with any engine. */
-const SHARED_FILES = ["lease-watch.ts", "outbox-worker.ts"];
 
 /** The packages a generated project adds when it chooses an engine (the same versions this repository tests). */
 export const STORE_DEPENDENCIES: Record<StoreEngine, { dependencies: Record<string, string>; devDependencies: Record<string, string> }> = {
@@ -33,7 +31,7 @@ export function unknownStore(stores: readonly string[]): string | undefined {
 export function emitStoreFiles(runtimeDir: string, header: string, stores: readonly StoreEngine[]): Record<string, string> {
   const out: Record<string, string> = {};
   const chosen = STORES.filter((s) => stores.includes(s));
-  const files = new Set(chosen.flatMap((store) => [...STORE_FILES[store], ...SHARED_FILES]));
+  const files = new Set(chosen.flatMap((store) => STORE_FILES[store]));
   for (const file of [...files].sort()) out[`runtime/stores/${file}`] = `${header}\n${readFileSync(join(runtimeDir, "stores", file), "utf8")}`;
   if (chosen.length > 0) out["runtime/stores/connect.ts"] = connectFile(header, chosen);
   return out;

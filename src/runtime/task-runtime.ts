@@ -1,7 +1,9 @@
 /**
  * The task runtime: one run of the user's AgentExecutor per turn of a task, the EventPublisher that turns
- * its calls into task updates in the version's shape (stored, published on the bus, pushed to webhooks),
- * sends, streams, resubscriptions and cancellation. Transport-free: the A2A service calls it with params
+ * its calls into task updates in the version's shape, sends, streams, resubscriptions and cancellation,
+ * all on an `A2AStore`: each update is one compare-and-set commit that also appends the task's events
+ * and queues its push notifications; streams follow the task's event log; the instance running a turn
+ * holds the task's execution lease. Several instances on one durable store thus serve the same tasks. Transport-free: the A2A service calls it with params
  * already authenticated and validated, and bindings read its streams as async iterables.
  */
 import { acceptedInputModes, acceptsMediaType, partMediaType } from "./input-modes.js";
@@ -9,8 +11,25 @@ import { A2AError } from "./a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, newId, type JsonObject, type MethodRole, type ProtocolShapes } from "./profile.js";
-import { PushSender, UnsafeWebhookError } from "./push.js";
-import { TaskEventBus, type PushConfigStore, type TaskStore } from "./tasks.js";
+import { withEventId } from "./event-ids.js";
+import { LeaseWatch } from "./lease-watch.js";
+import { OutboxWorker } from "./outbox-worker.js";
+import { PushSender, UnsafeWebhookError, type PushTarget } from "./push.js";
+import {
+  ExecutionLeaseHeldError,
+  isStoreError,
+  StoreUnavailableError,
+  TaskVersionConflictError,
+  type A2AStore,
+  type EventSubscription,
+  type LeaseChange,
+  type OutboxMessage,
+  type PushConfigStore,
+  type TaskCommit,
+  type TaskEventInput,
+  type VersionedTask,
+  type VersionedTaskStore,
+} from "./tasks.js";
 
 // ---------------------------------------------------------------------------------------------------
 // The agent's side
@@ -60,6 +79,12 @@ export interface AgentExecutor<TMessage = JsonObject, TTask = JsonObject, TPart 
   execute(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
   /** Optional: how to cancel; by default the task is marked canceled and the execution's signal aborted. */
   cancel?(context: RequestContext<TMessage, TTask>, events: EventPublisher<TMessage, TPart, TArtifact>): void | Promise<void>;
+  /**
+   * Whether a turn may run again on another instance when its instance died mid-turn (its execution
+   * lease expired): then `execute` is called there with the task as it was stored, the last user message
+   * and `method` "resume". Default false: such a task is failed, with a status message saying why.
+   */
+  readonly resumable?: boolean;
 }
 
 export interface RuntimeLogger {
@@ -67,61 +92,136 @@ export interface RuntimeLogger {
   warn?(message: string, detail?: unknown): void;
 }
 
-/** Executions: one run of the executor for one task. */
+/** Executions: one run of the executor for one turn of a task, on this instance. */
 interface Execution {
   taskId: string;
   contextId: string;
-  /** The task, once the executor published something (or the request needed one at once). */
+  /** The task as last committed (undefined until the first commit of a new task). */
   task: JsonObject | undefined;
+  /** The store's version of `task` (0: not created yet). */
+  version: number;
+  /** Whether this instance holds the task's execution lease (taken in a commit, released in the final one). */
+  leased: boolean;
+  /** Set when the turn started by canceling a task that runs on another instance: its lease is released with the final commit. */
+  releaseFor: string | undefined;
+  /** The owner scope of a task being created (stored with it, outside the protocol task). */
+  owner: string | undefined;
+  /**
+   * The call's error: an A2AError the executor raised before the turn's first event, or why the
+   * execution could not record its updates (the engine failed).
+   */
+  error: unknown;
+  /** Whether the turn has produced an event yet (the task created, a status, an artifact or a reply). */
+  published: boolean;
+  /** The push config the request carried, stored once the task exists. */
+  pendingPushConfig: JsonObject | undefined;
   /** Set when the executor answered with a message and no task. */
   reply: JsonObject | undefined;
+  /** The direct reply goes to this instance's stream only (no task, so no log). */
+  onReply: ((message: JsonObject) => void) | undefined;
+  /**
+   * Where this instance's stream of the turn hears of the call's error (`error`): it fails the stream
+   * (before its first event: the call's error; after: the stream's end).
+   */
+  onError: ((error: unknown) => void) | undefined;
   /** Resolves when the turn is over (final state, reply, or the executor returned). */
   settled: Promise<void>;
   settle(): void;
   done: boolean;
   abort: AbortController;
-  artifactCount: number;
-  /** Whether the turn has produced an event yet (the task created, a status, an artifact or a reply). */
-  published: boolean;
-  /** An A2A error the executor raised before the first event: the error of the call that started the turn. */
-  error?: A2AError;
-  /** Where a stream hears of that error (it fails the stream before its first event). */
-  onEarlyError?: (error: A2AError) => void;
+}
+
+/** One change of a task by the executor: the task after it, and the events it logs. */
+interface TaskUpdate {
+  apply(task: JsonObject): { task: JsonObject; events: TaskEventInput[] };
+  /** The last update of the turn (terminal or interrupted state). */
+  final: boolean;
 }
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
   executor: AgentExecutor<never, never, never, never> | AgentExecutor;
-  tasks: TaskStore;
-  pushConfigs: PushConfigStore;
+  /** Where tasks, push configs, event logs, the push outbox and execution leases are kept. */
+  store: A2AStore;
   /** Undefined when push notifications are not sent (configs are still kept). */
   pushSender: PushSender | undefined;
   logger: RuntimeLogger;
   /** The card's capabilities decide streaming and push notifications. */
   card: JsonObject;
+  /** This instance's name in leases and the outbox; default a random id. */
+  instanceId?: string;
+  /** Execution lease length in ms (how long a dead instance's tasks wait before another fails them); default 30_000. */
+  leaseMs?: number;
+  /** How long a message to a task whose turn is running waits for it to end before it is refused, in ms; default 30_000. */
+  turnWaitMs?: number;
+  /** The task scope of a caller: tasks are visible only to the scope that created them (1.0.1 §13.1). */
+  owner?: (principal: unknown) => string;
 }
 
+/** Tries of a commit that lost a compare-and-set race before the update gives up. */
+const MAX_CONFLICTS = 8;
+/** Tries of a commit while the engine is unreachable, with a doubling pause from 100 ms. */
+const MAX_UNAVAILABLE = 5;
+/** The log event that marks where a follow-up turn starts (never streamed: it only positions readers). */
+const TURN_MARK = "a2aTurn";
+
 export class TaskRuntime {
-  readonly bus = new TaskEventBus();
+  /** Open stream subscriptions by task (for tests of disconnect handling). */
+  readonly bus = new SubscriptionCounter();
   readonly shapes: ProtocolShapes;
-  readonly tasks: TaskStore;
-  readonly pushConfigs: PushConfigStore;
+  readonly store: A2AStore;
+  readonly instanceId: string;
   private readonly executor: AgentExecutor;
   private readonly pushSender: PushSender | undefined;
   private readonly logger: RuntimeLogger;
   private readonly card: JsonObject;
+  private readonly leaseMs: number;
+  private readonly turnWaitMs: number;
+  private readonly ownerOf: (principal: unknown) => string;
   private readonly executions = new Map<string, Execution>();
-  private readonly pendingPushes = new Set<Promise<unknown>>();
+  /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
+  private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
+  private readonly leaseWatch: LeaseWatch;
+  private readonly outbox: OutboxWorker | undefined;
 
   constructor(options: TaskRuntimeOptions) {
     this.shapes = options.shapes;
     this.executor = options.executor as AgentExecutor;
-    this.tasks = options.tasks;
-    this.pushConfigs = options.pushConfigs;
+    this.store = options.store;
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
+    this.instanceId = options.instanceId ?? `instance-${newId()}`;
+    this.leaseMs = options.leaseMs ?? 30_000;
+    this.turnWaitMs = options.turnWaitMs ?? 30_000;
+    this.ownerOf = options.owner ?? defaultOwner;
+    this.leaseWatch = new LeaseWatch({
+      leases: this.store.leases,
+      owner: this.instanceId,
+      ttlMs: this.leaseMs,
+      onExpired: (taskId, previousOwner) => this.takeOver(taskId, previousOwner),
+      onLost: (taskId) => this.lost(taskId),
+      onError: (error) => this.logger.warn?.("a2a: execution lease upkeep failed (retried)", error),
+    });
+    this.leaseWatch.start();
+    const sender = this.pushSender;
+    if (sender && this.capability("pushNotifications")) {
+      this.outbox = new OutboxWorker({
+        outbox: this.store.outbox,
+        owner: this.instanceId,
+        maxAttempts: 3,
+        deliver: async (entry) => {
+          const result = await sender.send(entry.target as unknown as PushTarget, entry.payload, this.shutdown.signal);
+          if (result.ok) return { delivered: true };
+          // A refused target (SSRF guard) or a 4xx will not improve; the sender has already retried the rest.
+          const permanent = result.attempts === 0 || (result.status !== undefined && result.status < 500 && result.status !== 429);
+          return { delivered: false, permanent, reason: result.error };
+        },
+        onError: (error) => this.logger.warn?.(`a2a: push notification: ${error instanceof Error ? error.message : String(error)}`),
+      });
+      this.outbox.start();
+    }
   }
 
   /** Aborted when the server closes. */
@@ -129,11 +229,21 @@ export class TaskRuntime {
     return this.shutdown.signal;
   }
 
-  /** Stops executions, waits for pending push notifications. */
+  /** The task store (the store's versioned tasks). */
+  get tasks(): VersionedTaskStore {
+    return this.store.tasks;
+  }
+
+  get pushConfigs(): PushConfigStore {
+    return this.store.pushConfigs;
+  }
+
+  /** Stops executions, lease upkeep and push delivery (waits for deliveries in flight). The store stays open: it is the caller's. */
   async close(): Promise<void> {
     this.shutdown.abort();
+    this.leaseWatch.stop();
     for (const execution of this.executions.values()) execution.abort.abort();
-    await Promise.allSettled([...this.pendingPushes]);
+    await this.outbox?.stop();
   }
 
   code(name: string, fallback: number): number {
@@ -150,6 +260,11 @@ export class TaskRuntime {
     return this.shapes.profile.streamResults.includes("Task");
   }
 
+  /** The owner scope of a caller (1.0.1 §13.1): the configured resolver's answer for the principal. */
+  scopeOf(principal: unknown): string {
+    return this.ownerOf(principal);
+  }
+
   // ------------------------------------------------------------------------------------------------
   // Send, stream, resubscribe, cancel
 
@@ -161,28 +276,27 @@ export class TaskRuntime {
       return this.shapes.withHistory(task, request.historyLength);
     }
     await execution.settled;
-    if (execution.error) throw execution.error;
+    if (execution.error !== undefined) throw execution.error;
     if (execution.reply && !execution.task) return execution.reply;
-    const task = (await this.tasks.get(execution.taskId)) ?? execution.task;
+    const task = execution.task;
     return task ? this.shapes.withHistory(task, request.historyLength) : null;
   }
 
   /**
    * Starts the execution a streaming send asks for and answers its events (each wrapped as the role's
-   * result), ending on the final one. Subscribed before the executor starts, so that no event is missed.
+   * result and tagged with its log sequence), ending on the final one. The subscription to the task's
+   * log starts at the turn's first event, so that no event is missed whichever instance commits it.
    */
   async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<AsyncIterable<unknown>> {
     const request = this.shapes.sendParams(params);
     let channel: EventChannel<unknown> | undefined;
-    let unsubscribe: () => void = () => undefined;
-    await this.startExecution(method, request, principal, true, (taskId) => {
-      channel = this.channel(() => unsubscribe());
-      const events = channel;
-      unsubscribe = this.bus.subscribe(taskId, (event, final) => {
-        events.push(this.shapes.wrap(role, event));
-        if (final) events.end();
-      });
-      return (error) => events.fail(error);
+    await this.startExecution(method, request, principal, true, (execution, after) => {
+      const events = (channel = this.follow(role, execution.taskId, after, { skipTurnMarks: true }));
+      execution.onReply = (message) => {
+        events.push(this.shapes.wrap(role, message));
+        events.end();
+      };
+      execution.onError = (error) => events.fail(error);
     }, extensions);
     return channel ?? new EventChannel<unknown>();
   }
@@ -191,52 +305,113 @@ export class TaskRuntime {
    * Joins a task's events: its current state first (0.2+: the Task), then its updates, open until the task
    * reaches a terminal state (1.0.1 §3.1.6 "The stream MUST terminate when the task reaches a terminal
    * state"): an interrupted task (input-required, auth-required) is followed through the turns that answer
-   * it, and the last event carries the terminal state.
+   * it, and the last event carries the terminal state. With `lastEventId` (a reconnect's Last-Event-ID),
+   * the events after that one instead, with no snapshot.
    */
-  async resubscribe(role: MethodRole, params: JsonObject): Promise<AsyncIterable<unknown>> {
-    const task = await this.requireTask(this.shapes.paramsTaskId(params));
-    const taskId = task.id as string;
+  async resubscribe(role: MethodRole, params: JsonObject, principal: unknown, lastEventId?: number): Promise<AsyncIterable<unknown>> {
+    const taskId = this.shapes.paramsTaskId(params);
+    if (lastEventId !== undefined) {
+      const task = await this.requireTask(taskId, principal);
+      const events = await this.store.events.read(task.id as string, lastEventId, 1);
+      if (events.length === 0 && isObject(task.status) && this.shapes.isTerminal(task.status.state)) {
+        const channel = new EventChannel<unknown>();
+        channel.end();
+        return channel;
+      }
+      return this.follow(role, task.id as string, lastEventId, { skipTurnMarks: true, untilTerminal: true });
+    }
+    // The log position first, then the task: an event committed in between is in both (never in neither).
+    const position = taskId === undefined ? 0 : await this.logEnd(taskId);
+    const task = await this.requireTask(taskId, principal);
+    const id = task.id as string;
     if (isObject(task.status) && this.shapes.isTerminal(task.status.state)) {
       // Nothing more will happen to a finished task (1.0 §3.1.6).
-      throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${taskId} is ${String(task.status.state)}: there is nothing to subscribe to`, { taskId });
+      throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${id} is ${String(task.status.state)}: there is nothing to subscribe to`, { taskId: id });
     }
-    const execution = this.executions.get(taskId);
-    let unsubscribe: () => void = () => undefined;
-    const channel = this.channel(() => unsubscribe());
-    if (this.streamsTasks()) channel.push(this.shapes.wrap(role, task));
-    else if (!execution || execution.done) {
-      // 0.1.0 streams only updates: the current status as one.
-      channel.push(this.shapes.wrap(role, this.shapes.statusEvent({ taskId, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: false })));
-    }
-    unsubscribe = this.bus.subscribe(taskId, (event) => {
-      const terminal = isObject(event) && isObject(event.status) && this.shapes.isTerminal(event.status.state);
-      // An interrupted state ends a turn, not this stream: its event is not the final one here (0.x `final`).
-      const forwarded = !terminal && isObject(event) && event.final === true ? { ...event, final: false } : event;
-      channel.push(this.shapes.wrap(role, forwarded));
-      if (terminal) channel.end();
-    });
-    return channel;
+    const state = isObject(task.status) ? task.status.state : undefined;
+    // The current state first: the Task (0.2+); 0.1.0 streams only updates, so an interrupted task's status as one
+    // (not final: the stream goes on through the turns that answer it).
+    const first = this.streamsTasks()
+      ? task
+      : this.shapes.isInterrupted(state)
+        ? this.shapes.statusEvent({ taskId: id, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: false })
+        : undefined;
+    return this.follow(role, id, position, { skipTurnMarks: true, untilTerminal: true, ...(first !== undefined ? { first: withEventId(this.shapes.wrap(role, first), position) } : {}) });
   }
 
-  /** A channel that ends when the server closes, releasing `release` once. */
-  private channel(release: () => void): EventChannel<unknown> {
+  /** The sequence of the last event of a task's log (0: none). */
+  private async logEnd(taskId: string): Promise<number> {
+    let after = 0;
+    for (;;) {
+      const batch = await this.store.events.read(taskId, after, 1000);
+      if (batch.length === 0) return after;
+      after = batch[batch.length - 1]?.seq ?? after;
+      if (batch.length < 1000) return after;
+    }
+  }
+
+  /**
+   * A channel of a task's log events after `after`, wrapped as the role's results, ending after a final
+   * event (a turn's stream) or, with `untilTerminal` (a subscription), after a terminal state only (an
+   * interrupted state ends a turn, not the subscription: its 0.x event is forwarded with `final: false`),
+   * or at shutdown.
+   */
+  private follow(role: MethodRole, taskId: string, after: number, options: { skipTurnMarks: boolean; untilTerminal?: boolean; first?: unknown }): EventChannel<unknown> {
+    let subscription: EventSubscription | undefined;
     const onShutdown = () => channel.end();
     const channel = new EventChannel<unknown>(() => {
-      release();
+      subscription?.close();
+      this.bus.remove(taskId);
       this.shutdown.signal.removeEventListener("abort", onShutdown);
     });
     this.shutdown.signal.addEventListener("abort", onShutdown, { once: true });
+    this.bus.add(taskId);
+    if (options.first !== undefined) channel.push(options.first);
+    subscription = this.store.events.subscribe(
+      taskId,
+      (logged) => {
+        if (isObject(logged.event) && logged.event[TURN_MARK] !== undefined) {
+          if (!options.skipTurnMarks) channel.push(withEventId(this.shapes.wrap(role, logged.event), logged.seq));
+          return;
+        }
+        if (!this.streamsTasks() && this.shapes.classify(logged.event) === "task") return;
+        if (options.untilTerminal) {
+          const event = logged.event;
+          const terminal = isObject(event) && isObject(event.status) && this.shapes.isTerminal(event.status.state);
+          const forwarded = !terminal && isObject(event) && event.final === true ? { ...event, final: false } : event;
+          channel.push(withEventId(this.shapes.wrap(role, forwarded), logged.seq));
+          if (terminal) channel.end();
+          return;
+        }
+        channel.push(withEventId(this.shapes.wrap(role, logged.event), logged.seq));
+        if (logged.final) channel.end();
+      },
+      { after, onError: (error) => this.logger.warn?.(`a2a: following the events of task ${taskId} failed (retrying): ${error.message}`) },
+    );
+    subscription.ready.catch(() => undefined);
+    if (channel.isEnded) subscription.close();
     return channel;
   }
 
-  async requireTask(taskId: string | undefined): Promise<JsonObject> {
-    const task = taskId === undefined ? undefined : await this.tasks.get(taskId);
-    if (!task) throw new A2AError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId: taskId ?? null });
-    return task;
+  /** The task, if it exists and the caller's scope owns it; else TaskNotFound (the same answer either way, 1.0.1 §13.1). */
+  async requireTask(taskId: string | undefined, principal: unknown): Promise<JsonObject> {
+    return (await this.requireVersioned(taskId, principal)).task;
+  }
+
+  private async requireVersioned(taskId: string | undefined, principal: unknown): Promise<VersionedTask> {
+    const loaded = taskId === undefined ? undefined : await this.store.tasks.load(taskId);
+    if (!loaded || !this.owns(loaded, principal)) throw new A2AError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId: taskId ?? null });
+    return loaded;
+  }
+
+  /** Whether the caller's scope owns a task. */
+  owns(loaded: VersionedTask, principal: unknown): boolean {
+    return (loaded.owner ?? DEFAULT_SCOPE) === this.ownerOf(principal);
   }
 
   async cancel(params: JsonObject, principal: unknown): Promise<JsonObject> {
-    const task = await this.requireTask(this.shapes.paramsTaskId(params));
+    const loaded = await this.requireVersioned(this.shapes.paramsTaskId(params), principal);
+    const task = loaded.task;
     const status = isObject(task.status) ? task.status : {};
     if (this.shapes.isTerminal(status.state)) {
       throw new A2AError(this.code("TaskNotCancelable", JSON_RPC_ERROR.invalidParams), "Task cannot be canceled", {
@@ -246,14 +421,19 @@ export class TaskRuntime {
     }
     const taskId = task.id as string;
     let execution = this.executions.get(taskId);
-    if (!execution) execution = this.newExecution(taskId, contextOf(task, this.shapes), task);
+    if (!execution || execution.done) {
+      // Not running here: it may run on another instance (its lease), which stops when it loses the lease.
+      execution = this.newExecution(taskId, contextOf(task, this.shapes), task, loaded.version);
+      const holder = await this.store.leases.holder(taskId);
+      if (holder && holder.owner !== this.instanceId) execution.releaseFor = holder.owner;
+    }
     const publisher = this.publisher(execution);
     const context = this.context(execution, "cancel", lastUserMessage(task), task, false, principal);
     execution.abort.abort();
     if (this.executor.cancel) await this.executor.cancel(context, publisher);
     if (!execution.done) publisher.canceled();
     await publisher.drain();
-    return (await this.tasks.get(taskId)) ?? task;
+    return execution.task ?? task;
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -317,14 +497,23 @@ export class TaskRuntime {
   // ------------------------------------------------------------------------------------------------
   // Executions
 
-  newExecution(taskId: string, contextId: string, task: JsonObject | undefined): Execution {
+  newExecution(taskId: string, contextId: string, task: JsonObject | undefined, version = 0): Execution {
     let settle: () => void = () => undefined;
     const settled = new Promise<void>((resolve) => (settle = resolve));
     const execution: Execution = {
       taskId,
       contextId,
       task,
+      version,
+      leased: false,
+      releaseFor: undefined,
+      owner: undefined,
+      error: undefined,
+      published: false,
+      pendingPushConfig: undefined,
       reply: undefined,
+      onReply: undefined,
+      onError: undefined,
       settled,
       settle: () => {
         execution.done = true;
@@ -332,22 +521,25 @@ export class TaskRuntime {
       },
       done: false,
       abort: new AbortController(),
-      artifactCount: Array.isArray(task?.artifacts) ? task.artifacts.length : 0,
-      published: false,
     };
     return execution;
   }
 
   /**
    * Starts (or continues) the task a send/stream request names and runs the executor in the
-   * background. `beforeRun` sees the task id first (streams subscribe there).
+   * background. `beforeRun` sees the execution and the log sequence its events follow (streams subscribe there).
+   *
+   * One execution per task: a message to a task whose turn is running waits for that turn to end and is
+   * then applied, in order (1.0.1 §3.3.3: agents MAY accept more messages for a non-terminal task). On this
+   * instance the turns of a task queue in a FIFO registered before the first await; across instances the
+   * execution lease, taken in the same compare-and-set commit that appends the message, decides.
    */
   async startExecution(
     method: string,
     request: ReturnType<ProtocolShapes["sendParams"]>,
     principal: unknown,
     streaming: boolean,
-    beforeRun?: (taskId: string) => ((error: A2AError) => void) | void,
+    beforeRun?: (execution: Execution, after: number) => void,
     extensions: readonly string[] = [],
   ): Promise<Execution> {
     if (request.undeclaredId !== undefined) {
@@ -355,14 +547,51 @@ export class TaskRuntime {
       throw invalidField("/params/id", "no id: a new task's id is generated by the server; continue a task with message.taskId", request.undeclaredId);
     }
     this.checkInputModes(request.message);
-    let existing: JsonObject | undefined;
-    if (request.taskId !== undefined) {
-      existing = await this.tasks.get(request.taskId);
-      if (!existing && !request.clientChosenTaskId) {
-        throw new A2AError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId: request.taskId });
-      }
+    if (request.taskId === undefined) return this.startNewTask(method, request, principal, streaming, extensions, beforeRun);
+
+    // The turn's place in this instance's queue for the task, taken synchronously.
+    const taskKey = request.taskId;
+    const prior = this.turnQueue.get(taskKey) ?? Promise.resolve();
+    let release: () => void = () => undefined;
+    const mine = new Promise<void>((resolve) => (release = resolve));
+    const tail = prior.then(() => mine);
+    this.turnQueue.set(taskKey, tail);
+    const leave = () => {
+      release();
+      if (this.turnQueue.get(taskKey) === tail) this.turnQueue.delete(taskKey);
+    };
+    try {
+      const deadline = Date.now() + this.turnWaitMs;
+      if (!(await within(prior, this.turnWaitMs))) throw stillWorking(taskKey);
+      const execution = await this.startTurn(method, request, principal, streaming, extensions, deadline, beforeRun);
+      if (!execution) return this.startNewTask(method, request, principal, streaming, extensions, beforeRun, leave);
+      void execution.settled.then(leave);
+      return execution;
+    } catch (error) {
+      leave();
+      throw error;
     }
-    if (existing) {
+  }
+
+  /** A follow-up turn of an existing task (undefined: the version lets the client name a new task's id and it does not exist). */
+  private async startTurn(
+    method: string,
+    request: ReturnType<ProtocolShapes["sendParams"]>,
+    principal: unknown,
+    streaming: boolean,
+    extensions: readonly string[],
+    deadline: number,
+    beforeRun?: (execution: Execution, after: number) => void,
+  ): Promise<Execution | undefined> {
+    const taskId = request.taskId as string;
+    let pause = 10;
+    for (;;) {
+      const loaded = await this.store.tasks.load(taskId);
+      if (!loaded || !this.owns(loaded, principal)) {
+        if (!loaded && request.clientChosenTaskId) return undefined;
+        throw new A2AError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId });
+      }
+      const existing = loaded.task;
       const state = isObject(existing.status) ? existing.status.state : undefined;
       if (this.shapes.isTerminal(state)) {
         // A task in a terminal state cannot be restarted (1.0 §3.1.1: UnsupportedOperationError).
@@ -371,41 +600,88 @@ export class TaskRuntime {
           state,
         });
       }
-      const taskContext = contextOf(existing, this.shapes);
-      if (request.contextId !== undefined && request.contextPointer === "/params/message/contextId" && request.contextId !== taskContext) {
+      const contextId = contextOf(existing, this.shapes);
+      if (request.contextId !== undefined && request.contextPointer === "/params/message/contextId" && request.contextId !== contextId) {
         // 1.0.1 §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId".
-        throw invalidField(request.contextPointer, `the contextId of task ${String(existing.id)} ("${taskContext}") or none`, request.contextId);
+        throw invalidField(request.contextPointer, `the contextId of task ${String(existing.id)} ("${contextId}") or none`, request.contextId);
       }
-      if (this.executions.get(existing.id as string)?.done === false) {
-        throw new A2AError(JSON_RPC_ERROR.invalidParams, `Task ${String(existing.id)} is still working on the previous message`, {
-          taskId: existing.id,
-        });
+      if (request.pushConfig) {
+        this.pushEnabled();
+        await this.checkWebhook(request.pushConfig);
       }
+      const message = this.shapes.stamp(request.message, taskId, contextId);
+      const history = Array.isArray(existing.history) ? existing.history : [];
+      const task: JsonObject = { ...existing, history: [...history, message] };
+      let sequences: number[];
+      let version: number;
+      try {
+        ({ version, sequences } = await this.store.tasks.commit({
+          task,
+          expectedVersion: loaded.version,
+          events: [{ event: { [TURN_MARK]: history.length + 1 }, final: false }],
+          lease: { acquire: this.instanceId, ttlMs: this.leaseMs },
+        }));
+      } catch (error) {
+        if (!isStoreError(error, TaskVersionConflictError) && !isStoreError(error, ExecutionLeaseHeldError)) throw error;
+        // Another instance runs a turn of the task (or just changed it): wait for it, then read again.
+        if (Date.now() + pause > deadline) throw stillWorking(taskId);
+        await sleep(pause);
+        pause = Math.min(pause * 2, 250);
+        continue;
+      }
+      const execution = this.newExecution(taskId, contextId, task, version);
+      execution.leased = true;
+      this.leaseWatch.hold(taskId);
+      this.executions.set(taskId, execution);
+      if (request.pushConfig) await this.store.pushConfigs.set(taskId, this.withConfigId(request.pushConfig, taskId));
+      beforeRun?.(execution, sequences[sequences.length - 1] ?? 0);
+      // A non-blocking send answers with the task at once: what the executor raises later fails the task.
+      if (!request.blocking) execution.published = true;
+      this.run(execution, method, message, existing, streaming, principal, extensions);
+      return execution;
     }
-    const taskId = existing ? (existing.id as string) : (request.taskId ?? newId());
-    const contextId = existing ? contextOf(existing, this.shapes) : (request.contextId ?? newId());
-    const message = this.shapes.stamp(request.message, taskId, contextId);
+  }
 
+  private async startNewTask(
+    method: string,
+    request: ReturnType<ProtocolShapes["sendParams"]>,
+    principal: unknown,
+    streaming: boolean,
+    extensions: readonly string[],
+    beforeRun?: (execution: Execution, after: number) => void,
+    leave?: () => void,
+  ): Promise<Execution> {
+    const taskId = request.taskId ?? newId();
+    const contextId = request.contextId ?? newId();
+    const message = this.shapes.stamp(request.message, taskId, contextId);
     if (request.pushConfig) {
       this.pushEnabled();
       await this.checkWebhook(request.pushConfig);
     }
-
     const execution = this.newExecution(taskId, contextId, undefined);
-    if (existing) {
-      const history = Array.isArray(existing.history) ? existing.history : [];
-      execution.task = { ...existing, history: [...history, message] };
-      execution.artifactCount = Array.isArray(existing.artifacts) ? existing.artifacts.length : 0;
-      await this.tasks.save(execution.task);
-    }
+    execution.owner = this.ownerOf(principal);
+    if (request.pushConfig) execution.pendingPushConfig = this.withConfigId(request.pushConfig, taskId);
     this.executions.set(taskId, execution);
-    if (request.pushConfig) await this.pushConfigs.set(taskId, this.withConfigId(request.pushConfig, taskId));
-    const onEarlyError = beforeRun?.(taskId);
-    if (onEarlyError) execution.onEarlyError = onEarlyError;
-    if (!request.blocking && !execution.task) await this.materialize(execution, message);
+    if (leave) void execution.settled.then(leave);
+    beforeRun?.(execution, 0);
+    if (!request.blocking) await this.materialize(execution, message);
+    this.run(execution, method, message, undefined, streaming, principal, extensions);
+    return execution;
+  }
 
+  /** Runs the executor for a turn, in the background. */
+  private run(
+    execution: Execution,
+    method: string,
+    message: JsonObject,
+    existing: JsonObject | undefined,
+    streaming: boolean,
+    principal: unknown,
+    extensions: readonly string[] = [],
+  ): void {
     const context = this.context(execution, method, message, existing, streaming, principal, extensions);
     const publisher = this.publisher(execution, message);
+    const taskId = execution.taskId;
     void (async () => {
       try {
         await (this.executor as AgentExecutor).execute(context, publisher);
@@ -416,10 +692,11 @@ export class TaskRuntime {
       } catch (error) {
         if (!execution.done) {
           if (error instanceof A2AError && !execution.published) {
-            // An A2A error raised before the first event is the call's error; nothing of the turn was sent.
+            // An A2A error raised before the first event is the call's error; nothing of the turn was recorded.
             execution.done = true;
             execution.error = error;
-            execution.onEarlyError?.(error);
+            execution.onError?.(error);
+            await this.releaseLease(execution);
           } else if (error instanceof A2AError) {
             // Raised once the turn has begun: the task fails with the error's message.
             publisher.failed(error.message);
@@ -430,14 +707,41 @@ export class TaskRuntime {
         }
       } finally {
         await publisher.drain();
-        if (this.executions.get(taskId) === execution) this.executions.delete(taskId);
-        execution.settle();
+        this.endExecution(execution);
       }
     })();
-    return execution;
   }
 
-  context(execution: Execution, method: string, message: JsonObject, task: JsonObject | undefined, streaming: boolean, principal: unknown, extensions: readonly string[] = []): RequestContext {
+  /**
+   * Gives back the lease a turn took without an update to release it with (its executor raised the call's
+   * error before the first event): the task stays as it was, waiting for the client, not for a takeover.
+   */
+  private async releaseLease(execution: Execution): Promise<void> {
+    if (!execution.leased) return;
+    execution.leased = false;
+    this.leaseWatch.drop(execution.taskId);
+    try {
+      await this.store.leases.release(execution.taskId, this.instanceId);
+    } catch (error) {
+      // It expires by itself; the lease watch of an instance then finds the task waiting and lets it be.
+      this.logger.warn?.(`a2a: releasing the execution lease of task ${execution.taskId} failed`, error);
+    }
+  }
+
+  private endExecution(execution: Execution): void {
+    if (this.executions.get(execution.taskId) === execution) this.executions.delete(execution.taskId);
+    execution.settle();
+  }
+
+  context(
+    execution: Execution,
+    method: string,
+    message: JsonObject,
+    task: JsonObject | undefined,
+    streaming: boolean,
+    principal: unknown,
+    extensions: readonly string[] = [],
+  ): RequestContext {
     const parts = Array.isArray(message.parts) ? message.parts : [];
     const text = parts
       .filter((p): p is JsonObject => isObject(p) && typeof p.text === "string")
@@ -460,18 +764,181 @@ export class TaskRuntime {
 
   /** Creates the task of an execution (state submitted) the first time it is needed. */
   async materialize(execution: Execution, message?: JsonObject): Promise<JsonObject> {
+    execution.published = true;
     if (execution.task) return execution.task;
-    const task = this.shapes.task({
+    await this.commitUpdates(execution, [], message);
+    return execution.task ?? this.newTask(execution, message);
+  }
+
+  private newTask(execution: Execution, message: JsonObject | undefined): JsonObject {
+    return this.shapes.task({
       id: execution.taskId,
       contextId: execution.contextId,
       status: this.shapes.status("submitted"),
       history: message ? [message] : [],
     });
-    execution.task = task;
-    execution.published = true;
-    await this.tasks.save(task);
-    if (this.streamsTasks()) this.bus.publish(execution.taskId, task, false);
-    return task;
+  }
+
+  /**
+   * Commits a batch of updates as one compare-and-set write: the task at its new version, the events
+   * in order, the push notifications of the new state, and the lease (taken when a turn goes on,
+   * released with its final update). A lost race re-reads the task and applies the batch again; a task
+   * that became terminal meanwhile (canceled on another instance) ends the execution.
+   */
+  private async commitUpdates(execution: Execution, batch: readonly TaskUpdate[], userMessage?: JsonObject): Promise<void> {
+    let conflicts = 0;
+    let unavailable = 0;
+    for (;;) {
+      const creating = execution.version === 0;
+      let task = execution.task ?? this.newTask(execution, userMessage);
+      const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
+      for (const update of batch) {
+        const next = update.apply(task);
+        task = next.task;
+        events.push(...next.events);
+      }
+      const final = batch.some((u) => u.final);
+      const lease: LeaseChange | undefined =
+        execution.releaseFor !== undefined && final
+          ? { release: execution.releaseFor }
+          : !execution.leased && !final
+            ? { acquire: this.instanceId, ttlMs: this.leaseMs }
+            : execution.leased && final
+              ? { release: this.instanceId }
+              : undefined;
+      try {
+        const pushes = batch.length > 0 ? await this.pushesFor(execution, task) : [];
+        const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
+        if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
+        const result = await this.store.tasks.commit(write);
+        execution.version = result.version;
+        execution.task = task;
+        if (lease && "acquire" in lease) {
+          execution.leased = true;
+          this.leaseWatch.hold(execution.taskId);
+        } else if (lease && "release" in lease && execution.leased) {
+          execution.leased = false;
+          this.leaseWatch.drop(execution.taskId);
+        }
+        if (pushes.length > 0) this.outbox?.kick();
+        if (creating && execution.pendingPushConfig) {
+          const config = execution.pendingPushConfig;
+          execution.pendingPushConfig = undefined;
+          await this.store.pushConfigs.set(execution.taskId, config);
+        }
+        return;
+      } catch (error) {
+        if (isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS) {
+          const fresh = await this.store.tasks.load(execution.taskId);
+          if (!fresh || (isObject(fresh.task.status) && this.shapes.isTerminal(fresh.task.status.state))) {
+            // Canceled (or removed) elsewhere: this execution has nothing more to record.
+            if (fresh) {
+              execution.task = fresh.task;
+              execution.version = fresh.version;
+            }
+            this.stop(execution);
+            return;
+          }
+          execution.task = fresh.task;
+          execution.version = fresh.version;
+          continue;
+        }
+        if (isStoreError(error, StoreUnavailableError) && ++unavailable <= MAX_UNAVAILABLE && !this.shutdown.signal.aborted) {
+          await sleep(100 * 2 ** (unavailable - 1));
+          continue;
+        }
+        throw error;
+      }
+    }
+  }
+
+  /** Ends an execution whose task was finished elsewhere (a cancel on another instance, a lost lease). */
+  private stop(execution: Execution): void {
+    execution.done = true;
+    execution.abort.abort();
+    if (execution.leased) {
+      execution.leased = false;
+      this.leaseWatch.drop(execution.taskId);
+    }
+  }
+
+  /** This instance lost a task's lease (it renewed too late, or the task was canceled on another instance). */
+  private lost(taskId: string): void {
+    const execution = this.executions.get(taskId);
+    if (!execution || execution.done) return;
+    execution.leased = false;
+    this.stop(execution);
+    this.endExecution(execution);
+  }
+
+  /**
+   * A task whose instance died (its lease expired) and that this instance now leases: unless it is
+   * finished or waiting for the client, it is failed with a status message saying so, and its
+   * subscribers get that terminal event; the lease is released in the same commit.
+   */
+  private async takeOver(taskId: string, previousOwner: string): Promise<void> {
+    const running = this.executions.get(taskId);
+    if (previousOwner === this.instanceId && running && !running.done) {
+      // This instance's own lease lapsed (a stalled event loop) while its execution goes on: keep it.
+      running.leased = true;
+      this.leaseWatch.hold(taskId);
+      return;
+    }
+    const loaded = await this.store.tasks.load(taskId);
+    const state = loaded && isObject(loaded.task.status) ? loaded.task.status.state : undefined;
+    if (!loaded || this.shapes.isTerminal(state) || this.shapes.isInterrupted(state)) {
+      await this.store.leases.release(taskId, this.instanceId);
+      return;
+    }
+    const execution = this.newExecution(taskId, contextOf(loaded.task, this.shapes), loaded.task, loaded.version);
+    execution.leased = true;
+    if (this.executor.resumable === true) {
+      // Run the interrupted turn again here, under the lease this instance just took.
+      this.leaseWatch.hold(taskId);
+      this.executions.set(taskId, execution);
+      this.run(execution, "resume", lastUserMessage(loaded.task), loaded.task, false, undefined);
+      this.logger.warn?.(`a2a: task ${taskId} resumed: its instance ${previousOwner} stopped (lease expired)`);
+      return;
+    }
+    const publisher = this.publisher(execution);
+    publisher.failed(`The instance running this task (${previousOwner}) stopped before the task finished (its execution lease expired); the task was marked failed by ${this.instanceId}.`);
+    await publisher.drain();
+    if (execution.error !== undefined) throw execution.error;
+    this.logger.warn?.(`a2a: task ${taskId} failed: its instance ${previousOwner} stopped (lease expired)`);
+  }
+
+  /** The push notifications of a task's new state: one per config of the task. */
+  private async pushesFor(execution: Execution, task: JsonObject): Promise<OutboxMessage[]> {
+    if (!this.outbox) return [];
+    const configs =
+      execution.version === 0 ? (execution.pendingPushConfig ? [execution.pendingPushConfig] : []) : await this.store.pushConfigs.list(execution.taskId);
+    if (configs.length === 0) return [];
+    // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task.
+    const body = this.shapes.wrap("stream", task);
+    const wrapped = body !== task;
+    const out: OutboxMessage[] = [];
+    for (const config of configs) {
+      if (typeof config.url !== "string") continue;
+      const target: JsonObject = {
+        url: config.url,
+        ...(typeof config.token === "string" ? { token: config.token } : {}),
+        ...(isObject(config.authentication)
+          ? {
+              authentication: {
+                schemes: Array.isArray(config.authentication.schemes)
+                  ? config.authentication.schemes.filter((s): s is string => typeof s === "string")
+                  : typeof config.authentication.scheme === "string"
+                    ? [config.authentication.scheme]
+                    : [],
+                ...(typeof config.authentication.credentials === "string" ? { credentials: config.authentication.credentials } : {}),
+              },
+            }
+          : {}),
+        ...(wrapped ? { contentType: "application/a2a+json" } : {}),
+      };
+      out.push({ taskId: execution.taskId, target, payload: body as JsonObject });
+    }
+    return out;
   }
 
   /** The publisher of an execution, and `drain()`, which resolves when its updates are all recorded. */
@@ -481,20 +948,31 @@ export class TaskRuntime {
       typeof content === "string"
         ? shapes.message({ role: "agent", parts: [shapes.textPart(content)], taskId: execution.taskId, contextId: execution.contextId })
         : shapes.stamp(content, execution.taskId, execution.contextId);
-    // Updates are applied in order, one after the other, even when the executor does not await.
+    // Updates are applied in order; those queued while a commit is in flight go together in the next one.
+    let pending: TaskUpdate[] = [];
     let chain: Promise<void> = Promise.resolve();
-    const enqueue = (work: () => Promise<void>) => {
-      chain = chain.then(work).catch((error: unknown) => this.logger.error("a2a: failed to record a task update", error));
+    let flushing = false;
+    const flush = async () => {
+      flushing = false;
+      if (pending.length === 0) return;
+      const batch = pending;
+      pending = [];
+      await this.commitUpdates(execution, batch, userMessage);
     };
-    const ensureTask = async (): Promise<JsonObject> => {
-      if (execution.task) return execution.task;
-      return this.materialize(execution, userMessage);
+    const enqueue = (update: TaskUpdate) => {
+      pending.push(update);
+      if (flushing) return;
+      flushing = true;
+      chain = chain.then(flush).catch((error: unknown) => {
+        this.logger.error("a2a: failed to record a task update", error);
+        // The task stays at its last committed state; its lease expires and it is failed then.
+        execution.error = error;
+        execution.onError?.(error);
+        this.stop(execution);
+      });
     };
     const finish = () => {
-      void chain.then(() => {
-        if (this.executions.get(execution.taskId) === execution) this.executions.delete(execution.taskId);
-        execution.settle();
-      });
+      void chain.then(() => this.endExecution(execution));
     };
     const status = (state: string, content?: JsonObject | string) => {
       if (execution.done) return;
@@ -502,15 +980,15 @@ export class TaskRuntime {
       const final = shapes.isTerminal(state) || shapes.isInterrupted(state);
       if (final) execution.done = true;
       const message = content === undefined ? undefined : asMessage(content);
-      enqueue(async () => {
-        const task = await ensureTask();
-        const history = Array.isArray(task.history) ? task.history : [];
-        const updated: JsonObject = { ...task, status: shapes.status(state, message) };
-        if (message && shapes.has("Task", "history")) updated.history = [...history, message];
-        execution.task = updated;
-        await this.tasks.save(updated);
-        this.bus.publish(execution.taskId, shapes.statusEvent({ taskId: execution.taskId, contextId: execution.contextId, status: updated.status as JsonObject, final }), final);
-        this.notify(updated);
+      enqueue({
+        final,
+        apply: (task) => {
+          const history = Array.isArray(task.history) ? task.history : [];
+          const updated: JsonObject = { ...task, status: shapes.status(state, message) };
+          if (message && shapes.has("Task", "history")) updated.history = [...history, message];
+          const event = shapes.statusEvent({ taskId: execution.taskId, contextId: execution.contextId, status: updated.status as JsonObject, final });
+          return { task: updated, events: [{ event, final }] };
+        },
       });
       if (final) finish();
     };
@@ -526,7 +1004,7 @@ export class TaskRuntime {
       reply: (content) => {
         if (execution.done) return;
         const message = asMessage(content);
-        if (execution.task || !this.streamsTasks()) {
+        if (execution.task || pending.length > 0 || !this.streamsTasks()) {
           // A task exists already (or the version has no direct replies): the reply completes it.
           status("completed", message);
           return;
@@ -536,9 +1014,7 @@ export class TaskRuntime {
         // No task will exist: the reply names only its context (a taskId would point at nothing).
         delete message.taskId;
         execution.reply = message;
-        enqueue(async () => {
-          this.bus.publish(execution.taskId, message, true);
-        });
+        execution.onReply?.(message);
         finish();
       },
       status,
@@ -551,33 +1027,30 @@ export class TaskRuntime {
       artifact: (artifact, options = {}) => {
         if (execution.done) return;
         execution.published = true;
-        enqueue(async () => {
-          const task = await ensureTask();
-          const event = shapes.artifactEvent({
-            taskId: execution.taskId,
-            contextId: execution.contextId,
-            artifact: artifact as JsonObject,
-            ...(options.append !== undefined ? { append: options.append } : {}),
-            ...(options.lastChunk !== undefined ? { lastChunk: options.lastChunk } : {}),
-            index: execution.artifactCount,
-          });
-          const added = event.artifact as JsonObject;
-          const artifacts = Array.isArray(task.artifacts) ? [...(task.artifacts as JsonObject[])] : [];
-          const key = typeof added.artifactId === "string" ? "artifactId" : "name";
-          const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;
-          if (at >= 0) {
-            const before = artifacts[at] as JsonObject;
-            const parts = [...(Array.isArray(before.parts) ? before.parts : []), ...(Array.isArray(added.parts) ? added.parts : [])];
-            artifacts[at] = { ...before, parts };
-          } else {
-            artifacts.push(stripChunkFlags(added));
-            execution.artifactCount++;
-          }
-          const updated = { ...task, artifacts };
-          execution.task = updated;
-          await this.tasks.save(updated);
-          this.bus.publish(execution.taskId, event, false);
-          this.notify(updated);
+        enqueue({
+          final: false,
+          apply: (task) => {
+            const artifacts = Array.isArray(task.artifacts) ? [...(task.artifacts as JsonObject[])] : [];
+            const event = shapes.artifactEvent({
+              taskId: execution.taskId,
+              contextId: execution.contextId,
+              artifact: artifact as JsonObject,
+              ...(options.append !== undefined ? { append: options.append } : {}),
+              ...(options.lastChunk !== undefined ? { lastChunk: options.lastChunk } : {}),
+              index: artifacts.length,
+            });
+            const added = event.artifact as JsonObject;
+            const key = typeof added.artifactId === "string" ? "artifactId" : "name";
+            const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;
+            if (at >= 0) {
+              const before = artifacts[at] as JsonObject;
+              const parts = [...(Array.isArray(before.parts) ? before.parts : []), ...(Array.isArray(added.parts) ? added.parts : [])];
+              artifacts[at] = { ...before, parts };
+            } else {
+              artifacts.push(stripChunkFlags(added));
+            }
+            return { task: { ...task, artifacts }, events: [{ event, final: false }] };
+          },
         });
       },
       agentMessage: (content) =>
@@ -592,40 +1065,63 @@ export class TaskRuntime {
     };
     return publisher;
   }
+}
 
-  /** Sends the task to every push config of it (in the background; failures are logged, never thrown). */
-  private notify(task: JsonObject): void {
-    if (!this.pushSender || !this.capability("pushNotifications")) return;
-    const sender = this.pushSender;
-    const taskId = task.id as string;
-    const work = (async () => {
-      for (const config of await this.pushConfigs.list(taskId)) {
-        if (typeof config.url !== "string") continue;
-        const target = {
-          url: config.url,
-          ...(typeof config.token === "string" ? { token: config.token } : {}),
-          ...(isObject(config.authentication)
-            ? {
-                authentication: {
-                  schemes: Array.isArray(config.authentication.schemes)
-                    ? config.authentication.schemes.filter((s): s is string => typeof s === "string")
-                    : typeof config.authentication.scheme === "string"
-                      ? [config.authentication.scheme]
-                      : [],
-                  ...(typeof config.authentication.credentials === "string" ? { credentials: config.authentication.credentials } : {}),
-                },
-              }
-            : {}),
-        };
-        // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task.
-        const body = this.shapes.wrap("stream", task);
-        const wrapped = body !== task;
-        const result = await sender.send(wrapped ? { ...target, contentType: "application/a2a+json" } : target, body, this.shutdown.signal);
-        if (!result.ok) this.logger.warn?.(`a2a: push notification to ${config.url} failed: ${result.error}`);
-      }
-    })().catch((error: unknown) => this.logger.error("a2a: push notification failed", error));
-    this.pendingPushes.add(work);
-    void work.finally(() => this.pendingPushes.delete(work));
+/** Counts the open stream subscriptions of each task (what `TaskEventBus.listenerCount` counted). */
+export class SubscriptionCounter {
+  private readonly counts = new Map<string, number>();
+
+  add(taskId: string): void {
+    this.counts.set(taskId, (this.counts.get(taskId) ?? 0) + 1);
+  }
+
+  remove(taskId: string): void {
+    const n = (this.counts.get(taskId) ?? 0) - 1;
+    if (n > 0) this.counts.set(taskId, n);
+    else this.counts.delete(taskId);
+  }
+
+  /** How many streams follow a task (all tasks when no id). */
+  listenerCount(taskId?: string): number {
+    if (taskId !== undefined) return this.counts.get(taskId) ?? 0;
+    let n = 0;
+    for (const count of this.counts.values()) n += count;
+    return n;
+  }
+}
+
+/** The scope of callers without a principal (unauthenticated agents): one shared scope. */
+export const DEFAULT_SCOPE = "";
+
+/**
+ * The default owner resolver: a string principal is its own scope; an object principal's `sub`, `id`,
+ * `name` or `principal` (the first that is a string); anything else (no authentication) the shared scope.
+ */
+export function defaultOwner(principal: unknown): string {
+  if (typeof principal === "string") return principal;
+  if (isObject(principal)) {
+    for (const key of ["sub", "id", "name", "principal"]) {
+      const value = principal[key];
+      if (typeof value === "string" && value !== "") return value;
+    }
+  }
+  return DEFAULT_SCOPE;
+}
+
+function stillWorking(taskId: string): A2AError {
+  return new A2AError(JSON_RPC_ERROR.invalidParams, `Task ${taskId} is still working on the previous message`, { taskId });
+}
+
+const sleep = (ms: number) => new Promise<void>((resolve) => setTimeout(resolve, ms));
+
+/** Whether a promise settles within `ms`. */
+async function within(promise: Promise<unknown>, ms: number): Promise<boolean> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<boolean>((resolve) => (timer = setTimeout(() => resolve(false), ms)));
+  try {
+    return await Promise.race([promise.then(() => true), timeout]);
+  } finally {
+    clearTimeout(timer);
   }
 }
 
@@ -649,7 +1145,8 @@ function lastUserMessage(task: JsonObject): JsonObject {
   const history = Array.isArray(task.history) ? (task.history as unknown[]) : [];
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i];
-    if (isObject(m) && m.role === "user") return m;
+    // "user" (0.x) or "ROLE_USER" (1.0).
+    if (isObject(m) && (m.role === "user" || m.role === "ROLE_USER")) return m;
   }
   return { role: "user", parts: [] };
 }

@@ -1,6 +1,6 @@
 /**
- * Task runtime pieces of the generated server: where tasks, push configs, task event logs, the push
- * outbox and execution leases are kept, and the event bus that carries a task's updates to its streams.
+ * Task runtime pieces of the generated server: where tasks, push configs, task event logs (which carry a
+ * task's updates to its streams, on every instance), the push outbox and execution leases are kept.
  *
  * In-memory by default (`InMemoryStore`); PostgreSQL and Redis engines (`runtime/stores/`, emitted by
  * `generate --store postgres,redis`) implement the same interfaces, so that several instances of an
@@ -24,6 +24,14 @@ export class StoreError extends Error {
     super(message, options);
     this.name = "StoreError";
   }
+}
+
+/**
+ * Whether a value is a store error of that class, by name: a store built against another copy of this
+ * runtime (another generated folder) throws its own classes, which `instanceof` would not recognize.
+ */
+export function isStoreError<T extends StoreError>(error: unknown, type: abstract new (...args: never[]) => T): error is T {
+  return error instanceof type || (error instanceof Error && error.name === type.name && typeof (error as { code?: unknown }).code === "string");
 }
 
 /** Another writer updated the task after the version this write read: read again and retry. */
@@ -87,6 +95,8 @@ export class InvalidStoreQueryError extends StoreError {
 export interface VersionedTask {
   task: JsonObject;
   version: number;
+  /** The owner scope the task was created in (absent: the shared scope of unauthenticated callers). */
+  owner?: string;
 }
 
 /** One event of a task's log, as `commit` or `TaskEventLog.append` receive it. */
@@ -109,6 +119,11 @@ export interface TaskCommit {
   task: JsonObject;
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
+  /**
+   * The owner scope of a task being created (the principal that created it, 1.0.1 §13.1), kept beside
+   * the task (never inside it); ignored on later writes, which keep the creation's owner.
+   */
+  owner?: string;
   /** Appended to the task's event log in the same write, in order. */
   events?: readonly TaskEventInput[];
   /** Queued in the push outbox in the same write. */
@@ -132,6 +147,8 @@ export interface TaskCommitResult {
 
 /** ListTasks filters and cursor paging (1.0.1 §3.1.4): newest status timestamp first, then id. */
 export interface TaskQuery {
+  /** Only the tasks of this owner scope ("" or absent owner: the shared scope); absent: every task. */
+  owner?: string;
   contextId?: string;
   /** The task's `status.state`, as the protocol version spells it. */
   status?: string;
@@ -268,6 +285,7 @@ function afterCursor(facts: TaskFacts, cursor: { statusTime: number; id: string 
 interface MemoryTaskEntry {
   task: JsonObject;
   version: number;
+  owner: string;
   facts: TaskFacts;
   /** Epoch ms of the last write (retention). */
   updatedAt: number;
@@ -292,18 +310,20 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
     const entry = this.tasks.get(taskId);
-    return entry && { task: entry.task, version: entry.version };
+    return entry && { task: entry.task, version: entry.version, ...(entry.owner !== "" ? { owner: entry.owner } : {}) };
   }
 
   async save(task: JsonObject): Promise<void> {
     const facts = taskFacts(task);
     storableJson(task, `task "${facts.id}"`);
-    this.write(task, facts, (this.tasks.get(facts.id)?.version ?? 0) + 1);
+    const current = this.tasks.get(facts.id);
+    this.write(task, facts, (current?.version ?? 0) + 1, current?.owner ?? "");
   }
 
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
     const facts = taskFacts(write.task);
-    const current = this.tasks.get(facts.id)?.version ?? 0;
+    const entry = this.tasks.get(facts.id);
+    const current = entry?.version ?? 0;
     if (current !== write.expectedVersion) throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
     const lease = write.lease;
     if (lease && "acquire" in lease) {
@@ -313,7 +333,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     storableJson(write.task, `task "${facts.id}"`);
     for (const e of write.events ?? []) storableJson(e.event, `an event of task "${facts.id}"`);
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
-    this.write(write.task, facts, current + 1);
+    this.write(write.task, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
     if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
     else if (lease) this.leases?.releaseNow(facts.id, lease.release);
     const sequences = write.events && write.events.length > 0 ? (this.onCommit?.(facts.id, write.events) ?? []) : [];
@@ -321,9 +341,9 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     return { version: current + 1, sequences };
   }
 
-  private write(task: JsonObject, facts: TaskFacts, version: number): void {
+  private write(task: JsonObject, facts: TaskFacts, version: number, owner: string): void {
     this.tasks.delete(facts.id);
-    this.tasks.set(facts.id, { task, version, facts, updatedAt: Date.now() });
+    this.tasks.set(facts.id, { task, version, owner, facts, updatedAt: Date.now() });
     // Oldest first out, so that a long-running server keeps bounded memory.
     while (this.tasks.size > this.maxTasks) {
       const oldest = this.tasks.keys().next().value;
@@ -346,7 +366,8 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
     const matching = [...this.tasks.values()]
       .filter(
-        ({ facts }) =>
+        ({ facts, owner }) =>
+          (query.owner === undefined || owner === query.owner) &&
           (query.contextId === undefined || facts.contextId === query.contextId) &&
           (query.status === undefined || facts.state === query.status) &&
           (query.statusTimestampAfter === undefined || facts.statusTime >= query.statusTimestampAfter),
@@ -767,38 +788,4 @@ export class InMemoryStore implements A2AStore {
   }
 
   async close(): Promise<void> {}
-}
-
-// ---------------------------------------------------------------------------------------------------
-// In-process event bus (the current server's streams)
-
-export type BusListener = (event: JsonObject, final: boolean) => void;
-
-/** Delivers one task's events to the streams that listen; remembers nothing. */
-export class TaskEventBus {
-  private readonly listeners = new Map<string, Set<BusListener>>();
-
-  subscribe(taskId: string, listener: BusListener): () => void {
-    let set = this.listeners.get(taskId);
-    if (!set) this.listeners.set(taskId, (set = new Set()));
-    set.add(listener);
-    return () => {
-      const current = this.listeners.get(taskId);
-      if (!current) return;
-      current.delete(listener);
-      if (current.size === 0) this.listeners.delete(taskId);
-    };
-  }
-
-  publish(taskId: string, event: JsonObject, final: boolean): void {
-    for (const listener of [...(this.listeners.get(taskId) ?? [])]) listener(event, final);
-  }
-
-  /** How many listeners a task has (all tasks when no id): for tests of disconnect handling. */
-  listenerCount(taskId?: string): number {
-    if (taskId !== undefined) return this.listeners.get(taskId)?.size ?? 0;
-    let n = 0;
-    for (const set of this.listeners.values()) n += set.size;
-    return n;
-  }
 }

@@ -9,6 +9,7 @@ import { CodegenError } from "../errors.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
 import { TRANSPORTS, type Transport } from "../transports.js";
+import { STORE_DEPENDENCIES, STORES, type StoreEngine } from "../emit/stores.js";
 import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
 
 export interface InitOptions {
@@ -25,6 +26,11 @@ export interface InitOptions {
    * JSON-RPC, HTTP+JSON and gRPC for 1.0.1 (from its proto), JSON-RPC only for versions without a proto.
    */
   transports?: readonly string[] | undefined;
+  /**
+   * Where the agent keeps its tasks: "memory" (default; one process), "postgres" or "redis" (the engine's
+   * store is generated, and the agent connects to `A2A_STORE_URL`, so that several instances share tasks).
+   */
+  store?: string | undefined;
   /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
   codegenSpec?: string | undefined;
   cwd?: string | undefined;
@@ -117,6 +123,11 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const { ir } = await generate({ spec });
   const available: Transport[] = ["jsonrpc", ...(httpRoutesFor(ir) ? (["rest"] as const) : []), ...(irSourcePath(ir).endsWith(".proto") && protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
   const transports = chooseTransports(options.transports, available, spec);
+  const store = options.store ?? "memory";
+  if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {
+    throw new CodegenError(`unknown store "${store}"; stores: memory, ${STORES.join(", ")}`, { kind: "usage" });
+  }
+  const engine = store === "memory" ? undefined : (store as StoreEngine);
   const name = options.name ?? basename(dir);
   const send = ir.methods.find((m) => m.method === ir.profile.methods.send);
   const stream = ir.methods.find((m) => m.method === ir.profile.methods.stream);
@@ -139,7 +150,14 @@ export async function init(options: InitOptions): Promise<InitResult> {
     majorMinor: spec.split(".").slice(0, 2).join("."),
     /** The card's protocolBinding names of the transports. */
     bindings: transports.map((t) => (t === "rest" ? "HTTP+JSON" : t.toUpperCase())),
-    dependencies: sortKeys({ ...FRAMEWORK_DEPENDENCIES[framework], ...(transports.includes("grpc") ? GRPC_DEPENDENCIES : {}) }),
+    /** The store engine generated into the project (none: in-memory). */
+    store: engine,
+    storeScheme: engine === "postgres" ? "postgres://" : engine === "redis" ? "redis://" : undefined,
+    dependencies: sortKeys({
+      ...FRAMEWORK_DEPENDENCIES[framework],
+      ...(transports.includes("grpc") ? GRPC_DEPENDENCIES : {}),
+      ...(engine ? STORE_DEPENDENCIES[engine].dependencies : {}),
+    }),
     overrides: FRAMEWORK_OVERRIDES[framework],
     hasOverrides: Object.keys(FRAMEWORK_OVERRIDES[framework]).length > 0,
     nodeEngines: NODE_ENGINES,
@@ -150,6 +168,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
       typescript: "^7.0.0",
       vitest: "^4.0.0",
       ...FRAMEWORK_DEV_DEPENDENCIES[framework],
+      ...(engine ? STORE_DEPENDENCIES[engine].devDependencies : {}),
     }),
   };
 
@@ -183,7 +202,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
   // The generated/ folder, exactly as `npm run generate` will write it.
   const { loadConfig } = await import("../config.js");
   const config = await loadConfig(dir);
-  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], cwd: dir };
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir };
   const generated = await generateAndWrite(target);
   return { dir, written, skipped, generated, codegen };
 }

@@ -22,8 +22,8 @@ import {
   type EventSubscription,
   type LoggedEvent,
 } from "../../src/runtime/tasks.js";
-import { LeaseWatch } from "../../src/runtime/stores/lease-watch.js";
-import { OutboxWorker } from "../../src/runtime/stores/outbox-worker.js";
+import { LeaseWatch } from "../../src/runtime/lease-watch.js";
+import { OutboxWorker } from "../../src/runtime/outbox-worker.js";
 
 export interface StoreHarness {
   /** Opens an instance on a namespace (of the shared engine, or of `url`); the same namespace opened twice shares its data. */
@@ -277,6 +277,36 @@ export function storeContract(name: string, harness: StoreHarness): void {
       await expect(b.tasks.query({ pageToken: "not-a-token" })).rejects.toBeInstanceOf(InvalidStoreQueryError);
       await expect(b.tasks.query({ pageToken: "not-a-token" })).rejects.toMatchObject({ field: "pageToken", code: "invalid" });
       await expect(b.tasks.query({ pageSize: 0 })).rejects.toMatchObject({ field: "pageSize" });
+    });
+
+    it("keeps each task's owner scope beside it and lists one scope at a time (1.0.1 §13.1)", async () => {
+      const { a, b } = await fresh();
+      const base = Date.parse("2026-02-01T00:00:00.000Z");
+      const at = (s: number) => new Date(base + s * 1000).toISOString();
+      await a.tasks.commit({ task: task("o1", { contextId: "c", time: at(1) }), expectedVersion: 0, owner: "alice" });
+      await a.tasks.commit({ task: task("o2", { contextId: "c", time: at(2) }), expectedVersion: 0, owner: "bob" });
+      await a.tasks.commit({ task: task("o3", { contextId: "c", time: at(3) }), expectedVersion: 0 });
+      await a.tasks.commit({ task: task("o4", { contextId: "d", state: "completed", time: at(4) }), expectedVersion: 0, owner: "alice" });
+      const ids = (page: { tasks: Array<{ id?: unknown }> }) => page.tasks.map((t) => t.id);
+      // The owner is kept beside the task, never inside it.
+      const o1 = await b.tasks.load("o1");
+      expect(o1).toMatchObject({ owner: "alice", version: 1 });
+      expect(o1?.task).not.toHaveProperty("owner");
+      expect((await b.tasks.load("o3"))?.owner).toBeUndefined();
+      expect(await b.tasks.query({ owner: "alice" })).toMatchObject({ totalSize: 2 });
+      expect(ids(await b.tasks.query({ owner: "alice" }))).toEqual(["o4", "o1"]);
+      expect(ids(await b.tasks.query({ owner: "bob" }))).toEqual(["o2"]);
+      expect(ids(await b.tasks.query({ owner: "" }))).toEqual(["o3"]);
+      expect(ids(await b.tasks.query({ owner: "alice", contextId: "c" }))).toEqual(["o1"]);
+      expect(ids(await b.tasks.query({ owner: "alice", status: "completed" }))).toEqual(["o4"]);
+      expect(ids(await b.tasks.query({ owner: "alice", contextId: "d", status: "completed" }))).toEqual(["o4"]);
+      expect(ids(await b.tasks.query({ owner: "carol" }))).toEqual([]);
+      expect(ids(await b.tasks.query({}))).toEqual(["o4", "o3", "o2", "o1"]);
+      // Later writes keep the creation's owner, whatever they say.
+      await b.tasks.commit({ task: { ...o1!.task, status: { state: "completed", timestamp: at(9) } }, expectedVersion: 1, owner: "mallory" });
+      expect(await a.tasks.load("o1")).toMatchObject({ owner: "alice", version: 2 });
+      expect(ids(await a.tasks.query({ owner: "alice" }))).toEqual(["o1", "o4"]);
+      expect(ids(await a.tasks.query({ owner: "mallory" }))).toEqual([]);
     });
 
     it("keeps push configs per task", async () => {

@@ -30,14 +30,12 @@ describe("generate --store", () => {
 
   it("adds each chosen engine with the files it needs, and only those", async () => {
     const pgOnly = await generate({ spec: "1.0.1", stores: ["postgres"] });
-    expect(storeFiles(pgOnly.files)).toEqual(["runtime/stores/connect.ts", "runtime/stores/follower.ts", "runtime/stores/lease-watch.ts", "runtime/stores/outbox-worker.ts", "runtime/stores/postgres.ts"]);
+    expect(storeFiles(pgOnly.files)).toEqual(["runtime/stores/connect.ts", "runtime/stores/follower.ts", "runtime/stores/postgres.ts"]);
     expect(imports(pgOnly.files["runtime/stores/postgres.ts"]!)).toContain("pg");
     const both = await generate({ spec: "0.3.0", stores: ["redis", "postgres"] });
     expect(storeFiles(both.files)).toEqual([
       "runtime/stores/connect.ts",
       "runtime/stores/follower.ts",
-      "runtime/stores/lease-watch.ts",
-      "runtime/stores/outbox-worker.ts",
       "runtime/stores/postgres.ts",
       "runtime/stores/redis.ts",
     ]);
@@ -73,8 +71,6 @@ describe("generate --store", () => {
     expect(manifest.files.map((f) => f.path).filter((f) => f.startsWith("runtime/stores/"))).toEqual([
       "runtime/stores/connect.ts",
       "runtime/stores/follower.ts",
-      "runtime/stores/lease-watch.ts",
-      "runtime/stores/outbox-worker.ts",
       "runtime/stores/postgres.ts",
       "runtime/stores/redis.ts",
     ]);
@@ -116,7 +112,7 @@ describe("generate --store", () => {
 
   it("offers only the generated engines in connect.ts", async () => {
     const { files } = await generate({ spec: "0.3.0", stores: ["redis"] });
-    expect(storeFiles(files)).toEqual(["runtime/stores/connect.ts", "runtime/stores/follower.ts", "runtime/stores/lease-watch.ts", "runtime/stores/outbox-worker.ts", "runtime/stores/redis.ts"]);
+    expect(storeFiles(files)).toEqual(["runtime/stores/connect.ts", "runtime/stores/follower.ts", "runtime/stores/redis.ts"]);
     expect(imports(files["runtime/stores/connect.ts"]!)).toEqual(["../tasks.js", "./redis.js"]);
     expect(files["runtime/stores/connect.ts"]).toContain("this agent was generated with: redis://, rediss://");
   });

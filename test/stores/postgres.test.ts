@@ -30,7 +30,7 @@ if (url) {
       await client.connect();
       try {
         const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${ns}_migrations ORDER BY version`);
-        expect(rows.map((r) => r.version)).toEqual([1]);
+        expect(rows.map((r) => r.version)).toEqual([1, 2]);
         const tables = await client.query<{ table_name: string }>(
           "SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name",
           [`${ns}\\_%`],
@@ -38,7 +38,7 @@ if (url) {
         expect(tables.rows.map((r) => r.table_name)).toEqual(["events", "leases", "migrations", "outbox", "push_configs", "tasks"].map((t) => `${ns}_${t}`));
         // A database migrated by a newer store is refused, with a message saying so.
         await client.query(`INSERT INTO ${ns}_migrations (version) VALUES (99)`);
-        await expect(open(ns)).rejects.toThrow(/schema is at version 99, newer than this store knows \(1\)/);
+        await expect(open(ns)).rejects.toThrow(/schema is at version 99, newer than this store knows \(2\)/);
       } finally {
         for (const store of stores) await store.close();
         await client.end();

@@ -15,7 +15,8 @@ import { declaredExtensions, extensionActivation } from "./extensions.js";
 import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
 import { TaskRuntime, type AgentExecutor, type RuntimeLogger } from "./task-runtime.js";
-import { InMemoryPushConfigStore, InMemoryTaskStore, type PushConfigStore, type TaskStore } from "./tasks.js";
+import { lastEventSequence } from "./event-ids.js";
+import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore } from "./tasks.js";
 import type { Validator } from "./validation.js";
 
 export { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
@@ -82,8 +83,22 @@ export interface ServiceOptions {
   executor: AgentExecutor<never, never, never, never> | AgentExecutor;
   /** The card the authenticated extended-card method returns. */
   extendedCard?: object;
-  taskStore?: TaskStore;
-  pushConfigStore?: PushConfigStore;
+  /**
+   * Where tasks, push configs, task event logs, the push outbox and execution leases are kept: the
+   * in-memory store by default (one process); a PostgreSQL or Redis store (`runtime/stores/`, generated
+   * with `--store`) lets several instances serve the same tasks. The server does not close it.
+   */
+  store?: A2AStore;
+  /** This instance's name in execution leases and the push outbox; default a random id. */
+  instanceId?: string;
+  /** Execution lease length in ms: a dead instance's running tasks are failed this long after it stopped; default 30_000. */
+  leaseMs?: number;
+  /**
+   * The owner scope of a caller (1.0.1 §13.1): a task, its push configs and its streams are visible only
+   * to the scope that created it. Receives the auth verifier's principal; default: a string principal
+   * itself, else its `sub`/`id`/`name`, else "" (unauthenticated callers share one scope).
+   */
+  owner?: (principal: unknown) => string;
   /** Push-notification sending: SSRF allow-list, retries; `false` disables sending (configs are still kept). */
   pushNotifications?: PushSenderOptions | false;
   auth?: AuthOptions;
@@ -118,8 +133,10 @@ export class A2AService {
     this.runtime = new TaskRuntime({
       shapes: this.shapes,
       executor: options.executor,
-      tasks: options.taskStore ?? new InMemoryTaskStore(),
-      pushConfigs: options.pushConfigStore ?? new InMemoryPushConfigStore(),
+      store: options.store ?? new InMemoryStore(),
+      ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}),
+      ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
+      ...(options.owner !== undefined ? { owner: options.owner } : {}),
       pushSender: options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {}),
       logger: this.logger,
       card: options.card as JsonObject,
@@ -316,7 +333,8 @@ export class A2AService {
         throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.invalidRequest), "Streaming is not supported by this agent");
       }
       const p = isObject(params) ? params : {};
-      if (role === "resubscribe") return await this.runtime.resubscribe(role, p);
+      // A reconnect names the last event it received (SSE Last-Event-ID): the stream resumes after it.
+      if (role === "resubscribe") return await this.runtime.resubscribe(role, p, principal, lastEventSequence(ctx.headers["last-event-id"]));
       if (role !== "stream") throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), `Method not implemented: ${method}`);
       return await this.runtime.stream(role, method, p, principal, this.extensions(ctx));
     } catch (error) {
@@ -327,6 +345,16 @@ export class A2AService {
   /** An A2AError as bindings send it (data in the version's form); anything else is logged and becomes -32603. */
   private failure(method: string, error: unknown): A2AError {
     if (error instanceof A2AError) return this.publicError(error);
+    if (isStoreError(error, InvalidStoreQueryError)) {
+      const pointer = `/params/${error.field}`;
+      return this.invalidParams([{ pointer, expected: "a value this server wrote", got: "another value", keyword: "a2a", message: `${pointer}: ${error.message}` }]);
+    }
+    const unavailable = isStoreError(error, StoreUnavailableError);
+    if (unavailable || isStoreError(error, TaskVersionConflictError) || isStoreError(error, ExecutionLeaseHeldError)) {
+      // Clean and retryable: the engine is down (it recovers by itself) or the task kept changing under this call.
+      this.logger.error(`a2a: ${method} failed: ${error.message}`);
+      return new A2AError(JSON_RPC_ERROR.internalError, unavailable ? "The task store is unavailable; try again later" : "The task changed concurrently; try again");
+    }
     this.logger.error(`a2a: internal error in ${method}`, error);
     return new A2AError(JSON_RPC_ERROR.internalError, "Internal error");
   }
@@ -351,19 +379,19 @@ export class A2AService {
       case "send":
         return this.shapes.wrap("send", await runtime.send(method, params, principal, this.extensions(ctx)));
       case "list":
-        return this.listTasks(params);
+        return this.listTasks(params, principal);
       case "get":
-        return this.getTask(params);
+        return this.getTask(params, principal);
       case "cancel":
         return runtime.cancel(params, principal);
       case "pushSet":
-        return this.setPushConfig(params);
+        return this.setPushConfig(params, principal);
       case "pushGet":
-        return this.getPushConfig(params);
+        return this.getPushConfig(params, principal);
       case "pushList":
-        return this.listPushConfigs(params);
+        return this.listPushConfigs(params, principal);
       case "pushDelete":
-        await this.deletePushConfig(params);
+        await this.deletePushConfig(params, principal);
         return this.profile.emptyResults.includes("pushDelete") ? {} : null;
       case "extendedCard":
         return this.signedCard(this.authenticatedCard());
@@ -375,14 +403,11 @@ export class A2AService {
     }
   }
 
-  /** ListTasks (1.0): newest first, filtered by context and state, paged by an opaque offset token. */
-  private async listTasks(params: JsonObject): Promise<JsonObject> {
-    const store = this.runtime.tasks;
-    if (!store.list) throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), "This task store cannot list tasks");
+  /** ListTasks (1.0): the caller's tasks only (1.0.1 §13.1), newest first, filtered by context, state and time, cursor-paged by the store. */
+  private async listTasks(params: JsonObject, principal: unknown): Promise<JsonObject> {
     const contextId = typeof params.contextId === "string" && params.contextId !== "" ? params.contextId : undefined;
-    let tasks = await store.list(contextId === undefined ? {} : { contextId });
     const status = typeof params.status === "string" && !/UNSPECIFIED$/.test(params.status) ? params.status : undefined;
-    if (status !== undefined) tasks = tasks.filter((t) => isObject(t.status) && t.status.state === status);
+    let statusTimestampAfter: number | undefined;
     if (params.statusTimestampAfter !== undefined) {
       const after = typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
       if (Number.isNaN(after)) {
@@ -391,27 +416,34 @@ export class A2AService {
         });
       }
       // "Greater than or equal" (the proto's comment).
-      tasks = tasks.filter((t) => isObject(t.status) && Date.parse(String(t.status.timestamp)) >= after);
+      statusTimestampAfter = after;
     }
     const pageSize = Math.min(Math.max(typeof params.pageSize === "number" && params.pageSize > 0 ? params.pageSize : 50, 1), 100);
-    const offset = typeof params.pageToken === "string" && /^\d+$/.test(params.pageToken) ? Number(params.pageToken) : 0;
-    const page = tasks.slice(offset, offset + pageSize).map((t) => {
+    const pageToken = typeof params.pageToken === "string" && params.pageToken !== "" ? params.pageToken : undefined;
+    const result = await this.runtime.tasks.query({
+      owner: this.runtime.scopeOf(principal),
+      pageSize,
+      ...(contextId !== undefined ? { contextId } : {}),
+      ...(status !== undefined ? { status } : {}),
+      ...(statusTimestampAfter !== undefined ? { statusTimestampAfter } : {}),
+      ...(pageToken !== undefined ? { pageToken } : {}),
+    });
+    const page = result.tasks.map((t) => {
       const trimmed = this.shapes.withHistory(t, typeof params.historyLength === "number" ? params.historyLength : undefined);
       if (params.includeArtifacts === true) return trimmed;
       const { artifacts: _omitted, ...rest } = trimmed;
       return rest;
     });
-    const next = offset + pageSize < tasks.length ? String(offset + pageSize) : "";
-    return { tasks: page, nextPageToken: next, pageSize, totalSize: tasks.length };
+    return { tasks: page, nextPageToken: result.nextPageToken, pageSize, totalSize: result.totalSize };
   }
 
-  private async getTask(params: JsonObject): Promise<JsonObject> {
-    const task = await this.runtime.requireTask(this.shapes.paramsTaskId(params));
+  private async getTask(params: JsonObject, principal: unknown): Promise<JsonObject> {
+    const task = await this.runtime.requireTask(this.shapes.paramsTaskId(params), principal);
     const length = params.historyLength;
     return this.shapes.withHistory(task, typeof length === "number" ? length : undefined);
   }
 
-  private async setPushConfig(params: JsonObject): Promise<JsonObject> {
+  private async setPushConfig(params: JsonObject, principal: unknown): Promise<JsonObject> {
     const runtime = this.runtime;
     runtime.pushEnabled();
     // Flat configs (1.0 `{ taskId, id, url, … }`): the task is `taskId` only; `id` names the config, never the task.
@@ -422,18 +454,18 @@ export class A2AService {
       const message = `/params/taskId: expected the id of the task the config is for, got ${got}`;
       throw this.invalidParams([{ pointer: "/params/taskId", expected: "the id of the task the config is for", got, keyword: "required", message }]);
     }
-    await runtime.requireTask(taskId);
+    await runtime.requireTask(taskId, principal);
     const config = this.shapes.pushConfigOf(params);
     await runtime.checkWebhook(config);
     const stored = await runtime.pushConfigs.set(taskId as string, runtime.withConfigId(config, taskId as string));
     return this.shapes.taskPushConfig(taskId as string, stored);
   }
 
-  private async getPushConfig(params: JsonObject): Promise<JsonObject> {
+  private async getPushConfig(params: JsonObject, principal: unknown): Promise<JsonObject> {
     const runtime = this.runtime;
     runtime.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
-    await runtime.requireTask(taskId);
+    await runtime.requireTask(taskId, principal);
     // No config id: the config whose id is the task id (what `set` gives a config without one), as the 0.3 SDKs do.
     const configId = this.shapes.pushConfigIdOf(params) ?? (runtime.pushConfigsHaveIds ? (taskId as string) : undefined);
     const config = await runtime.pushConfigs.get(taskId as string, configId);
@@ -443,21 +475,21 @@ export class A2AService {
     return this.shapes.taskPushConfig(taskId as string, config);
   }
 
-  private async listPushConfigs(params: JsonObject): Promise<JsonObject[] | JsonObject> {
+  private async listPushConfigs(params: JsonObject, principal: unknown): Promise<JsonObject[] | JsonObject> {
     const runtime = this.runtime;
     runtime.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
-    await runtime.requireTask(taskId);
+    await runtime.requireTask(taskId, principal);
     const configs = (await runtime.pushConfigs.list(taskId as string)).map((c) => this.shapes.taskPushConfig(taskId as string, c));
     // 1.0 answers a page object; 0.x a bare list.
     return this.shapes.has("ListTaskPushNotificationConfigsResponse", "configs") ? { configs } : configs;
   }
 
-  private async deletePushConfig(params: JsonObject): Promise<null> {
+  private async deletePushConfig(params: JsonObject, principal: unknown): Promise<null> {
     const runtime = this.runtime;
     runtime.pushEnabled();
     const taskId = this.shapes.paramsTaskId(params);
-    await runtime.requireTask(taskId);
+    await runtime.requireTask(taskId, principal);
     const configId = this.shapes.pushConfigIdOf(params) ?? (taskId as string);
     // Deleting is idempotent (1.0 §3.1.10): a config that is already gone is not an error.
     await runtime.pushConfigs.delete(taskId as string, configId);

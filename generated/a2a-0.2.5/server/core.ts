@@ -31,8 +31,14 @@ export type {
   CoreResponse,
   ServerLogger,
 } from "../runtime/server.js";
-export type { TaskStore, PushConfigStore } from "../runtime/tasks.js";
-export { InMemoryTaskStore, InMemoryPushConfigStore } from "../runtime/tasks.js";
+export type { A2AStore, TaskStore, PushConfigStore } from "../runtime/tasks.js";
+export {
+  InMemoryStore,
+  InMemoryTaskStore,
+  InMemoryPushConfigStore,
+  StoreError,
+  StoreUnavailableError,
+} from "../runtime/tasks.js";
 
 /** What the executor knows of the request it serves. */
 export type RequestContext = RuntimeRequestContext<Models.Message, Models.Task>;

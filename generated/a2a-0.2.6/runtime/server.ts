@@ -17,8 +17,8 @@ import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
 import { A2AService, type ProtocolBinding, type ServiceOptions } from "./service.js";
-import type { AgentExecutor } from "./task-runtime.js";
-import type { PushConfigStore, TaskEventBus, TaskStore } from "./tasks.js";
+import type { AgentExecutor, SubscriptionCounter } from "./task-runtime.js";
+import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
@@ -93,8 +93,11 @@ export class A2AServerCore {
   /** The transport-free service every binding (HTTP here, gRPC on its own port) calls. */
   readonly service: A2AService;
   readonly shapes: ProtocolShapes;
-  readonly bus: TaskEventBus;
-  readonly tasks: TaskStore;
+  /** Open stream subscriptions by task. */
+  readonly bus: SubscriptionCounter;
+  /** Where this server keeps everything (`ServerOptions.store`, in-memory by default). */
+  readonly store: A2AStore;
+  readonly tasks: VersionedTaskStore;
   readonly pushConfigs: PushConfigStore;
   /** The bindings served by this core over HTTP ("JSONRPC", "HTTP+JSON"). */
   readonly bindings: readonly string[];
@@ -115,6 +118,7 @@ export class A2AServerCore {
     this.service = new A2AService(binding, options);
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
+    this.store = this.service.runtime.store;
     this.tasks = this.service.runtime.tasks;
     this.pushConfigs = this.service.runtime.pushConfigs;
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;

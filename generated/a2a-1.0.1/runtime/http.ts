@@ -5,6 +5,7 @@
  * a stream of Server-Sent Events the adapter opens on its socket.
  */
 import type { CallContext } from "./service.js";
+import { eventIdOf } from "./event-ids.js";
 import { formatSseComment, formatSseEvent } from "./sse.js";
 
 export interface CoreRequest {
@@ -188,7 +189,8 @@ export function sseOf(
           for (;;) {
             const next = await iterator.next();
             if (closed || next.done) break;
-            if (!write(formatSseEvent({ data: frame(next.value) }))) break;
+            const id = eventIdOf(next.value);
+            if (!write(formatSseEvent({ data: frame(next.value), ...(id !== undefined ? { id } : {}) }))) break;
           }
         } catch (error) {
           if (!closed) writeError(error);

@@ -132,6 +132,10 @@ function migrations(p: string): string[] {
        expires_at timestamptz NOT NULL
      );
      CREATE INDEX ${p}leases_expiry ON ${p}leases (expires_at);`,
+    // 2: the owner scope of each task (1.0.1 §13.1), beside the task; ListTasks filters on it.
+    `ALTER TABLE ${p}tasks ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
+     CREATE INDEX ${p}tasks_owner ON ${p}tasks (owner, status_time, id);
+     CREATE INDEX ${p}tasks_owner_context ON ${p}tasks (owner, context_id, status_time, id);`,
   ];
 }
 
@@ -272,6 +276,7 @@ export class PostgresStore implements A2AStore {
 interface TaskRow {
   task: JsonObject;
   version: number;
+  owner: string;
 }
 
 export class PostgresTaskStore implements VersionedTaskStore {
@@ -286,9 +291,9 @@ export class PostgresTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const { rows } = await this.db.query<TaskRow>(`SELECT task, version FROM ${this.p}tasks WHERE id = $1`, [taskId]);
+    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner FROM ${this.p}tasks WHERE id = $1`, [taskId]);
     const row = rows[0];
-    return row && { task: row.task, version: row.version };
+    return row && { task: row.task, version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}) };
   }
 
   async save(task: JsonObject): Promise<void> {
@@ -320,8 +325,8 @@ export class PostgresTaskStore implements VersionedTaskStore {
     const leaseFree = `NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = $1 AND l.owner <> $13 AND l.expires_at > now() AND $15 = 'acquire')`;
     const head =
       write.expectedVersion === 0
-        ? `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq)
-           SELECT $1, $2::json, $3, $4, $5, $6, 1, $9 WHERE $12::int = 0 AND ${leaseFree}
+        ? `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, owner)
+           SELECT $1, $2::json, $3, $4, $5, $6, 1, $9, $16::text WHERE $12::int = 0 AND ${leaseFree}
            ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`
         : `UPDATE ${p}tasks SET task = $2::json, context_id = $3, state = $4, terminal = $5, status_time = $6,
              version = version + 1, last_seq = last_seq + $9, updated_at = now()
@@ -343,6 +348,8 @@ export class PostgresTaskStore implements VersionedTaskStore {
       leaseTtl,
       leaseMode,
     ];
+    // $16 the owner scope of a task being created.
+    if (write.expectedVersion === 0) values.push(write.owner ?? "");
     const { rows } = await this.db.query<{ version: number; last_seq: string }>(
       `WITH t AS (${head}),
        e AS (
@@ -398,6 +405,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
       values.push(value);
       where.push(sql(`$${values.length}`));
     };
+    if (query.owner !== undefined) add((n) => `owner = ${n}`, query.owner);
     if (query.contextId !== undefined) add((n) => `context_id = ${n}`, query.contextId);
     if (query.status !== undefined) add((n) => `state = ${n}`, query.status);
     if (query.statusTimestampAfter !== undefined) add((n) => `status_time >= ${n}`, Math.ceil(query.statusTimestampAfter));

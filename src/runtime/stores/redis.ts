@@ -95,24 +95,30 @@ export function redisError(error: unknown, operation: string): StoreError {
 const LUA = {
   now: `local t = redis.call('TIME') return tonumber(t[1]) * 1000 + math.floor(tonumber(t[2]) / 1000)`,
   // Removes a task's index entries (a write re-adds them).
+  // The index keys of a task: unscoped (every task) and within its owner scope, by context, state and both.
+  indexes: `
+    local function indexes(p, own, ctx, state)
+      local cs = 'cs:' .. string.len(ctx) .. ':' .. ctx .. ':' .. state
+      local o = p .. 'idx:o:' .. string.len(own) .. ':' .. own .. ':'
+      return {p .. 'idx:all', p .. 'idx:c:' .. ctx, p .. 'idx:s:' .. state, p .. 'idx:' .. cs, o .. 'all', o .. 'c:' .. ctx, o .. 's:' .. state, o .. cs}
+    end`,
+  // Removes a task's index entries (a write re-adds them).
   unindex: `
     local function unindex(p, id, tkey)
-      local old = redis.call('HMGET', tkey, 'm', 'ctx', 'state')
+      local old = redis.call('HMGET', tkey, 'm', 'ctx', 'state', 'own')
       if not old[1] then return end
-      redis.call('ZREM', p .. 'idx:all', old[1])
-      redis.call('ZREM', p .. 'idx:c:' .. old[2], old[1])
-      redis.call('ZREM', p .. 'idx:s:' .. old[3], old[1])
-      redis.call('ZREM', p .. 'idx:cs:' .. string.len(old[2]) .. ':' .. old[2] .. ':' .. old[3], old[1])
+      for _, key in ipairs(indexes(p, old[4] or '', old[2], old[3])) do redis.call('ZREM', key, old[1]) end
       redis.call('ZREM', p .. 'finished', id)
     end`,
 };
 
 const SCRIPTS = {
   // ARGV: prefix, id, json, expected (-1: unconditional), ctx, state, terminal, member,
-  //       lease mode (none, acquire, release), lease owner, lease ttl,
+  //       lease mode (none, acquire, release), lease owner, lease ttl, task owner (kept from the creation),
   //       event count, (final, event)..., push count, (taskId, target, payload)...
   // Returns {1, version, lastSeq}, {0, currentVersion} (version conflict) or {2, holder} (lease held).
   commit: `
+    ${LUA.indexes}
     ${LUA.unindex}
     local p, id = ARGV[1], ARGV[2]
     local tkey = p .. 'task:' .. id
@@ -131,21 +137,20 @@ const SCRIPTS = {
       redis.call('HDEL', p .. 'lease-owner', id)
       redis.call('ZREM', p .. 'leases', id)
     end
+    local own = redis.call('HGET', tkey, 'own')
+    if not own then own = cur == 0 and ARGV[12] or '' end
     unindex(p, id, tkey)
     local ctx, state, member = ARGV[5], ARGV[6], ARGV[8]
-    redis.call('ZADD', p .. 'idx:all', 0, member)
-    redis.call('ZADD', p .. 'idx:c:' .. ctx, 0, member)
-    redis.call('ZADD', p .. 'idx:s:' .. state, 0, member)
-    redis.call('ZADD', p .. 'idx:cs:' .. string.len(ctx) .. ':' .. ctx .. ':' .. state, 0, member)
+    for _, key in ipairs(indexes(p, own, ctx, state)) do redis.call('ZADD', key, 0, member) end
     if ARGV[7] == '1' then redis.call('ZADD', p .. 'finished', now, id) end
     local seq = tonumber(redis.call('HGET', tkey, 'seq') or '0')
-    local i = 12
+    local i = 13
     local n = tonumber(ARGV[i])
     for k = 1, n do
       seq = seq + 1
       redis.call('XADD', p .. 'events:' .. id, seq .. '-0', 'f', ARGV[i + 2 * k - 1], 'e', ARGV[i + 2 * k])
     end
-    redis.call('HSET', tkey, 'json', ARGV[3], 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now)
+    redis.call('HSET', tkey, 'json', ARGV[3], 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own)
     if n > 0 then redis.call('PUBLISH', p .. 'events', id) end
     i = i + 2 * n + 1
     local m = tonumber(ARGV[i])
@@ -294,6 +299,7 @@ const SCRIPTS = {
     return out`,
   // ARGV: prefix, older than ms, limit. Returns how many tasks were deleted.
   purge: `
+    ${LUA.indexes}
     ${LUA.unindex}
     local p = ARGV[1]
     local now = (function() ${LUA.now} end)()
@@ -473,8 +479,9 @@ export class RedisTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const [json, version] = await this.db.command<Array<string | null>>(["HMGET", `${this.db.prefix}task:${taskId}`, "json", "v"], "load");
-    return json === null || json === undefined ? undefined : { task: JSON.parse(json) as JsonObject, version: Number(version) };
+    const [json, version, owner] = await this.db.command<Array<string | null>>(["HMGET", `${this.db.prefix}task:${taskId}`, "json", "v", "own"], "load");
+    if (json === null || json === undefined) return undefined;
+    return { task: JSON.parse(json) as JsonObject, version: Number(version), ...(owner ? { owner } : {}) };
   }
 
   async save(task: JsonObject): Promise<void> {
@@ -502,6 +509,7 @@ export class RedisTaskStore implements VersionedTaskStore {
       lease === undefined ? "none" : "acquire" in lease ? "acquire" : "release",
       lease === undefined ? "" : "acquire" in lease ? lease.acquire : lease.release,
       lease !== undefined && "acquire" in lease ? Math.max(1, Math.floor(lease.ttlMs)) : 0,
+      write.owner ?? "",
       events.length,
     ];
     for (const e of events) args.push(e.final ? "1" : "0", storableJson(e.event, `an event of task "${facts.id}"`));
@@ -528,8 +536,9 @@ export class RedisTaskStore implements VersionedTaskStore {
   async query(query: TaskQuery): Promise<TaskPage> {
     const pageSize = pageSizeOf(query);
     const { contextId: ctx, status: state } = query;
+    const scope = query.owner === undefined ? "idx:" : `idx:o:${Buffer.byteLength(query.owner)}:${query.owner}:`;
     const index =
-      ctx !== undefined && state !== undefined ? `idx:cs:${Buffer.byteLength(ctx)}:${ctx}:${state}` : ctx !== undefined ? `idx:c:${ctx}` : state !== undefined ? `idx:s:${state}` : "idx:all";
+      scope + (ctx !== undefined && state !== undefined ? `cs:${Buffer.byteLength(ctx)}:${ctx}:${state}` : ctx !== undefined ? `c:${ctx}` : state !== undefined ? `s:${state}` : "all");
     const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
     const max = cursor ? `(${indexMember(cursor.statusTime, cursor.id)}` : "+";
     const min = query.statusTimestampAfter !== undefined ? `[${indexMember(Math.ceil(query.statusTimestampAfter), "").slice(0, 15)}` : "-";

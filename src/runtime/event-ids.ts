@@ -1,0 +1,26 @@
+/**
+ * The SSE `id:` of a stream result: the task runtime tags each result it yields with the sequence of the
+ * event in the task's log, and the SSE writer sends it as the event's `id:`. A client that reconnects
+ * with `Last-Event-ID` (SubscribeToTask / tasks/resubscribe) resumes after it, with no gap and no
+ * duplicate. Results are tagged by identity, so nothing is added to the protocol objects themselves.
+ */
+const ids = new WeakMap<object, string>();
+
+/** Tags a stream result with its event id; returns the result. */
+export function withEventId<T>(result: T, id: number | string): T {
+  if (typeof result === "object" && result !== null) ids.set(result, String(id));
+  return result;
+}
+
+/** The event id a stream result was tagged with, if any. */
+export function eventIdOf(result: unknown): string | undefined {
+  return typeof result === "object" && result !== null ? ids.get(result) : undefined;
+}
+
+/** The sequence a `Last-Event-ID` header names: a non-negative integer, else undefined (ignored). */
+export function lastEventSequence(header: string | undefined): number | undefined {
+  if (header === undefined) return undefined;
+  const text = header.trim();
+  if (!/^\d{1,15}$/.test(text)) return undefined;
+  return Number(text);
+}

@@ -1,0 +1,97 @@
+/**
+ * `a2a-codegen init --store postgres|redis|memory`: the scaffolded agent reads A2A_STORE_URL, its config
+ * generates the engine's store, its package.json names the engine's client, its README shows two
+ * instances against one database; the project type-checks under its own strict settings, and two
+ * instances of it, started as the README says, serve the same tasks (with an engine: .ci/engines.sh).
+ */
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
+import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { init } from "../../src/scaffold/init.js";
+import { projectTempDir, ROOT } from "../helpers.js";
+
+type Json = Record<string, unknown>;
+const made: string[] = [];
+const children: ChildProcess[] = [];
+afterAll(() => {
+  for (const child of children) child.kill("SIGKILL");
+  for (const dir of made) rmSync(dir, { recursive: true, force: true });
+});
+
+async function scaffold(store: string | undefined): Promise<string> {
+  const dir = join(projectTempDir("init-store-"), "agent");
+  made.push(dir);
+  await init({ dir, spec: "1.0.1", framework: "node", transports: ["jsonrpc"], codegenSpec: "file:../a2a-codegen.tgz", ...(store ? { store } : {}) });
+  return dir;
+}
+
+describe("init --store", () => {
+  it("postgres: generates the engine's store, depends on pg, connects to A2A_STORE_URL, documents two instances", async () => {
+    const dir = await scaffold("postgres");
+    expect(JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8"))).toMatchObject({ stores: ["postgres"] });
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Json; devDependencies: Json };
+    expect(pkg.dependencies).toHaveProperty("pg");
+    expect(pkg.devDependencies).toHaveProperty("@types/pg");
+    expect(pkg.dependencies).not.toHaveProperty("@redis/client");
+    expect(existsSync(join(dir, "generated", "runtime", "stores", "postgres.ts"))).toBe(true);
+    expect(existsSync(join(dir, "generated", "runtime", "stores", "redis.ts"))).toBe(false);
+    const server = readFileSync(join(dir, "src", "server.ts"), "utf8");
+    expect(server).toContain('connectStore(process.env["A2A_STORE_URL"])');
+    expect(server).toMatch(/createA2AServer\(\{ card, executor: agent, store \}\)/);
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).toContain("A2A_STORE_URL=postgres://");
+    expect(readme).toMatch(/PORT=3001 npm start &\nPORT=3002 npm start &/);
+  }, 60_000);
+
+  it("redis: the Redis client instead", async () => {
+    const dir = await scaffold("redis");
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Json };
+    expect(pkg.dependencies).toHaveProperty("@redis/client");
+    expect(pkg.dependencies).not.toHaveProperty("pg");
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("A2A_STORE_URL=redis://");
+  }, 60_000);
+
+  it("memory (the default): no engine, no database client, and a clear refusal of A2A_STORE_URL", async () => {
+    const dir = await scaffold(undefined);
+    expect(JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8"))).not.toHaveProperty("stores");
+    expect(existsSync(join(dir, "generated", "runtime", "stores"))).toBe(false);
+    const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Json };
+    expect(Object.keys(pkg.dependencies)).not.toContain("pg");
+    expect(readFileSync(join(dir, "src", "server.ts"), "utf8")).toContain("A2A_STORE_URL is set, but this agent keeps its tasks in memory");
+  }, 60_000);
+
+  it("refuses an unknown store, naming the choices", async () => {
+    await expect(init({ dir: join(projectTempDir("init-store-"), "x"), spec: "1.0.1", store: "mongo" })).rejects.toThrow(/unknown store "mongo"; stores: memory, postgres, redis/);
+  });
+
+  const pgUrl = process.env.A2A_TEST_POSTGRES_URL;
+  it.skipIf(!pgUrl)("postgres: the project type-checks and builds; two instances on one database serve the same tasks", async () => {
+    const dir = await scaffold("postgres");
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { encoding: "utf8" });
+    expect(tsc.status, `${tsc.stdout}${tsc.stderr}`).toBe(0);
+    const start = (port: number) =>
+      new Promise<string>((resolve, reject) => {
+        const child = spawn(process.execPath, [join(dir, "dist", "src", "server.js")], { env: { ...process.env, PORT: String(port), A2A_STORE_URL: pgUrl }, stdio: ["ignore", "pipe", "pipe"] });
+        children.push(child);
+        let out = "";
+        child.stdout?.on("data", (d: Buffer) => {
+          out += d.toString();
+          const url = / listening on (http:\/\/\S+) /.exec(out)?.[1];
+          if (url) resolve(url);
+        });
+        child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
+      });
+    const [one, two] = await Promise.all([start(0), start(0)]);
+    const rpc = async (url: string | undefined, method: string, params: Json) => {
+      const r = await fetch(`${url}/`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+      return ((await r.json()) as { result: Json }).result;
+    };
+    const sent = (await rpc(one, "SendMessage", { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hello" }] }, configuration: { returnImmediately: true } })) as { task?: Json; message?: Json };
+    const taskId = sent.task?.id;
+    expect(taskId, JSON.stringify(sent)).toBeDefined();
+    expect(await rpc(two, "GetTask", { id: taskId })).toMatchObject({ id: taskId });
+  }, 120_000);
+});
