@@ -260,16 +260,21 @@ export interface Captured {
   binding?: string;
 }
 
+/**
+ * The data of each event of an SSE body, whatever other fields its block has (`id:` first, with the
+ * store's event ids): the `data:` lines of each block joined by newlines; blocks with none left out.
+ */
+export function sseData(text: string): string[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n"))
+    .filter((data) => data !== "");
+}
+
 /** The bodies of a response: its JSON, or the data of each SSE event. */
 async function bodiesOf(response: Response, text: string): Promise<unknown[]> {
   const type = response.headers.get("content-type") ?? "";
-  if (type.includes("text/event-stream")) {
-    return text
-      .split(/\r?\n\r?\n/)
-      .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n"))
-      .filter((data) => data !== "")
-      .map((data) => JSON.parse(data) as unknown);
-  }
+  if (type.includes("text/event-stream")) return sseData(text).map((data) => JSON.parse(data) as unknown);
   return text ? [JSON.parse(text) as unknown] : [];
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, restErrorProblem, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, modules, restErrorProblem, sseData, startServer, type RunningServer } from "./harness.js";
 
 /**
  * Seeded fuzzing of the HTTP+JSON binding of 1.0.1 behind each adapter: the proto's routes with their
@@ -158,7 +158,7 @@ for (const framework of FRAMEWORKS) {
               const problem = fastifyBadUrl ? undefined : restErrorProblem(body, response.status);
               if (problem) problems.push(`${what}: ${response.status} ${problem}: ${text.slice(0, 200)}`);
             } else if (type.startsWith("text/event-stream")) {
-              for (const block of text.split("\n\n").filter((b) => b.startsWith("data:"))) JSON.parse(block.slice(5));
+              for (const data of sseData(text)) JSON.parse(data);
             } else JSON.parse(text);
           } catch (error) {
             problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, restErrorProblem, startServer, subset, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, restErrorProblem, sseData, startServer, subset, type RunningServer } from "./harness.js";
 
 /**
  * The HTTP+JSON binding of 1.0.1 (specification-1.0.1.md §11) on every adapter: routes from the proto's
@@ -98,10 +98,7 @@ for (const framework of FRAMEWORKS) {
       it("POST /message:stream answers Server-Sent Events of StreamResponse objects (§11.7)", async () => {
         const response = await fetch(`${server.restUrl}/message:stream`, { method: "POST", headers: JSON_V1, body: JSON.stringify({ message: message({ parts: [{ text: "task" }] }) }) });
         expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-        const events = (await response.text())
-          .split("\n\n")
-          .filter((b) => b.startsWith("data:"))
-          .map((b) => JSON.parse(b.slice(5)) as Json);
+        const events = sseData(await response.text()).map((data) => JSON.parse(data) as Json);
         expect(Object.keys(events[0] as Json)).toEqual(["task"]);
         expect(events.at(-1)).toMatchObject({ statusUpdate: { status: { state: "TASK_STATE_COMPLETED" } } });
       });
