@@ -29,7 +29,11 @@ export class LeaseWatch {
   private renewing = false;
   private scanning = false;
 
-  constructor(private readonly options: LeaseWatchOptions) {}
+  private readonly options: LeaseWatchOptions;
+
+  constructor(options: LeaseWatchOptions) {
+    this.options = options;
+  }
 
   /** Keeps renewing a lease this instance took (in the task's commit, or with `acquire`). */
   hold(taskId: string): void {

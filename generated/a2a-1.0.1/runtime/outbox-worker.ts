@@ -35,7 +35,11 @@ export class OutboxWorker {
   private wake: (() => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
 
-  constructor(private readonly options: OutboxWorkerOptions) {}
+  private readonly options: OutboxWorkerOptions;
+
+  constructor(options: OutboxWorkerOptions) {
+    this.options = options;
+  }
 
   start(): void {
     if (this.running) return;
