@@ -520,6 +520,7 @@ export const A2A_PROFILE: ProtocolProfile = {
   resultWrappers: {},
   protoJson: false,
   serverGeneratedTaskIds: false,
+  extensionsHeader: "X-A2A-Extensions",
 };
 
 /**

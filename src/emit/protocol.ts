@@ -33,6 +33,7 @@ export function protocolView(ir: ProtocolIR) {
     httpRoutes: routes ? routes.map((r) => JSON.stringify(r)) : undefined,
     // The translation between the proto's shapes and the JSON-RPC ones, where they differ (0.3.0).
     wireShapes: routes ? SHAPES_BY_VERSION[ir.specVersion] : undefined,
+    inputFields: ir.inputFields ? Object.entries(ir.inputFields).map(([name, fields]) => `${JSON.stringify(name)}: ${JSON.stringify(fields)}`) : undefined,
     errorStatus: routes ? statuses.map((s) => `"${s.code}": ${JSON.stringify({ http: s.http, grpc: s.grpc })}`) : undefined,
     specVersion: JSON.stringify(ir.specVersion),
     wellKnownAgentCardPath: JSON.stringify(ir.facts.wellKnownAgentCardPath),

@@ -28,6 +28,9 @@ export function emitServer(
     hasWireShapes: httpRoutesFor(ir) !== undefined && SHAPES_BY_VERSION[ir.specVersion] !== undefined,
     compat,
     customMethods: customMethodNames(ir),
+    hasInputFields: ir.inputFields !== undefined,
+    /** One error class per error of the version's table, for the executor to raise (TaskNotFoundError → -32001). */
+    errors: ir.errors.map((e) => ({ name: e.name, code: e.code, message: e.defaultMessage ?? e.name.replace(/Error$/, "").replace(/([a-z0-9])([A-Z])/g, "$1 $2"), description: e.description })),
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);

@@ -44,6 +44,7 @@ export const SCHEMA_ID = "a2a";
 export function validatorSchema(ir: ProtocolIR): JsonObject {
   const definitions: JsonObject = {};
   for (const t of ir.types) definitions[t.name] = structuredClone(t.schema);
+  applySpecConstraints(definitions, ir.specConstraints);
   collapseAliasChains(definitions);
   const root: JsonObject = { $id: SCHEMA_ID, definitions };
   // Deepest first, so that an inner union is rewritten before the member that contains it moves.
@@ -56,6 +57,20 @@ export function validatorSchema(ir: ProtocolIR): JsonObject {
     (parent as Record<string, unknown>)[key] = union.dispatch.kind === "none" ? envelopeFirst(union, node, types) : dispatchChain(union, node);
   }
   return root;
+}
+
+/**
+ * The constraints of the specification text (the overlay's, e.g. "at least one part"), added to the
+ * property they bound: beside its keywords, or beside a `$ref` in an `allOf` (draft-07 ignores a `$ref`'s
+ * siblings).
+ */
+function applySpecConstraints(definitions: JsonObject, constraints: ProtocolIR["specConstraints"]): void {
+  for (const constraint of constraints) {
+    const properties = (definitions[constraint.definition] as JsonObject | undefined)?.properties;
+    if (!isObject(properties) || !isObject(properties[constraint.property])) continue;
+    const schema = properties[constraint.property] as JsonObject;
+    properties[constraint.property] = "$ref" in schema ? { allOf: [schema, { ...constraint.schema }] } : { ...schema, ...constraint.schema };
+  }
 }
 
 /**

@@ -6,6 +6,7 @@ import { refName } from "../schema/normalize.js";
 import type { Overlay } from "./overlay.js";
 import { METHOD_ROLES, type EnumInfo, type ErrorInfo, type MethodInfo, type MethodRole, type ProtocolIR, type TypeDecl, type TypeKind, type UnionInfo } from "./types.js";
 import { buildProfile } from "./profile.js";
+import { inputFieldsOf } from "./input-fields.js";
 import { findUnions } from "./unions.js";
 import { nameUnionMembers } from "./member-names.js";
 import { refuseAliasCycles } from "./aliases.js";
@@ -125,6 +126,9 @@ export function buildIR(input: BuildInput): ProtocolIR {
     profile: buildProfile(defs, methods, errors, overlay, input.specVersion, discriminatorField, unions, core),
     core,
     protoJsonDefaults: overlay.protoJson === true ? protoJsonDefaults(defs, new Set(errors.map((e) => e.name))) : {},
+    inputFields: overlay.protoJson === true ? inputFieldsOf(defs, methods.map((m) => m.paramsType).filter((t): t is string => typeof t === "string")) : undefined,
+    // A derived schema may lack a definition or property a constraint names: it applies where both exist.
+    specConstraints: (overlay.constraints ?? []).filter((c) => isObject(defs[c.definition]?.properties) && c.property in (defs[c.definition]?.properties as JsonObject)),
   };
 }
 

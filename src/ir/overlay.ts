@@ -23,6 +23,61 @@ export interface Overlay {
   protoJson?: boolean;
   /** Whether the text says task ids are server-generated, so a send naming a new task's `id` is refused (1.0 §3.4.2). */
   serverGeneratedTaskIds?: boolean;
+  /** Whether a streaming call that fails before its first event is answered with a plain JSON-RPC error (1.0), not an SSE error event. */
+  streamErrorsAsResponse?: boolean;
+  /** The header a client names the extensions it activates in (1.0 `A2A-Extensions`, 0.3 `X-A2A-Extensions`). */
+  extensionsHeader?: string;
+  /**
+   * Constraints the specification text states but the schema does not (a message needs at least one part,
+   * historyLength ≥ 0, ListTasks pageSize 1–100): JSON Schema keywords added to one property of one
+   * definition in the validators, each with the text it comes from. Bundled versions keep them in
+   * `schema/a2a-<version>.constraints.json`.
+   */
+  constraints?: SpecConstraint[];
+}
+
+/** One constraint of the specification text: `schema` (JSON Schema keywords) holds for `definition.property`. */
+export interface SpecConstraint {
+  definition: string;
+  property: string;
+  schema: JsonObject;
+  /** Where the text says so ("specification-1.0.1.md §5.7 ..."). */
+  source: string;
+}
+
+/** The keywords a constraint may add: bounds only, so that it narrows what the schema accepts and never changes a type. */
+const CONSTRAINT_KEYWORDS = new Set(["minItems", "maxItems", "minimum", "maximum", "exclusiveMinimum", "exclusiveMaximum", "minLength", "maxLength", "multipleOf"]);
+
+export function bundledConstraintsPath(version: string): string {
+  return join(BUNDLED_SCHEMA_DIR, `a2a-${version}.constraints.json`);
+}
+
+/** The spec-text constraints of a bundled version (none when it has no constraints file). */
+export function bundledConstraints(version: string): SpecConstraint[] {
+  const path = bundledConstraintsPath(version);
+  if (!existsSync(path)) return [];
+  const json = parseJson(readFileSync(path, "utf8"), path);
+  return parseConstraints(isObject(json) ? json.constraints : json, path, "/constraints");
+}
+
+export function parseConstraints(value: unknown, file: string, pointer: string): SpecConstraint[] {
+  if (!Array.isArray(value)) throw new CodegenError('"constraints" must be an array of { definition, property, schema, source }', { file, pointer });
+  return value.map((entry, index) => {
+    const at = `${pointer}/${index}`;
+    if (!isObject(entry)) throw new CodegenError("a constraint must be an object { definition, property, schema, source }", { file, pointer: at });
+    for (const key of ["definition", "property", "source"] as const) {
+      if (typeof entry[key] !== "string" || entry[key] === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${at}/${key}` });
+    }
+    const schema = entry.schema;
+    if (!isObject(schema) || Object.keys(schema).length === 0) throw new CodegenError('"schema" must be an object of JSON Schema keywords', { file, pointer: `${at}/schema` });
+    for (const [keyword, bound] of Object.entries(schema)) {
+      if (!CONSTRAINT_KEYWORDS.has(keyword)) {
+        throw new CodegenError(`"${keyword}" is not a bound a constraint may add (${[...CONSTRAINT_KEYWORDS].join(", ")})`, { file, pointer: `${at}/schema/${keyword}` });
+      }
+      if (typeof bound !== "number" || !Number.isFinite(bound)) throw new CodegenError(`"${keyword}" must be a number`, { file, pointer: `${at}/schema/${keyword}` });
+    }
+    return { definition: entry.definition as string, property: entry.property as string, schema: schema as JsonObject, source: entry.source as string };
+  });
 }
 
 export function bundledOverlayPath(version: string): string {
@@ -34,7 +89,9 @@ export function bundledOverlayPath(version: string): string {
  * its overlay file `schema/a2a-<version>.overlay.json`.
  */
 export function bundledOverlay(source: { overlay?: JsonObject | undefined; displayPath: string }, version: string): Overlay {
-  return source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(version));
+  const overlay = source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(version));
+  const constraints = bundledConstraints(version);
+  return constraints.length > 0 ? { ...overlay, constraints: [...(overlay.constraints ?? []), ...constraints] } : overlay;
 }
 
 export function loadOverlay(path: string, displayPath: string = path): Overlay {
@@ -77,5 +134,8 @@ export function parseOverlay(json: unknown, file: string): Overlay {
     ...(typeof json.versionHeader === "string" ? { versionHeader: json.versionHeader } : {}),
     ...(json.protoJson === true ? { protoJson: true } : {}),
     ...(json.serverGeneratedTaskIds === true ? { serverGeneratedTaskIds: true } : {}),
+    ...(json.streamErrorsAsResponse === true ? { streamErrorsAsResponse: true } : {}),
+    ...(typeof json.extensionsHeader === "string" && json.extensionsHeader !== "" ? { extensionsHeader: json.extensionsHeader } : {}),
+    ...(json.constraints !== undefined ? { constraints: parseConstraints(json.constraints, file, "/constraints") } : {}),
   };
 }

@@ -79,6 +79,8 @@ export function buildProfile(
     ...(overlay.versionHeader ? { versionHeader: overlay.versionHeader } : {}),
     protoJson: overlay.protoJson === true,
     serverGeneratedTaskIds: overlay.serverGeneratedTaskIds === true,
+    ...(overlay.streamErrorsAsResponse === true ? { streamErrorsAsResponse: true } : {}),
+    ...(overlay.extensionsHeader ? { extensionsHeader: overlay.extensionsHeader } : {}),
   };
 }
 

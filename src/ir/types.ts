@@ -1,6 +1,7 @@
 import type { MethodRole, ObjectShape, ProtocolProfile } from "../runtime/profile.js";
 import type { JsonObject } from "../schema/json.js";
 import type { ProtoJsonDefaults } from "../runtime/proto-defaults.js";
+import type { InputFields } from "../runtime/proto-json-input.js";
 
 export type { MethodRole, ObjectShape, ProtocolProfile };
 
@@ -39,6 +40,10 @@ export interface ProtocolIR {
   core: CoreTypes;
   /** What a reader puts back where a ProtoJSON writer left a field out at its default (empty unless the version is ProtoJSON). */
   protoJsonDefaults: ProtoJsonDefaults;
+  /** The constraints of the specification text the validators add to the schema (overlay `constraints`), each where the schema has its property. */
+  /** ProtoJSON versions (1.0): the fields each params definition reads, for input under proto names and without unknown fields. */
+  inputFields: InputFields | undefined;
+  specConstraints: Array<{ definition: string; property: string; schema: JsonObject; source: string }>;
 }
 
 /** The protocol's core objects, by role → the definition that plays it (`message` → "Message"). */

@@ -148,6 +148,11 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
     protoJson: true,
     // §3.4.2: "Task IDs are server-generated when a new task is created": a send naming one is refused.
     serverGeneratedTaskIds: true,
+    // A streaming call that fails before its first event is a plain JSON-RPC error response (what the 1.x
+    // SDKs and the TCK expect); 0.x frames it as one SSE error event (docs/interop.md, "Stream errors").
+    streamErrorsAsResponse: true,
+    // §3.2.6 / §14.2.2: the service parameter naming the extensions a client activates.
+    extensionsHeader: "A2A-Extensions",
   };
 
   const schema = {

@@ -17,6 +17,7 @@ import { A2AError } from "./a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, jsonResponse, mediaType, sseOf, type CoreRequest, type CoreResponse } from "./http.js";
 import { JSON_RPC_ERROR, parseJsonSafe } from "./jsonrpc.js";
 import { isObject, type JsonObject } from "./profile.js";
+import { afterFirstEvent } from "./sse.js";
 import { jsonFieldName, RouteTable } from "./http-routes.js";
 import type { A2AService, CallContext, ErrorStatus, HttpRoute } from "./service.js";
 import type { ValidationIssue } from "./validation.js";
@@ -96,15 +97,18 @@ export class RestBinding {
       const principal = this.service.requiresAuth ? await this.service.authenticate(httpCallContext(request, "HTTP+JSON")) : undefined;
       const read = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
       if ("response" in read) return read.response;
-      const params = rpc === undefined ? { value: read.params as unknown } : this.fromWire(rpc, read.params);
-      if ("response" in params) return params.response;
+      const wire = rpc === undefined ? { value: read.params as unknown } : this.fromWire(rpc, read.params);
+      if ("response" in wire) return wire.response;
       const method = route.method;
+      // 1.0 ProtoJSON: fields under their proto names (`history_length`) read as their JSON names, unknown ones left out.
+      const params = this.service.input(method, wire.value);
       const admitted: CallContext = httpCallContext(request, "HTTP+JSON", { principal });
       this.service.negotiate(admitted);
-      this.service.validate(method, params.value);
+      this.service.validate(method, params);
       const toWire = (result: unknown) => (rpc === undefined || !this.shapes ? result : this.shapes.resultToWire(rpc, result));
       if (this.service.methods.get(method)?.streaming) {
-        const events = await this.service.openStream(method, params.value, admitted, principal);
+        // An error before the first event is the call's HTTP error; after it, an SSE event.
+        const events = await afterFirstEvent(await this.service.openStream(method, params, admitted, principal));
         return sseOf(
           events,
           (event) => JSON.stringify(toWire(event)),
@@ -112,7 +116,7 @@ export class RestBinding {
           this.options.heartbeatMs,
         );
       }
-      const result = toWire(await this.service.invoke(method, params.value, admitted, principal));
+      const result = toWire(await this.service.invoke(method, params, admitted, principal));
       return jsonResponse(200, result === undefined || result === null ? {} : result, {}, this.contentType);
     } catch (error) {
       if (error instanceof A2AError) return this.error(error, rpc);
@@ -170,7 +174,7 @@ export class RestBinding {
     }
     if (route.query) {
       for (const [field, type] of Object.entries(route.query)) {
-        const values = request.query.getAll(field);
+        const values = protoName(field) === field ? request.query.getAll(field) : request.query.getAll(field).concat(request.query.getAll(protoName(field)));
         if (values.length === 0) continue;
         params[field] = queryValue(type, values);
       }
@@ -253,3 +257,7 @@ function describe(value: unknown): string {
   return Array.isArray(value) ? "an array" : value === null ? "null" : typeof value;
 }
 
+/** The proto name of a field's JSON name (`historyLength` → `history_length`), which ProtoJSON readers accept too. */
+function protoName(field: string): string {
+  return field.replace(/[A-Z]/g, (c) => `_${c.toLowerCase()}`);
+}

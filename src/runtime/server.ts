@@ -9,6 +9,8 @@
  */
 import { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
 import { jsonResponse, type CoreRequest, type CoreResponse } from "./http.js";
+import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "./card-cache-headers.js";
+import { declaredExtensions, extensionActivation } from "./extensions.js";
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
@@ -57,6 +59,13 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   logger?: ServerLogger;
   /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
   compat?: SecondVersion;
+  /**
+   * Caching of the agent card endpoint (specification-1.0.1.md §8.6.1): `Cache-Control: public,
+   * max-age=<maxAgeSeconds>` (default 300), a strong `ETag` of the card as served, `Last-Modified`
+   * (default: when the server was created), and 304 to a matching `If-None-Match` / `If-Modified-Since`.
+   * `false` sends `Cache-Control: no-cache` and no validators.
+   */
+  cardCache?: { maxAgeSeconds?: number; lastModified?: Date } | false;
 }
 
 /** A second version a server serves (built by runtime/compat-service.ts, which the output has only with --compat). */
@@ -111,6 +120,10 @@ export class A2AServerCore {
   private readonly logger: ServerLogger;
   /** The agent card paths answered (the version's, and the other well-known spellings). */
   private readonly cardPaths: ReadonlySet<string>;
+  /** The card as served (signed when `cardSigning` is set) and its caching headers; prepared once, when first asked for. */
+  private servedCard: Promise<{ body: string; headers: Record<string, string> } | Error> | undefined;
+  private readonly cardCache: ServerOptions["cardCache"];
+  private readonly createdAt = new Date();
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
     this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
@@ -126,6 +139,7 @@ export class A2AServerCore {
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
     const heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.cardCache = options.cardCache;
     this.cardPaths = new Set([binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);
 
     const listed = listedInterfaces(options.card as JsonObject);
@@ -181,15 +195,30 @@ export class A2AServerCore {
     }
   }
 
+  /** The agent card, with its caching headers; 304 when the client's copy is current (§8.6.1). */
+  private async card(request: CoreRequest): Promise<CoreResponse> {
+    this.servedCard ??= prepareCard(this.compatService ?? this.service, this.cardCache, this.cardCache === false ? undefined : (this.cardCache?.lastModified ?? this.createdAt));
+    const served = await this.servedCard;
+    if (served instanceof Error) {
+      this.logger.error("a2a: the agent card could not be prepared", served);
+      return jsonResponse(500, failure(null, jsonRpcError(JSON_RPC_ERROR.internalError, "The agent card is not available")));
+    }
+    const validators = served.headers as Partial<CardCacheHeaders>;
+    if (validators.etag !== undefined && cardNotModified({ ifNoneMatch: request.headers["if-none-match"], ifModifiedSince: request.headers["if-modified-since"] }, validators as CardCacheHeaders)) {
+      return { kind: "empty", status: 304, headers: { ...served.headers } };
+    }
+    return { kind: "json", status: 200, headers: { "content-type": "application/json", ...served.headers }, body: served.body };
+  }
+
   private async route(request: CoreRequest): Promise<CoreResponse> {
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
-      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify((this.compatService ?? this.service).card) };
+      return this.card(request);
     }
-    if (this.jsonrpc && request.path === this.rpcPath) return this.jsonrpc.handle(request);
+    if (this.jsonrpc && request.path === this.rpcPath) return withExtensions(this.service, request, await this.jsonrpc.handle(request));
     if (this.rest) {
       const answer = await this.rest.handle(request);
-      if (answer) return answer;
+      if (answer) return withExtensions(this.service, request, answer);
     }
     return httpError(404, `Not found: ${request.path}`);
   }
@@ -211,6 +240,26 @@ export function checkExtendedCardAuth(card: JsonObject, authenticates: boolean):
       `(specification-1.0.1.md §13.3: GetExtendedAgentCard MUST require authentication), and without a scheme every caller would get it anonymously. ` +
       `Declare securitySchemes and ${v1 ? "securityRequirements" : "security"} in the card (and pass auth.verify), or set ${field} to false.`,
   );
+}
+
+/** The card as served (signed by the service's `cardSigning`, when set) and its caching headers; an Error when signing failed. */
+async function prepareCard(service: A2AService, cache: ServerOptions["cardCache"], lastModified: Date | undefined): Promise<{ body: string; headers: Record<string, string> } | Error> {
+  try {
+    const body = JSON.stringify(await service.signedCard(service.card));
+    if (cache === false || lastModified === undefined) return { body, headers: { "cache-control": "no-cache" } };
+    const headers = await cardCacheHeaders(body, { ...(cache?.maxAgeSeconds !== undefined ? { maxAgeSeconds: cache.maxAgeSeconds } : {}), lastModified });
+    return { body, headers: { ...headers } };
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The response naming the extensions the request activated, in the version's extensions header (as the 0.3 and 1.x SDKs do). */
+function withExtensions(service: A2AService, request: CoreRequest, response: CoreResponse): CoreResponse {
+  const header = service.profile.extensionsHeader;
+  if (!header) return response;
+  const { activated } = extensionActivation(declaredExtensions(service.card), request.headers[header.toLowerCase()]);
+  return activated.length === 0 ? response : { ...response, headers: { ...response.headers, [header.toLowerCase()]: activated.join(", ") } };
 }
 
 function pathOf(url: unknown): string | undefined {

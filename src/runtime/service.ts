@@ -10,6 +10,8 @@ import { authenticate, securityRequirements, type AuthOptions, type SecurityRequ
 import type { CoreRequest } from "./http.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
+import { declaredExtensions, extensionActivation } from "./extensions.js";
+import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
 import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
 import { lastEventSequence } from "./event-ids.js";
@@ -54,6 +56,8 @@ export interface ProtocolBinding {
   errorStatus?: { readonly [code: number]: ErrorStatus };
   /** Where the HTTP+JSON binding carries the proto's shapes rather than the JSON-RPC ones (0.3.0): the translation. */
   wireShapes?: WireShapeAdapter;
+  /** ProtoJSON versions: the fields params are read under (proto names accepted, unknown fields left out). */
+  inputFields?: InputFields;
 }
 
 /** How a binding other than JSON-RPC reports an error: its HTTP status and gRPC status name. */
@@ -123,6 +127,12 @@ export interface ServiceOptions {
   pushPayload?: PushPayloadHook;
   /** Another service's task runtime to run on (a compat version's service runs on the primary's: one executor, one store). */
   runtime?: TaskRuntime;
+  /**
+   * Signs the agent card (and the extended card) once, before it is first served: e.g.
+   * `(card) => signAgentCard(card, privateKey, { kid: "key-1", alg: "ES256" })` of runtime/card-signature.ts
+   * (generated with `--card-signatures`). The signed card must be the card plus its `signatures`.
+   */
+  cardSigning?: (card: JsonObject) => Promise<object> | object;
 }
 
 export class A2AService {
@@ -170,6 +180,26 @@ export class A2AService {
     return this.options.card as JsonObject;
   }
 
+  /** A card as served: signed by `cardSigning` when set (memoized: each card is signed once). */
+  signedCard(card: JsonObject): Promise<JsonObject> {
+    const sign = this.options.cardSigning;
+    if (!sign) return Promise.resolve(card);
+    let signed = this.signedCards.get(card);
+    if (!signed) {
+      // A copy: the card the server was given may change later, the signature must cover what is served.
+      signed = Promise.resolve()
+        .then(() => sign(JSON.parse(JSON.stringify(card)) as JsonObject))
+        .then((out) => {
+          if (!isObject(out) || !Array.isArray(out.signatures)) throw new TypeError("cardSigning must resolve to the card with its `signatures`");
+          return out;
+        });
+      this.signedCards.set(card, signed);
+    }
+    return signed;
+  }
+
+  private readonly signedCards = new WeakMap<JsonObject, Promise<JsonObject>>();
+
   /** Stops executions, waits for pending push notifications. */
   close(): Promise<void> {
     return this.runtime.close();
@@ -180,14 +210,16 @@ export class A2AService {
 
   /** Authenticates, negotiates the version, validates params, runs the method; throws A2AError. */
   async call(method: string, params: unknown, ctx: CallContext): Promise<unknown> {
-    const principal = await this.admit(method, params, ctx);
-    return this.invoke(method, params, ctx, principal);
+    const input = this.input(method, params);
+    const principal = await this.admit(method, input, ctx);
+    return this.invoke(method, input, ctx, principal);
   }
 
   /** The same for a streaming method; errors before the first event reject, later ones are thrown by the iterator. */
   async stream(method: string, params: unknown, ctx: CallContext): Promise<AsyncIterable<unknown>> {
-    const principal = await this.admit(method, params, ctx);
-    return this.openStream(method, params, ctx, principal);
+    const input = this.input(method, params);
+    const principal = await this.admit(method, input, ctx);
+    return this.openStream(method, input, ctx, principal);
   }
 
   /** The authenticated extended card (the extended-card method of the version). */
@@ -227,11 +259,17 @@ export class A2AService {
    */
   negotiate(ctx: CallContext): void {
     const name = this.profile.versionHeader;
-    if (!name) return;
+    if (!name) {
+      this.extensions(ctx);
+      return;
+    }
     const asked = ctx.headers[name.toLowerCase()] ?? ctx.request?.query.get(name) ?? undefined;
     const supported = this.profile.specVersion.split(".").slice(0, 2).join(".");
     const askedMinor = asked?.trim().split(".").slice(0, 2).join(".");
-    if (askedMinor === supported) return;
+    if (askedMinor === supported) {
+      this.extensions(ctx);
+      return;
+    }
     throw this.publicError(
       new A2AError(
         this.runtime.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest),
@@ -239,6 +277,44 @@ export class A2AService {
         { supported: [supported], requested: asked ?? null },
       ),
     );
+  }
+
+  /**
+   * A method's params as the version reads them: in ProtoJSON versions (1.0) fields under their proto
+   * names (`history_length`) take their JSON names and unknown fields are left out (never stored or
+   * echoed); other versions' params as they are.
+   */
+  input(method: string, params: unknown): unknown {
+    const type = this.binding.methods[method]?.paramsType;
+    const fields = this.binding.inputFields;
+    if (!fields || !type) return params;
+    const read = protoJsonInput(params, type, fields);
+    // An `id` in send params is no unknown field to drop: task ids are server-generated (1.0.1 §3.4.2), and a
+    // client naming one is refused (serverGeneratedTaskIds), not silently given another id.
+    const role = this.methods.get(method)?.role;
+    if (this.profile.serverGeneratedTaskIds && (role === "send" || role === "stream") && isObject(params) && params.id !== undefined && isObject(read)) return { ...read, id: params.id };
+    return read;
+  }
+
+  /**
+   * The extensions a call activates (the version's extensions header, §3.2.6): those it names that the card
+   * declares. A call that leaves out an extension the card marks `required: true` is refused (§3.3.4: "the
+   * agent MUST return ExtensionSupportRequiredError"; 0.3 has no such code: -32600 Invalid Request).
+   */
+  extensions(ctx: CallContext): string[] {
+    const header = this.profile.extensionsHeader;
+    if (!header) return [];
+    const { activated, missing } = extensionActivation(declaredExtensions(this.card), ctx.headers[header.toLowerCase()]);
+    if (missing.length > 0) {
+      const list = missing.join(", ");
+      throw this.publicError(
+        new A2AError(this.runtime.code("ExtensionSupportRequired", JSON_RPC_ERROR.invalidRequest), `This agent requires the extension${missing.length > 1 ? "s" : ""} ${list}: activate ${missing.length > 1 ? "them" : "it"} in the ${header} header`, {
+          required: missing,
+          header,
+        }),
+      );
+    }
+    return activated;
   }
 
   /** Validates a method's params with the version's validator; issues point into the params ("/message/parts"). */
@@ -282,7 +358,7 @@ export class A2AService {
       // A reconnect names the last event it received (SSE Last-Event-ID): the stream resumes after it.
       if (role === "resubscribe") return await this.runtime.resubscribe(role, p, principal, lastEventSequence(ctx.headers["last-event-id"]));
       if (role !== "stream") throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), `Method not implemented: ${method}`);
-      return await this.runtime.stream(role, method, p, principal);
+      return await this.runtime.stream(role, method, p, principal, this.extensions(ctx));
     } catch (error) {
       throw this.failure(method, error);
     }
@@ -324,7 +400,7 @@ export class A2AService {
     const runtime = this.runtime;
     switch (role) {
       case "send":
-        return this.shapes.wrap("send", await runtime.send(method, params, principal));
+        return this.shapes.wrap("send", await runtime.send(method, params, principal, this.extensions(ctx)));
       case "list":
         return this.listTasks(params, principal);
       case "get":
@@ -341,7 +417,7 @@ export class A2AService {
         await this.deletePushConfig(params, principal);
         return this.profile.emptyResults.includes("pushDelete") ? {} : null;
       case "extendedCard":
-        return this.authenticatedCard();
+        return this.signedCard(this.authenticatedCard());
       default: {
         const handler = this.options.methods?.[method];
         if (handler) return handler(params, { principal, request: ctx.request ?? requestOf(ctx) });

@@ -67,8 +67,7 @@ describe("programmatic API", () => {
     const r = spawnSync(process.execPath, [join(ROOT, "examples", "build.mjs"), out], { cwd: ROOT, encoding: "utf8" });
     expect(r.stderr).toBe("");
     expect(r.status).toBe(0);
-    // 37 + the HTTP+JSON binding's issue-pointers.ts, wire-shapes.ts and 0.3.0's wire-shapes-0.3.0.ts.
-    expect(r.stdout).toMatch(/generated 40 files for A2A 0\.3\.0/);
+    expect(r.stdout).toMatch(/generated 42 files for A2A 0\.3\.0/);
     expect(r.stdout).toMatch(/check: up to date/);
     expect(r.stdout).toMatch(/9 methods → 10 methods: 1 added/);
     expect(listFiles(out)).toContain("server/node.ts");

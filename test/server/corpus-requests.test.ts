@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { corpusRows, readCorpusDocument } from "../corpus.js";
 import { generatedValidators } from "../helpers.js";
-import { rawPost, startServer } from "./harness.js";
+import { rawPost, sseData, startServer } from "./harness.js";
 
 /**
  * Every 0.x JSON-RPC request of the real-world corpus, sent as it is to the generated server of its
@@ -44,7 +44,7 @@ describe("real-world requests", () => {
           }
           // A streaming method answers with a stream, its errors as the one event.
           const sse = (response.headers.get("content-type") ?? "").startsWith("text/event-stream");
-          const events = sse ? response.text.split("\n\n").map((b) => b.split("\n").find((l) => l.startsWith("data: "))).filter((l): l is string => l !== undefined).map((l) => JSON.parse(l.slice(6)) as Json) : [];
+          const events = sse ? sseData(response.text).map((data) => JSON.parse(data) as Json) : [];
           const body = (sse ? events[0] : response.json) as Json;
           const error = body?.error as { code: number; data?: Json } | undefined;
           if (valid) {

@@ -46,19 +46,22 @@ const METHODS = [
 /** A valid request of A2A 1.0 (PascalCase methods, ProtoJSON shapes). */
 function validRequestV1(r: Rng, id: Json): { [k: string]: Json } {
   // Issue 15/16 vocabulary: parts of types the card does not accept (-32005), a contextId beside a taskId (§3.4.3).
+  // Issue 15 items 1 and 2: proto field names, unknown fields, an empty parts list.
   const message = {
     messageId: `m${r.int(1e6)}`,
     role: r.pick(["ROLE_USER", "ROLE_AGENT"]),
-    parts: [r.pick<Json>([{ text: r.pick(TEXTS) }, { data: { a: 1 } }, { url: "https://x/y" }, { url: "https://x/a.pdf", mediaType: "application/pdf" }])],
+    parts: r.next() < 0.05 ? [] : [r.pick<Json>([{ text: r.pick(TEXTS) }, { data: { a: 1 } }, { url: "https://x/y" }, { url: "https://x/a.pdf", mediaType: "application/pdf" }])],
     ...(r.next() < 0.2 ? { taskId: `t${r.int(10)}`, contextId: "another-context" } : {}),
+    ...(r.next() < 0.1 ? { tckUnknownField: 1 } : {}),
+    ...(r.next() < 0.1 ? { task_id: `t${r.int(10)}`, context_id: "ctx" } : {}),
   };
   const taskId = r.pick(["t-unknown", "", `t${r.int(10)}`]);
   const method = r.pick(["SendMessage", "SendStreamingMessage", "GetTask", "ListTasks", "CancelTask", "SubscribeToTask", "CreateTaskPushNotificationConfig", "GetTaskPushNotificationConfig", "ListTaskPushNotificationConfigs", "DeleteTaskPushNotificationConfig", "GetExtendedAgentCard"]);
   const params: Record<string, Json> = {
     SendMessage: { message, configuration: { returnImmediately: r.next() < 0.2, historyLength: r.int(4) }, ...(r.next() < 0.1 ? { id: "client-chosen" } : {}) },
     SendStreamingMessage: { message },
-    GetTask: { id: taskId, historyLength: r.int(5) },
-    ListTasks: { pageSize: r.int(5), status: r.pick(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]) },
+    GetTask: r.next() < 0.2 ? { id: taskId, history_length: r.int(5) - 1 } : { id: taskId, historyLength: r.int(5) - 1 },
+    ListTasks: { pageSize: r.pick([r.int(5), 100, 101]), status: r.pick(["TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]), ...(r.next() < 0.2 ? { page_size: r.int(120) } : {}) },
     CancelTask: { id: taskId },
     SubscribeToTask: { id: taskId },
     CreateTaskPushNotificationConfig: r.next() < 0.2 ? { id: taskId, url: "http://127.0.0.1:9/h" } : { taskId, url: r.pick(["http://127.0.0.1:9/h", "http://10.1.2.3/", "ftp://x", "not a url"]) },
@@ -150,6 +153,8 @@ function input(r: Rng, i: number, version: string): Input {
   const v1 = version.startsWith("1.");
   // 1.0 asks for the A2A-Version header; it is left out now and then (VersionNotSupportedError).
   const json: Record<string, string> = v1 && r.next() < 0.95 ? { "content-type": "application/json", "a2a-version": "1.0" } : { "content-type": "application/json" };
+  // Issue 15 item 9: the extensions header, well-formed or not (the version's: A2A-Extensions, X-A2A-Extensions).
+  if (r.next() < 0.05) json[v1 ? "a2a-extensions" : "x-a2a-extensions"] = r.pick(["https://example.com/ext/v1", " , ,", "a,b,,c", "urn:x;y=1"]);
   const validRequest = v1 ? validRequestV1 : validRequestV0;
   const id = r.pick<Json>([i, 0, `s${i}`, null, -1, 1.5, { a: 1 }, [1], true]);
   const roll = r.next();

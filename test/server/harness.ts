@@ -141,6 +141,10 @@ export interface ServerSetup {
   pushNotifications?: boolean;
   /** 1.0 and 0.3: the card lists an HTTP+JSON interface beside JSON-RPC (both at /a2a: JSON-RPC at the path, REST routes under it). */
   rest?: boolean;
+  /** Another executor than testExecutor() (it gets the generated core module, for its error classes). */
+  executor?: (core: VersionModules["core"]) => unknown;
+  /** More server options (ServerOptions), passed as they are. */
+  options?: Record<string, unknown>;
   /** Custom JSON-RPC methods (ServerOptions.methods). */
   methods?: Record<string, (params: unknown, context: { principal: unknown; request: { signal?: AbortSignal } }) => unknown>;
 }
@@ -196,7 +200,7 @@ export async function startServer(version: string, framework: Framework, setup: 
   const card = testCard(version, setup);
   const core = m.core.createA2AServer({
     card: card as never,
-    executor: testExecutor() as never,
+    executor: (setup.executor ? setup.executor(m.core) : testExecutor()) as never,
     rpcPath: "/a2a",
     ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } as never } : {}),
     ...(setup.auth ? { auth: setup.auth as never } : setup.extendedCard ? { auth: TEST_AUTH as never } : {}),
@@ -206,6 +210,7 @@ export async function startServer(version: string, framework: Framework, setup: 
     heartbeatMs: setup.heartbeatMs ?? 0,
     pushNotifications: { allow: setup.allow ?? ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },
     logger: { error: () => undefined, warn: () => undefined },
+    ...(setup.options ?? {}),
   });
   let port: number;
   let close: () => Promise<void>;
@@ -270,16 +275,21 @@ export interface Captured {
   wire?: unknown[];
 }
 
+/**
+ * The data of each event of an SSE body, whatever other fields its block has (`id:` first, with the
+ * store's event ids): the `data:` lines of each block joined by newlines; blocks with none left out.
+ */
+export function sseData(text: string): string[] {
+  return text
+    .split(/\r?\n\r?\n/)
+    .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n"))
+    .filter((data) => data !== "");
+}
+
 /** The bodies of a response: its JSON, or the data of each SSE event. */
 async function bodiesOf(response: Response, text: string): Promise<unknown[]> {
   const type = response.headers.get("content-type") ?? "";
-  if (type.includes("text/event-stream")) {
-    return text
-      .split(/\r?\n\r?\n/)
-      .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).replace(/^ /, "")).join("\n"))
-      .filter((data) => data !== "")
-      .map((data) => JSON.parse(data) as unknown);
-  }
+  if (type.includes("text/event-stream")) return sseData(text).map((data) => JSON.parse(data) as unknown);
   return text ? [JSON.parse(text) as unknown] : [];
 }
 

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, restErrorProblem, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, modules, restErrorProblem, sseData, startServer, type RunningServer } from "./harness.js";
 import { restErrorProblem030 } from "./rest-wire.js";
 
 /**
@@ -168,7 +168,7 @@ for (const framework of FRAMEWORKS) {
               const problem = fastifyBadUrl ? undefined : version === "0.3.0" ? restErrorProblem030(body) : restErrorProblem(body, response.status);
               if (problem) problems.push(`${what}: ${response.status} ${problem}: ${text.slice(0, 200)}`);
             } else if (type.startsWith("text/event-stream")) {
-              for (const line of text.split("\n").filter((l) => l.startsWith("data:"))) JSON.parse(line.slice(5));
+              for (const data of sseData(text)) JSON.parse(data);
             } else JSON.parse(text);
           } catch (error) {
             problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, restErrorProblem, startServer, subset, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, restErrorProblem, sseData, startServer, subset, type RunningServer } from "./harness.js";
 
 /**
  * The HTTP+JSON binding of 1.0.1 (specification-1.0.1.md §11) on every adapter: routes from the proto's
@@ -98,11 +98,7 @@ for (const framework of FRAMEWORKS) {
       it("POST /message:stream answers Server-Sent Events of StreamResponse objects (§11.7)", async () => {
         const response = await fetch(`${server.restUrl}/message:stream`, { method: "POST", headers: JSON_V1, body: JSON.stringify({ message: message({ parts: [{ text: "task" }] }) }) });
         expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-        const events = (await response.text())
-          .split("\n\n")
-          .map((b) => b.split("\n").find((l) => l.startsWith("data:")))
-          .filter((l): l is string => l !== undefined)
-          .map((l) => JSON.parse(l.slice(5)) as Json);
+        const events = sseData(await response.text()).map((data) => JSON.parse(data) as Json);
         expect(Object.keys(events[0] as Json)).toEqual(["task"]);
         expect(events.at(-1)).toMatchObject({ statusUpdate: { status: { state: "TASK_STATE_COMPLETED" } } });
       });
@@ -128,6 +124,12 @@ for (const framework of FRAMEWORKS) {
         // Hardening issue 16, item 1: 5,000 levels (V8's JSON.stringify overflows near 4,500): refused naming the field, never stored.
         ["metadata nested 5,000 levels → 400 naming message.metadata.a…", () => request("POST", "/message:send", `{"message":{"messageId":"m-deep","role":"ROLE_USER","parts":[{"text":"task"}],"metadata":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}}`), 400, { status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest" }] }],
         ["a streamed data part nested 5,000 levels → 400 JSON, not a stream", () => request("POST", "/message:stream", `{"message":{"messageId":"m-deep","role":"ROLE_USER","parts":[{"data":${'{"a":'.repeat(5000)}1${"}".repeat(5000)}}]}}`), 400, { status: "INVALID_ARGUMENT", details: [{ "@type": "type.googleapis.com/google.rpc.BadRequest" }] }],
+        // Issue 15: spec-text constraints (§5.7), ProtoJSON input (proto names in the query, unknown fields).
+        ["historyLength -1 → 400 naming historyLength", () => request("GET", "/tasks/x?historyLength=-1", undefined, V1), 400, { details: [{ fieldViolations: [{ field: "historyLength" }] }] }],
+        ["history_length (a proto name) -1 → 400 naming historyLength", () => request("GET", "/tasks/x?history_length=-1", undefined, V1), 400, { details: [{ fieldViolations: [{ field: "historyLength" }] }] }],
+        ["pageSize 0 → 400 naming pageSize", () => request("GET", "/tasks?pageSize=0", undefined, V1), 400, { details: [{ fieldViolations: [{ field: "pageSize" }] }] }],
+        ["an empty parts list → 400 naming message.parts", () => request("POST", "/message:send", JSON.stringify({ message: message({ parts: [] }) })), 400, { details: [{ fieldViolations: [{ field: "message.parts" }] }] }],
+        ["an unknown field is ignored, the rest judged: unknown task → 404", () => request("POST", "/tasks/none:cancel", JSON.stringify({ tckUnknownField: 1 })), 404, { details: [{ reason: "TASK_NOT_FOUND" }] }],
         ["a push config for an unknown task → 404", () => request("POST", "/tasks/none/pushNotificationConfigs", JSON.stringify({ url: "http://10.0.0.1/h" })), 404, { details: [{ reason: "TASK_NOT_FOUND" }] }],
       ];
       it.each(cases)("%s", async (name, call, status, expected) => {

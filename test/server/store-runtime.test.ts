@@ -10,7 +10,10 @@
  * - cancel on one instance stops the execution where it runs; an instance that dies holding a lease has
  *   its task failed by another, with a status message saying so, and its subscribers see that terminal
  *   event;
- * - a lost engine gives a clean -32603 (no stack, no hang).
+ * - a lost engine gives a clean -32603 (no stack, no hang);
+ * - issue 15 on the store: SubscribeToTask on an input-required task stays open through the turn another
+ *   instance runs, to the terminal state (1.0.1 §3.1.6); an A2A error raised before a follow-up turn's
+ *   first event is the call's error and gives the execution lease back (the task keeps waiting).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError, type A2AStore } from "../../src/runtime/tasks.js";
@@ -48,14 +51,18 @@ afterAll(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);
 });
 
-/** Counts overlapping executions; "ask" waits for input every turn; "tick N" streams N status updates; "hang" runs until aborted. */
-function executor(stats: { running: number; maxRunning: number; aborted: string[] }) {
+/**
+ * Counts overlapping executions; "ask" waits for input every turn; "tick N" streams N status updates; "hang" runs
+ * until aborted; "refuse" raises the version's UnsupportedOperationError (a generated class) before any event.
+ */
+function executor(stats: { running: number; maxRunning: number; aborted: string[] }, errors: Record<string, unknown> = {}) {
   return {
     async execute(c: Ctx, events: Events) {
       stats.running++;
       stats.maxRunning = Math.max(stats.maxRunning, stats.running);
       try {
         const text = c.text.trim();
+        if (text === "refuse") throw new (errors.UnsupportedOperationError as new (message?: string) => Error)("not now");
         if (text.startsWith("tick")) {
           const n = Number(text.split(" ")[1] ?? 3);
           for (let i = 1; i <= n; i++) {
@@ -84,7 +91,7 @@ async function server(store: A2AStore, stats: { running: number; maxRunning: num
   const m = await modules("1.0.1");
   const core = m.core.createA2AServer({
     card: testCard("1.0.1") as never,
-    executor: executor(stats) as never,
+    executor: executor(stats, m.core as unknown as Record<string, unknown>) as never,
     store: store as never,
     pushNotifications: false,
     logger: { error: () => undefined, warn: () => undefined },
@@ -188,6 +195,37 @@ for (const engine of engines) {
       const after: unknown[] = [];
       for await (const event of await b.stream("SubscribeToTask", { id: taskId }, ctx({ "last-event-id": String(ids.at(-1)) }))) after.push(event);
       expect(after).toEqual([]);
+    });
+
+    it("SubscribeToTask on an input-required task follows the turn another instance runs until the terminal state (1.0.1 §3.1.6)", async () => {
+      const { a, b } = await pair();
+      const task = ((await a.call("SendMessage", { message: message("ask") }, ctx())) as { task: Json }).task;
+      expect(stateOf({ task })).toBe("TASK_STATE_INPUT_REQUIRED");
+      const subscription = await b.stream("SubscribeToTask", { id: task.id }, ctx());
+      const events: unknown[] = [];
+      const following = (async () => {
+        for await (const event of subscription) events.push(event);
+      })();
+      await sleep(50);
+      // The stream stays open while the task waits for the client; the answer's turn (on A) is followed to its end.
+      expect(events.map(stateOf)).toEqual(["TASK_STATE_INPUT_REQUIRED"]);
+      await a.call("SendMessage", { message: message("tick 2", { taskId: task.id }) }, ctx());
+      await following;
+      expect(events.map(stateOf)).toEqual(["TASK_STATE_INPUT_REQUIRED", "TASK_STATE_WORKING", "TASK_STATE_WORKING", "TASK_STATE_COMPLETED"]);
+    });
+
+    it("an A2A error raised before a follow-up turn's first event is the call's error; the task keeps waiting, its lease given back", async () => {
+      const { a, b } = await pair({ leaseMs: 300 });
+      const task = ((await a.call("SendMessage", { message: message("ask") }, ctx())) as { task: Json }).task;
+      await expect(a.call("SendMessage", { message: message("refuse", { taskId: task.id }) }, ctx())).rejects.toMatchObject({ code: -32004, message: "not now" });
+      // Past the lease time: no instance took the task over (it would have failed it).
+      await sleep(900);
+      expect(await b.call("GetTask", { id: task.id }, ctx())).toMatchObject({ status: { state: "TASK_STATE_INPUT_REQUIRED" } });
+      // The lease is free: another instance runs the next turn at once.
+      const started = Date.now();
+      const answered = ((await b.call("SendMessage", { message: message("tick 1", { taskId: task.id }) }, ctx())) as { task: Json }).task;
+      expect(stateOf({ task: answered })).toBe("TASK_STATE_COMPLETED");
+      expect(Date.now() - started).toBeLessThan(2_000);
     });
 
     it("cancel on one instance aborts the execution on the other (it loses the lease)", async () => {

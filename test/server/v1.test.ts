@@ -80,6 +80,13 @@ for (const framework of FRAMEWORKS) {
         ["a part with no content → -32602", rpc(5, "SendMessage", { message: message({ parts: [{ mediaType: "text/plain" }] }) }), 200, { id: 5, error: { code: -32602 } }],
         ["id 0 is echoed", rpc(0, "GetTask", { id: "none" }), 200, { id: 0, error: { code: -32001 } }],
         ["a body over the limit → 413", " ".repeat(70 * 1024), 413, { id: null, error: { code: -32600 } }],
+        // Issue 15: spec-text constraints (§5.7, §9.5), ProtoJSON input, streams that fail before their first event (§9.5).
+        ["an empty parts list (§9.5 \"At least one part is required\") → -32602 naming it", rpc(6, "SendMessage", { message: message({ parts: [] }) }), 200, { id: 6, error: { code: -32602, data: [{ fieldViolations: [{ field: "params.message.parts" }] }] } }],
+        ["historyLength -1 (§5.7) → -32602 naming it", rpc(7, "GetTask", { id: "none", historyLength: -1 }), 200, { id: 7, error: { code: -32602, data: [{ fieldViolations: [{ field: "params.historyLength" }] }] } }],
+        ["history_length -1 (a proto name) → -32602 naming historyLength", rpc(8, "GetTask", { id: "none", history_length: -1 }), 200, { id: 8, error: { code: -32602, data: [{ fieldViolations: [{ field: "params.historyLength" }] }] } }],
+        ["ListTasks pageSize 101 (§5.7: 1–100) → -32602 naming it", rpc(9, "ListTasks", { pageSize: 101 }), 200, { id: 9, error: { code: -32602, data: [{ fieldViolations: [{ field: "params.pageSize" }] }] } }],
+        ["an unknown field is ignored (ProtoJSON), not refused", rpc(10, "GetTask", { id: "none", tckUnknownField: 1 }), 200, { id: 10, error: { code: -32001 } }],
+        ["a stream for an unknown task → a plain JSON-RPC error", rpc(11, "SubscribeToTask", { id: "none" }), 200, { id: 11, error: { code: -32001 } }],
       ];
       it.each(cases)("%s", async (_name, body, status, expected) => {
         const r = await post(body);

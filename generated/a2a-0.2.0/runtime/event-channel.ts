@@ -7,10 +7,11 @@
 export class EventChannel<T> implements AsyncIterableIterator<T> {
   private readonly buffer: T[] = [];
   private waiting: ((result: IteratorResult<T, undefined>) => void) | undefined;
-  private failWaiting: ((error: unknown) => void) | undefined;
-  private failure: { error: unknown } | undefined;
+  private rejectWaiting: ((error: unknown) => void) | undefined;
   private ended = false;
   private released = false;
+  /** Set by `fail`: thrown by `next()` once the events queued before it are read. */
+  private failure: { error: unknown } | undefined;
 
   constructor(private readonly release: () => void = () => undefined) {}
 
@@ -20,7 +21,6 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     const waiting = this.waiting;
     if (waiting) {
       this.waiting = undefined;
-      this.failWaiting = undefined;
       waiting({ value, done: false });
     } else this.buffer.push(value);
   }
@@ -32,20 +32,21 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     this.free();
     const waiting = this.waiting;
     this.waiting = undefined;
-    this.failWaiting = undefined;
     waiting?.({ value: undefined, done: true });
   }
 
-  /** Ends the channel after the events already queued with an error, which `next()` then throws. */
+  /** Ends the channel with an error: after the events already queued, `next()` rejects with it once. */
   fail(error: unknown): void {
     if (this.ended) return;
     this.failure = { error };
-    const reject = this.failWaiting;
+    const waiting = this.waiting;
     this.waiting = undefined;
-    this.failWaiting = undefined;
-    this.ended = true;
-    this.free();
-    reject?.(error);
+    this.end();
+    if (waiting) {
+      this.failure = undefined;
+      this.rejectWaiting?.(error);
+    }
+    this.rejectWaiting = undefined;
   }
 
   get isEnded(): boolean {
@@ -62,7 +63,7 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     if (this.ended) return Promise.resolve({ value: undefined, done: true });
     return new Promise((resolve, reject) => {
       this.waiting = resolve;
-      this.failWaiting = reject;
+      this.rejectWaiting = reject;
     });
   }
 

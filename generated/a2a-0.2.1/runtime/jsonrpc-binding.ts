@@ -9,6 +9,7 @@ import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
 import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
 import { isObject } from "./profile.js";
+import { afterFirstEvent } from "./sse.js";
 import type { A2AService, CallContext } from "./service.js";
 
 export interface JsonRpcBindingOptions {
@@ -109,13 +110,18 @@ export class JsonRpcBinding {
     if (streaming && (notification || inBatch)) {
       return notification ? undefined : failure(id, jsonRpcError(JSON_RPC_ERROR.invalidRequest, "A streaming method cannot be called in a batch"));
     }
-    // A streaming method answers with a stream, its errors too (as one error event): clients expect SSE.
-    const answer = (response: JsonRpcResponse) => (streaming ? sseOnce(stringifyResponse(response, idSource)) : response);
+    // An error before the first event of a streaming call: a plain JSON-RPC error response where the version
+    // says so (1.0), else a stream of one error event (0.x frames every answer of a streaming method as SSE).
+    const eventErrors = streaming && service.profile.streamErrorsAsResponse !== true;
+    const answer = (response: JsonRpcResponse) => (eventErrors ? sseOnce(stringifyResponse(response, idSource)) : response);
     const descriptor = service.binding.methods[rpc.method];
+    // The params as the version reads them (1.0 ProtoJSON: proto field names accepted, unknown fields left out).
+    const params = service.input(rpc.method, rpc.params);
+    const request = params === rpc.params || !isObject(value) ? value : { ...value, params };
     if (descriptor) {
       // The whole request against the version's request definition: problems outside params are the envelope's.
       const validate = service.binding.validators[descriptor.requestType];
-      if (validate && !validate(value) && (validate.errors ?? []).some((i) => i.pointer !== "/id")) {
+      if (validate && !validate(request) && (validate.errors ?? []).some((i) => i.pointer !== "/id")) {
         // The id was checked above as JSON-RPC 2.0 §4 defines it (null and fractions are legal, SHOULD NOT only).
         const issues = (validate.errors ?? []).filter((i) => i.pointer !== "/id");
         const envelopeIssues = issues.filter((i) => !(i.pointer === "/params" || i.pointer.startsWith("/params/")));
@@ -127,19 +133,21 @@ export class JsonRpcBinding {
     const principal = ctx.authenticated?.principal;
     try {
       if (streaming) {
-        const events = await service.openStream(rpc.method, rpc.params, ctx, principal);
+        const opened = await service.openStream(rpc.method, params, ctx, principal);
+        // Committed to SSE only once the first event is in: an error before it is the call's error.
+        const events = eventErrors ? opened : await afterFirstEvent(opened);
         return sseOf(
           events,
           (event) => stringifyResponse(success(id, event), idSource),
-          (error) => stringifyResponse(failure(id, errorObject(error instanceof A2AError ? error : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))), idSource),
+          (error) => stringifyResponse(failure(id, errorObject(error instanceof A2AError ? service.publicError(error) : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))), idSource),
           this.options.heartbeatMs,
         );
       }
-      const result = await service.invoke(rpc.method, rpc.params, ctx, principal);
+      const result = await service.invoke(rpc.method, params, ctx, principal);
       return notification ? undefined : success(id, result === undefined ? null : result);
     } catch (error) {
       if (notification) return undefined;
-      if (error instanceof A2AError) return answer(failure(id, errorObject(error)));
+      if (error instanceof A2AError) return answer(failure(id, errorObject(service.publicError(error))));
       throw error;
     }
   }

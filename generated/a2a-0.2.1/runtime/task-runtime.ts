@@ -52,6 +52,8 @@ export interface RequestContext<TMessage = JsonObject, TTask = JsonObject> {
   readonly principal: unknown;
   /** The text of the user's message (its text parts joined by newlines). */
   readonly text: string;
+  /** The extensions the client activated for this request (declared by the card and named in the version's extensions header). */
+  readonly extensions: readonly string[];
 }
 
 /**
@@ -118,15 +120,23 @@ interface Execution {
   releaseFor: string | undefined;
   /** The owner scope of a task being created (stored with it, outside the protocol task). */
   owner: string | undefined;
-  /** Why the execution could not record its updates (the engine failed): the call's error. */
+  /**
+   * The call's error: an A2AError the executor raised before the turn's first event, or why the
+   * execution could not record its updates (the engine failed).
+   */
   error: unknown;
+  /** Whether the turn has produced an event yet (the task created, a status, an artifact or a reply). */
+  published: boolean;
   /** The push config the request carried, stored once the task exists. */
   pendingPushConfig: JsonObject | undefined;
   /** Set when the executor answered with a message and no task. */
   reply: JsonObject | undefined;
   /** The direct reply goes to this instance's stream only (no task, so no log). */
   onReply: ((message: JsonObject) => void) | undefined;
-  /** This instance's stream of the turn ends with the error when an update cannot be recorded. */
+  /**
+   * Where this instance's stream of the turn hears of the call's error (`error`): it fails the stream
+   * (before its first event: the call's error; after: the stream's end).
+   */
   onError: ((error: unknown) => void) | undefined;
   /** Resolves when the turn is over (final state, reply, or the executor returned). */
   settled: Promise<void>;
@@ -279,9 +289,9 @@ export class TaskRuntime {
   // ------------------------------------------------------------------------------------------------
   // Send, stream, resubscribe, cancel
 
-  async send(method: string, params: JsonObject, principal: unknown): Promise<unknown> {
+  async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<unknown> {
     const request = this.shapes.sendParams(params);
-    const execution = await this.startExecution(method, request, principal, false);
+    const execution = await this.startExecution(method, request, principal, false, undefined, extensions);
     if (!request.blocking) {
       const task = execution.task ?? (await this.materialize(execution));
       return this.shapes.withHistory(task, request.historyLength);
@@ -298,7 +308,7 @@ export class TaskRuntime {
    * result and tagged with its log sequence), ending on the final one. The subscription to the task's
    * log starts at the turn's first event, so that no event is missed whichever instance commits it.
    */
-  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown): Promise<AsyncIterable<unknown>> {
+  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<AsyncIterable<unknown>> {
     const request = this.shapes.sendParams(params);
     let channel: EventChannel<unknown> | undefined;
     await this.startExecution(method, request, principal, true, (execution, after) => {
@@ -308,13 +318,16 @@ export class TaskRuntime {
         events.end();
       };
       execution.onError = (error) => events.fail(error);
-    });
+    }, extensions);
     return channel ?? new EventChannel<unknown>();
   }
 
   /**
-   * Joins a task's events: its current state first (0.2+), then its updates until the final one. With
-   * `lastEventId` (a reconnect's Last-Event-ID), the events after that one instead, with no snapshot.
+   * Joins a task's events: its current state first (0.2+: the Task), then its updates, open until the task
+   * reaches a terminal state (1.0.1 §3.1.6 "The stream MUST terminate when the task reaches a terminal
+   * state"): an interrupted task (input-required, auth-required) is followed through the turns that answer
+   * it, and the last event carries the terminal state. With `lastEventId` (a reconnect's Last-Event-ID),
+   * the events after that one instead, with no snapshot.
    */
   async resubscribe(role: MethodRole, params: JsonObject, principal: unknown, lastEventId?: number): Promise<AsyncIterable<unknown>> {
     const taskId = this.shapes.paramsTaskId(params);
@@ -326,7 +339,7 @@ export class TaskRuntime {
         channel.end();
         return channel;
       }
-      return this.follow(role, task.id as string, lastEventId, { skipTurnMarks: true });
+      return this.follow(role, task.id as string, lastEventId, { skipTurnMarks: true, untilTerminal: true });
     }
     // The log position first, then the task: an event committed in between is in both (never in neither).
     const position = taskId === undefined ? 0 : await this.logEnd(taskId);
@@ -336,16 +349,15 @@ export class TaskRuntime {
       // Nothing more will happen to a finished task (1.0 §3.1.6).
       throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${id} is ${String(task.status.state)}: there is nothing to subscribe to`, { taskId: id });
     }
-    const taskEvent = this.streamsTasks();
     const state = isObject(task.status) ? task.status.state : undefined;
-    if (this.shapes.isInterrupted(state)) {
-      // The turn is over (the task waits for the client): the current state, and the end.
-      const channel = new EventChannel<unknown>();
-      channel.push(withEventId(this.shapes.wrap(role, taskEvent ? task : this.shapes.statusEvent({ taskId: id, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: true })), position));
-      channel.end();
-      return channel;
-    }
-    return this.follow(role, id, position, { skipTurnMarks: true, ...(taskEvent ? { first: withEventId(this.shapes.wrap(role, task), position) } : {}) });
+    // The current state first: the Task (0.2+); 0.1.0 streams only updates, so an interrupted task's status as one
+    // (not final: the stream goes on through the turns that answer it).
+    const first = this.streamsTasks()
+      ? task
+      : this.shapes.isInterrupted(state)
+        ? this.shapes.statusEvent({ taskId: id, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: false })
+        : undefined;
+    return this.follow(role, id, position, { skipTurnMarks: true, untilTerminal: true, ...(first !== undefined ? { first: withEventId(this.shapes.wrap(role, first), position) } : {}) });
   }
 
   /** The sequence of the last event of a task's log (0: none). */
@@ -359,8 +371,13 @@ export class TaskRuntime {
     }
   }
 
-  /** A channel of a task's log events after `after`, wrapped as the role's results, ending after a final event or at shutdown. */
-  private follow(role: MethodRole, taskId: string, after: number, options: { skipTurnMarks: boolean; first?: unknown }): EventChannel<unknown> {
+  /**
+   * A channel of a task's log events after `after`, wrapped as the role's results, ending after a final
+   * event (a turn's stream) or, with `untilTerminal` (a subscription), after a terminal state only (an
+   * interrupted state ends a turn, not the subscription: its 0.x event is forwarded with `final: false`),
+   * or at shutdown.
+   */
+  private follow(role: MethodRole, taskId: string, after: number, options: { skipTurnMarks: boolean; untilTerminal?: boolean; first?: unknown }): EventChannel<unknown> {
     let subscription: EventSubscription | undefined;
     const onShutdown = () => channel.end();
     const channel = new EventChannel<unknown>(() => {
@@ -379,6 +396,14 @@ export class TaskRuntime {
           return;
         }
         if (!this.streamsTasks() && this.shapes.classify(logged.event) === "task") return;
+        if (options.untilTerminal) {
+          const event = logged.event;
+          const terminal = isObject(event) && isObject(event.status) && this.shapes.isTerminal(event.status.state);
+          const forwarded = !terminal && isObject(event) && event.final === true ? { ...event, final: false } : event;
+          channel.push(withEventId(this.shapes.wrap(role, forwarded), logged.seq));
+          if (terminal) channel.end();
+          return;
+        }
         channel.push(withEventId(this.shapes.wrap(role, logged.event), logged.seq));
         if (logged.final) channel.end();
       },
@@ -505,6 +530,7 @@ export class TaskRuntime {
       releaseFor: undefined,
       owner: undefined,
       error: undefined,
+      published: false,
       pendingPushConfig: undefined,
       reply: undefined,
       onReply: undefined,
@@ -535,13 +561,14 @@ export class TaskRuntime {
     principal: unknown,
     streaming: boolean,
     beforeRun?: (execution: Execution, after: number) => void,
+    extensions: readonly string[] = [],
   ): Promise<Execution> {
     if (request.undeclaredId !== undefined) {
       // 1.0.1 §3.4.2: task ids are server-generated; 0.2+ send params have no `id` (0.1.0's tasks/send had one).
       throw invalidField("/params/id", "no id: a new task's id is generated by the server; continue a task with message.taskId", request.undeclaredId);
     }
     this.checkInputModes(request.message);
-    if (request.taskId === undefined) return this.startNewTask(method, request, principal, streaming, beforeRun);
+    if (request.taskId === undefined) return this.startNewTask(method, request, principal, streaming, extensions, beforeRun);
 
     // The turn's place in this instance's queue for the task, taken synchronously.
     const taskKey = request.taskId;
@@ -557,8 +584,8 @@ export class TaskRuntime {
     try {
       const deadline = Date.now() + this.turnWaitMs;
       if (!(await within(prior, this.turnWaitMs))) throw stillWorking(taskKey);
-      const execution = await this.startTurn(method, request, principal, streaming, deadline, beforeRun);
-      if (!execution) return this.startNewTask(method, request, principal, streaming, beforeRun, leave);
+      const execution = await this.startTurn(method, request, principal, streaming, extensions, deadline, beforeRun);
+      if (!execution) return this.startNewTask(method, request, principal, streaming, extensions, beforeRun, leave);
       void execution.settled.then(leave);
       return execution;
     } catch (error) {
@@ -573,6 +600,7 @@ export class TaskRuntime {
     request: ReturnType<ProtocolShapes["sendParams"]>,
     principal: unknown,
     streaming: boolean,
+    extensions: readonly string[],
     deadline: number,
     beforeRun?: (execution: Execution, after: number) => void,
   ): Promise<Execution | undefined> {
@@ -628,7 +656,9 @@ export class TaskRuntime {
       this.executions.set(taskId, execution);
       if (request.pushConfig) await this.store.pushConfigs.set(taskId, this.withConfigId(request.pushConfig, taskId));
       beforeRun?.(execution, sequences[sequences.length - 1] ?? 0);
-      this.run(execution, method, message, existing, streaming, principal);
+      // A non-blocking send answers with the task at once: what the executor raises later fails the task.
+      if (!request.blocking) execution.published = true;
+      this.run(execution, method, message, existing, streaming, principal, extensions);
       return execution;
     }
   }
@@ -638,6 +668,7 @@ export class TaskRuntime {
     request: ReturnType<ProtocolShapes["sendParams"]>,
     principal: unknown,
     streaming: boolean,
+    extensions: readonly string[],
     beforeRun?: (execution: Execution, after: number) => void,
     leave?: () => void,
   ): Promise<Execution> {
@@ -655,13 +686,21 @@ export class TaskRuntime {
     if (leave) void execution.settled.then(leave);
     beforeRun?.(execution, 0);
     if (!request.blocking) await this.materialize(execution, message);
-    this.run(execution, method, message, undefined, streaming, principal);
+    this.run(execution, method, message, undefined, streaming, principal, extensions);
     return execution;
   }
 
   /** Runs the executor for a turn, in the background. */
-  private run(execution: Execution, method: string, message: JsonObject, existing: JsonObject | undefined, streaming: boolean, principal: unknown): void {
-    const context = this.context(execution, method, message, existing, streaming, principal);
+  private run(
+    execution: Execution,
+    method: string,
+    message: JsonObject,
+    existing: JsonObject | undefined,
+    streaming: boolean,
+    principal: unknown,
+    extensions: readonly string[] = [],
+  ): void {
+    const context = this.context(execution, method, message, existing, streaming, principal, extensions);
     const publisher = this.publisher(execution, message);
     const taskId = execution.taskId;
     void (async () => {
@@ -673,8 +712,19 @@ export class TaskRuntime {
         }
       } catch (error) {
         if (!execution.done) {
-          this.logger.error(`a2a: the agent executor failed on task ${taskId}`, error);
-          publisher.failed("The agent failed to process the message.");
+          if (error instanceof A2AError && !execution.published) {
+            // An A2A error raised before the first event is the call's error; nothing of the turn was recorded.
+            execution.done = true;
+            execution.error = error;
+            execution.onError?.(error);
+            await this.releaseLease(execution);
+          } else if (error instanceof A2AError) {
+            // Raised once the turn has begun: the task fails with the error's message.
+            publisher.failed(error.message);
+          } else {
+            this.logger.error(`a2a: the agent executor failed on task ${taskId}`, error);
+            publisher.failed("The agent failed to process the message.");
+          }
         }
       } finally {
         await publisher.drain();
@@ -683,12 +733,36 @@ export class TaskRuntime {
     })();
   }
 
+  /**
+   * Gives back the lease a turn took without an update to release it with (its executor raised the call's
+   * error before the first event): the task stays as it was, waiting for the client, not for a takeover.
+   */
+  private async releaseLease(execution: Execution): Promise<void> {
+    if (!execution.leased) return;
+    execution.leased = false;
+    this.leaseWatch.drop(execution.taskId);
+    try {
+      await this.store.leases.release(execution.taskId, this.instanceId);
+    } catch (error) {
+      // It expires by itself; the lease watch of an instance then finds the task waiting and lets it be.
+      this.logger.warn?.(`a2a: releasing the execution lease of task ${execution.taskId} failed`, error);
+    }
+  }
+
   private endExecution(execution: Execution): void {
     if (this.executions.get(execution.taskId) === execution) this.executions.delete(execution.taskId);
     execution.settle();
   }
 
-  context(execution: Execution, method: string, message: JsonObject, task: JsonObject | undefined, streaming: boolean, principal: unknown): RequestContext {
+  context(
+    execution: Execution,
+    method: string,
+    message: JsonObject,
+    task: JsonObject | undefined,
+    streaming: boolean,
+    principal: unknown,
+    extensions: readonly string[] = [],
+  ): RequestContext {
     const parts = Array.isArray(message.parts) ? message.parts : [];
     const text = parts
       .filter((p): p is JsonObject => isObject(p) && typeof p.text === "string")
@@ -705,11 +779,13 @@ export class TaskRuntime {
       signal: execution.abort.signal,
       principal,
       text,
+      extensions,
     };
   }
 
   /** Creates the task of an execution (state submitted) the first time it is needed. */
   async materialize(execution: Execution, message?: JsonObject): Promise<JsonObject> {
+    execution.published = true;
     if (execution.task) return execution.task;
     await this.commitUpdates(execution, [], message);
     return execution.task ?? this.newTask(execution, message);
@@ -925,6 +1001,7 @@ export class TaskRuntime {
     const status = (state: string, content?: JsonObject | string) => {
       shapes.stateValue(state); // a state the version lacks throws here, at the executor's call
       if (execution.done) return;
+      execution.published = true;
       const final = shapes.isTerminal(state) || shapes.isInterrupted(state);
       if (final) execution.done = true;
       const message = content === undefined ? undefined : asMessage(content);
@@ -958,6 +1035,7 @@ export class TaskRuntime {
           return;
         }
         execution.done = true;
+        execution.published = true;
         // No task will exist: the reply names only its context (a taskId would point at nothing).
         delete message.taskId;
         execution.reply = message;
@@ -973,6 +1051,7 @@ export class TaskRuntime {
       inputRequired: (m) => status("input-required", m),
       artifact: (artifact, options = {}) => {
         if (execution.done) return;
+        execution.published = true;
         enqueue({
           final: false,
           apply: (task) => {

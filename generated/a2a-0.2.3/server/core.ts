@@ -13,6 +13,7 @@ import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
 import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
 import {
+  A2AError,
   A2AServerCore,
   A2AServerError,
   type AgentExecutor as RuntimeAgentExecutor,
@@ -92,4 +93,131 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   }
   const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
   return new A2AServerCore(binding, options);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The errors of A2A 0.2.3, one class per code of its error table. An executor raises them to
+// answer the way the specification's errors describe: thrown before the turn's first event (a status, an
+// artifact, a reply), the error is the answer to the call (message/send, the stream's JSON-RPC error);
+// thrown later, the task fails with the error's message.
+
+/**
+ * A2A specific error indicating the requested task ID was not found.
+ */
+export class TaskNotFoundError extends A2AError {
+  static readonly code = -32001;
+  constructor(message = "Task not found", data?: unknown) {
+    super(-32001, message, data);
+    this.name = "TaskNotFoundError";
+  }
+}
+
+/**
+ * A2A specific error indicating the task is in a state where it cannot be canceled.
+ */
+export class TaskNotCancelableError extends A2AError {
+  static readonly code = -32002;
+  constructor(message = "Task cannot be canceled", data?: unknown) {
+    super(-32002, message, data);
+    this.name = "TaskNotCancelableError";
+  }
+}
+
+/**
+ * A2A specific error indicating the agent does not support push notifications.
+ */
+export class PushNotificationNotSupportedError extends A2AError {
+  static readonly code = -32003;
+  constructor(message = "Push Notification is not supported", data?: unknown) {
+    super(-32003, message, data);
+    this.name = "PushNotificationNotSupportedError";
+  }
+}
+
+/**
+ * A2A specific error indicating the requested operation is not supported by the agent.
+ */
+export class UnsupportedOperationError extends A2AError {
+  static readonly code = -32004;
+  constructor(message = "This operation is not supported", data?: unknown) {
+    super(-32004, message, data);
+    this.name = "UnsupportedOperationError";
+  }
+}
+
+/**
+ * A2A specific error indicating incompatible content types between request and agent capabilities.
+ */
+export class ContentTypeNotSupportedError extends A2AError {
+  static readonly code = -32005;
+  constructor(message = "Incompatible content types", data?: unknown) {
+    super(-32005, message, data);
+    this.name = "ContentTypeNotSupportedError";
+  }
+}
+
+/**
+ * A2A specific error indicating agent returned invalid response for the current method
+ */
+export class InvalidAgentResponseError extends A2AError {
+  static readonly code = -32006;
+  constructor(message = "Invalid agent response", data?: unknown) {
+    super(-32006, message, data);
+    this.name = "InvalidAgentResponseError";
+  }
+}
+
+/**
+ * JSON-RPC error indicating the JSON sent is not a valid Request object.
+ */
+export class InvalidRequestError extends A2AError {
+  static readonly code = -32600;
+  constructor(message = "Request payload validation error", data?: unknown) {
+    super(-32600, message, data);
+    this.name = "InvalidRequestError";
+  }
+}
+
+/**
+ * JSON-RPC error indicating the method does not exist or is not available.
+ */
+export class MethodNotFoundError extends A2AError {
+  static readonly code = -32601;
+  constructor(message = "Method not found", data?: unknown) {
+    super(-32601, message, data);
+    this.name = "MethodNotFoundError";
+  }
+}
+
+/**
+ * JSON-RPC error indicating invalid method parameter(s).
+ */
+export class InvalidParamsError extends A2AError {
+  static readonly code = -32602;
+  constructor(message = "Invalid parameters", data?: unknown) {
+    super(-32602, message, data);
+    this.name = "InvalidParamsError";
+  }
+}
+
+/**
+ * JSON-RPC error indicating an internal JSON-RPC error on the server.
+ */
+export class InternalError extends A2AError {
+  static readonly code = -32603;
+  constructor(message = "Internal error", data?: unknown) {
+    super(-32603, message, data);
+    this.name = "InternalError";
+  }
+}
+
+/**
+ * JSON-RPC error indicating invalid JSON was received by the server.
+ */
+export class JSONParseError extends A2AError {
+  static readonly code = -32700;
+  constructor(message = "Invalid JSON payload", data?: unknown) {
+    super(-32700, message, data);
+    this.name = "JSONParseError";
+  }
 }

@@ -300,6 +300,21 @@ function describe(error: RawValidationError, data: unknown): ValidationIssue {
       const name = String(p.additionalProperty);
       return issue(`${at}/${escapeToken(name)}`, "no such property", "present", `property "${name}" is not allowed`);
     }
+    case "minItems":
+    case "maxItems": {
+      const limit = Number(p.limit);
+      const expected = `${error.keyword === "minItems" ? "at least" : "at most"} ${limit} item${limit === 1 ? "" : "s"}`;
+      const got = Array.isArray(here) ? `${here.length} item${here.length === 1 ? "" : "s"}` : jsonType(here);
+      return issue(at, expected, got, `expected ${expected}, got ${got}`);
+    }
+    case "minimum":
+    case "maximum":
+    case "exclusiveMinimum":
+    case "exclusiveMaximum": {
+      const expected = `a number ${String(p.comparison)} ${String(p.limit)}`;
+      const got = show(here);
+      return issue(at, expected, got, `expected ${expected}, got ${got}`);
+    }
     case "anyOf":
     case "oneOf":
       return issue(at, `a value matching one of the union's members`, jsonType(here), `matches none of the union's members`);

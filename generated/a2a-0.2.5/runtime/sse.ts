@@ -285,3 +285,31 @@ function utf8Length(text: string): number {
   }
   return bytes;
 }
+
+/**
+ * Waits for the first event of a stream before its response is committed: an error thrown before it
+ * rejects here (so a binding can answer it as a plain error response, not an SSE stream), and the
+ * stream is given back whole (the first event, then the rest). A stream that ends at once is empty.
+ */
+export async function afterFirstEvent<T>(events: AsyncIterable<T>): Promise<AsyncIterable<T>> {
+  const iterator = events[Symbol.asyncIterator]();
+  const first = await iterator.next();
+  let pending: IteratorResult<T> | undefined = first;
+  const rest: AsyncIterableIterator<T> = {
+    next: () => {
+      if (pending) {
+        const out = pending;
+        pending = undefined;
+        return Promise.resolve(out);
+      }
+      return iterator.next();
+    },
+    return: async (value?: unknown) => {
+      pending = undefined;
+      await iterator.return?.(value);
+      return { done: true, value: undefined };
+    },
+    [Symbol.asyncIterator]: () => rest,
+  };
+  return rest;
+}

@@ -88,6 +88,18 @@ export interface ProtocolProfile {
   readonly serverGeneratedTaskIds?: boolean;
   /** Whether error `data` is a list of google.rpc details (`[{ "@type": … }]`, 1.0) rather than any value. */
   readonly errorDetails: boolean;
+  /**
+   * Whether a streaming JSON-RPC call that fails before its first event is answered with a plain JSON-RPC
+   * error response (application/json, HTTP 200; 1.0) rather than a stream of one error event (0.x, whose
+   * text frames every answer of a streaming method as SSE). Errors after the first event are SSE events.
+   */
+  readonly streamErrorsAsResponse?: boolean;
+  /**
+   * The header (gRPC metadata key) a client names the extensions it activates in, comma-separated, and the
+   * server answers with the ones it activated: `A2A-Extensions` (1.0, §14.2.2), `X-A2A-Extensions` (0.3).
+   * Absent where the version has none (required extensions are then not enforced).
+   */
+  readonly extensionsHeader?: string;
 }
 
 export type JsonObject = { [key: string]: unknown };

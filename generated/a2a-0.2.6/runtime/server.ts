@@ -10,19 +10,21 @@
  */
 import { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
 import { jsonResponse, type CoreRequest, type CoreResponse } from "./http.js";
+import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "./card-cache-headers.js";
+import { declaredExtensions, extensionActivation } from "./extensions.js";
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
-import { A2AService, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
-import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "./task-runtime.js";
+import { A2AService, type ProtocolBinding, type ServiceOptions } from "./service.js";
+import type { AgentExecutor, SubscriptionCounter } from "./task-runtime.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
-export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, MethodHandler, MethodHandlerContext, ProtocolBinding } from "./service.js";
+export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, ProtocolBinding } from "./service.js";
 export type { AuthDecision, AuthOptions, Credential } from "./auth.js";
-export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "./task-runtime.js";
+export type { AgentExecutor, EventPublisher, RequestContext } from "./task-runtime.js";
 export type { CoreRequest, CoreResponse, SseSink } from "./http.js";
 
 export interface ServerLogger {
@@ -31,7 +33,7 @@ export interface ServerLogger {
 }
 
 export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
-  executor: AgentExecutorOfAnyVersion;
+  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
   /** The path JSON-RPC requests are POSTed to; default: the path of the card's JSON-RPC interface (or card.url), else "/". */
   rpcPath?: string;
   /** The path the HTTP+JSON routes hang under; default: the path of the card's HTTP+JSON interface, else "". */
@@ -56,16 +58,13 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
   logger?: ServerLogger;
-  /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
-  compat?: SecondVersion;
-}
-
-/** A second version a server serves (built by runtime/compat-service.ts, which the output has only with --compat). */
-export interface SecondVersion {
-  /** What a push notification carries for a config that version's clients registered. */
-  readonly pushPayload?: PushPayloadHook;
-  /** Its service over the primary one (its `card`: the card both versions' clients read), and which service answers a request. */
-  serve(primary: A2AService, options: ServiceOptions): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError };
+  /**
+   * Caching of the agent card endpoint (specification-1.0.1.md §8.6.1): `Cache-Control: public,
+   * max-age=<maxAgeSeconds>` (default 300), a strong `ETag` of the card as served, `Last-Modified`
+   * (default: when the server was created), and 304 to a matching `If-None-Match` / `If-Modified-Since`.
+   * `false` sends `Cache-Control: no-cache` and no validators.
+   */
+  cardCache?: { maxAgeSeconds?: number; lastModified?: Date } | false;
 }
 
 /** One interface of the card: the binding's name as the spec spells it and its URL. */
@@ -93,8 +92,6 @@ export function listedInterfaces(card: JsonObject): ListedInterface[] {
 export class A2AServerCore {
   /** The transport-free service every binding (HTTP here, gRPC on its own port) calls. */
   readonly service: A2AService;
-  /** The second version's service over `service`, when the server serves one (ServerOptions.compat). */
-  readonly compatService: A2AService | undefined;
   readonly shapes: ProtocolShapes;
   /** Open stream subscriptions by task. */
   readonly bus: SubscriptionCounter;
@@ -112,12 +109,13 @@ export class A2AServerCore {
   private readonly logger: ServerLogger;
   /** The agent card paths answered (the version's, and the other well-known spellings). */
   private readonly cardPaths: ReadonlySet<string>;
+  /** The card as served (signed when `cardSigning` is set) and its caching headers; prepared once, when first asked for. */
+  private servedCard: Promise<{ body: string; headers: Record<string, string> } | Error> | undefined;
+  private readonly cardCache: ServerOptions["cardCache"];
+  private readonly createdAt = new Date();
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
-    this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
-    checkExtendedCardAuth(options.card as JsonObject, this.service.requiresAuth);
-    const second = options.compat?.serve(this.service, options);
-    this.compatService = second?.service;
+    this.service = new A2AService(binding, options);
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
     this.store = this.service.runtime.store;
@@ -127,6 +125,7 @@ export class A2AServerCore {
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
     const heartbeatMs = options.heartbeatMs ?? 15_000;
+    this.cardCache = options.cardCache;
     this.cardPaths = new Set([binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);
 
     const listed = listedInterfaces(options.card as JsonObject);
@@ -149,7 +148,7 @@ export class A2AServerCore {
     }
     this.bindings = served;
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
-    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
+    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
     this.rest =
       served.includes("HTTP+JSON") && binding.httpRoutes
@@ -182,36 +181,53 @@ export class A2AServerCore {
     }
   }
 
+  /** The agent card, with its caching headers; 304 when the client's copy is current (§8.6.1). */
+  private async card(request: CoreRequest): Promise<CoreResponse> {
+    this.servedCard ??= prepareCard(this.service, this.cardCache, this.cardCache === false ? undefined : (this.cardCache?.lastModified ?? this.createdAt));
+    const served = await this.servedCard;
+    if (served instanceof Error) {
+      this.logger.error("a2a: the agent card could not be prepared", served);
+      return jsonResponse(500, failure(null, jsonRpcError(JSON_RPC_ERROR.internalError, "The agent card is not available")));
+    }
+    const validators = served.headers as Partial<CardCacheHeaders>;
+    if (validators.etag !== undefined && cardNotModified({ ifNoneMatch: request.headers["if-none-match"], ifModifiedSince: request.headers["if-modified-since"] }, validators as CardCacheHeaders)) {
+      return { kind: "empty", status: 304, headers: { ...served.headers } };
+    }
+    return { kind: "json", status: 200, headers: { "content-type": "application/json", ...served.headers }, body: served.body };
+  }
+
   private async route(request: CoreRequest): Promise<CoreResponse> {
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
-      return { kind: "json", status: 200, headers: { "content-type": "application/json", "cache-control": "public, max-age=60" }, body: JSON.stringify((this.compatService ?? this.service).card) };
+      return this.card(request);
     }
-    if (this.jsonrpc && request.path === this.rpcPath) return this.jsonrpc.handle(request);
+    if (this.jsonrpc && request.path === this.rpcPath) return withExtensions(this.service, request, await this.jsonrpc.handle(request));
     if (this.rest) {
       const answer = await this.rest.handle(request);
-      if (answer) return answer;
+      if (answer) return withExtensions(this.service, request, answer);
     }
     return httpError(404, `Not found: ${request.path}`);
   }
 }
 
-/**
- * A card that declares an extended card (1.0 `capabilities.extendedAgentCard`, 0.3
- * `supportsAuthenticatedExtendedCard`) must have callers authenticated: specification-1.0.1.md §13.3
- * ("MUST require authentication" for GetExtendedAgentCard) and 0.3's "authenticated" extended card. Without
- * a security scheme every caller would get it anonymously, so the server refuses to start, saying why.
- */
-export function checkExtendedCardAuth(card: JsonObject, authenticates: boolean): void {
-  const v1 = isObject(card.capabilities) && card.capabilities.extendedAgentCard === true;
-  const v03 = card.supportsAuthenticatedExtendedCard === true;
-  if ((!v1 && !v03) || authenticates) return;
-  const field = v1 ? "capabilities.extendedAgentCard" : "supportsAuthenticatedExtendedCard";
-  throw new Error(
-    `the agent card declares an extended card (${field}: true) but no security scheme: the extended card is for authenticated callers only ` +
-      `(specification-1.0.1.md §13.3: GetExtendedAgentCard MUST require authentication), and without a scheme every caller would get it anonymously. ` +
-      `Declare securitySchemes and ${v1 ? "securityRequirements" : "security"} in the card (and pass auth.verify), or set ${field} to false.`,
-  );
+/** The card as served (signed by the service's `cardSigning`, when set) and its caching headers; an Error when signing failed. */
+async function prepareCard(service: A2AService, cache: ServerOptions["cardCache"], lastModified: Date | undefined): Promise<{ body: string; headers: Record<string, string> } | Error> {
+  try {
+    const body = JSON.stringify(await service.signedCard(service.card));
+    if (cache === false || lastModified === undefined) return { body, headers: { "cache-control": "no-cache" } };
+    const headers = await cardCacheHeaders(body, { ...(cache?.maxAgeSeconds !== undefined ? { maxAgeSeconds: cache.maxAgeSeconds } : {}), lastModified });
+    return { body, headers: { ...headers } };
+  } catch (error) {
+    return error instanceof Error ? error : new Error(String(error));
+  }
+}
+
+/** The response naming the extensions the request activated, in the version's extensions header (as the 0.3 and 1.x SDKs do). */
+function withExtensions(service: A2AService, request: CoreRequest, response: CoreResponse): CoreResponse {
+  const header = service.profile.extensionsHeader;
+  if (!header) return response;
+  const { activated } = extensionActivation(declaredExtensions(service.card), request.headers[header.toLowerCase()]);
+  return activated.length === 0 ? response : { ...response, headers: { ...response.headers, [header.toLowerCase()]: activated.join(", ") } };
 }
 
 function pathOf(url: unknown): string | undefined {

@@ -13,6 +13,7 @@ import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
 import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
 import {
+  A2AError,
   A2AServerCore,
   A2AServerError,
   type AgentExecutor as RuntimeAgentExecutor,
@@ -104,4 +105,144 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
     wireShapes: A2A_WIRE_SHAPES,
   };
   return new A2AServerCore(binding, options);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The errors of A2A 0.3.0, one class per code of its error table. An executor raises them to
+// answer the way the specification's errors describe: thrown before the turn's first event (a status, an
+// artifact, a reply), the error is the answer to the call (message/send, the stream's JSON-RPC error);
+// thrown later, the task fails with the error's message.
+
+/**
+ * An A2A-specific error indicating that the requested task ID was not found.
+ */
+export class TaskNotFoundError extends A2AError {
+  static readonly code = -32001;
+  constructor(message = "Task not found", data?: unknown) {
+    super(-32001, message, data);
+    this.name = "TaskNotFoundError";
+  }
+}
+
+/**
+ * An A2A-specific error indicating that the task is in a state where it cannot be canceled.
+ */
+export class TaskNotCancelableError extends A2AError {
+  static readonly code = -32002;
+  constructor(message = "Task cannot be canceled", data?: unknown) {
+    super(-32002, message, data);
+    this.name = "TaskNotCancelableError";
+  }
+}
+
+/**
+ * An A2A-specific error indicating that the agent does not support push notifications.
+ */
+export class PushNotificationNotSupportedError extends A2AError {
+  static readonly code = -32003;
+  constructor(message = "Push Notification is not supported", data?: unknown) {
+    super(-32003, message, data);
+    this.name = "PushNotificationNotSupportedError";
+  }
+}
+
+/**
+ * An A2A-specific error indicating that the requested operation is not supported by the agent.
+ */
+export class UnsupportedOperationError extends A2AError {
+  static readonly code = -32004;
+  constructor(message = "This operation is not supported", data?: unknown) {
+    super(-32004, message, data);
+    this.name = "UnsupportedOperationError";
+  }
+}
+
+/**
+ * An A2A-specific error indicating an incompatibility between the requested
+ * content types and the agent's capabilities.
+ */
+export class ContentTypeNotSupportedError extends A2AError {
+  static readonly code = -32005;
+  constructor(message = "Incompatible content types", data?: unknown) {
+    super(-32005, message, data);
+    this.name = "ContentTypeNotSupportedError";
+  }
+}
+
+/**
+ * An A2A-specific error indicating that the agent returned a response that
+ * does not conform to the specification for the current method.
+ */
+export class InvalidAgentResponseError extends A2AError {
+  static readonly code = -32006;
+  constructor(message = "Invalid agent response", data?: unknown) {
+    super(-32006, message, data);
+    this.name = "InvalidAgentResponseError";
+  }
+}
+
+/**
+ * An A2A-specific error indicating that the agent does not have an Authenticated Extended Card configured
+ */
+export class AuthenticatedExtendedCardNotConfiguredError extends A2AError {
+  static readonly code = -32007;
+  constructor(message = "Authenticated Extended Card is not configured", data?: unknown) {
+    super(-32007, message, data);
+    this.name = "AuthenticatedExtendedCardNotConfiguredError";
+  }
+}
+
+/**
+ * An error indicating that the JSON sent is not a valid Request object.
+ */
+export class InvalidRequestError extends A2AError {
+  static readonly code = -32600;
+  constructor(message = "Request payload validation error", data?: unknown) {
+    super(-32600, message, data);
+    this.name = "InvalidRequestError";
+  }
+}
+
+/**
+ * An error indicating that the requested method does not exist or is not available.
+ */
+export class MethodNotFoundError extends A2AError {
+  static readonly code = -32601;
+  constructor(message = "Method not found", data?: unknown) {
+    super(-32601, message, data);
+    this.name = "MethodNotFoundError";
+  }
+}
+
+/**
+ * An error indicating that the method parameters are invalid.
+ */
+export class InvalidParamsError extends A2AError {
+  static readonly code = -32602;
+  constructor(message = "Invalid parameters", data?: unknown) {
+    super(-32602, message, data);
+    this.name = "InvalidParamsError";
+  }
+}
+
+/**
+ * An error indicating an internal error on the server.
+ */
+export class InternalError extends A2AError {
+  static readonly code = -32603;
+  constructor(message = "Internal error", data?: unknown) {
+    super(-32603, message, data);
+    this.name = "InternalError";
+  }
+}
+
+/**
+ * An error indicating that the server received invalid JSON.
+ */
+export class JSONParseError extends A2AError {
+  static readonly code = -32700;
+  constructor(message = "Invalid JSON payload", data?: unknown) {
+    super(-32700, message, data);
+    this.name = "JSONParseError";
+  }
 }

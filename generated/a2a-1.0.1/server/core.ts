@@ -7,17 +7,21 @@
  *   createNodeServer(server).listen(3000);
  */
 import type * as Models from "../models.js";
-import type { ParamsOf, ResultOf } from "../protocol.js";
-import { A2A_ERROR_STATUS, A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE } from "../protocol.js";
+import {
+  A2A_ERROR_STATUS,
+  A2A_HTTP_ROUTES,
+  A2A_INPUT_FIELDS,
+  A2A_METHODS,
+  A2A_PROFILE,
+} from "../protocol.js";
 import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
-import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
 import {
+  A2AError,
   A2AServerCore,
   A2AServerError,
   type AgentExecutor as RuntimeAgentExecutor,
   type EventPublisher as RuntimeEventPublisher,
-  type MethodHandler,
   type RequestContext as RuntimeRequestContext,
   type ServerOptions,
 } from "../runtime/server.js";
@@ -31,8 +35,6 @@ export type {
   Credential,
   CoreRequest,
   CoreResponse,
-  MethodHandler,
-  MethodHandlerContext,
   ServerLogger,
 } from "../runtime/server.js";
 export type { A2AStore, TaskStore, PushConfigStore } from "../runtime/tasks.js";
@@ -46,45 +48,17 @@ export {
 
 /** What the executor knows of the request it serves. */
 export type RequestContext = RuntimeRequestContext<Models.Message, Models.Task>;
-/** The states `events.status()` takes: the 1.0.1 task states, in their own spelling and in the 0.x one ("completed"). */
-export type TaskStateName = TaskStateInput<TaskStateOf<Models.Task>>;
 /** How the executor reports progress: every call becomes a task update in the 1.0.1 shape. */
-export type EventPublisher = RuntimeEventPublisher<
-  Models.Message,
-  Models.Part,
-  Models.Artifact,
-  TaskStateName
->;
+export type EventPublisher = RuntimeEventPublisher<Models.Message, Models.Part, Models.Artifact>;
 /** Your agent: the only code you write. */
-export type AgentExecutor = RuntimeAgentExecutor<
-  Models.Message,
-  Models.Task,
-  Models.Part,
-  Models.Artifact,
-  TaskStateName
->;
+export type AgentExecutor = RuntimeAgentExecutor<Models.Message, Models.Task, Models.Part, Models.Artifact>;
 
-/** The methods of the method table the runtime has no role for (a schema's new method): the `methods` option handles them. */
-export type CustomMethodName = never;
-/**
- * Handlers of the methods the runtime does not know: each of `CustomMethodName`, typed from the method table
- * (`ParamsOf<M>` in, `ResultOf<M>` out), and extension methods of any other name (params as sent).
- */
-export type A2AMethodHandlers = { [M in CustomMethodName]?: MethodHandler<ParamsOf<M>, ResultOf<M>> } & {
-  readonly [method: string]: MethodHandler | undefined;
-};
-
-export interface A2AServerOptions extends Omit<
-  ServerOptions,
-  "card" | "executor" | "extendedCard" | "methods"
-> {
+export interface A2AServerOptions extends Omit<ServerOptions, "card" | "executor" | "extendedCard"> {
   /** The public agent card, served at /.well-known/agent-card.json. Validated when the server is created. */
   card: Models.AgentCard;
   executor: AgentExecutor;
   /** The card `GetExtendedAgentCard` returns to authenticated clients. */
   extendedCard?: Models.AgentCard;
-  /** Handlers of the methods the runtime does not know, by method name. */
-  methods?: A2AMethodHandlers;
 }
 
 /** Creates the framework-free server core; throws a TypeError naming the field when the card is invalid. */
@@ -92,7 +66,8 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (!validators.AgentCard(options.card)) {
     throw new TypeError(`invalid agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  if (options.extendedCard !== undefined && !validators.AgentCard(options.extendedCard)) {
+  const extended: unknown = (options as { extendedCard?: unknown }).extendedCard;
+  if (extended !== undefined && !validators.AgentCard(extended)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
   const binding = {
@@ -101,6 +76,167 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
     validators,
     httpRoutes: A2A_HTTP_ROUTES,
     errorStatus: A2A_ERROR_STATUS,
+    inputFields: A2A_INPUT_FIELDS,
   };
   return new A2AServerCore(binding, options);
+}
+
+// ---------------------------------------------------------------------------------------------------
+// The errors of A2A 1.0.1, one class per code of its error table. An executor raises them to
+// answer the way the specification's errors describe: thrown before the turn's first event (a status, an
+// artifact, a reply), the error is the answer to the call (message/send, the stream's JSON-RPC error);
+// thrown later, the task fails with the error's message.
+
+/**
+ * The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged. (JSON-RPC error code -32001, an A2A-specific error.)
+ */
+export class TaskNotFoundError extends A2AError {
+  static readonly code = -32001;
+  constructor(message = "Task not found", data?: unknown) {
+    super(-32001, message, data);
+    this.name = "TaskNotFoundError";
+  }
+}
+
+/**
+ * An attempt was made to cancel a task that is not in a cancelable state (e.g., it has already reached a terminal state like `TASK_STATE_COMPLETED`, `TASK_STATE_FAILED`, `TASK_STATE_CANCELED`, `TASK_STATE_REJECTED`). (JSON-RPC error code -32002, an A2A-specific error.)
+ */
+export class TaskNotCancelableError extends A2AError {
+  static readonly code = -32002;
+  constructor(message = "Task not cancelable", data?: unknown) {
+    super(-32002, message, data);
+    this.name = "TaskNotCancelableError";
+  }
+}
+
+/**
+ * Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`). (JSON-RPC error code -32003, an A2A-specific error.)
+ */
+export class PushNotificationNotSupportedError extends A2AError {
+  static readonly code = -32003;
+  constructor(message = "Push notification not supported", data?: unknown) {
+    super(-32003, message, data);
+    this.name = "PushNotificationNotSupportedError";
+  }
+}
+
+/**
+ * The requested operation or a specific aspect of it is not supported by this server agent implementation. (JSON-RPC error code -32004, an A2A-specific error.)
+ */
+export class UnsupportedOperationError extends A2AError {
+  static readonly code = -32004;
+  constructor(message = "Unsupported operation", data?: unknown) {
+    super(-32004, message, data);
+    this.name = "UnsupportedOperationError";
+  }
+}
+
+/**
+ * A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked. (JSON-RPC error code -32005, an A2A-specific error.)
+ */
+export class ContentTypeNotSupportedError extends A2AError {
+  static readonly code = -32005;
+  constructor(message = "Content type not supported", data?: unknown) {
+    super(-32005, message, data);
+    this.name = "ContentTypeNotSupportedError";
+  }
+}
+
+/**
+ * An agent returned a response that does not conform to the specification for the current method. (JSON-RPC error code -32006, an A2A-specific error.)
+ */
+export class InvalidAgentResponseError extends A2AError {
+  static readonly code = -32006;
+  constructor(message = "Invalid agent response", data?: unknown) {
+    super(-32006, message, data);
+    this.name = "InvalidAgentResponseError";
+  }
+}
+
+/**
+ * The agent does not have an extended agent card configured when one is required for the requested operation. (JSON-RPC error code -32007, an A2A-specific error.)
+ */
+export class ExtendedAgentCardNotConfiguredError extends A2AError {
+  static readonly code = -32007;
+  constructor(message = "Extended agent card not configured", data?: unknown) {
+    super(-32007, message, data);
+    this.name = "ExtendedAgentCardNotConfiguredError";
+  }
+}
+
+/**
+ * Server requested use of an extension marked as `required: true` in the Agent Card but the client did not declare support for it in the request. (JSON-RPC error code -32008, an A2A-specific error.)
+ */
+export class ExtensionSupportRequiredError extends A2AError {
+  static readonly code = -32008;
+  constructor(message = "Extension support required", data?: unknown) {
+    super(-32008, message, data);
+    this.name = "ExtensionSupportRequiredError";
+  }
+}
+
+/**
+ * The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent. (JSON-RPC error code -32009, an A2A-specific error.)
+ */
+export class VersionNotSupportedError extends A2AError {
+  static readonly code = -32009;
+  constructor(message = "Version not supported", data?: unknown) {
+    super(-32009, message, data);
+    this.name = "VersionNotSupportedError";
+  }
+}
+
+/**
+ * The JSON sent is not a valid Request object. (JSON-RPC error code -32600.)
+ */
+export class InvalidRequestError extends A2AError {
+  static readonly code = -32600;
+  constructor(message = "Request payload validation error", data?: unknown) {
+    super(-32600, message, data);
+    this.name = "InvalidRequestError";
+  }
+}
+
+/**
+ * The requested method does not exist or is not available. (JSON-RPC error code -32601.)
+ */
+export class MethodNotFoundError extends A2AError {
+  static readonly code = -32601;
+  constructor(message = "Method not found", data?: unknown) {
+    super(-32601, message, data);
+    this.name = "MethodNotFoundError";
+  }
+}
+
+/**
+ * The method parameters are invalid. (JSON-RPC error code -32602.)
+ */
+export class InvalidParamsError extends A2AError {
+  static readonly code = -32602;
+  constructor(message = "Invalid parameters", data?: unknown) {
+    super(-32602, message, data);
+    this.name = "InvalidParamsError";
+  }
+}
+
+/**
+ * An internal error occurred on the server. (JSON-RPC error code -32603.)
+ */
+export class InternalError extends A2AError {
+  static readonly code = -32603;
+  constructor(message = "Internal error", data?: unknown) {
+    super(-32603, message, data);
+    this.name = "InternalError";
+  }
+}
+
+/**
+ * The server received invalid JSON. (JSON-RPC error code -32700.)
+ */
+export class JSONParseError extends A2AError {
+  static readonly code = -32700;
+  constructor(message = "Invalid JSON payload", data?: unknown) {
+    super(-32700, message, data);
+    this.name = "JSONParseError";
+  }
 }
