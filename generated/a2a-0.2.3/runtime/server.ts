@@ -16,15 +16,15 @@ import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
-import { A2AService, type ProtocolBinding, type ServiceOptions } from "./service.js";
-import type { AgentExecutor, SubscriptionCounter } from "./task-runtime.js";
+import { A2AService, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
+import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "./task-runtime.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
-export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, ProtocolBinding } from "./service.js";
+export type { CallContext, BindingName, ErrorStatus, HttpRoute, MethodFacts, MethodHandler, MethodHandlerContext, ProtocolBinding } from "./service.js";
 export type { AuthDecision, AuthOptions, Credential } from "./auth.js";
-export type { AgentExecutor, EventPublisher, RequestContext } from "./task-runtime.js";
+export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "./task-runtime.js";
 export type { CoreRequest, CoreResponse, SseSink } from "./http.js";
 
 export interface ServerLogger {
@@ -33,7 +33,7 @@ export interface ServerLogger {
 }
 
 export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   /** The path JSON-RPC requests are POSTed to; default: the path of the card's JSON-RPC interface (or card.url), else "/". */
   rpcPath?: string;
   /** The path the HTTP+JSON routes hang under; default: the path of the card's HTTP+JSON interface, else "". */
@@ -58,6 +58,8 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
   logger?: ServerLogger;
+  /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
+  compat?: SecondVersion;
   /**
    * Caching of the agent card endpoint (specification-1.0.1.md §8.6.1): `Cache-Control: public,
    * max-age=<maxAgeSeconds>` (default 300), a strong `ETag` of the card as served, `Last-Modified`
@@ -65,6 +67,14 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
    * `false` sends `Cache-Control: no-cache` and no validators.
    */
   cardCache?: { maxAgeSeconds?: number; lastModified?: Date } | false;
+}
+
+/** A second version a server serves (built by runtime/compat-service.ts, which the output has only with --compat). */
+export interface SecondVersion {
+  /** What a push notification carries for a config that version's clients registered. */
+  readonly pushPayload?: PushPayloadHook;
+  /** Its service over the primary one (its `card`: the card both versions' clients read), and which service answers a request. */
+  serve(primary: A2AService, options: ServiceOptions): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError };
 }
 
 /** One interface of the card: the binding's name as the spec spells it and its URL. */
@@ -92,6 +102,8 @@ export function listedInterfaces(card: JsonObject): ListedInterface[] {
 export class A2AServerCore {
   /** The transport-free service every binding (HTTP here, gRPC on its own port) calls. */
   readonly service: A2AService;
+  /** The second version's service over `service`, when the server serves one (ServerOptions.compat). */
+  readonly compatService: A2AService | undefined;
   readonly shapes: ProtocolShapes;
   /** Open stream subscriptions by task. */
   readonly bus: SubscriptionCounter;
@@ -115,7 +127,10 @@ export class A2AServerCore {
   private readonly createdAt = new Date();
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
-    this.service = new A2AService(binding, options);
+    this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
+    checkExtendedCardAuth(options.card as JsonObject, this.service.requiresAuth);
+    const second = options.compat?.serve(this.service, options);
+    this.compatService = second?.service;
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
     this.store = this.service.runtime.store;
@@ -148,7 +163,7 @@ export class A2AServerCore {
     }
     this.bindings = served;
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
-    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}) }) : undefined;
+    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
     this.rest =
       served.includes("HTTP+JSON") && binding.httpRoutes
@@ -183,7 +198,7 @@ export class A2AServerCore {
 
   /** The agent card, with its caching headers; 304 when the client's copy is current (§8.6.1). */
   private async card(request: CoreRequest): Promise<CoreResponse> {
-    this.servedCard ??= prepareCard(this.service, this.cardCache, this.cardCache === false ? undefined : (this.cardCache?.lastModified ?? this.createdAt));
+    this.servedCard ??= prepareCard(this.compatService ?? this.service, this.cardCache, this.cardCache === false ? undefined : (this.cardCache?.lastModified ?? this.createdAt));
     const served = await this.servedCard;
     if (served instanceof Error) {
       this.logger.error("a2a: the agent card could not be prepared", served);
@@ -208,6 +223,24 @@ export class A2AServerCore {
     }
     return httpError(404, `Not found: ${request.path}`);
   }
+}
+
+/**
+ * A card that declares an extended card (1.0 `capabilities.extendedAgentCard`, 0.3
+ * `supportsAuthenticatedExtendedCard`) must have callers authenticated: specification-1.0.1.md §13.3
+ * ("MUST require authentication" for GetExtendedAgentCard) and 0.3's "authenticated" extended card. Without
+ * a security scheme every caller would get it anonymously, so the server refuses to start, saying why.
+ */
+export function checkExtendedCardAuth(card: JsonObject, authenticates: boolean): void {
+  const v1 = isObject(card.capabilities) && card.capabilities.extendedAgentCard === true;
+  const v03 = card.supportsAuthenticatedExtendedCard === true;
+  if ((!v1 && !v03) || authenticates) return;
+  const field = v1 ? "capabilities.extendedAgentCard" : "supportsAuthenticatedExtendedCard";
+  throw new Error(
+    `the agent card declares an extended card (${field}: true) but no security scheme: the extended card is for authenticated callers only ` +
+      `(specification-1.0.1.md §13.3: GetExtendedAgentCard MUST require authentication), and without a scheme every caller would get it anonymously. ` +
+      `Declare securitySchemes and ${v1 ? "securityRequirements" : "security"} in the card (and pass auth.verify), or set ${field} to false.`,
+  );
 }
 
 /** The card as served (signed by the service's `cardSigning`, when set) and its caching headers; an Error when signing failed. */

@@ -6,6 +6,13 @@
  * errors as an HTTP status with a google.rpc.Status body (specification-1.0.1.md §11.6, the status from the
  * §5.4 table). Unknown routes are 404, a known path with another verb 405, a body that is not JSON 415, an
  * oversized one 413 — all in the same error shape.
+ *
+ * A version whose proto shapes differ from its JSON-RPC shapes (0.3.0, `binding.wireShapes`) carries the
+ * proto's shapes (ProtoJSON) on this binding, translated to and from the service's by the same translation
+ * the gRPC binding uses; its errors are `{ code, message, data }` with the A2A error code (0.3 defines no
+ * error body; specification-0.3.0.md §3.2.3 asks for one "that maps to A2A error types"). Errors name
+ * fields as this binding's request has them ("message.contextId", 0.3.0's "message.content[0]"), never
+ * the JSON-RPC envelope's "params.message.contextId".
  */
 import { A2AError } from "./a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, jsonResponse, mediaType, sseOf, type CoreRequest, type CoreResponse } from "./http.js";
@@ -15,6 +22,8 @@ import { afterFirstEvent } from "./sse.js";
 import { jsonFieldName, RouteTable } from "./http-routes.js";
 import type { A2AService, CallContext, ErrorStatus, HttpRoute } from "./service.js";
 import type { ValidationIssue } from "./validation.js";
+import { repointIssues, repointText } from "./issue-pointers.js";
+import { ProtoJsonError, type WireShapeAdapter } from "./wire-shapes.js";
 
 export interface RestBindingOptions {
   /** The path the routes hang under ("" or e.g. "/rest"). */
@@ -37,6 +46,11 @@ const FALLBACK: Readonly<Record<number, ErrorStatus>> = {
 
 export class RestBinding {
   private readonly table: RouteTable;
+  /** The translation between the proto's shapes on this binding and the service's (0.3.0), else undefined. */
+  private readonly shapes: WireShapeAdapter | undefined;
+  /** 1.0's google.rpc.Status error bodies (§11.6), else 0.3's `{ code, message, data }`. */
+  private readonly statusBodies: boolean;
+  private readonly contentType: string;
 
   constructor(
     private readonly service: A2AService,
@@ -44,6 +58,10 @@ export class RestBinding {
     private readonly options: RestBindingOptions,
   ) {
     this.table = new RouteTable(routes);
+    this.shapes = service.binding.wireShapes;
+    this.statusBodies = service.profile.errorDetails === true;
+    // 1.0 answers application/a2a+json (§11.1); 0.3 "MUST use application/json" (specification-0.3.0.md §3.2.3).
+    this.contentType = this.statusBodies ? CONTENT_TYPE : "application/json";
   }
 
   /** The status of an A2A error on this binding (§5.4). */
@@ -75,31 +93,46 @@ export class RestBinding {
       return this.status(405, "INVALID_ARGUMENT", `${request.path} takes ${allow}, not ${request.method}`, { allow });
     }
     const route = hit.compiled.route;
+    const rpc = this.shapes ? route.rpc : undefined;
     try {
       const principal = this.service.requiresAuth ? await this.service.authenticate(httpCallContext(request, "HTTP+JSON")) : undefined;
       const read = this.params(route, RouteTable.values(hit.compiled, hit.match), request);
       if ("response" in read) return read.response;
+      const wire = rpc === undefined ? { value: read.params as unknown } : this.fromWire(rpc, read.params);
+      if ("response" in wire) return wire.response;
       const method = route.method;
       // 1.0 ProtoJSON: fields under their proto names (`history_length`) read as their JSON names, unknown ones left out.
-      const params = this.service.input(method, read.params);
+      const params = this.service.input(method, wire.value);
       const admitted: CallContext = httpCallContext(request, "HTTP+JSON", { principal });
       this.service.negotiate(admitted);
       this.service.validate(method, params);
+      const toWire = (result: unknown) => (rpc === undefined || !this.shapes ? result : this.shapes.resultToWire(rpc, result));
       if (this.service.methods.get(method)?.streaming) {
         // An error before the first event is the call's HTTP error; after it, an SSE event.
         const events = await afterFirstEvent(await this.service.openStream(method, params, admitted, principal));
         return sseOf(
           events,
-          (event) => JSON.stringify(event),
-          (error) => JSON.stringify(this.errorBody(error instanceof A2AError ? this.service.publicError(error) : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))),
+          (event) => JSON.stringify(toWire(event)),
+          (error) => JSON.stringify(this.errorBody(this.published(error instanceof A2AError ? error : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"), rpc))),
           this.options.heartbeatMs,
         );
       }
-      const result = await this.service.invoke(method, params, admitted, principal);
-      return jsonResponse(200, result === undefined || result === null ? {} : result, {}, CONTENT_TYPE);
+      const result = toWire(await this.service.invoke(method, params, admitted, principal));
+      return jsonResponse(200, result === undefined || result === null ? {} : result, {}, this.contentType);
     } catch (error) {
-      if (error instanceof A2AError) return this.error(error);
+      if (error instanceof A2AError) return this.error(error, rpc);
       throw error;
+    }
+  }
+
+  /** The wire request (the proto's shapes) as the service's params; a field the translation cannot read is a 400 naming it. */
+  private fromWire(rpc: string, wire: JsonObject): { value: unknown } | { response: CoreResponse } {
+    try {
+      return { value: (this.shapes as WireShapeAdapter).paramsFromWire(rpc, wire) };
+    } catch (error) {
+      if (!(error instanceof ProtoJsonError)) throw error;
+      const pointer = error.field === "" ? "" : `/${error.field.replace(/\[(\d+)\]/g, ".$1").split(".").join("/")}`;
+      return { response: this.error(this.service.invalidParams([issue(pointer, "a field of the request", "an unreadable value", error.description)])) };
     }
   }
 
@@ -120,10 +153,10 @@ export class RestBinding {
     let params: JsonObject = {};
     if (route.body !== undefined && route.body !== "") {
       if (request.body === "too-large") {
-        return refuse({ ...this.status(413, "RESOURCE_EXHAUSTED", `Request body exceeds ${this.options.maxBodyBytes} bytes`), headers: { "content-type": CONTENT_TYPE, connection: "close" } } as CoreResponse);
+        return refuse({ ...this.status(413, "RESOURCE_EXHAUSTED", `Request body exceeds ${this.options.maxBodyBytes} bytes`), headers: { "content-type": this.contentType, connection: "close" } } as CoreResponse);
       }
       if (request.body === "timed-out") {
-        return refuse({ ...this.status(408, "DEADLINE_EXCEEDED", `Request body not received within ${this.options.bodyTimeoutMs ?? 0} ms`), headers: { "content-type": CONTENT_TYPE, connection: "close" } } as CoreResponse);
+        return refuse({ ...this.status(408, "DEADLINE_EXCEEDED", `Request body not received within ${this.options.bodyTimeoutMs ?? 0} ms`), headers: { "content-type": this.contentType, connection: "close" } } as CoreResponse);
       }
       const text = bodyText(request);
       if (text.trim() !== "") {
@@ -160,27 +193,43 @@ export class RestBinding {
     return this.error(this.service.invalidParams(issues));
   }
 
-  /** An A2A error as its HTTP status and google.rpc.Status body. */
-  private error(error: A2AError): CoreResponse {
-    const published = this.service.publicError(error);
+  /** An A2A error as its HTTP status and error body (1.0: google.rpc.Status; 0.3: the A2A error object). */
+  private error(error: A2AError, rpc?: string): CoreResponse {
+    const published = this.published(error, rpc);
     const headers: Record<string, string> = published.challenge !== undefined ? { "www-authenticate": published.challenge } : {};
-    return jsonResponse(this.httpStatus(published), this.errorBody(published), headers, CONTENT_TYPE);
+    return jsonResponse(this.httpStatus(published), this.errorBody(published), headers, this.contentType);
+  }
+
+  /** The error in the version's form, its fields named as this binding's request has them. */
+  private published(error: A2AError, rpc: string | undefined): A2AError {
+    const published = this.service.publicError(error);
+    const shapes = this.shapes;
+    const toWire = rpc !== undefined && shapes ? (pointer: string) => shapes.pointerToWire(rpc, pointer) : undefined;
+    const data = repointIssues(published.data, toWire);
+    const message = repointText(published.message, toWire);
+    if (data === published.data && message === published.message) return published;
+    return new A2AError(published.code, message, data, { ...(published.http ? { http: published.http } : {}), ...(published.challenge !== undefined ? { challenge: published.challenge } : {}) });
   }
 
   private httpStatus(error: A2AError): number {
     return error.http ?? this.statusOf(error.code).http;
   }
 
-  /** `{ error: { code, status, message, details } }`: google.rpc.Status as §11.6 writes it. */
+  /** `{ error: { code, status, message, details } }`: google.rpc.Status as §11.6 writes it; 0.3: `{ code, message, data }`. */
   private errorBody(error: A2AError): JsonObject {
+    if (!this.statusBodies) return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data as JsonObject };
     const status = error.http === 401 ? "UNAUTHENTICATED" : error.http === 403 ? "PERMISSION_DENIED" : this.statusOf(error.code).grpc;
     const details = Array.isArray(error.data) ? error.data : error.data === undefined ? [] : [{ "@type": "type.googleapis.com/google.protobuf.Struct", value: error.data }];
     return { error: { code: this.httpStatus(error), status, message: error.message, details } };
   }
 
-  /** An HTTP-level refusal (no route, wrong verb, unreadable body) in the same shape. */
+  /** An HTTP-level refusal (no route, wrong verb, unreadable body) in the same shape (0.3: the JSON-RPC code of its kind). */
   private status(http: number, grpc: string, message: string, headers: Record<string, string> = {}): CoreResponse {
-    return jsonResponse(http, { error: { code: http, status: grpc, message, details: [] } }, headers, CONTENT_TYPE);
+    if (!this.statusBodies) {
+      const code = http === 404 || http === 405 ? JSON_RPC_ERROR.methodNotFound : http >= 500 ? JSON_RPC_ERROR.internalError : JSON_RPC_ERROR.invalidRequest;
+      return jsonResponse(http, { code, message }, headers, this.contentType);
+    }
+    return jsonResponse(http, { error: { code: http, status: grpc, message, details: [] } }, headers, this.contentType);
   }
 }
 

@@ -14,10 +14,11 @@ import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type Protoc
 import { declaredExtensions, extensionActivation } from "./extensions.js";
 import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
-import { TaskRuntime, type AgentExecutor, type RuntimeLogger } from "./task-runtime.js";
+import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
 import { lastEventSequence } from "./event-ids.js";
 import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore } from "./tasks.js";
 import type { Validator } from "./validation.js";
+import type { WireShapeAdapter } from "./wire-shapes.js";
 
 export { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
 
@@ -54,6 +55,8 @@ export interface ProtocolBinding {
   httpRoutes?: readonly HttpRoute[];
   /** Each error's HTTP and gRPC status by code (the specification's error code mappings), where it has them. */
   errorStatus?: { readonly [code: number]: ErrorStatus };
+  /** Where the HTTP+JSON binding carries the proto's shapes rather than the JSON-RPC ones (0.3.0): the translation. */
+  wireShapes?: WireShapeAdapter;
   /** ProtoJSON versions: the fields params are read under (proto names accepted, unknown fields left out). */
   inputFields?: InputFields;
 }
@@ -68,6 +71,8 @@ export interface ErrorStatus {
 export interface HttpRoute {
   /** The JSON-RPC method name of the rpc. */
   readonly method: string;
+  /** The rpc's name where it differs from `method` (0.3.0: "SendMessage"), the key of the wire-shape translation. */
+  readonly rpc?: string;
   readonly verb: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   /** The path template, e.g. "/tasks/{id=*}:cancel" or "/{tenant}/tasks". */
   readonly path: string;
@@ -77,10 +82,23 @@ export interface HttpRoute {
   readonly query?: { readonly [field: string]: "string" | "integer" | "number" | "boolean" | "string[]" | "int64" };
 }
 
+/** What the handler of a custom method gets beside its params. */
+export interface MethodHandlerContext {
+  principal: unknown;
+  request: CoreRequest;
+}
+
+/**
+ * The handler of a method the runtime does not know: its params (checked by the version's validators when
+ * the method table has the method) in, its result out. Declared through a method so that a handler typed
+ * from the method table (`MethodHandler<ParamsOf<"tasks/list">, ResultOf<"tasks/list">>`) is one too.
+ */
+export type MethodHandler<TParams = unknown, TResult = unknown> = { handle(params: TParams, context: MethodHandlerContext): TResult | Promise<TResult> }["handle"];
+
 export interface ServiceOptions {
   /** The public agent card (the version's AgentCard model; read as JSON). */
   card: object;
-  executor: AgentExecutor<never, never, never, never> | AgentExecutor;
+  executor: AgentExecutorOfAnyVersion;
   /** The card the authenticated extended-card method returns. */
   extendedCard?: object;
   /**
@@ -102,10 +120,14 @@ export interface ServiceOptions {
   /** Push-notification sending: SSRF allow-list, retries; `false` disables sending (configs are still kept). */
   pushNotifications?: PushSenderOptions | false;
   auth?: AuthOptions;
-  /** Methods the runtime does not know (a schema's new method): your handlers, by method name. */
-  methods?: Record<string, (params: unknown, context: { principal: unknown; request: CoreRequest }) => unknown | Promise<unknown>>;
+  /** Methods the runtime does not know (a schema's new method, an extension method): your handlers, by method name. */
+  methods?: { readonly [method: string]: MethodHandler | undefined };
   /** Where internal errors are reported; default console.error. Responses never carry their text. */
   logger?: RuntimeLogger;
+  /** What a push notification carries for a config (compat: a config a 0.3 client registered gets 0.3's payload); default the version's. */
+  pushPayload?: PushPayloadHook;
+  /** Another service's task runtime to run on (a compat version's service runs on the primary's: one executor, one store). */
+  runtime?: TaskRuntime;
   /**
    * Signs the agent card (and the extended card) once, before it is first served: e.g.
    * `(card) => signAgentCard(card, privateKey, { kid: "key-1", alg: "ES256" })` of runtime/card-signature.ts
@@ -130,7 +152,7 @@ export class A2AService {
     this.profile = binding.profile;
     this.shapes = new ProtocolShapes(binding.profile);
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
-    this.runtime = new TaskRuntime({
+    this.runtime = options.runtime ?? new TaskRuntime({
       shapes: this.shapes,
       executor: options.executor,
       store: options.store ?? new InMemoryStore(),
@@ -140,6 +162,7 @@ export class A2AService {
       pushSender: options.pushNotifications === false ? undefined : new PushSender(options.pushNotifications ?? {}),
       logger: this.logger,
       card: options.card as JsonObject,
+      ...(options.pushPayload ? { pushPayload: options.pushPayload } : {}),
     });
     const roleOf = new Map<string, MethodRole>();
     for (const [role, method] of Object.entries(binding.profile.methods)) if (method) roleOf.set(method, role as MethodRole);
@@ -367,6 +390,7 @@ export class A2AService {
       ...(error.challenge !== undefined ? { challenge: error.challenge } : {}),
     });
     published.add(out);
+    if (out !== error) origins.set(out, error);
     return out;
   }
 
@@ -514,6 +538,13 @@ export class A2AService {
 
 /** Errors whose data is already in the version's form. */
 const published = new WeakSet<A2AError>();
+/** A published error → the error as it was raised (its data in no version's form yet). */
+const origins = new WeakMap<A2AError, A2AError>();
+
+/** The error as it was raised, before `publicError` put its data in a version's form (another version's service publishes it its own way). */
+export function raisedError(error: A2AError): A2AError {
+  return origins.get(error) ?? error;
+}
 
 /** The request view of a call without an HTTP request (gRPC): its metadata as headers, no query, no body. */
 function requestOf(ctx: CallContext): CoreRequest {

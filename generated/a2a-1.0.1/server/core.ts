@@ -7,6 +7,7 @@
  *   createNodeServer(server).listen(3000);
  */
 import type * as Models from "../models.js";
+import type { ParamsOf, ResultOf } from "../protocol.js";
 import {
   A2A_ERROR_STATUS,
   A2A_HTTP_ROUTES,
@@ -16,12 +17,14 @@ import {
 } from "../protocol.js";
 import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
+import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
 import {
   A2AError,
   A2AServerCore,
   A2AServerError,
   type AgentExecutor as RuntimeAgentExecutor,
   type EventPublisher as RuntimeEventPublisher,
+  type MethodHandler,
   type RequestContext as RuntimeRequestContext,
   type ServerOptions,
 } from "../runtime/server.js";
@@ -35,6 +38,8 @@ export type {
   Credential,
   CoreRequest,
   CoreResponse,
+  MethodHandler,
+  MethodHandlerContext,
   ServerLogger,
 } from "../runtime/server.js";
 export type { A2AStore, TaskStore, PushConfigStore } from "../runtime/tasks.js";
@@ -48,17 +53,45 @@ export {
 
 /** What the executor knows of the request it serves. */
 export type RequestContext = RuntimeRequestContext<Models.Message, Models.Task>;
+/** The states `events.status()` takes: the 1.0.1 task states, in their own spelling and in the 0.x one ("completed"). */
+export type TaskStateName = TaskStateInput<TaskStateOf<Models.Task>>;
 /** How the executor reports progress: every call becomes a task update in the 1.0.1 shape. */
-export type EventPublisher = RuntimeEventPublisher<Models.Message, Models.Part, Models.Artifact>;
+export type EventPublisher = RuntimeEventPublisher<
+  Models.Message,
+  Models.Part,
+  Models.Artifact,
+  TaskStateName
+>;
 /** Your agent: the only code you write. */
-export type AgentExecutor = RuntimeAgentExecutor<Models.Message, Models.Task, Models.Part, Models.Artifact>;
+export type AgentExecutor = RuntimeAgentExecutor<
+  Models.Message,
+  Models.Task,
+  Models.Part,
+  Models.Artifact,
+  TaskStateName
+>;
 
-export interface A2AServerOptions extends Omit<ServerOptions, "card" | "executor" | "extendedCard"> {
+/** The methods of the method table the runtime has no role for (a schema's new method): the `methods` option handles them. */
+export type CustomMethodName = never;
+/**
+ * Handlers of the methods the runtime does not know: each of `CustomMethodName`, typed from the method table
+ * (`ParamsOf<M>` in, `ResultOf<M>` out), and extension methods of any other name (params as sent).
+ */
+export type A2AMethodHandlers = { [M in CustomMethodName]?: MethodHandler<ParamsOf<M>, ResultOf<M>> } & {
+  readonly [method: string]: MethodHandler | undefined;
+};
+
+export interface A2AServerOptions extends Omit<
+  ServerOptions,
+  "card" | "executor" | "extendedCard" | "methods"
+> {
   /** The public agent card, served at /.well-known/agent-card.json. Validated when the server is created. */
   card: Models.AgentCard;
   executor: AgentExecutor;
   /** The card `GetExtendedAgentCard` returns to authenticated clients. */
   extendedCard?: Models.AgentCard;
+  /** Handlers of the methods the runtime does not know, by method name. */
+  methods?: A2AMethodHandlers;
 }
 
 /** Creates the framework-free server core; throws a TypeError naming the field when the card is invalid. */
@@ -66,8 +99,7 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (!validators.AgentCard(options.card)) {
     throw new TypeError(`invalid agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  const extended: unknown = (options as { extendedCard?: unknown }).extendedCard;
-  if (extended !== undefined && !validators.AgentCard(extended)) {
+  if (options.extendedCard !== undefined && !validators.AgentCard(options.extendedCard)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
   const binding = {
