@@ -51,11 +51,12 @@ export class RestBinding {
   private readonly statusBodies: boolean;
   private readonly contentType: string;
 
-  constructor(
-    private readonly service: A2AService,
-    routes: readonly HttpRoute[],
-    private readonly options: RestBindingOptions,
-  ) {
+  private readonly service: A2AService;
+  private readonly options: RestBindingOptions;
+
+  constructor(service: A2AService, routes: readonly HttpRoute[], options: RestBindingOptions) {
+    this.service = service;
+    this.options = options;
     this.table = new RouteTable(routes);
     this.shapes = service.binding.wireShapes;
     this.statusBodies = service.profile.errorDetails === true;

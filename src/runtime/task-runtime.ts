@@ -271,7 +271,7 @@ export class TaskRuntime {
   }
 
   capability(name: "streaming" | "pushNotifications"): boolean {
-    const capabilities = this.card.capabilities;
+    const capabilities = this.card["capabilities"];
     return isObject(capabilities) && capabilities[name] === true;
   }
 
@@ -332,29 +332,29 @@ export class TaskRuntime {
     const taskId = this.shapes.paramsTaskId(params);
     if (lastEventId !== undefined) {
       const task = await this.requireTask(taskId, principal);
-      const events = await this.store.events.read(task.id as string, lastEventId, 1);
-      if (events.length === 0 && isObject(task.status) && this.shapes.isTerminal(task.status.state)) {
+      const events = await this.store.events.read(task["id"] as string, lastEventId, 1);
+      if (events.length === 0 && isObject(task["status"]) && this.shapes.isTerminal(task["status"]["state"])) {
         const channel = new EventChannel<unknown>();
         channel.end();
         return channel;
       }
-      return this.follow(role, task.id as string, lastEventId, { skipTurnMarks: true, untilTerminal: true });
+      return this.follow(role, task["id"] as string, lastEventId, { skipTurnMarks: true, untilTerminal: true });
     }
     // The log position first, then the task: an event committed in between is in both (never in neither).
     const position = taskId === undefined ? 0 : await this.logEnd(taskId);
     const task = await this.requireTask(taskId, principal);
-    const id = task.id as string;
-    if (isObject(task.status) && this.shapes.isTerminal(task.status.state)) {
+    const id = task["id"] as string;
+    if (isObject(task["status"]) && this.shapes.isTerminal(task["status"]["state"])) {
       // Nothing more will happen to a finished task (1.0 §3.1.6).
-      throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${id} is ${String(task.status.state)}: there is nothing to subscribe to`, { taskId: id });
+      throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${id} is ${String(task["status"]["state"])}: there is nothing to subscribe to`, { taskId: id });
     }
-    const state = isObject(task.status) ? task.status.state : undefined;
+    const state = isObject(task["status"]) ? task["status"]["state"] : undefined;
     // The current state first: the Task (0.2+); 0.1.0 streams only updates, so an interrupted task's status as one
     // (not final: the stream goes on through the turns that answer it).
     const first = this.streamsTasks()
       ? task
       : this.shapes.isInterrupted(state)
-        ? this.shapes.statusEvent({ taskId: id, contextId: contextOf(task, this.shapes), status: task.status as JsonObject, final: false })
+        ? this.shapes.statusEvent({ taskId: id, contextId: contextOf(task, this.shapes), status: task["status"] as JsonObject, final: false })
         : undefined;
     return this.follow(role, id, position, { skipTurnMarks: true, untilTerminal: true, ...(first !== undefined ? { first: withEventId(this.shapes.wrap(role, first), position) } : {}) });
   }
@@ -397,8 +397,8 @@ export class TaskRuntime {
         if (!this.streamsTasks() && this.shapes.classify(logged.event) === "task") return;
         if (options.untilTerminal) {
           const event = logged.event;
-          const terminal = isObject(event) && isObject(event.status) && this.shapes.isTerminal(event.status.state);
-          const forwarded = !terminal && isObject(event) && event.final === true ? { ...event, final: false } : event;
+          const terminal = isObject(event) && isObject(event["status"]) && this.shapes.isTerminal(event["status"]["state"]);
+          const forwarded = !terminal && isObject(event) && event["final"] === true ? { ...event, final: false } : event;
           channel.push(withEventId(this.shapes.wrap(role, forwarded), logged.seq));
           if (terminal) channel.end();
           return;
@@ -432,14 +432,14 @@ export class TaskRuntime {
   async cancel(params: JsonObject, principal: unknown): Promise<JsonObject> {
     const loaded = await this.requireVersioned(this.shapes.paramsTaskId(params), principal);
     const task = loaded.task;
-    const status = isObject(task.status) ? task.status : {};
-    if (this.shapes.isTerminal(status.state)) {
+    const status = isObject(task["status"]) ? task["status"] : {};
+    if (this.shapes.isTerminal(status["state"])) {
       throw new A2AError(this.code("TaskNotCancelable", JSON_RPC_ERROR.invalidParams), "Task cannot be canceled", {
-        taskId: task.id,
-        state: status.state,
+        taskId: task["id"],
+        state: status["state"],
       });
     }
-    const taskId = task.id as string;
+    const taskId = task["id"] as string;
     let execution = this.executions.get(taskId);
     if (!execution || execution.done) {
       // Not running here: it may run on another instance (its lease), which stops when it loses the lease.
@@ -466,9 +466,9 @@ export class TaskRuntime {
   }
 
   async checkWebhook(config: JsonObject): Promise<void> {
-    if (typeof config.url !== "string") throw new A2AError(JSON_RPC_ERROR.invalidParams, "Invalid params", { reason: "the push notification config needs a url" });
+    if (typeof config["url"] !== "string") throw new A2AError(JSON_RPC_ERROR.invalidParams, "Invalid params", { reason: "the push notification config needs a url" });
     try {
-      await (this.pushSender ?? new PushSender()).checkUrl(config.url);
+      await (this.pushSender ?? new PushSender()).checkUrl(config["url"]);
     } catch (error) {
       if (error instanceof UnsafeWebhookError) {
         // The caller learns why in general terms; the resolved address and the allow-list hint go to the log.
@@ -485,10 +485,10 @@ export class TaskRuntime {
    */
   private checkInputModes(message: JsonObject): void {
     // Only where the version has the error (0.2+; 0.1.0's table has none, so there the executor decides).
-    const code = this.shapes.profile.errorCodes.ContentTypeNotSupported;
+    const code = this.shapes.profile.errorCodes["ContentTypeNotSupported"];
     const accepted = acceptedInputModes(this.card);
-    if (code === undefined || accepted === undefined || !Array.isArray(message.parts)) return;
-    for (const [index, part] of message.parts.entries()) {
+    if (code === undefined || accepted === undefined || !Array.isArray(message["parts"])) return;
+    for (const [index, part] of message["parts"].entries()) {
       if (!isObject(part)) continue;
       const type = partMediaType(part, this.shapes.profile.discriminatorField);
       if (type === undefined || acceptsMediaType(accepted, type)) continue;
@@ -511,7 +511,7 @@ export class TaskRuntime {
       const { id: _ignored, ...rest } = config;
       return rest;
     }
-    return typeof config.id === "string" && config.id !== "" ? config : { ...config, id: taskId };
+    return typeof config["id"] === "string" && config["id"] !== "" ? config : { ...config, id: taskId };
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -612,25 +612,25 @@ export class TaskRuntime {
         throw new A2AError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId });
       }
       const existing = loaded.task;
-      const state = isObject(existing.status) ? existing.status.state : undefined;
+      const state = isObject(existing["status"]) ? existing["status"]["state"] : undefined;
       if (this.shapes.isTerminal(state)) {
         // A task in a terminal state cannot be restarted (1.0 §3.1.1: UnsupportedOperationError).
-        throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${String(existing.id)} is ${String(state)} and cannot take more messages`, {
-          taskId: existing.id,
+        throw new A2AError(this.code("UnsupportedOperation", JSON_RPC_ERROR.invalidParams), `Task ${String(existing["id"])} is ${String(state)} and cannot take more messages`, {
+          taskId: existing["id"],
           state,
         });
       }
       const contextId = contextOf(existing, this.shapes);
       if (request.contextId !== undefined && request.contextPointer === "/params/message/contextId" && request.contextId !== contextId) {
         // 1.0.1 §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId".
-        throw invalidField(request.contextPointer, `the contextId of task ${String(existing.id)} ("${contextId}") or none`, request.contextId);
+        throw invalidField(request.contextPointer, `the contextId of task ${String(existing["id"])} ("${contextId}") or none`, request.contextId);
       }
       if (request.pushConfig) {
         this.pushEnabled();
         await this.checkWebhook(request.pushConfig);
       }
       const message = this.shapes.stamp(request.message, taskId, contextId);
-      const history = Array.isArray(existing.history) ? existing.history : [];
+      const history = Array.isArray(existing["history"]) ? existing["history"] : [];
       const task: JsonObject = { ...existing, history: [...history, message] };
       let sequences: number[];
       let version: number;
@@ -762,10 +762,10 @@ export class TaskRuntime {
     principal: unknown,
     extensions: readonly string[] = [],
   ): RequestContext {
-    const parts = Array.isArray(message.parts) ? message.parts : [];
+    const parts = Array.isArray(message["parts"]) ? message["parts"] : [];
     const text = parts
-      .filter((p): p is JsonObject => isObject(p) && typeof p.text === "string")
-      .map((p) => p.text as string)
+      .filter((p): p is JsonObject => isObject(p) && typeof p["text"] === "string")
+      .map((p) => p["text"] as string)
       .join("\n");
     return {
       taskId: execution.taskId,
@@ -850,7 +850,7 @@ export class TaskRuntime {
       } catch (error) {
         if (isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS) {
           const fresh = await this.store.tasks.load(execution.taskId);
-          if (!fresh || (isObject(fresh.task.status) && this.shapes.isTerminal(fresh.task.status.state))) {
+          if (!fresh || (isObject(fresh.task["status"]) && this.shapes.isTerminal(fresh.task["status"]["state"]))) {
             // Canceled (or removed) elsewhere: this execution has nothing more to record.
             if (fresh) {
               execution.task = fresh.task;
@@ -905,7 +905,7 @@ export class TaskRuntime {
       return;
     }
     const loaded = await this.store.tasks.load(taskId);
-    const state = loaded && isObject(loaded.task.status) ? loaded.task.status.state : undefined;
+    const state = loaded && isObject(loaded.task["status"]) ? loaded.task["status"]["state"] : undefined;
     if (!loaded || this.shapes.isTerminal(state) || this.shapes.isInterrupted(state)) {
       await this.store.leases.release(taskId, this.instanceId);
       return;
@@ -938,22 +938,22 @@ export class TaskRuntime {
     const ownBody = this.shapes.wrap("stream", task);
     const out: OutboxMessage[] = [];
     for (const config of configs) {
-      if (typeof config.url !== "string") continue;
+      if (typeof config["url"] !== "string") continue;
       const custom = this.pushPayload?.(config, task);
       const body = custom ? custom.body : ownBody;
       const contentType = custom ? custom.contentType : ownBody !== task ? "application/a2a+json" : undefined;
       const target: JsonObject = {
-        url: config.url,
-        ...(typeof config.token === "string" ? { token: config.token } : {}),
-        ...(isObject(config.authentication)
+        url: config["url"],
+        ...(typeof config["token"] === "string" ? { token: config["token"] } : {}),
+        ...(isObject(config["authentication"])
           ? {
               authentication: {
-                schemes: Array.isArray(config.authentication.schemes)
-                  ? config.authentication.schemes.filter((s): s is string => typeof s === "string")
-                  : typeof config.authentication.scheme === "string"
-                    ? [config.authentication.scheme]
+                schemes: Array.isArray(config["authentication"]["schemes"])
+                  ? config["authentication"]["schemes"].filter((s): s is string => typeof s === "string")
+                  : typeof config["authentication"]["scheme"] === "string"
+                    ? [config["authentication"]["scheme"]]
                     : [],
-                ...(typeof config.authentication.credentials === "string" ? { credentials: config.authentication.credentials } : {}),
+                ...(typeof config["authentication"]["credentials"] === "string" ? { credentials: config["authentication"]["credentials"] } : {}),
               },
             }
           : {}),
@@ -1007,10 +1007,10 @@ export class TaskRuntime {
       enqueue({
         final,
         apply: (task) => {
-          const history = Array.isArray(task.history) ? task.history : [];
+          const history = Array.isArray(task["history"]) ? task["history"] : [];
           const updated: JsonObject = { ...task, status: shapes.status(state, message) };
-          if (message && shapes.has("Task", "history")) updated.history = [...history, message];
-          const event = shapes.statusEvent({ taskId: execution.taskId, contextId: execution.contextId, status: updated.status as JsonObject, final });
+          if (message && shapes.has("Task", "history")) updated["history"] = [...history, message];
+          const event = shapes.statusEvent({ taskId: execution.taskId, contextId: execution.contextId, status: updated["status"] as JsonObject, final });
           return { task: updated, events: [{ event, final }] };
         },
       });
@@ -1036,7 +1036,7 @@ export class TaskRuntime {
         execution.done = true;
         execution.published = true;
         // No task will exist: the reply names only its context (a taskId would point at nothing).
-        delete message.taskId;
+        delete message["taskId"];
         execution.reply = message;
         execution.onReply?.(message);
         finish();
@@ -1054,7 +1054,7 @@ export class TaskRuntime {
         enqueue({
           final: false,
           apply: (task) => {
-            const artifacts = Array.isArray(task.artifacts) ? [...(task.artifacts as JsonObject[])] : [];
+            const artifacts = Array.isArray(task["artifacts"]) ? [...(task["artifacts"] as JsonObject[])] : [];
             const event = shapes.artifactEvent({
               taskId: execution.taskId,
               contextId: execution.contextId,
@@ -1063,12 +1063,12 @@ export class TaskRuntime {
               ...(options.lastChunk !== undefined ? { lastChunk: options.lastChunk } : {}),
               index: artifacts.length,
             });
-            const added = event.artifact as JsonObject;
-            const key = typeof added.artifactId === "string" ? "artifactId" : "name";
+            const added = event["artifact"] as JsonObject;
+            const key = typeof added["artifactId"] === "string" ? "artifactId" : "name";
             const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;
             if (at >= 0) {
               const before = artifacts[at] as JsonObject;
-              const parts = [...(Array.isArray(before.parts) ? before.parts : []), ...(Array.isArray(added.parts) ? added.parts : [])];
+              const parts = [...(Array.isArray(before["parts"]) ? before["parts"] : []), ...(Array.isArray(added["parts"]) ? added["parts"] : [])];
               artifacts[at] = { ...before, parts };
             } else {
               artifacts.push(stripChunkFlags(added));
@@ -1162,15 +1162,15 @@ function invalidField(pointer: string, expected: string, value: unknown): A2AErr
 function contextOf(task: JsonObject, shapes: ProtocolShapes): string {
   const field = shapes.contextField;
   const value = field ? task[field] : undefined;
-  return typeof value === "string" ? value : (task.id as string);
+  return typeof value === "string" ? value : (task["id"] as string);
 }
 
 function lastUserMessage(task: JsonObject): JsonObject {
-  const history = Array.isArray(task.history) ? (task.history as unknown[]) : [];
+  const history = Array.isArray(task["history"]) ? (task["history"] as unknown[]) : [];
   for (let i = history.length - 1; i >= 0; i--) {
     const m = history[i];
     // "user" (0.x) or "ROLE_USER" (1.0).
-    if (isObject(m) && (m.role === "user" || m.role === "ROLE_USER")) return m;
+    if (isObject(m) && (m["role"] === "user" || m["role"] === "ROLE_USER")) return m;
   }
   return { role: "user", parts: [] };
 }

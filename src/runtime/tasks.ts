@@ -16,12 +16,11 @@ import type { JsonObject } from "./profile.js";
 
 /** A store failed. `code` says how: "conflict", "unavailable", "invalid", "not-found", "failed". */
 export class StoreError extends Error {
-  constructor(
-    message: string,
-    readonly code: "conflict" | "unavailable" | "invalid" | "not-found" | "failed",
-    options?: { cause?: unknown },
-  ) {
+  readonly code: "conflict" | "unavailable" | "invalid" | "not-found" | "failed";
+
+  constructor(message: string, code: StoreError["code"], options?: { cause?: unknown }) {
     super(message, options);
+    this.code = code;
     this.name = "StoreError";
   }
 }
@@ -36,54 +35,58 @@ export function isStoreError<T extends StoreError>(error: unknown, type: abstrac
 
 /** Another writer updated the task after the version this write read: read again and retry. */
 export class TaskVersionConflictError extends StoreError {
-  constructor(
-    readonly taskId: string,
-    readonly expectedVersion: number,
-    /** The version the store holds now (0: the task does not exist). */
-    readonly actualVersion: number,
-  ) {
+  readonly taskId: string;
+  readonly expectedVersion: number;
+  /** The version the store holds now (0: the task does not exist). */
+  readonly actualVersion: number;
+
+  constructor(taskId: string, expectedVersion: number, actualVersion: number) {
     super(
       expectedVersion === 0
         ? `task "${taskId}" already exists (version ${actualVersion})`
         : `task "${taskId}" changed: expected version ${expectedVersion}, found ${actualVersion === 0 ? "no task" : `version ${actualVersion}`}`,
       "conflict",
     );
+    this.taskId = taskId;
+    this.expectedVersion = expectedVersion;
+    this.actualVersion = actualVersion;
     this.name = "TaskVersionConflictError";
   }
 }
 
 /** Another instance holds the task's execution lease (and it has not expired): the task is running there. */
 export class ExecutionLeaseHeldError extends StoreError {
-  constructor(
-    readonly taskId: string,
-    /** The instance that holds the lease. */
-    readonly owner: string,
-  ) {
+  readonly taskId: string;
+  /** The instance that holds the lease. */
+  readonly owner: string;
+
+  constructor(taskId: string, owner: string) {
     super(`task "${taskId}" is running on another instance ("${owner}")`, "conflict");
+    this.taskId = taskId;
+    this.owner = owner;
     this.name = "ExecutionLeaseHeldError";
   }
 }
 
 /** The engine cannot be reached (connection lost, timeout, engine restarting). Retry later. */
 export class StoreUnavailableError extends StoreError {
-  constructor(
-    readonly engine: string,
-    message: string,
-    options?: { cause?: unknown },
-  ) {
+  readonly engine: string;
+
+  constructor(engine: string, message: string, options?: { cause?: unknown }) {
     super(`${engine} store unavailable: ${message}`, "unavailable", options);
+    this.engine = engine;
     this.name = "StoreUnavailableError";
   }
 }
 
 /** A ListTasks page token this store did not write (or a bad query value). */
 export class InvalidStoreQueryError extends StoreError {
-  constructor(
-    /** The query field at fault, e.g. "pageToken". */
-    readonly field: string,
-    message: string,
-  ) {
+  /** The query field at fault, e.g. "pageToken". */
+  readonly field: string;
+
+  constructor(field: string, message: string) {
     super(`${field}: ${message}`, "invalid");
+    this.field = field;
     this.name = "InvalidStoreQueryError";
   }
 }
@@ -221,12 +224,12 @@ export interface TaskFacts {
 }
 
 export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts {
-  const id = task.id;
+  const id = task["id"];
   if (typeof id !== "string" || id === "") throw new StoreError("task.id: expected a non-empty string", "invalid");
-  const status = typeof task.status === "object" && task.status !== null ? (task.status as JsonObject) : {};
-  const state = typeof status.state === "string" ? status.state : "";
-  const parsed = typeof status.timestamp === "string" ? Date.parse(status.timestamp) : NaN;
-  const contextId = typeof task.contextId === "string" ? task.contextId : typeof task.sessionId === "string" ? task.sessionId : "";
+  const status = typeof task["status"] === "object" && task["status"] !== null ? (task["status"] as JsonObject) : {};
+  const state = typeof status["state"] === "string" ? status["state"] : "";
+  const parsed = typeof status["timestamp"] === "string" ? Date.parse(status["timestamp"]) : NaN;
+  const contextId = typeof task["contextId"] === "string" ? task["contextId"] : typeof task["sessionId"] === "string" ? task["sessionId"] : "";
   return { id, contextId, state, terminal: TERMINAL_STATES.has(state), statusTime: Number.isFinite(parsed) ? parsed : now };
 }
 
@@ -302,7 +305,11 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   /** The leases a commit's `lease` changes (without them, `lease` is ignored). */
   leases: InMemoryExecutionLeases | undefined;
 
-  constructor(private readonly maxTasks = 100_000) {}
+  private readonly maxTasks: number;
+
+  constructor(maxTasks = 100_000) {
+    this.maxTasks = maxTasks;
+  }
 
   async get(taskId: string): Promise<JsonObject | undefined> {
     return this.tasks.get(taskId)?.task;
@@ -358,7 +365,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
     const all = [...this.tasks.values()].reverse().map((e) => e.task);
-    return filter.contextId === undefined ? all : all.filter((t) => t.contextId === filter.contextId || t.sessionId === filter.contextId);
+    return filter.contextId === undefined ? all : all.filter((t) => t["contextId"] === filter.contextId || t["sessionId"] === filter.contextId);
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
@@ -421,7 +428,7 @@ export interface PushConfigStore {
 
 /** The id a config is kept under: its own `id`, else the task's id. */
 export function pushConfigId(taskId: string, config: JsonObject): string {
-  return typeof config.id === "string" && config.id !== "" ? config.id : taskId;
+  return typeof config["id"] === "string" && config["id"] !== "" ? config["id"] : taskId;
 }
 
 export class InMemoryPushConfigStore implements PushConfigStore {
@@ -499,7 +506,11 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   private readonly logs = new Map<string, LoggedEvent[]>();
   private readonly listeners = new Map<string, Set<(event: LoggedEvent) => void>>();
 
-  constructor(private readonly hasTask: (taskId: string) => boolean = () => true) {}
+  private readonly hasTask: (taskId: string) => boolean;
+
+  constructor(hasTask: (taskId: string) => boolean = () => true) {
+    this.hasTask = hasTask;
+  }
 
   async append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]> {
     if (!this.hasTask(taskId)) throw new StoreError(`task "${taskId}" not found`, "not-found");

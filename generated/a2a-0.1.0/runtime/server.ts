@@ -85,14 +85,14 @@ export interface ListedInterface {
 
 /** The interfaces a card lists: 1.0 `supportedInterfaces`; 0.3 `preferredTransport` + `additionalInterfaces`; before, `url` (JSON-RPC). */
 export function listedInterfaces(card: JsonObject): ListedInterface[] {
-  const url = typeof card.url === "string" ? card.url : undefined;
-  if (Array.isArray(card.supportedInterfaces)) {
-    return card.supportedInterfaces.filter(isObject).map((i) => ({ binding: String(i.protocolBinding ?? "").toUpperCase(), url: typeof i.url === "string" ? i.url : undefined }));
+  const url = typeof card["url"] === "string" ? card["url"] : undefined;
+  if (Array.isArray(card["supportedInterfaces"])) {
+    return card["supportedInterfaces"].filter(isObject).map((i) => ({ binding: String(i["protocolBinding"] ?? "").toUpperCase(), url: typeof i["url"] === "string" ? i["url"] : undefined }));
   }
-  const out: ListedInterface[] = [{ binding: typeof card.preferredTransport === "string" ? card.preferredTransport.toUpperCase() : "JSONRPC", url }];
-  if (Array.isArray(card.additionalInterfaces)) {
-    for (const i of card.additionalInterfaces.filter(isObject)) {
-      const entry = { binding: String(i.transport ?? "").toUpperCase(), url: typeof i.url === "string" ? i.url : undefined };
+  const out: ListedInterface[] = [{ binding: typeof card["preferredTransport"] === "string" ? card["preferredTransport"].toUpperCase() : "JSONRPC", url }];
+  if (Array.isArray(card["additionalInterfaces"])) {
+    for (const i of card["additionalInterfaces"].filter(isObject)) {
+      const entry = { binding: String(i["transport"] ?? "").toUpperCase(), url: typeof i["url"] === "string" ? i["url"] : undefined };
       if (!out.some((o) => o.binding === entry.binding && o.url === entry.url)) out.push(entry);
     }
   }
@@ -232,8 +232,8 @@ export class A2AServerCore {
  * a security scheme every caller would get it anonymously, so the server refuses to start, saying why.
  */
 export function checkExtendedCardAuth(card: JsonObject, authenticates: boolean): void {
-  const v1 = isObject(card.capabilities) && card.capabilities.extendedAgentCard === true;
-  const v03 = card.supportsAuthenticatedExtendedCard === true;
+  const v1 = isObject(card["capabilities"]) && card["capabilities"]["extendedAgentCard"] === true;
+  const v03 = card["supportsAuthenticatedExtendedCard"] === true;
   if ((!v1 && !v03) || authenticates) return;
   const field = v1 ? "capabilities.extendedAgentCard" : "supportsAuthenticatedExtendedCard";
   throw new Error(

@@ -145,10 +145,12 @@ export class A2AService {
   private readonly requirements: SecurityRequirements;
   private readonly logger: RuntimeLogger;
 
-  constructor(
-    readonly binding: ProtocolBinding,
-    private readonly options: ServiceOptions,
-  ) {
+  readonly binding: ProtocolBinding;
+  private readonly options: ServiceOptions;
+
+  constructor(binding: ProtocolBinding, options: ServiceOptions) {
+    this.binding = binding;
+    this.options = options;
     this.profile = binding.profile;
     this.shapes = new ProtocolShapes(binding.profile);
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
@@ -191,7 +193,7 @@ export class A2AService {
       signed = Promise.resolve()
         .then(() => sign(JSON.parse(JSON.stringify(card)) as JsonObject))
         .then((out) => {
-          if (!isObject(out) || !Array.isArray(out.signatures)) throw new TypeError("cardSigning must resolve to the card with its `signatures`");
+          if (!isObject(out) || !Array.isArray(out["signatures"])) throw new TypeError("cardSigning must resolve to the card with its `signatures`");
           return out;
         });
       this.signedCards.set(card, signed);
@@ -293,7 +295,7 @@ export class A2AService {
     // An `id` in send params is no unknown field to drop: task ids are server-generated (1.0.1 §3.4.2), and a
     // client naming one is refused (serverGeneratedTaskIds), not silently given another id.
     const role = this.methods.get(method)?.role;
-    if (this.profile.serverGeneratedTaskIds && (role === "send" || role === "stream") && isObject(params) && params.id !== undefined && isObject(read)) return { ...read, id: params.id };
+    if (this.profile.serverGeneratedTaskIds && (role === "send" || role === "stream") && isObject(params) && params["id"] !== undefined && isObject(read)) return { ...read, id: params["id"] };
     return read;
   }
 
@@ -429,21 +431,21 @@ export class A2AService {
 
   /** ListTasks (1.0): the caller's tasks only (1.0.1 §13.1), newest first, filtered by context, state and time, cursor-paged by the store. */
   private async listTasks(params: JsonObject, principal: unknown): Promise<JsonObject> {
-    const contextId = typeof params.contextId === "string" && params.contextId !== "" ? params.contextId : undefined;
-    const status = typeof params.status === "string" && !/UNSPECIFIED$/.test(params.status) ? params.status : undefined;
+    const contextId = typeof params["contextId"] === "string" && params["contextId"] !== "" ? params["contextId"] : undefined;
+    const status = typeof params["status"] === "string" && !/UNSPECIFIED$/.test(params["status"]) ? params["status"] : undefined;
     let statusTimestampAfter: number | undefined;
-    if (params.statusTimestampAfter !== undefined) {
-      const after = typeof params.statusTimestampAfter === "string" ? Date.parse(params.statusTimestampAfter) : NaN;
+    if (params["statusTimestampAfter"] !== undefined) {
+      const after = typeof params["statusTimestampAfter"] === "string" ? Date.parse(params["statusTimestampAfter"]) : NaN;
       if (Number.isNaN(after)) {
         throw new A2AError(JSON_RPC_ERROR.invalidParams, "Invalid params: statusTimestampAfter is not an RFC 3339 timestamp", {
-          issues: [{ pointer: "/params/statusTimestampAfter", expected: "an RFC 3339 timestamp", got: JSON.stringify(params.statusTimestampAfter), keyword: "format", message: "/params/statusTimestampAfter: expected an RFC 3339 timestamp" }],
+          issues: [{ pointer: "/params/statusTimestampAfter", expected: "an RFC 3339 timestamp", got: JSON.stringify(params["statusTimestampAfter"]), keyword: "format", message: "/params/statusTimestampAfter: expected an RFC 3339 timestamp" }],
         });
       }
       // "Greater than or equal" (the proto's comment).
       statusTimestampAfter = after;
     }
-    const pageSize = Math.min(Math.max(typeof params.pageSize === "number" && params.pageSize > 0 ? params.pageSize : 50, 1), 100);
-    const pageToken = typeof params.pageToken === "string" && params.pageToken !== "" ? params.pageToken : undefined;
+    const pageSize = Math.min(Math.max(typeof params["pageSize"] === "number" && params["pageSize"] > 0 ? params["pageSize"] : 50, 1), 100);
+    const pageToken = typeof params["pageToken"] === "string" && params["pageToken"] !== "" ? params["pageToken"] : undefined;
     const result = await this.runtime.tasks.query({
       owner: this.runtime.scopeOf(principal),
       pageSize,
@@ -453,8 +455,8 @@ export class A2AService {
       ...(pageToken !== undefined ? { pageToken } : {}),
     });
     const page = result.tasks.map((t) => {
-      const trimmed = this.shapes.withHistory(t, typeof params.historyLength === "number" ? params.historyLength : undefined);
-      if (params.includeArtifacts === true) return trimmed;
+      const trimmed = this.shapes.withHistory(t, typeof params["historyLength"] === "number" ? params["historyLength"] : undefined);
+      if (params["includeArtifacts"] === true) return trimmed;
       const { artifacts: _omitted, ...rest } = trimmed;
       return rest;
     });
@@ -463,7 +465,7 @@ export class A2AService {
 
   private async getTask(params: JsonObject, principal: unknown): Promise<JsonObject> {
     const task = await this.runtime.requireTask(this.shapes.paramsTaskId(params), principal);
-    const length = params.historyLength;
+    const length = params["historyLength"];
     return this.shapes.withHistory(task, typeof length === "number" ? length : undefined);
   }
 
@@ -471,10 +473,10 @@ export class A2AService {
     const runtime = this.runtime;
     runtime.pushEnabled();
     // Flat configs (1.0 `{ taskId, id, url, … }`): the task is `taskId` only; `id` names the config, never the task.
-    const flat = !isObject(params.pushNotificationConfig) && this.shapes.flatPushConfigs;
-    const taskId = flat ? (typeof params.taskId === "string" && params.taskId !== "" ? params.taskId : undefined) : this.shapes.paramsTaskId(params);
+    const flat = !isObject(params["pushNotificationConfig"]) && this.shapes.flatPushConfigs;
+    const taskId = flat ? (typeof params["taskId"] === "string" && params["taskId"] !== "" ? params["taskId"] : undefined) : this.shapes.paramsTaskId(params);
     if (flat && taskId === undefined) {
-      const got = params.taskId === undefined ? "missing" : JSON.stringify(params.taskId);
+      const got = params["taskId"] === undefined ? "missing" : JSON.stringify(params["taskId"]);
       const message = `/params/taskId: expected the id of the task the config is for, got ${got}`;
       throw this.invalidParams([{ pointer: "/params/taskId", expected: "the id of the task the config is for", got, keyword: "required", message }]);
     }
@@ -522,10 +524,10 @@ export class A2AService {
 
   private authenticatedCard(): JsonObject {
     const card = this.options.card as JsonObject;
-    const declared = card.supportsAuthenticatedExtendedCard === true || (isObject(card.capabilities) && card.capabilities.extendedAgentCard === true);
+    const declared = card["supportsAuthenticatedExtendedCard"] === true || (isObject(card["capabilities"]) && card["capabilities"]["extendedAgentCard"] === true);
     const codes = this.profile.errorCodes;
-    const notConfigured = codes.ExtendedAgentCardNotConfigured ?? codes.AuthenticatedExtendedCardNotConfigured;
-    if (!declared && codes.ExtendedAgentCardNotConfigured !== undefined) {
+    const notConfigured = codes["ExtendedAgentCardNotConfigured"] ?? codes["AuthenticatedExtendedCardNotConfigured"];
+    if (!declared && codes["ExtendedAgentCardNotConfigured"] !== undefined) {
       // 1.0 §3.3.4: a card that does not declare the capability → UnsupportedOperationError.
       throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), "This agent has no extended agent card");
     }

@@ -26,10 +26,13 @@ export interface JsonRpcBindingOptions {
 }
 
 export class JsonRpcBinding {
-  constructor(
-    private readonly service: A2AService,
-    private readonly options: JsonRpcBindingOptions,
-  ) {}
+  private readonly service: A2AService;
+  private readonly options: JsonRpcBindingOptions;
+
+  constructor(service: A2AService, options: JsonRpcBindingOptions) {
+    this.service = service;
+    this.options = options;
+  }
 
   /** Answers one HTTP request to the JSON-RPC path. */
   async handle(request: CoreRequest): Promise<CoreResponse> {
@@ -174,7 +177,7 @@ export function httpError(status: number, message: string, headers: Record<strin
 /** An envelope error's `{ pointer, expected, got }` data as the same `{ issues: [...] }` shape params errors have. */
 function asIssues(error: { code: number; message: string; data?: unknown }): { code: number; message: string; data?: unknown } {
   const data = error.data;
-  if (!isObject(data) || typeof data.pointer !== "string") return error;
+  if (!isObject(data) || typeof data["pointer"] !== "string") return error;
   const { pointer, expected, got } = data as { pointer: string; expected?: unknown; got?: unknown };
   const issue = {
     pointer,

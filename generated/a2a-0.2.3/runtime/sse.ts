@@ -193,7 +193,10 @@ class SseParser {
   private lastEventId: string | undefined;
   private retry: number | undefined;
 
-  constructor(private readonly maxEventBytes: number) {
+  private readonly maxEventBytes: number;
+
+  constructor(maxEventBytes: number) {
+    this.maxEventBytes = maxEventBytes;
     if (!(maxEventBytes >= 0)) throw new RangeError(`maxEventBytes must be a non-negative number, got ${maxEventBytes}`);
   }
 

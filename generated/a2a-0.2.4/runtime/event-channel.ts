@@ -13,7 +13,11 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
   /** Set by `fail`: thrown by `next()` once the events queued before it are read. */
   private failure: { error: unknown } | undefined;
 
-  constructor(private readonly release: () => void = () => undefined) {}
+  private readonly release: () => void;
+
+  constructor(release: () => void = () => undefined) {
+    this.release = release;
+  }
 
   /** Queues an event (ignored once the channel has ended). */
   push(value: T): void {

@@ -221,7 +221,7 @@ function reduceUnionFanOut(errors: readonly RawValidationError[]): RawValidation
       out.push(error);
       continue;
     }
-    if (error.keyword === "oneOf" && error.params.passingSchemas != null) {
+    if (error.keyword === "oneOf" && error.params["passingSchemas"] != null) {
       out.push(error); // more than one branch matched: the error itself is the news
       continue;
     }
@@ -238,11 +238,11 @@ function foldBranches(union: RawValidationError, branches: RawValidationError[])
   if (branches.length === 0) return [union];
   const samePlace = branches.every((b) => b.instancePath === union.instancePath);
   if (samePlace && branches.every((b) => b.keyword === "type")) {
-    const types = unique(branches.flatMap((b) => String(b.params.type).split(",")));
+    const types = unique(branches.flatMap((b) => String(b.params["type"]).split(",")));
     return [{ ...union, keyword: "type", params: { type: types.join(",") } }];
   }
   if (samePlace && branches.every((b) => b.keyword === "required")) {
-    const props = unique(branches.map((b) => String(b.params.missingProperty)));
+    const props = unique(branches.map((b) => String(b.params["missingProperty"])));
     if (props.length === 1) return [branches[0] as RawValidationError];
     return [{ ...union, keyword: "requiredOneOf", params: { properties: props } }];
   }
@@ -273,36 +273,36 @@ function describe(error: RawValidationError, data: unknown): ValidationIssue {
   });
   switch (error.keyword) {
     case "required": {
-      const name = String(p.missingProperty);
+      const name = String(p["missingProperty"]);
       return issue(`${at}/${escapeToken(name)}`, `a property "${name}"`, "missing", `required property "${name}" is missing`);
     }
     case "requiredOneOf": {
-      const names = (p.properties as string[]).map((n) => `"${n}"`).join(" or ");
+      const names = (p["properties"] as string[]).map((n) => `"${n}"`).join(" or ");
       return issue(at, `a property ${names}`, "neither", `must have a property ${names}`);
     }
     case "type": {
-      const expected = String(p.type).split(",").join(" or ");
+      const expected = String(p["type"]).split(",").join(" or ");
       const got = jsonType(here);
       return issue(at, expected, got, `expected ${expected}, got ${got}`);
     }
     case "enum": {
-      const allowed = ((p.allowedValues as unknown[]) ?? []).map(show).join(", ");
+      const allowed = ((p["allowedValues"] as unknown[]) ?? []).map(show).join(", ");
       const expected = `one of ${allowed}`;
       const got = here === undefined ? "missing" : show(here);
       return issue(at, expected, got, `expected ${expected}, got ${got}`);
     }
     case "const": {
-      const expected = show(p.allowedValue);
+      const expected = show(p["allowedValue"]);
       const got = here === undefined ? "missing" : show(here);
       return issue(at, expected, got, `expected ${expected}, got ${got}`);
     }
     case "additionalProperties": {
-      const name = String(p.additionalProperty);
+      const name = String(p["additionalProperty"]);
       return issue(`${at}/${escapeToken(name)}`, "no such property", "present", `property "${name}" is not allowed`);
     }
     case "minItems":
     case "maxItems": {
-      const limit = Number(p.limit);
+      const limit = Number(p["limit"]);
       const expected = `${error.keyword === "minItems" ? "at least" : "at most"} ${limit} item${limit === 1 ? "" : "s"}`;
       const got = Array.isArray(here) ? `${here.length} item${here.length === 1 ? "" : "s"}` : jsonType(here);
       return issue(at, expected, got, `expected ${expected}, got ${got}`);
@@ -311,7 +311,7 @@ function describe(error: RawValidationError, data: unknown): ValidationIssue {
     case "maximum":
     case "exclusiveMinimum":
     case "exclusiveMaximum": {
-      const expected = `a number ${String(p.comparison)} ${String(p.limit)}`;
+      const expected = `a number ${String(p["comparison"])} ${String(p["limit"])}`;
       const got = show(here);
       return issue(at, expected, got, `expected ${expected}, got ${got}`);
     }

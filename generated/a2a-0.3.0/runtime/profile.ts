@@ -172,7 +172,10 @@ export class ProtocolShapes {
   private readonly properties = new Map<string, Set<string>>();
   private readonly constTags = new Map<string, Readonly<JsonObject>>();
 
-  constructor(readonly profile: ProtocolProfile) {
+  readonly profile: ProtocolProfile;
+
+  constructor(profile: ProtocolProfile) {
+    this.profile = profile;
     for (const [name, shape] of Object.entries(profile.objects)) {
       this.properties.set(name, new Set(shape.properties));
       this.constTags.set(name, Object.freeze({ ...shape.consts }));
@@ -258,33 +261,33 @@ export class ProtocolShapes {
       const list = card[key];
       if (!Array.isArray(list)) continue;
       for (const entry of list) {
-        if (!isObject(entry) || typeof entry.url !== "string") continue;
-        const binding = String(entry.protocolBinding ?? entry.transport ?? "").toUpperCase();
-        if (binding === "JSONRPC" && key === "supportedInterfaces") return entry.url;
+        if (!isObject(entry) || typeof entry["url"] !== "string") continue;
+        const binding = String(entry["protocolBinding"] ?? entry["transport"] ?? "").toUpperCase();
+        if (binding === "JSONRPC" && key === "supportedInterfaces") return entry["url"];
       }
     }
-    return typeof card.url === "string" ? card.url : undefined;
+    return typeof card["url"] === "string" ? card["url"] : undefined;
   }
 
   /** A message of this version's shape; ids the version does not have are left out. */
   message(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): JsonObject {
     const m: JsonObject = { ...this.tags("Message"), role: enumValue(this.profile.roleValues, init.role), parts: init.parts };
-    if (this.has("Message", "messageId")) m.messageId = init.messageId ?? newId();
-    if (init.metadata !== undefined) m.metadata = init.metadata;
+    if (this.has("Message", "messageId")) m["messageId"] = init.messageId ?? newId();
+    if (init.metadata !== undefined) m["metadata"] = init.metadata;
     return this.stamp(m, init.taskId, init.contextId);
   }
 
   /** The message with the task and context ids given, where the version's Message carries them. */
   stamp(message: JsonObject, taskId: string | undefined, contextId: string | undefined): JsonObject {
     const out = { ...message };
-    if (taskId !== undefined && this.has("Message", "taskId")) out.taskId = taskId;
-    if (contextId !== undefined && this.has("Message", "contextId")) out.contextId = contextId;
+    if (taskId !== undefined && this.has("Message", "taskId")) out["taskId"] = taskId;
+    if (contextId !== undefined && this.has("Message", "contextId")) out["contextId"] = contextId;
     return out;
   }
 
   status(state: string, message?: JsonObject): JsonObject {
     const s: JsonObject = { state: this.stateValue(state), timestamp: new Date().toISOString() };
-    if (message !== undefined) s.message = message;
+    if (message !== undefined) s["message"] = message;
     return s;
   }
 
@@ -292,19 +295,19 @@ export class ProtocolShapes {
     const t: JsonObject = { ...this.tags("Task"), id: init.id };
     const ctx = this.contextField;
     if (ctx) t[ctx] = init.contextId;
-    t.status = init.status;
-    if (init.history && this.has("Task", "history")) t.history = init.history;
-    if (init.artifacts && init.artifacts.length > 0) t.artifacts = init.artifacts;
-    if (init.metadata !== undefined) t.metadata = init.metadata;
+    t["status"] = init.status;
+    if (init.history && this.has("Task", "history")) t["history"] = init.history;
+    if (init.artifacts && init.artifacts.length > 0) t["artifacts"] = init.artifacts;
+    if (init.metadata !== undefined) t["metadata"] = init.metadata;
     return t;
   }
 
   statusEvent(init: { taskId: string; contextId: string; status: JsonObject; final: boolean }): JsonObject {
     const e: JsonObject = { ...this.tags("TaskStatusUpdateEvent") };
     e[this.has("TaskStatusUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
-    if (this.has("TaskStatusUpdateEvent", "contextId")) e.contextId = init.contextId;
-    e.status = init.status;
-    if (this.has("TaskStatusUpdateEvent", "final")) e.final = init.final;
+    if (this.has("TaskStatusUpdateEvent", "contextId")) e["contextId"] = init.contextId;
+    e["status"] = init.status;
+    if (this.has("TaskStatusUpdateEvent", "final")) e["final"] = init.final;
     return e;
   }
 
@@ -315,15 +318,15 @@ export class ProtocolShapes {
   artifactEvent(init: { taskId: string; contextId: string; artifact: JsonObject; append?: boolean; lastChunk?: boolean; index?: number }): JsonObject {
     const e: JsonObject = { ...this.tags("TaskArtifactUpdateEvent") };
     e[this.has("TaskArtifactUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
-    if (this.has("TaskArtifactUpdateEvent", "contextId")) e.contextId = init.contextId;
+    if (this.has("TaskArtifactUpdateEvent", "contextId")) e["contextId"] = init.contextId;
     const artifact: JsonObject = { ...init.artifact };
-    if (this.has("Artifact", "artifactId") && typeof artifact.artifactId !== "string") artifact.artifactId = newId();
+    if (this.has("Artifact", "artifactId") && typeof artifact["artifactId"] !== "string") artifact["artifactId"] = newId();
     const onEvent = this.has("TaskArtifactUpdateEvent", "append");
     const target = onEvent ? e : artifact;
-    if (init.append !== undefined && (onEvent || this.has("Artifact", "append"))) target.append = init.append;
-    if (init.lastChunk !== undefined && (onEvent || this.has("Artifact", "lastChunk"))) target.lastChunk = init.lastChunk;
-    if (!onEvent && this.has("Artifact", "index") && init.index !== undefined) artifact.index = init.index;
-    e.artifact = artifact;
+    if (init.append !== undefined && (onEvent || this.has("Artifact", "append"))) target["append"] = init.append;
+    if (init.lastChunk !== undefined && (onEvent || this.has("Artifact", "lastChunk"))) target["lastChunk"] = init.lastChunk;
+    if (!onEvent && this.has("Artifact", "index") && init.index !== undefined) artifact["index"] = init.index;
+    e["artifact"] = artifact;
     return e;
   }
 
@@ -331,14 +334,14 @@ export class ProtocolShapes {
 
   /** The task an event belongs to. */
   eventTaskId(event: JsonObject): string | undefined {
-    const id = event.taskId ?? event.id;
+    const id = event["taskId"] ?? event["id"];
     return typeof id === "string" ? id : undefined;
   }
 
   /** What kind of stream item a value is: a task, a message, a status or artifact update. */
   classify(value: unknown): "task" | "message" | "status-update" | "artifact-update" | "unknown" {
     if (!isObject(value)) return "unknown";
-    const kind = value.kind;
+    const kind = value["kind"];
     if (kind === "task" || kind === "message" || kind === "status-update" || kind === "artifact-update") return kind;
     if ("artifact" in value) return "artifact-update";
     if ("status" in value && ("final" in value || "taskId" in value)) return "status-update";
@@ -349,30 +352,30 @@ export class ProtocolShapes {
 
   /** Reads the params of the send/stream method, whichever style the version uses. */
   sendParams(params: JsonObject): SendRequestParts {
-    const message = (isObject(params.message) ? params.message : {}) as JsonObject;
-    const configuration = isObject(params.configuration) ? params.configuration : undefined;
+    const message = (isObject(params["message"]) ? params["message"] : {}) as JsonObject;
+    const configuration = isObject(params["configuration"]) ? params["configuration"] : undefined;
     const sendType = this.profile.params.send;
     const declaresId = (sendType ? this.profile.objects[sendType]?.properties.includes("id") : false) ?? false;
-    const clientChosenTaskId = declaresId && typeof params.id === "string";
-    const taskId = clientChosenTaskId ? (params.id as string) : typeof message.taskId === "string" ? message.taskId : undefined;
+    const clientChosenTaskId = declaresId && typeof params["id"] === "string";
+    const taskId = clientChosenTaskId ? (params["id"] as string) : typeof message["taskId"] === "string" ? message["taskId"] : undefined;
     const contextId =
-      typeof message.contextId === "string" ? message.contextId : typeof params.sessionId === "string" ? params.sessionId : undefined;
-    const contextPointer = typeof message.contextId === "string" ? "/params/message/contextId" : "/params/sessionId";
-    const historyLength = configuration?.historyLength ?? params.historyLength;
-    const push = configuration?.pushNotificationConfig ?? configuration?.taskPushNotificationConfig ?? params.pushNotification;
-    const modes = configuration?.acceptedOutputModes;
+      typeof message["contextId"] === "string" ? message["contextId"] : typeof params["sessionId"] === "string" ? params["sessionId"] : undefined;
+    const contextPointer = typeof message["contextId"] === "string" ? "/params/message/contextId" : "/params/sessionId";
+    const historyLength = configuration?.["historyLength"] ?? params["historyLength"];
+    const push = configuration?.["pushNotificationConfig"] ?? configuration?.["taskPushNotificationConfig"] ?? params["pushNotification"];
+    const modes = configuration?.["acceptedOutputModes"];
     return {
       message,
       taskId,
       clientChosenTaskId,
-      undeclaredId: declaresId || this.profile.serverGeneratedTaskIds !== true ? undefined : params.id,
+      undeclaredId: declaresId || this.profile.serverGeneratedTaskIds !== true ? undefined : params["id"],
       contextPointer,
       contextId,
       historyLength: typeof historyLength === "number" ? historyLength : undefined,
-      blocking: configuration?.blocking !== false && configuration?.returnImmediately !== true,
+      blocking: configuration?.["blocking"] !== false && configuration?.["returnImmediately"] !== true,
       acceptedOutputModes: Array.isArray(modes) ? modes.filter((m): m is string => typeof m === "string") : undefined,
       pushConfig: isObject(push) ? push : undefined,
-      metadata: isObject(params.metadata) ? params.metadata : undefined,
+      metadata: isObject(params["metadata"]) ? params["metadata"] : undefined,
     };
   }
 
@@ -388,23 +391,23 @@ export class ProtocolShapes {
     const shape = paramsType ? this.profile.objects[paramsType] : undefined;
     if (shape?.required.includes("id")) {
       const params: JsonObject = { id: options.taskId ?? newId(), message };
-      if (options.contextId !== undefined && shape.properties.includes("sessionId")) params.sessionId = options.contextId;
-      if (options.historyLength !== undefined) params.historyLength = options.historyLength;
+      if (options.contextId !== undefined && shape.properties.includes("sessionId")) params["sessionId"] = options.contextId;
+      if (options.historyLength !== undefined) params["historyLength"] = options.historyLength;
       return params;
     }
     const params: JsonObject = { message: this.stamp(message, options.taskId, options.contextId) };
     if (options.blocking !== undefined || options.historyLength !== undefined || options.acceptedOutputModes !== undefined) {
       const configuration: JsonObject = { acceptedOutputModes: options.acceptedOutputModes ?? ["text/plain"] };
-      if (options.blocking !== undefined) configuration.blocking = options.blocking;
-      if (options.historyLength !== undefined) configuration.historyLength = options.historyLength;
-      params.configuration = configuration;
+      if (options.blocking !== undefined) configuration["blocking"] = options.blocking;
+      if (options.historyLength !== undefined) configuration["historyLength"] = options.historyLength;
+      params["configuration"] = configuration;
     }
     return params;
   }
 
   /** The task a push-config params object names: `taskId` (0.2+) or `id` (0.1.0 and TaskIdParams). */
   paramsTaskId(params: JsonObject): string | undefined {
-    const id = params.taskId ?? params.id;
+    const id = params["taskId"] ?? params["id"];
     return typeof id === "string" ? id : undefined;
   }
 
@@ -423,21 +426,21 @@ export class ProtocolShapes {
 
   /** The push config a set/create request carries: nested in 0.x, the params themselves in 1.0. */
   pushConfigOf(params: JsonObject): JsonObject {
-    if (isObject(params.pushNotificationConfig)) return params.pushNotificationConfig;
+    if (isObject(params["pushNotificationConfig"])) return params["pushNotificationConfig"];
     const { taskId: _t, tenant: _n, ...config } = params;
     return config;
   }
 
   /** The config id a get/delete request names: `pushNotificationConfigId` (0.x), or `id` beside `taskId` (1.0). */
   pushConfigIdOf(params: JsonObject): string | undefined {
-    if (typeof params.pushNotificationConfigId === "string") return params.pushNotificationConfigId;
-    return typeof params.taskId === "string" && typeof params.id === "string" ? params.id : undefined;
+    if (typeof params["pushNotificationConfigId"] === "string") return params["pushNotificationConfigId"];
+    return typeof params["taskId"] === "string" && typeof params["id"] === "string" ? params["id"] : undefined;
   }
 
   /** The history of a task trimmed to its last `length` messages (0 → none; ProtoJSON leaves the empty list out). */
   withHistory(task: JsonObject, length: number | undefined): JsonObject {
-    if (length === undefined || !Array.isArray(task.history)) return task;
-    const history = length <= 0 ? [] : task.history.slice(-length);
+    if (length === undefined || !Array.isArray(task["history"])) return task;
+    const history = length <= 0 ? [] : task["history"].slice(-length);
     if (history.length === 0 && this.profile.protoJson) {
       const { history: _omitted, ...rest } = task;
       return rest;

@@ -58,9 +58,9 @@ export function loadGrpcBinding(spec: GrpcBindingSpec): LoadedGrpcBinding {
   const cached = loaded.get(spec);
   if (cached) return cached;
   const root = protobuf.Root.fromJSON(spec.proto as protobuf.INamespace);
-  const rpcNamespace = GOOGLE_RPC_DESCRIPTOR.nested?.google as protobuf.INamespace;
+  const rpcNamespace = GOOGLE_RPC_DESCRIPTOR.nested?.["google"] as protobuf.INamespace;
   const extra: protobuf.INamespace = { nested: { ...(rpcNamespace.nested ?? {}) } };
-  if (root.lookup(".google.protobuf.Any") !== null) delete extra.nested?.protobuf;
+  if (root.lookup(".google.protobuf.Any") !== null) delete extra.nested?.["protobuf"];
   root.addJSON({ google: extra });
   root.resolveAll();
   const service = root.lookup(spec.service);

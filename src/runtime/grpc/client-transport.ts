@@ -80,11 +80,11 @@ export function grpcInterfaceOf(card: unknown): { url: string; tenant?: string }
   if (typeof card !== "object" || card === null) return undefined;
   const c = card as { supportedInterfaces?: unknown; preferredTransport?: unknown; url?: unknown; additionalInterfaces?: unknown };
   const entries = (value: unknown) => (Array.isArray(value) ? value.filter((e): e is { [key: string]: unknown } => typeof e === "object" && e !== null) : []);
-  const v1 = entries(c.supportedInterfaces).find((i) => i.protocolBinding === "GRPC" && typeof i.url === "string");
-  if (v1) return typeof v1.tenant === "string" && v1.tenant !== "" ? { url: v1.url as string, tenant: v1.tenant } : { url: v1.url as string };
+  const v1 = entries(c.supportedInterfaces).find((i) => i["protocolBinding"] === "GRPC" && typeof i["url"] === "string");
+  if (v1) return typeof v1["tenant"] === "string" && v1["tenant"] !== "" ? { url: v1["url"] as string, tenant: v1["tenant"] } : { url: v1["url"] as string };
   if (c.preferredTransport === "GRPC" && typeof c.url === "string") return { url: c.url };
-  const v03 = entries(c.additionalInterfaces).find((i) => i.transport === "GRPC" && typeof i.url === "string");
-  return v03 ? { url: v03.url as string } : undefined;
+  const v03 = entries(c.additionalInterfaces).find((i) => i["transport"] === "GRPC" && typeof i["url"] === "string");
+  return v03 ? { url: v03["url"] as string } : undefined;
 }
 
 /** A2A over gRPC for one agent endpoint. `close()` it when done (it holds an HTTP/2 connection). */
@@ -193,9 +193,9 @@ export class GrpcTransport implements ClientTransport {
 
   private withTenant(rpc: GrpcRpc, params: unknown): unknown {
     const tenant = this.options.tenant;
-    if (!tenant || rpc.requestType.fields.tenant === undefined) return params;
+    if (!tenant || rpc.requestType.fields["tenant"] === undefined) return params;
     const object = typeof params === "object" && params !== null && !Array.isArray(params) ? (params as { [key: string]: unknown }) : {};
-    return object.tenant === undefined ? { ...object, tenant } : params;
+    return object["tenant"] === undefined ? { ...object, tenant } : params;
   }
 
   private rpcOf(method: string, streaming: boolean): GrpcRpc {

@@ -57,9 +57,9 @@ export function grpcInterfacesOfCard(card: object): string[] {
   const entries = (value: unknown) => (Array.isArray(value) ? value.filter((e): e is { [key: string]: unknown } => typeof e === "object" && e !== null) : []);
   const isGrpc = (name: unknown) => typeof name === "string" && name.toUpperCase() === "GRPC";
   const urls: string[] = [];
-  for (const entry of entries(c.supportedInterfaces)) if (isGrpc(entry.protocolBinding) && typeof entry.url === "string") urls.push(entry.url);
-  if (isGrpc(c.preferredTransport) && typeof c.url === "string") urls.push(c.url);
-  for (const entry of entries(c.additionalInterfaces)) if (isGrpc(entry.transport) && typeof entry.url === "string") urls.push(entry.url);
+  for (const entry of entries(c["supportedInterfaces"])) if (isGrpc(entry["protocolBinding"]) && typeof entry["url"] === "string") urls.push(entry["url"]);
+  if (isGrpc(c["preferredTransport"]) && typeof c["url"] === "string") urls.push(c["url"]);
+  for (const entry of entries(c["additionalInterfaces"])) if (isGrpc(entry["transport"]) && typeof entry["url"] === "string") urls.push(entry["url"]);
   return urls;
 }
 

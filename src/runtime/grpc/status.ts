@@ -101,18 +101,18 @@ function detailsOf(error: A2AErrorLike, name: string | undefined): ErrorDetail[]
   let metadata: Record<string, string> | undefined;
   if (Array.isArray(data) && data.every(isErrorDetail)) {
     details.push(...data);
-  } else if (isObject(data) && Array.isArray(data.issues)) {
+  } else if (isObject(data) && Array.isArray(data["issues"])) {
     details.push({
       "@type": typeUrl("BadRequest"),
-      fieldViolations: data.issues.filter(isObject).map((issue) => ({
-        field: typeof issue.pointer === "string" ? fieldPath(issue.pointer) : "",
-        description: typeof issue.message === "string" ? issue.message : String(issue.message),
+      fieldViolations: data["issues"].filter(isObject).map((issue) => ({
+        field: typeof issue["pointer"] === "string" ? fieldPath(issue["pointer"]) : "",
+        description: typeof issue["message"] === "string" ? issue["message"] : String(issue["message"]),
       })),
     });
   } else if (data !== undefined) {
     metadata = {};
     if (isObject(data)) for (const [key, value] of Object.entries(data)) metadata[key] = typeof value === "string" ? value : JSON.stringify(value);
-    else metadata.detail = JSON.stringify(data);
+    else metadata["detail"] = JSON.stringify(data);
   }
   const a2a = error.code <= -32001 && error.code >= -32099 && name !== undefined;
   const hasInfo = details.some((d) => d["@type"] === typeUrl("ErrorInfo"));
@@ -129,17 +129,17 @@ function detailsOf(error: A2AErrorLike, name: string | undefined): ErrorDetail[]
  */
 export function codeOfStatus(code: number, details: readonly ErrorDetail[], errorCodes: { readonly [name: string]: number }): number | undefined {
   for (const detail of details) {
-    if (detail["@type"] !== typeUrl("ErrorInfo") || detail.domain !== A2A_ERROR_DOMAIN || typeof detail.reason !== "string") continue;
-    const name = Object.keys(errorCodes).find((n) => errorReason(n) === detail.reason);
+    if (detail["@type"] !== typeUrl("ErrorInfo") || detail["domain"] !== A2A_ERROR_DOMAIN || typeof detail["reason"] !== "string") continue;
+    const name = Object.keys(errorCodes).find((n) => errorReason(n) === detail["reason"]);
     if (name !== undefined) return errorCodes[name];
   }
   if (code === GRPC_STATUS.UNAUTHENTICATED || code === GRPC_STATUS.PERMISSION_DENIED) return AUTH_ERROR_CODE;
   const statusName = (Object.keys(GRPC_STATUS) as GrpcStatusName[]).find((n) => GRPC_STATUS[n] === code);
   const names = Object.keys(errorCodes).filter((n) => statusName !== undefined && ERROR_STATUS[n] === statusName);
   if (names.length === 1) return errorCodes[names[0] as string];
-  if (statusName === "INVALID_ARGUMENT") return errorCodes.InvalidParams ?? -32602;
-  if (statusName === "INTERNAL" || statusName === "UNKNOWN") return errorCodes.Internal ?? -32603;
-  if (statusName === "UNIMPLEMENTED") return errorCodes.MethodNotFound ?? -32601;
+  if (statusName === "INVALID_ARGUMENT") return errorCodes["InvalidParams"] ?? -32602;
+  if (statusName === "INTERNAL" || statusName === "UNKNOWN") return errorCodes["Internal"] ?? -32603;
+  if (statusName === "UNIMPLEMENTED") return errorCodes["MethodNotFound"] ?? -32601;
   return undefined;
 }
 

@@ -32,14 +32,20 @@ const BATCH = 500;
 export class LogFollower {
   private readonly follows = new Map<string, Follow>();
 
+  private readonly read: LogReader;
+  private readonly listening: () => Promise<void>;
+
   /**
    * @param read reads a task's log after a sequence
    * @param listening resolves once the engine's wake-ups are being received (rejects when it cannot listen)
    */
   constructor(
-    private readonly read: LogReader,
-    private readonly listening: () => Promise<void>,
-  ) {}
+    read: LogReader,
+    listening: () => Promise<void>,
+  ) {
+    this.read = read;
+    this.listening = listening;
+  }
 
   subscribe(taskId: string, listener: (event: LoggedEvent) => void, options: EventSubscriptionOptions = {}): EventSubscription {
     const subscriber: Subscriber = { listener, onError: options.onError, last: options.after ?? 0, closed: false };

@@ -154,11 +154,18 @@ export class PostgresStore implements A2AStore {
   readonly roundTrips: RoundTripCounter = { count: 0 };
   private closed = false;
 
+  private readonly pool: pg.Pool;
+  readonly prefix: string;
+  private readonly listener: NotificationListener;
+
   private constructor(
-    private readonly pool: pg.Pool,
-    readonly prefix: string,
-    private readonly listener: NotificationListener,
+    pool: pg.Pool,
+    prefix: string,
+    listener: NotificationListener,
   ) {
+    this.pool = pool;
+    this.prefix = prefix;
+    this.listener = listener;
     const db = this.db();
     this.tasks = new PostgresTaskStore(db, prefix, listener.channel);
     this.pushConfigs = new PostgresPushConfigStore(db, prefix);
@@ -280,11 +287,19 @@ interface TaskRow {
 }
 
 export class PostgresTaskStore implements VersionedTaskStore {
+  private readonly db: Queryable;
+  private readonly p: string;
+  private readonly channel: string;
+
   constructor(
-    private readonly db: Queryable,
-    private readonly p: string,
-    private readonly channel: string,
-  ) {}
+    db: Queryable,
+    p: string,
+    channel: string,
+  ) {
+    this.db = db;
+    this.p = p;
+    this.channel = channel;
+  }
 
   async get(taskId: string): Promise<JsonObject | undefined> {
     return (await this.load(taskId))?.task;
@@ -455,10 +470,16 @@ function notifyPayload(taskId: string): string {
 // ---------------------------------------------------------------------------------------------------
 
 export class PostgresPushConfigStore implements PushConfigStore {
+  private readonly db: Queryable;
+  private readonly p: string;
+
   constructor(
-    private readonly db: Queryable,
-    private readonly p: string,
-  ) {}
+    db: Queryable,
+    p: string,
+  ) {
+    this.db = db;
+    this.p = p;
+  }
 
   async set(taskId: string, config: JsonObject): Promise<JsonObject> {
     const id = pushConfigId(taskId, config);
@@ -494,11 +515,18 @@ export class PostgresPushConfigStore implements PushConfigStore {
 export class PostgresTaskEventLog implements TaskEventLog {
   private readonly follower: LogFollower;
 
+  private readonly db: Queryable;
+  private readonly p: string;
+  private readonly listener: NotificationListener;
+
   constructor(
-    private readonly db: Queryable,
-    private readonly p: string,
-    private readonly listener: NotificationListener,
+    db: Queryable,
+    p: string,
+    listener: NotificationListener,
   ) {
+    this.db = db;
+    this.p = p;
+    this.listener = listener;
     this.follower = new LogFollower(
       (taskId, after, limit) => this.read(taskId, after, limit),
       () => listener.listening(),
@@ -556,11 +584,19 @@ class NotificationListener {
   private retryDelay = 100;
   private closed = false;
 
+  private readonly config: pg.PoolConfig;
+  readonly channel: string;
+  private readonly onBackgroundError: ((error: StoreError) => void) | undefined;
+
   constructor(
-    private readonly config: pg.PoolConfig,
-    readonly channel: string,
-    private readonly onBackgroundError: ((error: StoreError) => void) | undefined,
-  ) {}
+    config: pg.PoolConfig,
+    channel: string,
+    onBackgroundError: ((error: StoreError) => void) | undefined,
+  ) {
+    this.config = config;
+    this.channel = channel;
+    this.onBackgroundError = onBackgroundError;
+  }
 
   /** Resolves once LISTEN is active; rejects with StoreUnavailableError when the engine is down (and keeps retrying). */
   listening(): Promise<void> {
@@ -632,10 +668,16 @@ class NotificationListener {
 // ---------------------------------------------------------------------------------------------------
 
 export class PostgresPushOutbox implements PushOutbox {
+  private readonly db: Queryable;
+  private readonly p: string;
+
   constructor(
-    private readonly db: Queryable,
-    private readonly p: string,
-  ) {}
+    db: Queryable,
+    p: string,
+  ) {
+    this.db = db;
+    this.p = p;
+  }
 
   async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
@@ -685,10 +727,16 @@ export class PostgresPushOutbox implements PushOutbox {
 // ---------------------------------------------------------------------------------------------------
 
 export class PostgresExecutionLeases implements ExecutionLeases {
+  private readonly db: Queryable;
+  private readonly p: string;
+
   constructor(
-    private readonly db: Queryable,
-    private readonly p: string,
-  ) {}
+    db: Queryable,
+    p: string,
+  ) {
+    this.db = db;
+    this.p = p;
+  }
 
   async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
     const { rows } = await this.db.query(

@@ -329,10 +329,16 @@ function indexMember(statusTime: number, id: string): string {
 class Connection {
   /** Commands sent so far (round trips), for benchmarks. */
   readonly roundTrips = { count: 0 };
+  readonly client: Client;
+  readonly prefix: string;
+
   constructor(
-    readonly client: Client,
-    readonly prefix: string,
-  ) {}
+    client: Client,
+    prefix: string,
+  ) {
+    this.client = client;
+    this.prefix = prefix;
+  }
 
   async command<T extends Reply>(args: string[], operation: string): Promise<T> {
     this.roundTrips.count++;
@@ -401,10 +407,15 @@ export class RedisStore implements A2AStore {
   readonly leases: RedisExecutionLeases;
   private closed = false;
 
+  private readonly connection: Connection;
+  private readonly subscriber: Subscriber;
+
   private constructor(
-    private readonly connection: Connection,
-    private readonly subscriber: Subscriber,
+    connection: Connection,
+    subscriber: Subscriber,
   ) {
+    this.connection = connection;
+    this.subscriber = subscriber;
     this.tasks = new RedisTaskStore(connection);
     this.pushConfigs = new RedisPushConfigStore(connection);
     this.events = new RedisTaskEventLog(connection, subscriber);
@@ -471,7 +482,11 @@ function globEscape(text: string): string {
 // ---------------------------------------------------------------------------------------------------
 
 export class RedisTaskStore implements VersionedTaskStore {
-  constructor(private readonly db: Connection) {}
+  private readonly db: Connection;
+
+  constructor(db: Connection) {
+    this.db = db;
+  }
 
   async get(taskId: string): Promise<JsonObject | undefined> {
     const json = await this.db.command<string | null>(["HGET", `${this.db.prefix}task:${taskId}`, "json"], "get");
@@ -561,7 +576,11 @@ export class RedisTaskStore implements VersionedTaskStore {
 // ---------------------------------------------------------------------------------------------------
 
 export class RedisPushConfigStore implements PushConfigStore {
-  constructor(private readonly db: Connection) {}
+  private readonly db: Connection;
+
+  constructor(db: Connection) {
+    this.db = db;
+  }
 
   async set(taskId: string, config: JsonObject): Promise<JsonObject> {
     const id = pushConfigId(taskId, config);
@@ -595,10 +614,13 @@ export class RedisPushConfigStore implements PushConfigStore {
 export class RedisTaskEventLog implements TaskEventLog {
   private readonly follower: LogFollower;
 
+  private readonly db: Connection;
+
   constructor(
-    private readonly db: Connection,
+    db: Connection,
     subscriber: Subscriber,
   ) {
+    this.db = db;
     this.follower = new LogFollower(
       (taskId, after, limit) => this.read(taskId, after, limit),
       () => subscriber.listening(),
@@ -646,11 +668,19 @@ class Subscriber {
   private subscribed = false;
   private closed = false;
 
+  private readonly main: Client;
+  private readonly channel: string;
+  private readonly options: RedisStoreOptions;
+
   constructor(
-    private readonly main: Client,
-    private readonly channel: string,
-    private readonly options: RedisStoreOptions,
-  ) {}
+    main: Client,
+    channel: string,
+    options: RedisStoreOptions,
+  ) {
+    this.main = main;
+    this.channel = channel;
+    this.options = options;
+  }
 
   /** Resolves once the channel is subscribed; rejects with StoreUnavailableError while Redis is unreachable. */
   listening(): Promise<void> {
@@ -719,7 +749,11 @@ class Subscriber {
 // ---------------------------------------------------------------------------------------------------
 
 export class RedisPushOutbox implements PushOutbox {
-  constructor(private readonly db: Connection) {}
+  private readonly db: Connection;
+
+  constructor(db: Connection) {
+    this.db = db;
+  }
 
   async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
@@ -759,7 +793,11 @@ export class RedisPushOutbox implements PushOutbox {
 // ---------------------------------------------------------------------------------------------------
 
 export class RedisExecutionLeases implements ExecutionLeases {
-  constructor(private readonly db: Connection) {}
+  private readonly db: Connection;
+
+  constructor(db: Connection) {
+    this.db = db;
+  }
 
   async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
     return (await this.db.script<number>("acquire", [taskId, owner, Math.max(1, Math.floor(ttlMs))])) === 1;
