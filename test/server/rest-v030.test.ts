@@ -2,7 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2A_HTTP_ROUTES } from "../../generated/a2a-0.3.0/protocol.js";
 import { SHAPES_0_3_0 } from "../../src/runtime/wire-shapes-0.3.0.js";
 import { expandRoute } from "../../src/runtime/http-routes.js";
-import { FRAMEWORKS, startServer, subset, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, sseData, startServer, subset, type RunningServer } from "./harness.js";
 import { protoJsonProblem, restErrorProblem030 } from "./rest-wire.js";
 
 /**
@@ -90,10 +90,7 @@ for (const framework of FRAMEWORKS) {
     it("streams are SSE of StreamResponse (§3.3.3); subscribe answers GET and POST", async () => {
       const response = await fetch(`${server.restUrl}/v1/message:stream`, { method: "POST", headers: JSON_TYPE, body: JSON.stringify({ message: message({ content: [{ text: "stream" }] }) }) });
       expect(response.headers.get("content-type")).toMatch(/^text\/event-stream/);
-      const events = (await response.text())
-        .split("\n\n")
-        .filter((b) => b.startsWith("data:"))
-        .map((b) => JSON.parse(b.slice(5)) as Json);
+      const events = sseData(await response.text()).map((data) => JSON.parse(data) as Json);
       expect(Object.keys(events[0] as Json)).toEqual(["task"]);
       expect(events.map((e) => Object.keys(e)[0])).toContain("artifactUpdate");
       expect(events.at(-1)).toMatchObject({ statusUpdate: { final: true, status: { state: "TASK_STATE_COMPLETED" } } });
