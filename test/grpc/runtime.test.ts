@@ -5,12 +5,14 @@
  * historyLength, list, cancel, subscribe, push configs, extended card, version negotiation, auth on/off),
  * every result checked against the version's schema.
  */
+import grpc from "@grpc/grpc-js";
+import type protobuf from "protobufjs";
 import { withGrpcInterface } from "./fixture.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcDescriptor } from "../../src/emit/grpc.js";
 import { A2AJsonRpcError } from "../../src/runtime/client.js";
-import type { GrpcBindingSpec } from "../../src/runtime/grpc/binding.js";
+import { loadGrpcBinding, type GrpcBindingSpec } from "../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
 import { SHAPES_0_3_0 } from "../../src/runtime/wire-shapes-0.3.0.js";
@@ -290,3 +292,56 @@ function varint(n: number): Buffer {
   out.push(n);
   return Buffer.from(out);
 }
+
+/**
+ * Required extensions over gRPC (issue 15 item 9; specification-1.0.1.md §3.2.6 and §3.3.4): the version's
+ * extensions header travels as metadata (`a2a-extensions`). A call that does not activate an extension the
+ * card marks `required: true` is ExtensionSupportRequiredError (FAILED_PRECONDITION); a call that activates
+ * it is served, and the activated (declared) extensions are echoed in the answer's initial metadata.
+ */
+describe("1.0.1 over gRPC: required extensions in metadata", () => {
+  const GEO = "https://example.com/extensions/geolocation/v1";
+  let running: { server: GrpcServerHandle; close(): Promise<void> };
+  let raw: grpc.Client;
+  let request: protobuf.Type;
+
+  beforeAll(async () => {
+    const m = await modules("1.0.1");
+    const card = testCard("1.0.1", {}) as Json;
+    card.capabilities = { ...(card.capabilities as Json), extensions: [{ uri: GEO, description: "Where the user is", required: true }] };
+    const core = m.core.createA2AServer({ card: withGrpcInterface(card) as never, transports: ["GRPC"], executor: testExecutor() as never, rpcPath: "/a2a", logger: { error: () => undefined, warn: () => undefined } });
+    const spec = await bindingOf(V1);
+    const server = await serveGrpc(spec, core as never);
+    running = { server, close: async () => (await server.close(), await core.close()) };
+    request = loadGrpcBinding(spec).root.lookupType("lf.a2a.v1.SendMessageRequest");
+    raw = new grpc.Client(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+  });
+  afterAll(async () => {
+    raw.close();
+    await running.close();
+  });
+
+  /** SendMessage with plain grpc-js: the answer's initial metadata and its status. */
+  const send = (metadata: Record<string, string>) => {
+    const md = new grpc.Metadata();
+    for (const [k, v] of Object.entries(metadata)) md.set(k, v);
+    const bytes = request.encode(request.fromObject({ message: { message_id: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text: "hello" }] } })).finish();
+    return new Promise<{ headers: grpc.Metadata | undefined; error: grpc.ServiceError | null }>((resolve) => {
+      let headers: grpc.Metadata | undefined;
+      const call = raw.makeUnaryRequest("/lf.a2a.v1.A2AService/SendMessage", (b: Uint8Array) => Buffer.from(b), (b: Buffer) => b, bytes, md, (error) => resolve({ headers, error }));
+      call.on("metadata", (m: grpc.Metadata) => (headers = m));
+    });
+  };
+
+  it("without a2a-extensions: FAILED_PRECONDITION naming the extension (§3.3.4)", async () => {
+    const { error } = await send({ "a2a-version": "1.0" });
+    expect(error?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    expect(error?.details).toContain(GEO);
+  });
+
+  it("activating it: served, and the activated extension echoed in the answer's metadata (§3.2.6)", async () => {
+    const { error, headers } = await send({ "a2a-version": "1.0", "a2a-extensions": `${GEO}, https://example.com/undeclared` });
+    expect(error).toBeNull();
+    expect(headers?.get("a2a-extensions")).toEqual([GEO]);
+  });
+});

@@ -300,6 +300,17 @@ export class A2AService {
   }
 
   /**
+   * The response header that names the extensions a request activated (§3.2.6: the agent echoes them in the
+   * same header), as `[lower-cased name, value]`; undefined when it activated none or the version has no header.
+   */
+  extensionsEcho(headers: Readonly<Record<string, string | undefined>>): readonly [string, string] | undefined {
+    const header = this.profile.extensionsHeader;
+    if (!header) return undefined;
+    const { activated } = extensionActivation(declaredExtensions(this.card), headers[header.toLowerCase()]);
+    return activated.length === 0 ? undefined : [header.toLowerCase(), activated.join(", ")];
+  }
+
+  /**
    * The extensions a call activates (the version's extensions header, §3.2.6): those it names that the card
    * declares. A call that leaves out an extension the card marks `required: true` is refused (§3.3.4: "the
    * agent MUST return ExtensionSupportRequiredError"; 0.3 has no such code: -32600 Invalid Request).

@@ -11,7 +11,6 @@
 import { A2AError, AUTH_ERROR_CODE } from "./a2a-error.js";
 import { jsonResponse, type CoreRequest, type CoreResponse } from "./http.js";
 import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "./card-cache-headers.js";
-import { declaredExtensions, extensionActivation } from "./extensions.js";
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
@@ -257,10 +256,8 @@ async function prepareCard(service: A2AService, cache: ServerOptions["cardCache"
 
 /** The response naming the extensions the request activated, in the version's extensions header (as the 0.3 and 1.x SDKs do). */
 function withExtensions(service: A2AService, request: CoreRequest, response: CoreResponse): CoreResponse {
-  const header = service.profile.extensionsHeader;
-  if (!header) return response;
-  const { activated } = extensionActivation(declaredExtensions(service.card), request.headers[header.toLowerCase()]);
-  return activated.length === 0 ? response : { ...response, headers: { ...response.headers, [header.toLowerCase()]: activated.join(", ") } };
+  const echo = service.extensionsEcho(request.headers);
+  return echo === undefined ? response : { ...response, headers: { ...response.headers, [echo[0]]: echo[1] } };
 }
 
 function pathOf(url: unknown): string | undefined {

@@ -33,6 +33,8 @@ export interface A2AServiceLike {
   readonly requiresAuth?: boolean;
   call(method: string, params: unknown, ctx: GrpcCallContext): Promise<unknown>;
   stream(method: string, params: unknown, ctx: GrpcCallContext): Promise<AsyncIterable<unknown>>;
+  /** The response metadata naming the extensions a call activated (`[key, value]`), when it activated some. */
+  extensionsEcho?(headers: Readonly<Record<string, string | undefined>>): readonly [string, string] | undefined;
 }
 
 /**
@@ -256,7 +258,8 @@ function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServ
     } catch (error) {
       return answer(inputError(binding, rpc, error));
     }
-    service.call(rpc.method, params, contextOf(call.metadata, signal, service)).then(
+    const context = contextOf(call.metadata, signal, service);
+    service.call(rpc.method, params, context).then(
       (result) => {
         let bytes: Uint8Array;
         try {
@@ -264,6 +267,8 @@ function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServ
         } catch (error) {
           return answer(serviceError(binding, rpc, error, logger));
         }
+        const echo = responseMetadata(service, context);
+        if (echo) call.sendMetadata(echo);
         answer(null, bytes);
       },
       (error: unknown) => answer(serviceError(binding, rpc, error, logger)),
@@ -292,10 +297,11 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
         return;
       }
       try {
-        const events = await service.stream(rpc.method, params, contextOf(call.metadata, () => abort.signal, service));
+        const context = contextOf(call.metadata, () => abort.signal, service);
+        const events = await service.stream(rpc.method, params, context);
         iterator = events[Symbol.asyncIterator]();
         // The stream is accepted: the headers go now (a quiet subscription is not a silent call).
-        if (!abort.signal.aborted) call.sendMetadata(new grpc.Metadata());
+        if (!abort.signal.aborted) call.sendMetadata(responseMetadata(service, context) ?? new grpc.Metadata());
         while (!abort.signal.aborted) {
           const next = await Promise.race([iterator.next(), gone.then(() => undefined)]);
           if (next === undefined || next.done) break;
@@ -319,6 +325,15 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
  * (made when read), and, when the service requires no authentication, the call marked as authenticated so
  * that the service does not build an HTTP request view to check nothing.
  */
+/** The initial metadata of an answer: the activated extensions' echo (§3.2.6), or undefined when there is none. */
+function responseMetadata(service: A2AServiceLike, context: GrpcCallContext): grpc.Metadata | undefined {
+  const echo = service.extensionsEcho?.(context.headers);
+  if (!echo) return undefined;
+  const metadata = new grpc.Metadata();
+  metadata.set(echo[0], echo[1]);
+  return metadata;
+}
+
 function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: A2AServiceLike): GrpcCallContext {
   const headers: Record<string, string> = {};
   const entries = metadata.toJSON();
