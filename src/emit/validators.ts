@@ -44,7 +44,7 @@ export const SCHEMA_ID = "a2a";
 export function validatorSchema(ir: ProtocolIR): JsonObject {
   const definitions: JsonObject = {};
   for (const t of ir.types) definitions[t.name] = structuredClone(t.schema);
-  applySpecConstraints(definitions, ir.specConstraints);
+  applySpecConstraints(definitions, ir.specConstraints, ir.methods);
   collapseAliasChains(definitions);
   const root: JsonObject = { $id: SCHEMA_ID, definitions };
   // Deepest first, so that an inner union is rewritten before the member that contains it moves.
@@ -62,10 +62,24 @@ export function validatorSchema(ir: ProtocolIR): JsonObject {
 /**
  * The constraints of the specification text (the overlay's, e.g. "at least one part"), added to the
  * property they bound: beside its keywords, or beside a `$ref` in an `allOf` (draft-07 ignores a `$ref`'s
- * siblings).
+ * siblings). A constraint that applies to requests only is added where a method's params reference its
+ * definition (`MessageSendParams.message` → `allOf: [Message, { properties: { parts: { minItems: 1 } } }]`),
+ * so the definition itself, and every response that reuses it, keeps the schema's verdict.
  */
-function applySpecConstraints(definitions: JsonObject, constraints: ProtocolIR["specConstraints"]): void {
+function applySpecConstraints(definitions: JsonObject, constraints: ProtocolIR["specConstraints"], methods: ProtocolIR["methods"]): void {
+  const params = [...new Set(methods.map((m) => m.paramsType).filter((t): t is string => t !== undefined))].sort();
   for (const constraint of constraints) {
+    if (constraint.appliesTo === "requests") {
+      const bound: JsonObject = { properties: { [constraint.property]: { ...constraint.schema } } };
+      for (const name of params) {
+        const properties = (definitions[name] as JsonObject | undefined)?.properties;
+        if (!isObject(properties)) continue;
+        for (const [key, schema] of Object.entries(properties)) {
+          if (isObject(schema) && refName(schema.$ref) === constraint.definition) properties[key] = { allOf: [schema, structuredClone(bound)] };
+        }
+      }
+      continue;
+    }
     const properties = (definitions[constraint.definition] as JsonObject | undefined)?.properties;
     if (!isObject(properties) || !isObject(properties[constraint.property])) continue;
     const schema = properties[constraint.property] as JsonObject;

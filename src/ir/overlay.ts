@@ -43,6 +43,12 @@ export interface SpecConstraint {
   schema: JsonObject;
   /** Where the text says so ("specification-1.0.1.md §5.7 ..."). */
   source: string;
+  /**
+   * Where it holds: `"all"` (the default) wherever the definition is used; `"requests"` only in what a
+   * server receives, i.e. where a method's params reference the definition (`MessageSendParams.message`),
+   * not in the responses that reuse it (agents answer with messages and artifacts with empty `parts`).
+   */
+  appliesTo?: "requests";
 }
 
 /** The keywords a constraint may add: bounds only, so that it narrows what the schema accepts and never changes a type. */
@@ -76,7 +82,15 @@ export function parseConstraints(value: unknown, file: string, pointer: string):
       }
       if (typeof bound !== "number" || !Number.isFinite(bound)) throw new CodegenError(`"${keyword}" must be a number`, { file, pointer: `${at}/schema/${keyword}` });
     }
-    return { definition: entry.definition as string, property: entry.property as string, schema: schema as JsonObject, source: entry.source as string };
+    const appliesTo = entry.appliesTo;
+    if (appliesTo !== undefined && appliesTo !== "all" && appliesTo !== "requests") throw new CodegenError('"appliesTo" must be "all" or "requests"', { file, pointer: `${at}/appliesTo` });
+    return {
+      definition: entry.definition as string,
+      property: entry.property as string,
+      schema: schema as JsonObject,
+      source: entry.source as string,
+      ...(appliesTo === "requests" ? { appliesTo } : {}),
+    };
   });
 }
 

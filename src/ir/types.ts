@@ -40,10 +40,10 @@ export interface ProtocolIR {
   core: CoreTypes;
   /** What a reader puts back where a ProtoJSON writer left a field out at its default (empty unless the version is ProtoJSON). */
   protoJsonDefaults: ProtoJsonDefaults;
-  /** The constraints of the specification text the validators add to the schema (overlay `constraints`), each where the schema has its property. */
   /** ProtoJSON versions (1.0): the fields each params definition reads, for input under proto names and without unknown fields. */
   inputFields: InputFields | undefined;
-  specConstraints: Array<{ definition: string; property: string; schema: JsonObject; source: string }>;
+  /** The constraints of the specification text the validators add to the schema (overlay `constraints`), each where the schema has its property. */
+  specConstraints: Array<{ definition: string; property: string; schema: JsonObject; source: string; appliesTo?: "requests" }>;
 }
 
 /** The protocol's core objects, by role → the definition that plays it (`message` → "Message"). */

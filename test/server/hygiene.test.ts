@@ -33,6 +33,20 @@ const CASES: Case[] = [
     expect: { id: 10, error: { code: -32602, data: { issues: [{ pointer: "/params/message/parts", keyword: "required" }] } } },
   },
   {
+    // Issue 15 item 2 (specification-0.3.0.md §2: a Message contains "one or more `Parts`"): requests only.
+    name: "a message with empty parts → -32602 naming /params/message/parts (at least 1 item)",
+    body: send(16, { message: message({ parts: [] }) }),
+    status: 200,
+    expect: { id: 16, error: { code: -32602, data: { issues: [{ pointer: "/params/message/parts", keyword: "minItems" }] } } },
+  },
+  {
+    // Issue 15 item 2 (specification-0.3.0.md §7.3.1: historyLength is a number of messages).
+    name: "tasks/get with historyLength -1 → -32602 naming /params/historyLength",
+    body: JSON.stringify({ jsonrpc: "2.0", id: 17, method: "tasks/get", params: { id: "t-1", historyLength: -1 } }),
+    status: 200,
+    expect: { id: 17, error: { code: -32602, data: { issues: [{ pointer: "/params/historyLength", keyword: "minimum" }] } } },
+  },
+  {
     name: "a message without role → -32602",
     body: send(11, { message: (({ role: _r, ...rest }) => rest)(message()) }),
     status: 200,

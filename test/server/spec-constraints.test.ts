@@ -8,12 +8,15 @@
  *   historyLength ≥ 0 (GetTask, SendMessage's configuration, ListTasks), ListTasks pageSize 1–100.
  *   (Artifact.parts is REQUIRED too, but ProtoJSON writers leave an empty list out and the 1.x SDKs send
  *   artifacts without parts: test/proto-defaults.test.ts; it is not enforced.)
- * - 0.3.0 keeps its schema's verdicts: the real-world 0.3 corpus holds messages with `parts: []` that the
- *   corpus tests pin as valid, so its constraints are not emitted yet.
+ * - 0.3.0 (specification-0.3.0.md §2: a Message is "containing one or more `Parts`"; §7.3.1 and §7.1.1:
+ *   historyLength is "The number of most recent messages … to retrieve"): Message.parts for requests only
+ *   (`"appliesTo": "requests"`: the real-world 0.3 corpus holds agent messages and artifacts with
+ *   `parts: []` in responses, which keep the schema's verdict), historyLength ≥ 0 (tasks/get, and
+ *   message/send's configuration).
  *
  * Each is checked on the generated validator (the issue names the field, the bound and the value), then on
- * the 1.0.1 servers of every adapter, JSON-RPC and HTTP+JSON: -32602 / 400 naming the field. The
- * constraints files are read here as the facts they are, so that a constraint added there is tested too.
+ * the servers of every adapter, JSON-RPC and HTTP+JSON: -32602 / 400 naming the field. The constraints
+ * files are read here as the facts they are, so that a constraint added there is tested too.
  */
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
@@ -27,6 +30,7 @@ interface Constraint {
   property: string;
   schema: Record<string, number>;
   source: string;
+  appliesTo?: "requests";
 }
 const constraintsOf = (version: string): Constraint[] =>
   (JSON.parse(readFileSync(join(SCHEMA_DIR, `a2a-${version}.constraints.json`), "utf8")) as { constraints: Constraint[] }).constraints;
@@ -39,6 +43,21 @@ const VALID: Record<string, Record<string, Json>> = {
     SendMessageConfiguration: {},
     ListTasksRequest: {},
   },
+  "0.3.0": {
+    Message: { kind: "message", role: "user", messageId: "m-1", parts: [{ kind: "text", text: "hi" }] },
+    TaskQueryParams: { id: "t-1" },
+    MessageSendConfiguration: {},
+  },
+};
+
+/** Where a request-only constraint holds: the params definition and the property that holds the definition. */
+const REQUEST_SITES: Record<string, Record<string, Array<[string, string]>>> = {
+  "0.3.0": { Message: [["MessageSendParams", "message"]] },
+};
+
+/** A response of each version that carries the definition (which keeps the schema's verdict). */
+const RESPONSES: Record<string, Record<string, (value: Json) => [string, Json]>> = {
+  "0.3.0": { Message: (message) => ["SendMessageSuccessResponse", { jsonrpc: "2.0", id: 1, result: { ...message, role: "agent" } }] },
 };
 
 /** A value just past a constraint's bound (and one at it). */
@@ -55,9 +74,34 @@ function around(keyword: string, bound: number): { bad: unknown; good: unknown }
   }
 }
 
-for (const version of ["1.0.1"]) {
+for (const version of ["1.0.1", "0.3.0"]) {
   describe(`${version}: the spec-text constraints in the generated validators`, () => {
-    for (const constraint of constraintsOf(version)) {
+    for (const constraint of constraintsOf(version).filter((c) => c.appliesTo === "requests")) {
+      for (const [keyword, bound] of Object.entries(constraint.schema)) {
+        it(`requests only: ${constraint.definition}.${constraint.property} ${keyword} ${bound} (${constraint.source.slice(0, 60)}…)`, async () => {
+          const validators = await generatedValidators(version);
+          const base = VALID[version]?.[constraint.definition] as Json;
+          const sites = REQUEST_SITES[version]?.[constraint.definition] ?? [];
+          expect(base, `a valid ${constraint.definition} in the test`).toBeDefined();
+          expect(sites.length, `the params that carry ${constraint.definition} in the test`).toBeGreaterThan(0);
+          const { bad } = around(keyword, bound);
+          const value = { ...base, [constraint.property]: bad };
+          // The definition itself, and a response that carries it, keep the schema's verdict ...
+          expect(validators[constraint.definition]?.(value), JSON.stringify(validators[constraint.definition]?.errors)).toBe(true);
+          const response = RESPONSES[version]?.[constraint.definition]?.(value);
+          if (response) expect(validators[response[0]]?.(response[1]), JSON.stringify(validators[response[0]]?.errors)).toBe(true);
+          // ... the params of a request refuse it, naming the field.
+          for (const [params, property] of sites) {
+            const validate = validators[params];
+            expect(independentValidator(version, params)({ [property]: value })).toBe(true);
+            expect(validate?.({ [property]: value })).toBe(false);
+            expect(validate?.errors).toEqual([expect.objectContaining({ pointer: `/${property}/${constraint.property}`, keyword })]);
+            expect(validate?.({ [property]: base }), JSON.stringify(validate?.errors)).toBe(true);
+          }
+        });
+      }
+    }
+    for (const constraint of constraintsOf(version).filter((c) => c.appliesTo !== "requests")) {
       for (const [keyword, bound] of Object.entries(constraint.schema)) {
         it(`${constraint.definition}.${constraint.property} ${keyword} ${bound} (${constraint.source.slice(0, 60)}…)`, async () => {
           const validators = await generatedValidators(version);
@@ -81,10 +125,12 @@ for (const version of ["1.0.1"]) {
 for (const framework of FRAMEWORKS) {
   describe(`spec-text constraints on the servers (${framework})`, () => {
     let v1: RunningServer;
+    let v03: RunningServer;
     beforeAll(async () => {
       v1 = await startServer("1.0.1", framework, { rest: true });
+      v03 = await startServer("0.3.0", framework, { rest: true });
     });
-    afterAll(async () => v1.close());
+    afterAll(async () => Promise.all([v1.close(), v03.close()]));
     const headers = { "content-type": "application/json", "a2a-version": "1.0" };
     const rpc = async (server: RunningServer, method: string, params: Json) => {
       const r = await rawPost(server.rpcUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }), headers);
@@ -118,6 +164,38 @@ for (const framework of FRAMEWORKS) {
       const empty = await rawPost(`${v1.restUrl}/message:send`, JSON.stringify({ message: { role: "ROLE_USER", messageId: "m-1", parts: [] } }), headers);
       expect(empty.status, empty.text).toBe(400);
       expect(empty.text).toContain("message.parts");
+    });
+
+    it("0.3.0 JSON-RPC: empty parts in message/send and message/stream (§2 \"one or more `Parts`\"), historyLength -1 (§7.3.1, §7.1.1) → -32602 naming the field (responses keep the schema's verdict: the validator tests above)", async () => {
+      const message = (parts: unknown[]) => ({ kind: "message", role: "user", messageId: `m-${Math.random()}`, parts });
+      for (const method of ["message/send", "message/stream"]) {
+        const r = await rawPost(v03.rpcUrl, JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: { message: message([]) } }), { "content-type": "application/json" });
+        // A streaming call that fails before its first event answers with the error as the one SSE event.
+        const body = r.text.includes("data:") ? r.text.slice(r.text.indexOf("data:") + 5).trim().split("\n")[0] ?? "" : r.text;
+        const error = (JSON.parse(body) as Json).error as Json | undefined;
+        expect(error?.code, r.text).toBe(-32602);
+        expect(error?.data, r.text).toMatchObject({ issues: [{ pointer: "/params/message/parts", keyword: "minItems" }] });
+        expect(r.text).toContain("/params/message/parts: expected at least 1 item, got 0 items");
+      }
+      const history = await rpc(v03, "tasks/get", { id: "t-1", historyLength: -1 });
+      expect(history.error?.code, history.text).toBe(-32602);
+      expect(history.error?.data, history.text).toMatchObject({ issues: [{ pointer: "/params/historyLength", keyword: "minimum" }] });
+      const configured = await rpc(v03, "message/send", { message: message([{ kind: "text", text: "hi" }]), configuration: { historyLength: -1 } });
+      expect(configured.error?.code, configured.text).toBe(-32602);
+      expect(configured.error?.data, configured.text).toMatchObject({ issues: [{ pointer: "/params/configuration/historyLength", keyword: "minimum" }] });
+      const fine = await rpc(v03, "message/send", { message: message([{ kind: "text", text: "hi" }]), configuration: { historyLength: 0 } });
+      expect(fine.error, fine.text).toBeUndefined();
+    });
+
+    it("0.3.0 HTTP+JSON: POST /v1/message:send with empty content and GET /v1/tasks/{id}?historyLength=-1 → 400 naming the field", async () => {
+      const json = { "content-type": "application/json" };
+      const empty = await rawPost(`${v03.restUrl}/v1/message:send`, JSON.stringify({ message: { messageId: "m-1", role: "ROLE_USER", content: [] } }), json);
+      expect(empty.status, empty.text).toBe(400);
+      expect((empty.json as Json).data, empty.text).toMatchObject({ issues: [{ pointer: "/message/content", keyword: "minItems" }] });
+      const history = await fetch(`${v03.restUrl}/v1/tasks/t-1?historyLength=-1`, { headers: json });
+      const text = await history.text();
+      expect(history.status, text).toBe(400);
+      expect((JSON.parse(text) as Json).data, text).toMatchObject({ issues: [{ pointer: "/historyLength", keyword: "minimum" }] });
     });
 
   });
