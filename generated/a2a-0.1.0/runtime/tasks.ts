@@ -10,7 +10,7 @@
  * Updates are compare-and-set on a version: `commit` names the version it read and fails with a
  * `TaskVersionConflictError` when another writer got there first; the caller reads again and retries.
  */
-import type { JsonObject } from "./profile.js";
+import { isTerminalState, type JsonObject } from "./profile.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -202,18 +202,6 @@ export interface VersionedTaskStore extends TaskStore {
 }
 
 /** Terminal task states in every protocol version's spelling. */
-const TERMINAL_STATES = new Set([
-  "completed",
-  "failed",
-  "canceled",
-  "rejected",
-  "TASK_STATE_COMPLETED",
-  "TASK_STATE_FAILED",
-  "TASK_STATE_CANCELED",
-  "TASK_STATE_CANCELLED",
-  "TASK_STATE_REJECTED",
-]);
-
 /** What stores index of a task: its id, context, state and status time. */
 export interface TaskFacts {
   id: string;
@@ -231,7 +219,7 @@ export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts
   const state = typeof status["state"] === "string" ? status["state"] : "";
   const parsed = typeof status["timestamp"] === "string" ? Date.parse(status["timestamp"]) : NaN;
   const contextId = typeof task["contextId"] === "string" ? task["contextId"] : typeof task["sessionId"] === "string" ? task["sessionId"] : "";
-  return { id, contextId, state, terminal: TERMINAL_STATES.has(state), statusTime: Number.isFinite(parsed) ? parsed : now };
+  return { id, contextId, state, terminal: isTerminalState(state), statusTime: Number.isFinite(parsed) ? parsed : now };
 }
 
 /** Serializes a value a store is about to keep; a value JSON cannot write is refused, never stored. */

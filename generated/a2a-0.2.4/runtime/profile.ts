@@ -110,6 +110,15 @@ export const PUSH_CONFIG_VERSION_FIELD = "a2aCompatVersion";
 const TERMINAL = ["completed", "canceled", "failed", "rejected"];
 const INTERRUPTED = ["input-required", "auth-required"];
 
+/**
+ * Whether a task state is terminal, in any version's spelling ("completed", 1.0's "TASK_STATE_COMPLETED"):
+ * the rule `ProtocolShapes.isTerminal` applies, for code that holds no profile (the stores, which are built
+ * before any server and are shared by the two versions of a compat server).
+ */
+export function isTerminalState(state: unknown): boolean {
+  return typeof state === "string" && TERMINAL.includes(canonicalValue(state));
+}
+
 /** "TASK_STATE_INPUT_REQUIRED", "input-required" → "input-required"; "ROLE_USER" → "user". */
 export function canonicalValue(value: unknown): string {
   return String(value)
@@ -197,7 +206,7 @@ export class ProtocolShapes {
   }
 
   isTerminal(state: unknown): boolean {
-    return typeof state === "string" && TERMINAL.includes(canonicalValue(state));
+    return isTerminalState(state);
   }
 
   isInterrupted(state: unknown): boolean {
