@@ -301,6 +301,11 @@ export const A2A_PROFILE: ProtocolProfile = {
       consts: {},
     },
   },
+  sendFields: {
+    contextId: "/sessionId",
+    historyLength: "/historyLength",
+    pushConfig: "/pushNotification",
+  },
   taskStates: ["submitted", "working", "input-required", "completed", "canceled", "failed", "unknown"],
   errorCodes: {
     TaskNotFound: -32001,

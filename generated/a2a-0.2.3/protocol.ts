@@ -394,6 +394,16 @@ export const A2A_PROFILE: ProtocolProfile = {
       },
     },
   },
+  sendFields: {
+    contextId: "/message/contextId",
+    historyLength: "/configuration/historyLength",
+    acceptedOutputModes: "/configuration/acceptedOutputModes",
+    pushConfig: "/configuration/pushNotificationConfig",
+    nonBlocking: {
+      pointer: "/configuration/blocking",
+      value: false,
+    },
+  },
   taskStates: [
     "submitted",
     "working",

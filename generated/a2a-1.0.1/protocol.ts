@@ -539,6 +539,16 @@ export const A2A_PROFILE: ProtocolProfile = {
       consts: {},
     },
   },
+  sendFields: {
+    contextId: "/message/contextId",
+    historyLength: "/configuration/historyLength",
+    acceptedOutputModes: "/configuration/acceptedOutputModes",
+    pushConfig: "/configuration/taskPushNotificationConfig",
+    nonBlocking: {
+      pointer: "/configuration/returnImmediately",
+      value: true,
+    },
+  },
   taskStates: [
     "TASK_STATE_UNSPECIFIED",
     "TASK_STATE_SUBMITTED",

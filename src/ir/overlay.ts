@@ -28,6 +28,12 @@ export interface Overlay {
   /** The header a client names the extensions it activates in (1.0 `A2A-Extensions`, 0.3 `X-A2A-Extensions`). */
   extensionsHeader?: string;
   /**
+   * The send configuration's flag that makes a send non-blocking, and the value that says so: `{ "field":
+   * "blocking", "value": false }` (0.2–0.3), `{ "field": "returnImmediately", "value": true }` (1.0). The
+   * schema names the field but not its sense; the profile finds where the send params carry it.
+   */
+  nonBlocking?: { field: string; value: boolean };
+  /**
    * Constraints the specification text states but the schema does not (a message needs at least one part,
    * historyLength ≥ 0, ListTasks pageSize 1–100): JSON Schema keywords added to one property of one
    * definition in the validators, each with the text it comes from. Bundled versions keep them in
@@ -150,6 +156,16 @@ export function parseOverlay(json: unknown, file: string): Overlay {
     ...(json.serverGeneratedTaskIds === true ? { serverGeneratedTaskIds: true } : {}),
     ...(json.streamErrorsAsResponse === true ? { streamErrorsAsResponse: true } : {}),
     ...(typeof json.extensionsHeader === "string" && json.extensionsHeader !== "" ? { extensionsHeader: json.extensionsHeader } : {}),
+    ...(json.nonBlocking !== undefined ? { nonBlocking: parseNonBlocking(json.nonBlocking, file) } : {}),
     ...(json.constraints !== undefined ? { constraints: parseConstraints(json.constraints, file, "/constraints") } : {}),
   };
+}
+
+function parseNonBlocking(value: unknown, file: string): { field: string; value: boolean } {
+  if (!isObject(value)) throw new CodegenError('"nonBlocking" must be an object { field, value }', { file, pointer: "/nonBlocking" });
+  if (typeof value.field !== "string" || !/^[A-Za-z_][A-Za-z0-9_]*$/.test(value.field)) {
+    throw new CodegenError('"field" must be the name of a property of the send params or their configuration', { file, pointer: "/nonBlocking/field" });
+  }
+  if (typeof value.value !== "boolean") throw new CodegenError('"value" must be true or false: the value of the field that makes a send non-blocking', { file, pointer: "/nonBlocking/value" });
+  return { field: value.field, value: value.value };
 }

@@ -5,6 +5,7 @@ import { refName } from "../schema/normalize.js";
 import { objectShape } from "./unions.js";
 import { PROFILE_OBJECTS } from "../runtime/profile.js";
 import { METHOD_ROLES, type CoreTypes, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
+import type { SendFields } from "../runtime/profile.js";
 
 export function buildProfile(
   defs: Record<string, JsonObject>,
@@ -40,6 +41,7 @@ export function buildProfile(
     const shape = def ? objectShape(def, defs) : undefined;
     if (shape && Object.keys(shape.properties).length > 0) objects[name] = shapeOf(shape);
   }
+  const sendFields = sendFieldsOf(defs, params.send !== undefined ? defs[params.send] : undefined, defs[actual("Task")], defs[actual("Message")], overlay);
   const stateProp = (defs[actual("TaskStatus")] ?? defs.TaskStatus)?.properties;
   const stateRef = isObject(stateProp) && isObject(stateProp.state) ? refName(stateProp.state.$ref) : undefined;
   const state = (stateRef !== undefined ? defs[stateRef] : undefined) ?? defs.TaskState;
@@ -62,6 +64,7 @@ export function buildProfile(
     methods: roles,
     params,
     objects,
+    sendFields,
     taskStates,
     errorCodes,
     jsonrpcRequired,
@@ -164,5 +167,57 @@ function shapeOf(def: { properties: JsonObject; required: string[] }): ObjectSha
     properties: Object.keys(props),
     required: def.required,
     consts,
+  };
+}
+
+/**
+ * Where the send params carry what the runtime reads of a send (runtime/profile.ts SendFields), found in the
+ * schema: the context by the Task's context field (`contextId`, 0.1.0's `sessionId`) beside the message
+ * or on it; `historyLength` and `acceptedOutputModes` by name, in the params or one object down (the
+ * configuration); the push config by its type (PushNotificationConfig or TaskPushNotificationConfig); the
+ * non-blocking flag by the overlay's field name.
+ */
+function sendFieldsOf(
+  defs: Record<string, JsonObject>,
+  sendParams: JsonObject | undefined,
+  task: JsonObject | undefined,
+  message: JsonObject | undefined,
+  overlay: Overlay,
+): SendFields {
+  if (!sendParams) return {};
+  const propsOf = (def: JsonObject | undefined): JsonObject => (def && isObject(def.properties) ? def.properties : {});
+  const target = (schema: unknown): JsonObject | undefined => {
+    const ref = isObject(schema) ? refName(schema.$ref) : undefined;
+    return ref !== undefined ? defs[ref] : undefined;
+  };
+  const top = propsOf(sendParams);
+  // A property by name: in the params, else in an object they hold (the configuration); never in the message.
+  const find = (predicate: (name: string, schema: unknown) => boolean): string | undefined => {
+    for (const [name, schema] of Object.entries(top)) if (predicate(name, schema)) return `/${name}`;
+    for (const [outer, schema] of Object.entries(top)) {
+      if (outer === "message") continue;
+      for (const [name, inner] of Object.entries(propsOf(target(schema)))) if (predicate(name, inner)) return `/${outer}/${name}`;
+    }
+    return undefined;
+  };
+  const taskProps = propsOf(task);
+  const contextField = "contextId" in taskProps ? "contextId" : "sessionId" in taskProps ? "sessionId" : undefined;
+  const contextId =
+    contextField === undefined ? undefined : contextField in top ? `/${contextField}` : contextField in propsOf(message) ? `/message/${contextField}` : undefined;
+  const pushTypes = new Set([defs.PushNotificationConfig, defs.TaskPushNotificationConfig].filter((d) => d !== undefined));
+  const pushConfig = find((_name, schema) => {
+    const def = target(schema);
+    return def !== undefined && pushTypes.has(def);
+  });
+  const historyLength = find((name) => name === "historyLength");
+  const acceptedOutputModes = find((name) => name === "acceptedOutputModes");
+  const flag = overlay.nonBlocking;
+  const flagPointer = flag ? find((name) => name === flag.field) : undefined;
+  return {
+    ...(contextId !== undefined ? { contextId } : {}),
+    ...(historyLength !== undefined ? { historyLength } : {}),
+    ...(acceptedOutputModes !== undefined ? { acceptedOutputModes } : {}),
+    ...(pushConfig !== undefined ? { pushConfig } : {}),
+    ...(flag && flagPointer !== undefined ? { nonBlocking: { pointer: flagPointer, value: flag.value } } : {}),
   };
 }

@@ -153,6 +153,8 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
     streamErrorsAsResponse: true,
     // §3.2.6 / §14.2.2: the service parameter naming the extensions a client activates.
     extensionsHeader: "A2A-Extensions",
+    // §3.2.2 SendMessageConfiguration: "return_immediately" true asks not to wait for the task (default: wait).
+    nonBlocking: { field: "returnImmediately", value: true },
   };
 
   const schema = {

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/diff/load.js";
-import { PROFILE_OBJECTS } from "../../src/runtime/profile.js";
+import { PROFILE_OBJECTS, ProtocolShapes } from "../../src/runtime/profile.js";
 
 const v010 = bundledIR("0.1.0").profile;
 const v030 = bundledIR("0.3.0").profile;
@@ -75,5 +75,63 @@ describe("buildProfile", () => {
     expect(v030.objects.Task?.consts).toEqual({ kind: "task" });
     expect(v1.objects.Task?.consts).toEqual({});
     expect(v1.objects.TaskPushNotificationConfig?.properties).toContain("url");
+  });
+});
+
+describe("sendFields: where the send params carry the context, history length, push config and blocking flag", () => {
+  it("0.1.0 (TaskSendParams): beside the message, and every send blocks", () => {
+    // specification-0.1.0.md tasks/send: TaskSendParams { id, sessionId, message, pushNotification, historyLength }.
+    expect(v010.sendFields).toEqual({ contextId: "/sessionId", historyLength: "/historyLength", pushConfig: "/pushNotification" });
+  });
+
+  it("0.3.0 (MessageSendParams): the context on the message, the rest in MessageSendConfiguration, blocking: false to return at once", () => {
+    // specification-0.3.0.md §7.1.1 MessageSendConfiguration { acceptedOutputModes, historyLength, pushNotificationConfig, blocking }.
+    expect(v030.sendFields).toEqual({
+      contextId: "/message/contextId",
+      historyLength: "/configuration/historyLength",
+      acceptedOutputModes: "/configuration/acceptedOutputModes",
+      pushConfig: "/configuration/pushNotificationConfig",
+      nonBlocking: { pointer: "/configuration/blocking", value: false },
+    });
+  });
+
+  it("1.0.1 (SendMessageRequest): taskPushNotificationConfig, and returnImmediately: true to return at once (§3.2.2)", () => {
+    expect(v1.sendFields).toEqual({
+      contextId: "/message/contextId",
+      historyLength: "/configuration/historyLength",
+      acceptedOutputModes: "/configuration/acceptedOutputModes",
+      pushConfig: "/configuration/taskPushNotificationConfig",
+      nonBlocking: { pointer: "/configuration/returnImmediately", value: true },
+    });
+  });
+});
+
+describe("ProtocolShapes reads and writes a send where the profile says", () => {
+  it("reads each version's send params into the same parts", () => {
+    const message = { role: "user", parts: [] };
+    const v0 = new ProtocolShapes(v010).sendParams({ id: "t1", sessionId: "s1", message, historyLength: 2, pushNotification: { url: "https://x" } });
+    expect(v0).toMatchObject({ taskId: "t1", contextId: "s1", contextPointer: "/params/sessionId", historyLength: 2, blocking: true, pushConfig: { url: "https://x" } });
+    const v3 = new ProtocolShapes(v030).sendParams({ message: { ...message, contextId: "c1" }, configuration: { blocking: false, historyLength: 1, acceptedOutputModes: ["text/plain", 3] } });
+    expect(v3).toMatchObject({ contextId: "c1", contextPointer: "/params/message/contextId", historyLength: 1, blocking: false, acceptedOutputModes: ["text/plain"] });
+    // A field of another version is not read: 0.3.0 has no returnImmediately, 1.0.1 no blocking.
+    expect(new ProtocolShapes(v030).sendParams({ message, configuration: { returnImmediately: true } }).blocking).toBe(true);
+    expect(new ProtocolShapes(v1).sendParams({ message, configuration: { blocking: false } }).blocking).toBe(true);
+    expect(new ProtocolShapes(v1).sendParams({ message, configuration: { returnImmediately: true, taskPushNotificationConfig: { url: "https://y" } } })).toMatchObject({
+      blocking: false,
+      pushConfig: { url: "https://y" },
+    });
+  });
+
+  it("writes a non-blocking send in the version's field: blocking: false (0.3.0), returnImmediately: true (1.0.1)", () => {
+    const message = { role: "user", parts: [] };
+    expect(new ProtocolShapes(v030).sendParamsFor(message, { blocking: false, historyLength: 3 })["configuration"]).toEqual({
+      acceptedOutputModes: ["text/plain"],
+      blocking: false,
+      historyLength: 3,
+    });
+    expect(new ProtocolShapes(v1).sendParamsFor(message, { blocking: false })["configuration"]).toEqual({ acceptedOutputModes: ["text/plain"], returnImmediately: true });
+    expect(new ProtocolShapes(v1).sendParamsFor(message, { blocking: true })["configuration"]).toEqual({ acceptedOutputModes: ["text/plain"], returnImmediately: false });
+    const v0 = new ProtocolShapes(v010).sendParamsFor(message, { taskId: "t1", contextId: "s1", historyLength: 2 });
+    expect(v0).toEqual({ id: "t1", message, sessionId: "s1", historyLength: 2 });
   });
 });

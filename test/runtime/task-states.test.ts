@@ -6,7 +6,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/diff/load.js";
-import { ProtocolShapes } from "../../src/runtime/profile.js";
+import { canonicalValue, isTerminalState, ProtocolShapes } from "../../src/runtime/profile.js";
+import { taskFacts } from "../../src/runtime/tasks.js";
+import { bundledVersions } from "../../src/schema/load.js";
 import { modules, testCard } from "../server/harness.js";
 
 const shapesOf = (version: string) => new ProtocolShapes(bundledIR(version).profile);
@@ -63,5 +65,26 @@ describe("events.status() in a running server", () => {
     expect(String((thrown[0] as Error).message)).toMatch(/^"complet" is not a task state of A2A 1\.0\.1/);
     expect(result.task.status.state).toBe("TASK_STATE_COMPLETED");
     await core.service.close();
+  });
+});
+
+describe("terminal states in the stores (issue 13: version knowledge in one place)", () => {
+  // specification-1.0.1.md §3.1 (SendMessage errors) and §3.2: the terminal states are TASK_STATE_COMPLETED,
+  // _FAILED, _CANCELED and _REJECTED; the 0.x texts spell them completed, failed, canceled, rejected.
+  it.each(bundledVersions())("A2A %s: a stored task is finished exactly when the profile calls its state terminal", (version) => {
+    const shapes = shapesOf(version);
+    const states = shapes.profile.taskStates;
+    expect(states.length).toBeGreaterThan(0);
+    for (const state of states) {
+      const facts = taskFacts({ id: "t1", contextId: "c1", status: { state } });
+      expect({ state, terminal: facts.terminal }).toEqual({ state, terminal: shapes.isTerminal(state) });
+      expect(isTerminalState(state)).toBe(["completed", "failed", "canceled", "rejected"].includes(canonicalValue(state)));
+    }
+    expect(states.filter((s) => shapes.isTerminal(s)).length).toBe(version === "0.1.0" ? 3 : 4);
+  });
+
+  it("a state no version has is not terminal", () => {
+    expect(taskFacts({ id: "t1", status: { state: "complet" } }).terminal).toBe(false);
+    expect(taskFacts({ id: "t1", status: {} }).terminal).toBe(false);
   });
 });

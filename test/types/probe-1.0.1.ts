@@ -25,6 +25,17 @@ import {
   isSecuritySchemeApiKey,
 } from "../../generated/a2a-1.0.1/index.js";
 import type { AgentExecutor, TaskStateName } from "../../generated/a2a-1.0.1/server/core.js";
+import {
+  createA2AServer,
+  InMemoryStore,
+  type A2AStore,
+  type TaskCommit,
+  type TaskPage,
+  type TaskStore,
+  type VersionedTask,
+  type VersionedTaskStore,
+} from "../../generated/a2a-1.0.1/server/core.js";
+import type { AgentCard, Task } from "../../generated/a2a-1.0.1/models.js";
 // @ts-expect-error no numbered duplicates
 import type { Message1 } from "../../generated/a2a-1.0.1/models.js";
 
@@ -115,4 +126,50 @@ if (isSecuritySchemeApiKey(scheme)) {
 }
 // @ts-expect-error a guard takes a member of its own union
 isTextPart(event);
+// A user's task store, written against the 1.0.1 Task model with no casts (issue 13): the server's
+// TaskStore / A2AStore types carry the version's Task, and createA2AServer takes such a store as it
+// takes the runtime's own (InMemoryStore keeps JSON objects).
+class MapTaskStore implements VersionedTaskStore {
+  private readonly entries = new Map<string, VersionedTask>();
+  async get(taskId: string): Promise<Task | undefined> {
+    return this.entries.get(taskId)?.task;
+  }
+  async save(task: Task): Promise<void> {
+    this.entries.set(task.id, { task, version: (this.entries.get(task.id)?.version ?? 0) + 1 });
+  }
+  async list(filter: { contextId?: string } = {}): Promise<Task[]> {
+    return [...this.entries.values()].map((e) => e.task).filter((t) => filter.contextId === undefined || t.contextId === filter.contextId);
+  }
+  async load(taskId: string): Promise<VersionedTask | undefined> {
+    return this.entries.get(taskId);
+  }
+  async commit(write: TaskCommit): Promise<{ version: number; sequences: number[] }> {
+    const state: TaskState = write.task.status.state;
+    void state;
+    const version = write.expectedVersion + 1;
+    this.entries.set(write.task.id, { task: write.task, version });
+    return { version, sequences: [] };
+  }
+  async query(): Promise<TaskPage> {
+    const tasks = await this.list();
+    return { tasks, nextPageToken: "", totalSize: tasks.length };
+  }
+}
+declare const card: AgentCard;
+declare const storeExecutor: AgentExecutor;
+declare const engine: Omit<A2AStore, "tasks">;
+const typedStore: A2AStore = { ...engine, tasks: new MapTaskStore() };
+createA2AServer({ card, executor: storeExecutor, store: typedStore });
+createA2AServer({ card, executor: storeExecutor, store: new InMemoryStore() });
+const legacy: TaskStore = {
+  async get() {
+    return undefined;
+  },
+  async save(task) {
+    // @ts-expect-error a stored task is a 1.0.1 Task: its state is a TaskState, not any string
+    const state: "complet" = task.status.state;
+    void state;
+  },
+};
+void legacy;
 export {};

@@ -12,6 +12,14 @@ import { A2A_METHODS, A2A_PROFILE } from "../protocol.js";
 import { validators } from "../validators.js";
 import { formatIssues } from "../runtime/validation.js";
 import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
+import type {
+  A2AStore as RuntimeA2AStore,
+  TaskCommit as RuntimeTaskCommit,
+  TaskPage as RuntimeTaskPage,
+  TaskStore as RuntimeTaskStore,
+  VersionedTask as RuntimeVersionedTask,
+  VersionedTaskStore as RuntimeVersionedTaskStore,
+} from "../runtime/tasks.js";
 import {
   A2AError,
   A2AServerCore,
@@ -36,7 +44,7 @@ export type {
   MethodHandlerContext,
   ServerLogger,
 } from "../runtime/server.js";
-export type { A2AStore, TaskStore, PushConfigStore } from "../runtime/tasks.js";
+export type { PushConfigStore, TaskCommitResult, TaskQuery } from "../runtime/tasks.js";
 export {
   InMemoryStore,
   InMemoryTaskStore,
@@ -44,6 +52,23 @@ export {
   StoreError,
   StoreUnavailableError,
 } from "../runtime/tasks.js";
+
+/**
+ * A store written against the 0.2.0 Task model, with no casts: `class MyStore implements A2AStore`,
+ * passed as `createA2AServer({ store })`. The runtime's own stores (InMemoryStore, the PostgreSQL and Redis
+ * ones) keep JSON objects and are taken too.
+ */
+export type A2AStore = RuntimeA2AStore<Models.Task>;
+/** Where tasks are kept (get/save/list, and the versioned methods), typed with the 0.2.0 Task model. */
+export type TaskStore = RuntimeTaskStore<Models.Task>;
+/** A task store with versions (compare-and-set `commit`, ListTasks `query`), typed with the 0.2.0 Task model. */
+export type VersionedTaskStore = RuntimeVersionedTaskStore<Models.Task>;
+/** A task and the version the store holds it at. */
+export type VersionedTask = RuntimeVersionedTask<Models.Task>;
+/** One atomic write of a task with its events, push notifications and lease change. */
+export type TaskCommit = RuntimeTaskCommit<Models.Task>;
+/** A page of a ListTasks query. */
+export type TaskPage = RuntimeTaskPage<Models.Task>;
 
 /** What the executor knows of the request it serves. */
 export type RequestContext = RuntimeRequestContext<Models.Message, Models.Task>;

@@ -63,6 +63,8 @@ export interface ProtocolProfile {
   readonly params: { readonly [R in MethodRole]?: string };
   /** Shapes of the protocol objects the runtime handles, by definition name. */
   readonly objects: { readonly [name: string]: ObjectShape };
+  /** Where the send/stream params carry what the runtime reads of a send (derived from the schema; see SendFields). */
+  readonly sendFields: SendFields;
   /** Every task state, in schema order. */
   readonly taskStates: readonly string[];
   /** Error definition name without "Error" → code, e.g. TaskNotFound → -32001. */
@@ -104,11 +106,68 @@ export interface ProtocolProfile {
 
 export type JsonObject = { [key: string]: unknown };
 
+/**
+ * Where the params of the send/stream method carry each thing the runtime reads or writes of a send, as
+ * JSON pointers into the params: `/message/contextId` (0.2+) or 0.1.0's `/sessionId`, `/configuration/
+ * historyLength` or 0.1.0's `/historyLength`, the push config under `/configuration/pushNotificationConfig`
+ * (0.2–0.3), `/configuration/taskPushNotificationConfig` (1.0) or 0.1.0's `/pushNotification`. Derived from
+ * the schema by ir/profile.ts; a pointer is absent where the version's params have no such field.
+ */
+export interface SendFields {
+  readonly contextId?: string;
+  readonly historyLength?: string;
+  readonly acceptedOutputModes?: string;
+  readonly pushConfig?: string;
+  /**
+   * The flag that makes a send non-blocking and the value that says so (from the overlay: the schema names
+   * the field but not its sense): `blocking: false` (0.2–0.3), `returnImmediately: true` (1.0). Absent: every send blocks (0.1.0).
+   */
+  readonly nonBlocking?: { readonly pointer: string; readonly value: boolean };
+}
+
+/** The value at a JSON pointer (`/a/b`, no escapes: field names only) inside a value; undefined when absent. */
+export function valueAt(value: unknown, pointer: string | undefined): unknown {
+  if (pointer === undefined) return undefined;
+  let current = value;
+  for (const key of pointer.split("/").slice(1)) {
+    if (!isObject(current)) return undefined;
+    current = current[key];
+  }
+  return current;
+}
+
+/** Sets the value at a JSON pointer (`/a/b`) inside an object, creating the objects on the way. */
+function setAt(target: JsonObject, pointer: string, value: unknown): void {
+  const keys = pointer.split("/").slice(1);
+  const last = keys.pop();
+  if (last === undefined) return;
+  let current = target;
+  for (const key of keys) {
+    const next = current[key];
+    if (isObject(next)) current = next;
+    else {
+      const created: JsonObject = {};
+      current[key] = created;
+      current = created;
+    }
+  }
+  current[last] = value;
+}
+
 /** The field a server serving two versions stores in a push config to record the version of the client that registered it (runtime/compat-service.ts). */
 export const PUSH_CONFIG_VERSION_FIELD = "a2aCompatVersion";
 
 const TERMINAL = ["completed", "canceled", "failed", "rejected"];
 const INTERRUPTED = ["input-required", "auth-required"];
+
+/**
+ * Whether a task state is terminal, in any version's spelling ("completed", 1.0's "TASK_STATE_COMPLETED"):
+ * the rule `ProtocolShapes.isTerminal` applies, for code that holds no profile (the stores, which are built
+ * before any server and are shared by the two versions of a compat server).
+ */
+export function isTerminalState(state: unknown): boolean {
+  return typeof state === "string" && TERMINAL.includes(canonicalValue(state));
+}
 
 /** "TASK_STATE_INPUT_REQUIRED", "input-required" → "input-required"; "ROLE_USER" → "user". */
 export function canonicalValue(value: unknown): string {
@@ -197,7 +256,7 @@ export class ProtocolShapes {
   }
 
   isTerminal(state: unknown): boolean {
-    return typeof state === "string" && TERMINAL.includes(canonicalValue(state));
+    return isTerminalState(state);
   }
 
   isInterrupted(state: unknown): boolean {
@@ -353,17 +412,18 @@ export class ProtocolShapes {
   /** Reads the params of the send/stream method, whichever style the version uses. */
   sendParams(params: JsonObject): SendRequestParts {
     const message = (isObject(params["message"]) ? params["message"] : {}) as JsonObject;
-    const configuration = isObject(params["configuration"]) ? params["configuration"] : undefined;
     const sendType = this.profile.params.send;
     const declaresId = (sendType ? this.profile.objects[sendType]?.properties.includes("id") : false) ?? false;
     const clientChosenTaskId = declaresId && typeof params["id"] === "string";
     const taskId = clientChosenTaskId ? (params["id"] as string) : typeof message["taskId"] === "string" ? message["taskId"] : undefined;
-    const contextId =
-      typeof message["contextId"] === "string" ? message["contextId"] : typeof params["sessionId"] === "string" ? params["sessionId"] : undefined;
-    const contextPointer = typeof message["contextId"] === "string" ? "/params/message/contextId" : "/params/sessionId";
-    const historyLength = configuration?.["historyLength"] ?? params["historyLength"];
-    const push = configuration?.["pushNotificationConfig"] ?? configuration?.["taskPushNotificationConfig"] ?? params["pushNotification"];
-    const modes = configuration?.["acceptedOutputModes"];
+    const fields = this.profile.sendFields;
+    const context = valueAt(params, fields.contextId);
+    const contextId = typeof context === "string" ? context : undefined;
+    const contextPointer = `/params${fields.contextId ?? ""}`;
+    const historyLength = valueAt(params, fields.historyLength);
+    const push = valueAt(params, fields.pushConfig);
+    const modes = valueAt(params, fields.acceptedOutputModes);
+    const nonBlocking = fields.nonBlocking !== undefined && valueAt(params, fields.nonBlocking.pointer) === fields.nonBlocking.value;
     return {
       message,
       taskId,
@@ -372,7 +432,7 @@ export class ProtocolShapes {
       contextPointer,
       contextId,
       historyLength: typeof historyLength === "number" ? historyLength : undefined,
-      blocking: configuration?.["blocking"] !== false && configuration?.["returnImmediately"] !== true,
+      blocking: !nonBlocking,
       acceptedOutputModes: Array.isArray(modes) ? modes.filter((m): m is string => typeof m === "string") : undefined,
       pushConfig: isObject(push) ? push : undefined,
       metadata: isObject(params["metadata"]) ? params["metadata"] : undefined,
@@ -389,18 +449,21 @@ export class ProtocolShapes {
   ): JsonObject {
     const paramsType = this.profile.params.send;
     const shape = paramsType ? this.profile.objects[paramsType] : undefined;
+    const fields = this.profile.sendFields;
     if (shape?.required.includes("id")) {
+      // 0.1.0: the client names the task; the context and history length sit beside the message.
       const params: JsonObject = { id: options.taskId ?? newId(), message };
-      if (options.contextId !== undefined && shape.properties.includes("sessionId")) params["sessionId"] = options.contextId;
-      if (options.historyLength !== undefined) params["historyLength"] = options.historyLength;
+      if (options.contextId !== undefined && fields.contextId !== undefined && !fields.contextId.startsWith("/message/")) setAt(params, fields.contextId, options.contextId);
+      if (options.historyLength !== undefined && fields.historyLength !== undefined) setAt(params, fields.historyLength, options.historyLength);
       return params;
     }
     const params: JsonObject = { message: this.stamp(message, options.taskId, options.contextId) };
     if (options.blocking !== undefined || options.historyLength !== undefined || options.acceptedOutputModes !== undefined) {
-      const configuration: JsonObject = { acceptedOutputModes: options.acceptedOutputModes ?? ["text/plain"] };
-      if (options.blocking !== undefined) configuration["blocking"] = options.blocking;
-      if (options.historyLength !== undefined) configuration["historyLength"] = options.historyLength;
-      params["configuration"] = configuration;
+      if (fields.acceptedOutputModes !== undefined) setAt(params, fields.acceptedOutputModes, options.acceptedOutputModes ?? ["text/plain"]);
+      if (options.blocking !== undefined && fields.nonBlocking !== undefined) {
+        setAt(params, fields.nonBlocking.pointer, options.blocking ? !fields.nonBlocking.value : fields.nonBlocking.value);
+      }
+      if (options.historyLength !== undefined && fields.historyLength !== undefined) setAt(params, fields.historyLength, options.historyLength);
     }
     return params;
   }

@@ -16,7 +16,7 @@ import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
 import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
 import { lastEventSequence } from "./event-ids.js";
-import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore } from "./tasks.js";
+import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore, type A2AStoreOfAnyVersion } from "./tasks.js";
 import type { Validator } from "./validation.js";
 import type { WireShapeAdapter } from "./wire-shapes.js";
 
@@ -106,7 +106,7 @@ export interface ServiceOptions {
    * in-memory store by default (one process); a PostgreSQL or Redis store (`runtime/stores/`, generated
    * with `--store`) lets several instances serve the same tasks. The server does not close it.
    */
-  store?: A2AStore;
+  store?: A2AStoreOfAnyVersion;
   /** This instance's name in execution leases and the push outbox; default a random id. */
   instanceId?: string;
   /** Execution lease length in ms: a dead instance's running tasks are failed this long after it stopped; default 30_000. */
@@ -157,7 +157,8 @@ export class A2AService {
     this.runtime = options.runtime ?? new TaskRuntime({
       shapes: this.shapes,
       executor: options.executor,
-      store: options.store ?? new InMemoryStore(),
+      // A store typed with a version's Task model keeps the tasks this runtime saves: JSON objects, as it reads them.
+      store: (options.store as A2AStore | undefined) ?? new InMemoryStore(),
       ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}),
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.owner !== undefined ? { owner: options.owner } : {}),

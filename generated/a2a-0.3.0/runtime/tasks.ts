@@ -10,7 +10,7 @@
  * Updates are compare-and-set on a version: `commit` names the version it read and fails with a
  * `TaskVersionConflictError` when another writer got there first; the caller reads again and retries.
  */
-import type { JsonObject } from "./profile.js";
+import { isTerminalState, type JsonObject } from "./profile.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -95,9 +95,15 @@ export class InvalidStoreQueryError extends StoreError {
 // ---------------------------------------------------------------------------------------------------
 // Tasks
 
-/** A task and the version the store holds it at (1 after its creation, +1 at each update). */
-export interface VersionedTask {
-  task: JsonObject;
+/**
+ * A task and the version the store holds it at (1 after its creation, +1 at each update).
+ *
+ * `TTask` (here and in TaskCommit, TaskPage, TaskStore, VersionedTaskStore, A2AStore): the task type a store
+ * is written against. The runtime works with JsonObject; a generated server exports these types with its
+ * version's Task model, so that a user's store needs no casts (the store keeps the tasks the runtime saved).
+ */
+export interface VersionedTask<TTask = JsonObject> {
+  task: TTask;
   version: number;
   /** The owner scope the task was created in (absent: the shared scope of unauthenticated callers). */
   owner?: string;
@@ -119,8 +125,8 @@ export interface OutboxMessage {
 }
 
 /** One atomic write: the task at a new version, with the events and push notifications it causes. */
-export interface TaskCommit {
-  task: JsonObject;
+export interface TaskCommit<TTask = JsonObject> {
+  task: TTask;
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
   /**
@@ -164,8 +170,8 @@ export interface TaskQuery {
   pageToken?: string;
 }
 
-export interface TaskPage {
-  tasks: JsonObject[];
+export interface TaskPage<TTask = JsonObject> {
+  tasks: TTask[];
   /** "" on the last page. */
   nextPageToken: string;
   /** Tasks matching the filters, on every page. */
@@ -180,40 +186,28 @@ export interface TaskPage {
  * `get`, `save` and `list` are the original contract (last writer wins); the versioned methods are
  * optional here so that stores written for it keep working, and required by `VersionedTaskStore`.
  */
-export interface TaskStore {
-  get(taskId: string): Promise<JsonObject | undefined>;
+export interface TaskStore<TTask = JsonObject> {
+  get(taskId: string): Promise<TTask | undefined>;
   /** Writes the task whatever its current version (last writer wins). Prefer `commit`. */
-  save(task: JsonObject): Promise<void>;
+  save(task: TTask): Promise<void>;
   /** The tasks, newest first (for ListTasks); stores that cannot list may leave it out. */
-  list?(filter?: { contextId?: string }): Promise<JsonObject[]>;
-  load?(taskId: string): Promise<VersionedTask | undefined>;
-  commit?(write: TaskCommit): Promise<TaskCommitResult>;
-  query?(query: TaskQuery): Promise<TaskPage>;
+  list?(filter?: { contextId?: string }): Promise<TTask[]>;
+  load?(taskId: string): Promise<VersionedTask<TTask> | undefined>;
+  commit?(write: TaskCommit<TTask>): Promise<TaskCommitResult>;
+  query?(query: TaskQuery): Promise<TaskPage<TTask>>;
 }
 
 /** A task store with versions: compare-and-set updates, and ListTasks queries done by the store. */
-export interface VersionedTaskStore extends TaskStore {
-  list(filter?: { contextId?: string }): Promise<JsonObject[]>;
+export interface VersionedTaskStore<TTask = JsonObject> extends TaskStore<TTask> {
+  list(filter?: { contextId?: string }): Promise<TTask[]>;
   /** The task and its version, to pass to `commit` as `expectedVersion`. */
-  load(taskId: string): Promise<VersionedTask | undefined>;
+  load(taskId: string): Promise<VersionedTask<TTask> | undefined>;
   /** Writes the task if the store still holds `expectedVersion`, else throws `TaskVersionConflictError`. */
-  commit(write: TaskCommit): Promise<TaskCommitResult>;
-  query(query: TaskQuery): Promise<TaskPage>;
+  commit(write: TaskCommit<TTask>): Promise<TaskCommitResult>;
+  query(query: TaskQuery): Promise<TaskPage<TTask>>;
 }
 
 /** Terminal task states in every protocol version's spelling. */
-const TERMINAL_STATES = new Set([
-  "completed",
-  "failed",
-  "canceled",
-  "rejected",
-  "TASK_STATE_COMPLETED",
-  "TASK_STATE_FAILED",
-  "TASK_STATE_CANCELED",
-  "TASK_STATE_CANCELLED",
-  "TASK_STATE_REJECTED",
-]);
-
 /** What stores index of a task: its id, context, state and status time. */
 export interface TaskFacts {
   id: string;
@@ -231,7 +225,7 @@ export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts
   const state = typeof status["state"] === "string" ? status["state"] : "";
   const parsed = typeof status["timestamp"] === "string" ? Date.parse(status["timestamp"]) : NaN;
   const contextId = typeof task["contextId"] === "string" ? task["contextId"] : typeof task["sessionId"] === "string" ? task["sessionId"] : "";
-  return { id, contextId, state, terminal: TERMINAL_STATES.has(state), statusTime: Number.isFinite(parsed) ? parsed : now };
+  return { id, contextId, state, terminal: isTerminalState(state), statusTime: Number.isFinite(parsed) ? parsed : now };
 }
 
 /** Serializes a value a store is about to keep; a value JSON cannot write is refused, never stored. */
@@ -732,10 +726,10 @@ export class InMemoryExecutionLeases implements ExecutionLeases {
 // ---------------------------------------------------------------------------------------------------
 // The store: everything an agent keeps, on one engine
 
-export interface A2AStore {
+export interface A2AStore<TTask = JsonObject> {
   /** "memory", "postgres", "redis". */
   readonly engine: string;
-  readonly tasks: VersionedTaskStore;
+  readonly tasks: VersionedTaskStore<TTask>;
   readonly pushConfigs: PushConfigStore;
   readonly events: TaskEventLog;
   readonly outbox: PushOutbox;
@@ -745,6 +739,12 @@ export interface A2AStore {
   /** Closes the engine's connections (idempotent). */
   close(): Promise<void>;
 }
+
+/**
+ * A store of any version, as the server options take it: the runtime's JsonObject stores (InMemoryStore,
+ * the PostgreSQL and Redis ones) and a user's store written against a version's Task model alike.
+ */
+export type A2AStoreOfAnyVersion = A2AStore<object>;
 
 /**
  * Runs `purgeFinished` every `everyMs` (default: a tenth of `olderThanMs`, at least 1 s, at most 1 h)
