@@ -140,12 +140,12 @@ export class CompatService extends A2AService {
   override async invoke(method: string, params: unknown, ctx: CallContext, principal: unknown): Promise<unknown> {
     const pair = this.converter.method(method);
     // A custom method (ServerOptions.methods) is the same in both versions.
-    if (!pair) return this.relay(() => this.primary.invoke(method, params, ctx, principal));
+    if (!pair) return this.relay(() => this.primary.invoke(method, params, this.forPrimary(ctx), principal));
     // The extended card involves no task: this service answers it by its own version's rules (0.3: an
     // agent without one is AuthenticatedExtendedCardNotConfiguredError), converting the card it holds.
     if (pair.role === "extendedCard") return this.converter.result(method, "toCompat", await super.invoke(method, params, ctx, principal));
     const converted = this.toPrimary(pair, params);
-    const result = await this.relay(() => this.primary.invoke(pair.primary, converted, ctx, principal));
+    const result = await this.relay(() => this.primary.invoke(pair.primary, converted, this.forPrimary(ctx), principal));
     return this.converter.result(method, "toCompat", result);
   }
 
@@ -153,8 +153,22 @@ export class CompatService extends A2AService {
     const pair = this.converter.method(method);
     if (!pair) throw this.publicError(new A2AError(JSON_RPC_ERROR.methodNotFound, `Method not found: ${method}`, { method }));
     const converted = this.toPrimary(pair, params);
-    const events = await this.relay(() => this.primary.openStream(pair.primary, converted, ctx, principal));
+    const events = await this.relay(() => this.primary.openStream(pair.primary, converted, this.forPrimary(ctx), principal));
     return this.translated(method, events);
+  }
+
+  /**
+   * The call as the primary service reads it, once this version's required extensions are there: the extensions a client of this version activated in its own
+   * header (0.3: X-A2A-Extensions) are carried in the primary's (1.0: A2A-Extensions), so that the primary's
+   * required-extension check and the executor see them; the primary's header as such is not this version's.
+   */
+  private forPrimary(ctx: CallContext): CallContext {
+    // Required extensions are checked first in this version's own terms (its header, its error).
+    this.extensions(ctx);
+    const ours = this.profile.extensionsHeader?.toLowerCase();
+    const theirs = this.primary.profile.extensionsHeader?.toLowerCase();
+    if (ours === undefined || theirs === undefined || ours === theirs) return ctx;
+    return { ...ctx, headers: { ...ctx.headers, [theirs]: ctx.headers[ours] } };
   }
 
   /** The primary closes the runtime both run on. */

@@ -61,6 +61,8 @@ export interface CompatAgent {
 
 export interface CompatSetup {
   extendedCard?: Json;
+  /** Fields laid over the test card (e.g. `capabilities` with extensions). */
+  card?: Json;
   auth?: { verify: (credential: { value: string }) => unknown };
   /** ServerOptions.compat of the generated core (false: 1.0.1 only). */
   compat?: false | Json;
@@ -73,7 +75,7 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
   // The dual card copies the interface's URL: the port is chosen first, so the card names it from the start.
   const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
-  const card = testCard("1.0.1", { ...(setup.auth ? { auth: setup.auth } : {}), ...(setup.extendedCard ? { extendedCard: setup.extendedCard } : {}) });
+  const card = { ...testCard("1.0.1", { ...(setup.auth ? { auth: setup.auth } : {}), ...(setup.extendedCard ? { extendedCard: setup.extendedCard } : {}) }), ...setup.card };
   for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
   // An extended card needs a security scheme (1.0.1 §13.3): the harness's bearer scheme and verifier, and
   // the secured card in 0.3's shape too (as `--card` generates it), so that 0.3 clients see the scheme.

@@ -327,3 +327,29 @@ async function waitForTask(agent: CompatAgent, text: string): Promise<string> {
   }
   throw new Error(`no working task says "${text}"`);
 }
+
+describe("extensions on a compat agent (specification-1.0.1.md §3.2.6, §3.3.4; the 0.3 SDKs' X-A2A-Extensions)", () => {
+  const GEO = "https://example.com/extensions/geolocation/v1";
+  const post = (url: string, body: Json, headers: Record<string, string>) =>
+    fetch(url, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, ...body }) });
+
+  it("each version's client activates a required extension in its own header and gets it echoed there; without it each is refused in its version's form", async () => {
+    const agent = await startCompatAgent("node", { card: { capabilities: { streaming: true, pushNotifications: true, extensions: [{ uri: GEO, description: "Where the user is", required: true }] } } });
+    try {
+      const v10 = await post(agent.rpcUrl, { method: "SendMessage", params: message10("hello") }, { ...V10, "A2A-Extensions": GEO });
+      const b10 = (await v10.json()) as Json;
+      expect(b10.result, JSON.stringify(b10)).toBeDefined();
+      expect(v10.headers.get("a2a-extensions")).toBe(GEO);
+      const v03 = await post(agent.rpcUrl, { method: "message/send", params: message03("hello") }, { "X-A2A-Extensions": GEO });
+      const b03 = (await v03.json()) as Json;
+      expect(b03.result, JSON.stringify(b03)).toBeDefined();
+      expect(v03.headers.get("x-a2a-extensions")).toBe(GEO);
+      const refused10 = (await (await post(agent.rpcUrl, { method: "SendMessage", params: message10("hello") }, V10)).json()) as Json;
+      expect(refused10.error).toMatchObject({ code: -32008 });
+      const refused03 = (await (await post(agent.rpcUrl, { method: "message/send", params: message03("hello") }, {})).json()) as Json;
+      expect(refused03.error).toMatchObject({ code: -32600, data: { required: [GEO] } });
+    } finally {
+      await agent.close();
+    }
+  });
+});

@@ -323,7 +323,8 @@ export class A2AService {
     if (missing.length > 0) {
       const list = missing.join(", ");
       throw this.publicError(
-        new A2AError(this.runtime.code("ExtensionSupportRequired", JSON_RPC_ERROR.invalidRequest), `This agent requires the extension${missing.length > 1 ? "s" : ""} ${list}: activate ${missing.length > 1 ? "them" : "it"} in the ${header} header`, {
+        // This service's version's code (a compat service runs on the primary's runtime, whose table is the primary's).
+        new A2AError(this.profile.errorCodes["ExtensionSupportRequired"] ?? JSON_RPC_ERROR.invalidRequest, `This agent requires the extension${missing.length > 1 ? "s" : ""} ${list}: activate ${missing.length > 1 ? "them" : "it"} in the ${header} header`, {
           required: missing,
           header,
         }),

@@ -215,7 +215,11 @@ export class A2AServerCore {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
       return this.card(request);
     }
-    if (this.jsonrpc && request.path === this.rpcPath) return withExtensions(this.service, request, await this.jsonrpc.handle(request));
+    if (this.jsonrpc && request.path === this.rpcPath) {
+      // Each served version's extensions header (a compat agent: 1.0's A2A-Extensions and 0.3's X-A2A-Extensions).
+      const answer = withExtensions(this.service, request, await this.jsonrpc.handle(request));
+      return this.compatService ? withExtensions(this.compatService, request, answer) : answer;
+    }
     if (this.rest) {
       const answer = await this.rest.handle(request);
       if (answer) return withExtensions(this.service, request, answer);
