@@ -14,7 +14,7 @@ import { relative } from "node:path";
 import { resolve } from "node:path";
 import { CodegenError } from "./errors.js";
 import { buildIR } from "./ir/build.js";
-import { bundledOverlay, loadOverlay, parseOverlay, type Overlay } from "./ir/overlay.js";
+import { bundledOverlay, constraintsFile, loadOverlay, parseOverlay, withConstraints, type Overlay } from "./ir/overlay.js";
 import type { ProtocolIR } from "./ir/types.js";
 import { checkJsonSchema } from "./meta-schema.js";
 import { protoToJsonSchema } from "./proto/to-json-schema.js";
@@ -91,7 +91,9 @@ function resolveOverlay(
   const sibling = source.path.replace(/\.json$/i, "") + ".overlay.json";
   const overlayPath = explicit ?? (existsSync(sibling) ? sibling : undefined);
   if (overlayPath !== undefined) {
-    const overlay = loadOverlay(overlayPath, displayPath(overlayPath, cwd));
+    // The spec-text constraints of a schema with its own overlay sit beside it too (as the bundled ones do).
+    const constraintsPath = source.path.replace(/\.json$/i, "") + ".constraints.json";
+    const overlay = withConstraints(loadOverlay(overlayPath, displayPath(overlayPath, cwd)), constraintsFile(constraintsPath, displayPath(constraintsPath, cwd)));
     return { overlay, version: overlay.version, basis: "overlay" };
   }
   // The closest bundled version, already loaded: its facts come from that same source.

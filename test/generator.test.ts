@@ -66,6 +66,9 @@ describe("generator", () => {
       // The same inputs: a version's proto (its HTTP+JSON and gRPC bindings) sits beside its schema.
       const proto = join(ROOT, "schema", `a2a-${version}.proto`);
       if (existsSync(proto)) copyFileSync(proto, join(dir, `a2a-${version}.proto`));
+      // And its spec-text constraints.
+      const constraints = join(ROOT, "schema", `a2a-${version}.constraints.json`);
+      if (existsSync(constraints)) copyFileSync(constraints, join(dir, `a2a-${version}.constraints.json`));
       const fromShuffled = await generate({ schema: file, overlay: join(ROOT, "schema", `a2a-${version}.overlay.json`) });
       const fromBundled = await generate({ spec: version });
       expect(withoutSourceHash(fromShuffled.files)).toEqual(withoutSourceHash(fromBundled.files));

@@ -66,10 +66,19 @@ export function bundledConstraintsPath(version: string): string {
 
 /** The spec-text constraints of a bundled version (none when it has no constraints file). */
 export function bundledConstraints(version: string): SpecConstraint[] {
-  const path = bundledConstraintsPath(version);
+  return constraintsFile(bundledConstraintsPath(version));
+}
+
+/** The constraints of a constraints file (`{ "constraints": [...] }`), none when there is no such file. */
+export function constraintsFile(path: string, displayPath: string = path): SpecConstraint[] {
   if (!existsSync(path)) return [];
-  const json = parseJson(readFileSync(path, "utf8"), path);
-  return parseConstraints(isObject(json) ? json.constraints : json, path, "/constraints");
+  const json = parseJson(readFileSync(path, "utf8"), displayPath);
+  return parseConstraints(isObject(json) ? json.constraints : json, displayPath, "/constraints");
+}
+
+/** An overlay with more constraints (those of a constraints file beside a user's schema). */
+export function withConstraints(overlay: Overlay, constraints: readonly SpecConstraint[]): Overlay {
+  return constraints.length > 0 ? { ...overlay, constraints: [...(overlay.constraints ?? []), ...constraints] } : overlay;
 }
 
 export function parseConstraints(value: unknown, file: string, pointer: string): SpecConstraint[] {
@@ -110,8 +119,7 @@ export function bundledOverlayPath(version: string): string {
  */
 export function bundledOverlay(source: { overlay?: JsonObject | undefined; displayPath: string }, version: string): Overlay {
   const overlay = source.overlay ? parseOverlay(source.overlay, source.displayPath) : loadOverlay(bundledOverlayPath(version));
-  const constraints = bundledConstraints(version);
-  return constraints.length > 0 ? { ...overlay, constraints: [...(overlay.constraints ?? []), ...constraints] } : overlay;
+  return withConstraints(overlay, bundledConstraints(version));
 }
 
 export function loadOverlay(path: string, displayPath: string = path): Overlay {
