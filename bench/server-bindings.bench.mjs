@@ -1,7 +1,7 @@
 // SendMessage over HTTP+JSON (REST) and gRPC: the generated A2A 1.0.1 server against @a2a-js/sdk 1.3's REST
 // (Express restHandler) and gRPC servers, same agent, same load, each server in its own process.
 //
-//   node bench/server-bindings.bench.mjs [--duration 10] [--warmup 2] [--connections 50] [--channels 4] [--json out.json]
+//   node bench/server-bindings.bench.mjs [--duration 10] [--warmup 2] [--connections 50] [--channels 4] [--json out.json] [--no-write]
 //   node bench/server-bindings.bench.mjs --profile grpc [--payload hello] [--top 25]
 //   node bench/server-bindings.bench.mjs --targets grpc,sdk-grpc --payloads hello   (a subset of the rows)
 //
@@ -15,9 +15,11 @@
 import { execFileSync, fork } from "node:child_process";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { tmpdir } from "node:os";
+import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
+
+import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -26,12 +28,13 @@ const grpc = require("@grpc/grpc-js");
 const protobuf = require("protobufjs");
 
 function parseArgs(argv) {
-  const o = { duration: 10, warmup: 2, connections: 50, channels: 4, json: undefined, profile: undefined, payload: "hello", top: 25, targets: undefined, payloads: ["hello", "task"] };
+  const o = { duration: 10, warmup: 2, connections: 50, channels: 4, json: undefined, write: true, profile: undefined, payload: "hello", top: 25, targets: undefined, payloads: ["hello", "task"] };
   for (let i = 0; i < argv.length; i++) {
     const key = argv[i].replace(/^--/, "");
     if (key === "duration" || key === "connections" || key === "warmup" || key === "channels" || key === "top") o[key] = Number(argv[++i]);
     else if (key === "json" || key === "profile" || key === "payload") o[key] = argv[++i];
     else if (key === "targets" || key === "payloads") o[key] = argv[++i].split(",");
+    else if (key === "no-write") o.write = false;
     else throw new Error(`unknown option ${argv[i]}`);
   }
   return o;
@@ -159,6 +162,7 @@ async function main() {
     }
     return;
   }
+  const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] };
   const rows = [];
   try {
     for (const payload of o.payloads) {
@@ -184,6 +188,7 @@ async function main() {
   } finally {
     rmSync(dir, { recursive: true, force: true });
   }
+  const printed = captureConsole();
   console.log(`SendMessage over HTTP+JSON and gRPC, ${o.connections} in flight (gRPC on ${o.channels} channels), ${o.duration} s per row after ${o.warmup} s of warm-up\n`);
   console.log(["payload", "binding", "server", "req/s", "errors", "× SDK", "server CPU µs/req"].join("\t"));
   const goals = [];
@@ -196,6 +201,11 @@ async function main() {
   console.log("\nGoals");
   for (const g of goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.name}: ${g.measured}`);
   if (o.json) writeFileSync(o.json, JSON.stringify({ options: o, rows, goals }, null, 2));
+  // A run of every row writes its section of bench/README.md (a subset or --no-write does not).
+  if (o.write && !o.targets && o.payloads.length === 2) {
+    writeReadmeSection("server-bindings", "Server bindings (HTTP+JSON and gRPC)", printed(), { command: `node bench/server-bindings.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(), machine: machineLine(machine) });
+    console.log("wrote bench/README.md");
+  }
 }
 
 await main();
