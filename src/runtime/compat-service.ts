@@ -113,6 +113,14 @@ export class CompatService extends A2AService {
     return rule ? dualCard(rule, this.primary.card, this.compatCard) : this.primary.card;
   }
 
+  /**
+   * The extensions are the primary card's (the dual card carries the same list): a call's check need not
+   * build the dual card.
+   */
+  protected override get extensionsCard(): JsonObject {
+    return this.primary.card;
+  }
+
   /** Credentials are the primary's concern: one set of security schemes for both versions. */
   override get requiresAuth(): boolean {
     return this.primary.requiresAuth;

@@ -11,7 +11,7 @@ import { generate, writeResult } from "../../src/generate.js";
 import { projectTempDir } from "../helpers.js";
 import { convertCard } from "../../src/compat/card.js";
 import { bundledIR } from "../../src/diff/load.js";
-import { TEST_AUTH, testCard, testExecutor, type Framework } from "../server/harness.js";
+import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../server/harness.js";
 
 type Json = Record<string, unknown>;
 
@@ -160,11 +160,7 @@ export async function rpc(url: string, method: string, params: unknown, headers:
   const text = await response.text();
   const contentType = response.headers.get("content-type") ?? "";
   if (contentType.includes("text/event-stream")) {
-    const events = text
-      .split(/\r?\n\r?\n/)
-      .map((block) => block.split(/\r?\n/).filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n"))
-      .filter((d) => d !== "")
-      .map((d) => JSON.parse(d) as Json);
+    const events = sseData(text).map((d) => JSON.parse(d) as Json);
     return { status: response.status, body: { events }, contentType };
   }
   return { status: response.status, body: JSON.parse(text) as Json, contentType };

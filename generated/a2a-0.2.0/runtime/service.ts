@@ -300,14 +300,21 @@ export class A2AService {
     return read;
   }
 
+  /** The card whose `capabilities.extensions` this service's calls are checked against. */
+  protected get extensionsCard(): JsonObject {
+    return this.card;
+  }
+
   /**
    * The response header that names the extensions a request activated (§3.2.6: the agent echoes them in the
    * same header), as `[lower-cased name, value]`; undefined when it activated none or the version has no header.
    */
   extensionsEcho(headers: Readonly<Record<string, string | undefined>>): readonly [string, string] | undefined {
     const header = this.profile.extensionsHeader;
-    if (!header) return undefined;
-    const { activated } = extensionActivation(declaredExtensions(this.card), headers[header.toLowerCase()]);
+    const named = header === undefined ? undefined : headers[header.toLowerCase()];
+    // Most requests activate nothing: the card (a compat service builds its dual card) is not read for them.
+    if (header === undefined || named === undefined || named.trim() === "") return undefined;
+    const { activated } = extensionActivation(declaredExtensions(this.extensionsCard), named);
     return activated.length === 0 ? undefined : [header.toLowerCase(), activated.join(", ")];
   }
 
@@ -319,7 +326,7 @@ export class A2AService {
   extensions(ctx: CallContext): string[] {
     const header = this.profile.extensionsHeader;
     if (!header) return [];
-    const { activated, missing } = extensionActivation(declaredExtensions(this.card), ctx.headers[header.toLowerCase()]);
+    const { activated, missing } = extensionActivation(declaredExtensions(this.extensionsCard), ctx.headers[header.toLowerCase()]);
     if (missing.length > 0) {
       const list = missing.join(", ");
       throw this.publicError(
