@@ -60,7 +60,9 @@ beforeAll(() => {
 }, 120_000);
 
 async function serve(dir: string): Promise<{ child: ChildProcess; url: string; exited: Promise<number | null> }> {
-  const port = 20_000 + Math.floor(Math.random() * 20_000);
+  // Below the kernel's ephemeral range (32768+ on Linux), where every other test's server (port 0) lands:
+  // after this one stops, nothing else takes its port while the test checks that it is free.
+  const port = 20_000 + 2 * Math.floor(Math.random() * 6_000);
   const child = spawn("npm", ["start"], { cwd: dir, env: { ...env, PORT: String(port), GRPC_PORT: String(port + 1) }, stdio: ["ignore", "pipe", "pipe"], detached: true });
   const exited = new Promise<number | null>((resolve) => child.on("exit", (code) => resolve(code)));
   let output = "";
