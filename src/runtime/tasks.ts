@@ -9,7 +9,7 @@
  * Updates are compare-and-set on a version: `commit` names the version it read and fails with a
  * `TaskVersionConflictError` when another writer got there first; the caller reads again and retries.
  */
-import { isTerminalState, type JsonObject } from "./profile.js";
+import { isTerminalState, taskContextOf, type JsonObject } from "./profile.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -223,7 +223,7 @@ export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts
   const status = typeof task["status"] === "object" && task["status"] !== null ? (task["status"] as JsonObject) : {};
   const state = typeof status["state"] === "string" ? status["state"] : "";
   const parsed = typeof status["timestamp"] === "string" ? Date.parse(status["timestamp"]) : NaN;
-  const contextId = typeof task["contextId"] === "string" ? task["contextId"] : typeof task["sessionId"] === "string" ? task["sessionId"] : "";
+  const contextId = taskContextOf(task) ?? "";
   return { id, contextId, state, terminal: isTerminalState(state), statusTime: Number.isFinite(parsed) ? parsed : now };
 }
 
@@ -359,7 +359,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
     const all = [...this.tasks.values()].reverse().map((e) => e.task);
-    return filter.contextId === undefined ? all : all.filter((t) => t["contextId"] === filter.contextId || t["sessionId"] === filter.contextId);
+    return filter.contextId === undefined ? all : all.filter((t) => taskContextOf(t) === filter.contextId);
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
