@@ -5,6 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/diff/load.js";
+import { pushConfigDefinition } from "../../src/ir/profile.js";
 import { PROFILE_OBJECTS, ProtocolShapes, TASK_CONTEXT_FIELDS, taskContextOf } from "../../src/runtime/profile.js";
 import { bundledVersions } from "../../src/schema/load.js";
 
@@ -180,5 +181,15 @@ describe("contextField: the property that names a task's conversation, taken fro
     expect(taskContextOf({ id: "t", sessionId: "s" })).toBe("s");
     expect(taskContextOf({ id: "t" })).toBeUndefined();
     expect(taskContextOf({ id: "t", contextId: 3 })).toBeUndefined();
+  });
+});
+
+describe("pushConfigDefinition: the model a push config store keeps", () => {
+  it("0.x keeps PushNotificationConfig (nested in the task's config), 1.0.1 the flat TaskPushNotificationConfig (specification-0.3.0.md §6.8; specification-1.0.1.md §3.1.7)", () => {
+    expect(pushConfigDefinition(v010)).toBe("PushNotificationConfig");
+    expect(pushConfigDefinition(v030)).toBe("PushNotificationConfig");
+    expect(pushConfigDefinition(v1)).toBe("TaskPushNotificationConfig");
+    const { PushNotificationConfig: _p, TaskPushNotificationConfig: _t, ...objects } = v030.objects;
+    expect(pushConfigDefinition({ ...v030, objects })).toBeUndefined();
   });
 });
