@@ -15,6 +15,7 @@ export default defineConfig({
       "test/ir/**/*.test.ts",
       "test/emit/emitters.test.ts",
       "test/repo/runtime-from-source.test.ts",
+      "test/repo/readme-counts.test.ts",
       "test/diff/**/*.test.ts",
       "test/proto/**/*.test.ts",
       "test/load-protocol.test.ts",

@@ -306,6 +306,7 @@ export const A2A_PROFILE: ProtocolProfile = {
     historyLength: "/historyLength",
     pushConfig: "/pushNotification",
   },
+  contextField: "sessionId",
   taskStates: ["submitted", "working", "input-required", "completed", "canceled", "failed", "unknown"],
   errorCodes: {
     TaskNotFound: -32001,

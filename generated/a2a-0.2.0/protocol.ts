@@ -392,6 +392,7 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: false,
     },
   },
+  contextField: "contextId",
   taskStates: [
     "submitted",
     "working",

@@ -402,6 +402,7 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: false,
     },
   },
+  contextField: "contextId",
   taskStates: [
     "submitted",
     "working",

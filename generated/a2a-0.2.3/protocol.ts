@@ -404,6 +404,7 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: false,
     },
   },
+  contextField: "contextId",
   taskStates: [
     "submitted",
     "working",

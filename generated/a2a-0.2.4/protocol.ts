@@ -406,6 +406,7 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: false,
     },
   },
+  contextField: "contextId",
   taskStates: [
     "submitted",
     "working",

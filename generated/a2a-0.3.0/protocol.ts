@@ -497,6 +497,7 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: false,
     },
   },
+  contextField: "contextId",
   taskStates: [
     "submitted",
     "working",

@@ -549,6 +549,7 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: true,
     },
   },
+  contextField: "contextId",
   taskStates: [
     "TASK_STATE_UNSPECIFIED",
     "TASK_STATE_SUBMITTED",

@@ -1,3 +1,4 @@
+import { pushConfigDefinition } from "../ir/profile.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { SHAPES_BY_VERSION } from "./grpc.js";
 import { httpRoutesFor } from "./protocol.js";
@@ -22,6 +23,8 @@ export function emitServer(
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     /** The core definitions by role (the schema may name them otherwise than Message, Task, ...). */
     types: ir.core,
+    /** The model a push config store keeps (PushNotificationConfig, 1.0's TaskPushNotificationConfig); absent: JSON objects. */
+    pushConfigModel: ((name) => (name !== undefined ? `Models.${name}` : undefined))(pushConfigDefinition(ir.profile)),
     hasExtendedCard: ir.profile.methods.extendedCard !== undefined,
     extendedCardMethod: ir.profile.methods.extendedCard ?? "",
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,

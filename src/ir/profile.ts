@@ -3,7 +3,7 @@ import { isObject, type JsonObject } from "../schema/json.js";
 import type { Overlay } from "./overlay.js";
 import { refName } from "../schema/normalize.js";
 import { objectShape } from "./unions.js";
-import { PROFILE_OBJECTS } from "../runtime/profile.js";
+import { PROFILE_OBJECTS, TASK_CONTEXT_FIELDS } from "../runtime/profile.js";
 import { METHOD_ROLES, type CoreTypes, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
 import type { SendFields } from "../runtime/profile.js";
 
@@ -41,7 +41,8 @@ export function buildProfile(
     const shape = def ? objectShape(def, defs) : undefined;
     if (shape && Object.keys(shape.properties).length > 0) objects[name] = shapeOf(shape);
   }
-  const sendFields = sendFieldsOf(defs, params.send !== undefined ? defs[params.send] : undefined, defs[actual("Task")], defs[actual("Message")], overlay);
+  const contextField = contextFieldOf(objects.Task);
+  const sendFields = sendFieldsOf(defs, params.send !== undefined ? defs[params.send] : undefined, contextField, defs[actual("Message")], overlay);
   const stateProp = (defs[actual("TaskStatus")] ?? defs.TaskStatus)?.properties;
   const stateRef = isObject(stateProp) && isObject(stateProp.state) ? refName(stateProp.state.$ref) : undefined;
   const state = (stateRef !== undefined ? defs[stateRef] : undefined) ?? defs.TaskState;
@@ -65,6 +66,7 @@ export function buildProfile(
     params,
     objects,
     sendFields,
+    ...(contextField !== undefined ? { contextField } : {}),
     taskStates,
     errorCodes,
     jsonrpcRequired,
@@ -171,6 +173,14 @@ function shapeOf(def: { properties: JsonObject; required: string[] }): ObjectSha
 }
 
 /**
+ * The Task's property that names the conversation: the first of the runtime's spellings
+ * (TASK_CONTEXT_FIELDS: `contextId`, 0.1.0's `sessionId`) the schema's Task has.
+ */
+function contextFieldOf(task: ObjectShape | undefined): string | undefined {
+  return TASK_CONTEXT_FIELDS.find((field) => task?.properties.includes(field) === true);
+}
+
+/**
  * Where the send params carry what the runtime reads of a send (runtime/profile.ts SendFields), found in the
  * schema: the context by the Task's context field (`contextId`, 0.1.0's `sessionId`) beside the message
  * or on it; `historyLength` and `acceptedOutputModes` by name, in the params or one object down (the
@@ -180,7 +190,7 @@ function shapeOf(def: { properties: JsonObject; required: string[] }): ObjectSha
 function sendFieldsOf(
   defs: Record<string, JsonObject>,
   sendParams: JsonObject | undefined,
-  task: JsonObject | undefined,
+  contextField: string | undefined,
   message: JsonObject | undefined,
   overlay: Overlay,
 ): SendFields {
@@ -200,8 +210,6 @@ function sendFieldsOf(
     }
     return undefined;
   };
-  const taskProps = propsOf(task);
-  const contextField = "contextId" in taskProps ? "contextId" : "sessionId" in taskProps ? "sessionId" : undefined;
   const contextId =
     contextField === undefined ? undefined : contextField in top ? `/${contextField}` : contextField in propsOf(message) ? `/message/${contextField}` : undefined;
   const pushTypes = new Set([defs.PushNotificationConfig, defs.TaskPushNotificationConfig].filter((d) => d !== undefined));
@@ -220,4 +228,15 @@ function sendFieldsOf(
     ...(pushConfig !== undefined ? { pushConfig } : {}),
     ...(flag && flagPointer !== undefined ? { nonBlocking: { pointer: flagPointer, value: flag.value } } : {}),
   };
+}
+
+/**
+ * The definition a push config store keeps: what a send carries as its push config and a set request
+ * registers — 1.0's TaskPushNotificationConfig where that object holds the url itself (flat configs,
+ * runtime/profile.ts flatPushConfigs), else PushNotificationConfig (0.x, nested in the task's config);
+ * undefined for a schema with neither.
+ */
+export function pushConfigDefinition(profile: ProtocolProfile): string | undefined {
+  if (profile.objects.TaskPushNotificationConfig?.properties.includes("url") === true) return "TaskPushNotificationConfig";
+  return profile.objects.PushNotificationConfig !== undefined ? "PushNotificationConfig" : undefined;
 }

@@ -9,7 +9,7 @@
  * Updates are compare-and-set on a version: `commit` names the version it read and fails with a
  * `TaskVersionConflictError` when another writer got there first; the caller reads again and retries.
  */
-import { isTerminalState, type JsonObject } from "./profile.js";
+import { isTerminalState, taskContextOf, type JsonObject } from "./profile.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -223,7 +223,7 @@ export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts
   const status = typeof task["status"] === "object" && task["status"] !== null ? (task["status"] as JsonObject) : {};
   const state = typeof status["state"] === "string" ? status["state"] : "";
   const parsed = typeof status["timestamp"] === "string" ? Date.parse(status["timestamp"]) : NaN;
-  const contextId = typeof task["contextId"] === "string" ? task["contextId"] : typeof task["sessionId"] === "string" ? task["sessionId"] : "";
+  const contextId = taskContextOf(task) ?? "";
   return { id, contextId, state, terminal: isTerminalState(state), statusTime: Number.isFinite(parsed) ? parsed : now };
 }
 
@@ -359,7 +359,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
     const all = [...this.tasks.values()].reverse().map((e) => e.task);
-    return filter.contextId === undefined ? all : all.filter((t) => t["contextId"] === filter.contextId || t["sessionId"] === filter.contextId);
+    return filter.contextId === undefined ? all : all.filter((t) => taskContextOf(t) === filter.contextId);
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
@@ -410,13 +410,17 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 // ---------------------------------------------------------------------------------------------------
 // Push-notification configs
 
-/** Push-notification configs per task, each with an id. */
-export interface PushConfigStore {
-  set(taskId: string, config: JsonObject): Promise<JsonObject>;
+/**
+ * Push-notification configs per task, each with an id. `TConfig` is the config the version's send and
+ * set requests carry (the generated server core's `PushConfigStore` uses its models: PushNotificationConfig
+ * in 0.x, 1.0's TaskPushNotificationConfig); the runtime's own stores keep JSON objects.
+ */
+export interface PushConfigStore<TConfig = JsonObject> {
+  set(taskId: string, config: TConfig): Promise<TConfig>;
   /** The config with that id, or the one set last when no id is given. */
-  get(taskId: string, configId?: string): Promise<JsonObject | undefined>;
+  get(taskId: string, configId?: string): Promise<TConfig | undefined>;
   /** In the order they were first set. */
-  list(taskId: string): Promise<JsonObject[]>;
+  list(taskId: string): Promise<TConfig[]>;
   delete(taskId: string, configId: string): Promise<boolean>;
 }
 
@@ -725,11 +729,11 @@ export class InMemoryExecutionLeases implements ExecutionLeases {
 // ---------------------------------------------------------------------------------------------------
 // The store: everything an agent keeps, on one engine
 
-export interface A2AStore<TTask = JsonObject> {
+export interface A2AStore<TTask = JsonObject, TConfig = JsonObject> {
   /** "memory", "postgres", "redis". */
   readonly engine: string;
   readonly tasks: VersionedTaskStore<TTask>;
-  readonly pushConfigs: PushConfigStore;
+  readonly pushConfigs: PushConfigStore<TConfig>;
   readonly events: TaskEventLog;
   readonly outbox: PushOutbox;
   readonly leases: ExecutionLeases;
@@ -741,9 +745,10 @@ export interface A2AStore<TTask = JsonObject> {
 
 /**
  * A store of any version, as the server options take it: the runtime's JsonObject stores (InMemoryStore,
- * the PostgreSQL and Redis ones) and a user's store written against a version's Task model alike.
+ * the PostgreSQL and Redis ones) and a user's store written against a version's Task and push config
+ * models alike.
  */
-export type A2AStoreOfAnyVersion = A2AStore<object>;
+export type A2AStoreOfAnyVersion = A2AStore<object, object>;
 
 /**
  * Runs `purgeFinished` every `everyMs` (default: a tenth of `olderThanMs`, at least 1 s, at most 1 h)

@@ -91,8 +91,11 @@ for (const framework of FRAMEWORKS) {
       expect(story).toBe("once upon a time");
       const slow = client.sendMessageStream({ message: userMessage("slow") });
       const first = (await slow.next()).value as Task;
-      const joined = drain(client.resubscribeTask({ id: first.id }));
-      await new Promise((resolve) => setTimeout(resolve, 50));
+      // The cancel must come after the resubscription is registered: it answers the task's current state first.
+      const resubscribed = client.resubscribeTask({ id: first.id });
+      const current = await resubscribed.next();
+      expect((current.value as { status: { state: string } }).status.state).toBe("working");
+      const joined = drain(resubscribed);
       const canceled = await client.cancelTask({ id: first.id });
       expect(canceled.status.state).toBe("canceled");
       expect(((await joined).at(-1) as { status: { state: string } }).status.state).toBe("canceled");
@@ -182,8 +185,11 @@ describe("our 0.3.0 client over HTTP+JSON against the SDK 0.3.14 REST server", (
     const slow = client.sendStreamingMessage(A2AClient.sendParams("slow"));
     const first = (await slow.next()).value as Json;
     const id = String(first.id);
-    const joined = drain(client.taskResubscription({ id }));
-    await new Promise((resolve) => setTimeout(resolve, 50));
+    // The cancel must come after the resubscription is registered: it answers the task's current state first.
+    const resubscribed = client.taskResubscription({ id });
+    const current = (await resubscribed.next()).value as Json;
+    expect((current.status as Json).state).toBe("working");
+    const joined = drain(resubscribed);
     const canceled = (await client.cancelTask({ id })) as Json;
     expect((canceled.status as Json).state).toBe("canceled");
     expect(((await joined).at(-1) as Json).status).toMatchObject({ state: "canceled" });

@@ -5,7 +5,9 @@
  */
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/diff/load.js";
-import { PROFILE_OBJECTS, ProtocolShapes } from "../../src/runtime/profile.js";
+import { pushConfigDefinition } from "../../src/ir/profile.js";
+import { PROFILE_OBJECTS, ProtocolShapes, TASK_CONTEXT_FIELDS, taskContextOf } from "../../src/runtime/profile.js";
+import { bundledVersions } from "../../src/schema/load.js";
 
 const v010 = bundledIR("0.1.0").profile;
 const v030 = bundledIR("0.3.0").profile;
@@ -133,5 +135,61 @@ describe("ProtocolShapes reads and writes a send where the profile says", () => 
     expect(new ProtocolShapes(v1).sendParamsFor(message, { blocking: true })["configuration"]).toEqual({ acceptedOutputModes: ["text/plain"], returnImmediately: false });
     const v0 = new ProtocolShapes(v010).sendParamsFor(message, { taskId: "t1", contextId: "s1", historyLength: 2 });
     expect(v0).toEqual({ id: "t1", message, sessionId: "s1", historyLength: 2 });
+  });
+});
+
+describe("contextField: the property that names a task's conversation, taken from the profile", () => {
+  it("0.1.0's Task has sessionId, 0.2+'s contextId (specification-0.3.0.md §6.1 Task.contextId), each one of TASK_CONTEXT_FIELDS", () => {
+    expect(v010.contextField).toBe("sessionId");
+    expect(v030.contextField).toBe("contextId");
+    expect(v1.contextField).toBe("contextId");
+    for (const version of bundledVersions()) {
+      const field = bundledIR(version).profile.contextField;
+      expect(TASK_CONTEXT_FIELDS as readonly (string | undefined)[], version).toContain(field);
+    }
+  });
+
+  it("the runtime writes the context in the profile's field, on the task, the message and the events that have it", () => {
+    // A profile whose context field is a third spelling: nothing in the runtime may write "contextId" by itself.
+    const shape = (...properties: string[]) => ({ properties, required: [], consts: {} });
+    const profile = {
+      ...v030,
+      contextField: "conversation",
+      objects: {
+        ...v030.objects,
+        Task: shape("id", "conversation", "status"),
+        Message: shape("role", "parts", "taskId", "conversation"),
+        TaskStatusUpdateEvent: shape("taskId", "conversation", "status", "final"),
+        TaskArtifactUpdateEvent: shape("taskId", "artifact"),
+      },
+    };
+    const shapes = new ProtocolShapes(profile);
+    const status = { state: "working" };
+    expect(shapes.task({ id: "t", contextId: "c", status })).toEqual({ id: "t", conversation: "c", status });
+    expect(shapes.stamp({ role: "user", parts: [] }, "t", "c")).toEqual({ role: "user", parts: [], taskId: "t", conversation: "c" });
+    expect(shapes.statusEvent({ taskId: "t", contextId: "c", status, final: false })).toEqual({ taskId: "t", conversation: "c", status, final: false });
+    expect(shapes.artifactEvent({ taskId: "t", contextId: "c", artifact: {} })).not.toHaveProperty("conversation");
+    expect(shapes.artifactEvent({ taskId: "t", contextId: "c", artifact: {} })).not.toHaveProperty("contextId");
+    // A profile without a context field (a schema whose Task has none) writes no context anywhere.
+    const none = new ProtocolShapes({ ...v030, contextField: undefined });
+    expect(none.task({ id: "t", contextId: "c", status })).not.toHaveProperty("contextId");
+    expect(none.stamp({ role: "user", parts: [] }, "t", "c")).not.toHaveProperty("contextId");
+  });
+
+  it("code without a profile (the stores) reads a task's context in any version's field", () => {
+    expect(taskContextOf({ id: "t", contextId: "c" })).toBe("c");
+    expect(taskContextOf({ id: "t", sessionId: "s" })).toBe("s");
+    expect(taskContextOf({ id: "t" })).toBeUndefined();
+    expect(taskContextOf({ id: "t", contextId: 3 })).toBeUndefined();
+  });
+});
+
+describe("pushConfigDefinition: the model a push config store keeps", () => {
+  it("0.x keeps PushNotificationConfig (nested in the task's config), 1.0.1 the flat TaskPushNotificationConfig (specification-0.3.0.md §6.8; specification-1.0.1.md §3.1.7)", () => {
+    expect(pushConfigDefinition(v010)).toBe("PushNotificationConfig");
+    expect(pushConfigDefinition(v030)).toBe("PushNotificationConfig");
+    expect(pushConfigDefinition(v1)).toBe("TaskPushNotificationConfig");
+    const { PushNotificationConfig: _p, TaskPushNotificationConfig: _t, ...objects } = v030.objects;
+    expect(pushConfigDefinition({ ...v030, objects })).toBeUndefined();
   });
 });

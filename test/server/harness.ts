@@ -3,6 +3,7 @@
  * port with any of the four adapters and a scripted test agent, and check every response body and SSE
  * event with an Ajv compiled from the bundled schema at test time.
  */
+import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
@@ -29,7 +30,8 @@ export interface VersionModules {
   fastify: typeof import("../../generated/a2a-0.3.0/server/fastify.js");
   hono: typeof import("../../generated/a2a-0.3.0/server/hono.js");
   /** The HTTP+JSON client transport and route table (every version has the runtime files). */
-  clientRest: typeof import("../../generated/a2a-1.0.1/runtime/client-rest.js");
+  /** The HTTP+JSON client transport, in the outputs of versions with that binding (0.3.0, 1.0.1) only. */
+  clientRest: typeof import("../../generated/a2a-1.0.1/runtime/client-rest.js") | undefined;
   httpRoutes: typeof import("../../generated/a2a-1.0.1/runtime/http-routes.js");
   clientProtocol: typeof import("../../generated/a2a-1.0.1/runtime/client-protocol.js");
   profile: typeof import("../../generated/a2a-1.0.1/runtime/profile.js");
@@ -50,7 +52,7 @@ export async function modules(version: string): Promise<VersionModules> {
       express: await load("server/express.ts"),
       fastify: await load("server/fastify.ts"),
       hono: await load("server/hono.ts"),
-      clientRest: await load("runtime/client-rest.ts"),
+      clientRest: existsSync(join(dir, "runtime/client-rest.ts")) ? await load("runtime/client-rest.ts") : undefined,
       httpRoutes: await load("runtime/http-routes.ts"),
       clientProtocol: await load("runtime/client-protocol.ts"),
       profile: await load("runtime/profile.ts"),

@@ -43,6 +43,7 @@ function restClient(m: VersionModules, url: string, fetchImpl: (input: string, i
   const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never; A2A_WIRE_SHAPES?: never };
   const shapes = new m.profile.ProtocolShapes(protocol.A2A_PROFILE);
   const facts = { profile: protocol.A2A_PROFILE, ...(protocol.A2A_WIRE_SHAPES ? { shapes: protocol.A2A_WIRE_SHAPES } : {}) };
+  if (m.clientRest === undefined) throw new Error(`A2A ${m.version} has no HTTP+JSON binding, nor its client transport`);
   const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, facts, { fetch: fetchImpl, auth: { type: "bearer", token: TEST_TOKEN } }, {
     makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? m.client.A2AJsonRpcError)(method, error),
     isFinal: (result) => m.clientProtocol.isFinalEvent(shapes, result),
@@ -259,6 +260,11 @@ for (const version of VERSIONS) {
             const card = (await client.call(methods.extendedCard as string, undefined)) as Json;
             expect(card.name).toBe("Extended");
             await checkAll();
+          });
+        } else {
+          it("no extended-card method: the version's method table has none", () => {
+            expect(methods.extendedCard).toBeUndefined();
+            expect(Object.values(methods)).not.toContain("agent/getAuthenticatedExtendedCard");
           });
         }
       });

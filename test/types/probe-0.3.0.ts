@@ -18,7 +18,7 @@ import {
   isTextPart,
   validateMessage,
 } from "../../generated/a2a-0.3.0/index.js";
-import type { AgentExecutor as Executor03 } from "../../generated/a2a-0.3.0/server/core.js";
+import type { AgentExecutor as Executor03, PushConfigStore as PushConfigStore03 } from "../../generated/a2a-0.3.0/server/core.js";
 // No numbered duplicate types.
 // @ts-expect-error Message1 does not exist
 import type { Message1 } from "../../generated/a2a-0.3.0/models.js";
@@ -110,4 +110,9 @@ const stateExecutor: Executor03 = {
     events.status("TASK_STATE_COMPLETED");
   },
 };
+// The 0.3.0 push config store keeps PushNotificationConfig (nested in TaskPushNotificationConfig on the wire).
+declare const configs03: PushConfigStore03;
+void configs03.set("task-1", { url: "https://example.com/hook", id: "c1", token: "t" });
+// @ts-expect-error 0.3.0 stores the nested config, not the TaskPushNotificationConfig around it
+void configs03.set("task-1", { taskId: "task-1", pushNotificationConfig: { url: "https://example.com/hook" } });
 export {};

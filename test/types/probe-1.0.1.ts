@@ -29,13 +29,14 @@ import {
   createA2AServer,
   InMemoryStore,
   type A2AStore,
+  type PushConfigStore,
   type TaskCommit,
   type TaskPage,
   type TaskStore,
   type VersionedTask,
   type VersionedTaskStore,
 } from "../../generated/a2a-1.0.1/server/core.js";
-import type { AgentCard, Task } from "../../generated/a2a-1.0.1/models.js";
+import type { AgentCard, Task, TaskPushNotificationConfig } from "../../generated/a2a-1.0.1/models.js";
 // @ts-expect-error no numbered duplicates
 import type { Message1 } from "../../generated/a2a-1.0.1/models.js";
 
@@ -172,4 +173,43 @@ const legacy: TaskStore = {
   },
 };
 void legacy;
+// A user's push config store, written against the 1.0.1 model (TaskPushNotificationConfig: flat, the url
+// beside the id) with no casts, in a store createA2AServer takes (issue 13: PushConfigStore is not JSON-typed).
+class MapPushConfigStore implements PushConfigStore {
+  private readonly configs = new Map<string, TaskPushNotificationConfig[]>();
+  async set(taskId: string, config: TaskPushNotificationConfig): Promise<TaskPushNotificationConfig> {
+    const url: string = config.url;
+    void url;
+    this.configs.set(taskId, [...(this.configs.get(taskId) ?? []), config]);
+    return config;
+  }
+  async get(taskId: string, configId?: string): Promise<TaskPushNotificationConfig | undefined> {
+    return this.configs.get(taskId)?.find((c) => configId === undefined || c.id === configId);
+  }
+  async list(taskId: string): Promise<TaskPushNotificationConfig[]> {
+    return this.configs.get(taskId) ?? [];
+  }
+  async delete(): Promise<boolean> {
+    return false;
+  }
+}
+declare const engineWithoutConfigs: Omit<A2AStore, "tasks" | "pushConfigs">;
+const fullyTypedStore: A2AStore = { ...engineWithoutConfigs, tasks: new MapTaskStore(), pushConfigs: new MapPushConfigStore() };
+createA2AServer({ card, executor: storeExecutor, store: fullyTypedStore });
+declare const pushConfigs: PushConfigStore;
+declare const registered: Awaited<ReturnType<PushConfigStore["list"]>>;
+const firstUrl: string | undefined = registered[0]?.url;
+void firstUrl;
+// @ts-expect-error 1.0.1 configs are flat: the url is the config's own, not under pushNotificationConfig
+void pushConfigs.set("task-1", { pushNotificationConfig: { url: "https://example.com/hook" } });
+// @ts-expect-error a config without its url is no TaskPushNotificationConfig
+void pushConfigs.set("task-1", { id: "c1" });
+const jsonConfigs: PushConfigStore = {
+  ...new MapPushConfigStore(),
+  // @ts-expect-error a store answering JSON objects is no 1.0.1 PushConfigStore
+  async get(): Promise<{ [key: string]: unknown } | undefined> {
+    return {};
+  },
+};
+void jsonConfigs;
 export {};

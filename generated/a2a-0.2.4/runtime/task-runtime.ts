@@ -622,7 +622,7 @@ export class TaskRuntime {
         });
       }
       const contextId = contextOf(existing, this.shapes);
-      if (request.contextId !== undefined && request.contextPointer === "/params/message/contextId" && request.contextId !== contextId) {
+      if (request.contextId !== undefined && request.contextPointer.startsWith("/params/message/") && request.contextId !== contextId) {
         // 1.0.1 §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId".
         throw invalidField(request.contextPointer, `the contextId of task ${String(existing["id"])} ("${contextId}") or none`, request.contextId);
       }

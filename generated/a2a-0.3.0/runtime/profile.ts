@@ -65,6 +65,12 @@ export interface ProtocolProfile {
   readonly objects: { readonly [name: string]: ObjectShape };
   /** Where the send/stream params carry what the runtime reads of a send (derived from the schema; see SendFields). */
   readonly sendFields: SendFields;
+  /**
+   * The property of a Task (and of a Message and the update events, where they carry it) that names the
+   * conversation: `contextId` (0.2+) or 0.1.0's `sessionId`; absent for a schema whose Task has neither.
+   * One of TASK_CONTEXT_FIELDS.
+   */
+  readonly contextField?: string;
   /** Every task state, in schema order. */
   readonly taskStates: readonly string[];
   /** Error definition name without "Error" → code, e.g. TaskNotFound → -32001. */
@@ -152,6 +158,22 @@ function setAt(target: JsonObject, pointer: string, value: unknown): void {
     }
   }
   current[last] = value;
+}
+
+/**
+ * Every spelling of the task's context field (ProtocolProfile.contextField) among the versions the runtime
+ * serves, for code that holds no profile: the stores, built before any server and shared by the two
+ * versions of a compat server. The profile test checks each bundled version's field is one of these.
+ */
+export const TASK_CONTEXT_FIELDS = ["contextId", "sessionId"] as const;
+
+/** The context a task names, in any version's field (TASK_CONTEXT_FIELDS); undefined when it names none. */
+export function taskContextOf(task: JsonObject): string | undefined {
+  for (const field of TASK_CONTEXT_FIELDS) {
+    const value = task[field];
+    if (typeof value === "string") return value;
+  }
+  return undefined;
 }
 
 /** The field a server serving two versions stores in a push config to record the version of the client that registered it (runtime/compat-service.ts). */
@@ -250,9 +272,9 @@ export class ProtocolShapes {
     return this.constTags.get(object) ?? {};
   }
 
-  /** The property that groups tasks into a conversation: contextId, or 0.1.0's sessionId. */
+  /** The property that groups tasks into a conversation: contextId, or 0.1.0's sessionId (the profile's contextField). */
   get contextField(): string | undefined {
-    return this.has("Task", "contextId") ? "contextId" : this.has("Task", "sessionId") ? "sessionId" : undefined;
+    return this.profile.contextField;
   }
 
   isTerminal(state: unknown): boolean {
@@ -340,7 +362,8 @@ export class ProtocolShapes {
   stamp(message: JsonObject, taskId: string | undefined, contextId: string | undefined): JsonObject {
     const out = { ...message };
     if (taskId !== undefined && this.has("Message", "taskId")) out["taskId"] = taskId;
-    if (contextId !== undefined && this.has("Message", "contextId")) out["contextId"] = contextId;
+    const ctx = this.profile.contextField;
+    if (contextId !== undefined && ctx !== undefined && this.has("Message", ctx)) out[ctx] = contextId;
     return out;
   }
 
@@ -364,7 +387,8 @@ export class ProtocolShapes {
   statusEvent(init: { taskId: string; contextId: string; status: JsonObject; final: boolean }): JsonObject {
     const e: JsonObject = { ...this.tags("TaskStatusUpdateEvent") };
     e[this.has("TaskStatusUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
-    if (this.has("TaskStatusUpdateEvent", "contextId")) e["contextId"] = init.contextId;
+    const ctx = this.profile.contextField;
+    if (ctx !== undefined && this.has("TaskStatusUpdateEvent", ctx)) e[ctx] = init.contextId;
     e["status"] = init.status;
     if (this.has("TaskStatusUpdateEvent", "final")) e["final"] = init.final;
     return e;
@@ -377,7 +401,8 @@ export class ProtocolShapes {
   artifactEvent(init: { taskId: string; contextId: string; artifact: JsonObject; append?: boolean; lastChunk?: boolean; index?: number }): JsonObject {
     const e: JsonObject = { ...this.tags("TaskArtifactUpdateEvent") };
     e[this.has("TaskArtifactUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
-    if (this.has("TaskArtifactUpdateEvent", "contextId")) e["contextId"] = init.contextId;
+    const ctx = this.profile.contextField;
+    if (ctx !== undefined && this.has("TaskArtifactUpdateEvent", ctx)) e[ctx] = init.contextId;
     const artifact: JsonObject = { ...init.artifact };
     if (this.has("Artifact", "artifactId") && typeof artifact["artifactId"] !== "string") artifact["artifactId"] = newId();
     const onEvent = this.has("TaskArtifactUpdateEvent", "append");

@@ -20,6 +20,7 @@ import { formatIssues } from "../runtime/validation.js";
 import type { TaskStateInput, TaskStateOf } from "../runtime/profile.js";
 import type {
   A2AStore as RuntimeA2AStore,
+  PushConfigStore as RuntimePushConfigStore,
   TaskCommit as RuntimeTaskCommit,
   TaskPage as RuntimeTaskPage,
   TaskStore as RuntimeTaskStore,
@@ -50,7 +51,7 @@ export type {
   MethodHandlerContext,
   ServerLogger,
 } from "../runtime/server.js";
-export type { PushConfigStore, TaskCommitResult, TaskQuery } from "../runtime/tasks.js";
+export type { TaskCommitResult, TaskQuery } from "../runtime/tasks.js";
 export {
   InMemoryStore,
   InMemoryTaskStore,
@@ -64,7 +65,9 @@ export {
  * passed as `createA2AServer({ store })`. The runtime's own stores (InMemoryStore, the PostgreSQL and Redis
  * ones) keep JSON objects and are taken too.
  */
-export type A2AStore = RuntimeA2AStore<Models.Task>;
+export type A2AStore = RuntimeA2AStore<Models.Task, Models.TaskPushNotificationConfig>;
+/** Push-notification configs per task, typed with the 1.0.1 config model (Models.TaskPushNotificationConfig). */
+export type PushConfigStore = RuntimePushConfigStore<Models.TaskPushNotificationConfig>;
 /** Where tasks are kept (get/save/list, and the versioned methods), typed with the 1.0.1 Task model. */
 export type TaskStore = RuntimeTaskStore<Models.Task>;
 /** A task store with versions (compare-and-set `commit`, ListTasks `query`), typed with the 1.0.1 Task model. */
