@@ -107,7 +107,8 @@ if (target === "bare-rest") {
     const seconds = Math.floor(Date.now() / 1000);
     return { task: { id: t.id, context_id: t.contextId, status: { state: 3, timestamp: { seconds, nanos: 0 }, message: m(t.status.message) }, artifacts: t.artifacts.map((a) => ({ artifact_id: a.artifactId, name: a.name, parts: a.parts })), history: t.history.map(m) } };
   };
-  const g = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024 });
+  // The server options serveGrpc uses.
+  const g = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024, "grpc.max_send_message_length": -1 });
   g.addService(
     {
       SendMessage: {

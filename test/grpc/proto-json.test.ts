@@ -142,6 +142,25 @@ describe("ProtoJSON ⇄ protobuf", () => {
     expect(fails("Part", { data: deep })).toMatch(/^data(\[0\])+: nested deeper than 100 messages$/);
   });
 
+  it("an error deep in lists, maps, Structs and ListValues names the whole path, after the caller's own prefix", () => {
+    // The conversion builds a field's path only when it fails (the path of each nested value is added on the way out).
+    const error = (name: string, json: unknown, path = "") => {
+      try {
+        messageFromJson(type(name), json, path);
+      } catch (e) {
+        return e instanceof ProtoJsonError ? { field: e.field, message: e.message } : e;
+      }
+      throw new Error("accepted");
+    };
+    expect(error("SendMessageRequest", { message: { parts: [{ text: "a" }, { text: "b", bogus: 1 }] } })).toEqual({ field: "message.parts[1].bogus", message: "message.parts[1].bogus: unknown field of Part" });
+    expect(error("SendMessageRequest", { message: { metadata: { a: { b: [1, Number.POSITIVE_INFINITY] } } } })).toEqual({ field: "message.metadata.a.b[1]", message: "message.metadata.a.b[1]: Infinity has no JSON form" });
+    expect(error("Part", { data: [1, Number.POSITIVE_INFINITY] })).toEqual({ field: "data[1]", message: "data[1]: Infinity has no JSON form" });
+    expect(error("AgentCard", { securitySchemes: { key: { apiKeySecurityScheme: { name: 1 } } } })).toEqual({ field: "securitySchemes.key.apiKeySecurityScheme.name", message: "securitySchemes.key.apiKeySecurityScheme.name: expected a string, got number 1" });
+    expect(error("AgentCard", { securitySchemes: { key: { apiKeySecurityScheme: {}, mtlsSecurityScheme: {} } } })).toMatchObject({ field: "securitySchemes.key.mtlsSecurityScheme" });
+    expect(error("SendMessageRequest", { message: { parts: [{ raw: "not base64!" }] } }, "params")).toEqual({ field: "params.message.parts[0].raw", message: 'params.message.parts[0].raw: expected base64 bytes, got the string "not base64!"' });
+    expect(error("TaskStatus", { timestamp: "yesterday" }, "task.status")).toMatchObject({ field: "task.status.timestamp" });
+  });
+
   it("decoding an unknown enum number is an error for a server, the number for a client (ProtoJSON)", () => {
     const t = type("TaskStatus");
     const bytes = protobuf.Writer.create().uint32(8).int32(42).finish(); // field 1 (state), varint 42
