@@ -128,8 +128,10 @@ function isPlainObject(value: unknown): value is Plain {
 // ---------------------------------------------------------------------------------------------------
 // protobuf → ProtoJSON
 
+const NO_OPTIONS: ToJsonOptions = {};
+
 /** The ProtoJSON value of a decoded message of `type`. */
-export function messageToJson(type: protobuf.Type, message: unknown, options: ToJsonOptions = {}, path = ""): unknown {
+export function messageToJson(type: protobuf.Type, message: unknown, options: ToJsonOptions = NO_OPTIONS, path = ""): unknown {
   const { wkt, fields } = info(type);
   if (wkt) return wkt.toJson(type, (message ?? {}) as Plain, options, path);
   const source = (message ?? {}) as Plain;
@@ -137,30 +139,50 @@ export function messageToJson(type: protobuf.Type, message: unknown, options: To
   for (const { field, json, oneof, required, tracked, message: messageType } of fields) {
     const value = source[field.name];
     const keepDefault = required && options.requiredDefaults === true && oneof === undefined;
-    // The field's path is built only for a field that is there (it names the field in an error).
+    // Nested values are read at the relative path "" and an error's path is prefixed on its way out (within()).
     if (field.map) {
       if (!isPlainObject(value)) continue;
       const entries = Object.keys(value);
       if (entries.length === 0 && !keepDefault) continue;
-      const at = join(path, json);
       const map: Plain = {};
-      for (const key of entries) map[key] = valueToJson(field, value[key], options, `${at}.${key}`);
+      for (const key of entries) {
+        try {
+          map[key] = valueToJson(field, value[key], options, "");
+        } catch (error) {
+          throw within(error, `${join(path, json)}.${key}`);
+        }
+      }
       out[json] = map;
     } else if (field.repeated) {
       if (!Array.isArray(value) || value.length === 0) {
         if (keepDefault) out[json] = [];
         continue;
       }
-      const at = join(path, json);
-      out[json] = value.map((item, i) => valueToJson(field, item, options, `${at}[${i}]`));
+      const list: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i++) {
+        try {
+          list[i] = valueToJson(field, value[i], options, "");
+        } catch (error) {
+          throw within(error, `${join(path, json)}[${i}]`);
+        }
+      }
+      out[json] = list;
     } else if (messageType !== undefined) {
       if (value === null || value === undefined) continue;
-      out[json] = messageToJson(messageType, value, options, join(path, json));
+      try {
+        out[json] = messageToJson(messageType, value, options, "");
+      } catch (error) {
+        throw within(error, join(path, json));
+      }
     } else {
       // A member of a oneof or a proto3 `optional` field is present when set, even at its default;
       // any other scalar is left out at its default (ProtoJSON).
       if (tracked ? !has(source, field.name) || value === null || value === undefined : isDefault(value) && !keepDefault) continue;
-      out[json] = valueToJson(field, value ?? field.typeDefault, options, join(path, json));
+      try {
+        out[json] = valueToJson(field, value ?? field.typeDefault, options, "");
+      } catch (error) {
+        throw within(error, join(path, json));
+      }
     }
   }
   return out;
@@ -228,8 +250,8 @@ export function messageFromJson(type: protobuf.Type, json: unknown, path = "", o
 }
 
 /**
- * An error of a nested value, its field path prefixed with where that value is (`base`). The conversion
- * reads nested values at the relative path "" and builds a field's full path only when it fails: building
+ * An error of a nested value, its field path prefixed with where that value is (`base`). Both conversions
+ * read nested values at the relative path "" and build a field's full path only when it fails: building
  * it for every field that converts fine was most of the time of encoding an answer.
  */
 function within(error: unknown, base: string): unknown {
@@ -385,7 +407,7 @@ const WELL_KNOWN: { [fullName: string]: WellKnown } = {
       const out: Plain = {};
       if (isPlainObject(fields)) {
         const valueType = child(type, 1);
-        for (const key of Object.keys(fields)) out[key] = messageToJson(valueType, fields[key], options, `${path}.${key}`);
+        for (const key of Object.keys(fields)) out[key] = messageToJson(valueType, fields[key], options, join(path, key));
       }
       return out;
     },
