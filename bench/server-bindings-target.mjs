@@ -60,8 +60,77 @@ async function sdkParts() {
   return { sdk, server, sdkExecutor };
 }
 
+/** The floors' canned answers (ProtoJSON; the task's shape is what the agent's "task" run ends with). */
+function canned(text) {
+  const now = new Date().toISOString();
+  const agent = (t, extra = {}) => ({ messageId: randomUUID(), role: "ROLE_AGENT", parts: [{ text: t }], ...extra });
+  if (text.trim() === "hello") return { message: agent("hello back", { contextId: randomUUID() }) };
+  const taskId = randomUUID();
+  const contextId = randomUUID();
+  return {
+    task: {
+      id: taskId,
+      contextId,
+      status: { state: "TASK_STATE_COMPLETED", timestamp: now, message: agent("done", { taskId, contextId }) },
+      artifacts: [{ artifactId: "result", name: "result", parts: [{ text: "the result" }] }],
+      history: [{ messageId: "m", role: "ROLE_USER", parts: [{ text }], taskId, contextId }, agent("on it", { taskId, contextId })],
+    },
+  };
+}
+
 let port;
-if (target === "rest") {
+if (target === "bare-rest") {
+  const http = createServer((req, res) => {
+    const chunks = [];
+    req.on("data", (c) => chunks.push(c));
+    req.on("end", () => {
+      const body = JSON.parse(Buffer.concat(chunks).toString("utf8"));
+      const text = (body.message?.parts ?? []).map((p) => p.text ?? "").join("");
+      const out = JSON.stringify(canned(text));
+      res.writeHead(200, { "content-type": "application/a2a+json", "content-length": Buffer.byteLength(out) });
+      res.end(out);
+    });
+  });
+  port = await new Promise((resolve) => http.listen(0, "127.0.0.1", () => resolve(http.address().port)));
+} else if (target === "bare-grpc") {
+  const { A2A_GRPC_BINDING } = await load("grpc.js");
+  const protobuf = (await import("protobufjs/light.js")).default;
+  const grpc = (await import("@grpc/grpc-js")).default;
+  const root = protobuf.Root.fromJSON(A2A_GRPC_BINDING.proto);
+  const Request = root.lookupType("lf.a2a.v1.SendMessageRequest");
+  const Response = root.lookupType("lf.a2a.v1.SendMessageResponse");
+  // protobufjs's own ProtoJSON-ish conversion (enums and Timestamps aside): the least a server does per call.
+  const toWire = (answer) => {
+    const m = (x) => x && { message_id: x.messageId, role: x.role === "ROLE_USER" ? 1 : 2, parts: x.parts, context_id: x.contextId, task_id: x.taskId };
+    if (answer.message) return { message: m(answer.message) };
+    const t = answer.task;
+    const seconds = Math.floor(Date.now() / 1000);
+    return { task: { id: t.id, context_id: t.contextId, status: { state: 3, timestamp: { seconds, nanos: 0 }, message: m(t.status.message) }, artifacts: t.artifacts.map((a) => ({ artifact_id: a.artifactId, name: a.name, parts: a.parts })), history: t.history.map(m) } };
+  };
+  // The server options serveGrpc uses.
+  const g = new grpc.Server({ "grpc.max_receive_message_length": 1024 * 1024, "grpc.max_send_message_length": -1 });
+  g.addService(
+    {
+      SendMessage: {
+        path: `/${A2A_GRPC_BINDING.service}/SendMessage`,
+        requestStream: false,
+        responseStream: false,
+        requestSerialize: (v) => v,
+        requestDeserialize: (b) => b,
+        responseSerialize: (v) => Buffer.from(v.buffer, v.byteOffset, v.byteLength),
+        responseDeserialize: (b) => b,
+      },
+    },
+    {
+      SendMessage: (call, callback) => {
+        const request = Request.toObject(Request.decode(call.request), { enums: String, defaults: false });
+        const text = (request.message?.parts ?? []).map((p) => p.text ?? "").join("");
+        callback(null, Response.encode(Response.fromObject(toWire(canned(text)))).finish());
+      },
+    },
+  );
+  port = await new Promise((resolve, reject) => g.bindAsync("127.0.0.1:0", grpc.ServerCredentials.createInsecure(), (e, p) => (e ? reject(e) : resolve(p))));
+} else if (target === "rest") {
   const core = await load("server/core.js");
   const node = await load("server/node.js");
   const http = node.createNodeServer(core.createA2AServer({ card: card("HTTP+JSON", "http://127.0.0.1:1/rest"), executor }));

@@ -142,6 +142,48 @@ describe("ProtoJSON ⇄ protobuf", () => {
     expect(fails("Part", { data: deep })).toMatch(/^data(\[0\])+: nested deeper than 100 messages$/);
   });
 
+  it("an error deep in lists, maps, Structs and ListValues names the whole path, after the caller's own prefix", () => {
+    // The conversion builds a field's path only when it fails (the path of each nested value is added on the way out).
+    const error = (name: string, json: unknown, path = "") => {
+      try {
+        messageFromJson(type(name), json, path);
+      } catch (e) {
+        return e instanceof ProtoJsonError ? { field: e.field, message: e.message } : e;
+      }
+      throw new Error("accepted");
+    };
+    expect(error("SendMessageRequest", { message: { parts: [{ text: "a" }, { text: "b", bogus: 1 }] } })).toEqual({ field: "message.parts[1].bogus", message: "message.parts[1].bogus: unknown field of Part" });
+    expect(error("SendMessageRequest", { message: { metadata: { a: { b: [1, Number.POSITIVE_INFINITY] } } } })).toEqual({ field: "message.metadata.a.b[1]", message: "message.metadata.a.b[1]: Infinity has no JSON form" });
+    expect(error("Part", { data: [1, Number.POSITIVE_INFINITY] })).toEqual({ field: "data[1]", message: "data[1]: Infinity has no JSON form" });
+    expect(error("AgentCard", { securitySchemes: { key: { apiKeySecurityScheme: { name: 1 } } } })).toEqual({ field: "securitySchemes.key.apiKeySecurityScheme.name", message: "securitySchemes.key.apiKeySecurityScheme.name: expected a string, got number 1" });
+    expect(error("AgentCard", { securitySchemes: { key: { apiKeySecurityScheme: {}, mtlsSecurityScheme: {} } } })).toMatchObject({ field: "securitySchemes.key.mtlsSecurityScheme" });
+    expect(error("SendMessageRequest", { message: { parts: [{ raw: "not base64!" }] } }, "params")).toEqual({ field: "params.message.parts[0].raw", message: 'params.message.parts[0].raw: expected base64 bytes, got the string "not base64!"' });
+    expect(error("TaskStatus", { timestamp: "yesterday" }, "task.status")).toMatchObject({ field: "task.status.timestamp" });
+  });
+
+  it("an error decoding a nested value names its whole path (lists, maps, Structs, a caller's prefix)", () => {
+    const decodeError = (name: string, message: object, path = "") => {
+      const t = type(name);
+      try {
+        messageToJson(t, t.decode(t.encode(message).finish()), {}, path);
+      } catch (e) {
+        return e instanceof ProtoJsonError ? e.message : e;
+      }
+      throw new Error("accepted");
+    };
+    expect(decodeError("SendMessageRequest", { message: { message_id: "m", role: 42, parts: [{ text: "a" }] } })).toBe("message.role: unknown value 42 of enum Role");
+    expect(decodeError("Task", { id: "t", history: [{ message_id: "a", role: 1 }, { message_id: "b", role: 42 }] })).toBe("history[1].role: unknown value 42 of enum Role");
+    expect(decodeError("Task", { id: "t", status: { state: 42 } }, "task")).toBe("task.status.state: unknown value 42 of enum TaskState");
+    // The bundled google.protobuf types name their fields in either case: read the names by field number.
+    const name = (typeName: string, id: number) => binding.root.lookupType(`google.protobuf.${typeName}`).fieldsById[id]?.name as string;
+    const number = (n: number) => ({ [name("Value", 2)]: n });
+    const infinity = { [name("Struct", 1)]: { a: { [name("Value", 6)]: { [name("ListValue", 1)]: [number(1), number(Number.POSITIVE_INFINITY)] } } } };
+    expect(decodeError("SendMessageRequest", { message: { message_id: "m", role: 1, parts: [{ text: "a" }], metadata: infinity } })).toBe("message.metadata.a[1]: Infinity has no JSON form");
+    const scheme = { security_schemes: { key: { oauth2_security_scheme: { flows: { client_credentials: { token_url: "u", scopes: {} } } } } }, capabilities: {} };
+    const card = type("AgentCard");
+    expect(messageToJson(card, card.decode(card.encode(scheme).finish()))).toMatchObject({ securitySchemes: { key: { oauth2SecurityScheme: {} } } });
+  });
+
   it("decoding an unknown enum number is an error for a server, the number for a client (ProtoJSON)", () => {
     const t = type("TaskStatus");
     const bytes = protobuf.Writer.create().uint32(8).int32(42).finish(); // field 1 (state), varint 42

@@ -30,13 +30,22 @@ export function protoJsonInput(value: unknown, definition: string, fields: Input
   const table = fields[definition];
   if (table === undefined || !isObject(value)) return value;
   const out: JsonObject = {};
-  for (const [key, field] of Object.entries(value)) {
-    const name = Object.prototype.hasOwnProperty.call(table, key) ? key : jsonName(key);
-    if (!Object.prototype.hasOwnProperty.call(table, name)) continue;
-    if (name !== key && Object.prototype.hasOwnProperty.call(value, name)) continue;
-    out[name] = nested(field, table[name] as string, fields);
+  // Keys, not entries: this runs on every request's params, and an entry array per field showed in profiles.
+  for (const key of Object.keys(value)) {
+    const holds = has(table, key) ? table[key] : undefined;
+    if (holds !== undefined) {
+      out[key] = nested(value[key], holds, fields);
+      continue;
+    }
+    const name = jsonName(key);
+    if (name === key || !has(table, name) || has(value, name)) continue;
+    out[name] = nested(value[key], table[name] as string, fields);
   }
   return out;
+}
+
+function has(object: object, key: string): boolean {
+  return Object.prototype.hasOwnProperty.call(object, key);
 }
 
 function nested(value: unknown, holds: string, fields: InputFields): unknown {

@@ -78,17 +78,31 @@ export function compileRoute(route: HttpRoute): CompiledRoute {
   return { route, pattern: new RegExp(`^${source}$`), fields, weight };
 }
 
+type RouteHit = { compiled: CompiledRoute; match: RegExpExecArray };
+
 /** The routes of a version, matched most specific first. */
 export class RouteTable {
   readonly compiled: readonly CompiledRoute[];
+  /**
+   * The matches of each path that is a route's whole template (`/message:send`, `/extendedAgentCard`), found
+   * once: the busiest calls skip trying every pattern. Only those fixed paths are kept, so the map cannot grow.
+   */
+  private readonly fixed = new Map<string, readonly RouteHit[]>();
 
   constructor(routes: readonly HttpRoute[]) {
     this.compiled = routes.map(compileRoute).sort((a, b) => b.weight - a.weight);
+    for (const compiled of this.compiled) {
+      if (compiled.fields.length === 0 && !this.fixed.has(compiled.route.path)) this.fixed.set(compiled.route.path, this.scan(compiled.route.path));
+    }
   }
 
-  /** Every route whose path matches (whatever its verb). */
-  matching(path: string): Array<{ compiled: CompiledRoute; match: RegExpExecArray }> {
-    const out: Array<{ compiled: CompiledRoute; match: RegExpExecArray }> = [];
+  /** Every route whose path matches (whatever its verb). The answer is not to be changed. */
+  matching(path: string): readonly RouteHit[] {
+    return this.fixed.get(path) ?? this.scan(path);
+  }
+
+  private scan(path: string): RouteHit[] {
+    const out: RouteHit[] = [];
     for (const compiled of this.compiled) {
       const match = compiled.pattern.exec(path);
       if (match) out.push({ compiled, match });

@@ -59,11 +59,17 @@ export function jsonName(field: protobuf.Field): string {
 interface FieldInfo {
   field: protobuf.Field;
   json: string;
+  /** The proto name differs from the JSON name (both are accepted, so the field can be given twice). */
+  aliased: boolean;
   /** The members of the real oneof the field belongs to (proto3 `optional` fields are not in one). */
   oneof: protobuf.OneOf | undefined;
   required: boolean;
   /** A google.protobuf.Value field (where JSON null is a value, not "not set"). */
   isValue: boolean;
+  /** A scalar whose presence is tracked (a oneof member or a proto3 `optional` field): set even at its default. */
+  tracked: boolean;
+  /** The message type of a singular message field (not a map, not repeated). */
+  message: protobuf.Type | undefined;
 }
 
 interface TypeInfo {
@@ -84,7 +90,10 @@ function info(type: protobuf.Type): TypeInfo {
     // A proto3 `optional` field sits in a synthetic oneof of its own: presence, not a choice.
     const oneof = field.partOf && field.options?.["proto3_optional"] !== true ? field.partOf : undefined;
     const isValue = field.resolvedType instanceof protobuf.Type && field.resolvedType.fullName === ".google.protobuf.Value";
-    return { field, json: jsonName(field), oneof, required: isRequiredField(field), isValue };
+    const json = jsonName(field);
+    const tracked = oneof !== undefined || field.options?.["proto3_optional"] === true;
+    const message = !field.map && !field.repeated && field.resolvedType instanceof protobuf.Type ? field.resolvedType : undefined;
+    return { field, json, aliased: json !== field.name, oneof, required: isRequiredField(field), isValue, tracked, message };
   });
   const byName = new Map<string, FieldInfo>();
   for (const f of fields) {
@@ -119,38 +128,61 @@ function isPlainObject(value: unknown): value is Plain {
 // ---------------------------------------------------------------------------------------------------
 // protobuf → ProtoJSON
 
+const NO_OPTIONS: ToJsonOptions = {};
+
 /** The ProtoJSON value of a decoded message of `type`. */
-export function messageToJson(type: protobuf.Type, message: unknown, options: ToJsonOptions = {}, path = ""): unknown {
+export function messageToJson(type: protobuf.Type, message: unknown, options: ToJsonOptions = NO_OPTIONS, path = ""): unknown {
   const { wkt, fields } = info(type);
   if (wkt) return wkt.toJson(type, (message ?? {}) as Plain, options, path);
   const source = (message ?? {}) as Plain;
   const out: Plain = {};
-  for (const { field, json, oneof, required } of fields) {
+  for (const { field, json, oneof, required, tracked, message: messageType } of fields) {
     const value = source[field.name];
-    const at = join(path, json);
     const keepDefault = required && options.requiredDefaults === true && oneof === undefined;
+    // Nested values are read at the relative path "" and an error's path is prefixed on its way out (within()).
     if (field.map) {
       if (!isPlainObject(value)) continue;
       const entries = Object.keys(value);
       if (entries.length === 0 && !keepDefault) continue;
       const map: Plain = {};
-      for (const key of entries) map[key] = valueToJson(field, value[key], options, `${at}.${key}`);
+      for (const key of entries) {
+        try {
+          map[key] = valueToJson(field, value[key], options, "");
+        } catch (error) {
+          throw within(error, `${join(path, json)}.${key}`);
+        }
+      }
       out[json] = map;
     } else if (field.repeated) {
       if (!Array.isArray(value) || value.length === 0) {
         if (keepDefault) out[json] = [];
         continue;
       }
-      out[json] = value.map((item, i) => valueToJson(field, item, options, `${at}[${i}]`));
-    } else if (field.resolvedType instanceof protobuf.Type) {
+      const list: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i++) {
+        try {
+          list[i] = valueToJson(field, value[i], options, "");
+        } catch (error) {
+          throw within(error, `${join(path, json)}[${i}]`);
+        }
+      }
+      out[json] = list;
+    } else if (messageType !== undefined) {
       if (value === null || value === undefined) continue;
-      out[json] = messageToJson(field.resolvedType, value, options, at);
+      try {
+        out[json] = messageToJson(messageType, value, options, "");
+      } catch (error) {
+        throw within(error, join(path, json));
+      }
     } else {
       // A member of a oneof or a proto3 `optional` field is present when set, even at its default;
       // any other scalar is left out at its default (ProtoJSON).
-      const tracked = oneof !== undefined || field.options?.["proto3_optional"] === true;
       if (tracked ? !has(source, field.name) || value === null || value === undefined : isDefault(value) && !keepDefault) continue;
-      out[json] = valueToJson(field, value ?? field.typeDefault, options, at);
+      try {
+        out[json] = valueToJson(field, value ?? field.typeDefault, options, "");
+      } catch (error) {
+        throw within(error, join(path, json));
+      }
     }
   }
   return out;
@@ -217,39 +249,68 @@ export function messageFromJson(type: protobuf.Type, json: unknown, path = "", o
   }
 }
 
+/**
+ * An error of a nested value, its field path prefixed with where that value is (`base`). Both conversions
+ * read nested values at the relative path "" and build a field's full path only when it fails: building
+ * it for every field that converts fine was most of the time of encoding an answer.
+ */
+function within(error: unknown, base: string): unknown {
+  if (!(error instanceof ProtoJsonError)) return error;
+  const field = error.field === "" ? base : base === "" ? error.field : error.field.startsWith("[") ? `${base}${error.field}` : `${base}.${error.field}`;
+  return new ProtoJsonError(field, error.description);
+}
+
 function fromJson(type: protobuf.Type, json: unknown, path: string, options: FromJsonOptions): Plain {
   const { wkt, byName } = info(type);
   if (wkt) return wkt.fromJson(type, json, path);
   if (!isPlainObject(json)) throw new ProtoJsonError(path, `expected an object (${type.name}), got ${describe(json)}`);
   const out: Plain = {};
-  const oneofSeen = new Map<protobuf.OneOf, string>();
+  // The oneof members set so far (JSON names), made for a message that sets one.
+  let oneofSeen: Map<protobuf.OneOf, string> | undefined;
   for (const key of Object.keys(json)) {
     const value = json[key];
     const entry = byName.get(key);
-    const at = join(path, entry?.json ?? key);
     if (!entry) {
       if (options.ignoreUnknownFields) continue;
-      throw new ProtoJsonError(at, `unknown field of ${type.name}`);
+      throw new ProtoJsonError(join(path, key), `unknown field of ${type.name}`);
     }
     const { field, json: name, oneof } = entry;
-    if (has(out, field.name)) throw new ProtoJsonError(at, `given twice (as "${name}" and "${field.name}")`);
-    const isValue = entry.isValue;
-    if (value === null && !(isValue && !field.repeated && !field.map)) continue; // null is "not set"
+    if (entry.aliased && out[field.name] !== undefined) throw new ProtoJsonError(join(path, name), `given twice (as "${name}" and "${field.name}")`);
+    if (value === null && !(entry.isValue && !field.repeated && !field.map)) continue; // null is "not set"
     if (oneof) {
+      oneofSeen ??= new Map();
       const other = oneofSeen.get(oneof);
-      if (other !== undefined) throw new ProtoJsonError(at, `only one of ${oneofMembers(oneof)} may be set; ${other} is set too`);
+      if (other !== undefined) throw new ProtoJsonError(join(path, name), `only one of ${oneofMembers(oneof)} may be set; ${other} is set too`);
       oneofSeen.set(oneof, name);
     }
     if (field.map) {
-      if (!isPlainObject(value)) throw new ProtoJsonError(at, `expected an object (a map), got ${describe(value)}`);
+      if (!isPlainObject(value)) throw new ProtoJsonError(join(path, name), `expected an object (a map), got ${describe(value)}`);
       const map: Plain = {};
-      for (const k of Object.keys(value)) map[k] = valueFromJson(field, value[k], `${at}.${k}`, options);
+      for (const k of Object.keys(value)) {
+        try {
+          map[k] = valueFromJson(field, value[k], "", options);
+        } catch (error) {
+          throw within(error, `${join(path, name)}.${k}`);
+        }
+      }
       out[field.name] = map;
     } else if (field.repeated) {
-      if (!Array.isArray(value)) throw new ProtoJsonError(at, `expected an array, got ${describe(value)}`);
-      out[field.name] = value.map((item: unknown, i: number) => valueFromJson(field, item, `${at}[${i}]`, options));
+      if (!Array.isArray(value)) throw new ProtoJsonError(join(path, name), `expected an array, got ${describe(value)}`);
+      const list: unknown[] = new Array(value.length);
+      for (let i = 0; i < value.length; i++) {
+        try {
+          list[i] = valueFromJson(field, value[i], "", options);
+        } catch (error) {
+          throw within(error, `${join(path, name)}[${i}]`);
+        }
+      }
+      out[field.name] = list;
     } else {
-      out[field.name] = valueFromJson(field, value, at, options);
+      try {
+        out[field.name] = valueFromJson(field, value, "", options);
+      } catch (error) {
+        throw within(error, join(path, name));
+      }
     }
   }
   return out;
@@ -346,7 +407,7 @@ const WELL_KNOWN: { [fullName: string]: WellKnown } = {
       const out: Plain = {};
       if (isPlainObject(fields)) {
         const valueType = child(type, 1);
-        for (const key of Object.keys(fields)) out[key] = messageToJson(valueType, fields[key], options, `${path}.${key}`);
+        for (const key of Object.keys(fields)) out[key] = messageToJson(valueType, fields[key], options, join(path, key));
       }
       return out;
     },
