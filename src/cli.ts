@@ -2,48 +2,28 @@
 import { join, resolve } from "node:path";
 import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
-import yargs from "yargs";
-import { hideBin } from "yargs/helpers";
 import { loadConfig } from "./config.js";
-import { FRAMEWORKS, type Framework } from "./emit/server.js";
-import { defaultFrameworks } from "./frameworks.js";
+import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs } from "./cli-up-to-date.js";
+import type { Framework } from "./emit/framework-names.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
-// The pipeline (Ajv, prettier, json-schema-to-typescript, handlebars) is imported when a target needs
-// generating: a run whose inputs are unchanged answers without loading it.
+// yargs and the pipeline (protobufjs, Ajv, prettier, json-schema-to-typescript, handlebars) are imported
+// when needed: a `generate` whose inputs are unchanged is answered (cli-up-to-date.ts) without them.
 import type { GenerateOptions, GenerateResult, Phase } from "./generate.js";
 import { displayPath } from "./display-path.js";
-import { inputsFingerprint, isUpToDate, manifestFileCount, recordUpToDate } from "./write/up-to-date.js";
+import { recordUpToDate } from "./write/up-to-date.js";
 import { MANIFEST_FILE } from "./write/manifest.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
-import { bindingsOfVersion } from "./transports.js";
 import { GENERATOR_VERSION } from "./version.js";
 
-interface GenerateArgs {
-  spec?: string | undefined;
-  schema?: string | undefined;
-  overlay?: string | undefined;
-  out?: string | undefined;
-  templates?: string | undefined;
-  card?: string | undefined;
-  framework?: string[] | undefined;
-  cardSignatures?: boolean | undefined;
-  compat?: string | undefined;
-  store?: string[] | undefined;
-  transports?: string[] | undefined;
-  config?: string | undefined;
-  check: boolean;
-  force?: boolean;
-  all?: boolean;
-  watch: boolean;
-  verbose: boolean;
-  quiet: boolean;
-  allowTypeErrors: boolean;
-}
+export type { CliIo } from "./cli-up-to-date.js";
 
 /** Runs the CLI; resolves to the exit code (the bin sets process.exitCode from it). */
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   try {
+    const unchanged = await answerUnchanged(argv, io);
+    if (unchanged !== undefined) return unchanged;
+    const { default: yargs } = await import("yargs");
     let code: number = EXIT_CODES.ok;
     const parser = yargs(argv)
       .scriptName("a2a-codegen")
@@ -216,11 +196,6 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
   }
 }
 
-export interface CliIo {
-  out: (line: string) => void;
-  err: (line: string) => void;
-}
-
 const defaultIo: CliIo = {
   out: (line) => void process.stdout.write(line + "\n"),
   err: (line) => void process.stderr.write(line + "\n"),
@@ -228,71 +203,15 @@ const defaultIo: CliIo = {
 
 async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
   const cwd = process.cwd();
-  const fromCli: GenerateOptions = {
-    spec: args.spec,
-    schema: args.schema,
-    overlay: args.overlay,
-    out: args.out,
-    templates: args.templates,
-    card: args.card,
-    frameworks: args.framework as GenerateOptions["frameworks"],
-    cardSignatures: args.cardSignatures,
-    compat: args.compat,
-    stores: args.store?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "") as GenerateOptions["stores"],
-    transports: args.transports?.flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter((t) => t !== "") as GenerateOptions["transports"],
-    cwd,
-  };
-  let targets: GenerateOptions[];
-  let fromConfig = false;
-  if (args.all) {
-    const parent = args.out ?? "generated";
-    targets = bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, `a2a-${spec}`) }));
-  } else {
-    const config = await loadConfig(cwd, args.config);
-    const cliSet = (Object.keys(fromCli) as Array<keyof GenerateOptions>).filter((k) => k !== "cwd" && fromCli[k] !== undefined);
-    if (config && config.targets.length > 1) {
-      // One --spec, --out, ... for several targets would make them all the same target: refused, never applied silently.
-      const perTarget = (["spec", "schema", "overlay", "out", "card"] as const).filter((k) => fromCli[k] !== undefined);
-      if (perTarget.length > 0) {
-        throw new CodegenError(
-          `${perTarget.map((k) => `--${k}`).join(", ")} cannot apply to the ${config.targets.length} targets of ${displayPath(config.file, cwd)}: ` +
-            `change the target in the config, or name another config with --config (only --templates and --framework apply to every target)`,
-          { kind: "usage" },
-        );
-      }
-    }
-    targets = config
-      ? config.targets.map((t) => {
-          const merged: GenerateOptions = { ...t };
-          // A flag on the command line wins over the config; --spec and --schema replace each other.
-          for (const key of cliSet) (merged as Record<string, unknown>)[key] = key === "cwd" ? cwd : resolveFlag(key, fromCli[key], cwd);
-          if (fromCli.spec !== undefined) merged.schema = undefined;
-          if (fromCli.schema !== undefined) merged.spec = undefined;
-          return merged;
-        })
-      : [fromCli];
-    fromConfig = config !== undefined;
-    if (config && args.verbose) io.err(`config: ${displayPath(config.file, cwd)}`);
-  }
+  const resolved = await resolveTargets(args, cwd);
+  const fromConfig = resolved.configFile !== undefined;
+  if (resolved.configFile !== undefined && args.verbose) io.err(`config: ${displayPath(resolved.configFile, cwd)}`);
 
   // A target whose inputs (schema, templates, options, the generator itself) are those its folder was
   // last generated or checked from, and whose files are as its manifest lists them, is up to date as it is.
-  const fingerprints = new Map<GenerateOptions, { outDir: string; inputs: string }>();
-  const pending: GenerateOptions[] = [];
-  for (const target of targets) {
-    const start = performance.now();
-    const outDir = expectedOutDir(target, cwd);
-    const inputs = outDir === undefined ? undefined : inputsFingerprint(target, outDir);
-    if (outDir !== undefined && inputs !== undefined) fingerprints.set(target, { outDir, inputs });
-    if (args.force || outDir === undefined || inputs === undefined || !isUpToDate(outDir, inputs, cwd)) {
-      pending.push(target);
-      continue;
-    }
-    const out = displayPath(outDir, cwd);
-    if (!args.quiet) io.out(`${out}: up to date (${manifestFileCount(outDir)} files; inputs unchanged since it was last generated or checked: nothing to do)`);
-    if (args.verbose) io.err(`timings ${out}: unchanged inputs, up-to-date check ${(performance.now() - start).toFixed(0)} ms`);
-  }
-  targets = pending;
+  const { pending, fingerprints, lines } = scanUnchanged(resolved.targets, args, cwd);
+  for (const line of lines) io[line.stream](line.text);
+  const targets = pending;
   if (targets.length === 0) return EXIT_CODES.ok;
   const { check, generate, writeResult } = await import("./generate.js");
   const { hintsFor, specChangeReport, userTypeErrors } = await import("./regenerate.js");
@@ -356,7 +275,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
         const ir = written.ir;
         io.out(
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
-            `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
+            `${Object.keys(written.files).length} files; servers: ${await servers(written, target)}`,
         );
       }
     }
@@ -370,17 +289,6 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
     }
   }
   return stale ? EXIT_CODES.stale : typeErrors ? EXIT_CODES.typeErrors : EXIT_CODES.ok;
-}
-
-/**
- * The folder a target is generated into, when it is known before generating: `--out`, else
- * generated/a2a-<version> of a bundled version (a schema file's version is known only once it is read).
- */
-function expectedOutDir(target: GenerateOptions, cwd: string): string | undefined {
-  const base = target.cwd ?? cwd;
-  if (target.out !== undefined) return resolve(base, target.out);
-  if (target.schema !== undefined) return undefined;
-  return resolve(base, join("generated", `a2a-${target.spec ?? defaultVersion()}`));
 }
 
 /** `generate --watch`: generate, then again on every change; a bad state is reported, not fatal. */
@@ -444,7 +352,10 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
 }
 
 /** The server adapters of an output, and where the choice came from when it was not given. */
-function servers(result: GenerateResult, target: GenerateOptions): string {
+async function servers(result: GenerateResult, target: GenerateOptions): Promise<string> {
+  // Imported here, not on the unchanged-input path.
+  const { FRAMEWORKS } = await import("./emit/framework-names.js");
+  const { defaultFrameworks } = await import("./frameworks.js");
   const names = Object.keys(result.files)
     .map((f) => /^server\/(\w+)\.ts$/.exec(f)?.[1])
     .filter((n): n is string => n !== undefined && n !== "core")
@@ -452,10 +363,6 @@ function servers(result: GenerateResult, target: GenerateOptions): string {
   if (target.frameworks !== undefined) return names.join(", ");
   const from = defaultFrameworks(result.outDir).from;
   return `${names.join(", ")} (${from ? `the frameworks of ${displayPath(from)}` : "no package.json: node:http only"})`;
-}
-
-function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
-  return key === "spec" || key === "frameworks" || key === "compat" || key === "stores" || key === "transports" || key === "cardSignatures" ? value : resolve(cwd, value as string);
 }
 
 interface DiffArgs {
@@ -571,6 +478,7 @@ async function runVersions(json: boolean, io: CliIo): Promise<number> {
   const versions = bundledVersions();
   const newest = defaultVersion();
   // The bindings of each version: JSON-RPC, plus HTTP+JSON and gRPC where the version has a proto.
+  const { bindingsOfVersion } = await import("./transports.js");
   const bindings = Object.fromEntries(versions.map((v) => [v, bindingsOfVersion(v)]));
   if (json) io.out(JSON.stringify({ default: newest, versions, bindings }, null, 2));
   else {
@@ -607,7 +515,7 @@ if (isEntryPoint()) {
     if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
     throw error;
   });
-  main(hideBin(process.argv)).then(
+  main(process.argv.slice(2)).then(
     (code) => {
       process.exitCode = code;
     },

@@ -5,7 +5,7 @@ import { CodegenError } from "./errors.js";
 import type { GenerateOptions } from "./generate.js";
 import { isObject } from "./schema/json.js";
 import { bundledVersions, parseJson } from "./schema/load.js";
-import { FRAMEWORKS } from "./emit/server.js";
+import { FRAMEWORKS } from "./emit/framework-names.js";
 
 /** The names a config file is looked for under, in this order, in the working folder. */
 export const CONFIG_FILES = ["a2a-codegen.config.json", "a2a-codegen.config.mjs", "a2a-codegen.config.js"];

@@ -4,26 +4,35 @@
  *
  * - `const err0 = {…};if(vErrors === null){vErrors = [err0];}else {vErrors.push(err0);}errors++;` (one
  *   per schema keyword that can fail: about half of Ajv's code) becomes
- *   `vErrors = addError(vErrors, instancePath, schemaPath, keyword, params);errors++;`, without the
+ *   `vErrors = addError(vErrors, instancePath, schemaPath, params);errors++;` (the keyword is the last
+ *   segment of the schema path; a site where it is not keeps Ajv's code), without the
  *   `message` of the keywords whose message the validation runtime writes itself from `params`
  *   (`toIssues` reads `message` only for the others: `pattern`, `minimum`, …);
  * - the error list of a called validator appended with `concatErrors`, the list cut back to a length with
  *   `truncateErrors`, and the object test with `isObject`: small functions V8 inlines;
- * - the constants of the compiled schemas no code refers to are dropped (Ajv declares one per function);
+ * - the values error parameters read from a compiled schema (`{allowedValues: schema67.enum}`) written
+ *   in place (`{allowedValues: ["submitted",…]}`), and the constants of the compiled schemas no code
+ *   refers to then dropped (Ajv declares one per function, the whole schema for one small array);
  * - the parent object, property name and root value Ajv passes every called validator are not passed
- *   when no code reads them.
+ *   when no code reads them;
+ * - where Ajv only counts errors (the subschema of an `if`), the error list left alone (ajv-count-only.ts);
+ * - validators whose code is the same but for the validators they call written once (ajv-shared.ts).
  *
  * Each rewrite matches Ajv's exact spelling (anchored on the names it generates); code spelled any other
  * way is left as Ajv wrote it, so that a new Ajv version can only make the module larger, never wrong.
  */
+
+import { withoutCountOnlyLists } from "./ajv-count-only.js";
+import { shareDuplicateFunctions } from "./ajv-shared.js";
 
 /** The keywords whose issue the validation runtime (`describe` in runtime/validation.ts) words from `params`. */
 const WORDED_BY_RUNTIME = new Set(["required", "type", "enum", "const", "additionalProperties", "anyOf", "oneOf", "not", "if"]);
 
 /** The helpers the rewritten code calls, declared once at the top of the module. */
 export const COMPACT_HELPERS = [
-  "/** Appends one error (an empty one where Ajv only counts errors) to the list, null while empty. */",
-  "function addError(list, instancePath, schemaPath, keyword, params, message) {",
+  "/** Appends one error (an empty one where Ajv only counts errors) to the list, null while empty; the keyword is the schema path's last segment. */",
+  "function addError(list, instancePath, schemaPath, params, message) {",
+  "  const keyword = schemaPath === undefined ? undefined : schemaPath.slice(schemaPath.lastIndexOf(\"/\") + 1);",
   "  const error = keyword === undefined ? {} : message === undefined ? {instancePath, schemaPath, keyword, params} : {instancePath, schemaPath, keyword, params, message};",
   "  if (list === null) return [error];",
   "  list.push(error);",
@@ -65,7 +74,7 @@ export function compactAjvCode(code: string): string {
   // `data && typeof data == "object"` is true for the same values as `data !== null && …` once
   // `typeof` says "object" (the only falsy object is null).
   out = out.replace(/(?<=\()(\w+) && typeof \1 == "object" && !Array\.isArray\(\1\)(?=\))/g, (_m, name: string) => `isObject(${name})`);
-  return dropUnusedSchemas(withoutUnusedContext(out));
+  return shareDuplicateFunctions(dropUnusedSchemas(withSchemaValuesInlined(withoutUnusedContext(withoutCountOnlyLists(out)))));
 }
 
 const HEAD = '{instancePath="", parentData, parentDataProperty, rootData=data}={}';
@@ -96,9 +105,42 @@ function addErrorCall(body: string): string | undefined {
   const at = rest.lastIndexOf(",message:");
   const params = at === -1 ? rest : rest.slice(0, at);
   const message = at === -1 ? undefined : rest.slice(at + ",message:".length);
-  const args = ["vErrors", path ?? "instancePath", schemaPath, keyword, params];
-  if (message !== undefined && !WORDED_BY_RUNTIME.has(JSON.parse(keyword) as string)) args.push(message);
+  // The keyword is the last segment of the schema path (Ajv's `${schemaPath}/${keyword}`): addError takes it from there.
+  const keywordName = JSON.parse(keyword) as string;
+  const pathText = JSON.parse(schemaPath) as string;
+  if (pathText.slice(pathText.lastIndexOf("/") + 1) !== keywordName) return undefined;
+  const args = ["vErrors", path ?? "instancePath", schemaPath, params];
+  if (message !== undefined && !WORDED_BY_RUNTIME.has(keywordName)) args.push(message);
   return `addError(${args.join(", ")})`;
+}
+
+/**
+ * `schemaN.path.to.value` (a value of a compiled schema Ajv reads for an error's params, e.g. the allowed
+ * values of an `enum`) replaced by the value's JSON: a fresh copy per error, where Ajv's shared the
+ * schema's. References spelled otherwise are left as they are (their schema is then kept).
+ */
+function withSchemaValuesInlined(code: string): string {
+  const declaration = /const (schema\d+) = /g;
+  const schemas = new Map<string, unknown>();
+  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
+    const start = m.index + m[0].length;
+    const end = jsonEnd(code, start);
+    if (end === undefined || code[end] !== ";") continue;
+    try {
+      schemas.set(m[1] as string, JSON.parse(code.slice(start, end)));
+    } catch {
+      // Not JSON: its references stay.
+    }
+    declaration.lastIndex = end + 1;
+  }
+  if (schemas.size === 0) return code;
+  return code.replace(/\b(schema\d+)((?:\.[A-Za-z_$][\w$]*)+)(?![\w$.[(])/g, (whole, name: string, path: string) => {
+    let value: unknown = schemas.get(name);
+    for (const key of path.slice(1).split(".")) {
+      value = value !== null && typeof value === "object" && Object.prototype.hasOwnProperty.call(value, key) ? (value as Record<string, unknown>)[key] : undefined;
+    }
+    return value === undefined ? whole : JSON.stringify(value);
+  });
 }
 
 /** Drops `const schemaN = <JSON>;` declarations whose name the rest of the module never mentions. */

@@ -4,9 +4,9 @@ import { SHAPES_BY_VERSION } from "./grpc.js";
 import { httpRoutesFor } from "./protocol.js";
 import type { TemplateRenderer } from "./templates.js";
 
-/** The web frameworks a server adapter is generated for. */
-export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
-export type Framework = (typeof FRAMEWORKS)[number];
+import { FRAMEWORKS, type Framework } from "./framework-names.js";
+
+export { FRAMEWORKS, type Framework };
 
 /** server/core.ts and one adapter per framework asked for (each imports only its own framework). */
 export function emitServer(

@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseGenerateFlags } from "../../src/cli-up-to-date.js";
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../helpers.js";
 
@@ -37,6 +39,34 @@ describe("generate on unchanged inputs", () => {
     expect(again.code).toBe(0);
     expect(again.stdout).toMatch(/out: up to date \(\d+ files; inputs unchanged/);
     expect(snapshot(out)).toEqual(before);
+  });
+
+  it("is answered before yargs and the pipeline load: no package is imported, only the CLI's light modules", () => {
+    // A module hook that lists every module the run resolves, on standard error.
+    const hooks = join(work, "hooks.mjs");
+    writeFileSync(hooks, 'export async function resolve(s, c, next) { const r = await next(s, c); process._rawDebug("loaded " + r.url); return r; }\n');
+    const register = join(work, "register.mjs");
+    writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
+    for (const extra of [[], ["--check"], ["--quiet", "-v"]]) {
+      const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, "generate", "--spec", "0.3.0", "--out", out, ...extra], { cwd: work, encoding: "utf8" });
+      expect(r.status, r.stderr).toBe(0);
+      const loaded = r.stderr.split("\n").filter((l) => l.startsWith("loaded "));
+      expect(loaded.some((l) => l.includes("/dist/cli.js"))).toBe(true);
+      expect(loaded.filter((l) => l.includes("/node_modules/"))).toEqual([]);
+    }
+    // The control: a run that does generate loads them (the hook sees packages when there are any).
+    const forced = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, "generate", "--spec", "0.3.0", "--out", out, "--force"], { cwd: work, encoding: "utf8" });
+    expect(forced.status, forced.stderr).toBe(0);
+    expect(forced.stderr).toMatch(/loaded \S*\/node_modules\/yargs\//);
+  });
+
+  it("a command line the light parser does not take still finds the folder up to date, through yargs", () => {
+    // `--framework node express`: yargs takes both values; the light parser leaves such a line to it.
+    expect(run(["generate", "--spec", "0.3.0", "--out", out, "--framework", "node", "fastify"], work).code).toBe(0);
+    const again = run(["--out", out, "--framework", "node", "fastify", "--spec", "0.3.0"], work);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/out: up to date \(\d+ files; inputs unchanged/);
+    expect(run(["generate", "--spec", "0.3.0", "--out", out], work).code).toBe(0);
   });
 
   it("--check on the up-to-date folder passes without generating", () => {
@@ -92,5 +122,59 @@ describe("generate on unchanged inputs", () => {
     expect(changed.code).toBe(0);
     expect(changed.stdout).not.toMatch(/up to date/);
     expect(readFileSync(join(mine, "models.ts"), "utf8")).toContain("A message, as described here.");
+  });
+});
+
+describe("the light parser of `generate` (the unchanged-input path before yargs)", () => {
+  it("takes the plain spellings, as yargs gives them", () => {
+    expect(parseGenerateFlags(["generate", "--spec", "0.3.0", "--out=gen", "--check", "-q", "--framework", "node", "--framework=hono", "--store", "postgres,redis"])).toEqual({
+      spec: "0.3.0",
+      out: "gen",
+      check: true,
+      quiet: true,
+      watch: false,
+      verbose: false,
+      allowTypeErrors: false,
+      framework: ["node", "hono"],
+      store: ["postgres,redis"],
+    });
+    expect(parseGenerateFlags([])).toEqual({ check: false, watch: false, verbose: false, quiet: false, allowTypeErrors: false });
+    expect(parseGenerateFlags(["--all", "--out", "generated", "--check", "--card-signatures", "--allow-type-errors", "-v"])).toMatchObject({
+      all: true,
+      out: "generated",
+      cardSignatures: true,
+      allowTypeErrors: true,
+      verbose: true,
+    });
+  });
+
+  it.each([
+    [["init", "x"]],
+    [["diff", "0.2.6", "0.3.0"]],
+    [["versions"]],
+    [["--help"]],
+    [["--version"]],
+    [["generate", "--watch"]],
+    [["generate", "-w"]],
+    [["generate", "--force"]],
+    [["generate", "--spec", "0.3.0", "--spec", "0.2.6"]],
+    [["generate", "--spec", "0.3.0", "--schema", "a.json"]],
+    [["generate", "--all", "--spec", "0.3.0"]],
+    [["generate", "--all", "--compat", "0.3.0"]],
+    [["generate", "--spec"]],
+    [["generate", "--spec", "--check"]],
+    [["generate", "--spec="]],
+    [["generate", "--framework", "node", "express"]],
+    [["generate", "--framework=node", "express"]],
+    [["generate", "--check", "false"]],
+    [["generate", "--check=true"]],
+    [["generate", "--no-check"]],
+    [["generate", "-vq"]],
+    [["generate", "--outt", "x"]],
+    [["generate", "--cardSignatures"]],
+    [["generate", "--", "--spec"]],
+    [["--spec", "0.3.0", "generate"]],
+  ])("leaves %j to yargs", (argv) => {
+    expect(parseGenerateFlags(argv)).toBeUndefined();
   });
 });

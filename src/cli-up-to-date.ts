@@ -1,0 +1,237 @@
+/**
+ * The CLI's light half: which targets a `generate` (or `generate --check`) run has, and which of them are
+ * up to date as they are (their inputs are those the folder was last generated or checked from, and its
+ * files are as its manifest lists them: see write/up-to-date.ts).
+ *
+ * `main()` asks `answerUnchanged()` first: a plain `generate` command line (parsed here, without yargs)
+ * whose every target is up to date is answered from the manifests, before yargs, protobufjs, Ajv,
+ * prettier, json-schema-to-typescript or handlebars is loaded. Anything else (another command, --help,
+ * --watch, --force, a flag spelled in a way this parser does not take, a config that fails to load, a
+ * target that changed) returns undefined and the full CLI runs as before, with the same messages and exit
+ * codes. Only node built-ins and small modules are imported here.
+ */
+import { join, resolve } from "node:path";
+import { loadConfig } from "./config.js";
+import { CodegenError, EXIT_CODES } from "./errors.js";
+import type { GenerateOptions } from "./generate.js";
+import { displayPath } from "./display-path.js";
+import { bundledVersions, defaultVersion } from "./schema/load.js";
+import { inputsFingerprint, isUpToDate, manifestFileCount } from "./write/up-to-date.js";
+
+/** The flags of `generate`, as yargs gives them (camel case). */
+export interface GenerateArgs {
+  spec?: string | undefined;
+  schema?: string | undefined;
+  overlay?: string | undefined;
+  out?: string | undefined;
+  templates?: string | undefined;
+  card?: string | undefined;
+  framework?: string[] | undefined;
+  cardSignatures?: boolean | undefined;
+  compat?: string | undefined;
+  store?: string[] | undefined;
+  transports?: string[] | undefined;
+  config?: string | undefined;
+  check: boolean;
+  force?: boolean;
+  all?: boolean;
+  watch: boolean;
+  verbose: boolean;
+  quiet: boolean;
+  allowTypeErrors: boolean;
+}
+
+export interface CliIo {
+  out: (line: string) => void;
+  err: (line: string) => void;
+}
+
+/** The targets of a run, and whether they came from a config file. */
+export interface ResolvedTargets {
+  targets: GenerateOptions[];
+  /** The config file the targets came from, undefined without one (and with --all). */
+  configFile: string | undefined;
+}
+
+/** The targets a `generate` run has: every bundled version with --all, else the config's targets with the flags applied, else the flags. */
+export async function resolveTargets(args: GenerateArgs, cwd: string): Promise<ResolvedTargets> {
+  const fromCli: GenerateOptions = {
+    spec: args.spec,
+    schema: args.schema,
+    overlay: args.overlay,
+    out: args.out,
+    templates: args.templates,
+    card: args.card,
+    frameworks: args.framework as GenerateOptions["frameworks"],
+    cardSignatures: args.cardSignatures,
+    compat: args.compat,
+    stores: args.store?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "") as GenerateOptions["stores"],
+    transports: args.transports?.flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter((t) => t !== "") as GenerateOptions["transports"],
+    cwd,
+  };
+  if (args.all) {
+    const parent = args.out ?? "generated";
+    return { targets: bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, `a2a-${spec}`) })), configFile: undefined };
+  }
+  const config = await loadConfig(cwd, args.config);
+  const cliSet = (Object.keys(fromCli) as Array<keyof GenerateOptions>).filter((k) => k !== "cwd" && fromCli[k] !== undefined);
+  if (config && config.targets.length > 1) {
+    // One --spec, --out, ... for several targets would make them all the same target: refused, never applied silently.
+    const perTarget = (["spec", "schema", "overlay", "out", "card"] as const).filter((k) => fromCli[k] !== undefined);
+    if (perTarget.length > 0) {
+      throw new CodegenError(
+        `${perTarget.map((k) => `--${k}`).join(", ")} cannot apply to the ${config.targets.length} targets of ${displayPath(config.file, cwd)}: ` +
+          `change the target in the config, or name another config with --config (only --templates and --framework apply to every target)`,
+        { kind: "usage" },
+      );
+    }
+  }
+  const targets = config
+    ? config.targets.map((t) => {
+        const merged: GenerateOptions = { ...t };
+        // A flag on the command line wins over the config; --spec and --schema replace each other.
+        for (const key of cliSet) (merged as Record<string, unknown>)[key] = key === "cwd" ? cwd : resolveFlag(key, fromCli[key], cwd);
+        if (fromCli.spec !== undefined) merged.schema = undefined;
+        if (fromCli.schema !== undefined) merged.spec = undefined;
+        return merged;
+      })
+    : [fromCli];
+  return { targets, configFile: config?.file };
+}
+
+function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
+  return key === "spec" || key === "frameworks" || key === "compat" || key === "stores" || key === "transports" || key === "cardSignatures" ? value : resolve(cwd, value as string);
+}
+
+/**
+ * The folder a target is generated into, when it is known before generating: `--out`, else
+ * generated/a2a-<version> of a bundled version (a schema file's version is known only once it is read).
+ */
+export function expectedOutDir(target: GenerateOptions, cwd: string): string | undefined {
+  const base = target.cwd ?? cwd;
+  if (target.out !== undefined) return resolve(base, target.out);
+  if (target.schema !== undefined) return undefined;
+  return resolve(base, join("generated", `a2a-${target.spec ?? defaultVersion()}`));
+}
+
+/** What the up-to-date check found for the targets of a run. */
+export interface UnchangedScan {
+  /** The targets that need generating (or checking). */
+  pending: GenerateOptions[];
+  /** Each target's output folder and input fingerprint, where they could be told before generating. */
+  fingerprints: Map<GenerateOptions, { outDir: string; inputs: string }>;
+  /** The lines that report the targets found up to date, in order. */
+  lines: Array<{ stream: "out" | "err"; text: string }>;
+}
+
+/**
+ * Splits the targets into those up to date as they are (inputs unchanged, files as the manifest lists
+ * them) and those to generate; `force` makes every target pending.
+ */
+export function scanUnchanged(targets: readonly GenerateOptions[], args: Pick<GenerateArgs, "force" | "quiet" | "verbose">, cwd: string): UnchangedScan {
+  const scan: UnchangedScan = { pending: [], fingerprints: new Map(), lines: [] };
+  for (const target of targets) {
+    const start = performance.now();
+    const outDir = expectedOutDir(target, cwd);
+    const inputs = outDir === undefined ? undefined : inputsFingerprint(target, outDir);
+    if (outDir !== undefined && inputs !== undefined) scan.fingerprints.set(target, { outDir, inputs });
+    if (args.force || outDir === undefined || inputs === undefined || !isUpToDate(outDir, inputs, cwd)) {
+      scan.pending.push(target);
+      continue;
+    }
+    const out = displayPath(outDir, cwd);
+    if (!args.quiet) scan.lines.push({ stream: "out", text: `${out}: up to date (${manifestFileCount(outDir)} files; inputs unchanged since it was last generated or checked: nothing to do)` });
+    if (args.verbose) scan.lines.push({ stream: "err", text: `timings ${out}: unchanged inputs, up-to-date check ${(performance.now() - start).toFixed(0)} ms` });
+  }
+  return scan;
+}
+
+/**
+ * The fast path of `main()`: the exit code when `argv` is a plain `generate` (or `generate --check`) whose
+ * every target is up to date, having printed what the full CLI prints for it; undefined otherwise (nothing
+ * printed: the full CLI runs).
+ */
+export async function answerUnchanged(argv: readonly string[], io: CliIo): Promise<number | undefined> {
+  const args = parseGenerateFlags(argv);
+  if (args === undefined || args.force || args.watch) return undefined;
+  const cwd = process.cwd();
+  let resolved: ResolvedTargets;
+  let scan: UnchangedScan;
+  try {
+    resolved = await resolveTargets(args, cwd);
+    scan = scanUnchanged(resolved.targets, args, cwd);
+  } catch {
+    // The full CLI reports it, with its usual message and exit code.
+    return undefined;
+  }
+  if (scan.pending.length > 0) return undefined;
+  if (resolved.configFile !== undefined && args.verbose) io.err(`config: ${displayPath(resolved.configFile, cwd)}`);
+  for (const line of scan.lines) io[line.stream](line.text);
+  return EXIT_CODES.ok;
+}
+
+const VALUE_FLAGS: Readonly<Record<string, "spec" | "schema" | "overlay" | "out" | "templates" | "card" | "compat" | "config">> = {
+  "--spec": "spec",
+  "--schema": "schema",
+  "--overlay": "overlay",
+  "--out": "out",
+  "--templates": "templates",
+  "--card": "card",
+  "--compat": "compat",
+  "--config": "config",
+};
+const ARRAY_FLAGS: Readonly<Record<string, "framework" | "store" | "transports">> = { "--framework": "framework", "--store": "store", "--transports": "transports" };
+const BOOLEAN_FLAGS: Readonly<Record<string, "check" | "all" | "verbose" | "quiet" | "allowTypeErrors" | "cardSignatures">> = {
+  "--check": "check",
+  "--all": "all",
+  "--verbose": "verbose",
+  "-v": "verbose",
+  "--quiet": "quiet",
+  "-q": "quiet",
+  "--allow-type-errors": "allowTypeErrors",
+  "--card-signatures": "cardSignatures",
+};
+
+/**
+ * A `generate` command line in its plain spellings (`[generate] --flag value`, `--flag=value`, bare boolean
+ * flags, one value per array flag, each scalar flag once, no conflicting flags); undefined for anything
+ * else, which yargs then parses (and rejects, where it is wrong). Conservative on purpose: a line this
+ * parser takes means what yargs makes of it.
+ */
+export function parseGenerateFlags(argv: readonly string[]): GenerateArgs | undefined {
+  const args: GenerateArgs = { check: false, watch: false, verbose: false, quiet: false, allowTypeErrors: false };
+  const seen = new Set<string>();
+  let i = 0;
+  if (argv[0] === "generate") i = 1;
+  for (; i < argv.length; i++) {
+    const token = argv[i] as string;
+    const eq = token.startsWith("--") ? token.indexOf("=") : -1;
+    const flag = eq > 0 ? token.slice(0, eq) : token;
+    const inline = eq > 0 ? token.slice(eq + 1) : undefined;
+    const boolean = BOOLEAN_FLAGS[flag];
+    if (boolean !== undefined) {
+      if (inline !== undefined || seen.has(boolean)) return undefined;
+      seen.add(boolean);
+      args[boolean] = true;
+      continue;
+    }
+    const array = ARRAY_FLAGS[flag];
+    const scalar = VALUE_FLAGS[flag];
+    if (array === undefined && scalar === undefined) return undefined;
+    const value = inline ?? argv[++i];
+    if (value === undefined || value === "" || value.startsWith("-")) return undefined;
+    if (array !== undefined) {
+      // An array flag takes every value up to the next flag in yargs: only one here, then a flag or the end.
+      const next = argv[i + 1];
+      if (next !== undefined && !next.startsWith("-")) return undefined;
+      (args[array] ??= []).push(value);
+    } else if (scalar !== undefined) {
+      if (seen.has(scalar)) return undefined;
+      seen.add(scalar);
+      args[scalar] = value;
+    }
+  }
+  if (args.spec !== undefined && args.schema !== undefined) return undefined;
+  if (args.all && (args.spec !== undefined || args.schema !== undefined || args.compat !== undefined)) return undefined;
+  return args;
+}
