@@ -1,4 +1,5 @@
 /** The store contract on the in-memory store (the embedded default). */
+import { describe, expect, it } from "vitest";
 import { InMemoryStore } from "../../src/runtime/tasks.js";
 import { storeContract } from "./contract.js";
 
@@ -13,4 +14,45 @@ storeContract("memory", {
   async drop(ns) {
     stores.delete(ns);
   },
+});
+
+describe("in-memory store retention of finished tasks' events", () => {
+  const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+  const task = (id: string, state: string) => ({ id, contextId: "c", status: { state, timestamp: new Date().toISOString() } });
+  const event = (n: number) => ({ kind: "status-update", n });
+
+  it("keeps a finished task's events for finishedEventsMs after its last write, then drops them and keeps the task; sequences go on", async () => {
+    const store = new InMemoryStore({ finishedEventsMs: 100 });
+    try {
+      await store.tasks.commit({ task: task("done", "working"), expectedVersion: 0, events: [{ event: event(1), final: false }] });
+      await store.tasks.commit({ task: task("done", "completed"), expectedVersion: 1, events: [{ event: event(2), final: true }] });
+      await store.tasks.commit({ task: task("running", "working"), expectedVersion: 0, events: [{ event: event(1), final: false }] });
+      // Within the window: a client resuming with Last-Event-ID 1 gets the rest.
+      expect(await store.events.read("done", 1)).toEqual([{ seq: 2, event: event(2), final: true }]);
+      await sleep(60);
+      // A later write to the finished task starts its window again.
+      await store.tasks.commit({ task: { ...task("done", "completed"), metadata: { late: true } }, expectedVersion: 2 });
+      await sleep(60);
+      expect(await store.events.read("done")).toHaveLength(2);
+      await sleep(1_200);
+      expect(await store.events.read("done")).toEqual([]);
+      expect(await store.tasks.load("done")).toMatchObject({ version: 3, task: { metadata: { late: true } } });
+      // A running task keeps its whole log.
+      expect(await store.events.read("running")).toHaveLength(1);
+      // The sequence goes on after the dropped events, with no gap.
+      expect(await store.events.append("done", [{ event: event(3), final: false }])).toEqual([3]);
+      expect(await store.events.read("done")).toEqual([{ seq: 3, event: event(3), final: false }]);
+      expect(await store.events.read("done", 1)).toEqual([{ seq: 3, event: event(3), final: false }]);
+    } finally {
+      await store.close();
+    }
+  });
+
+  it("keeps the events by default for 10 s", async () => {
+    const store = new InMemoryStore();
+    await store.tasks.commit({ task: task("t", "failed"), expectedVersion: 0, events: [{ event: event(1), final: true }] });
+    await sleep(1_100);
+    expect(await store.events.read("t")).toHaveLength(1);
+    await store.close();
+  });
 });
