@@ -404,7 +404,8 @@ export class TaskRuntime {
           if (terminal) channel.end();
           return;
         }
-        channel.push(withEventId(this.shapes.wrap(role, logged.event), logged.seq));
+        const result = this.shapes.wrap(role, logged.event);
+        channel.push(withEventId(result, logged.seq, result === logged.event ? logged.text : undefined));
         if (logged.final) channel.end();
       },
       { after, onError: (error) => this.logger.warn?.(`a2a: following the events of task ${taskId} failed (retrying): ${error.message}`) },

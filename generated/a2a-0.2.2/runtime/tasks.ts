@@ -495,6 +495,8 @@ export interface LoggedEvent {
   seq: number;
   event: JsonObject;
   final: boolean;
+  /** The event's JSON text, where the log has it at hand (the in-memory log's live delivery): written as is. */
+  text?: string;
 }
 
 export interface EventSubscriptionOptions {
@@ -566,7 +568,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
     events.forEach((e, i) => {
       const seq = log.dropped + log.texts.push(texts[i] ?? storableJson(e.event, `an event of task "${taskId}"`));
       if (e.final) log.finals.push(seq);
-      added.push({ seq, event: e.event, final: e.final });
+      added.push({ seq, event: e.event, final: e.final, text: log.texts[log.texts.length - 1] as string });
     });
     const listeners = this.listeners.get(taskId);
     if (listeners) for (const event of added) for (const listener of [...listeners]) listener(event);
