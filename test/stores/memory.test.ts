@@ -56,3 +56,21 @@ describe("in-memory store retention of finished tasks' events", () => {
     await store.close();
   });
 });
+
+describe("in-memory event log delivery", () => {
+  it("delivers each event once to a subscriber that joins while a batch is being delivered", async () => {
+    const store = new InMemoryStore();
+    await store.tasks.commit({ task: { id: "t", contextId: "c", status: { state: "working" } }, expectedVersion: 0 });
+    const late: number[] = [];
+    let joined = false;
+    const first = store.events.subscribe("t", () => {
+      if (joined) return;
+      joined = true;
+      store.events.subscribe("t", (e) => late.push(e.seq));
+    });
+    await store.events.append("t", [1, 2, 3].map((n) => ({ event: { n }, final: false })));
+    await store.events.append("t", [{ event: { n: 4 }, final: false }]);
+    expect(late).toEqual([1, 2, 3, 4]);
+    first.close();
+  });
+});

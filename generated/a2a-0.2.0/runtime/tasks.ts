@@ -565,14 +565,23 @@ export class InMemoryTaskEventLog implements TaskEventLog {
     if (current === undefined || typeof current === "number") this.logs.set(taskId, (log = { dropped: current ?? 0, texts: [], finals: [] }));
     else log = current;
     const added: LoggedEvent[] = [];
-    events.forEach((e, i) => {
-      const seq = log.dropped + log.texts.push(texts[i] ?? storableJson(e.event, `an event of task "${taskId}"`));
+    const sequences: number[] = [];
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as TaskEventInput;
+      const text = texts[i] ?? flat(storableJson(e.event, `an event of task "${taskId}"`));
+      const seq = log.dropped + log.texts.push(text);
       if (e.final) log.finals.push(seq);
-      added.push({ seq, event: e.event, final: e.final, text: log.texts[log.texts.length - 1] as string });
-    });
+      added.push({ seq, event: e.event, final: e.final, text });
+      sequences.push(seq);
+    }
     const listeners = this.listeners.get(taskId);
-    if (listeners) for (const event of added) for (const listener of [...listeners]) listener(event);
-    return added.map((e) => e.seq);
+    if (listeners) {
+      // The listeners when the batch was logged, copied once: one that subscribes meanwhile got the
+      // batch in its backlog already, one that closes meanwhile gets nothing more.
+      const current = [...listeners];
+      for (const event of added) for (const listener of current) if (listeners.has(listener)) listener(event);
+    }
+    return sequences;
   }
 
   async read(taskId: string, after = 0, limit = Infinity): Promise<LoggedEvent[]> {
