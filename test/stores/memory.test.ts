@@ -21,10 +21,12 @@ describe("in-memory store retention of finished tasks' events", () => {
   const task = (id: string, state: string) => ({ id, contextId: "c", status: { state, timestamp: new Date().toISOString() } });
   const event = (n: number) => ({ kind: "status-update", n });
 
-  it("keeps a finished task's events for finishedEventsMs after its last write, then drops them and keeps the task; sequences go on", async () => {
+  it("keeps a followed finished task's events for finishedEventsMs after its last write, then drops them and keeps the task; sequences go on", async () => {
     const store = new InMemoryStore({ finishedEventsMs: 100 });
     try {
       await store.tasks.commit({ task: task("done", "working"), expectedVersion: 0, events: [{ event: event(1), final: false }] });
+      // A stream follows it (and goes away before the end: its client may resume with Last-Event-ID).
+      store.events.subscribe("done", () => undefined).close();
       await store.tasks.commit({ task: task("done", "completed"), expectedVersion: 1, events: [{ event: event(2), final: true }] });
       await store.tasks.commit({ task: task("running", "working"), expectedVersion: 0, events: [{ event: event(1), final: false }] });
       // Within the window: a client resuming with Last-Event-ID 1 gets the rest.
@@ -48,8 +50,25 @@ describe("in-memory store retention of finished tasks' events", () => {
     }
   });
 
-  it("keeps the events by default for 10 s", async () => {
+  it("drops the events of a finished task no stream followed when it finishes (no client has an event id to resume from)", async () => {
     const store = new InMemoryStore();
+    await store.tasks.commit({ task: task("quiet", "working"), expectedVersion: 0, events: [{ event: event(1), final: false }] });
+    expect(await store.events.read("quiet")).toHaveLength(1);
+    await store.tasks.commit({ task: task("quiet", "completed"), expectedVersion: 1, events: [{ event: event(2), final: true }] });
+    expect(await store.events.read("quiet")).toEqual([]);
+    expect(await store.tasks.load("quiet")).toMatchObject({ version: 2, task: { status: { state: "completed" } } });
+    // A subscription to it from now on starts after its last sequence, and a new event follows on.
+    const received: number[] = [];
+    const subscription = store.events.subscribe("quiet", (e) => received.push(e.seq));
+    expect(await store.events.append("quiet", [{ event: event(3), final: false }])).toEqual([3]);
+    expect(received).toEqual([3]);
+    subscription.close();
+    await store.close();
+  });
+
+  it("keeps the events of a followed task by default for 10 s", async () => {
+    const store = new InMemoryStore();
+    store.events.subscribe("t", () => undefined).close();
     await store.tasks.commit({ task: task("t", "failed"), expectedVersion: 0, events: [{ event: event(1), final: true }] });
     await sleep(1_100);
     expect(await store.events.read("t")).toHaveLength(1);

@@ -314,7 +314,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   onRemove: ((taskId: string) => void) | undefined;
   /** Called after each commit with its events and their JSON texts (the in-memory event log appends them). */
   onCommit: ((taskId: string, events: readonly TaskEventInput[], texts: readonly string[]) => number[]) | undefined;
-  /** Called after each write (commit or save) with the task's facts. */
+  /** Called after each write (commit or save, its events appended) with the task's facts. */
   onWrite: ((facts: TaskFacts) => void) | undefined;
   /** Called after each commit with its push notifications (the in-memory outbox queues them). */
   onPushes: ((pushes: readonly OutboxMessage[]) => void) | undefined;
@@ -342,6 +342,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const text = flat(storableJson(task, `task "${facts.id}"`));
     const current = this.tasks.get(facts.id);
     this.write(text, facts, (current?.version ?? 0) + 1, current?.owner ?? "");
+    this.onWrite?.(facts);
   }
 
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
@@ -362,13 +363,13 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     else if (lease) this.leases?.releaseNow(facts.id, lease.release);
     const sequences = write.events && write.events.length > 0 ? (this.onCommit?.(facts.id, write.events, eventTexts) ?? []) : [];
     if (write.pushes && write.pushes.length > 0) this.onPushes?.(write.pushes);
+    this.onWrite?.(facts);
     return { version: current + 1, sequences };
   }
 
   private write(text: string, facts: TaskFacts, version: number, owner: string): void {
     this.tasks.delete(facts.id);
     this.tasks.set(facts.id, { text, version, owner, facts, updatedAt: Date.now() });
-    this.onWrite?.(facts);
     // Oldest first out, so that a long-running server keeps bounded memory.
     while (this.tasks.size > this.maxTasks) {
       const oldest = this.tasks.keys().next().value;
@@ -542,6 +543,8 @@ interface MemoryLog {
 export class InMemoryTaskEventLog implements TaskEventLog {
   private readonly logs = new Map<string, MemoryLog | number>();
   private readonly listeners = new Map<string, Set<(event: LoggedEvent) => void>>();
+  /** The tasks a subscription followed since their log was last trimmed: only their clients can resume. */
+  private readonly followed = new Set<string>();
 
   private readonly hasTask: (taskId: string) => boolean;
 
@@ -602,6 +605,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
 
   subscribe(taskId: string, listener: (event: LoggedEvent) => void, options: EventSubscriptionOptions = {}): EventSubscription {
     let closed = false;
+    this.followed.add(taskId);
     for (const event of this.backlog(taskId, options.after ?? 0)) listener(event);
     const wrapped = (event: LoggedEvent): void => {
       if (!closed) listener(event);
@@ -622,6 +626,17 @@ export class InMemoryTaskEventLog implements TaskEventLog {
 
   deleteTask(taskId: string): void {
     this.logs.delete(taskId);
+    this.followed.delete(taskId);
+  }
+
+  /** Whether a subscription follows the task's log now. */
+  isFollowedNow(taskId: string): boolean {
+    return this.listeners.has(taskId);
+  }
+
+  /** Whether a subscription followed the task's log since it was last trimmed (a client of it may resume). */
+  wasFollowed(taskId: string): boolean {
+    return this.followed.has(taskId);
   }
 
   /**
@@ -631,6 +646,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   trim(taskId: string): void {
     const log = this.logs.get(taskId);
     if (log !== undefined && typeof log !== "number") this.logs.set(taskId, log.dropped + log.texts.length);
+    this.followed.delete(taskId);
   }
 }
 
@@ -865,9 +881,11 @@ export class InMemoryStore implements A2AStore {
 
   /**
    * `maxTasks` (default 100,000): the oldest tasks beyond it are dropped. `finishedEventsMs` (default
-   * 10 s): how long a finished task's event log is kept after its last write, for a client that resumes
-   * with Last-Event-ID; then its events are dropped (the task stays: reads, GetTask, ListTasks) and a
-   * resumption ends at once, as after the last event. Running tasks keep their whole log.
+   * 10 s): how long the event log of a finished task a stream followed is kept after its last write,
+   * for a client that resumes with Last-Event-ID; then its events are dropped (the task stays: reads,
+   * GetTask, ListTasks) and a resumption ends at once, as after the last event. A finished task no stream
+   * followed loses its events when it finishes (no client holds an event id). Running tasks keep their
+   * whole log.
    */
   constructor(options: { maxTasks?: number; finishedEventsMs?: number } = {}) {
     const tasks = new InMemoryTaskStore(options.maxTasks);
@@ -876,6 +894,8 @@ export class InMemoryStore implements A2AStore {
     tasks.onCommit = (taskId, committed, texts) => events.appendNow(taskId, committed, texts);
     tasks.onWrite = (facts) => {
       if (!facts.terminal) return;
+      // No stream ever followed it: no client has an event id to resume from.
+      if (!events.wasFollowed(facts.id) && !events.isFollowedNow(facts.id)) return events.trim(facts.id);
       this.finished.push({ taskId: facts.id, at: Date.now() + this.finishedEventsMs });
       this.scheduleTrim();
     };
