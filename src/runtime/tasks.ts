@@ -525,6 +525,11 @@ export interface TaskEventLog {
   append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]>;
   /** The events after `after`, in order (at most `limit`). */
   read(taskId: string, after?: number, limit?: number): Promise<LoggedEvent[]>;
+  /**
+   * The sequence of the task's last logged event (0: none yet), where the log knows it without reading
+   * the events (optional: without it the runtime reads the log to its end).
+   */
+  end?(taskId: string): Promise<number>;
   subscribe(taskId: string, listener: (event: LoggedEvent) => void, options?: EventSubscriptionOptions): EventSubscription;
 }
 
@@ -588,6 +593,11 @@ export class InMemoryTaskEventLog implements TaskEventLog {
 
   async read(taskId: string, after = 0, limit = Infinity): Promise<LoggedEvent[]> {
     return this.backlog(taskId, after, limit);
+  }
+
+  async end(taskId: string): Promise<number> {
+    const log = this.logs.get(taskId);
+    return log === undefined ? 0 : typeof log === "number" ? log : log.dropped + log.texts.length;
   }
 
   /** The logged events after `after` (at most `limit`), parsed: values of the caller's own. */

@@ -92,4 +92,17 @@ describe("in-memory event log delivery", () => {
     expect(late).toEqual([1, 2, 3, 4]);
     first.close();
   });
+
+  it("knows the sequence of a log's last event without reading (parsing) the events, also once they were dropped", async () => {
+    const store = new InMemoryStore();
+    await store.tasks.commit({ task: { id: "t", contextId: "c", status: { state: "working" } }, expectedVersion: 0 });
+    expect(await store.events.end("t")).toBe(0);
+    expect(await store.events.end("missing")).toBe(0);
+    await store.events.append("t", [1, 2, 3].map((n) => ({ event: { n }, final: false })));
+    expect(await store.events.end("t")).toBe(3);
+    // Finished with no stream following it: the events are dropped, the sequence stays.
+    await store.tasks.commit({ task: { id: "t", contextId: "c", status: { state: "completed" } }, expectedVersion: 1, events: [{ event: { n: 4 }, final: true }] });
+    expect(await store.events.read("t")).toEqual([]);
+    expect(await store.events.end("t")).toBe(4);
+  });
 });

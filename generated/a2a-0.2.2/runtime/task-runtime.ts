@@ -362,6 +362,7 @@ export class TaskRuntime {
 
   /** The sequence of the last event of a task's log (0: none). */
   private async logEnd(taskId: string): Promise<number> {
+    if (this.store.events.end) return this.store.events.end(taskId);
     let after = 0;
     for (;;) {
       const batch = await this.store.events.read(taskId, after, 1000);
