@@ -629,6 +629,8 @@ export class InMemoryTaskEventLog implements TaskEventLog {
         const current = this.listeners.get(taskId);
         current?.delete(wrapped);
         if (current?.size === 0) this.listeners.delete(taskId);
+        // A task that was never created (its stream failed before the first event) leaves nothing behind.
+        if (!this.hasTask(taskId)) this.followed.delete(taskId);
       },
     };
   }

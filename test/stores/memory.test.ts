@@ -68,8 +68,9 @@ describe("in-memory store retention of finished tasks' events", () => {
 
   it("keeps the events of a followed task by default for 10 s", async () => {
     const store = new InMemoryStore();
+    await store.tasks.commit({ task: task("t", "working"), expectedVersion: 0 });
     store.events.subscribe("t", () => undefined).close();
-    await store.tasks.commit({ task: task("t", "failed"), expectedVersion: 0, events: [{ event: event(1), final: true }] });
+    await store.tasks.commit({ task: task("t", "failed"), expectedVersion: 1, events: [{ event: event(1), final: true }] });
     await sleep(1_100);
     expect(await store.events.read("t")).toHaveLength(1);
     await store.close();
@@ -91,6 +92,15 @@ describe("in-memory event log delivery", () => {
     await store.events.append("t", [{ event: { n: 4 }, final: false }]);
     expect(late).toEqual([1, 2, 3, 4]);
     first.close();
+  });
+
+  it("forgets a subscription to a task that was never created once it closes", async () => {
+    const store = new InMemoryStore();
+    store.events.subscribe("never", () => undefined).close();
+    expect(store.events.wasFollowed("never")).toBe(false);
+    await store.tasks.commit({ task: { id: "kept", contextId: "c", status: { state: "working" } }, expectedVersion: 0 });
+    store.events.subscribe("kept", () => undefined).close();
+    expect(store.events.wasFollowed("kept")).toBe(true);
   });
 
   it("knows the sequence of a log's last event without reading (parsing) the events, also once they were dropped", async () => {
