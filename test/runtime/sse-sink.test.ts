@@ -69,7 +69,8 @@ describe("sseOf: exception safety", () => {
     );
     response.open(out.sink);
     await out.endedPromise;
-    expect(out.written).toEqual(['data: {"n":1}\n\n', 'data: {"error":{"code":-32603,"message":"Internal error"}}\n\n']);
+    // Both frames were ready in one turn of the event loop: they go out together.
+    expect(out.written.join("")).toBe('data: {"n":1}\n\ndata: {"error":{"code":-32603,"message":"Internal error"}}\n\n');
     expect(state.returned).toBe(true);
   });
 
@@ -110,5 +111,41 @@ describe("sseOf: exception safety", () => {
     expect(() => sseOf(broken, (e) => JSON.stringify(e), () => '{"error":{}}', 10_000).open(out.sink)).not.toThrow();
     await out.endedPromise;
     expect(out.written).toEqual(['data: {"error":{}}\n\n']);
+  });
+});
+
+describe("sseOf: writes", () => {
+  it("writes the events ready in one turn of the event loop at once, and does not hold an event past its turn", async () => {
+    const queue: Array<(result: IteratorResult<unknown>) => void> = [];
+    const ready: unknown[] = [];
+    let finished = false;
+    const iterable: AsyncIterable<unknown> = {
+      [Symbol.asyncIterator]: () => ({
+        next: () =>
+          ready.length > 0
+            ? Promise.resolve({ done: false, value: ready.shift() })
+            : finished
+              ? Promise.resolve({ done: true, value: undefined })
+              : new Promise<IteratorResult<unknown>>((resolve) => queue.push(resolve)),
+      }),
+    };
+    const push = (value: unknown) => {
+      const waiting = queue.shift();
+      if (waiting) waiting({ done: false, value });
+      else ready.push(value);
+    };
+    const out = sink();
+    sseOf(iterable, (event) => JSON.stringify(event), () => "{}", 0).open(out.sink);
+    for (let n = 1; n <= 3; n++) push({ n });
+    await settle();
+    expect(out.written).toEqual(['data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\n']);
+    push({ n: 4 });
+    await settle();
+    expect(out.written).toHaveLength(2);
+    expect(out.written[1]).toBe('data: {"n":4}\n\n');
+    finished = true;
+    queue.shift()?.({ done: true, value: undefined });
+    await out.endedPromise;
+    expect(out.written.join("")).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\ndata: {"n":4}\n\n');
   });
 });

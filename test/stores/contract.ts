@@ -173,6 +173,28 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await b.tasks.load("t2")).toMatchObject({ version: 1 });
     });
 
+    it("holds values no caller can change: neither the writer's objects after the write, nor what a read returns", async () => {
+      const { a, b } = await fresh();
+      const written = task("m1", { metadata: { n: 1, list: [1] } });
+      const event = { kind: "status-update", n: 1, nested: { list: [1] } };
+      await a.tasks.commit({ task: written, expectedVersion: 0, events: [{ event, final: false }] });
+      (written.metadata as { n: number; list: number[] }).n = 2;
+      (written.metadata as { n: number; list: number[] }).list.push(2);
+      event.nested.list.push(2);
+      for (const store of [a, b]) {
+        const loaded = await store.tasks.load("m1");
+        expect(loaded?.task.metadata).toEqual({ n: 1, list: [1] });
+        (loaded!.task.metadata as { list: number[] }).list.push(3);
+        (await store.tasks.get("m1"))!.id = "changed";
+        (await store.tasks.query({})).tasks[0]!.contextId = "changed";
+        const [logged] = await store.events.read("m1");
+        expect(logged?.event).toEqual({ kind: "status-update", n: 1, nested: { list: [1] } });
+        (logged!.event.nested as { list: number[] }).list.push(3);
+      }
+      expect(await b.tasks.load("m1")).toMatchObject({ version: 1, task: { id: "m1", contextId: "ctx", metadata: { n: 1, list: [1] } } });
+      expect((await b.events.read("m1"))[0]?.event).toEqual({ kind: "status-update", n: 1, nested: { list: [1] } });
+    });
+
     it("refuses a task it cannot store, and stores nothing of it", async () => {
       const { a } = await fresh();
       const cyclic: Record<string, unknown> = task("bad");

@@ -34,6 +34,8 @@ export function formatSseEvent(event: { event?: string; data: string; id?: strin
     if (event.id.includes("\0")) throw new TypeError("SSE id must not contain NUL");
     text += `id: ${singleLine("id", event.id)}\n`;
   }
+  // One line (any JSON text: JSON.stringify escapes line breaks) needs no split.
+  if (!event.data.includes("\n") && !event.data.includes("\r")) return `${text}data: ${event.data}\n\n`;
   for (const line of event.data.split(LINE_BREAK)) text += `data: ${line}\n`;
   return text + "\n";
 }

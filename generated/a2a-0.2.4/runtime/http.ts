@@ -103,6 +103,10 @@ export function bodyText(request: CoreRequest): string {
   return typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: false }).decode(body ?? new Uint8Array());
 }
 
+/** Runs `task` after the current turn of the event loop (setImmediate where the platform has it: Node, Bun, Deno). */
+const immediate = (globalThis as { setImmediate?: (task: () => void) => unknown }).setImmediate;
+const afterTurn: (task: () => void) => void = immediate ? (task) => void immediate(task) : (task) => void setTimeout(task, 0);
+
 /** An SSE response that writes one event and ends. */
 export function sseOnce(data: string): SseResponse {
   return {
@@ -121,6 +125,7 @@ export function sseOnce(data: string): SseResponse {
  * An SSE response of a stream of events: each is written as one `data:` event (`frame` gives its text);
  * an error the iterator throws is written with `errorFrame`, then the stream ends. Heartbeat comments keep
  * idle connections open; when the client goes away the iterator is returned (its subscription released).
+ * The events that come in one turn of the event loop (a commit's batch) go out in one write.
  */
 export function sseOf(
   events: AsyncIterable<unknown>,
@@ -158,7 +163,22 @@ export function sseOf(
           return false;
         }
       };
+      // Frames wait for the end of the event loop's turn, then go out together: one write (and one
+      // syscall) for a burst of events instead of one each.
+      let pending = "";
+      const flush = () => {
+        const chunk = pending;
+        pending = "";
+        return chunk === "" || write(chunk);
+      };
+      const queue = (chunk: string): boolean => {
+        if (closed) return false;
+        if (pending === "") afterTurn(flush);
+        pending += chunk;
+        return true;
+      };
       const finish = () => {
+        flush();
         const open = !closed;
         close();
         if (open) {
@@ -177,20 +197,20 @@ export function sseOf(
         } catch {
           data = undefined;
         }
-        if (data !== undefined) write(formatSseEvent({ data }));
+        if (data !== undefined) queue(formatSseEvent({ data }));
       };
       void (async () => {
         try {
           iterator = events[Symbol.asyncIterator]();
           if (heartbeatMs > 0) {
-            timer = setInterval(() => void write(formatSseComment("ping")), heartbeatMs);
+            timer = setInterval(() => void queue(formatSseComment("ping")), heartbeatMs);
             (timer as { unref?: () => void }).unref?.();
           }
           for (;;) {
             const next = await iterator.next();
             if (closed || next.done) break;
             const id = eventIdOf(next.value);
-            if (!write(formatSseEvent({ data: frame(next.value), ...(id !== undefined ? { id } : {}) }))) break;
+            if (!queue(formatSseEvent({ data: frame(next.value), ...(id !== undefined ? { id } : {}) }))) break;
           }
         } catch (error) {
           if (!closed) writeError(error);

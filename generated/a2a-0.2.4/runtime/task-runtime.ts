@@ -362,6 +362,7 @@ export class TaskRuntime {
 
   /** The sequence of the last event of a task's log (0: none). */
   private async logEnd(taskId: string): Promise<number> {
+    if (this.store.events.end) return this.store.events.end(taskId);
     let after = 0;
     for (;;) {
       const batch = await this.store.events.read(taskId, after, 1000);
@@ -404,7 +405,8 @@ export class TaskRuntime {
           if (terminal) channel.end();
           return;
         }
-        channel.push(withEventId(this.shapes.wrap(role, logged.event), logged.seq));
+        const result = this.shapes.wrap(role, logged.event);
+        channel.push(withEventId(result, logged.seq, result === logged.event ? logged.text : undefined));
         if (logged.final) channel.end();
       },
       { after, onError: (error) => this.logger.warn?.(`a2a: following the events of task ${taskId} failed (retrying): ${error.message}`) },

@@ -5,17 +5,25 @@
  * with `Last-Event-ID` (SubscribeToTask / tasks/resubscribe) resumes after it, with no gap and no
  * duplicate. Results are tagged by identity, so nothing is added to the protocol objects themselves.
  */
-const ids = new WeakMap<object, string>();
+const ids = new WeakMap<object, { id: string; text: string | undefined }>();
 
-/** Tags a stream result with its event id; returns the result. */
-export function withEventId<T>(result: T, id: number | string): T {
-  if (typeof result === "object" && result !== null) ids.set(result, String(id));
+/**
+ * Tags a stream result with its event id, and with its JSON text when the log gave it (the result is
+ * the logged event itself): a binding writes that text instead of serializing the result again.
+ */
+export function withEventId<T>(result: T, id: number | string, text?: string): T {
+  if (typeof result === "object" && result !== null) ids.set(result, { id: String(id), text });
   return result;
 }
 
 /** The event id a stream result was tagged with, if any. */
 export function eventIdOf(result: unknown): string | undefined {
-  return typeof result === "object" && result !== null ? ids.get(result) : undefined;
+  return typeof result === "object" && result !== null ? ids.get(result)?.id : undefined;
+}
+
+/** The JSON text of a stream result (exactly `JSON.stringify(result)`), when it was tagged with it. */
+export function eventTextOf(result: unknown): string | undefined {
+  return typeof result === "object" && result !== null ? ids.get(result)?.text : undefined;
 }
 
 /** The sequence a `Last-Event-ID` header names: a non-negative integer, else undefined (ignored). */

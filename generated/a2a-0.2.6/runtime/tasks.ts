@@ -180,8 +180,8 @@ export interface TaskPage<TTask = JsonObject> {
 
 /**
  * Where tasks are kept. The runtime treats tasks as immutable values: it never changes an object it
- * saved or got, it saves a new one. A store may therefore keep and return the objects themselves
- * (the in-memory one does), or serialize them (a durable one).
+ * saved or got, it saves a new one. A store may keep and return the objects themselves, or serialize
+ * them (the durable ones, and the in-memory one, which keeps JSON text: no caller can change what it holds).
  *
  * `get`, `save` and `list` are the original contract (last writer wins); the versioned methods are
  * optional here so that stores written for it keep working, and required by `VersionedTaskStore`.
@@ -281,7 +281,11 @@ function afterCursor(facts: TaskFacts, cursor: { statusTime: number; id: string 
 }
 
 interface MemoryTaskEntry {
-  task: JsonObject;
+  /**
+   * The task as JSON text, what a durable store keeps: a read parses it, so that no caller holds (and
+   * can change) the stored value, and a finished task costs its text, not a graph of objects.
+   */
+  text: string;
   version: number;
   owner: string;
   facts: TaskFacts;
@@ -289,12 +293,29 @@ interface MemoryTaskEntry {
   updatedAt: number;
 }
 
+/**
+ * JSON text to keep: JSON.stringify returns a rope of the pieces it wrote (V8), which costs about a
+ * fifth more than the text itself as long as it is kept; reading a character flattens it in place
+ * (one copy), and the collector then drops the pieces.
+ */
+function flat(text: string): string {
+  text.charCodeAt(0);
+  return text;
+}
+
+/** A stored task, parsed: a value of the caller's own. */
+function parseTask(entry: MemoryTaskEntry): JsonObject {
+  return JSON.parse(entry.text) as JsonObject;
+}
+
 export class InMemoryTaskStore implements VersionedTaskStore {
   private readonly tasks = new Map<string, MemoryTaskEntry>();
   /** Called with a task's id when it leaves the store (eviction or retention). */
   onRemove: ((taskId: string) => void) | undefined;
-  /** Called after each commit with its events (the in-memory event log appends them). */
-  onCommit: ((taskId: string, events: readonly TaskEventInput[]) => number[]) | undefined;
+  /** Called after each commit with its events and their JSON texts (the in-memory event log appends them). */
+  onCommit: ((taskId: string, events: readonly TaskEventInput[], texts: readonly string[]) => number[]) | undefined;
+  /** Called after each write (commit or save, its events appended) with the task's facts. */
+  onWrite: ((facts: TaskFacts) => void) | undefined;
   /** Called after each commit with its push notifications (the in-memory outbox queues them). */
   onPushes: ((pushes: readonly OutboxMessage[]) => void) | undefined;
   /** The leases a commit's `lease` changes (without them, `lease` is ignored). */
@@ -307,19 +328,21 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   }
 
   async get(taskId: string): Promise<JsonObject | undefined> {
-    return this.tasks.get(taskId)?.task;
+    const entry = this.tasks.get(taskId);
+    return entry && parseTask(entry);
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
     const entry = this.tasks.get(taskId);
-    return entry && { task: entry.task, version: entry.version, ...(entry.owner !== "" ? { owner: entry.owner } : {}) };
+    return entry && { task: parseTask(entry), version: entry.version, ...(entry.owner !== "" ? { owner: entry.owner } : {}) };
   }
 
   async save(task: JsonObject): Promise<void> {
     const facts = taskFacts(task);
-    storableJson(task, `task "${facts.id}"`);
+    const text = flat(storableJson(task, `task "${facts.id}"`));
     const current = this.tasks.get(facts.id);
-    this.write(task, facts, (current?.version ?? 0) + 1, current?.owner ?? "");
+    this.write(text, facts, (current?.version ?? 0) + 1, current?.owner ?? "");
+    this.onWrite?.(facts);
   }
 
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
@@ -332,20 +355,21 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       const holder = this.leases?.liveHolder(facts.id);
       if (holder !== undefined && holder !== lease.acquire) throw new ExecutionLeaseHeldError(facts.id, holder);
     }
-    storableJson(write.task, `task "${facts.id}"`);
-    for (const e of write.events ?? []) storableJson(e.event, `an event of task "${facts.id}"`);
+    const text = flat(storableJson(write.task, `task "${facts.id}"`));
+    const eventTexts = (write.events ?? []).map((e) => flat(storableJson(e.event, `an event of task "${facts.id}"`)));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
-    this.write(write.task, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
+    this.write(text, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
     if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
     else if (lease) this.leases?.releaseNow(facts.id, lease.release);
-    const sequences = write.events && write.events.length > 0 ? (this.onCommit?.(facts.id, write.events) ?? []) : [];
+    const sequences = write.events && write.events.length > 0 ? (this.onCommit?.(facts.id, write.events, eventTexts) ?? []) : [];
     if (write.pushes && write.pushes.length > 0) this.onPushes?.(write.pushes);
+    this.onWrite?.(facts);
     return { version: current + 1, sequences };
   }
 
-  private write(task: JsonObject, facts: TaskFacts, version: number, owner: string): void {
+  private write(text: string, facts: TaskFacts, version: number, owner: string): void {
     this.tasks.delete(facts.id);
-    this.tasks.set(facts.id, { task, version, owner, facts, updatedAt: Date.now() });
+    this.tasks.set(facts.id, { text, version, owner, facts, updatedAt: Date.now() });
     // Oldest first out, so that a long-running server keeps bounded memory.
     while (this.tasks.size > this.maxTasks) {
       const oldest = this.tasks.keys().next().value;
@@ -359,8 +383,8 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   }
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
-    const all = [...this.tasks.values()].reverse().map((e) => e.task);
-    return filter.contextId === undefined ? all : all.filter((t) => taskContextOf(t) === filter.contextId);
+    const all = [...this.tasks.values()].reverse();
+    return (filter.contextId === undefined ? all : all.filter((e) => e.facts.contextId === filter.contextId)).map(parseTask);
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
@@ -379,7 +403,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const page = rest.slice(0, pageSize);
     const last = page.at(-1);
     return {
-      tasks: page.map((e) => e.task),
+      tasks: page.map(parseTask),
       nextPageToken: rest.length > pageSize && last ? encodePageToken(last.facts.statusTime, last.facts.id) : "",
       totalSize: matching.length,
     };
@@ -401,6 +425,12 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   has(taskId: string): boolean {
     return this.tasks.has(taskId);
+  }
+
+  /** Whether the task is finished (terminal state) and was last written at or before `time` (epoch ms). */
+  finishedSince(taskId: string, time: number): boolean {
+    const entry = this.tasks.get(taskId);
+    return entry !== undefined && entry.facts.terminal && entry.updatedAt <= time;
   }
 
   get size(): number {
@@ -470,6 +500,8 @@ export interface LoggedEvent {
   seq: number;
   event: JsonObject;
   final: boolean;
+  /** The event's JSON text, where the log has it at hand (the in-memory log's live delivery): written as is. */
+  text?: string;
 }
 
 export interface EventSubscriptionOptions {
@@ -498,12 +530,30 @@ export interface TaskEventLog {
   append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]>;
   /** The events after `after`, in order (at most `limit`). */
   read(taskId: string, after?: number, limit?: number): Promise<LoggedEvent[]>;
+  /**
+   * The sequence of the task's last logged event (0: none yet), where the log knows it without reading
+   * the events (optional: without it the runtime reads the log to its end).
+   */
+  end?(taskId: string): Promise<number>;
   subscribe(taskId: string, listener: (event: LoggedEvent) => void, options?: EventSubscriptionOptions): EventSubscription;
 }
 
+/**
+ * A task's log in memory: each event as JSON text (a read parses it) and the sequences of the final
+ * ones; `dropped` events were trimmed from its start, so that sequences go on with no gap. A trimmed
+ * log is kept as its length alone (a number costs no allocation).
+ */
+interface MemoryLog {
+  dropped: number;
+  texts: string[];
+  finals: number[];
+}
+
 export class InMemoryTaskEventLog implements TaskEventLog {
-  private readonly logs = new Map<string, LoggedEvent[]>();
+  private readonly logs = new Map<string, MemoryLog | number>();
   private readonly listeners = new Map<string, Set<(event: LoggedEvent) => void>>();
+  /** The tasks a subscription followed since their log was last trimmed: only their clients can resume. */
+  private readonly followed = new Set<string>();
 
   private readonly hasTask: (taskId: string) => boolean;
 
@@ -513,32 +563,64 @@ export class InMemoryTaskEventLog implements TaskEventLog {
 
   async append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]> {
     if (!this.hasTask(taskId)) throw new StoreError(`task "${taskId}" not found`, "not-found");
-    for (const e of events) storableJson(e.event, `an event of task "${taskId}"`);
-    return this.appendNow(taskId, events);
+    const texts = events.map((e) => flat(storableJson(e.event, `an event of task "${taskId}"`)));
+    return this.appendNow(taskId, events, texts);
   }
 
-  /** Appends without the checks (`commit` did them). */
-  appendNow(taskId: string, events: readonly TaskEventInput[]): number[] {
-    let log = this.logs.get(taskId);
-    if (!log) this.logs.set(taskId, (log = []));
+  /**
+   * Appends without the checks (`commit` did them and gives the events' JSON texts). Live subscribers
+   * get the events as given (no parse); the log keeps the texts.
+   */
+  appendNow(taskId: string, events: readonly TaskEventInput[], texts: readonly string[]): number[] {
+    const current = this.logs.get(taskId);
+    let log: MemoryLog;
+    if (current === undefined || typeof current === "number") this.logs.set(taskId, (log = { dropped: current ?? 0, texts: [], finals: [] }));
+    else log = current;
     const added: LoggedEvent[] = [];
-    for (const e of events) {
-      const logged = { seq: log.length + 1, event: e.event, final: e.final };
-      log.push(logged);
-      added.push(logged);
+    const sequences: number[] = [];
+    for (let i = 0; i < events.length; i++) {
+      const e = events[i] as TaskEventInput;
+      const text = texts[i] ?? flat(storableJson(e.event, `an event of task "${taskId}"`));
+      const seq = log.dropped + log.texts.push(text);
+      if (e.final) log.finals.push(seq);
+      added.push({ seq, event: e.event, final: e.final, text });
+      sequences.push(seq);
     }
     const listeners = this.listeners.get(taskId);
-    if (listeners) for (const event of added) for (const listener of [...listeners]) listener(event);
-    return added.map((e) => e.seq);
+    if (listeners) {
+      // The listeners when the batch was logged, copied once: one that subscribes meanwhile got the
+      // batch in its backlog already, one that closes meanwhile gets nothing more.
+      const current = [...listeners];
+      for (const event of added) for (const listener of current) if (listeners.has(listener)) listener(event);
+    }
+    return sequences;
   }
 
   async read(taskId: string, after = 0, limit = Infinity): Promise<LoggedEvent[]> {
-    return (this.logs.get(taskId) ?? []).slice(after, after + limit);
+    return this.backlog(taskId, after, limit);
+  }
+
+  async end(taskId: string): Promise<number> {
+    const log = this.logs.get(taskId);
+    return log === undefined ? 0 : typeof log === "number" ? log : log.dropped + log.texts.length;
+  }
+
+  /** The logged events after `after` (at most `limit`), parsed: values of the caller's own. */
+  private backlog(taskId: string, after: number, limit = Infinity): LoggedEvent[] {
+    const log = this.logs.get(taskId);
+    if (log === undefined || typeof log === "number") return [];
+    const out: LoggedEvent[] = [];
+    const end = Math.min(log.dropped + log.texts.length, after + limit);
+    for (let seq = Math.max(after, log.dropped) + 1; seq <= end; seq++) {
+      out.push({ seq, event: JSON.parse(log.texts[seq - log.dropped - 1] as string) as JsonObject, final: log.finals.includes(seq) });
+    }
+    return out;
   }
 
   subscribe(taskId: string, listener: (event: LoggedEvent) => void, options: EventSubscriptionOptions = {}): EventSubscription {
     let closed = false;
-    for (const event of (this.logs.get(taskId) ?? []).slice(options.after ?? 0)) listener(event);
+    this.followed.add(taskId);
+    for (const event of this.backlog(taskId, options.after ?? 0)) listener(event);
     const wrapped = (event: LoggedEvent): void => {
       if (!closed) listener(event);
     };
@@ -552,12 +634,35 @@ export class InMemoryTaskEventLog implements TaskEventLog {
         const current = this.listeners.get(taskId);
         current?.delete(wrapped);
         if (current?.size === 0) this.listeners.delete(taskId);
+        // A task that was never created (its stream failed before the first event) leaves nothing behind.
+        if (!this.hasTask(taskId)) this.followed.delete(taskId);
       },
     };
   }
 
   deleteTask(taskId: string): void {
     this.logs.delete(taskId);
+    this.followed.delete(taskId);
+  }
+
+  /** Whether a subscription follows the task's log now. */
+  isFollowedNow(taskId: string): boolean {
+    return this.listeners.has(taskId);
+  }
+
+  /** Whether a subscription followed the task's log since it was last trimmed (a client of it may resume). */
+  wasFollowed(taskId: string): boolean {
+    return this.followed.has(taskId);
+  }
+
+  /**
+   * Drops the events logged so far (a finished task's, once nobody can need them to resume): reads
+   * after that return nothing before the next append, whose sequence follows on with no gap.
+   */
+  trim(taskId: string): void {
+    const log = this.logs.get(taskId);
+    if (log !== undefined && typeof log !== "number") this.logs.set(taskId, log.dropped + log.texts.length);
+    this.followed.delete(taskId);
   }
 }
 
@@ -785,10 +890,32 @@ export class InMemoryStore implements A2AStore {
   readonly outbox = new InMemoryPushOutbox();
   readonly leases = new InMemoryExecutionLeases();
 
-  constructor(options: { maxTasks?: number } = {}) {
+  /** Finished tasks whose event logs are still kept, in the order they finished, with when to trim them. */
+  private readonly finished: Array<{ taskId: string; at: number }> = [];
+  private finishedHead = 0;
+  private trimTimer: ReturnType<typeof setTimeout> | undefined;
+  private readonly finishedEventsMs: number;
+
+  /**
+   * `maxTasks` (default 100,000): the oldest tasks beyond it are dropped. `finishedEventsMs` (default
+   * 10 s): how long the event log of a finished task a stream followed is kept after its last write,
+   * for a client that resumes with Last-Event-ID; then its events are dropped (the task stays: reads,
+   * GetTask, ListTasks) and a resumption ends at once, as after the last event. A finished task no stream
+   * followed loses its events when it finishes (no client holds an event id). Running tasks keep their
+   * whole log.
+   */
+  constructor(options: { maxTasks?: number; finishedEventsMs?: number } = {}) {
     const tasks = new InMemoryTaskStore(options.maxTasks);
     const events = new InMemoryTaskEventLog((taskId) => tasks.has(taskId));
-    tasks.onCommit = (taskId, committed) => events.appendNow(taskId, committed);
+    this.finishedEventsMs = options.finishedEventsMs ?? 10_000;
+    tasks.onCommit = (taskId, committed, texts) => events.appendNow(taskId, committed, texts);
+    tasks.onWrite = (facts) => {
+      if (!facts.terminal) return;
+      // No stream ever followed it: no client has an event id to resume from.
+      if (!events.wasFollowed(facts.id) && !events.isFollowedNow(facts.id)) return events.trim(facts.id);
+      this.finished.push({ taskId: facts.id, at: Date.now() + this.finishedEventsMs });
+      this.scheduleTrim();
+    };
     tasks.onPushes = (pushes) => void this.outbox.enqueueNow(pushes);
     tasks.leases = this.leases;
     tasks.onRemove = (taskId) => {
@@ -804,5 +931,38 @@ export class InMemoryStore implements A2AStore {
     return this.tasks.purgeFinished(options.olderThanMs, options.limit);
   }
 
-  async close(): Promise<void> {}
+  /** Trims the event logs of the tasks that finished `finishedEventsMs` ago (and were not written since). */
+  private trimFinished(): void {
+    const now = Date.now();
+    const queue = this.finished;
+    while (this.finishedHead < queue.length) {
+      const next = queue[this.finishedHead] as { taskId: string; at: number };
+      if (next.at > now) break;
+      this.finishedHead++;
+      if (this.tasks.finishedSince(next.taskId, now - this.finishedEventsMs)) this.events.trim(next.taskId);
+    }
+    if (this.finishedHead > 1024 && this.finishedHead * 2 > queue.length) {
+      queue.splice(0, this.finishedHead);
+      this.finishedHead = 0;
+    }
+  }
+
+  /** One timer at a time, for the oldest finished task; it does not keep the process alive. */
+  private scheduleTrim(): void {
+    if (this.trimTimer !== undefined) return;
+    const next = this.finished[this.finishedHead];
+    if (!next) return;
+    this.trimTimer = setTimeout(() => {
+      this.trimTimer = undefined;
+      this.trimFinished();
+      this.scheduleTrim();
+      // Batches of at most a second's worth (or of the window, when shorter): not a timer per task.
+    }, Math.max(next.at - Date.now(), Math.min(1_000, this.finishedEventsMs)));
+    (this.trimTimer as { unref?: () => void }).unref?.();
+  }
+
+  async close(): Promise<void> {
+    if (this.trimTimer !== undefined) clearTimeout(this.trimTimer);
+    this.trimTimer = undefined;
+  }
 }

@@ -143,6 +143,12 @@ export function stringifyResponse(response: JsonRpcResponse, idSource?: string):
   return `{"jsonrpc":"2.0","id":${idSource},${JSON.stringify(rest).slice(1)}`;
 }
 
+/** The text of `stringifyResponse(success(id, result), idSource)` from the result's JSON text. */
+export function stringifySuccessText(id: JsonRpcId, resultText: string, idSource?: string): string {
+  const idText = idSource !== undefined && typeof id === "number" ? idSource : JSON.stringify(id);
+  return `{"jsonrpc":"2.0","id":${idText},"result":${resultText}}`;
+}
+
 /** A successful response. */
 export function success(id: JsonRpcId, result: unknown): JsonRpcSuccess {
   return { jsonrpc: "2.0", id, result };

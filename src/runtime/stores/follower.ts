@@ -106,9 +106,11 @@ export class LogFollower {
         for (const s of open()) s.onError?.(error);
         throw error;
       }
+      // The subscribers of this batch, listed once (not per event); one closed meanwhile gets nothing more.
+      const subscribers = open();
       for (const event of events) {
-        for (const s of open()) {
-          if (event.seq <= s.last) continue;
+        for (const s of subscribers) {
+          if (s.closed || event.seq <= s.last) continue;
           s.last = event.seq;
           try {
             s.listener(event);

@@ -1,0 +1,37 @@
+/**
+ * A logged event's JSON text is written as the SSE frame's result instead of serializing the event
+ * again: the in-memory log hands its text to live subscribers, the runtime tags the result with it,
+ * and the JSON-RPC binding splices it into the response. The frame must be byte for byte what
+ * serializing the response gives.
+ */
+import { describe, expect, it } from "vitest";
+import { eventIdOf, eventTextOf, withEventId } from "../../src/runtime/event-ids.js";
+import { stringifyResponse, stringifySuccessText, success } from "../../src/runtime/jsonrpc.js";
+import { InMemoryStore, type LoggedEvent } from "../../src/runtime/tasks.js";
+
+describe("event texts", () => {
+  const event = { kind: "artifact-update", taskId: "t", contextId: "c", artifact: { artifactId: "a", parts: [{ kind: "text", text: 'line 1\nline "2" ✓' }] }, append: true };
+
+  it("splice into the same JSON-RPC response text as serializing it, for every kind of id", () => {
+    const text = JSON.stringify(event);
+    for (const [id, idSource] of [[7, undefined], [7, "7"], [9007199254740993, "9007199254740993"], ["req-1", undefined], [null, undefined]] as const) {
+      expect(stringifySuccessText(id, text, idSource)).toBe(stringifyResponse(success(id, event), idSource));
+    }
+  });
+
+  it("are the live events' own texts in the in-memory log, and tag a result with its id", async () => {
+    const store = new InMemoryStore();
+    await store.tasks.commit({ task: { id: "t", contextId: "c", status: { state: "working" } }, expectedVersion: 0 });
+    const received: LoggedEvent[] = [];
+    const subscription = store.events.subscribe("t", (e) => received.push(e));
+    await store.events.append("t", [{ event, final: false }]);
+    expect(received).toHaveLength(1);
+    expect(received[0]?.text).toBe(JSON.stringify(event));
+    const tagged = withEventId(received[0]!.event, received[0]!.seq, received[0]!.text);
+    expect(eventIdOf(tagged)).toBe("1");
+    expect(eventTextOf(tagged)).toBe(JSON.stringify(event));
+    expect(eventTextOf(withEventId({ other: true }, 2))).toBeUndefined();
+    subscription.close();
+    await store.close();
+  });
+});
