@@ -51,10 +51,21 @@ let generatorHash: string | undefined;
  * the rest of an up-to-date run.
  */
 export function generatorIdentity(): string {
-  if (generatorHash !== undefined) return generatorHash;
+  generatorHash ??= identityOf(PACKAGE_ROOT, GENERATOR_PARTS, performance.timeOrigin, process.pid);
+  return generatorHash;
+}
+
+/**
+ * The identity of the generator files under `root`, as seen by a process that started at `startedAt`
+ * (epoch ms). A file changed after the process started may not be the code this process runs (it loaded
+ * the older one): such a process gets an identity of its own (`pid`), so that what it makes is never
+ * filed under, or taken for, the output of the code now on disk.
+ */
+export function identityOf(root: string, parts: readonly string[], startedAt: number, pid: number): string {
   const hash = createHash("sha256").update(`a2a-codegen ${GENERATOR_VERSION}\0`);
-  for (const part of GENERATOR_PARTS) {
-    const dir = join(PACKAGE_ROOT, part);
+  let newest = 0;
+  for (const part of parts) {
+    const dir = join(root, part);
     let entries: string[];
     try {
       entries = (readdirSync(dir, { recursive: true }) as string[]).sort();
@@ -66,14 +77,16 @@ export function generatorIdentity(): string {
       if (entry.endsWith(".d.ts") || entry.endsWith(".map")) continue;
       try {
         const stat = statSync(join(dir, entry));
-        if (stat.isFile()) hash.update(`\0${part}/${entry}\0${stat.size}\0${stat.mtimeMs}`);
+        if (!stat.isFile()) continue;
+        hash.update(`\0${part}/${entry}\0${stat.size}\0${stat.mtimeMs}`);
+        if (stat.mtimeMs > newest) newest = stat.mtimeMs;
       } catch {
         // Gone since the listing: not part of the generator.
       }
     }
   }
-  generatorHash = hash.digest("hex");
-  return generatorHash;
+  if (newest > startedAt) hash.update(`\0changed after process ${pid} started at ${startedAt}`);
+  return hash.digest("hex");
 }
 
 /**

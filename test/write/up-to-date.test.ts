@@ -3,10 +3,11 @@
 // sends the run down the full pipeline again.
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, readFileSync, statSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseGenerateFlags } from "../../src/cli-up-to-date.js";
+import { identityOf } from "../../src/write/up-to-date.js";
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../helpers.js";
 
@@ -176,5 +177,28 @@ describe("the light parser of `generate` (the unchanged-input path before yargs)
     [["--spec", "0.3.0", "generate"]],
   ])("leaves %j to yargs", (argv) => {
     expect(parseGenerateFlags(argv)).toBeUndefined();
+  });
+});
+
+describe("the generator's identity", () => {
+  it("is the files' paths, sizes and times; a file changed after the process started gives that process an identity of its own", () => {
+    const root = tempDir("identity-");
+    mkdirSync(join(root, "dist"), { recursive: true });
+    writeFileSync(join(root, "dist", "a.js"), "export const a = 1;\n");
+    const mtime = statSync(join(root, "dist", "a.js")).mtimeMs;
+    const started = mtime + 1000;
+    // The same files seen by two processes that started after them: one identity, which outputs share.
+    expect(identityOf(root, ["dist"], started, 1)).toBe(identityOf(root, ["dist"], started + 5, 2));
+    // A rebuilt file is another generator.
+    const before = identityOf(root, ["dist"], started, 1);
+    writeFileSync(join(root, "dist", "a.js"), "export const a = 22;\n");
+    utimesSync(join(root, "dist", "a.js"), new Date(mtime + 500), new Date(mtime + 500));
+    expect(identityOf(root, ["dist"], started, 1)).not.toBe(before);
+    // A process that started before the rebuild runs the older code: it must not file its outputs under
+    // the new code's identity, nor take the new code's outputs as its own.
+    const rebuilt = identityOf(root, ["dist"], started, 1);
+    const older = identityOf(root, ["dist"], mtime, 3);
+    expect(older).not.toBe(rebuilt);
+    expect(older).not.toBe(identityOf(root, ["dist"], mtime, 4));
   });
 });
