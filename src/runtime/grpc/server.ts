@@ -41,7 +41,9 @@ export interface A2AServiceLike {
  * What \`serveGrpc\` serves: the server core of \`createA2AServer\` (its \`service\`, the same one the HTTP
  * adapters serve), or a transport-free service of your own.
  */
-export type GrpcServeTarget = A2AServiceLike | { readonly service: A2AServiceLike & { readonly card?: object } };
+export type GrpcServeTarget =
+  | A2AServiceLike
+  | { readonly service: A2AServiceLike & { readonly card?: object }; /** A compat agent's second version (createA2AServer with compat). */ readonly compatService?: A2AServiceLike | undefined };
 
 /** The service of a target, and the agent card it serves when it has one. */
 export function serviceOfTarget(target: GrpcServeTarget): { service: A2AServiceLike; card: object | undefined } {
@@ -101,6 +103,11 @@ export interface GrpcServeOptions extends GrpcServiceOptions {
   maxSendMessageBytes?: number;
   /** More grpc-js server options (keepalive, ...). */
   serverOptions?: grpc.ServerOptions;
+  /**
+   * More A2A services on the same server, each with its binding: a compat agent serves 0.3's
+   * `a2a.v1.A2AService` (its compat service) beside 1.0's `lf.a2a.v1.A2AService`; the packages differ.
+   */
+  services?: ReadonlyArray<{ readonly spec: GrpcBindingSpec; readonly service: A2AServiceLike }>;
   /**
    * Also serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that tools such as grpcurl can
    * list and call the service without the proto. Needs `@grpc/reflection` and `@grpc/proto-loader`
@@ -164,6 +171,10 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
   });
   const { definition, implementation } = grpcService(spec, service, options);
   server.addService(definition, implementation);
+  for (const more of options.services ?? []) {
+    const added = grpcService(more.spec, more.service, options);
+    server.addService(added.definition, added.implementation);
+  }
   if (options.reflection) await addReflection(server, spec);
   const health = options.health ? await addHealth(server, spec) : undefined;
   const host = options.host ?? "127.0.0.1";
