@@ -63,6 +63,15 @@ export async function emitCompat(
     // Its service (0.3.0: a2a.v1.A2AService) is served beside the primary's on the same port; the runtime is the primary output's.
     const binding = emitGrpc(compat, irSourcePath(compat), header);
     for (const name of ["grpc.ts", "grpc-client.ts"]) files[name] = binding[name] as string;
+    // The compat service also raises errors only the primary defines (VersionNotSupportedError, when a
+    // 0.3 service is called with `a2a-version: 1.0`): their status is the primary's (FAILED_PRECONDITION), not UNKNOWN.
+    const extra = primary.errors.filter((e) => !compat.errors.some((c) => c.code === e.code));
+    if (extra.length > 0) {
+      const codes = `{ ...A2A_PROFILE.errorCodes, ${extra.map((e) => `${e.name}: ${e.code}`).join(", ")} }`;
+      const text = files["grpc.ts"] as string;
+      if (!text.includes("errorCodes: A2A_PROFILE.errorCodes,")) throw new Error("compat grpc.ts: the errorCodes line moved");
+      files["grpc.ts"] = text.replace("errorCodes: A2A_PROFILE.errorCodes,", `// With ${primary.specVersion}'s errors the compat service raises too.\n  errorCodes: ${codes},`);
+    }
   }
   const folder = compatFolder(compatVersion);
   const out: Record<string, string> = {};

@@ -1,0 +1,263 @@
+/**
+ * A compat agent (`generate --spec 1.0.1 --compat 0.3.0 --transports jsonrpc,rest,grpc`) on HTTP+JSON and
+ * gRPC (issue 9): the version rules of each binding, one task followed by a 0.3 and a 1.0 client on
+ * different bindings, and the official 0.3 SDK's REST and gRPC clients against it.
+ *
+ * Version rules. specification-1.0.1.md §3.2.6: the client names its version in `A2A-Version` (an HTTP
+ * header or query parameter; gRPC metadata, §10.2), a missing one meaning 0.3, and "agents MUST process
+ * requests using the semantics of the requested A2A-Version … If the version is not supported by the
+ * interface, agents MUST return a VersionNotSupportedError". HTTP+JSON: 0.3's routes are `/v1/…`
+ * (schema/a2a-0.3.0.proto), 1.0's are unprefixed, but 1.0's `/{tenant}/message:send` also matches
+ * `/v1/message:send`: the header decides which version's route a path both have is. gRPC: the packages
+ * differ (0.3 `a2a.v1.A2AService`, 1.0 `lf.a2a.v1.A2AService`); each service speaks its version only.
+ */
+import grpc from "@grpc/grpc-js";
+import type { Message, Task } from "@a2a-js/sdk";
+import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, TaskNotFoundError, type Client as SdkClient } from "@a2a-js/sdk/client";
+import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
+import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, type Captured } from "../server/harness.js";
+import { drain, textOf, userMessage } from "../interop/wire.js";
+import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "./agent.js";
+
+type Json = Record<string, unknown>;
+
+interface Client {
+  transport: { binding: string };
+  call(method: string, params: unknown): Promise<unknown>;
+  stream(method: string, params: unknown): AsyncGenerator<unknown, void, undefined>;
+}
+
+const canon = (value: unknown) => String(value).replace(/^(TASK_STATE_|ROLE_)/, "").toLowerCase().replace(/_/g, "-");
+const unwrap = (value: unknown): Json => {
+  const v = value as Json;
+  const keys = v && typeof v === "object" ? Object.keys(v) : [];
+  return keys.length === 1 && ["task", "message", "statusUpdate", "artifactUpdate"].includes(keys[0] as string) ? (v[keys[0] as string] as Json) : v;
+};
+const stateOf = (value: unknown) => canon((unwrap(value).status as Json | undefined)?.state);
+
+let out: CompatOutput;
+beforeAll(async () => {
+  out = await compatOutput();
+  for (const level of ["error", "warn", "info"] as const) vi.spyOn(console, level).mockImplementation(() => undefined);
+}, 120_000);
+afterAll(() => {
+  vi.restoreAllMocks();
+});
+
+/** A generated client of `version` over `binding`, picked from the dual card. */
+async function clientOf(agent: CompatAgent, version: "0.3.0" | "1.0.1", binding: "JSONRPC" | "HTTP+JSON" | "GRPC"): Promise<Client> {
+  const v1 = version === "1.0.1";
+  const Client = (v1 ? out.client.A2AClient : out.compatClient.A2AClient) as unknown as { fromAgentUrl(url: string, options: object): Promise<Client> };
+  const transports = binding === "HTTP+JSON" ? [(v1 ? out.client : out.compatClient).restTransport] : binding === "GRPC" ? [(v1 ? out.grpcClient : out.compatGrpcClient).grpcTransport] : [];
+  const client = await Client.fromAgentUrl(agent.baseUrl, { transports, binding, validateResponses: true, trustedOrigins: [agent.grpcTarget] });
+  expect(client.transport.binding).toBe(binding);
+  return client;
+}
+
+const send03 = (text: string) => ({ message: { kind: "message", messageId: `m-${Math.random()}`, role: "user", parts: [{ kind: "text", text }] } });
+const send1 = (text: string) => ({ message: { messageId: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text }] } });
+
+describe("version rules per binding", () => {
+  let agent: CompatAgent;
+  beforeAll(async () => {
+    agent = await startCompatAgent("node", { bindings: ["HTTP+JSON", "GRPC"] });
+  });
+  afterAll(async () => agent.close());
+
+  const post = async (path: string, body: unknown, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${agent.restUrl}${path}`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(body) });
+    return { status: response.status, body: (await response.json()) as Json };
+  };
+  const get = async (path: string, headers: Record<string, string> = {}) => {
+    const response = await fetch(`${agent.restUrl}${path}`, { headers });
+    return { status: response.status, body: (await response.json()) as Json };
+  };
+  const wire03 = { message: { messageId: "w1", role: "ROLE_USER", content: [{ text: "hello" }] } };
+
+  it("HTTP+JSON: /v1/message:send without A2A-Version is 0.3 (§3.2.6): the 0.3 proto's JSON back", async () => {
+    const answer = await post("/v1/message:send", wire03);
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ message: { role: "ROLE_AGENT", content: [{ text: "hello back" }] } });
+    // Named in the query instead of a header (§3.2.6: "MAY provide the A2A-Version as a request parameter").
+    expect((await post("/v1/message:send?A2A-Version=0.3", wire03)).body).toMatchObject({ message: { content: [{ text: "hello back" }] } });
+  });
+
+  it("HTTP+JSON: the same path with A2A-Version: 1.0 is 1.0's /{tenant}/message:send (tenant \"v1\"): 1.0's shapes", async () => {
+    const answer = await post("/v1/message:send", send1("hello"), { "A2A-Version": "1.0" });
+    expect(answer.status).toBe(200);
+    expect(answer.body).toMatchObject({ message: { role: "ROLE_AGENT", parts: [{ text: "hello back" }] } });
+    // And 0.3's body there is a 1.0 request with 0.3 fields: refused naming the field, in 1.0's error shape.
+    const refused = await post("/v1/message:send", wire03, { "A2A-Version": "1.0" });
+    expect(refused.status).toBe(400);
+    expect((refused.body.error as Json).status).toBe("INVALID_ARGUMENT");
+  });
+
+  it("HTTP+JSON: a 1.0 route without A2A-Version is a 0.3 request: VersionNotSupportedError (1.0's error body)", async () => {
+    const answer = await post("/message:send", send1("hello"));
+    expect(answer.status).toBe(400);
+    expect(answer.body.error).toMatchObject({ status: "FAILED_PRECONDITION" });
+    expect(String((answer.body.error as Json).message)).toMatch(/No A2A-Version given \(read as 0\.3\)/);
+  });
+
+  it("HTTP+JSON: a 0.3 route with A2A-Version: 1.0 that 1.0 does not have (/v1/card) is VersionNotSupportedError (0.3's error object)", async () => {
+    const answer = await get("/v1/card", { "A2A-Version": "1.0" });
+    expect(answer.status).toBeGreaterThanOrEqual(400);
+    expect(answer.body).toMatchObject({ code: -32009 });
+    expect(String(answer.body.message)).toMatch(/this endpoint speaks 0\.3/);
+  });
+
+  it("HTTP+JSON: an unknown version is VersionNotSupportedError; an unknown route is the named version's 404", async () => {
+    const unknown = await get("/v1/tasks/t1", { "A2A-Version": "0.9" });
+    expect(unknown.body).toMatchObject({ code: -32009 });
+    const missing03 = await get("/v1/nothing/here/at/all");
+    expect(missing03.status).toBe(404);
+    expect(missing03.body).toMatchObject({ code: -32601 });
+    const missing1 = await get("/v1/nothing/here/at/all", { "A2A-Version": "1.0" });
+    expect(missing1.status).toBe(404);
+    expect(missing1.body.error).toMatchObject({ code: 404, status: "NOT_FOUND" });
+  });
+
+  it("gRPC: 0.3's service refuses a2a-version 1.0 and 1.0's refuses a call without it (VersionNotSupportedError)", async () => {
+    const compat = out.compatGrpcClient as unknown as { createGrpcTransport(target: string, options: object): { call(method: string, params: unknown): Promise<unknown>; close(): void } };
+    const primary = out.grpcClient as unknown as typeof compat;
+    const as1 = compat.createGrpcTransport(agent.grpcTarget, { headers: { "a2a-version": "1.0" } });
+    await expect(as1.call("message/send", send03("hello"))).rejects.toMatchObject({ code: -32009, message: expect.stringMatching(/this endpoint speaks 0\.3/) });
+    const as03 = compat.createGrpcTransport(agent.grpcTarget, { headers: { "a2a-version": "0.3" } });
+    expect(unwrap(await as03.call("message/send", send03("hello"))).parts).toEqual([{ kind: "text", text: "hello back" }]);
+    const bare = primary.createGrpcTransport(agent.grpcTarget, {});
+    await expect(bare.call("SendMessage", send1("hello"))).rejects.toMatchObject({ code: -32009, message: expect.stringMatching(/read as 0\.3/) });
+    for (const t of [as1, as03, bare]) t.close();
+  });
+});
+
+describe("one task, a 0.3 and a 1.0 client on different bindings", () => {
+  let agent: CompatAgent;
+  beforeAll(async () => {
+    agent = await startCompatAgent("express", { bindings: ["HTTP+JSON", "GRPC"] });
+  });
+  afterAll(async () => agent.close());
+
+  for (const [b03, b1] of [
+    ["HTTP+JSON", "GRPC"],
+    ["GRPC", "HTTP+JSON"],
+    ["JSONRPC", "GRPC"],
+  ] as const) {
+    it(`0.3 over ${b03} starts a stream; 1.0 over ${b1} subscribes and cancels; both streams end canceled, in their own shapes`, async () => {
+      const c03 = await clientOf(agent, "0.3.0", b03);
+      const c1 = await clientOf(agent, "1.0.1", b1);
+      const stream = c03.stream("message/stream", send03("slow"));
+      const first = unwrap((await stream.next()).value);
+      expect(first.kind).toBe("task");
+      const taskId = String(first.id);
+      const watcher = drain(c1.stream("SubscribeToTask", { id: taskId }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      const canceled = (await c1.call("CancelTask", { id: taskId })) as Json;
+      expect(canceled.status).toMatchObject({ state: "TASK_STATE_CANCELED" });
+      const seen1 = (await watcher).map(unwrap);
+      expect(stateOf(seen1.at(-1))).toBe("canceled");
+      expect(String((seen1.at(-1)?.status as Json).state)).toBe("TASK_STATE_CANCELED");
+      const rest03 = (await drain(stream)).map(unwrap);
+      expect(rest03.at(-1)).toMatchObject({ kind: "status-update", final: true, status: { state: "canceled" } });
+      // The 0.3 client reads the task the 1.0 client canceled; cancelling again is TaskNotCancelableError in 0.3 too.
+      expect(((await c03.call("tasks/get", { id: taskId })) as Json).status).toMatchObject({ state: "canceled" });
+      await expect(c03.call("tasks/cancel", { id: taskId })).rejects.toMatchObject({ code: -32002 });
+    });
+  }
+});
+
+// =====================================================================================================
+// The official 0.3 SDK (@a2a-js/sdk 0.3.14) against the compat agent
+
+for (const framework of FRAMEWORKS) {
+  describe(`@a2a-js/sdk 0.3.14's REST client against a compat agent (${framework})`, () => {
+    let agent: CompatAgent;
+    let client: SdkClient;
+    const log: Array<Promise<Captured>> = [];
+    const requests: string[] = [];
+    beforeAll(async () => {
+      agent = await startCompatAgent(framework, { bindings: ["HTTP+JSON", "GRPC"] });
+      const capture = capturingRestFetch(log, await modules("0.3.0"), agent.restUrl);
+      const fetchImpl = ((input: string | URL | Request, init?: RequestInit) => {
+        requests.push(`${init?.method ?? "GET"} ${String(input)}`);
+        return String(input).startsWith(agent.restUrl) ? capture(String(input), init ?? {}) : fetch(input, init);
+      }) as typeof fetch;
+      // Only the REST transport: the card's preferredTransport is JSON-RPC, which the SDK would otherwise pick.
+      const factory = new ClientFactory({ transports: [new RestTransportFactory({ fetchImpl })], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) });
+      client = await factory.createFromUrl(agent.baseUrl);
+    });
+    afterAll(async () => agent.close());
+    const checkAll = async () => {
+      const { checked, problems } = await checkCaptured("0.3.0", log);
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(0);
+    };
+
+    it("finds HTTP+JSON in additionalInterfaces and calls 0.3's routes (…/v1/message:send), no A2A-Version", async () => {
+      const reply = (await client.sendMessage({ message: userMessage("hello") })) as Message;
+      expect(reply.kind).toBe("message");
+      expect(textOf(reply)).toBe("hello back");
+      expect(requests).toContain(`POST ${agent.restUrl}/v1/message:send`);
+      await checkAll();
+    });
+
+    it("task, get with historyLength, stream, resubscribe and cancel; an unknown id is TaskNotFoundError", async () => {
+      const task = (await client.sendMessage({ message: userMessage("task") })) as Task;
+      expect(task.status.state).toBe("completed");
+      expect((await client.getTask({ id: task.id, historyLength: 1 })).history).toHaveLength(1);
+      await expect(client.getTask({ id: "no-such-task" })).rejects.toBeInstanceOf(TaskNotFoundError);
+      const story = (await drain(client.sendMessageStream({ message: userMessage("stream") })))
+        .filter((e) => e.kind === "artifact-update")
+        .map((e) => textOf((e as { artifact: unknown }).artifact))
+        .join("");
+      expect(story).toBe("once upon a time");
+      const slow = client.sendMessageStream({ message: userMessage("slow") });
+      const first = (await slow.next()).value as Task;
+      const joined = drain(client.resubscribeTask({ id: first.id }));
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      expect((await client.cancelTask({ id: first.id })).status.state).toBe("canceled");
+      expect(((await joined).at(-1) as { status: { state: string } }).status.state).toBe("canceled");
+      await drain(slow);
+      await checkAll();
+    });
+
+    it("push configs: set, get, list, delete", async () => {
+      const task = (await client.sendMessage({ message: userMessage("ask") })) as Task;
+      await client.setTaskPushNotificationConfig({ taskId: task.id, pushNotificationConfig: { id: "cfg", url: "http://127.0.0.1:9/hook", token: "tok" } });
+      expect(await client.getTaskPushNotificationConfig({ id: task.id, pushNotificationConfigId: "cfg" })).toMatchObject({ pushNotificationConfig: { token: "tok" } });
+      expect((await client.listTaskPushNotificationConfig({ id: task.id })).map((c) => c.pushNotificationConfig.id)).toEqual(["cfg"]);
+      await client.deleteTaskPushNotificationConfig({ id: task.id, pushNotificationConfigId: "cfg" });
+      expect(await client.listTaskPushNotificationConfig({ id: task.id })).toEqual([]);
+      await checkAll();
+    });
+  });
+}
+
+describe("@a2a-js/sdk 0.3.14's gRPC client against a compat agent (0.3's a2a.v1.A2AService)", () => {
+  let agent: CompatAgent;
+  let client: SdkClient;
+  beforeAll(async () => {
+    agent = await startCompatAgent("node", { bindings: ["HTTP+JSON", "GRPC"] });
+    const factory = new ClientFactory({ transports: [new GrpcTransportFactory({ grpcChannelCredentials: grpc.credentials.createInsecure() })] });
+    client = await factory.createFromUrl(agent.baseUrl);
+  });
+  afterAll(async () => agent.close());
+
+  it("finds GRPC in additionalInterfaces: send, task with get, stream, cancel; an unknown id is TaskNotFoundError", async () => {
+    const reply = (await client.sendMessage({ message: userMessage("hello") })) as Message;
+    expect(textOf(reply)).toBe("hello back");
+    const task = (await client.sendMessage({ message: userMessage("task") })) as Task;
+    expect(task.status.state).toBe("completed");
+    expect((await client.getTask({ id: task.id })).id).toBe(task.id);
+    await expect(client.getTask({ id: "no-such-task" })).rejects.toBeInstanceOf(TaskNotFoundError);
+    const story = (await drain(client.sendMessageStream({ message: userMessage("stream") })))
+      .filter((e) => e.kind === "artifact-update")
+      .map((e) => textOf((e as { artifact: unknown }).artifact))
+      .join("");
+    expect(story).toBe("once upon a time");
+    const slow = client.sendMessageStream({ message: userMessage("slow") });
+    const first = (await slow.next()).value as Task;
+    expect((await client.cancelTask({ id: first.id })).status.state).toBe("canceled");
+    await drain(slow);
+  });
+});
