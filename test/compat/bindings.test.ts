@@ -131,6 +131,19 @@ describe("version rules per binding", () => {
   });
 });
 
+describe("the startup check of the card's interfaces covers its 0.3 form", () => {
+  it("a 0.3 interface whose binding is not served to 0.3 clients is a startup error naming it", async () => {
+    // The 1.0 card carries a 0.3 `additionalInterfaces` entry of its own (the dual card keeps a field the card has): gRPC, not served.
+    const started = startCompatAgent("node", { card: { additionalInterfaces: [{ url: "127.0.0.1:1", transport: "GRPC" }] } });
+    await expect(started).rejects.toThrow(/the agent card's 0\.3\.0 form lists a GRPC interface \(127\.0\.0\.1:1\) that is not served to 0\.3 clients \(served to them: JSONRPC\)/);
+  });
+
+  it("a card listing HTTP+JSON and gRPC serves 0.3 on both: nothing to refuse", async () => {
+    const agent = await startCompatAgent("node", { bindings: ["HTTP+JSON", "GRPC"] });
+    await agent.close();
+  });
+});
+
 describe("one task, a 0.3 and a 1.0 client on different bindings", () => {
   let agent: CompatAgent;
   beforeAll(async () => {
