@@ -81,6 +81,20 @@ async function serve(dir: string): Promise<{ child: ChildProcess; url: string; e
   return { child, url: `http://127.0.0.1:${port}`, exited };
 }
 
+/** Resolves once no process of the group is left; fails after `timeoutMs`. */
+async function groupGone(pgid: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process group ${pgid} still running ${timeoutMs} ms after npm exited`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function talk(dir: string, url: string): Promise<void> {
   const { A2AClient } = (await import(join(dir, "generated", "client.ts"))) as typeof import("../generated/a2a-0.3.0/client.js");
   const client = await A2AClient.fromAgentUrl(url);
@@ -175,8 +189,10 @@ describe("a2a-codegen init", () => {
     } finally {
       process.kill(-(server.child.pid as number), "SIGTERM");
     }
-    // Stopped cleanly: the process is gone and the port is free.
+    // Stopped cleanly: the processes are gone (npm may exit before the node process it ran has closed its
+    // servers: the whole process group is waited for) and the port is free.
     await server.exited;
+    await groupGone(server.child.pid as number);
     await expect(fetch(server.url)).rejects.toThrow();
   });
 
