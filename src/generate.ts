@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
-import { compatFolder, compatServerFacts, emitCompat } from "./compat/emit.js";
+import { compatServerFacts, emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
@@ -121,7 +121,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
     if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
-    Object.assign(files, emitServer(ir, templates, header, frameworks, options.compat !== undefined ? compatServerFacts(options.compat, options.card !== undefined, (options.transports ?? []).includes("grpc")) : undefined));
+    // What server/core.ts and server/grpc.ts need of the compat version (read once: it loads the version's IR).
+    const compatFacts = options.compat !== undefined ? compatServerFacts(options.compat, options.card !== undefined, (options.transports ?? []).includes("grpc")) : undefined;
+    Object.assign(files, emitServer(ir, templates, header, frameworks, compatFacts));
     if (options.card !== undefined) {
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
@@ -129,7 +131,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const transports = options.transports ?? [];
     const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
     if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
-    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header, options.compat !== undefined && compatServerFacts(options.compat, false, true).grpc ? compatFolder(options.compat) : undefined));
+    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header, compatFacts?.grpc ? compatFacts.folder : undefined));
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options, ir) ?? true)).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
     }
