@@ -118,6 +118,21 @@ describe("version rules per binding", () => {
     expect(missing1.body.error).toMatchObject({ code: 404, status: "NOT_FOUND" });
   });
 
+  it("HTTP+JSON: bad input on 0.3's routes is refused naming the field as 0.3's request has it, in 0.3's error object", async () => {
+    const empty = await post("/v1/message:send", { message: { messageId: "w2", role: "ROLE_USER", content: [] } });
+    expect(empty.status).toBe(400);
+    expect(empty.body).toMatchObject({ code: -32602 });
+    // specification-0.3.0.md §2: a message has "one or more Parts"; 0.3's proto calls them `content`.
+    expect((empty.body.data as { issues: Json[] }).issues).toEqual([expect.objectContaining({ pointer: "/message/content", keyword: "minItems" })]);
+    expect(JSON.stringify(empty.body)).not.toMatch(/\/params|params\.|\/parts/);
+    const malformed = await fetch(`${agent.restUrl}/v1/message:send`, { method: "POST", headers: { "content-type": "application/json" }, body: "{not json" });
+    expect(malformed.status).toBe(400);
+    expect(await malformed.json()).toMatchObject({ code: -32700 });
+    const wrongVerb = await fetch(`${agent.restUrl}/v1/message:send`);
+    expect(wrongVerb.status).toBe(405);
+    expect(wrongVerb.headers.get("allow")).toBe("POST");
+  });
+
   it("gRPC: 0.3's service refuses a2a-version 1.0 and 1.0's refuses a call without it (VersionNotSupportedError)", async () => {
     const compat = out.compatGrpcClient as unknown as { createGrpcTransport(target: string, options: object): { call(method: string, params: unknown): Promise<unknown>; close(): void } };
     const primary = out.grpcClient as unknown as typeof compat;
