@@ -16,8 +16,9 @@ import type { Message, Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, TaskNotFoundError, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, type Captured } from "../server/harness.js";
+import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, TEST_TOKEN, type Captured } from "../server/harness.js";
 import { drain, textOf, userMessage } from "../interop/wire.js";
+import { AUTH_ERROR_CODE } from "../../src/runtime/a2a-error.js";
 import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "./agent.js";
 
 type Json = Record<string, unknown>;
@@ -143,6 +144,53 @@ describe("version rules per binding", () => {
     const bare = primary.createGrpcTransport(agent.grpcTarget, {});
     await expect(bare.call("SendMessage", send1("hello"))).rejects.toMatchObject({ code: -32009, message: expect.stringMatching(/read as 0\.3/) });
     for (const t of [as1, as03, bare]) t.close();
+  });
+});
+
+describe("extensions and auth on 0.3's REST and gRPC (the same rules as on JSON-RPC)", () => {
+  const GEO = "https://example.com/extensions/geolocation/v1";
+  const wire03 = { message: { messageId: "e1", role: "ROLE_USER", content: [{ text: "hello" }] } };
+  type GrpcClientModule = { createGrpcTransport(target: string, options: object): { call(method: string, params: unknown): Promise<unknown>; close(): void } };
+
+  it("a required extension: activated in 0.3's X-A2A-Extensions (REST header, gRPC metadata) it is served (and echoed in the REST header); without it refused in 0.3's terms (-32600, data.required)", async () => {
+    const agent = await startCompatAgent("node", { bindings: ["HTTP+JSON", "GRPC"], card: { capabilities: { streaming: true, pushNotifications: true, extensions: [{ uri: GEO, description: "Where the user is", required: true }] } } });
+    try {
+      const post = (headers: Record<string, string>) => fetch(`${agent.restUrl}/v1/message:send`, { method: "POST", headers: { "content-type": "application/json", ...headers }, body: JSON.stringify(wire03) });
+      const activated = await post({ "X-A2A-Extensions": GEO });
+      expect(activated.status).toBe(200);
+      expect(activated.headers.get("x-a2a-extensions")).toBe(GEO);
+      const refused = await post({});
+      expect(refused.status).toBe(400);
+      expect(await refused.json()).toMatchObject({ code: -32600, data: { required: [GEO] } });
+      const grpc03 = out.compatGrpcClient as unknown as GrpcClientModule;
+      const withIt = grpc03.createGrpcTransport(agent.grpcTarget, { headers: { "x-a2a-extensions": GEO } });
+      expect(unwrap(await withIt.call("message/send", send03("hello"))).kind).toBe("message");
+      const without = grpc03.createGrpcTransport(agent.grpcTarget, {});
+      await expect(without.call("message/send", send03("hello"))).rejects.toMatchObject({ code: -32600 });
+      for (const t of [withIt, without]) t.close();
+    } finally {
+      await agent.close();
+    }
+  });
+
+  it("a secured agent: a 0.3 call without credentials is 401 with WWW-Authenticate on REST, UNAUTHENTICATED on gRPC; with them it is served", async () => {
+    const agent = await startCompatAgent("node", { bindings: ["HTTP+JSON", "GRPC"], extendedCard: { name: "Extended" } });
+    try {
+      const anonymous = await fetch(`${agent.restUrl}/v1/message:send`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify(wire03) });
+      expect(anonymous.status).toBe(401);
+      expect(anonymous.headers.get("www-authenticate")).toMatch(/^Bearer/);
+      const authorized = await fetch(`${agent.restUrl}/v1/message:send`, { method: "POST", headers: { "content-type": "application/json", authorization: `Bearer ${TEST_TOKEN}` }, body: JSON.stringify(wire03) });
+      expect(authorized.status).toBe(200);
+      const grpc03 = out.compatGrpcClient as unknown as GrpcClientModule;
+      const bare = grpc03.createGrpcTransport(agent.grpcTarget, {});
+      // UNAUTHENTICATED, which the client reads as the auth error code.
+      await expect(bare.call("message/send", send03("hello"))).rejects.toMatchObject({ code: AUTH_ERROR_CODE });
+      const bearer = grpc03.createGrpcTransport(agent.grpcTarget, { headers: { authorization: `Bearer ${TEST_TOKEN}` } });
+      expect(unwrap(await bearer.call("message/send", send03("hello"))).kind).toBe("message");
+      for (const t of [bare, bearer]) t.close();
+    } finally {
+      await agent.close();
+    }
   });
 });
 
