@@ -134,6 +134,20 @@ describe("version rules per binding", () => {
     expect(wrongVerb.headers.get("allow")).toBe("POST");
   });
 
+  it("gRPC: bytes that are not 0.3's SendMessageRequest are INVALID_ARGUMENT; both packages' services are there, nothing else", async () => {
+    const raw = new grpc.Client(agent.grpcTarget, grpc.credentials.createInsecure());
+    const call = (path: string, bytes: Buffer) =>
+      new Promise<grpc.ServiceError | null>((resolve) => {
+        raw.makeUnaryRequest(path, (b: Buffer) => b, (b: Buffer) => b, bytes, (error) => resolve(error));
+      });
+    expect((await call("/a2a.v1.A2AService/SendMessage", Buffer.from([0x0a, 0xff, 0xff, 0xff])))?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    // An empty GetTaskRequest: 0.3's needs a name of the form tasks/{id} (D1 of docs/grpc.md), 1.0's an id.
+    expect((await call("/a2a.v1.A2AService/GetTask", Buffer.alloc(0)))?.code).toBe(grpc.status.INVALID_ARGUMENT);
+    expect((await call("/a2a.v1.A2AService/ListTasks", Buffer.alloc(0)))?.code).toBe(grpc.status.UNIMPLEMENTED);
+    expect((await call("/a2a.v2.A2AService/SendMessage", Buffer.alloc(0)))?.code).toBe(grpc.status.UNIMPLEMENTED);
+    raw.close();
+  });
+
   it("gRPC: 0.3's service refuses a2a-version 1.0 and 1.0's refuses a call without it (VersionNotSupportedError)", async () => {
     const compat = out.compatGrpcClient as unknown as { createGrpcTransport(target: string, options: object): { call(method: string, params: unknown): Promise<unknown>; close(): void } };
     const primary = out.grpcClient as unknown as typeof compat;
