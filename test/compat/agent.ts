@@ -27,7 +27,7 @@ export interface CompatOutput {
   /** The 0.3.0 client of the compat folder. */
   compatClient: typeof import("../../generated/a2a-0.3.0/client.js");
   /** server/grpc.ts: serves 1.0.1's gRPC service and, on a compat core, 0.3.0's beside it. */
-  grpc: { serveGrpc(core: object, options?: { port?: number }): Promise<{ port: number; close(): Promise<void> }> };
+  grpc: { serveGrpc(core: object, options?: { port?: number; health?: boolean }): Promise<{ port: number; close(): Promise<void> }> };
   /** The gRPC client transports: 1.0.1's (grpc-client.ts) and 0.3.0's (compat/a2a-0.3.0/grpc-client.ts). */
   grpcClient: { grpcTransport: unknown };
   compatGrpcClient: { grpcTransport: unknown };
@@ -81,6 +81,8 @@ export interface CompatSetup {
   losses?: unknown[];
   /** Bindings the card lists and the agent serves beside JSON-RPC (HTTP+JSON under /rest; gRPC on its own port). */
   bindings?: ReadonlyArray<"HTTP+JSON" | "GRPC">;
+  /** More options of serveGrpc (e.g. `health: true`). */
+  grpcOptions?: Json;
 }
 
 /** A 1.0.1 agent serving 0.3.0 too, on 127.0.0.1 behind `framework`. */
@@ -147,7 +149,7 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
     close = () => closeServer(server as Server);
   }
   if (bindings.includes("GRPC")) {
-    const grpc = await out.grpc.serveGrpc(core, { port: grpcPort });
+    const grpc = await out.grpc.serveGrpc(core, { ...setup.grpcOptions, port: grpcPort });
     const closeHttp = close;
     close = async () => {
       await grpc.close();

@@ -12,6 +12,8 @@
  * differ (0.3 `a2a.v1.A2AService`, 1.0 `lf.a2a.v1.A2AService`); each service speaks its version only.
  */
 import grpc from "@grpc/grpc-js";
+import { loadSync } from "@grpc/proto-loader";
+import { protoPath as healthProto } from "grpc-health-check";
 import type { Message, Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, TaskNotFoundError, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
@@ -203,6 +205,26 @@ describe("extensions and auth on 0.3's REST and gRPC (the same rules as on JSON-
       expect(unwrap(await bearer.call("message/send", send03("hello"))).kind).toBe("message");
       for (const t of [bare, bearer]) t.close();
     } finally {
+      await agent.close();
+    }
+  });
+});
+
+describe("the gRPC health service of a compat agent (serveGrpc(core, { health: true }))", () => {
+  it("is SERVING for the server and for each version's A2AService", async () => {
+    const agent = await startCompatAgent("node", { bindings: ["GRPC"], grpcOptions: { health: true } });
+    const Health = (grpc.loadPackageDefinition(loadSync(healthProto, { enums: String })) as unknown as {
+      grpc: { health: { v1: { Health: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & { Check(request: { service: string }, callback: (error: grpc.ServiceError | null, response?: { status: string }) => void): void } } } };
+    }).grpc.health.v1.Health;
+    const client = new Health(agent.grpcTarget, grpc.credentials.createInsecure());
+    const check = (service: string) => new Promise<string | number | undefined>((resolve) => client.Check({ service }, (error, response) => resolve(error ? error.code : response?.status)));
+    try {
+      expect(await check("")).toBe("SERVING");
+      expect(await check("lf.a2a.v1.A2AService")).toBe("SERVING");
+      expect(await check("a2a.v1.A2AService")).toBe("SERVING");
+      expect(await check("other.Service")).toBe(grpc.status.NOT_FOUND);
+    } finally {
+      client.close();
       await agent.close();
     }
   });

@@ -176,7 +176,7 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
     server.addService(added.definition, added.implementation);
   }
   if (options.reflection) await addReflection(server, spec);
-  const health = options.health ? await addHealth(server, spec) : undefined;
+  const health = options.health ? await addHealth(server, [spec, ...(options.services ?? []).map((more) => more.spec)]) : undefined;
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
@@ -216,14 +216,14 @@ async function optional<T>(name: string, why: string): Promise<T> {
   }
 }
 
-/** Adds grpc-health-check's service, SERVING for the server ("") and the A2A service; returns the status setter. */
-async function addHealth(server: grpc.Server, spec: GrpcBindingSpec): Promise<(status: "SERVING" | "NOT_SERVING") => void> {
+/** Adds grpc-health-check's service, SERVING for the server ("") and each A2A service; returns the status setter. */
+async function addHealth(server: grpc.Server, specs: readonly GrpcBindingSpec[]): Promise<(status: "SERVING" | "NOT_SERVING") => void> {
   const { HealthImplementation } = await optional<HealthModule>("grpc-health-check", "the gRPC health service");
-  const health = new HealthImplementation({ "": "SERVING", [spec.service]: "SERVING" });
+  const names = ["", ...specs.map((s) => s.service)];
+  const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, "SERVING" as const])));
   health.addToServer(server);
   return (status) => {
-    health.setStatus("", status);
-    health.setStatus(spec.service, status);
+    for (const name of names) health.setStatus(name, status);
   };
 }
 
