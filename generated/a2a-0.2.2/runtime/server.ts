@@ -262,9 +262,8 @@ export class A2AServerCore {
     const compat = this.compatRest;
     if (!compat || !this.rest) return this.rest;
     const asked = (request.headers[this.versionHeader.toLowerCase()] ?? request.query.get(this.versionHeader) ?? "").trim();
-    const said = asked.split(".").slice(0, 2).join(".");
     // A missing header or a 0.x version: the compat version's routes first; any other version the primary's.
-    const order = said === "" || said.startsWith("0.") ? [compat, this.rest] : [this.rest, compat];
+    const order = asked === "" || asked.startsWith("0.") ? [compat, this.rest] : [this.rest, compat];
     return order.find((b) => b.matches(request.path)) ?? order[0];
   }
 }
