@@ -27,7 +27,7 @@ export interface CompatOutput {
   /** The 0.3.0 client of the compat folder. */
   compatClient: typeof import("../../generated/a2a-0.3.0/client.js");
   /** server/grpc.ts: serves 1.0.1's gRPC service and, on a compat core, 0.3.0's beside it. */
-  grpc: { serveGrpc(core: object, options?: { port?: number; health?: boolean }): Promise<{ port: number; close(): Promise<void> }> };
+  grpc: { serveGrpc(core: object, options?: { port?: number; health?: boolean; reflection?: boolean }): Promise<{ port: number; close(): Promise<void> }> };
   /** The gRPC client transports: 1.0.1's (grpc-client.ts) and 0.3.0's (compat/a2a-0.3.0/grpc-client.ts). */
   grpcClient: { grpcTransport: unknown };
   compatGrpcClient: { grpcTransport: unknown };

@@ -13,6 +13,8 @@
  */
 import grpc from "@grpc/grpc-js";
 import { loadSync } from "@grpc/proto-loader";
+import { createRequire } from "node:module";
+import { dirname, join } from "node:path";
 import { protoPath as healthProto } from "grpc-health-check";
 import type { Message, Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, TaskNotFoundError, type Client as SdkClient } from "@a2a-js/sdk/client";
@@ -223,6 +225,43 @@ describe("the gRPC health service of a compat agent (serveGrpc(core, { health: t
       expect(await check("lf.a2a.v1.A2AService")).toBe("SERVING");
       expect(await check("a2a.v1.A2AService")).toBe("SERVING");
       expect(await check("other.Service")).toBe(grpc.status.NOT_FOUND);
+    } finally {
+      client.close();
+      await agent.close();
+    }
+  });
+});
+
+describe("gRPC reflection on a compat agent (serveGrpc(core, { reflection: true }))", () => {
+  it("lists and describes both versions' A2AService", async () => {
+    const agent = await startCompatAgent("node", { bindings: ["GRPC"], grpcOptions: { reflection: true } });
+    const dir = dirname(createRequire(import.meta.url).resolve("@grpc/reflection/package.json"));
+    const Reflection = (grpc.loadPackageDefinition(loadSync(join(dir, "build", "proto", "grpc", "reflection", "v1alpha", "reflection.proto"))) as unknown as {
+      grpc: { reflection: { v1alpha: { ServerReflection: grpc.ServiceClientConstructor } } };
+    }).grpc.reflection.v1alpha.ServerReflection;
+    const client = new Reflection(agent.grpcTarget, grpc.credentials.createInsecure());
+    type Answer = { listServicesResponse?: { service: Array<{ name: string }> }; fileDescriptorResponse?: { fileDescriptorProto: Buffer[] }; errorResponse?: { errorMessage: string } };
+    const ask = (request: object) =>
+      new Promise<Answer>((resolve, reject) => {
+        const call = (client as unknown as { ServerReflectionInfo(): grpc.ClientDuplexStream<object, Answer> }).ServerReflectionInfo();
+        call.on("data", (answer: Answer) => {
+          resolve(answer);
+          call.end();
+        });
+        call.on("error", reject);
+        call.write(request);
+      });
+    try {
+      const names = (await ask({ listServices: "" })).listServicesResponse?.service.map((s) => s.name) ?? [];
+      expect(names).toEqual(expect.arrayContaining(["lf.a2a.v1.A2AService", "a2a.v1.A2AService"]));
+      for (const [symbol, rpc] of [
+        ["a2a.v1.A2AService", "TaskSubscription"],
+        ["lf.a2a.v1.A2AService", "SubscribeToTask"],
+      ] as const) {
+        const answer = await ask({ fileContainingSymbol: symbol });
+        expect(answer.errorResponse).toBeUndefined();
+        expect(Buffer.concat(answer.fileDescriptorResponse?.fileDescriptorProto ?? []).toString("latin1")).toContain(rpc);
+      }
     } finally {
       client.close();
       await agent.close();

@@ -175,7 +175,7 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
     const added = grpcService(more.spec, more.service, options);
     server.addService(added.definition, added.implementation);
   }
-  if (options.reflection) await addReflection(server, spec);
+  if (options.reflection) await addReflection(server, [spec, ...(options.services ?? []).map((more) => more.spec)]);
   const health = options.health ? await addHealth(server, [spec, ...(options.services ?? []).map((more) => more.spec)]) : undefined;
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
@@ -235,10 +235,12 @@ interface ProtoLoaderModule {
 }
 
 /** Adds @grpc/reflection's service, describing the binding's proto (loaded by name: both packages are optional). */
-async function addReflection(server: grpc.Server, spec: GrpcBindingSpec): Promise<void> {
+async function addReflection(server: grpc.Server, specs: readonly GrpcBindingSpec[]): Promise<void> {
   const reflection = await optional<ReflectionModule>("@grpc/reflection", "gRPC reflection");
   const loader = await optional<ProtoLoaderModule>("@grpc/proto-loader", "gRPC reflection");
-  new reflection.ReflectionService(loader.fromJSON(spec.proto, { keepCase: true })).addToServer(server);
+  // Each service's proto (a compat agent's two packages, a2a.v1 and lf.a2a.v1), in one package definition.
+  const definition = Object.assign({}, ...specs.map((s) => loader.fromJSON(s.proto, { keepCase: true }) as object)) as object;
+  new reflection.ReflectionService(definition).addToServer(server);
 }
 
 function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleUnaryCall<Buffer, Uint8Array> {
