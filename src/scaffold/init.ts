@@ -165,6 +165,8 @@ export async function init(options: InitOptions): Promise<InitResult> {
     transports,
     rest: transports.includes("rest"),
     grpc: transports.includes("grpc"),
+    /** A binding other than JSON-RPC: the tests' clients get its transport (the card may list no JSON-RPC). */
+    otherTransports: transports.some((t) => t !== "jsonrpc"),
     /** More than one binding: the README and the tests show each. */
     multiple: transports.length > 1,
     majorMinor: spec.split(".").slice(0, 2).join("."),

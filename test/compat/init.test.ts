@@ -59,6 +59,21 @@ describe("init --spec 0.3.0 --transports", () => {
     expect(tests.out).toMatch(/Tests\s+7 passed/);
   }, 180_000);
 
+  it.each([
+    ["0.3.0", "grpc", /Tests\s+4 passed/],
+    ["1.0.1", "rest", /Tests\s+8 passed/],
+  ] as const)("A2A %s with --transports %s only (no JSON-RPC): the config asks for it, the project type-checks and its tests call it", async (spec, transport, passed) => {
+    const only = join(tempDir("init-one-"), "agent");
+    await init({ dir: only, codegenSpec, framework: "node", spec, transports: [transport] });
+    expect(JSON.parse(readFileSync(join(only, "a2a-codegen.config.json"), "utf8"))).toMatchObject({ transports: [transport] });
+    symlinkSync(join(ROOT, "node_modules"), join(only, "node_modules"), "dir");
+    const typecheck = run(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit"], only);
+    expect(typecheck.out).toBe("");
+    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--dir", "test"], only);
+    expect(tests.code, tests.out).toBe(0);
+    expect(tests.out).toMatch(passed);
+  }, 180_000);
+
   it("--transports chooses: REST only makes it the card's url and preferredTransport; JSON-RPC only lists no additionalInterfaces; 0.2.5 has neither binding", async () => {
     const rest = join(tempDir("init-030-"), "rest");
     await init({ dir: rest, codegenSpec, framework: "node", spec: "0.3.0", transports: ["rest"] });
