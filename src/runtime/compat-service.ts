@@ -116,8 +116,12 @@ export class CompatService extends A2AService {
         );
       }
     }
+    // Errors only the primary defines that this service raises too (VersionNotSupportedError, -32009, for a
+    // request of another version) get the primary's statuses (HTTP 400, FAILED_PRECONDITION), not a 500.
+    const own = version.binding.errorStatus;
+    const binding = own && primary.binding.errorStatus ? { ...version.binding, errorStatus: { ...primary.binding.errorStatus, ...own } } : version.binding;
     // The compat service runs nothing itself: the runtime (executor, stores, push sender) is the primary's.
-    super(version.binding, { ...options, card, runtime: primary.runtime });
+    super(binding, { ...options, card, runtime: primary.runtime });
     this.primary = primary;
     this.mapping = version.mapping;
     this.compatCard = version.card as JsonObject | undefined;

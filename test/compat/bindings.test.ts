@@ -107,13 +107,15 @@ describe("version rules per binding", () => {
 
   it("HTTP+JSON: a 0.3 route with A2A-Version: 1.0 that 1.0 does not have (/v1/card) is VersionNotSupportedError (0.3's error object)", async () => {
     const answer = await get("/v1/card", { "A2A-Version": "1.0" });
-    expect(answer.status).toBeGreaterThanOrEqual(400);
+    // The status of 1.0's table (specification-1.0.1.md §5.4: VersionNotSupportedError is 400), 0.3 having none.
+    expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: -32009 });
     expect(String(answer.body.message)).toMatch(/this endpoint speaks 0\.3/);
   });
 
   it("HTTP+JSON: an unknown version is VersionNotSupportedError; an unknown route is the named version's 404", async () => {
     const unknown = await get("/v1/tasks/t1", { "A2A-Version": "0.9" });
+    expect(unknown.status).toBe(400);
     expect(unknown.body).toMatchObject({ code: -32009 });
     const missing03 = await get("/v1/nothing/here/at/all");
     expect(missing03.status).toBe(404);
