@@ -65,9 +65,11 @@ export async function emitCompat(
     for (const name of ["grpc.ts", "grpc-client.ts"]) files[name] = binding[name] as string;
     // The compat service also raises errors only the primary defines (VersionNotSupportedError, when a
     // 0.3 service is called with `a2a-version: 1.0`): their status is the primary's (FAILED_PRECONDITION), not UNKNOWN.
-    const extra = primary.errors.filter((e) => !compat.errors.some((c) => c.code === e.code));
+    // Named as the profiles name them (VersionNotSupported): the name picks the status and the ErrorInfo reason.
+    const known = new Set(Object.values(compat.profile.errorCodes));
+    const extra = Object.entries(primary.profile.errorCodes).filter(([, code]) => !known.has(code));
     if (extra.length > 0) {
-      const codes = `{ ...A2A_PROFILE.errorCodes, ${extra.map((e) => `${e.name}: ${e.code}`).join(", ")} }`;
+      const codes = `{ ...A2A_PROFILE.errorCodes, ${extra.map(([name, code]) => `${name}: ${code}`).join(", ")} }`;
       const text = files["grpc.ts"] as string;
       if (!text.includes("errorCodes: A2A_PROFILE.errorCodes,")) throw new Error("compat grpc.ts: the errorCodes line moved");
       files["grpc.ts"] = text.replace("errorCodes: A2A_PROFILE.errorCodes,", `// With ${primary.specVersion}'s errors the compat service raises too.\n  errorCodes: ${codes},`);

@@ -154,7 +154,14 @@ describe("version rules per binding", () => {
     raw.close();
   });
 
-  it("gRPC: 0.3's service refuses a2a-version 1.0 and 1.0's refuses a call without it (VersionNotSupportedError)", async () => {
+  it("gRPC: 0.3's service refuses a2a-version 1.0 and 1.0's refuses a call without it (VersionNotSupportedError, FAILED_PRECONDITION)", async () => {
+    const raw = new grpc.Client(agent.grpcTarget, grpc.credentials.createInsecure());
+    const metadata = new grpc.Metadata();
+    metadata.set("a2a-version", "1.0");
+    const refused = await new Promise<grpc.ServiceError | null>((resolve) => raw.makeUnaryRequest("/a2a.v1.A2AService/GetAgentCard", (b: Buffer) => b, (b: Buffer) => b, Buffer.alloc(0), metadata, (error) => resolve(error)));
+    // specification-1.0.1.md §5.4: VersionNotSupportedError is FAILED_PRECONDITION (0.3 defines no such error).
+    expect(refused?.code).toBe(grpc.status.FAILED_PRECONDITION);
+    raw.close();
     const compat = out.compatGrpcClient as unknown as { createGrpcTransport(target: string, options: object): { call(method: string, params: unknown): Promise<unknown>; close(): void } };
     const primary = out.grpcClient as unknown as typeof compat;
     const as1 = compat.createGrpcTransport(agent.grpcTarget, { headers: { "a2a-version": "1.0" } });
