@@ -73,7 +73,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("spec", { type: "string", describe: `spec version (default: ${defaultVersion()})` })
             .option("framework", { type: "string", choices: ["fastify", "express", "hono", "node"], default: "fastify" })
             .option("name", { type: "string", describe: "the agent's name (default: the folder's name)" })
-            .option("transports", { type: "array", string: true, describe: "bindings the agent serves: jsonrpc, rest, grpc, comma- or space-separated (default: every one the version has; 1.0.1: all three)" })
+            .option("transports", { type: "array", string: true, describe: "bindings the agent serves: jsonrpc, rest, grpc, comma- or space-separated (default: every one the version has; 0.3.0 and 1.0.1: all three)" })
             .option("store", { type: "string", choices: ["memory", "postgres", "redis"], default: "memory", describe: "where tasks are kept: memory (one process), or postgres/redis read from A2A_STORE_URL (several instances)" })
             .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
             .option("compat", { type: "string", describe: "an older version the agent serves too (default: 0.3.0 for 1.0.1); --no-compat serves the spec version only" })

@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
-import { compatFolder, emitCompat } from "./compat/emit.js";
+import { compatServerFacts, emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
@@ -124,7 +124,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
     if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
-    Object.assign(files, emitServer(ir, templates, header, frameworks, options.compat !== undefined ? { version: options.compat, folder: compatFolder(options.compat), card: options.card !== undefined } : undefined));
+    // What server/core.ts and server/grpc.ts need of the compat version (read once: it loads the version's IR).
+    const compatFacts = options.compat !== undefined ? compatServerFacts(options.compat, options.card !== undefined, (options.transports ?? []).includes("grpc")) : undefined;
+    Object.assign(files, emitServer(ir, templates, header, frameworks, compatFacts));
     if (options.card !== undefined) {
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header);
@@ -132,7 +134,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const transports = options.transports ?? [];
     const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
     if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
-    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header));
+    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header, compatFacts?.grpc ? compatFacts.folder : undefined));
     for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options, ir) ?? true)).sort()) {
       files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
       if (OPTIONAL_RUNTIME[name] === undefined) copiedByDefault.add(`runtime/${name}`);
@@ -142,7 +144,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   });
   if (options.compat !== undefined) {
     const card = options.card === undefined ? undefined : { path: resolve(cwd, options.card), displayPath: displayPath(resolve(cwd, options.card), cwd) };
-    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates, card)));
+    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates, card, (options.transports ?? []).includes("grpc"))));
   }
   // Only the runtime files the output's frameworks and features reach (a node-only server has no web adapter).
   for (const unused of unusedRuntimeFiles(files, copiedByDefault)) delete files[unused];

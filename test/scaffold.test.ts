@@ -81,6 +81,20 @@ async function serve(dir: string): Promise<{ child: ChildProcess; url: string; e
   return { child, url: `http://127.0.0.1:${port}`, exited };
 }
 
+/** Resolves once no process of the group is left; fails after `timeoutMs`. */
+async function groupGone(pgid: number, timeoutMs = 15_000): Promise<void> {
+  const deadline = Date.now() + timeoutMs;
+  for (;;) {
+    try {
+      process.kill(-pgid, 0);
+    } catch {
+      return;
+    }
+    if (Date.now() > deadline) throw new Error(`process group ${pgid} still running ${timeoutMs} ms after npm exited`);
+    await new Promise((resolve) => setTimeout(resolve, 50));
+  }
+}
+
 async function talk(dir: string, url: string): Promise<void> {
   const { A2AClient } = (await import(join(dir, "generated", "client.ts"))) as typeof import("../generated/a2a-0.3.0/client.js");
   const client = await A2AClient.fromAgentUrl(url);
@@ -106,12 +120,33 @@ async function talkEveryBinding(dir: string, url: string): Promise<void> {
   const any = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport] });
   const interfaces = (any.card?.supportedInterfaces ?? []).map((i) => [i.protocolBinding, i.url, i.protocolVersion]);
   const port = Number(new URL(url).port);
-  // With --compat 0.3.0 (init's default for 1.0.1), JSON-RPC is listed for 0.3 clients too (docs/compat.md).
+  // With --compat 0.3.0 (init's default for 1.0.1), each binding is listed for 0.3 clients too (docs/compat.md).
   expect(interfaces).toEqual([
     ["JSONRPC", `${url}/`, "1.0"],
     ["JSONRPC", `${url}/`, "0.3"],
     ["HTTP+JSON", `${url}/rest`, "1.0"],
+    ["HTTP+JSON", `${url}/rest`, "0.3"],
     ["GRPC", `127.0.0.1:${port + 1}`, "1.0"],
+    ["GRPC", `127.0.0.1:${port + 1}`, "0.3"],
+  ]);
+  for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
+    const client = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport], binding });
+    expect(client.transport.binding).toBe(binding);
+    expect(JSON.stringify(await client.sendMessage(A2AClient.sendParams("hello")))).toContain("You said: hello");
+  }
+}
+
+/** A 0.3.0 project (issue 9): its card's `url` + `preferredTransport` and `additionalInterfaces` name the three bindings where they are served; the generated client answers over each. */
+async function talkEveryBinding03(dir: string, url: string): Promise<void> {
+  const { A2AClient, restTransport } = (await import(join(dir, "generated", "client.ts"))) as typeof import("../generated/a2a-0.3.0/client.js");
+  const { grpcTransport } = (await import(join(dir, "generated", "grpc-client.ts"))) as { grpcTransport: ClientTransportFactory };
+  const any = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport] });
+  const port = Number(new URL(url).port);
+  expect([any.card?.url, any.card?.preferredTransport]).toEqual([`${url}/`, "JSONRPC"]);
+  expect(any.card?.additionalInterfaces).toEqual([
+    { url: `${url}/`, transport: "JSONRPC" },
+    { url: `${url}/rest`, transport: "HTTP+JSON" },
+    { url: `127.0.0.1:${port + 1}`, transport: "GRPC" },
   ]);
   for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
     const client = await A2AClient.fromAgentUrl(url, { transports: [restTransport, grpcTransport], binding });
@@ -154,15 +189,17 @@ describe("a2a-codegen init", () => {
     } finally {
       process.kill(-(server.child.pid as number), "SIGTERM");
     }
-    // Stopped cleanly: the process is gone and the port is free.
+    // Stopped cleanly: the processes are gone (npm may exit before the node process it ran has closed its
+    // servers: the whole process group is waited for) and the port is free.
     await server.exited;
+    await groupGone(server.child.pid as number);
     await expect(fetch(server.url)).rejects.toThrow();
   });
 
   it("the project's own tests and type-check pass", () => {
     const test = sh("npm", ["test"], first);
-    // The 4 contract tests, one answer over each of the three bindings, and the 4 of a 0.3 client (--compat 0.3.0 by default).
-    expect(test.out).toMatch(/11 passed/);
+    // The 4 contract tests, one answer over each of the three bindings, and the 4 of a 0.3 client with its answer over each binding (--compat 0.3.0 by default).
+    expect(test.out).toMatch(/14 passed/);
     expect(test.code).toBe(0);
     const check = sh("npm", ["run", "check"], first);
     expect(check.code, check.out).toBe(0);
@@ -183,17 +220,20 @@ describe("a2a-codegen init", () => {
     const init = sh(codegenIn(first), ["init", `agent-${framework}-${spec}`, "--framework", framework, "--spec", spec], work);
     expect(init.code, init.out).toBe(0);
     const dir = join(work, `agent-${framework}-${spec}`);
-    // Versions without a proto serve JSON-RPC only, and need no gRPC package.
+    // Versions without a proto serve JSON-RPC only, and need no gRPC package; 0.3.0 (its proto bundled) serves the three bindings.
     const deps = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Record<string, string> }).dependencies;
-    expect(deps["@grpc/grpc-js"]).toBeUndefined();
+    if (spec === "0.3.0") expect(deps["@grpc/grpc-js"]).toBeDefined();
+    else expect(deps["@grpc/grpc-js"]).toBeUndefined();
     symlinkSync(join(first, "node_modules"), join(dir, "node_modules"), "dir");
     const typecheck = sh("npm", ["run", "typecheck"], dir);
     expect(typecheck.code, typecheck.out).toBe(0);
     const test = sh("npm", ["test"], dir);
-    expect(test.out).toMatch(/4 passed/);
+    // 0.3.0: the 4 contract tests and one answer over each binding.
+    expect(test.out).toMatch(spec === "0.3.0" ? /7 passed/ : /4 passed/);
     const server = await serve(dir);
     try {
       await talk(dir, server.url);
+      if (spec === "0.3.0") await talkEveryBinding03(dir, server.url);
     } finally {
       process.kill(-(server.child.pid as number), "SIGTERM");
     }

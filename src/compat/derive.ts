@@ -152,6 +152,9 @@ class Deriver {
     for (const f of rule.fields) {
       if (!(f.field in cProps)) throw new CodegenError(`compat table: ${this.compat.specVersion} ${this.compat.facts.agentCardType} has no field "${f.field}"`);
     }
+    if (rule.interfaces && !(rule.interfaces.field in cProps)) {
+      throw new CodegenError(`compat table: ${this.compat.specVersion} ${this.compat.facts.agentCardType} has no field "${rule.interfaces.field}" to list the dual card's interfaces in`);
+    }
     return rule;
   }
 

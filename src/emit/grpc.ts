@@ -150,7 +150,13 @@ export function grpcRpcs(protoPath: string, version: string): GrpcRpcFact[] {
 }
 
 /** The files of the gRPC binding for `ir`'s version (paths relative to the output folder). */
-export function emitGrpc(ir: ProtocolIR, schemaPath: string, header: string): Record<string, string> {
+export function emitGrpc(
+  ir: ProtocolIR,
+  schemaPath: string,
+  header: string,
+  /** The folder of a compat version whose gRPC binding is generated too (compat/a2a-0.3.0): serveGrpc serves its service beside this one. */
+  compatFolder?: string,
+): Record<string, string> {
   const protoPath = protoPathOf(schemaPath);
   if (protoPath === undefined) {
     throw new CodegenError(`the gRPC binding needs the version's proto; A2A ${ir.specVersion} has none (gRPC is defined from 0.3.0 on)`, { kind: "usage" });
@@ -183,7 +189,7 @@ ${shapes ? `  shapes: ${shapes.name},\n` : ""}  proto: ${JSON.stringify(descript
  *   const grpc = await serveGrpc(core, { port: 50051 }); // gRPC on its own port
  */
 import { A2A_GRPC_BINDING } from "../grpc.js";
-import { grpcService as bindingService, serveGrpc as serveBinding, type GrpcServeOptions, type GrpcServerHandle, type GrpcServeTarget, type GrpcServiceOptions } from "../runtime/grpc/server.js";
+${compatFolder ? `import { A2A_GRPC_BINDING as COMPAT_GRPC_BINDING } from "../${compatFolder}/grpc.js";\n` : ""}import { grpcService as bindingService, serveGrpc as serveBinding, type GrpcServeOptions, type GrpcServerHandle, type GrpcServeTarget, type GrpcServiceOptions } from "../runtime/grpc/server.js";
 
 export type { A2AServiceLike, GrpcCallContext, GrpcServeOptions, GrpcServerHandle, GrpcServeTarget } from "../runtime/grpc/server.js";
 
@@ -193,7 +199,14 @@ export type { A2AServiceLike, GrpcCallContext, GrpcServeOptions, GrpcServerHandl
  * otherwise) or a service of your own.
  */
 export function serveGrpc(target: GrpcServeTarget, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
-  return serveBinding(A2A_GRPC_BINDING, target, options);
+${
+  compatFolder
+    ? `  // A core that serves the compat version too: its gRPC service (another proto package) on the same port.
+  const compat = "service" in target ? target.compatService : undefined;
+  if (compat) return serveBinding(A2A_GRPC_BINDING, target, { ...options, services: [...(options.services ?? []), { spec: COMPAT_GRPC_BINDING, service: compat }] });
+`
+    : ""
+}  return serveBinding(A2A_GRPC_BINDING, target, options);
 }
 
 /** The grpc-js service definition and implementation, to add to a grpc.Server of your own. */

@@ -15,7 +15,17 @@ export function emitServer(
   header: string,
   frameworks: readonly Framework[] = FRAMEWORKS,
   /** A second version served too (--compat): its version and the folder of its files (compat/emit.ts). */
-  compat?: { version: string; folder: string; /** Whether the project's card is emitted in the compat shape too (compat/…/card.ts). */ card: boolean },
+  compat?: {
+    version: string;
+    folder: string;
+    /** Whether the project's card is emitted in the compat shape too (compat/…/card.ts). */
+    card: boolean;
+    /** Whether the compat version has HTTP+JSON routes (its proto's google.api.http rules) and wire shapes of its own. */
+    httpRoutes?: boolean;
+    wireShapes?: boolean;
+    /** Whether its gRPC binding is generated too (compat/…/grpc.ts; --transports grpc). */
+    grpc?: boolean;
+  },
 ): Record<string, string> {
   const view = {
     header,

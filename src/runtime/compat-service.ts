@@ -3,15 +3,17 @@
  * version (0.3.0) that validates a request against that version's schema, converts its params to the
  * primary version's (1.0.1) with the mapping interpreter (compat.ts), runs them on the primary service
  * (one executor, one task store, one runtime), and converts its result, every streamed event and every
- * error back. Because it is an A2AService, every binding serves it as it serves the primary one; the
+ * error back. Because it is an A2AService, every binding serves it as it serves the primary one: the
  * JSON-RPC binding picks one of the two per request with `route` (compat-route.ts: the A2A-Version header,
- * absent meaning 0.3 per 1.0.1 §3.2.6, and the method name). Push configs a compat client registers are
+ * absent meaning 0.3 per 1.0.1 §3.2.6, and the method name); the HTTP+JSON binding serves each version's
+ * routes (0.3's under `/v1/`), a path both have going to the version the A2A-Version header names; gRPC
+ * serves each version's service (0.3 `a2a.v1.A2AService`, 1.0 `lf.a2a.v1.A2AService`) on one port. Push configs a compat client registers are
  * stored with its version, and their notifications carry the compat version's payload (`pushPayload`).
  *
  * Copied into the output only with `generate --compat`; the generated server/core.ts builds it.
  */
 import { A2AError } from "./a2a-error.js";
-import { dualCard } from "./compat-card.js";
+import { compatWireCard, dualCard, unservedCompatInterfaces } from "./compat-card.js";
 import { majorMinor, routeByVersion } from "./compat-route.js";
 import { VersionConverter, type Loss, type MethodMapping, type VersionMapping } from "./compat.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
@@ -32,6 +34,8 @@ export interface CompatVersion {
   readonly extendedCard?: object;
   /** Receives what a conversion could not carry over (a 0.3 field 1.0 has no place for, ...); by default dropped. */
   readonly onLoss?: (loss: Loss) => void;
+  /** Whether the output serves this version over gRPC too (generated with `--transports grpc`: server/grpc.ts serves its service beside the primary's). */
+  readonly grpc?: boolean;
 }
 
 /** Builds the second version a server serves (ServerOptions.compat). */
@@ -39,11 +43,17 @@ export function serveCompat(version: CompatVersion): SecondVersion {
   const converter = new VersionConverter(version.mapping, version.onLoss ? { onLoss: version.onLoss } : {});
   return {
     pushPayload: compatPushPayload(version.mapping, converter),
-    serve(primary, options) {
-      const service = new CompatService(primary, version, options);
-      return { service, route: versionRouter(primary, service) };
+    grpc: version.grpc === true,
+    serve(primary, options, offered) {
+      const service = new CompatService(primary, version, options, compatBindings(version, offered));
+      return { service, route: versionRouter(primary, service), bindings: service.bindings };
     },
   };
+}
+
+/** Of the bindings the primary version is served on, those the compat version has too (HTTP+JSON: routes from its proto; gRPC: generated). */
+export function compatBindings(version: CompatVersion, offered: readonly string[]): string[] {
+  return offered.filter((b) => b === "JSONRPC" || (b === "HTTP+JSON" && version.binding.httpRoutes !== undefined) || (b === "GRPC" && version.grpc === true));
 }
 
 /**
@@ -87,19 +97,39 @@ export class CompatService extends A2AService {
   readonly mapping: VersionMapping;
   /** The primary version's service, which runs every call. */
   readonly primary: A2AService;
+  /** The bindings this version is served on (its dual card lists each): "JSONRPC", "HTTP+JSON", "GRPC". */
+  readonly bindings: readonly string[];
   private readonly compatCard: JsonObject | undefined;
+  private readonly compatExtendedCard: JsonObject | undefined;
 
-  constructor(primary: A2AService, version: CompatVersion, options: ServiceOptions) {
+  constructor(primary: A2AService, version: CompatVersion, options: ServiceOptions, bindings: readonly string[] = ["JSONRPC"]) {
     const rule = version.mapping.card;
-    const card = rule ? dualCard(rule, options.card as JsonObject, version.card as JsonObject | undefined) : (options.card as JsonObject);
+    const card = rule ? dualCard(rule, options.card as JsonObject, version.card as JsonObject | undefined, bindings) : (options.card as JsonObject);
+    if (rule) {
+      // The startup check of the card's interfaces, for the compat form too: each binding it lists is served in the compat version.
+      const unserved = unservedCompatInterfaces(rule, card, bindings);
+      if (unserved.length > 0) {
+        const first = unserved[0] as { binding: string; url: string | undefined };
+        throw new Error(
+          `the agent card's ${version.mapping.compat} form lists a ${first.binding || "nameless"} interface (${first.url ?? "no url"}) that is not served to ${majorMinor(version.mapping.compat)} clients ` +
+            `(served to them: ${bindings.join(", ") || "none"}): serve that binding in both versions, or remove it from the card`,
+        );
+      }
+    }
+    // Errors only the primary defines that this service raises too (VersionNotSupportedError, -32009, for a
+    // request of another version) get the primary's statuses (HTTP 400, FAILED_PRECONDITION), not a 500.
+    const own = version.binding.errorStatus;
+    const binding = own && primary.binding.errorStatus ? { ...version.binding, errorStatus: { ...primary.binding.errorStatus, ...own } } : version.binding;
     // The compat service runs nothing itself: the runtime (executor, stores, push sender) is the primary's.
-    super(version.binding, { ...options, card, runtime: primary.runtime });
+    super(binding, { ...options, card, runtime: primary.runtime });
     this.primary = primary;
     this.mapping = version.mapping;
     this.compatCard = version.card as JsonObject | undefined;
+    this.bindings = bindings;
     const extended = version.extendedCard as JsonObject | undefined;
+    this.compatExtendedCard = extended;
     this.converter = new VersionConverter(version.mapping, {
-      hooks: { card: (value) => (rule && isObject(value) ? dualCard(rule, value, extended) : value) },
+      hooks: { card: (value) => (rule && isObject(value) ? dualCard(rule, value, extended, bindings) : value) },
       ...(version.onLoss ? { onLoss: version.onLoss } : {}),
     });
   }
@@ -110,7 +140,7 @@ export class CompatService extends A2AService {
    */
   override get card(): JsonObject {
     const rule = this.mapping.card;
-    return rule ? dualCard(rule, this.primary.card, this.compatCard) : this.primary.card;
+    return rule ? dualCard(rule, this.primary.card, this.compatCard, this.bindings) : this.primary.card;
   }
 
   /**
@@ -151,7 +181,11 @@ export class CompatService extends A2AService {
     if (!pair) return this.relay(() => this.primary.invoke(method, params, this.forPrimary(ctx), principal));
     // The extended card involves no task: this service answers it by its own version's rules (0.3: an
     // agent without one is AuthenticatedExtendedCardNotConfiguredError), converting the card it holds.
-    if (pair.role === "extendedCard") return this.converter.result(method, "toCompat", await super.invoke(method, params, ctx, principal));
+    if (pair.role === "extendedCard") {
+      const card = this.converter.result(method, "toCompat", await super.invoke(method, params, ctx, principal));
+      // On the compat proto's wire (HTTP+JSON, gRPC) its security schemes in its own form only.
+      return ctx.binding === "JSONRPC" || !this.mapping.card || !isObject(card) ? card : compatWireCard(this.mapping.card, card, this.compatExtendedCard);
+    }
     const converted = this.toPrimary(pair, params);
     const result = await this.relay(() => this.primary.invoke(pair.primary, converted, this.forPrimary(ctx), principal));
     return this.converter.result(method, "toCompat", result);

@@ -173,6 +173,12 @@ export interface DualCardRule {
    * primary card gets the fields of the compat card's entry of the same name (when a compat card is given).
    */
   readonly merge: readonly string[];
+  /**
+   * The compat card's list of interfaces (0.3 `additionalInterfaces`, entries `{ url, transport }`): the
+   * field and the name of its entries' binding field. The dual card lists there every binding compat
+   * clients are served on.
+   */
+  readonly interfaces?: { readonly field: string; readonly binding: string };
 }
 
 /** What one conversion did not carry over, at a JSON pointer of the source value. */

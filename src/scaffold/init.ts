@@ -131,10 +131,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
   // The IR of the version decides the card's shape, the bindings it has and the client's method names.
   const { ir } = await generate({ spec });
-  // The scaffold's card, server and tests are written for 1.0's interfaces: HTTP+JSON and gRPC for versions
-  // whose source is their proto (0.3.0's REST binding is generated and served, but not scaffolded yet).
-  const fromProto = irSourcePath(ir).endsWith(".proto");
-  const available: Transport[] = ["jsonrpc", ...(fromProto && httpRoutesFor(ir) ? (["rest"] as const) : []), ...(fromProto && protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
+  // HTTP+JSON and gRPC for versions with a proto (1.0.1's source; 0.3.0's beside its JSON Schema): the card
+  // lists them (1.0 supportedInterfaces; 0.3 preferredTransport + additionalInterfaces), the tests call each.
+  const available: Transport[] = ["jsonrpc", ...(httpRoutesFor(ir) ? (["rest"] as const) : []), ...(protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
   const transports = chooseTransports(options.transports, available, spec);
   const store = options.store ?? "memory";
   if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {
@@ -161,9 +160,13 @@ export async function init(options: InitOptions): Promise<InitResult> {
     streamMethod: stream ? clientMethodName(stream) : "stream",
     card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? [], transports), null, 2),
     interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
+    /** A 0.3 card: `url` is the `preferredTransport`'s, `additionalInterfaces` lists the others. */
+    preferredCard: ir.profile.objects.AgentCard?.properties.includes("preferredTransport") ?? false,
     transports,
     rest: transports.includes("rest"),
     grpc: transports.includes("grpc"),
+    /** A binding other than JSON-RPC: the tests' clients get its transport (the card may list no JSON-RPC). */
+    otherTransports: transports.some((t) => t !== "jsonrpc"),
     /** More than one binding: the README and the tests show each. */
     multiple: transports.length > 1,
     majorMinor: spec.split(".").slice(0, 2).join("."),
@@ -272,7 +275,7 @@ function chooseTransports(asked: readonly string[] | undefined, available: reado
   for (const name of names) {
     if (!(TRANSPORTS as readonly string[]).includes(name)) throw new CodegenError(`unknown transport "${name}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
     if (!(available as readonly string[]).includes(name)) {
-      throw new CodegenError(`the scaffold serves ${name === "rest" ? "HTTP+JSON" : "gRPC"} only for versions whose source is their proto (1.0.1); transports of ${spec}: ${available.join(", ")}`, { kind: "usage" });
+      throw new CodegenError(`A2A ${spec} has no ${name === "rest" ? "HTTP+JSON" : "gRPC"} binding (only 0.3.0 and 1.0.1 have a proto); transports of ${spec}: ${available.join(", ")}`, { kind: "usage" });
     }
   }
   if (names.length === 0) throw new CodegenError(`--transports names no binding; transports of ${spec}: ${available.join(", ")}`, { kind: "usage" });
@@ -285,11 +288,14 @@ function defaultCard(name: string, spec: string, properties: readonly string[], 
   const interfaces = transports.map((t) =>
     t === "grpc" ? { url: GRPC_TARGET, protocolBinding: "GRPC", protocolVersion } : t === "rest" ? { url: REST_URL, protocolBinding: "HTTP+JSON", protocolVersion } : { url: JSONRPC_URL, protocolBinding: "JSONRPC", protocolVersion },
   );
+  // 0.3: the first binding is `url` + `preferredTransport`; `additionalInterfaces` lists them all, the main one
+  // included (specification-0.3.0.md §5.6). Before 0.3: `url`, JSON-RPC.
+  const main = interfaces[0] ?? { url: JSONRPC_URL, protocolBinding: "JSONRPC" };
   if (properties.includes("protocolVersion")) card.protocolVersion = spec;
   Object.assign(card, {
     name,
     description: "An agent that echoes, streams your words back, and asks for your name.",
-    ...(properties.includes("supportedInterfaces") ? { supportedInterfaces: interfaces } : { url: JSONRPC_URL }),
+    ...(properties.includes("supportedInterfaces") ? { supportedInterfaces: interfaces } : { url: main.url }),
     version: "0.1.0",
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ["text/plain"],
@@ -304,7 +310,8 @@ function defaultCard(name: string, spec: string, properties: readonly string[], 
       },
     ],
   });
-  if (properties.includes("preferredTransport")) card.preferredTransport = "JSONRPC";
+  if (properties.includes("preferredTransport")) card.preferredTransport = main.protocolBinding;
+  if (properties.includes("additionalInterfaces") && interfaces.length > 1) card.additionalInterfaces = interfaces.map((i) => ({ url: i.url, transport: i.protocolBinding }));
   return card;
 }
 

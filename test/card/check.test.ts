@@ -144,8 +144,14 @@ describe("moving a scaffolded project to another spec version (the scaffold READ
     expect(converted.code, converted.stderr).toBe(0);
     expect(converted.stdout).toMatch(/^agent-card\.json: converted from A2A 0\.3\.0 to 1\.0\.1$/m);
     const card = JSON.parse(readFileSync(join(dir, "agent-card.json"), "utf8")) as Record<string, unknown>;
-    expect(card.supportedInterfaces).toEqual([{ url: "http://127.0.0.1:3000/", protocolBinding: "JSONRPC", protocolVersion: "1.0" }]);
+    // The 0.3.0 scaffold serves the three bindings (its url + preferredTransport, additionalInterfaces): all carried over.
+    expect(card.supportedInterfaces).toEqual([
+      { url: "http://127.0.0.1:3000/", protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: "http://127.0.0.1:3000/rest", protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      { url: "127.0.0.1:50051", protocolBinding: "GRPC", protocolVersion: "1.0" },
+    ]);
     expect(card).not.toHaveProperty("url");
+    expect(card).not.toHaveProperty("additionalInterfaces");
     expect(card).not.toHaveProperty("protocolVersion");
 
     const regenerated = run(["generate"], dir);

@@ -26,6 +26,11 @@ export interface CompatOutput {
   client: typeof import("../../generated/a2a-1.0.1/client.js");
   /** The 0.3.0 client of the compat folder. */
   compatClient: typeof import("../../generated/a2a-0.3.0/client.js");
+  /** server/grpc.ts: serves 1.0.1's gRPC service and, on a compat core, 0.3.0's beside it. */
+  grpc: { serveGrpc(core: object, options?: { port?: number; health?: boolean; reflection?: boolean }): Promise<{ port: number; close(): Promise<void> }> };
+  /** The gRPC client transports: 1.0.1's (grpc-client.ts) and 0.3.0's (compat/a2a-0.3.0/grpc-client.ts). */
+  grpcClient: { grpcTransport: unknown };
+  compatGrpcClient: { grpcTransport: unknown };
 }
 
 let output: Promise<CompatOutput> | undefined;
@@ -33,7 +38,7 @@ let output: Promise<CompatOutput> | undefined;
 /** The generated compat output (once per test file). */
 export function compatOutput(): Promise<CompatOutput> {
   output ??= (async () => {
-    const result = await generate({ spec: "1.0.1", compat: "0.3.0", out: join(projectTempDir("compat-agent-"), "a2a"), frameworks: ["node", "express", "fastify", "hono"] });
+    const result = await generate({ spec: "1.0.1", compat: "0.3.0", out: join(projectTempDir("compat-agent-"), "a2a"), frameworks: ["node", "express", "fastify", "hono"], transports: ["jsonrpc", "rest", "grpc"] });
     const dir = writeResult(result).outDir;
     const load = (file: string) => import(join(dir, file));
     return {
@@ -45,6 +50,9 @@ export function compatOutput(): Promise<CompatOutput> {
       hono: await load("server/hono.ts"),
       client: await load("client.ts"),
       compatClient: await load("compat/a2a-0.3.0/client.ts"),
+      grpc: await load("server/grpc.ts"),
+      grpcClient: await load("grpc-client.ts"),
+      compatGrpcClient: await load("compat/a2a-0.3.0/grpc-client.ts"),
     } as CompatOutput;
   })();
   return output;
@@ -55,6 +63,10 @@ export interface CompatAgent {
   core: { bus: { listenerCount(id?: string): number } };
   baseUrl: string;
   rpcUrl: string;
+  /** The HTTP+JSON interface's URL (`${baseUrl}/rest`), when the card lists it. */
+  restUrl: string;
+  /** The gRPC interface (`127.0.0.1:port`), when the card lists it. */
+  grpcTarget: string;
   card: Json;
   close(): Promise<void>;
 }
@@ -67,6 +79,10 @@ export interface CompatSetup {
   /** ServerOptions.compat of the generated core (false: 1.0.1 only). */
   compat?: false | Json;
   losses?: unknown[];
+  /** Bindings the card lists and the agent serves beside JSON-RPC (HTTP+JSON under /rest; gRPC on its own port). */
+  bindings?: ReadonlyArray<"HTTP+JSON" | "GRPC">;
+  /** More options of serveGrpc (e.g. `health: true`). */
+  grpcOptions?: Json;
 }
 
 /** A 1.0.1 agent serving 0.3.0 too, on 127.0.0.1 behind `framework`. */
@@ -77,6 +93,12 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
   const baseUrl = `http://127.0.0.1:${port}`;
   const card = { ...testCard("1.0.1", { ...(setup.auth ? { auth: setup.auth } : {}), ...(setup.extendedCard ? { extendedCard: setup.extendedCard } : {}) }), ...setup.card };
   for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
+  const bindings = setup.bindings ?? [];
+  const grpcPort = bindings.includes("GRPC") ? await freePort() : 0;
+  const restUrl = `${baseUrl}/rest`;
+  const grpcTarget = `127.0.0.1:${grpcPort}`;
+  if (bindings.includes("HTTP+JSON")) (card.supportedInterfaces as Json[]).push({ url: restUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" });
+  if (bindings.includes("GRPC")) (card.supportedInterfaces as Json[]).push({ url: grpcTarget, protocolBinding: "GRPC", protocolVersion: "1.0" });
   // An extended card needs a security scheme (1.0.1 §13.3): the harness's bearer scheme and verifier, and
   // the secured card in 0.3's shape too (as `--card` generates it), so that 0.3 clients see the scheme.
   const auth = setup.auth ?? (setup.extendedCard ? TEST_AUTH : undefined);
@@ -93,6 +115,7 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
     ...(setup.extendedCard ? { extendedCard: { ...card, ...setup.extendedCard } } : {}),
     ...(auth ? { auth } : {}),
     compat,
+    ...(bindings.includes("GRPC") ? { transports: ["GRPC"] } : {}),
     heartbeatMs: 0,
     pushNotifications: { allow: ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },
     logger: { error: () => undefined, warn: () => undefined },
@@ -125,7 +148,15 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
     });
     close = () => closeServer(server as Server);
   }
-  return { core: core as unknown as CompatAgent["core"], baseUrl, rpcUrl: `${baseUrl}/a2a`, card, close };
+  if (bindings.includes("GRPC")) {
+    const grpc = await out.grpc.serveGrpc(core, { ...setup.grpcOptions, port: grpcPort });
+    const closeHttp = close;
+    close = async () => {
+      await grpc.close();
+      await closeHttp();
+    };
+  }
+  return { core: core as unknown as CompatAgent["core"], baseUrl, rpcUrl: `${baseUrl}/a2a`, restUrl, grpcTarget, card, close };
 }
 
 function listen(server: Server, port: number): Promise<void> {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { A2AClient as Generated03 } from "../../generated/a2a-0.3.0/client.js";
 import { A2AClient as Generated1 } from "../../generated/a2a-1.0.1/client.js";
 import { sdkSend } from "../interop/sdk-v1-wire.js";
-import { dualCard } from "../../src/runtime/compat-card.js";
+import { dualCard, unservedCompatInterfaces } from "../../src/runtime/compat-card.js";
 import { derived, validator } from "./support.js";
 
 /**
@@ -126,11 +126,63 @@ describe("the dual agent card", () => {
       ],
       url: ENDPOINT,
       preferredTransport: "JSONRPC",
+      // specification-0.3.0.md §5.6: additionalInterfaces "SHOULD include all supported transports, including the main URL's".
+      additionalInterfaces: [{ url: ENDPOINT, transport: "JSONRPC" }],
       protocolVersion: "0.3.0",
       supportsAuthenticatedExtendedCard: false,
     });
     expect(dualCard(rule!, card)).toEqual(card); // idempotent
     expect(primaryCard.supportedInterfaces).toHaveLength(1); // the input is not modified
+  });
+
+  describe("an agent serving 0.3 on JSON-RPC, HTTP+JSON and gRPC (specification-0.3.0.md §5.6: every transport declared)", () => {
+    const REST = `${BASE}/rest`;
+    const GRPC = "agent.test:50051";
+    const three = {
+      ...primaryCard,
+      supportedInterfaces: [
+        { url: REST, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+        { url: ENDPOINT, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: GRPC, protocolBinding: "GRPC", protocolVersion: "1.0" },
+      ],
+    };
+
+    it("each served binding is listed again under 0.3, the main 0.3 interface is the rule's (JSON-RPC), additionalInterfaces names all three", () => {
+      const served = dualCard(rule!, three, undefined, ["JSONRPC", "HTTP+JSON", "GRPC"]);
+      expect((served.supportedInterfaces as Array<Record<string, unknown>>).map((i) => `${String(i.protocolBinding)} ${String(i.protocolVersion)}`)).toEqual([
+        "HTTP+JSON 1.0",
+        "HTTP+JSON 0.3",
+        "JSONRPC 1.0",
+        "JSONRPC 0.3",
+        "GRPC 1.0",
+        "GRPC 0.3",
+      ]);
+      expect(served.url).toBe(ENDPOINT);
+      expect(served.preferredTransport).toBe("JSONRPC");
+      expect(served.additionalInterfaces).toEqual([
+        { url: ENDPOINT, transport: "JSONRPC" },
+        { url: REST, transport: "HTTP+JSON" },
+        { url: GRPC, transport: "GRPC" },
+      ]);
+      expect(validator("0.3.0", "AgentCard")(served)).toBe(true);
+      expect(validator("1.0.1", "AgentCard")(served)).toBe(true);
+      expect(unservedCompatInterfaces(rule!, served, ["JSONRPC", "HTTP+JSON", "GRPC"])).toEqual([]);
+    });
+
+    it("a binding not served to 0.3 clients is not in the 0.3 form; one listed anyway is named by the startup check", () => {
+      const served = dualCard(rule!, three, undefined, ["JSONRPC", "HTTP+JSON"]);
+      expect(served.additionalInterfaces).toEqual([
+        { url: ENDPOINT, transport: "JSONRPC" },
+        { url: REST, transport: "HTTP+JSON" },
+      ]);
+      expect((served.supportedInterfaces as Array<Record<string, unknown>>).filter((i) => i.protocolVersion === "0.3").map((i) => i.protocolBinding)).toEqual(["HTTP+JSON", "JSONRPC"]);
+      expect(unservedCompatInterfaces(rule!, served, ["JSONRPC"])).toEqual([{ binding: "HTTP+JSON", url: REST }]);
+    });
+
+    it("without JSON-RPC, the first served binding is the main 0.3 interface", () => {
+      const served = dualCard(rule!, three, undefined, ["HTTP+JSON", "GRPC"]);
+      expect([served.url, served.preferredTransport]).toEqual([REST, "HTTP+JSON"]);
+    });
   });
 
   it("validates as a 1.0.1 AgentCard and as a 0.3.0 AgentCard (both schemas leave unknown fields open)", () => {

@@ -20,6 +20,72 @@ import { ROOT, tempDir } from "../helpers.js";
  * scaffold from the packed tarball is test/scaffold.test.ts).
  */
 const codegenSpec = `file:${ROOT}`;
+
+/**
+ * `init --spec 0.3.0` serves JSON-RPC, HTTP+JSON and gRPC too (issue 9), with the same `--transports` choice
+ * as 1.0.1: a 0.3 card (`url` + `preferredTransport`, `additionalInterfaces` with every binding, §5.6), and
+ * the project's tests calling each binding.
+ */
+describe("init --spec 0.3.0 --transports", () => {
+  let dir: string;
+  beforeAll(async () => {
+    dir = join(tempDir("init-030-"), "agent");
+    const result = await init({ dir, codegenSpec, framework: "hono", spec: "0.3.0" });
+    expect(result.compat).toBeUndefined();
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  }, 120_000);
+
+  it("by default the three bindings: the card's 0.3 fields, the config, the gRPC files and package", () => {
+    const card = JSON.parse(readFileSync(join(dir, "agent-card.json"), "utf8")) as Json;
+    expect(card).toMatchObject({ url: "http://127.0.0.1:3000/", preferredTransport: "JSONRPC" });
+    expect(card.additionalInterfaces).toEqual([
+      { url: "http://127.0.0.1:3000/", transport: "JSONRPC" },
+      { url: "http://127.0.0.1:3000/rest", transport: "HTTP+JSON" },
+      { url: "127.0.0.1:50051", transport: "GRPC" },
+    ]);
+    expect(JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8"))).toMatchObject({ spec: "0.3.0", transports: ["jsonrpc", "rest", "grpc"] });
+    for (const file of ["grpc.ts", "grpc-client.ts", "server/grpc.ts"]) expect(existsSync(join(dir, "generated", file)), file).toBe(true);
+    expect((JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Json }).dependencies["@grpc/grpc-js"]).toBeDefined();
+    expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("curl -s http://127.0.0.1:3000/rest/v1/message:send");
+  });
+
+  it("the project type-checks, and its contract tests answer over each binding", () => {
+    const typecheck = run(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit"], dir);
+    expect(typecheck.out).toBe("");
+    expect(typecheck.code).toBe(0);
+    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--dir", "test", "--reporter", "verbose"], dir);
+    expect(tests.code, tests.out).toBe(0);
+    for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) expect(tests.out).toContain(`answers over ${binding}`);
+    expect(tests.out).toMatch(/Tests\s+7 passed/);
+  }, 180_000);
+
+  it.each([
+    ["0.3.0", "grpc", /Tests\s+4 passed/],
+    ["1.0.1", "rest", /Tests\s+8 passed/],
+  ] as const)("A2A %s with --transports %s only (no JSON-RPC): the config asks for it, the project type-checks and its tests call it", async (spec, transport, passed) => {
+    const only = join(tempDir("init-one-"), "agent");
+    await init({ dir: only, codegenSpec, framework: "node", spec, transports: [transport] });
+    expect(JSON.parse(readFileSync(join(only, "a2a-codegen.config.json"), "utf8"))).toMatchObject({ transports: [transport] });
+    symlinkSync(join(ROOT, "node_modules"), join(only, "node_modules"), "dir");
+    const typecheck = run(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit"], only);
+    expect(typecheck.out).toBe("");
+    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--dir", "test"], only);
+    expect(tests.code, tests.out).toBe(0);
+    expect(tests.out).toMatch(passed);
+  }, 180_000);
+
+  it("--transports chooses: REST only makes it the card's url and preferredTransport; JSON-RPC only lists no additionalInterfaces; 0.2.5 has neither binding", async () => {
+    const rest = join(tempDir("init-030-"), "rest");
+    await init({ dir: rest, codegenSpec, framework: "node", spec: "0.3.0", transports: ["rest"] });
+    const card = JSON.parse(readFileSync(join(rest, "agent-card.json"), "utf8")) as Json;
+    expect(card).toMatchObject({ url: "http://127.0.0.1:3000/rest", preferredTransport: "HTTP+JSON" });
+    expect(card.additionalInterfaces).toBeUndefined();
+    const plain = join(tempDir("init-030-"), "plain");
+    await init({ dir: plain, codegenSpec, framework: "node", spec: "0.3.0", transports: ["jsonrpc"] });
+    expect(JSON.parse(readFileSync(join(plain, "agent-card.json"), "utf8"))).not.toHaveProperty("additionalInterfaces");
+    await expect(init({ dir: join(tempDir("init-030-"), "old"), codegenSpec, spec: "0.2.5", transports: ["grpc"] })).rejects.toThrow("A2A 0.2.5 has no gRPC binding");
+  }, 120_000);
+});
 type Json = Record<string, unknown>;
 
 function run(command: string, args: string[], cwd: string) {
@@ -55,9 +121,17 @@ describe("init --compat", () => {
     expect(tests.code, tests.out).toBe(0);
     expect(tests.out).toContain("agent, called by an A2A 0.3 client");
     expect(tests.out).toContain("a task the 0.3 client starts, the 1.0 client finishes");
-    // 4 contract tests, one answer per binding (3), and the 4 of the 0.3 client.
-    expect(tests.out).toMatch(/Tests\s+11 passed/);
+    // 0.3 on every binding the card lists (issue 9): 0.3's REST routes and gRPC service beside 1.0's.
+    for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) expect(tests.out).toContain(`answers a 0.3 client over ${binding}`);
+    // 4 contract tests, one answer per binding (3), the 4 of the 0.3 client and its answer per binding (3).
+    expect(tests.out).toMatch(/Tests\s+14 passed/);
   }, 180_000);
+
+  it("the card lists each binding for 0.3 clients too, and the README says where they are served", () => {
+    const readme = readFileSync(join(dir, "README.md"), "utf8");
+    expect(readme).toContain("0.3 clients are served on every\nbinding the card lists");
+    expect(readme).toContain("/rest/v1/");
+  });
 
   it("--no-compat (compat: false) serves 1.0.1 only; a version without a mapping has none; an unknown pair is a usage error", async () => {
     const plain = join(tempDir("compat-init-"), "plain");

@@ -1,13 +1,17 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { capturingFetch, checkCaptured, FRAMEWORKS, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../server/harness.js";
+import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../server/harness.js";
 import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "./agent.js";
+import { validator } from "./support.js";
 
 /**
  * The protocol suite against one compat agent (issue 10: `generate --spec 1.0.1 --compat 0.3.0`, one
  * `createA2AServer`, one executor, one store), run twice: with the generated 0.3.0 client (no A2A-Version
  * header: 0.3, specification-1.0.1.md §3.2.6) and with the generated 1.0.1 client (`A2A-Version: 1.0`), on
- * all four adapters. Every response body and SSE event is checked against the caller's version's schema
- * by an independent Ajv (test/server/harness.ts), so a 0.3 client never sees a 1.0 shape, nor the reverse.
+ * every binding (issue 9): JSON-RPC and HTTP+JSON on all four adapters (0.3's REST routes are `/v1/…`
+ * beside 1.0's, specification-0.3.0.md §3.5.6), and gRPC on grpc-js (0.3's `a2a.v1.A2AService` beside
+ * 1.0's `lf.a2a.v1.A2AService` on one port). Every response body and SSE event is checked against the
+ * caller's version's schema by an independent Ajv (test/server/harness.ts; 0.3's REST wire against its
+ * proto too; gRPC results as the client decoded them), so a 0.3 client never sees a 1.0 shape, nor the reverse.
  */
 type Json = Record<string, unknown>;
 
@@ -22,6 +26,7 @@ const textOf = (message: unknown) => (((message as Json | undefined)?.parts as J
 
 interface Client {
   card?: Json;
+  transport?: { binding: string };
   call(method: string, params: unknown): Promise<unknown>;
   stream(method: string, params: unknown): AsyncGenerator<unknown, void, undefined>;
 }
@@ -61,7 +66,8 @@ const CALLERS = {
     configOf: (result: unknown) => result as Json,
     pushGetParams: (taskId: string, configId: string) => ({ taskId, id: configId }),
     listParams: (taskId: string) => ({ taskId }),
-    listed: (result: unknown) => (result as Json).configs as Json[],
+    // gRPC: an empty repeated field is not serialized (proto3): no `configs` is none.
+    listed: (result: unknown) => ((result as Json).configs as Json[] | undefined) ?? [],
     deleteParams: (taskId: string, configId: string) => ({ taskId, id: configId }),
   },
 } as const;
@@ -71,21 +77,49 @@ beforeAll(async () => {
   out = await compatOutput();
 }, 120_000);
 
-for (const caller of ["0.3.0", "1.0.1"] as const) {
+/** A client whose every result and streamed event is logged as the JSON-RPC response it would be (for gRPC, which no fetch sees). */
+function recording(client: Client, log: Array<Promise<Captured>>): Client {
+  const record = (method: string, result: unknown) => log.push(Promise.resolve({ method, status: 200, bodies: [{ jsonrpc: "2.0", id: 1, result }] }));
+  return {
+    ...(client.card ? { card: client.card } : {}),
+    ...(client.transport ? { transport: client.transport } : {}),
+    call: async (method, params) => {
+      const result = await client.call(method, params);
+      record(method, result);
+      return result;
+    },
+    stream: async function* (method, params) {
+      for await (const event of client.stream(method, params)) {
+        record(method, event);
+        yield event;
+      }
+    },
+  };
+}
+
+const BINDINGS = ["JSONRPC", "HTTP+JSON", "GRPC"] as const;
+
+for (const caller of ["0.3.0", "1.0.1"] as const)
+for (const binding of BINDINGS) {
   const v1 = caller === "1.0.1";
   const m = CALLERS[caller];
-  describe(`a compat agent called by the generated ${caller} client`, () => {
-    for (const framework of FRAMEWORKS) {
-      describe(framework, () => {
+  // gRPC has its own server (grpc-js): one run; the HTTP bindings run on every adapter.
+  const frameworks = binding === "GRPC" ? (["node"] as const) : FRAMEWORKS;
+  describe(`a compat agent called by the generated ${caller} client${binding === "JSONRPC" ? "" : ` over ${binding}`}`, () => {
+    for (const framework of frameworks) {
+      describe(binding === "GRPC" ? "grpc-js" : framework, () => {
         let agent: CompatAgent;
         let client: Client;
         const log: Array<Promise<Captured>> = [];
         const sendParams = (text: string, ids: { taskId?: string; contextId?: string } = {}) =>
           (v1 ? out.client.A2AClient.sendParams(text, ids) : out.compatClient.A2AClient.sendParams(text, ids)) as unknown;
         beforeAll(async () => {
-          agent = await startCompatAgent(framework, { extendedCard: { name: "Extended" } });
-          const Client = v1 ? out.client.A2AClient : out.compatClient.A2AClient;
-          client = (await Client.fromAgentUrl(agent.baseUrl, { fetch: capturingFetch(log), auth: { type: "bearer", token: TEST_TOKEN } })) as unknown as Client;
+          agent = await startCompatAgent(framework, { extendedCard: { name: "Extended" }, ...(binding === "JSONRPC" ? {} : { bindings: ["HTTP+JSON", "GRPC"] as const }) });
+          const Client = (v1 ? out.client.A2AClient : out.compatClient.A2AClient) as unknown as { fromAgentUrl(url: string, options: object): Promise<Client> };
+          const transports = binding === "HTTP+JSON" ? [(v1 ? out.client : out.compatClient).restTransport] : binding === "GRPC" ? [(v1 ? out.grpcClient : out.compatGrpcClient).grpcTransport] : [];
+          const fetchImpl = binding === "HTTP+JSON" ? capturingRestFetch(log, await modules(caller), agent.restUrl) : capturingFetch(log);
+          const made = await Client.fromAgentUrl(agent.baseUrl, { fetch: fetchImpl, auth: { type: "bearer", token: TEST_TOKEN }, transports, binding, validateResponses: true, trustedOrigins: [agent.grpcTarget] });
+          client = binding === "GRPC" ? recording(made, log) : made;
         });
         afterAll(async () => {
           await agent.close();
@@ -99,8 +133,22 @@ for (const caller of ["0.3.0", "1.0.1"] as const) {
         it("reads the dual card and calls the endpoint of its version", async () => {
           expect(client.card?.name).toBe("Test Agent");
           const interfaces = client.card?.supportedInterfaces as Json[];
-          expect(interfaces.map((i) => i.protocolVersion)).toEqual(["1.0", "0.3"]);
           expect(client.card?.url).toBe(agent.rpcUrl);
+          expect(client.transport?.binding).toBe(binding);
+          if (binding === "JSONRPC") {
+            expect(interfaces.map((i) => i.protocolVersion)).toEqual(["1.0", "0.3"]);
+            return;
+          }
+          // Every binding served to 0.3 clients, in both forms (1.0 supportedInterfaces; 0.3 additionalInterfaces, §5.6).
+          expect(interfaces.map((i) => `${String(i.protocolBinding)} ${String(i.protocolVersion)}`)).toEqual(["JSONRPC 1.0", "JSONRPC 0.3", "HTTP+JSON 1.0", "HTTP+JSON 0.3", "GRPC 1.0", "GRPC 0.3"]);
+          expect(client.card?.preferredTransport).toBe("JSONRPC");
+          expect(client.card?.additionalInterfaces).toEqual([
+            { url: agent.rpcUrl, transport: "JSONRPC" },
+            { url: agent.restUrl, transport: "HTTP+JSON" },
+            { url: agent.grpcTarget, transport: "GRPC" },
+          ]);
+          const v03 = validator("0.3.0", "AgentCard");
+          expect(v03(client.card), JSON.stringify(v03.errors)).toBe(true);
         });
 
         it("send: a direct message reply", async () => {
@@ -137,7 +185,8 @@ for (const caller of ["0.3.0", "1.0.1"] as const) {
           for await (const event of client.stream(m.stream, sendParams("stream"))) events.push(unwrap(event));
           const artifactEvents = events.filter((e) => "artifact" in e);
           expect(artifactEvents.map((e) => textOf(e.artifact))).toEqual(["once ", "upon ", "a time"]);
-          expect(artifactEvents.map((e) => e.append)).toEqual([false, true, true]);
+          // gRPC: proto3 does not serialize a bool at its default (`append: false` arrives absent, i.e. false).
+          expect(artifactEvents.map((e) => (binding === "GRPC" ? e.append === true : e.append))).toEqual([false, true, true]);
           const last = events.at(-1) as Json;
           expect(stateOf(last)).toBe("completed");
           if (!v1) {
@@ -158,9 +207,9 @@ for (const caller of ["0.3.0", "1.0.1"] as const) {
           expect(trimmed.history as Json[]).toHaveLength(1);
           const missing = (await client.call(m.get, { id: "no-such-task" }).catch((e: unknown) => e)) as { code: number; data?: unknown };
           expect(missing.code).toBe(-32001);
-          // 1.0 errors carry google.rpc details (1.0.1 §3.3.2); 0.3 errors the data as it is.
-          if (v1) expect((missing.data as Json[])[0]?.["@type"]).toBe("type.googleapis.com/google.rpc.ErrorInfo");
-          else expect(missing.data).toEqual({ taskId: "no-such-task" });
+          // 1.0 errors carry google.rpc details (1.0.1 §3.3.2); 0.3 errors the data as it is (JSON-RPC, and 0.3's REST error object).
+          if (v1 && binding !== "GRPC") expect((missing.data as Json[])[0]?.["@type"]).toBe("type.googleapis.com/google.rpc.ErrorInfo");
+          else if (!v1 && binding !== "GRPC") expect(missing.data).toEqual({ taskId: "no-such-task" });
           await checkAll();
         });
 

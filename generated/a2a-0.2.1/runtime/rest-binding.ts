@@ -78,6 +78,12 @@ export class RestBinding {
     return this.options.prefix !== "" || this.table.matching(relative).length > 0;
   }
 
+  /** Whether a path is one of the binding's routes (any verb): a compat agent picks the version's binding by it. */
+  matches(path: string): boolean {
+    const relative = this.relative(path);
+    return relative !== undefined && this.table.matching(relative).length > 0;
+  }
+
   internalError(): CoreResponse {
     return this.error(new A2AError(JSON_RPC_ERROR.internalError, "Internal error"));
   }

@@ -72,8 +72,18 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
 export interface SecondVersion {
   /** What a push notification carries for a config that version's clients registered. */
   readonly pushPayload?: PushPayloadHook;
-  /** Its service over the primary one (its `card`: the card both versions' clients read), and which service answers a request. */
-  serve(primary: A2AService, options: ServiceOptions): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError };
+  /** Whether the output serves it over gRPC too (its server/grpc.ts serves both versions' services). */
+  readonly grpc?: boolean;
+  /**
+   * Its service over the primary one (its `card`: the card both versions' clients read, listing `bindings`,
+   * the bindings it is served on), which service answers a JSON-RPC request, and those bindings.
+   */
+  serve(
+    primary: A2AService,
+    options: ServiceOptions,
+    /** The bindings the primary version is served on: the compat version is served on those it has too. */
+    offered: readonly string[],
+  ): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError; readonly bindings: readonly string[] };
 }
 
 /** One interface of the card: the binding's name as the spec spells it and its URL. */
@@ -114,6 +124,9 @@ export class A2AServerCore {
   readonly bindings: readonly string[];
   private readonly jsonrpc: JsonRpcBinding | undefined;
   private readonly rest: RestBinding | undefined;
+  /** The compat version's HTTP+JSON binding (ServerOptions.compat), beside `rest`. */
+  private readonly compatRest: RestBinding | undefined;
+  private readonly versionHeader: string;
   private readonly rpcPath: string;
   private readonly maxBodyBytes: number;
   private readonly bodyTimeoutMs: number;
@@ -128,8 +141,6 @@ export class A2AServerCore {
   constructor(binding: ProtocolBinding, options: ServerOptions) {
     this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
     checkExtendedCardAuth(options.card as JsonObject, this.service.requiresAuth);
-    const second = options.compat?.serve(this.service, options);
-    this.compatService = second?.service;
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;
     this.store = this.service.runtime.store;
@@ -161,6 +172,10 @@ export class A2AServerCore {
       }
     }
     this.bindings = served;
+    // The second version, on each of these bindings it has (and on gRPC when its output serves it there too).
+    const offered = [...served, ...(external.has("GRPC") && listed.some((i) => i.binding === "GRPC") ? ["GRPC"] : [])];
+    const second = options.compat?.serve(this.service, options, offered);
+    this.compatService = second?.service;
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
     this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
@@ -168,11 +183,18 @@ export class A2AServerCore {
       served.includes("HTTP+JSON") && binding.httpRoutes
         ? new RestBinding(this.service, binding.httpRoutes, { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs })
         : undefined;
+    // The compat version's HTTP+JSON routes beside the primary's, under the same prefix (0.3's are `/v1/…`).
+    const compatRoutes = second?.bindings.includes("HTTP+JSON") ? second.service.binding.httpRoutes : undefined;
+    this.compatRest =
+      this.rest && second && compatRoutes
+        ? new RestBinding(second.service, compatRoutes, { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs })
+        : undefined;
+    this.versionHeader = binding.profile.versionHeader ?? "A2A-Version";
   }
 
   /** The paths this server answers: its JSON-RPC path, its HTTP+JSON routes and the agent card paths. Adapters pass other paths on. */
   handles(path: string): boolean {
-    return (this.jsonrpc !== undefined && path === this.rpcPath) || this.cardPaths.has(path) || (this.rest?.handles(path) ?? false);
+    return (this.jsonrpc !== undefined && path === this.rpcPath) || this.cardPaths.has(path) || (this.rest?.handles(path) ?? false) || (this.compatRest?.handles(path) ?? false);
   }
 
   /** The body limits the adapters read under: size in bytes, time in ms (0 = none). */
@@ -190,7 +212,8 @@ export class A2AServerCore {
       return await this.route(request);
     } catch (error) {
       this.logger.error("a2a: internal error while handling a request", error);
-      if (this.rest && this.rest.handles(request.path) && !(this.jsonrpc && request.path === this.rpcPath)) return this.rest.internalError();
+      const rest = this.restFor(request);
+      if (rest && rest.handles(request.path) && !(this.jsonrpc && request.path === this.rpcPath)) return rest.internalError();
       return jsonResponse(500, failure(null, jsonRpcError(JSON_RPC_ERROR.internalError, "Internal error")));
     }
   }
@@ -220,11 +243,28 @@ export class A2AServerCore {
       const answer = withExtensions(this.service, request, await this.jsonrpc.handle(request));
       return this.compatService ? withExtensions(this.compatService, request, answer) : answer;
     }
-    if (this.rest) {
-      const answer = await this.rest.handle(request);
-      if (answer) return withExtensions(this.service, request, answer);
+    const rest = this.restFor(request);
+    if (rest) {
+      const answer = await rest.handle(request);
+      if (answer) return withExtensions(rest === this.compatRest && this.compatService ? this.compatService : this.service, request, answer);
     }
     return httpError(404, `Not found: ${request.path}`);
+  }
+
+  /**
+   * The HTTP+JSON binding that answers a request: on a compat agent, the version the A2A-Version header
+   * (or query parameter) names, a missing one meaning 0.3 (specification-1.0.1.md §3.2.6), when that
+   * version has a route for the path; else the version that has one (whose service then refuses a
+   * version it does not speak: VersionNotSupportedError); a path neither has is the named version's 404.
+   * 1.0's `/{tenant}/message:send` also matches 0.3's `/v1/message:send`: the header decides.
+   */
+  private restFor(request: CoreRequest): RestBinding | undefined {
+    const compat = this.compatRest;
+    if (!compat || !this.rest) return this.rest;
+    const asked = (request.headers[this.versionHeader.toLowerCase()] ?? request.query.get(this.versionHeader) ?? "").trim();
+    // A missing header or a 0.x version: the compat version's routes first; any other version the primary's.
+    const order = asked === "" || asked.startsWith("0.") ? [compat, this.rest] : [this.rest, compat];
+    return order.find((b) => b.matches(request.path)) ?? order[0];
   }
 }
 

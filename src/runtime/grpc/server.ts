@@ -41,7 +41,9 @@ export interface A2AServiceLike {
  * What \`serveGrpc\` serves: the server core of \`createA2AServer\` (its \`service\`, the same one the HTTP
  * adapters serve), or a transport-free service of your own.
  */
-export type GrpcServeTarget = A2AServiceLike | { readonly service: A2AServiceLike & { readonly card?: object } };
+export type GrpcServeTarget =
+  | A2AServiceLike
+  | { readonly service: A2AServiceLike & { readonly card?: object }; /** A compat agent's second version (createA2AServer with compat). */ readonly compatService?: A2AServiceLike | undefined };
 
 /** The service of a target, and the agent card it serves when it has one. */
 export function serviceOfTarget(target: GrpcServeTarget): { service: A2AServiceLike; card: object | undefined } {
@@ -101,6 +103,11 @@ export interface GrpcServeOptions extends GrpcServiceOptions {
   maxSendMessageBytes?: number;
   /** More grpc-js server options (keepalive, ...). */
   serverOptions?: grpc.ServerOptions;
+  /**
+   * More A2A services on the same server, each with its binding: a compat agent serves 0.3's
+   * `a2a.v1.A2AService` (its compat service) beside 1.0's `lf.a2a.v1.A2AService`; the packages differ.
+   */
+  services?: ReadonlyArray<{ readonly spec: GrpcBindingSpec; readonly service: A2AServiceLike }>;
   /**
    * Also serve gRPC server reflection (grpc.reflection.v1 and v1alpha), so that tools such as grpcurl can
    * list and call the service without the proto. Needs `@grpc/reflection` and `@grpc/proto-loader`
@@ -164,8 +171,12 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
   });
   const { definition, implementation } = grpcService(spec, service, options);
   server.addService(definition, implementation);
-  if (options.reflection) await addReflection(server, spec);
-  const health = options.health ? await addHealth(server, spec) : undefined;
+  for (const more of options.services ?? []) {
+    const added = grpcService(more.spec, more.service, options);
+    server.addService(added.definition, added.implementation);
+  }
+  if (options.reflection) await addReflection(server, [spec, ...(options.services ?? []).map((more) => more.spec)]);
+  const health = options.health ? await addHealth(server, [spec, ...(options.services ?? []).map((more) => more.spec)]) : undefined;
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
@@ -205,14 +216,14 @@ async function optional<T>(name: string, why: string): Promise<T> {
   }
 }
 
-/** Adds grpc-health-check's service, SERVING for the server ("") and the A2A service; returns the status setter. */
-async function addHealth(server: grpc.Server, spec: GrpcBindingSpec): Promise<(status: "SERVING" | "NOT_SERVING") => void> {
+/** Adds grpc-health-check's service, SERVING for the server ("") and each A2A service; returns the status setter. */
+async function addHealth(server: grpc.Server, specs: readonly GrpcBindingSpec[]): Promise<(status: "SERVING" | "NOT_SERVING") => void> {
   const { HealthImplementation } = await optional<HealthModule>("grpc-health-check", "the gRPC health service");
-  const health = new HealthImplementation({ "": "SERVING", [spec.service]: "SERVING" });
+  const names = ["", ...specs.map((s) => s.service)];
+  const health = new HealthImplementation(Object.fromEntries(names.map((name) => [name, "SERVING" as const])));
   health.addToServer(server);
   return (status) => {
-    health.setStatus("", status);
-    health.setStatus(spec.service, status);
+    for (const name of names) health.setStatus(name, status);
   };
 }
 
@@ -224,10 +235,12 @@ interface ProtoLoaderModule {
 }
 
 /** Adds @grpc/reflection's service, describing the binding's proto (loaded by name: both packages are optional). */
-async function addReflection(server: grpc.Server, spec: GrpcBindingSpec): Promise<void> {
+async function addReflection(server: grpc.Server, specs: readonly GrpcBindingSpec[]): Promise<void> {
   const reflection = await optional<ReflectionModule>("@grpc/reflection", "gRPC reflection");
   const loader = await optional<ProtoLoaderModule>("@grpc/proto-loader", "gRPC reflection");
-  new reflection.ReflectionService(loader.fromJSON(spec.proto, { keepCase: true })).addToServer(server);
+  // Each service's proto (a compat agent's two packages, a2a.v1 and lf.a2a.v1), in one package definition.
+  const definition = Object.assign({}, ...specs.map((s) => loader.fromJSON(s.proto, { keepCase: true }) as object)) as object;
+  new reflection.ReflectionService(definition).addToServer(server);
 }
 
 function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleUnaryCall<Buffer, Uint8Array> {

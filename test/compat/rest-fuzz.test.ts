@@ -1,0 +1,162 @@
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { FRAMEWORKS, modules, restErrorProblem, sseData } from "../server/harness.js";
+import { restErrorProblem030 } from "../server/rest-wire.js";
+import { startCompatAgent, type CompatAgent } from "./agent.js";
+
+/**
+ * Seeded fuzzing of a compat agent's HTTP+JSON binding (issue 9), where 0.3.0's routes (`/v1/…`) and
+ * 1.0.1's share one prefix and the A2A-Version header picks between them (docs/compat.md): both versions'
+ * routes with odd variables, wrong verbs, both versions' bodies mutated, random JSON and bytes, odd content
+ * types, and every A2A-Version (none, 0.3, 1.0, unknown). Every reply must be a 2xx JSON or event stream,
+ * or a 4xx whose body is an error of one of the two versions (1.0: google.rpc.Status whose code is the
+ * status, specification-1.0.1.md §11.6; 0.3: the A2A error object); never a 5xx, never a hang; both
+ * versions still answer at the end. Reproducible: the seed is fixed.
+ */
+const REQUESTS_PER_FRAMEWORK = 600;
+const CONCURRENCY = 8;
+const SEED = 0xc0a7;
+
+type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
+interface Route {
+  verb: string;
+  path: string;
+}
+
+/** mulberry32. */
+function rng(seed: number) {
+  let a = seed >>> 0;
+  const next = () => {
+    a = (a + 0x6d2b79f5) >>> 0;
+    let t = a;
+    t = Math.imul(t ^ (t >>> 15), t | 1);
+    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
+    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+  };
+  const int = (n: number) => Math.floor(next() * n);
+  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
+  return { next, int, pick };
+}
+type Rng = ReturnType<typeof rng>;
+
+const VALUES = ["t1", "", "%", "%zz", "a:b", "x/y", "ünï", "v1", "a".repeat(200), "-1", "TASK_STATE_WORKING"];
+const VERSIONS = ["", "", "0.3", "1.0", "1.0", "0.2", "2.0", "1.0.1", "garbage"];
+const TYPES = ["application/json", "application/a2a+json", "text/plain", ""];
+
+function randomJson(r: Rng, depth = 0): Json {
+  switch (r.int(depth > 2 ? 4 : 6)) {
+    case 0:
+      return null;
+    case 1:
+      return r.pick([true, 0, -1, 1.5]);
+    case 2:
+      return r.pick(VALUES);
+    case 3:
+      return "hello";
+    case 4:
+      return Array.from({ length: r.int(3) }, () => randomJson(r, depth + 1));
+    default: {
+      const o: { [k: string]: Json } = {};
+      for (let i = 0; i < r.int(4); i++) o[r.pick(["message", "parts", "content", "role", "id", "name", "taskId", "url", "text", "kind", "configuration", "x"])] = randomJson(r, depth + 1);
+      return o;
+    }
+  }
+}
+
+/** A valid body of either version: 1.0's ProtoJSON, 0.3's proto JSON. */
+function validBody(r: Rng): Json {
+  const v03 = { messageId: `m${r.int(1e6)}`, role: "ROLE_USER", content: [{ text: r.pick(["hello", "task", "stream"]) }] };
+  const v10 = { messageId: `m${r.int(1e6)}`, role: "ROLE_USER", parts: [{ text: r.pick(["hello", "task", "stream"]) }] };
+  return r.pick<Json>([{ message: v03 }, { message: v10 }, { message: v10, configuration: { returnImmediately: true } }, { url: "http://127.0.0.1:9/h" }, { name: "tasks/t1" }, {}]);
+}
+
+function mutate(r: Rng, value: Json): Json {
+  if (r.next() < 0.2 || value === null || typeof value !== "object") return randomJson(r);
+  if (Array.isArray(value)) return value.length === 0 ? [randomJson(r)] : value.map((v, i) => (i === 0 ? mutate(r, v) : v));
+  const keys = Object.keys(value);
+  const copy: { [k: string]: Json } = { ...value };
+  const key = keys.length > 0 && r.next() < 0.8 ? r.pick(keys) : "extra";
+  if (r.next() < 0.2) delete copy[key];
+  else copy[key] = mutate(r, copy[key] ?? null);
+  return copy;
+}
+
+function randomRequest(r: Rng, routes: readonly Route[]): { method: string; path: string; headers: Record<string, string>; body?: string | Uint8Array } {
+  const route = r.pick(routes);
+  let path = route.path.replace(/\{[^}]+\}/g, () => encodeURIComponent(r.pick(VALUES)));
+  if (r.next() < 0.1) path = path.replace(/\/[^/]*$/, `/${r.pick(VALUES)}`);
+  if (r.next() < 0.2) path += `?${new URLSearchParams([[r.pick(["historyLength", "pageSize", "A2A-Version", "tenant"]), r.pick(VALUES)]]).toString()}`;
+  const method = r.next() < 0.85 ? route.verb : r.pick(["GET", "POST", "DELETE", "PUT"]);
+  const headers: Record<string, string> = {};
+  const asked = r.pick(VERSIONS);
+  if (asked) headers["a2a-version"] = asked;
+  let body: string | Uint8Array | undefined;
+  if (method === "POST" || method === "PUT") {
+    const type = r.next() < 0.85 ? "application/json" : r.pick(TYPES);
+    if (type) headers["content-type"] = type;
+    const kind = r.int(10);
+    body = kind < 6 ? JSON.stringify(mutate(r, validBody(r))) : kind < 8 ? JSON.stringify(validBody(r)) : kind < 9 ? JSON.stringify(randomJson(r)) : Uint8Array.from({ length: r.int(64) }, () => r.int(256));
+  }
+  return { method, path, headers, ...(body !== undefined ? { body } : {}) };
+}
+
+for (const framework of FRAMEWORKS) {
+  describe(`HTTP+JSON fuzzing of a compat agent on ${framework}`, () => {
+    let agent: CompatAgent;
+    let routes: Route[];
+    beforeAll(async () => {
+      agent = await startCompatAgent(framework, { bindings: ["HTTP+JSON"] });
+      const routesOf = async (version: string) => ((await modules(version)).protocol as unknown as { A2A_HTTP_ROUTES: Route[] }).A2A_HTTP_ROUTES;
+      routes = [...(await routesOf("1.0.1")), ...(await routesOf("0.3.0"))];
+    }, 120_000);
+    afterAll(async () => agent.close());
+
+    it(`${REQUESTS_PER_FRAMEWORK} seeded requests over both versions' routes: no crash, every reply well-formed`, { timeout: 240_000 }, async () => {
+      const r = rng(SEED);
+      const requests = Array.from({ length: REQUESTS_PER_FRAMEWORK }, () => randomRequest(r, routes));
+      const problems: string[] = [];
+      const statuses = new Map<number, number>();
+      let next = 0;
+      const worker = async () => {
+        while (next < requests.length) {
+          const i = next++;
+          const request = requests[i] as ReturnType<typeof randomRequest>;
+          const what = `#${i} ${request.method} ${request.path.slice(0, 120)} (A2A-Version ${request.headers["a2a-version"] ?? "none"})`;
+          try {
+            const response = await fetch(agent.restUrl + request.path, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), signal: AbortSignal.timeout(10_000) });
+            const text = await response.text();
+            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
+            const type = response.headers.get("content-type") ?? "";
+            if (response.status >= 500) problems.push(`${what}: ${response.status} ${text.slice(0, 200)}`);
+            else if (response.status >= 400) {
+              let body: unknown;
+              try {
+                body = JSON.parse(text);
+              } catch {
+                body = undefined;
+              }
+              // Fastify's router refuses broken percent-encoding before any plugin runs (as in test/server/rest-fuzz.test.ts).
+              const fastifyBadUrl = framework === "fastify" && response.status === 400 && (body as { code?: string } | undefined)?.code === "FST_ERR_BAD_URL";
+              const as10 = restErrorProblem(body, response.status);
+              const as03 = restErrorProblem030(body);
+              if (!fastifyBadUrl && as10 && as03) problems.push(`${what}: ${response.status} neither version's error (${as10}; ${as03}): ${text.slice(0, 200)}`);
+            } else if (type.startsWith("text/event-stream")) {
+              for (const data of sseData(text)) JSON.parse(data);
+            } else JSON.parse(text);
+          } catch (error) {
+            problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
+          }
+        }
+      };
+      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      expect(problems.slice(0, 10), `seed ${SEED}`).toEqual([]);
+      expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
+      expect(statuses.get(400) ?? 0).toBeGreaterThan(0);
+      expect(statuses.get(404) ?? 0).toBeGreaterThan(0);
+      // Both versions still answer.
+      const v03 = await fetch(`${agent.restUrl}/v1/message:send`, { method: "POST", headers: { "content-type": "application/json" }, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", content: [{ text: "hello" }] } }) });
+      expect(v03.status).toBe(200);
+      const v10 = await fetch(`${agent.restUrl}/message:send`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ message: { messageId: "m", role: "ROLE_USER", parts: [{ text: "hello" }] } }) });
+      expect(v10.status).toBe(200);
+    });
+  });
+}
