@@ -92,9 +92,10 @@ export function coreRequest(req: IncomingMessage, body: CoreRequest["body"], res
 /** Writes a core response; an SSE stream is closed (and its listeners freed) when the client goes away. */
 export function writeResponse(res: ServerResponse, response: CoreResponse, req?: IncomingMessage): void {
   if (response.kind === "json") {
-    const body = Buffer.from(response.body, "utf8");
-    res.writeHead(response.status, { ...response.headers, "content-length": String(body.byteLength) });
-    res.end(body);
+    // The body as a string with its byte length: node:http sends the headers and a string body in one
+    // socket write (a Buffer body goes out as a second chunk of a writev, a quarter of the time of a small answer).
+    res.writeHead(response.status, { ...response.headers, "content-length": String(Buffer.byteLength(response.body, "utf8")) });
+    res.end(response.body, "utf8");
     if (response.headers["connection"] === "close" && req && !req.complete) res.once("finish", () => req.destroy());
     return;
   }
