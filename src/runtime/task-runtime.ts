@@ -141,7 +141,26 @@ interface Execution {
   settled: Promise<void>;
   settle(): void;
   done: boolean;
-  abort: AbortController;
+  abort: ExecutionAbort;
+}
+
+/** An execution's abort: the AbortController is made when its signal is first read (most turns end without anything asking). */
+class ExecutionAbort {
+  private controller: AbortController | undefined;
+  private aborted = false;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.controller?.abort();
+  }
 }
 
 /** One change of a task by the executor: the task after it, and the events it logs. */
@@ -540,7 +559,7 @@ export class TaskRuntime {
         settle();
       },
       done: false,
-      abort: new AbortController(),
+      abort: new ExecutionAbort(),
     };
     return execution;
   }
@@ -775,7 +794,9 @@ export class TaskRuntime {
       method,
       streaming,
       // close() aborts every execution: no need to tie each signal to the server's.
-      signal: execution.abort.signal,
+      get signal(): AbortSignal {
+        return execution.abort.signal;
+      },
       principal,
       text,
       extensions,
