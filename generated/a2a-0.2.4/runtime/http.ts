@@ -89,7 +89,9 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /** The media type of a request without parameters, lower-cased ("" when there is none). */
 export function mediaType(request: CoreRequest): string {
-  return (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const header = request.headers["content-type"];
+  if (header === "application/json") return header;
+  return (header ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
 /** application/json, or any application/…+json (application/a2a+json). */
@@ -100,8 +102,11 @@ export function isJsonMediaType(type: string): boolean {
 export function bodyText(request: CoreRequest): string {
   const body = request.body;
   if (body === "too-large" || body === "timed-out") return "";
-  return typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: false }).decode(body ?? new Uint8Array());
+  return typeof body === "string" ? body : UTF8.decode(body ?? new Uint8Array());
 }
+
+/** One decoder for every body: decode() without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder("utf-8", { fatal: false });
 
 /** An SSE response that writes one event and ends. */
 export function sseOnce(data: string): SseResponse {
