@@ -51,6 +51,27 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "x-accel-buffering": "no",
 };
 
+/** A request target that is a plain path: one leading slash, unreserved and sub-delim characters, no segment that starts with a dot (a dot segment). */
+const PLAIN_PATH = /^\/(?![/.])(?:[\w\-~!$&'()*+,;=:@]|\/(?!\.)|\.)*$/;
+
+/**
+ * The path and query of a request target (`/a2a?x=1`) or of an absolute URL, as the URL parser gives them.
+ * A plain path (the hot case) is taken as it is; anything else (a query, dot segments, characters the
+ * parser encodes) goes through `new URL`.
+ */
+export function splitTarget(target: string): { path: string; query: URLSearchParams } {
+  const start = target.startsWith("/") ? 0 : target.indexOf("/", target.indexOf("//") + 2);
+  const path = start === 0 ? target : start > 0 && /^https?:\/\/[\w.:[\]-]+\//i.test(target) ? target.slice(start) : "";
+  if (path !== "" && PLAIN_PATH.test(path)) return { path, query: new URLSearchParams() };
+  const url = new URL(target, "http://localhost");
+  return { path: url.pathname, query: url.searchParams };
+}
+
+/** The path of a request target or absolute URL (see splitTarget). */
+export function targetPath(target: string): string {
+  return splitTarget(target).path;
+}
+
 /** What a body deadline resolves to when it expires. */
 export const BODY_TIMED_OUT: unique symbol = Symbol("body timed out");
 

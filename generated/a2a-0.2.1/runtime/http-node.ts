@@ -4,7 +4,7 @@
  * under a size limit, and writing a core response (JSON or Server-Sent Events) with disconnect handling.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BODY_TIMED_OUT, bodyDeadline, type CoreRequest, type CoreResponse } from "./http.js";
+import { BODY_TIMED_OUT, bodyDeadline, splitTarget, type CoreRequest, type CoreResponse } from "./http.js";
 import type { A2AServerCore } from "./server.js";
 
 /** How much of an over-limit body is read and thrown away so the client can see the 413 answer. */
@@ -144,26 +144,13 @@ class BodyReader {
 export function coreRequest(req: IncomingMessage, body: CoreRequest["body"], res?: ServerResponse): CoreRequest {
   // Express keeps the full path in originalUrl when a router is mounted under a prefix.
   const target = (req as { originalUrl?: string }).originalUrl ?? req.url ?? "/";
-  let path: string;
-  let query: URLSearchParams;
-  if (PLAIN_PATH.test(target)) {
-    // The path as the URL parser would give it: no query, no dot segment, nothing it would encode or resolve.
-    path = target;
-    query = new URLSearchParams();
-  } else {
-    const url = new URL(target, "http://localhost");
-    path = url.pathname;
-    query = url.searchParams;
-  }
+  const { path, query } = splitTarget(target);
   const request: CoreRequest = res ? new NodeCoreRequest(req.method ?? "GET", path, query, nodeHeaders(req), body, res) : { method: req.method ?? "GET", path, query, headers: nodeHeaders(req), body };
   return request;
 }
 
-/** A request target that is a plain path: one leading slash, unreserved and sub-delim characters, no segment that starts with a dot (a dot segment). */
-const PLAIN_PATH = /^\/(?![/.])(?:[\w\-~!$&'()*+,;=:@]|\/(?!\.)|\.)*$/;
-
 /** Node's headers as the core reads them: lower-case names, repeated ones (set-cookie) joined. */
-function nodeHeaders(req: IncomingMessage): Record<string, string | undefined> {
+export function nodeHeaders(req: IncomingMessage): Record<string, string | undefined> {
   const source = req.headers;
   for (const name in source) {
     if (Array.isArray(source[name])) {
