@@ -227,6 +227,13 @@ export interface SendRequestParts {
   metadata: JsonObject | undefined;
 }
 
+/** Which ids a version's Message carries. */
+interface MessageFields {
+  readonly messageId: boolean;
+  readonly taskId: boolean;
+  readonly contextId: boolean;
+}
+
 export class ProtocolShapes {
   private readonly properties = new Map<string, Set<string>>();
   private readonly constTags = new Map<string, Readonly<JsonObject>>();
@@ -268,12 +275,18 @@ export class ProtocolShapes {
     return this.profile.taskStates.some((s) => canonicalValue(s) === state);
   }
 
+  private readonly stateValues = new Map<string, string>();
+
   /**
    * The version's spelling of a task state ("completed" → "TASK_STATE_COMPLETED" in 1.0), from either
    * spelling; a string that is no settable state of the version is a TypeError naming the states.
    */
   stateValue(state: string): string {
+    // Read twice per status update: the answers for the version's states are kept (anything else is looked up, or refused, each time).
+    const known = this.stateValues.get(state);
+    if (known !== undefined) return known;
     const value = this.profile.taskStates.find((v) => (v === state || canonicalValue(v) === state) && canonicalValue(v) !== "unspecified");
+    if (value !== undefined && this.stateValues.size < 64) this.stateValues.set(state, value);
     if (value === undefined) {
       const settable = this.profile.taskStates.filter((v) => canonicalValue(v) !== "unspecified");
       const spellings = settable.map((v) => (canonicalValue(v) === v ? `"${v}"` : `"${canonicalValue(v)}" (${v})`));
@@ -330,19 +343,41 @@ export class ProtocolShapes {
 
   /** A message of this version's shape; ids the version does not have are left out. */
   message(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): JsonObject {
-    const m: JsonObject = { ...this.tags("Message"), role: enumValue(this.profile.roleValues, init.role), parts: init.parts };
-    if (this.has("Message", "messageId")) m["messageId"] = init.messageId ?? newId();
+    const m: JsonObject = { ...this.tags("Message"), role: this.roleValue(init.role), parts: init.parts };
+    if (this.messageFields.messageId) m["messageId"] = init.messageId ?? newId();
     if (init.metadata !== undefined) m["metadata"] = init.metadata;
-    return this.stamp(m, init.taskId, init.contextId);
+    // Stamped in place: `m` is new (stamp would copy it once more).
+    if (init.taskId !== undefined && this.messageFields.taskId) m["taskId"] = init.taskId;
+    if (init.contextId !== undefined && this.messageFields.contextId) m["contextId"] = init.contextId;
+    return m;
   }
 
   /** The message with the task and context ids given, where the version's Message carries them. */
   stamp(message: JsonObject, taskId: string | undefined, contextId: string | undefined): JsonObject {
     const out = { ...message };
-    if (taskId !== undefined && this.has("Message", "taskId")) out["taskId"] = taskId;
-    if (contextId !== undefined && this.has("Message", "contextId")) out["contextId"] = contextId;
+    if (taskId !== undefined && this.messageFields.taskId) out["taskId"] = taskId;
+    if (contextId !== undefined && this.messageFields.contextId) out["contextId"] = contextId;
     return out;
   }
+
+  /** Which ids the version's Message carries (read for every message the runtime writes). */
+  private get messageFields(): MessageFields {
+    return (this.messageFieldsCache ??= { messageId: this.has("Message", "messageId"), taskId: this.has("Message", "taskId"), contextId: this.has("Message", "contextId") });
+  }
+
+  private messageFieldsCache: MessageFields | undefined;
+
+  /** The version's spelling of a role ("agent" → "ROLE_AGENT" in 1.0), looked up once per role. */
+  private roleValue(role: string): string {
+    let value = this.roleValues.get(role);
+    if (value === undefined) {
+      value = enumValue(this.profile.roleValues, role);
+      this.roleValues.set(role, value);
+    }
+    return value;
+  }
+
+  private readonly roleValues = new Map<string, string>();
 
   status(state: string, message?: JsonObject): JsonObject {
     const s: JsonObject = { state: this.stateValue(state), timestamp: new Date().toISOString() };
