@@ -849,7 +849,7 @@ export class TaskRuntime {
               ? { release: this.instanceId }
               : undefined;
       try {
-        const pushes = batch.length > 0 ? await this.pushesFor(execution, task) : [];
+        const pushes = batch.length > 0 && this.outbox ? await this.pushesFor(execution, task) : [];
         const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
         const result = await this.store.tasks.commit(write);
