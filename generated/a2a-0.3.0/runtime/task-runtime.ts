@@ -1049,16 +1049,19 @@ export class TaskRuntime {
       },
       reply: (content) => {
         if (execution.done) return;
-        const message = asMessage(content);
         if (execution.task || pending.length > 0 || !this.streamsTasks()) {
           // A task exists already (or the version has no direct replies): the reply completes it.
-          status("completed", message);
+          status("completed", asMessage(content));
           return;
         }
         execution.done = true;
         execution.published = true;
-        // No task will exist: the reply names only its context (a taskId would point at nothing).
-        delete message["taskId"];
+        // No task will exist: the reply names only its context (a taskId would point at nothing). Built
+        // without one rather than deleted after: a deleted property leaves the object slow to serialize.
+        const message =
+          typeof content === "string"
+            ? shapes.message({ role: "agent", parts: [shapes.textPart(content)], contextId: execution.contextId })
+            : shapes.stamp(withoutTaskId(content), undefined, execution.contextId);
         execution.reply = message;
         execution.onReply?.(message);
         finish();
@@ -1195,6 +1198,11 @@ function lastUserMessage(task: JsonObject): JsonObject {
     if (isObject(m) && (m["role"] === "user" || m["role"] === "ROLE_USER")) return m;
   }
   return { role: "user", parts: [] };
+}
+
+function withoutTaskId(message: JsonObject): JsonObject {
+  const { taskId: _taskId, ...rest } = message;
+  return rest;
 }
 
 function stripChunkFlags(artifact: JsonObject): JsonObject {
