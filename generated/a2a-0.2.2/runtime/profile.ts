@@ -129,12 +129,24 @@ export interface SendFields {
 export function valueAt(value: unknown, pointer: string | undefined): unknown {
   if (pointer === undefined) return undefined;
   let current = value;
-  for (const key of pointer.split("/").slice(1)) {
+  for (const key of pointerKeys(pointer)) {
     if (!isObject(current)) return undefined;
     current = current[key];
   }
   return current;
 }
+
+/** The keys of a pointer (`/a/b` → ["a", "b"]), split once per pointer: the send params' few pointers are read on every send. */
+function pointerKeys(pointer: string): readonly string[] {
+  let keys = POINTER_KEYS.get(pointer);
+  if (keys === undefined) {
+    keys = pointer.split("/").slice(1);
+    if (POINTER_KEYS.size < 256) POINTER_KEYS.set(pointer, keys);
+  }
+  return keys;
+}
+
+const POINTER_KEYS = new Map<string, readonly string[]>();
 
 /** Sets the value at a JSON pointer (`/a/b`) inside an object, creating the objects on the way. */
 function setAt(target: JsonObject, pointer: string, value: unknown): void {
