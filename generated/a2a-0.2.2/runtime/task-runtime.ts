@@ -503,15 +503,26 @@ export class TaskRuntime {
    * Refuses a message with a part whose media type the agent does not accept (its card's defaultInputModes
    * or a skill's inputModes) with ContentTypeNotSupportedError; a card naming no input modes accepts any.
    */
+  private inputModes: { accepted: string[] | undefined; verdicts: Map<string, boolean> } | undefined;
+
   private checkInputModes(message: JsonObject): void {
     // Only where the version has the error (0.2+; 0.1.0's table has none, so there the executor decides).
     const code = this.shapes.profile.errorCodes["ContentTypeNotSupported"];
-    const accepted = acceptedInputModes(this.card);
+    // The card's input modes are read once, like the rest of the card (its interfaces, its served copy).
+    this.inputModes ??= { accepted: acceptedInputModes(this.card), verdicts: new Map() };
+    const { accepted, verdicts } = this.inputModes;
     if (code === undefined || accepted === undefined || !Array.isArray(message["parts"])) return;
     for (const [index, part] of message["parts"].entries()) {
       if (!isObject(part)) continue;
       const type = partMediaType(part, this.shapes.profile.discriminatorField);
-      if (type === undefined || acceptsMediaType(accepted, type)) continue;
+      if (type === undefined) continue;
+      let ok = verdicts.get(type);
+      if (ok === undefined) {
+        ok = acceptsMediaType(accepted, type);
+        // A few media types come again and again (text/plain); the cache stays small whatever clients send.
+        if (verdicts.size < 64) verdicts.set(type, ok);
+      }
+      if (ok) continue;
       throw new A2AError(code, `Part ${index} is ${type}, which this agent does not accept (it accepts ${accepted.join(", ")})`, {
         pointer: `/params/message/parts/${index}`,
         mediaType: type,
