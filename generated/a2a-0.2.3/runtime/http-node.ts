@@ -12,6 +12,8 @@ const DRAIN_BYTES = 8 * 1024 * 1024;
 
 /** A node readable stream (an IncomingMessage, Fastify's raw payload): read through its events. */
 interface NodeReadable {
+  readonly readableEnded?: boolean;
+  readonly destroyed?: boolean;
   on(event: string, listener: (...args: never[]) => void): unknown;
   removeListener(event: string, listener: (...args: never[]) => void): unknown;
   pause(): unknown;
@@ -76,6 +78,10 @@ class BodyReader {
   }
 
   readEvents(stream: NodeReadable, timeoutMs: number): Promise<Uint8Array | "too-large" | "timed-out"> {
+    // A stream read to its end already (by a middleware before the adapter) has nothing more to give; a
+    // destroyed one never ends: as the async iterator answered them.
+    if (stream.readableEnded === true) return Promise.resolve(this.result());
+    if (stream.destroyed === true) return Promise.reject(new Error("the request closed before its body ended"));
     return new Promise((resolve, reject) => {
       let timer: ReturnType<typeof setTimeout> | undefined;
       const settle = () => {
