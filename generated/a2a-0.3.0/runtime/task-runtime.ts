@@ -297,8 +297,11 @@ export class TaskRuntime {
 
   /** Whether this version's stream results include Task objects (0.2+) or only update events (0.1.0). */
   streamsTasks(): boolean {
-    return this.shapes.profile.streamResults.includes("Task");
+    // Asked several times per turn (every reply, commit and followed event): the profile does not change.
+    return (this.streamsTaskResults ??= this.shapes.profile.streamResults.includes("Task"));
   }
+
+  private streamsTaskResults: boolean | undefined;
 
   /** The owner scope of a caller (1.0.1 §13.1): the configured resolver's answer for the principal. */
   scopeOf(principal: unknown): string {
@@ -793,11 +796,14 @@ export class TaskRuntime {
     principal: unknown,
     extensions: readonly string[] = [],
   ): RequestContext {
-    const parts = Array.isArray(message["parts"]) ? message["parts"] : [];
-    const text = parts
-      .filter((p): p is JsonObject => isObject(p) && typeof p["text"] === "string")
-      .map((p) => p["text"] as string)
-      .join("\n");
+    // The text parts joined by newlines, in one pass (no filtered and mapped copies of the parts).
+    let text = "";
+    let first = true;
+    for (const part of Array.isArray(message["parts"]) ? (message["parts"] as unknown[]) : []) {
+      if (!isObject(part) || typeof part["text"] !== "string") continue;
+      text = first ? part["text"] : `${text}\n${part["text"]}`;
+      first = false;
+    }
     return {
       taskId: execution.taskId,
       contextId: execution.contextId,
