@@ -64,7 +64,8 @@ export class JsonRpcBinding {
     if (!parsed.ok) return json(200, failure(null, jsonRpcError(JSON_RPC_ERROR.parseError, "Parse error", this.details(JSON_RPC_ERROR.parseError, { message: parsed.message }))));
 
     // Numeric ids are echoed from their source text: a double would round an integer beyond 2^53.
-    const idSources = /"id"|\\u/.test(text) ? numericIdSources(text) : [];
+    // Scanned only when an id is a number: a string id (the common case) is echoed from the parsed value.
+    const idSources = hasNumericId(parsed.value) ? numericIdSources(text) : [];
     if (Array.isArray(parsed.value)) return this.batch(parsed.value, admitted, idSources);
     const single = await this.dispatch(parsed.value, admitted, false, idSources[0]);
     if (single === undefined) return { kind: "empty", status: 204, headers: {} };
@@ -176,6 +177,12 @@ function json(status: number, body: unknown, headers: Record<string, string> = {
 /** An HTTP-level refusal (wrong method, unknown path) as a JSON-RPC error. */
 export function httpError(status: number, message: string, headers: Record<string, string> = {}): CoreResponse {
   return json(status, failure(null, jsonRpcError(JSON_RPC_ERROR.invalidRequest, message)), headers);
+}
+
+/** Whether a request, or a request of a batch, has a number as its id. */
+function hasNumericId(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some((item) => isObject(item) && typeof item["id"] === "number");
+  return isObject(value) && typeof value["id"] === "number";
 }
 
 /** An envelope error's `{ pointer, expected, got }` data as the same `{ issues: [...] }` shape params errors have. */

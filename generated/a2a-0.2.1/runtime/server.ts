@@ -198,9 +198,12 @@ export class A2AServerCore {
   }
 
   /** The body limits the adapters read under: size in bytes, time in ms (0 = none). */
-  get limits(): { maxBodyBytes: number; bodyTimeoutMs: number } {
-    return { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs };
+  get limits(): { readonly maxBodyBytes: number; readonly bodyTimeoutMs: number } {
+    // One object (the adapters read it on every request); frozen, so that no reader changes another's limits.
+    return (this.limitsObject ??= Object.freeze({ maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs }));
   }
+
+  private limitsObject: { readonly maxBodyBytes: number; readonly bodyTimeoutMs: number } | undefined;
 
   /** Stops executions, waits for pending push notifications; the adapters close their sockets. */
   close(): Promise<void> {

@@ -4,6 +4,7 @@
  * the A2A server itself (its size limit, its JSON-RPC errors), not by Fastify's parsers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
+import { targetPath } from "../runtime/http.js";
 import { coreRequest, readBody, writeResponse } from "../runtime/http-node.js";
 import type { A2AServerCore } from "../runtime/server.js";
 
@@ -31,7 +32,7 @@ export function a2aFastifyPlugin(core: A2AServerCore): (fastify: FastifyInstance
       method: ["GET", "HEAD", "POST", "PUT", "PATCH", "DELETE", "OPTIONS"],
       url: "*",
       handler: async (request, reply) => {
-        if (!core.handles(new URL(request.raw.url ?? "/", "http://localhost").pathname)) {
+        if (!core.handles(targetPath(request.raw.url ?? "/"))) {
           return reply
             .code(404)
             .type("application/json")

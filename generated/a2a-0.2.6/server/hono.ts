@@ -4,14 +4,17 @@
  */
 import { Hono } from "hono";
 import { serve, type ServerType } from "@hono/node-server";
-import { handleWebRequest } from "../runtime/http-web.js";
+import { targetPath } from "../runtime/http.js";
+import { handleNodeAsWebRequest, handleWebRequest, nodeBindingsOf } from "../runtime/http-web.js";
 import type { A2AServerCore } from "../runtime/server.js";
 
 export function a2aHonoApp(core: A2AServerCore): Hono {
   const app = new Hono();
   app.all("*", async (c, next) => {
-    if (!core.handles(new URL(c.req.url).pathname)) return next();
-    return handleWebRequest(core, c.req.raw);
+    if (!core.handles(targetPath(c.req.url))) return next();
+    // On @hono/node-server the node request is read as it is: no web Request (and body stream) is made for it.
+    const node = nodeBindingsOf(c.env as unknown);
+    return node ? handleNodeAsWebRequest(core, node) : handleWebRequest(core, c.req.raw);
   });
   return app;
 }

@@ -2,7 +2,9 @@
 /**
  * Web-standard plumbing (Request → Response) for the Hono adapter and any fetch-style runtime.
  */
-import { BODY_TIMED_OUT, bodyDeadline, type CoreRequest } from "./http.js";
+import type { IncomingMessage, ServerResponse } from "node:http";
+import { BODY_TIMED_OUT, bodyDeadline, type CoreRequest, type CoreResponse } from "./http.js";
+import { coreRequest, readBody } from "./http-node.js";
 import type { A2AServerCore } from "./server.js";
 
 /**
@@ -56,7 +58,37 @@ export async function handleWebRequest(core: A2AServerCore, request: Request): P
   request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
   const body = request.method === "POST" ? await readWebBody(request, core.limits.maxBodyBytes, core.limits.bodyTimeoutMs) : undefined;
   const core_request: CoreRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers, body, signal: request.signal };
-  const response = await core.handle(core_request);
+  return webResponse(await core.handle(core_request));
+}
+
+/** The node request and response a web framework runs on, where it hands them over (@hono/node-server: `c.env`). */
+export interface NodeBindings {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+}
+
+/** The node request and response in a Hono context's `env` under @hono/node-server; undefined on other runtimes. */
+export function nodeBindingsOf(env: unknown): NodeBindings | undefined {
+  if (typeof env !== "object" || env === null) return undefined;
+  const { incoming, outgoing } = env as { incoming?: unknown; outgoing?: unknown };
+  const isStream = (value: unknown) => typeof value === "object" && value !== null && typeof (value as { on?: unknown }).on === "function";
+  return isStream(incoming) && isStream(outgoing) ? { incoming: incoming as IncomingMessage, outgoing: outgoing as ServerResponse } : undefined;
+}
+
+/**
+ * The same for a web framework running on node:http (@hono/node-server): the body is read from the node
+ * request (its events), the headers and the disconnect signal come from node too, so the web Request,
+ * with its body stream, is never made; the answer is a web Response as from handleWebRequest.
+ */
+export async function handleNodeAsWebRequest(core: A2AServerCore, node: NodeBindings): Promise<Response> {
+  const { incoming, outgoing } = node;
+  const body =
+    incoming.method === "POST" ? await readBody(incoming, core.limits.maxBodyBytes, incoming.headers["content-length"], core.limits.bodyTimeoutMs) : undefined;
+  return webResponse(await core.handle(coreRequest(incoming, body, outgoing)));
+}
+
+/** A core response as a web Response (SSE as a ReadableStream). */
+export function webResponse(response: CoreResponse): Response {
   // Fresh header objects: some servers (@hono/node-server) write Content-Length into the object given.
   if (response.kind === "json") return new Response(response.body, { status: response.status, headers: { ...response.headers } });
   if (response.kind === "empty") return new Response(null, { status: response.status, headers: { ...response.headers } });

@@ -51,6 +51,27 @@ export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "x-accel-buffering": "no",
 };
 
+/** A request target that is a plain path: one leading slash, unreserved and sub-delim characters, no segment that starts with a dot (a dot segment). */
+const PLAIN_PATH = /^\/(?![/.])(?:[\w\-~!$&'()*+,;=:@]|\/(?!\.)|\.)*$/;
+
+/**
+ * The path and query of a request target (`/a2a?x=1`) or of an absolute URL, as the URL parser gives them.
+ * A plain path (the hot case) is taken as it is; anything else (a query, dot segments, characters the
+ * parser encodes) goes through `new URL`.
+ */
+export function splitTarget(target: string): { path: string; query: URLSearchParams } {
+  const start = target.startsWith("/") ? 0 : target.indexOf("/", target.indexOf("//") + 2);
+  const path = start === 0 ? target : start > 0 && /^https?:\/\/[\w.:[\]-]+\//i.test(target) ? target.slice(start) : "";
+  if (path !== "" && PLAIN_PATH.test(path)) return { path, query: new URLSearchParams() };
+  const url = new URL(target, "http://localhost");
+  return { path: url.pathname, query: url.searchParams };
+}
+
+/** The path of a request target or absolute URL (see splitTarget). */
+export function targetPath(target: string): string {
+  return splitTarget(target).path;
+}
+
 /** What a body deadline resolves to when it expires. */
 export const BODY_TIMED_OUT: unique symbol = Symbol("body timed out");
 
@@ -89,7 +110,9 @@ export function jsonResponse(status: number, body: unknown, headers: Record<stri
 
 /** The media type of a request without parameters, lower-cased ("" when there is none). */
 export function mediaType(request: CoreRequest): string {
-  return (request.headers["content-type"] ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
+  const header = request.headers["content-type"];
+  if (header === "application/json") return header;
+  return (header ?? "").split(";")[0]?.trim().toLowerCase() ?? "";
 }
 
 /** application/json, or any application/…+json (application/a2a+json). */
@@ -100,12 +123,15 @@ export function isJsonMediaType(type: string): boolean {
 export function bodyText(request: CoreRequest): string {
   const body = request.body;
   if (body === "too-large" || body === "timed-out") return "";
-  return typeof body === "string" ? body : new TextDecoder("utf-8", { fatal: false }).decode(body ?? new Uint8Array());
+  return typeof body === "string" ? body : UTF8.decode(body ?? new Uint8Array());
 }
 
 /** Runs `task` after the current turn of the event loop (setImmediate where the platform has it: Node, Bun, Deno). */
 const immediate = (globalThis as { setImmediate?: (task: () => void) => unknown }).setImmediate;
 const afterTurn: (task: () => void) => void = immediate ? (task) => void immediate(task) : (task) => void setTimeout(task, 0);
+
+/** One decoder for every body: decode() without `stream` keeps no state between calls. */
+const UTF8 = new TextDecoder("utf-8", { fatal: false });
 
 /** An SSE response that writes one event and ends. */
 export function sseOnce(data: string): SseResponse {

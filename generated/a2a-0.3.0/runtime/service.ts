@@ -326,7 +326,10 @@ export class A2AService {
   extensions(ctx: CallContext): string[] {
     const header = this.profile.extensionsHeader;
     if (!header) return [];
-    const { activated, missing } = extensionActivation(declaredExtensions(this.extensionsCard), ctx.headers[header.toLowerCase()]);
+    const declared = declaredExtensions(this.extensionsCard);
+    // A card that declares no extension: nothing to activate, nothing required.
+    if (declared.length === 0) return [];
+    const { activated, missing } = extensionActivation(declared, ctx.headers[header.toLowerCase()]);
     if (missing.length > 0) {
       const list = missing.join(", ");
       throw this.publicError(

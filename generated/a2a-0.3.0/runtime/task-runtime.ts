@@ -142,7 +142,26 @@ interface Execution {
   settled: Promise<void>;
   settle(): void;
   done: boolean;
-  abort: AbortController;
+  abort: ExecutionAbort;
+}
+
+/** An execution's abort: the AbortController is made when its signal is first read (most turns end without anything asking). */
+class ExecutionAbort {
+  private controller: AbortController | undefined;
+  private aborted = false;
+
+  get signal(): AbortSignal {
+    if (!this.controller) {
+      this.controller = new AbortController();
+      if (this.aborted) this.controller.abort();
+    }
+    return this.controller.signal;
+  }
+
+  abort(): void {
+    this.aborted = true;
+    this.controller?.abort();
+  }
 }
 
 /** One change of a task by the executor: the task after it, and the events it logs. */
@@ -278,8 +297,11 @@ export class TaskRuntime {
 
   /** Whether this version's stream results include Task objects (0.2+) or only update events (0.1.0). */
   streamsTasks(): boolean {
-    return this.shapes.profile.streamResults.includes("Task");
+    // Asked several times per turn (every reply, commit and followed event): the profile does not change.
+    return (this.streamsTaskResults ??= this.shapes.profile.streamResults.includes("Task"));
   }
+
+  private streamsTaskResults: boolean | undefined;
 
   /** The owner scope of a caller (1.0.1 §13.1): the configured resolver's answer for the principal. */
   scopeOf(principal: unknown): string {
@@ -486,15 +508,26 @@ export class TaskRuntime {
    * Refuses a message with a part whose media type the agent does not accept (its card's defaultInputModes
    * or a skill's inputModes) with ContentTypeNotSupportedError; a card naming no input modes accepts any.
    */
+  private inputModes: { accepted: string[] | undefined; verdicts: Map<string, boolean> } | undefined;
+
   private checkInputModes(message: JsonObject): void {
     // Only where the version has the error (0.2+; 0.1.0's table has none, so there the executor decides).
     const code = this.shapes.profile.errorCodes["ContentTypeNotSupported"];
-    const accepted = acceptedInputModes(this.card);
+    // The card's input modes are read once, like the rest of the card (its interfaces, its served copy).
+    this.inputModes ??= { accepted: acceptedInputModes(this.card), verdicts: new Map() };
+    const { accepted, verdicts } = this.inputModes;
     if (code === undefined || accepted === undefined || !Array.isArray(message["parts"])) return;
     for (const [index, part] of message["parts"].entries()) {
       if (!isObject(part)) continue;
       const type = partMediaType(part, this.shapes.profile.discriminatorField);
-      if (type === undefined || acceptsMediaType(accepted, type)) continue;
+      if (type === undefined) continue;
+      let ok = verdicts.get(type);
+      if (ok === undefined) {
+        ok = acceptsMediaType(accepted, type);
+        // A few media types come again and again (text/plain); the cache stays small whatever clients send.
+        if (verdicts.size < 64) verdicts.set(type, ok);
+      }
+      if (ok) continue;
       throw new A2AError(code, `Part ${index} is ${type}, which this agent does not accept (it accepts ${accepted.join(", ")})`, {
         pointer: `/params/message/parts/${index}`,
         mediaType: type,
@@ -543,7 +576,7 @@ export class TaskRuntime {
         settle();
       },
       done: false,
-      abort: new AbortController(),
+      abort: new ExecutionAbort(),
     };
     return execution;
   }
@@ -765,11 +798,14 @@ export class TaskRuntime {
     principal: unknown,
     extensions: readonly string[] = [],
   ): RequestContext {
-    const parts = Array.isArray(message["parts"]) ? message["parts"] : [];
-    const text = parts
-      .filter((p): p is JsonObject => isObject(p) && typeof p["text"] === "string")
-      .map((p) => p["text"] as string)
-      .join("\n");
+    // The text parts joined by newlines, in one pass (no filtered and mapped copies of the parts).
+    let text = "";
+    let first = true;
+    for (const part of Array.isArray(message["parts"]) ? (message["parts"] as unknown[]) : []) {
+      if (!isObject(part) || typeof part["text"] !== "string") continue;
+      text = first ? part["text"] : `${text}\n${part["text"]}`;
+      first = false;
+    }
     return {
       taskId: execution.taskId,
       contextId: execution.contextId,
@@ -778,7 +814,9 @@ export class TaskRuntime {
       method,
       streaming,
       // close() aborts every execution: no need to tie each signal to the server's.
-      signal: execution.abort.signal,
+      get signal(): AbortSignal {
+        return execution.abort.signal;
+      },
       principal,
       text,
       extensions,
@@ -830,7 +868,7 @@ export class TaskRuntime {
               ? { release: this.instanceId }
               : undefined;
       try {
-        const pushes = batch.length > 0 ? await this.pushesFor(execution, task) : [];
+        const pushes = batch.length > 0 && this.outbox ? await this.pushesFor(execution, task) : [];
         const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
         const result = await this.store.tasks.commit(write);
@@ -1030,16 +1068,19 @@ export class TaskRuntime {
       },
       reply: (content) => {
         if (execution.done) return;
-        const message = asMessage(content);
         if (execution.task || pending.length > 0 || !this.streamsTasks()) {
           // A task exists already (or the version has no direct replies): the reply completes it.
-          status("completed", message);
+          status("completed", asMessage(content));
           return;
         }
         execution.done = true;
         execution.published = true;
-        // No task will exist: the reply names only its context (a taskId would point at nothing).
-        delete message["taskId"];
+        // No task will exist: the reply names only its context (a taskId would point at nothing). Built
+        // without one rather than deleted after: a deleted property leaves the object slow to serialize.
+        const message =
+          typeof content === "string"
+            ? shapes.message({ role: "agent", parts: [shapes.textPart(content)], contextId: execution.contextId })
+            : shapes.stamp(withoutTaskId(content), undefined, execution.contextId);
         execution.reply = message;
         execution.onReply?.(message);
         finish();
@@ -1176,6 +1217,11 @@ function lastUserMessage(task: JsonObject): JsonObject {
     if (isObject(m) && (m["role"] === "user" || m["role"] === "ROLE_USER")) return m;
   }
   return { role: "user", parts: [] };
+}
+
+function withoutTaskId(message: JsonObject): JsonObject {
+  const { taskId: _taskId, ...rest } = message;
+  return rest;
 }
 
 function stripChunkFlags(artifact: JsonObject): JsonObject {

@@ -5,13 +5,14 @@
  * server's size limit); a body already parsed by express.json() is used as it is.
  */
 import { Router, type NextFunction, type Request, type Response } from "express";
+import { targetPath } from "../runtime/http.js";
 import { coreRequest, handleNodeRequest, writeResponse } from "../runtime/http-node.js";
 import type { A2AServerCore } from "../runtime/server.js";
 
 export function a2aExpressRouter(core: A2AServerCore): Router {
   const router = Router();
   router.use((req: Request, res: Response, next: NextFunction) => {
-    if (!core.handles(new URL(req.originalUrl, "http://localhost").pathname)) return next();
+    if (!core.handles(targetPath(req.originalUrl))) return next();
     const parsed: unknown = req.body;
     if (parsed === undefined) {
       handleNodeRequest(core, req, res).catch(next);

@@ -1,0 +1,135 @@
+// A/B of the generated server against an earlier revision's, under the same load, interleaved round by
+// round (A, B, A, B…), so that a busy machine slows both alike: server CPU time per request (the measure
+// that holds up on a shared machine) and req/s, median of the rounds. For one change's effect.
+//
+//   node bench/server-ab.mjs [--base <git revision>] [--target node|express|fastify|hono] [--rounds 3] [--duration 3]
+//
+// --base (default HEAD): its generated/a2a-0.3.0 (git archive) is B's; the working tree's is A's.
+// Never writes bench/README.md (bench/server.bench.mjs does, for the whole picture).
+import { execFileSync, fork } from "node:child_process";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const GENERATED = join("generated", "a2a-0.3.0");
+const require = createRequire(import.meta.url);
+const autocannon = require("autocannon");
+
+function parseArgs(argv) {
+  const o = { base: "HEAD", target: "node", rounds: 3, duration: 3, connections: 50 };
+  for (let i = 0; i < argv.length; i++) {
+    const [name, inline] = argv[i].split("=");
+    const value = () => inline ?? argv[++i];
+    if (name === "--base") o.base = value();
+    else if (name === "--target") o.target = value();
+    else if (name === "--rounds") o.rounds = Number(value());
+    else if (name === "--duration") o.duration = Number(value());
+    else if (name === "--connections") o.connections = Number(value());
+    else throw new Error(`unknown option ${argv[i]}`);
+  }
+  if (!["node", "express", "fastify", "hono"].includes(o.target)) throw new Error(`--target: node, express, fastify or hono, not ${o.target}`);
+  return o;
+}
+
+/** The generated folder compiled to JavaScript, as bench/server.bench.mjs builds it. */
+function build(generated, work) {
+  const out = join(work, "build");
+  execFileSync(
+    join(ROOT, "node_modules", ".bin", "tsc"),
+    ["--ignoreConfig", "--outDir", out, "--rootDir", generated, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node",
+      join(generated, "index.ts"), ...["node", "express", "fastify", "hono", "core"].map((a) => join(generated, "server", `${a}.ts`))],
+    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
+  );
+  writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
+  symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "dir");
+  return out;
+}
+
+/** The base revision's generated folder, from git, in `work` (ESM like the project). */
+function checkoutBase(rev, work) {
+  const dir = join(work, "src");
+  mkdirSync(dir, { recursive: true });
+  const archive = execFileSync("git", ["archive", rev, GENERATED], { cwd: ROOT, maxBuffer: 256 * 1024 * 1024 });
+  execFileSync("tar", ["-x", "-C", dir], { input: archive });
+  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
+  return join(dir, GENERATED);
+}
+
+function startTarget(target, dir) {
+  const child = fork(join(ROOT, "bench", "server-target.mjs"), [target, dir, "1000"], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+  const waiters = [];
+  child.on("message", (m) => {
+    const i = waiters.findIndex((w) => w.type === m.type);
+    if (i >= 0) waiters.splice(i, 1)[0].resolve(m);
+  });
+  const wait = (type) => new Promise((done) => waiters.push({ type, resolve: done }));
+  return wait("ready").then(({ port }) => ({
+    url: `http://127.0.0.1:${port}/a2a`,
+    cpu: () => {
+      const answer = wait("cpu");
+      child.send({ type: "cpu" });
+      return answer;
+    },
+    stop: () =>
+      new Promise((done) => {
+        child.once("exit", done);
+        child.send({ type: "stop" });
+      }),
+  }));
+}
+
+const body = (text, id) =>
+  JSON.stringify({ jsonrpc: "2.0", id, method: "message/send", params: { message: { kind: "message", role: "user", messageId: `m-${id}`, parts: [{ kind: "text", text }] }, configuration: { acceptedOutputModes: ["text/plain"] } } });
+
+function load(url, text, seconds, connections) {
+  let n = 0;
+  return new Promise((done, fail) =>
+    autocannon(
+      { url, connections, duration: seconds, requests: [{ method: "POST", headers: { "content-type": "application/json" }, setupRequest: (req) => ({ ...req, body: body(text, `r${n++}`) }) }] },
+      (error, result) => (error ? fail(error) : done(result)),
+    ),
+  );
+}
+
+async function measure(target, dir, text, o) {
+  const server = await startTarget(target, dir);
+  try {
+    await load(server.url, text, 1, o.connections);
+    const before = await server.cpu();
+    const result = await load(server.url, text, o.duration, o.connections);
+    const after = await server.cpu();
+    if (result.non2xx > 0 || result.errors > 0) throw new Error(`${target} ${text}: ${result.non2xx} non-2xx, ${result.errors} errors`);
+    return { rps: result.requests.average, us: (after.user + after.system - before.user - before.system) / Math.max(1, result.requests.total) };
+  } finally {
+    await server.stop();
+  }
+}
+
+const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
+
+const o = parseArgs(process.argv.slice(2));
+const work = mkdtempSync(join(tmpdir(), "a2a-server-ab-"));
+try {
+  const sides = { A: build(join(ROOT, GENERATED), join(work, "a")), B: build(checkoutBase(o.base, join(work, "b")), join(work, "b")) };
+  if (!existsSync(join(sides.B, "server", "core.js"))) throw new Error(`${o.base}: no ${GENERATED}/server/core.ts`);
+  console.log(`A = working tree, B = ${o.base}; target ${o.target}, ${o.rounds} rounds of ${o.duration} s, ${o.connections} connections`);
+  const rows = {};
+  for (let round = 0; round < o.rounds; round++) {
+    for (const text of ["hello", "task"]) {
+      for (const side of ["A", "B"]) {
+        const r = await measure(o.target, sides[side], text, o);
+        (rows[`${text} ${side}`] ??= []).push(r);
+        console.log(`  round ${round + 1} ${text.padEnd(5)} ${side}: ${r.rps.toFixed(0).padStart(6)} req/s ${r.us.toFixed(0).padStart(5)} µs CPU/req`);
+      }
+    }
+  }
+  console.log("\nmedians:");
+  for (const text of ["hello", "task"]) {
+    const [a, b] = ["A", "B"].map((s) => ({ rps: median(rows[`${text} ${s}`].map((r) => r.rps)), us: median(rows[`${text} ${s}`].map((r) => r.us)) }));
+    console.log(`  ${text.padEnd(5)} A ${a.us.toFixed(0).padStart(5)} µs/req ${a.rps.toFixed(0).padStart(6)} req/s | B ${b.us.toFixed(0).padStart(5)} µs/req ${b.rps.toFixed(0).padStart(6)} req/s | A/B CPU per request ${(a.us / b.us).toFixed(2)}`);
+  }
+} finally {
+  rmSync(work, { recursive: true, force: true });
+}
