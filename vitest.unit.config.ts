@@ -20,7 +20,7 @@ export default defineConfig({
       "test/proto/**/*.test.ts",
       "test/load-protocol.test.ts",
       "test/regenerate.test.ts",
-      "test/spec-examples.test.ts",
+      "test/product/spec-examples.test.ts",
       "test/runtime/validation.test.ts",
       "test/runtime/jsonrpc.test.ts",
       "test/runtime/sse.test.ts",
@@ -31,7 +31,7 @@ export default defineConfig({
       "test/compat/mapping.test.ts",
       "test/compat/route.test.ts",
       "test/compat/lossy-table.test.ts",
-      "test/stores/memory.test.ts",
+      "test/runtime/stores/memory.test.ts",
     ],
   },
 });

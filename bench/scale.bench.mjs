@@ -1,6 +1,6 @@
 // Generation at scale (issue 17, item 6): the bundled 0.3.0 schema plus 5,000 chained object definitions,
 // generated in-process with one adapter; the goal is at most 15 s. The test suite checks that such a
-// schema generates and compiles (test/generator-robustness.test.ts); how long it takes is measured here.
+// schema generates and compiles (test/product/generator-robustness.test.ts); how long it takes is measured here.
 //
 //   node bench/scale.bench.mjs [--definitions 5000] [--no-write]
 //

@@ -11,7 +11,7 @@ import { generate, writeResult } from "../../src/generate.js";
 import { projectTempDir } from "../helpers.js";
 import { convertCard } from "../../src/compat/card.js";
 import { bundledIR } from "../../src/diff/load.js";
-import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../server/harness.js";
+import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../runtime/server/harness.js";
 
 type Json = Record<string, unknown>;
 

@@ -120,7 +120,7 @@ describe("generate --compat", () => {
     expect(run.status).toBe(0);
   });
 
-  // The compat files under @tsconfig/strictest's options: test/strictest.test.ts (an output with every
+  // The compat files under @tsconfig/strictest's options: test/product/strictest.test.ts (an output with every
   // optional feature, the compat layer included, where every file must compile).
 
   it("the CLI flag and the config key; an unsupported pair is a usage error naming the supported ones", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from "../../src/runtime/grpc/binding.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
-import { TEST_TOKEN } from "../server/harness.js";
+import { TEST_TOKEN } from "../runtime/server/harness.js";
 import { compatOutput, startCompatAgent, type CompatAgent } from "./agent.js";
 
 /**

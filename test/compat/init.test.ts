@@ -6,8 +6,8 @@ import type { Message as Message03, Task as Task03 } from "@a2a-js/sdk";
 import { ClientFactory as Factory03 } from "@a2a-js/sdk/client";
 import { CancelTaskRequest, GetTaskRequest, Role, SubscribeToTaskRequest, TaskState, type Message, type StreamResponse, type Task } from "a2a-sdk-v1";
 import { ClientFactory } from "a2a-sdk-v1/client";
-import { sdkSend } from "../interop/sdk-v1-wire.js";
-import { drain, textOf, userMessage } from "../interop/wire.js";
+import { sdkSend } from "../product/interop/sdk-v1-wire.js";
+import { drain, textOf, userMessage } from "../product/interop/wire.js";
 import { CodegenError } from "../../src/errors.js";
 import { init } from "../../src/scaffold/init.js";
 import { ROOT, tempDir } from "../helpers.js";
@@ -17,7 +17,7 @@ import { ROOT, tempDir } from "../helpers.js";
  * for 1.0.1 (`--no-compat`, `compat: false`, turns it off; versions without a mapping have none), and the
  * project's own contract tests call the agent with the generated 0.3.0 client beside the 1.0.1 one. The
  * project is type-checked and its tests run on the repository's installed packages (the full install of a
- * scaffold from the packed tarball is test/scaffold.test.ts).
+ * scaffold from the packed tarball is test/scaffold/scaffold.test.ts).
  */
 const codegenSpec = `file:${ROOT}`;
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, restErrorProblem, sseData } from "../server/harness.js";
-import { restErrorProblem030 } from "../server/rest-wire.js";
+import { FRAMEWORKS, modules, restErrorProblem, sseData } from "../runtime/server/harness.js";
+import { restErrorProblem030 } from "../runtime/server/rest-wire.js";
 import { startCompatAgent, type CompatAgent } from "./agent.js";
 
 /**
@@ -134,7 +134,7 @@ for (const framework of FRAMEWORKS) {
               } catch {
                 body = undefined;
               }
-              // Fastify's router refuses broken percent-encoding before any plugin runs (as in test/server/rest-fuzz.test.ts).
+              // Fastify's router refuses broken percent-encoding before any plugin runs (as in test/runtime/server/rest-fuzz.test.ts).
               const fastifyBadUrl = framework === "fastify" && response.status === 400 && (body as { code?: string } | undefined)?.code === "FST_ERR_BAD_URL";
               const as10 = restErrorProblem(body, response.status);
               const as03 = restErrorProblem030(body);

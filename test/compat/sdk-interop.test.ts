@@ -17,9 +17,9 @@ import {
 } from "a2a-sdk-v1";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "a2a-sdk-v1/client";
 import { TaskNotCancelableError } from "a2a-sdk-v1/errors";
-import { capturingFetch, checkCaptured, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../server/harness.js";
-import { sdkSend } from "../interop/sdk-v1-wire.js";
-import { drain, textOf, userMessage } from "../interop/wire.js";
+import { capturingFetch, checkCaptured, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../runtime/server/harness.js";
+import { sdkSend } from "../product/interop/sdk-v1-wire.js";
+import { drain, textOf, userMessage } from "../product/interop/wire.js";
 import { startCompatAgent, type CompatAgent } from "./agent.js";
 
 /**

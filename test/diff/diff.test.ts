@@ -266,7 +266,7 @@ describe("diffProtocols on the bundled versions", () => {
   // The IR diff reads is generate's: both load through loadProtocol (test/load-protocol.test.ts).
 });
 
-/** Schemas derived from 0.3.0, as in test/generator.test.ts. */
+/** Schemas derived from 0.3.0, as in test/product/generator.test.ts. */
 describe("diffProtocols on schemas derived from 0.3.0", () => {
   const work = tempDir("a2a-codegen-diff-");
   let base: ProtocolIR;

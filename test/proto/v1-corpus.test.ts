@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { createRequire } from "node:module";
 import { protoToJsonSchema } from "../../src/proto/to-json-schema.js";
 import { ownErrors, type OwnError } from "../../src/proto/inspect.js";
-import { corpusRows, readCorpusDocument, type CorpusRow } from "../corpus.js";
+import { corpusRows, readCorpusDocument, type CorpusRow } from "../support/corpus.js";
 import { ROOT } from "../helpers.js";
 
 /**

@@ -9,7 +9,7 @@ import { bundledIR } from "../../src/diff/load.js";
 import { canonicalValue, isTerminalState, ProtocolShapes } from "../../src/runtime/profile.js";
 import { taskFacts } from "../../src/runtime/tasks.js";
 import { bundledVersions } from "../../src/schema/load.js";
-import { modules, testCard } from "../server/harness.js";
+import { modules, testCard } from "./server/harness.js";
 
 const shapesOf = (version: string) => new ProtocolShapes(bundledIR(version).profile);
 

@@ -1,5 +1,5 @@
 /**
- * The task runtime's own pieces (src/runtime/tasks.ts) beyond the store contract (test/stores/):
+ * The task runtime's own pieces (src/runtime/tasks.ts) beyond the store contract (test/runtime/stores/):
  * the in-memory store's bounds, the facts stores index, page tokens, values that cannot be stored,
  * and compare-and-set under real latency.
  */
@@ -16,7 +16,7 @@ import {
   type A2AStore,
   type TaskStore,
 } from "../../src/runtime/tasks.js";
-import { slowStore } from "../stores/slow.js";
+import { slowStore } from "./stores/slow.js";
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, contextId: "c", status: { state: "working", timestamp: "2026-01-01T00:00:00.000Z" }, ...extra });
 

@@ -3,7 +3,7 @@
  * (`generated/a2a-<v>/runtime/<file>.js`) gets `src/runtime/<file>.ts` instead, so that the server and
  * client suites exercise the runtime as it is in the source, not the copy made at the last
  * `npm run generate:all`. The copies themselves are guarded by the snapshot test alone
- * (test/snapshot.test.ts: the runtime files equal `src/runtime` byte for byte, after their header).
+ * (test/product/snapshot.test.ts: the runtime files equal `src/runtime` byte for byte, after their header).
  * Only files under `src/runtime` are redirected; the models, validators, protocol table, client and
  * servers of a version stay the generated ones (their templates are checked by the snapshot as well).
  */

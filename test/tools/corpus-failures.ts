@@ -1,4 +1,4 @@
-import { corpusRows, readCorpusDocument, type CorpusRow } from "../corpus.js";
+import { corpusRows, readCorpusDocument, type CorpusRow } from "../support/corpus.js";
 import { generatedValidators } from "../helpers.js";
 import type { ValidationIssue } from "../../src/runtime/validation.js";
 

@@ -1,5 +1,5 @@
 // Type probes for the generated 0.3.0 models: every line marked @ts-expect-error must fail to compile,
-// every other line must compile. Checked by test/compile.test.ts (tsc --noEmit, strict).
+// every other line must compile. Checked by test/product/compile.test.ts (tsc --noEmit, strict).
 import {
   type A2AMethods,
   type A2ARequest,

@@ -1,6 +1,6 @@
 // Type probes for the generated 1.0.1 client (issue 13): method names from the IR method, unwrap typed
 // from the results, builders typed without casts. Every @ts-expect-error line must fail to compile (an
-// unused one is itself an error), every other line must compile. Checked by test/compile.test.ts.
+// unused one is itself an error), every other line must compile. Checked by test/product/compile.test.ts.
 import {
   A2AClient,
   type A2AClientOptions,

@@ -1,0 +1,72 @@
+/**
+ * The store engines the server tests run on: in-memory always; PostgreSQL and Redis when
+ * A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL name one (`source .ci/engines.sh` starts both). In CI a
+ * missing engine fails loudly; locally its tests are skipped with a message naming it.
+ */
+import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
+import { RedisStore } from "../../../src/runtime/stores/redis.js";
+import { InMemoryStore, type A2AStore } from "../../../src/runtime/tasks.js";
+
+export interface EngineUnderTest {
+  name: "memory" | "postgres" | "redis";
+  /** The engine's URL (undefined for memory). */
+  url: string | undefined;
+  /** A store in a fresh namespace `ns` (every call with the same `ns` shares it). */
+  open(ns: string): Promise<A2AStore>;
+  /** Removes what a namespace left in the engine. */
+  drop(ns: string): Promise<void>;
+}
+
+export function enginesUnderTest(): { engines: EngineUnderTest[]; missing: string[] } {
+  const engines: EngineUnderTest[] = [];
+  const missing: string[] = [];
+  const memories = new Map<string, InMemoryStore>();
+  engines.push({
+    name: "memory",
+    url: undefined,
+    open: async (ns) => {
+      let store = memories.get(ns);
+      if (!store) memories.set(ns, (store = new InMemoryStore()));
+      return store;
+    },
+    drop: async (ns) => void memories.delete(ns),
+  });
+  const pgUrl = process.env.A2A_TEST_POSTGRES_URL;
+  if (pgUrl) {
+    const open = (ns: string) => PostgresStore.connect({ connectionString: pgUrl, tablePrefix: `${ns}_`, connectTimeoutMs: 2_000, queryTimeoutMs: 5_000 });
+    engines.push({
+      name: "postgres",
+      url: pgUrl,
+      open,
+      drop: async (ns) => {
+        const store = await open(ns);
+        await store.dropTables();
+        await store.close();
+      },
+    });
+  } else missing.push("PostgreSQL (A2A_TEST_POSTGRES_URL)");
+  const redisUrl = process.env.A2A_TEST_REDIS_URL;
+  if (redisUrl) {
+    engines.push({
+      name: "redis",
+      url: redisUrl,
+      open: (ns) => RedisStore.connect({ url: redisUrl, keyPrefix: `${ns}:`, connectTimeoutMs: 2_000, commandTimeoutMs: 5_000 }),
+      drop: async (ns) => {
+        const store = await RedisStore.connect({ url: redisUrl, keyPrefix: `${ns}:` });
+        await store.dropKeys();
+        await store.close();
+      },
+    });
+  } else missing.push("Redis (A2A_TEST_REDIS_URL)");
+  if (missing.length > 0) {
+    if (process.env.CI) throw new Error(`the store engines ${missing.join(", ")} are missing: .ci/run starts them (source .ci/engines.sh)`);
+    console.warn(`skipping the server tests on ${missing.join(", ")}: not set (source .ci/engines.sh starts them)`);
+  }
+  return { engines, missing };
+}
+
+let counter = 0;
+/** A namespace no other test run uses (table prefix / key prefix). */
+export function freshNamespace(): string {
+  return `s${Date.now().toString(36)}${process.pid.toString(36)}${(counter++).toString(36)}`;
+}
