@@ -6,6 +6,7 @@ import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from ".
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
 import { TEST_TOKEN } from "../runtime/server/harness.js";
 import { compatOutput, startCompatAgent, type CompatAgent } from "./agent.js";
+import { rng, type Rng } from "../support/seeded-random.js";
 
 /**
  * Seeded fuzzing of a compat agent's gRPC port (issue 9): 0.3.0's `a2a.v1.A2AService` (the compat service,
@@ -18,18 +19,6 @@ import { compatOutput, startCompatAgent, type CompatAgent } from "./agent.js";
 const SEED = 0x3c0a;
 const REQUESTS = 800;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n) };
-}
-type Rng = ReturnType<typeof rng>;
 
 const SEEDS: Record<string, Record<string, object>> = {
   "a2a.v1.A2AService": {

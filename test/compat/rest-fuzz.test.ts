@@ -2,6 +2,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRAMEWORKS, modules, restErrorProblem, sseData } from "../runtime/server/harness.js";
 import { restErrorProblem030 } from "../runtime/server/rest-wire.js";
 import { startCompatAgent, type CompatAgent } from "./agent.js";
+import { rng, type Rng } from "../support/seeded-random.js";
 
 /**
  * Seeded fuzzing of a compat agent's HTTP+JSON binding (issue 9), where 0.3.0's routes (`/v1/…`) and
@@ -22,21 +23,6 @@ interface Route {
   path: string;
 }
 
-/** mulberry32. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof rng>;
 
 const VALUES = ["t1", "", "%", "%zz", "a:b", "x/y", "ünï", "v1", "a".repeat(200), "-1", "TASK_STATE_WORKING"];
 const VERSIONS = ["", "", "0.3", "1.0", "1.0", "0.2", "2.0", "1.0.1", "garbage"];

@@ -11,6 +11,7 @@ import { SHAPES_0_3_0 } from "../../../src/runtime/wire-shapes-0.3.0.js";
 import { SCHEMA_DIR } from "../../helpers.js";
 import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
 import { binding101, FakeService, withGrpcInterface } from "./fixture.js";
+import { rng } from "../../support/seeded-random.js";
 
 /**
  * Seeded fuzzing of the gRPC binding: valid requests of every unary rpc with their bytes mutated (flipped,
@@ -22,17 +23,6 @@ import { binding101, FakeService, withGrpcInterface } from "./fixture.js";
 const SEED = 0x9a2a;
 const REQUESTS = 1_500;
 
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  return { next, int: (n: number) => Math.floor(next() * n) };
-}
 
 let binding: LoadedGrpcBinding;
 let server: GrpcServerHandle;

@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRAMEWORKS, startServer, type RunningServer } from "./harness.js";
+import { rng, type Rng } from "../../support/seeded-random.js";
 
 /**
  * Seeded fuzzing of the generated 0.3.0 server behind each adapter: valid requests mutated at random,
@@ -13,21 +14,6 @@ const SEED = 0xa2a;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof rng>;
 
 const TEXTS = ["hello", "task", "ask", "stream", "Bob", "", "ünïcødé ✓", "a".repeat(5000)];
 const METHODS = [

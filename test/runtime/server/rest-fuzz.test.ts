@@ -1,6 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { FRAMEWORKS, modules, restErrorProblem, sseData, startServer, type RunningServer } from "./harness.js";
 import { restErrorProblem030 } from "./rest-wire.js";
+import { rng, type Rng } from "../../support/seeded-random.js";
 
 /**
  * Seeded fuzzing of the HTTP+JSON binding of 1.0.1 and 0.3.0 behind each adapter: the proto's routes with their
@@ -17,21 +18,6 @@ const SEED = 0x5e57;
 
 type Json = null | boolean | number | string | Json[] | { [k: string]: Json };
 
-/** mulberry32: small, fast, seeded. */
-function rng(seed: number) {
-  let a = seed >>> 0;
-  const next = () => {
-    a = (a + 0x6d2b79f5) >>> 0;
-    let t = a;
-    t = Math.imul(t ^ (t >>> 15), t | 1);
-    t ^= t + Math.imul(t ^ (t >>> 7), t | 61);
-    return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
-  };
-  const int = (n: number) => Math.floor(next() * n);
-  const pick = <T>(items: readonly T[]): T => items[int(items.length)] as T;
-  return { next, int, pick };
-}
-type Rng = ReturnType<typeof rng>;
 
 const TEXTS = ["hello", "task", "ask", "stream", "Bob", "", "ünïcødé ✓"];
 // ("." and ".." are left out: fetch resolves them before sending, so they would leave the interface's path.)
