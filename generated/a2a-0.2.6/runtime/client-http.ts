@@ -7,10 +7,26 @@
  */
 
 import { A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "./client-errors.js";
-import { nodeFetch } from "./client-node-fetch.js";
+import { NodeAnswer, nodeRequest } from "./client-node-fetch.js";
 
 /** The part of `fetch` the client uses; pass one to add retries, logging, a proxy or a test double. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * What the client reads of an HTTP response. A web `Response` is one; on Node without a `fetch` option,
+ * `send()` answers a lighter NodeAnswer (client-node-fetch.ts) whose body {@link readText} reads straight
+ * from the socket.
+ */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly statusText: string;
+  readonly type: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly bodyUsed: boolean;
+  text(): Promise<string>;
+}
 
 /** How the client authenticates to the agent. */
 export type ClientAuth =
@@ -200,9 +216,10 @@ export async function send(
   callOptions: CallOptions,
   what: string,
   attempt: Attempt,
-): Promise<Response> {
+): Promise<HttpAnswer> {
   // On Node, node:http (client-node-fetch.ts: a third of fetch's CPU per call); elsewhere the platform's fetch.
-  const doFetch: FetchLike = clientOptions.fetch ?? nodeFetch ?? ((input, init) => globalThis.fetch(input, init));
+  const doFetch: (input: string, init: RequestInit) => Promise<HttpAnswer> =
+    clientOptions.fetch ?? nodeRequest ?? ((input, init) => globalThis.fetch(input, init));
   const maxRedirects = clientOptions.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   let url = request.url;
   let method = request.method;
@@ -225,7 +242,7 @@ export async function send(
     // In a browser, no cookies either for an origin that is not trusted.
     if (!trusted) init.credentials = "omit";
     if (body !== undefined) init.body = body;
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await doFetch(target, init);
     } catch (error) {
@@ -330,12 +347,19 @@ function withQueryParameter(url: string, name: string, value: string): string {
  * The body as text, read chunk by chunk with a running byte count: more than `limit` bytes (announced by
  * Content-Length or counted) cancels the body and throws an {@link A2AResponseTooLargeError}.
  */
-export async function readText(response: Response, what: string, attempt: Attempt, limit: number): Promise<string> {
+export async function readText(response: HttpAnswer, what: string, attempt: Attempt, limit: number): Promise<string> {
   const status = response.status;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => {});
     throw new A2AResponseTooLargeError(what, limit, status);
+  }
+  if (response instanceof NodeAnswer && response.unread) {
+    try {
+      return await response.readWithin(limit, () => new A2AResponseTooLargeError(what, limit, status));
+    } catch (error) {
+      throw readFailure(error, what, attempt, status);
+    }
   }
   if (response.body === null) return "";
   const reader = response.body.getReader();
@@ -355,12 +379,17 @@ export async function readText(response: Response, what: string, attempt: Attemp
     }
     return text + decoder.decode();
   } catch (error) {
-    if (error instanceof A2AResponseTooLargeError) throw error;
-    if (attempt.aborted) throw attempt.reason;
-    throw new A2ATransportError(`${what}: the connection failed while reading the response (${messageOf(error)})`, { status, cause: error });
+    throw readFailure(error, what, attempt, status);
   } finally {
     reader.releaseLock();
   }
+}
+
+/** What a failed body read throws: the limit's error as is, the abort's reason, else an A2ATransportError. */
+function readFailure(error: unknown, what: string, attempt: Attempt, status: number): unknown {
+  if (error instanceof A2AResponseTooLargeError) return error;
+  if (attempt.aborted) return attempt.reason;
+  return new A2ATransportError(`${what}: the connection failed while reading the response (${messageOf(error)})`, { status, cause: error });
 }
 
 /**
@@ -389,12 +418,12 @@ export function bodyChunks(body: ReadableStream<Uint8Array>, what: string, statu
   };
 }
 
-export function isEventStream(response: Response): boolean {
+export function isEventStream(response: HttpAnswer): boolean {
   const type = response.headers.get("content-type") ?? "";
   return (type.split(";")[0] ?? "").trim().toLowerCase() === "text/event-stream";
 }
 
-export function statusText(response: Response): string {
+export function statusText(response: HttpAnswer): string {
   return response.statusText ? ` ${response.statusText}` : "";
 }
 
