@@ -122,13 +122,24 @@ export function hasCredentials(options: ClientOptions): boolean {
  * URL origin is the opaque "null") its scheme, host and port; the text itself when it is not an absolute URL.
  */
 export function originOf(url: string): string {
+  const known = origins.get(url);
+  if (known !== undefined) return known;
+  let origin: string;
   try {
     const parsed = new URL(url);
-    return parsed.origin !== "null" ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
+    origin = parsed.origin !== "null" ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
   } catch {
-    return url;
+    origin = url;
   }
+  if (origins.size >= MAX_ORIGINS) origins.clear();
+  origins.set(url, origin);
+  return origin;
 }
+
+/** Origins of URLs already parsed: every request asks for its URL's origin, nearly always the endpoint's. */
+const origins = new Map<string, string>();
+/** The most URLs {@link origins} remembers; it starts over when full. */
+const MAX_ORIGINS = 256;
 
 /** The abort wiring of one request: the caller's signal and the timeout, both abort `signal`. */
 export interface Attempt {

@@ -18,6 +18,7 @@ import type { FetchLike, HttpAnswer } from "./client-http.js";
 interface NodeModules {
   http: { request(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
   https: { request(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
+  buffer: { Buffer: { byteLength(text: string, encoding: "utf8"): number } };
   zlib: {
     createGunzip(): NodeJS.ReadWriteStream;
     createInflate(): NodeJS.ReadWriteStream;
@@ -31,7 +32,8 @@ function nodeModules(): NodeModules | undefined {
   const http = host.getBuiltinModule("node:http") as NodeModules["http"] | undefined;
   const https = host.getBuiltinModule("node:https") as NodeModules["https"] | undefined;
   const zlib = host.getBuiltinModule("node:zlib") as NodeModules["zlib"] | undefined;
-  return http && https && zlib ? { http, https, zlib } : undefined;
+  const buffer = host.getBuiltinModule("node:buffer") as NodeModules["buffer"] | undefined;
+  return http && https && zlib && buffer ? { http, https, zlib, buffer } : undefined;
 }
 
 const modules = nodeModules();
@@ -102,7 +104,7 @@ function request(node: NodeModules, url: Target, init: RequestInit): Promise<Htt
   const body = typeof init.body === "string" ? init.body : undefined;
   if (init.body != null && body === undefined) return Promise.reject(new TypeError("a2a-codegen's Node fetch sends string bodies only"));
   const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
-  if (body !== undefined) headers["content-length"] = String(byteLength(body));
+  if (body !== undefined) headers["content-length"] = String(node.buffer.Buffer.byteLength(body, "utf8"));
   const options: RequestOptions = {
     protocol: url.https ? "https:" : "http:",
     hostname: url.hostname,
@@ -363,18 +365,4 @@ function decoded(node: NodeModules, res: IncomingMessage, encoding: string | nul
   if (decoder === undefined) return res;
   res.on("error", (error) => decoder.emit("error", error));
   return res.pipe(decoder) as unknown as ReturnType<typeof decoded>;
-}
-
-function byteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }
