@@ -13,7 +13,7 @@
  */
 
 import type { IncomingMessage, RequestOptions, ClientRequest } from "node:http";
-import type { FetchLike, HttpAnswer } from "./client-http.js";
+import type { AbortHook, FetchLike, HttpAnswer } from "./client-http.js";
 
 interface NodeModules {
   http: { request(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
@@ -47,15 +47,19 @@ const UTF8 = new TextDecoder();
 
 /**
  * The client's default request on Node: a {@link NodeAnswer} (a web `Response` for a URL it leaves to the
- * platform's fetch); undefined off Node. `send()` of client-http.ts uses it when no `fetch` option is set.
+ * platform's fetch); undefined off Node. `send()` of client-http.ts uses it when no `fetch` option is set,
+ * with its attempt: the request is aborted by the attempt's hook (no AbortController per call), else by
+ * `init.signal`.
  */
-export const nodeRequest: ((input: string, init: RequestInit) => Promise<HttpAnswer>) | undefined =
+export const nodeRequest:
+  | ((input: string, init: RequestInit, attempt?: { readonly hook: AbortHook; readonly signal: AbortSignal }) => Promise<HttpAnswer>)
+  | undefined =
   modules === undefined
     ? undefined
-    : (input, init) => {
+    : (input, init, attempt) => {
         const url = parsedUrl(input);
-        if (url === undefined) return globalThis.fetch(input, init);
-        return request(modules, url, init);
+        if (url === undefined) return globalThis.fetch(input, attempt ? { ...init, signal: attempt.signal } : init);
+        return request(modules, url, init, attempt?.hook ?? init.signal ?? undefined);
       };
 
 /** The default fetch of the client on Node for http: and https: URLs (a web `Response`); undefined off Node. */
@@ -98,8 +102,7 @@ function parsedUrl(input: string): Target | undefined {
   return target;
 }
 
-function request(node: NodeModules, url: Target, init: RequestInit): Promise<HttpAnswer> {
-  const signal = init.signal ?? undefined;
+function request(node: NodeModules, url: Target, init: RequestInit, signal: AbortHook | undefined): Promise<HttpAnswer> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   const body = typeof init.body === "string" ? init.body : undefined;
   if (init.body != null && body === undefined) return Promise.reject(new TypeError("a2a-codegen's Node fetch sends string bodies only"));
@@ -191,14 +194,14 @@ export class NodeAnswer implements HttpAnswer {
   readonly headers: RawHeaders;
   readonly #node: NodeModules;
   readonly #res: IncomingMessage;
-  readonly #signal: AbortSignal | undefined;
+  readonly #signal: AbortHook | undefined;
   readonly #onAbort: () => void;
   /** The body stream once {@link body} was asked for (null for a status without a body). */
   #body: ReadableStream<Uint8Array> | null | undefined;
   /** Whether the body was read or cancelled. */
   #used = false;
 
-  constructor(node: NodeModules, res: IncomingMessage, signal: AbortSignal | undefined, onAbort: () => void) {
+  constructor(node: NodeModules, res: IncomingMessage, signal: AbortHook | undefined, onAbort: () => void) {
     const status = res.statusCode ?? 0;
     if (status < 200 || status > 599) throw new TypeError(`fetch failed: HTTP status ${status} is not a final response`);
     this.status = status;
