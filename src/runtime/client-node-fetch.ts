@@ -1,12 +1,14 @@
 /**
- * The client's default `fetch` on Node: http: and https: requests made with node:http / node:https (the
- * global keep-alive agents), answered as a web `Response` whose body streams the socket's data with
- * backpressure. It does what the client asks of fetch (method, headers, a string body, an abort signal,
- * no redirect following: `send()` handles redirects) for about a third of the CPU time of Node's
+ * The client's default request on Node: http: and https: requests made with node:http / node:https (the
+ * global keep-alive agents). It does what the client asks of fetch (method, headers, a string body, an
+ * abort, no redirect following: `send()` handles redirects) for about a third of the CPU time of Node's
  * built-in fetch, whose request machinery dominated the client's profile (issue 12: the client bench).
+ * `send()` uses {@link nodeRequest}, whose {@link NodeAnswer} reads a JSON body straight from the socket
+ * and makes a web stream of it only for an event stream; {@link nodeFetch} is the same request as a
+ * `fetch` answering a web `Response` whose body streams the socket's data with backpressure.
  *
  * The Node modules are looked up at run time (`process.getBuiltinModule`), never imported: in a browser,
- * a worker or an edge runtime there is no such function, {@link nodeFetch} is undefined, and the client
+ * a worker or an edge runtime there is no such function, {@link nodeRequest} and {@link nodeFetch} are undefined, and the client
  * uses the platform's fetch as before. A URL with credentials in it (`http://user:pass@host/`), which
  * fetch refuses, also goes to the platform's fetch, which then refuses it.
  */

@@ -3,7 +3,8 @@
  * The HTTP layer of the client runtime, shared by every HTTP binding and the agent card fetch: options,
  * timeouts and abort wiring, credentials that go only to origins the user configured, redirects that
  * never leave the origin unless asked, and response bodies read with a running byte count so an
- * oversized answer is cut early. Web platform globals only (fetch, AbortController, TextDecoder).
+ * oversized answer is cut early. Web platform globals only (fetch, AbortController, TextDecoder); on Node,
+ * client-node-fetch.ts's node:http request, which that file looks up at run time.
  */
 
 import { A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "./client-errors.js";
