@@ -3,11 +3,14 @@
 // (@a2a-js/sdk 0.3.x) and 1.0.1 (@a2a-js/sdk 1.x). Each call is a blocking SendMessage answered with a
 // direct message reply.
 //
-//   node bench/client.bench.mjs [--versions 0.3.0,1.0.1] [--duration 3] [--concurrency 16] [--rounds 3] [--no-write]
+//   node bench/client.bench.mjs [--versions 0.3.0,1.0.1] [--duration 3] [--concurrency 16] [--rounds 5] [--no-write] [--profile]
 //
 // The echo runs in its own child process (bench/server-target.mjs bare); the clients run in this process,
 // their rounds alternating, each for --rounds rounds of --duration seconds with --concurrency calls in
-// flight (the median round is kept). Run after `npm run build`. See bench/README.md, section "Client".
+// flight (the median round is kept). Beside calls/s, each row shows the CPU time per call of the client's
+// process and of the echo's (medians too): on a shared machine calls/s swing with the load, CPU per call
+// much less. --profile adds, after them, a round of the generated client under a CPU profile (not counted),
+// written to <tmpdir>/a2a-client-bench-<version>.cpuprofile. Run after `npm run build`. See bench/README.md, section "Client".
 import { fork } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
@@ -19,11 +22,12 @@ import { captureConsole, machineLine, writeReadmeSection } from "./readme-sectio
 const ROOT = resolve(import.meta.dirname, "..");
 const TARGET_SCRIPT = join(ROOT, "bench", "server-target.mjs");
 const RESULTS = join(ROOT, "bench", "results", "client-latest.json");
+const PROFILE = (version) => join(tmpdir(), `a2a-client-bench-${version}.cpuprofile`);
 /** The goal of issue 12: the generated client makes at least this many times the SDK client's calls/s. */
 const GOAL = 2;
 
 function parseArgs(argv) {
-  const o = { versions: ["0.3.0", "1.0.1"], duration: 3, concurrency: 16, rounds: 3, write: true };
+  const o = { versions: ["0.3.0", "1.0.1"], duration: 3, concurrency: 16, rounds: 5, write: true, profile: false };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split("=");
     const value = () => inline ?? argv[++i];
@@ -32,8 +36,9 @@ function parseArgs(argv) {
     else if (name === "--concurrency") o.concurrency = Number(value());
     else if (name === "--rounds") o.rounds = Number(value());
     else if (name === "--no-write") o.write = false;
+    else if (name === "--profile") o.profile = true;
     else if (name === "--help" || name === "-h") {
-      console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(0, 11).join("\n"));
+      console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(0, 14).join("\n"));
       process.exit(0);
     } else throw new Error(`unknown option ${argv[i]}`);
   }
@@ -49,8 +54,20 @@ async function startEcho() {
     child.once("message", (m) => (m.type === "ready" ? resolve(m.port) : reject(new Error(JSON.stringify(m)))));
     child.once("exit", (code) => reject(new Error(`echo exited (${code})`)));
   });
+  /** The echo's CPU time so far (µs, user + system). */
+  const cpu = () =>
+    new Promise((resolve) => {
+      const onMessage = (m) => {
+        if (m.type !== "cpu") return;
+        child.off("message", onMessage);
+        resolve(m.user + m.system);
+      };
+      child.on("message", onMessage);
+      child.send({ type: "cpu" });
+    });
   return {
     url: `http://127.0.0.1:${port}/a2a`,
+    cpu,
     stop: () => {
       child.send({ type: "stop" });
       return new Promise((resolve) => child.once("exit", resolve));
@@ -100,7 +117,10 @@ async function contenders(version, dir, url) {
   return { "a2a-codegen client": ourCall, [`@a2a-js/sdk ${v1 ? "1.x" : "0.3"} client`]: sdkCall };
 }
 
-async function callsPerSecond(call, { duration, concurrency }) {
+/** One round: calls/s, and the CPU µs per call of this process (the client) and of the echo. */
+async function round(call, { duration, concurrency }, echo) {
+  const echo0 = echo ? await echo.cpu() : 0;
+  const cpu0 = process.cpuUsage();
   const end = performance.now() + duration * 1000;
   let calls = 0;
   const t0 = performance.now();
@@ -112,7 +132,26 @@ async function callsPerSecond(call, { duration, concurrency }) {
       }
     }),
   );
-  return (calls * 1000) / (performance.now() - t0);
+  const elapsed = performance.now() - t0;
+  const cpu = process.cpuUsage(cpu0);
+  const echoCpu = echo ? (await echo.cpu()) - echo0 : 0;
+  return { rate: (calls * 1000) / elapsed, clientUs: (cpu.user + cpu.system) / calls, echoUs: echoCpu / calls };
+}
+
+/** Runs `body` under an inspector CPU profile written to `file`. */
+async function profiled(file, body) {
+  const inspector = await import("node:inspector/promises");
+  const session = new inspector.Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.start");
+  try {
+    return await body();
+  } finally {
+    const { profile } = await session.post("Profiler.stop");
+    writeFileSync(file, JSON.stringify(profile));
+    session.disconnect();
+  }
 }
 
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
@@ -132,23 +171,36 @@ async function main() {
         const entries = Object.entries(all);
         for (const [, call] of entries) {
           await call(); // preflight: a failing client must not be measured
-          await callsPerSecond(call, { duration: 0.5, concurrency: o.concurrency });
+          await round(call, { duration: 0.5, concurrency: o.concurrency });
         }
         // The clients' rounds alternate (the order rotating), so that a shared machine's load spreads over
         // both instead of landing on one of them.
         const rounds = Object.fromEntries(entries.map(([name]) => [name, []]));
-        for (let round = 0; round < o.rounds; round++) {
+        for (let r = 0; r < o.rounds; r++) {
           for (let i = 0; i < entries.length; i++) {
-            const [name, call] = entries[(i + round) % entries.length];
-            rounds[name].push(await callsPerSecond(call, o));
+            const [name, call] = entries[(i + r) % entries.length];
+            rounds[name].push(await round(call, o, echo));
           }
         }
-        for (const [name] of entries) {
-          rows[name] = median(rounds[name]);
-          console.log(`  A2A ${version}  ${name.padEnd(26)} ${Math.round(rows[name]).toLocaleString("en-US").padStart(7)} calls/s`);
+        // A profiled round of the generated client after the measured ones (the profiler's cost in no row).
+        if (o.profile) {
+          await profiled(PROFILE(version), () => round(entries[0][1], o));
+          console.log(`  (CPU profile of the generated client: ${PROFILE(version)})`);
         }
+        const cpu = {};
+        for (const [name] of entries) {
+          rows[name] = median(rounds[name].map((x) => x.rate));
+          cpu[name] = { clientUs: median(rounds[name].map((x) => x.clientUs)), echoUs: median(rounds[name].map((x) => x.echoUs)) };
+          console.log(
+            `  A2A ${version}  ${name.padEnd(26)} ${Math.round(rows[name]).toLocaleString("en-US").padStart(7)} calls/s   CPU per call: client ${Math.round(cpu[name].clientUs)} µs, echo ${Math.round(cpu[name].echoUs)} µs`,
+          );
+        }
+        const [ourCpu, sdkCpu] = Object.values(cpu);
+        // For information (the goal is on calls/s): the clients' own cost, which the shared cores do not blur.
+        console.log(`  A2A ${version}  the SDK client's CPU per call is ${(sdkCpu.clientUs / ourCpu.clientUs).toFixed(2)}× the generated client's`);
         const [ours, sdk] = Object.values(rows);
         results.versions[version] = rows;
+        results.cpuPerCall = { ...results.cpuPerCall, [version]: cpu };
         const ratio = ours / sdk;
         results.goals.push({ name: `A2A ${version}: generated client ≥ ${GOAL}× the SDK client's calls/s`, measured: `${ratio.toFixed(2)}×`, pass: ratio >= GOAL });
       } finally {

@@ -1,22 +1,25 @@
 /**
- * The client's default `fetch` on Node: http: and https: requests made with node:http / node:https (the
- * global keep-alive agents), answered as a web `Response` whose body streams the socket's data with
- * backpressure. It does what the client asks of fetch (method, headers, a string body, an abort signal,
- * no redirect following: `send()` handles redirects) for about a third of the CPU time of Node's
+ * The client's default request on Node: http: and https: requests made with node:http / node:https (the
+ * global keep-alive agents). It does what the client asks of fetch (method, headers, a string body, an
+ * abort, no redirect following: `send()` handles redirects) for about a third of the CPU time of Node's
  * built-in fetch, whose request machinery dominated the client's profile (issue 12: the client bench).
+ * `send()` uses {@link nodeRequest}, whose {@link NodeAnswer} reads a JSON body straight from the socket
+ * and makes a web stream of it only for an event stream; {@link nodeFetch} is the same request as a
+ * `fetch` answering a web `Response` whose body streams the socket's data with backpressure.
  *
  * The Node modules are looked up at run time (`process.getBuiltinModule`), never imported: in a browser,
- * a worker or an edge runtime there is no such function, {@link nodeFetch} is undefined, and the client
+ * a worker or an edge runtime there is no such function, {@link nodeRequest} and {@link nodeFetch} are undefined, and the client
  * uses the platform's fetch as before. A URL with credentials in it (`http://user:pass@host/`), which
  * fetch refuses, also goes to the platform's fetch, which then refuses it.
  */
 
 import type { IncomingMessage, RequestOptions, ClientRequest } from "node:http";
-import type { FetchLike } from "./client-http.js";
+import type { AbortHook, FetchLike, HttpAnswer } from "./client-http.js";
 
 interface NodeModules {
   http: { request(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
   https: { request(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
+  buffer: { Buffer: { byteLength(text: string, encoding: "utf8"): number } };
   zlib: {
     createGunzip(): NodeJS.ReadWriteStream;
     createInflate(): NodeJS.ReadWriteStream;
@@ -30,7 +33,8 @@ function nodeModules(): NodeModules | undefined {
   const http = host.getBuiltinModule("node:http") as NodeModules["http"] | undefined;
   const https = host.getBuiltinModule("node:https") as NodeModules["https"] | undefined;
   const zlib = host.getBuiltinModule("node:zlib") as NodeModules["zlib"] | undefined;
-  return http && https && zlib ? { http, https, zlib } : undefined;
+  const buffer = host.getBuiltinModule("node:buffer") as NodeModules["buffer"] | undefined;
+  return http && https && zlib && buffer ? { http, https, zlib, buffer } : undefined;
 }
 
 const modules = nodeModules();
@@ -39,36 +43,82 @@ const modules = nodeModules();
 const NULL_BODY = new Set([101, 103, 204, 205, 304]);
 /** Chunks the body stream holds before it pauses the socket. */
 const BODY_HIGH_WATER_MARK = 16;
+/** Decodes a whole body at once (`decode()` without `stream` keeps no state between calls). */
+const UTF8 = new TextDecoder();
 
-/** The default fetch of the client on Node for http: and https: URLs; undefined off Node. */
-export const nodeFetch: FetchLike | undefined =
+/**
+ * The client's default request on Node: a {@link NodeAnswer} (a web `Response` for a URL it leaves to the
+ * platform's fetch); undefined off Node. `send()` of client-http.ts uses it when no `fetch` option is set,
+ * with its attempt: the request is aborted by the attempt's hook (no AbortController per call), else by
+ * `init.signal`.
+ */
+export const nodeRequest:
+  | ((input: string, init: RequestInit, attempt?: { readonly hook: AbortHook; readonly signal: AbortSignal }) => Promise<HttpAnswer>)
+  | undefined =
   modules === undefined
     ? undefined
-    : (input, init) => {
-        const url = new URL(input);
-        if ((url.protocol !== "http:" && url.protocol !== "https:") || url.username !== "" || url.password !== "") {
-          return globalThis.fetch(input, init);
-        }
-        return request(modules, url, init);
+    : (input, init, attempt) => {
+        const url = parsedUrl(input);
+        if (url === undefined) return globalThis.fetch(input, attempt ? { ...init, signal: attempt.signal } : init);
+        return request(modules, url, init, attempt?.hook ?? init.signal ?? undefined);
       };
 
-function request(node: NodeModules, url: URL, init: RequestInit): Promise<Response> {
-  const signal = init.signal ?? undefined;
+/** The default fetch of the client on Node for http: and https: URLs (a web `Response`); undefined off Node. */
+export const nodeFetch: FetchLike | undefined =
+  nodeRequest === undefined
+    ? undefined
+    : async (input, init) => {
+        const answer = await nodeRequest(input, init);
+        return answer instanceof NodeAnswer ? answer.toResponse() : (answer as Response);
+      };
+
+/** What a request needs of its URL: parsed once per URL (a client calls the same endpoint again and again). */
+interface Target {
+  readonly https: boolean;
+  readonly hostname: string;
+  readonly path: string;
+  readonly port: number | undefined;
+}
+
+const targets = new Map<string, Target | undefined>();
+/** The most URLs {@link targets} remembers; it starts over when full. */
+const MAX_TARGETS = 256;
+
+/** The URL's target; undefined for a URL left to the platform's fetch (not http(s):, or with credentials). */
+function parsedUrl(input: string): Target | undefined {
+  const known = targets.get(input);
+  if (known !== undefined || targets.has(input)) return known;
+  const url = new URL(input);
+  const target =
+    (url.protocol !== "http:" && url.protocol !== "https:") || url.username !== "" || url.password !== ""
+      ? undefined
+      : {
+          https: url.protocol === "https:",
+          hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
+          path: `${url.pathname}${url.search}`,
+          port: url.port !== "" ? Number(url.port) : undefined,
+        };
+  if (targets.size >= MAX_TARGETS) targets.clear();
+  targets.set(input, target);
+  return target;
+}
+
+function request(node: NodeModules, url: Target, init: RequestInit, signal: AbortHook | undefined): Promise<HttpAnswer> {
   if (signal?.aborted) return Promise.reject(signal.reason);
   const body = typeof init.body === "string" ? init.body : undefined;
   if (init.body != null && body === undefined) return Promise.reject(new TypeError("a2a-codegen's Node fetch sends string bodies only"));
   const headers: Record<string, string> = { ...(init.headers as Record<string, string> | undefined) };
-  if (body !== undefined) headers["content-length"] = String(byteLength(body));
+  if (body !== undefined) headers["content-length"] = String(node.buffer.Buffer.byteLength(body, "utf8"));
   const options: RequestOptions = {
-    protocol: url.protocol,
-    hostname: url.hostname.startsWith("[") ? url.hostname.slice(1, -1) : url.hostname,
-    path: `${url.pathname}${url.search}`,
+    protocol: url.https ? "https:" : "http:",
+    hostname: url.hostname,
+    path: url.path,
     method: init.method ?? "GET",
     headers,
   };
-  if (url.port !== "") options.port = Number(url.port);
-  const lib = url.protocol === "https:" ? node.https : node.http;
-  return new Promise<Response>((resolve, reject) => {
+  if (url.port !== undefined) options.port = url.port;
+  const lib = url.https ? node.https : node.http;
+  return new Promise<HttpAnswer>((resolve, reject) => {
     let settled = false;
     const onAbort = (): void => {
       req.destroy(signal?.reason instanceof Error ? signal.reason : undefined);
@@ -84,7 +134,7 @@ function request(node: NodeModules, url: URL, init: RequestInit): Promise<Respon
       }
       settled = true;
       try {
-        resolve(toResponse(node, res, signal, onAbort));
+        resolve(new NodeAnswer(node, res, signal, onAbort));
       } catch (error) {
         res.destroy();
         reject(error);
@@ -102,57 +152,207 @@ function request(node: NodeModules, url: URL, init: RequestInit): Promise<Respon
   });
 }
 
-function toResponse(node: NodeModules, res: IncomingMessage, signal: AbortSignal | undefined, onAbort: () => void): Response {
-  const status = res.statusCode ?? 0;
-  if (status < 200 || status > 599) throw new TypeError(`fetch failed: HTTP status ${status} is not a final response`);
-  const headers = new Headers();
-  const raw = res.rawHeaders;
-  for (let i = 0; i + 1 < raw.length; i += 2) headers.append(raw[i] as string, raw[i + 1] as string);
-  const init: ResponseInit = { status, statusText: res.statusMessage ?? "", headers };
-  const done = (): void => signal?.removeEventListener("abort", onAbort);
-  if (NULL_BODY.has(status)) {
-    res.resume();
-    res.once("end", done);
-    return new Response(null, init);
+/**
+ * The headers of a node:http response, read as a web `Headers` reads them (names case-insensitive,
+ * repeated headers joined by ", "), straight from the raw name/value list instead of a copy per response.
+ */
+class RawHeaders {
+  readonly #raw: readonly string[];
+
+  constructor(raw: readonly string[]) {
+    this.#raw = raw;
   }
-  const source = decoded(node, res, headers.get("content-encoding"));
-  // Once the stream is closed, errored or cancelled, late socket events must not touch its controller.
-  let open = true;
-  const stream = new ReadableStream<Uint8Array>(
-    {
-      start(controller) {
-        source.on("data", (chunk: Buffer) => {
-          if (!open) return;
-          controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-          if ((controller.desiredSize ?? 1) <= 0) source.pause();
-        });
-        source.on("end", () => {
-          if (!open) return;
-          open = false;
-          done();
-          controller.close();
-        });
-        source.on("error", (error: Error) => {
-          if (!open) return;
-          open = false;
-          done();
-          controller.error(signal?.aborted ? signal.reason : new TypeError("terminated", { cause: error }));
-        });
-        // A socket closed before the end of the body is an error, not a short body.
-        res.on("aborted", () => source.emit("error", new Error("the connection closed before the end of the body")));
-      },
-      pull() {
-        source.resume();
-      },
-      cancel() {
+
+  get(name: string): string | null {
+    const wanted = name.toLowerCase();
+    let value: string | null = null;
+    for (let i = 0; i + 1 < this.#raw.length; i += 2) {
+      if ((this.#raw[i] as string).toLowerCase() !== wanted) continue;
+      const next = this.#raw[i + 1] as string;
+      value = value === null ? next : `${value}, ${next}`;
+    }
+    return value;
+  }
+
+  toHeaders(): Headers {
+    const headers = new Headers();
+    for (let i = 0; i + 1 < this.#raw.length; i += 2) headers.append(this.#raw[i] as string, this.#raw[i + 1] as string);
+    return headers;
+  }
+}
+
+/**
+ * A node:http response as the client reads it ({@link HttpAnswer}). Its body is read straight from the
+ * socket by {@link readWithin} (a JSON-RPC answer is one small body: no web stream, `Response` or `Headers`
+ * per call, which were about a third of the client's own CPU time per call in the client bench's profile),
+ * or, once {@link body} is asked for (an event stream), as a web ReadableStream with backpressure.
+ */
+export class NodeAnswer implements HttpAnswer {
+  readonly status: number;
+  readonly statusText: string;
+  readonly ok: boolean;
+  readonly type = "basic";
+  readonly headers: RawHeaders;
+  readonly #node: NodeModules;
+  readonly #res: IncomingMessage;
+  readonly #signal: AbortHook | undefined;
+  readonly #onAbort: () => void;
+  /** The body stream once {@link body} was asked for (null for a status without a body). */
+  #body: ReadableStream<Uint8Array> | null | undefined;
+  /** Whether the body was read or cancelled. */
+  #used = false;
+
+  constructor(node: NodeModules, res: IncomingMessage, signal: AbortHook | undefined, onAbort: () => void) {
+    const status = res.statusCode ?? 0;
+    if (status < 200 || status > 599) throw new TypeError(`fetch failed: HTTP status ${status} is not a final response`);
+    this.status = status;
+    this.statusText = res.statusMessage ?? "";
+    this.ok = status >= 200 && status <= 299;
+    this.headers = new RawHeaders(res.rawHeaders);
+    this.#node = node;
+    this.#res = res;
+    this.#signal = signal;
+    this.#onAbort = onAbort;
+    if (NULL_BODY.has(status)) {
+      this.#body = null;
+      res.resume();
+      res.once("end", () => this.#done());
+    }
+  }
+
+  get body(): ReadableStream<Uint8Array> | null {
+    // A body read by readWithin is an empty, closed stream (bodyUsed tells it was read).
+    if (this.#body === undefined) this.#body = this.#used ? new ReadableStream<Uint8Array>({ start: (controller) => controller.close() }) : this.#stream();
+    return this.#body;
+  }
+
+  get bodyUsed(): boolean {
+    return this.#used;
+  }
+
+  /** Whether {@link readWithin} can still read the body (it was neither read nor made a stream). */
+  get unread(): boolean {
+    return this.#body === undefined && !this.#used;
+  }
+
+  text(): Promise<string> {
+    if (this.#body !== undefined) return new Response(this.#body).text();
+    return this.readWithin(Number.POSITIVE_INFINITY, () => new RangeError("an infinite limit was exceeded"));
+  }
+
+  /**
+   * The whole body as UTF-8 text (decoded as `Response.text()` decodes it), read from the socket with a
+   * running byte count: past `limit` bytes the connection is closed and the promise rejects with
+   * `tooLarge()`. A status without a body gives "". A failure rejects with the signal's reason when it was
+   * aborted, else with a TypeError "terminated" (as fetch's body reads do).
+   */
+  readWithin(limit: number, tooLarge: () => Error): Promise<string> {
+    if (this.#body === null) return Promise.resolve("");
+    if (!this.unread) return Promise.reject(new TypeError("the body was already read"));
+    this.#used = true;
+    const res = this.#res;
+    const source = this.#source();
+    const signal = this.#signal;
+    return new Promise<string>((resolve, reject) => {
+      const chunks: Uint8Array[] = [];
+      let count = 0;
+      let open = true;
+      const fail = (error: unknown): void => {
+        if (!open) return;
         open = false;
-        done();
-        res.destroy();
+        this.#done();
+        reject(error);
+      };
+      source.on("data", (chunk: Uint8Array) => {
+        if (!open) return;
+        count += chunk.byteLength;
+        if (count > limit) {
+          fail(tooLarge());
+          res.destroy();
+          return;
+        }
+        chunks.push(chunk);
+      });
+      source.on("end", () => {
+        if (!open) return;
+        open = false;
+        this.#done();
+        resolve(UTF8.decode(joined(chunks, count)));
+      });
+      source.on("error", (error: Error) => fail(signal?.aborted ? signal.reason : new TypeError("terminated", { cause: error })));
+      // A socket closed before the end of the body is an error, not a short body.
+      res.on("aborted", () => source.emit("error", new Error("the connection closed before the end of the body")));
+    });
+  }
+
+  /** This answer as a web `Response` (for `nodeFetch`, whose callers expect one). */
+  toResponse(): Response {
+    return new Response(this.body, { status: this.status, statusText: this.statusText, headers: this.headers.toHeaders() });
+  }
+
+  #done(): void {
+    this.#signal?.removeEventListener("abort", this.#onAbort);
+  }
+
+  #source(): ReturnType<typeof decoded> {
+    return decoded(this.#node, this.#res, this.headers.get("content-encoding"));
+  }
+
+  #stream(): ReadableStream<Uint8Array> {
+    const res = this.#res;
+    const source = this.#source();
+    const signal = this.#signal;
+    // Once the stream is closed, errored or cancelled, late socket events must not touch its controller.
+    let open = true;
+    const close = (): void => {
+      open = false;
+      this.#used = true;
+      this.#done();
+    };
+    return new ReadableStream<Uint8Array>(
+      {
+        start(controller) {
+          source.on("data", (chunk: Buffer) => {
+            if (!open) return;
+            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+            if ((controller.desiredSize ?? 1) <= 0) source.pause();
+          });
+          source.on("end", () => {
+            if (!open) return;
+            close();
+            controller.close();
+          });
+          source.on("error", (error: Error) => {
+            if (!open) return;
+            close();
+            controller.error(signal?.aborted ? signal.reason : new TypeError("terminated", { cause: error }));
+          });
+          // A socket closed before the end of the body is an error, not a short body.
+          res.on("aborted", () => source.emit("error", new Error("the connection closed before the end of the body")));
+        },
+        pull() {
+          source.resume();
+        },
+        cancel() {
+          close();
+          res.destroy();
+        },
       },
-    },
-    { highWaterMark: BODY_HIGH_WATER_MARK },
-  );
-  return new Response(stream, init);
+      { highWaterMark: BODY_HIGH_WATER_MARK },
+    );
+  }
+}
+
+/** The chunks as one byte array (the only chunk itself when there is one). */
+function joined(chunks: readonly Uint8Array[], length: number): Uint8Array {
+  if (chunks.length === 1) return chunks[0] as Uint8Array;
+  const all = new Uint8Array(length);
+  let at = 0;
+  for (const chunk of chunks) {
+    all.set(chunk, at);
+    at += chunk.byteLength;
+  }
+  return all;
 }
 
 /** The body decoded as fetch decodes it (gzip, deflate, br), for a server that compresses unasked. */
@@ -169,18 +369,4 @@ function decoded(node: NodeModules, res: IncomingMessage, encoding: string | nul
   if (decoder === undefined) return res;
   res.on("error", (error) => decoder.emit("error", error));
   return res.pipe(decoder) as unknown as ReturnType<typeof decoded>;
-}
-
-function byteLength(text: string): number {
-  let bytes = 0;
-  for (let i = 0; i < text.length; i++) {
-    const c = text.charCodeAt(i);
-    if (c < 0x80) bytes += 1;
-    else if (c < 0x800) bytes += 2;
-    else if (c >= 0xd800 && c <= 0xdbff && i + 1 < text.length && (text.charCodeAt(i + 1) & 0xfc00) === 0xdc00) {
-      bytes += 4;
-      i++;
-    } else bytes += 3;
-  }
-  return bytes;
 }

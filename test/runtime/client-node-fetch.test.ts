@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { nodeFetch } from "../../src/runtime/client-node-fetch.js";
+import { NodeAnswer, nodeFetch, nodeRequest } from "../../src/runtime/client-node-fetch.js";
 
 let server: Server;
 let base: string;
@@ -46,6 +46,14 @@ function handle(req: IncomingMessage, res: ServerResponse): void {
           if (!res.writableFinished) closedEarly++;
         });
         pump();
+        return;
+      }
+      case "/split": {
+        // Two "x-two" headers, a BOM and a UTF-8 character cut across two writes: read as fetch reads them.
+        res.writeHead(200, [["Content-Type", "text/plain; charset=utf-8"], ["X-Two", "a"], ["x-two", "b"]]);
+        const bytes = Buffer.from("\ufeffhé!", "utf8");
+        res.write(bytes.subarray(0, 4));
+        setTimeout(() => res.end(bytes.subarray(4)), 20);
         return;
       }
       case "/hang":
@@ -164,5 +172,68 @@ describe("the client's Node fetch", () => {
     const failure = await fetchNode(`http://127.0.0.1:${port}/`, { method: "GET" }).catch((error: unknown) => error);
     expect(failure).toBeInstanceOf(TypeError);
     expect(String((failure as TypeError).cause)).toMatch(/ECONNREFUSED/);
+  });
+});
+
+// The lighter answer send() uses on Node (no web Response, Headers or stream per call): it must read what
+// the web Response reads of the same answer.
+describe("nodeRequest's answer", () => {
+  const requestNode = async (url: string, init: RequestInit = {}): Promise<NodeAnswer> => {
+    if (nodeRequest === undefined) throw new Error("nodeRequest is undefined on Node");
+    const answer = await nodeRequest(url, init);
+    if (!(answer instanceof NodeAnswer)) throw new Error("an http: URL must be answered by node:http");
+    return answer;
+  };
+  const tooLarge = (): Error => new RangeError("too large");
+
+  it("reads headers and text as a web Response does (repeated headers joined, BOM dropped, a split character whole)", async () => {
+    const web = await fetchNode(`${base}/split`, { method: "GET" });
+    const answer = await requestNode(`${base}/split`, { method: "GET" });
+    expect(answer.headers.get("X-TWO")).toBe(web.headers.get("x-two"));
+    expect(answer.headers.get("x-two")).toBe("a, b");
+    expect(answer.headers.get("x-missing")).toBeNull();
+    expect(await answer.readWithin(1_000, tooLarge)).toBe(await web.text());
+    expect(answer.bodyUsed).toBe(true);
+    expect(answer.unread).toBe(false);
+  });
+
+  it("a second read of the body is refused", async () => {
+    const answer = await requestNode(`${base}/echo`, { method: "POST", body: "once" });
+    expect(await answer.readWithin(1_000, tooLarge)).toBe("once");
+    await expect(answer.readWithin(1_000, tooLarge)).rejects.toThrow(/already read/);
+  });
+
+  it("stops reading past the limit with the limit's error and closes the connection", async () => {
+    const before = closedEarly;
+    const answer = await requestNode(`${base}/endless`, { method: "GET" });
+    await expect(answer.readWithin(200_000, tooLarge)).rejects.toThrow("too large");
+    await expect.poll(() => closedEarly).toBe(before + 1);
+  });
+
+  it("decodes a gzip body, and answers a bodiless status with an empty text", async () => {
+    const packed = await requestNode(`${base}/gzip`, { method: "GET" });
+    expect(JSON.parse(await packed.readWithin(1_000_000, tooLarge))).toEqual({ packed: "é".repeat(1000) });
+    const empty = await requestNode(`${base}/not-modified`, { method: "GET" });
+    expect(empty.body).toBeNull();
+    expect(await empty.readWithin(0, tooLarge)).toBe("");
+  });
+
+  it("aborting during the body rejects the read with the reason", async () => {
+    const controller = new AbortController();
+    const reason = new Error("enough");
+    const answer = await requestNode(`${base}/hang`, { method: "GET", signal: controller.signal });
+    const reading = answer.readWithin(1_000, tooLarge);
+    setTimeout(() => controller.abort(reason), 20);
+    await expect(reading).rejects.toBe(reason);
+  });
+
+  it("gives its body as a web stream when asked for it (an event stream), and as a Response", async () => {
+    const answer = await requestNode(`${base}/echo`, { method: "POST", body: "streamed" });
+    expect(answer.unread).toBe(true);
+    const response = answer.toResponse();
+    expect(answer.unread).toBe(false);
+    expect(response.status).toBe(201);
+    expect(response.headers.get("x-one")).toBe("1");
+    expect(await response.text()).toBe("streamed");
   });
 });

@@ -3,14 +3,31 @@
  * The HTTP layer of the client runtime, shared by every HTTP binding and the agent card fetch: options,
  * timeouts and abort wiring, credentials that go only to origins the user configured, redirects that
  * never leave the origin unless asked, and response bodies read with a running byte count so an
- * oversized answer is cut early. Web platform globals only (fetch, AbortController, TextDecoder).
+ * oversized answer is cut early. Web platform globals only (fetch, AbortController, TextDecoder); on Node,
+ * client-node-fetch.ts's node:http request, which that file looks up at run time.
  */
 
 import { A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "./client-errors.js";
-import { nodeFetch } from "./client-node-fetch.js";
+import { NodeAnswer, nodeRequest } from "./client-node-fetch.js";
 
 /** The part of `fetch` the client uses; pass one to add retries, logging, a proxy or a test double. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
+
+/**
+ * What the client reads of an HTTP response. A web `Response` is one; on Node without a `fetch` option,
+ * `send()` answers a lighter NodeAnswer (client-node-fetch.ts) whose body {@link readText} reads straight
+ * from the socket.
+ */
+export interface HttpAnswer {
+  readonly status: number;
+  readonly ok: boolean;
+  readonly statusText: string;
+  readonly type: string;
+  readonly headers: { get(name: string): string | null };
+  readonly body: ReadableStream<Uint8Array> | null;
+  readonly bodyUsed: boolean;
+  text(): Promise<string>;
+}
 
 /** How the client authenticates to the agent. */
 export type ClientAuth =
@@ -106,17 +123,45 @@ export function hasCredentials(options: ClientOptions): boolean {
  * URL origin is the opaque "null") its scheme, host and port; the text itself when it is not an absolute URL.
  */
 export function originOf(url: string): string {
+  const known = origins.get(url);
+  if (known !== undefined) return known;
+  let origin: string;
   try {
     const parsed = new URL(url);
-    return parsed.origin !== "null" ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
+    origin = parsed.origin !== "null" ? parsed.origin : `${parsed.protocol}//${parsed.host}`;
   } catch {
-    return url;
+    origin = url;
   }
+  if (origins.size >= MAX_ORIGINS) origins.clear();
+  origins.set(url, origin);
+  return origin;
+}
+
+/** Origins of URLs already parsed: every request asks for its URL's origin, nearly always the endpoint's. */
+const origins = new Map<string, string>();
+/** The most URLs {@link origins} remembers; it starts over when full. */
+const MAX_ORIGINS = 256;
+
+/**
+ * What a request needs to know of its abort: whether and why it was aborted, and a listener for it. An
+ * AbortSignal is one; {@link Attempt.hook} is one without an AbortController behind it.
+ */
+export interface AbortHook {
+  readonly aborted: boolean;
+  readonly reason: unknown;
+  addEventListener(type: "abort", listener: () => void, options?: { once?: boolean }): void;
+  removeEventListener(type: "abort", listener: () => void): void;
 }
 
 /** The abort wiring of one request: the caller's signal and the timeout, both abort `signal`. */
 export interface Attempt {
+  /** Aborted by the caller's signal, the timeout or abortQuietly (made when first asked for). */
   readonly signal: AbortSignal;
+  /**
+   * The same abort as {@link signal} for client-node-fetch.ts's request, without making an AbortController
+   * per call (its making and its listeners were about 5 % of the client's CPU per call on Node).
+   */
+  readonly hook: AbortHook;
   /** Ends the timeout (the request stays abortable by the caller's signal). */
   stopTimer(): void;
   /** Ends the timeout and unlinks the caller's signal. */
@@ -130,46 +175,115 @@ export interface Attempt {
 }
 
 export function startAttempt(what: string, callerSignal: AbortSignal | undefined, timeoutMs: number): Attempt {
-  const controller = new AbortController();
-  let aborted = false;
-  let reason: unknown;
-  const abort = (why: unknown): void => {
-    if (controller.signal.aborted) return;
-    aborted = true;
-    reason = why;
-    controller.abort(why);
-  };
-  const onAbort = (): void => abort(callerSignal?.reason);
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  if (callerSignal) {
-    if (callerSignal.aborted) onAbort();
-    else callerSignal.addEventListener("abort", onAbort, { once: true });
+  return new RequestAttempt(what, callerSignal, timeoutMs);
+}
+
+/** {@link Attempt}: the AbortController is made only when {@link signal} is asked for. */
+class RequestAttempt implements Attempt {
+  #controller: AbortController | undefined;
+  /** Whether the request was aborted, by the caller, the timeout or quietly. */
+  #ended = false;
+  /** Whether it was the caller or the timeout. */
+  #aborted = false;
+  #reason: unknown;
+  #hook: { aborted: boolean; reason: unknown } & Pick<AbortHook, "addEventListener" | "removeEventListener"> | undefined;
+  #listeners: (() => void)[] | undefined;
+  #timer: ReturnType<typeof setTimeout> | undefined;
+  readonly #callerSignal: AbortSignal | undefined;
+  readonly #onCallerAbort: () => void;
+
+  constructor(what: string, callerSignal: AbortSignal | undefined, timeoutMs: number) {
+    this.#callerSignal = callerSignal;
+    this.#onCallerAbort = () => this.#end(true, callerSignal?.reason);
+    if (callerSignal) {
+      if (callerSignal.aborted) this.#onCallerAbort();
+      else callerSignal.addEventListener("abort", this.#onCallerAbort, { once: true });
+    }
+    if (!this.#ended && Number.isFinite(timeoutMs) && timeoutMs > 0) {
+      const ms = Math.min(timeoutMs, 2_147_483_647);
+      this.#timer = setTimeout(() => this.#end(true, timeoutError(what, timeoutMs)), ms);
+    }
   }
-  if (!controller.signal.aborted && Number.isFinite(timeoutMs) && timeoutMs > 0) {
-    const ms = Math.min(timeoutMs, 2_147_483_647);
-    timer = setTimeout(() => abort(timeoutError(what, timeoutMs)), ms);
+
+  get signal(): AbortSignal {
+    if (this.#controller === undefined) {
+      this.#controller = new AbortController();
+      if (this.#ended) this.#abortController();
+    }
+    return this.#controller.signal;
   }
-  const stopTimer = (): void => {
-    if (timer !== undefined) clearTimeout(timer);
-    timer = undefined;
-  };
-  return {
-    signal: controller.signal,
-    stopTimer,
-    dispose() {
-      stopTimer();
-      callerSignal?.removeEventListener("abort", onAbort);
-    },
-    abortQuietly() {
-      if (!controller.signal.aborted) controller.abort();
-    },
-    get aborted() {
-      return aborted;
-    },
-    get reason() {
-      return reason;
-    },
-  };
+
+  get hook(): AbortHook {
+    // Aborted as `signal` is: by the caller, the timeout, or quietly (then with an AbortSignal's default reason).
+    this.#hook ??= {
+      aborted: false,
+      reason: undefined,
+      addEventListener: (_type, listener) => {
+        (this.#listeners ??= []).push(listener);
+      },
+      removeEventListener: (_type, listener) => {
+        const at = this.#listeners?.indexOf(listener) ?? -1;
+        if (at >= 0) this.#listeners?.splice(at, 1);
+      },
+    };
+    if (this.#ended) this.#endHook();
+    return this.#hook;
+  }
+
+  get aborted(): boolean {
+    return this.#aborted;
+  }
+
+  get reason(): unknown {
+    return this.#reason;
+  }
+
+  stopTimer(): void {
+    if (this.#timer !== undefined) clearTimeout(this.#timer);
+    this.#timer = undefined;
+  }
+
+  dispose(): void {
+    this.stopTimer();
+    this.#callerSignal?.removeEventListener("abort", this.#onCallerAbort);
+  }
+
+  abortQuietly(): void {
+    this.#end(false, undefined);
+  }
+
+  #end(byCaller: boolean, why: unknown): void {
+    if (this.#ended) return;
+    this.#ended = true;
+    if (byCaller) {
+      this.#aborted = true;
+      this.#reason = why;
+    }
+    this.#abortController();
+    if (this.#hook === undefined) return;
+    this.#endHook();
+    const listeners = this.#listeners;
+    this.#listeners = undefined;
+    if (listeners) for (const listener of listeners) listener();
+  }
+
+  #endHook(): void {
+    if (this.#hook === undefined || this.#hook.aborted) return;
+    this.#hook.aborted = true;
+    this.#hook.reason = this.#aborted ? this.#reason : abortError();
+  }
+
+  #abortController(): void {
+    if (this.#controller === undefined || this.#controller.signal.aborted) return;
+    if (this.#aborted) this.#controller.abort(this.#reason);
+    else this.#controller.abort();
+  }
+
+}
+
+/** The reason of an AbortSignal aborted without one. */
+function abortError(): Error {
+  return typeof DOMException === "function" ? new DOMException("This operation was aborted", "AbortError") : new Error("This operation was aborted");
 }
 
 function timeoutError(what: string, timeoutMs: number): A2ATransportError {
@@ -200,9 +314,16 @@ export async function send(
   callOptions: CallOptions,
   what: string,
   attempt: Attempt,
-): Promise<Response> {
+): Promise<HttpAnswer> {
   // On Node, node:http (client-node-fetch.ts: a third of fetch's CPU per call); elsewhere the platform's fetch.
-  const doFetch: FetchLike = clientOptions.fetch ?? nodeFetch ?? ((input, init) => globalThis.fetch(input, init));
+  const userFetch = clientOptions.fetch;
+  const node = nodeRequest;
+  const doFetch: (input: string, init: RequestInit) => Promise<HttpAnswer> =
+    userFetch !== undefined
+      ? (input, init) => userFetch(input, { ...init, signal: attempt.signal })
+      : node !== undefined
+        ? (input, init) => node(input, init, attempt)
+        : (input, init) => globalThis.fetch(input, { ...init, signal: attempt.signal });
   const maxRedirects = clientOptions.maxRedirects ?? DEFAULT_MAX_REDIRECTS;
   let url = request.url;
   let method = request.method;
@@ -221,11 +342,12 @@ export async function send(
     }
     const auth = clientOptions.auth;
     const target = trusted && auth?.type === "apiKey" && auth.in === "query" ? withQueryParameter(url, auth.name, auth.value) : url;
-    const init: RequestInit = { method, headers, signal: attempt.signal, redirect: "manual" };
+    // The abort goes with the fetch (doFetch): a signal, or on Node the attempt's hook.
+    const init: RequestInit = { method, headers, redirect: "manual" };
     // In a browser, no cookies either for an origin that is not trusted.
     if (!trusted) init.credentials = "omit";
     if (body !== undefined) init.body = body;
-    let response: Response;
+    let response: HttpAnswer;
     try {
       response = await doFetch(target, init);
     } catch (error) {
@@ -330,12 +452,19 @@ function withQueryParameter(url: string, name: string, value: string): string {
  * The body as text, read chunk by chunk with a running byte count: more than `limit` bytes (announced by
  * Content-Length or counted) cancels the body and throws an {@link A2AResponseTooLargeError}.
  */
-export async function readText(response: Response, what: string, attempt: Attempt, limit: number): Promise<string> {
+export async function readText(response: HttpAnswer, what: string, attempt: Attempt, limit: number): Promise<string> {
   const status = response.status;
   const declared = Number(response.headers.get("content-length") ?? Number.NaN);
   if (Number.isFinite(declared) && declared > limit) {
     await response.body?.cancel().catch(() => {});
     throw new A2AResponseTooLargeError(what, limit, status);
+  }
+  if (response instanceof NodeAnswer && response.unread) {
+    try {
+      return await response.readWithin(limit, () => new A2AResponseTooLargeError(what, limit, status));
+    } catch (error) {
+      throw readFailure(error, what, attempt, status);
+    }
   }
   if (response.body === null) return "";
   const reader = response.body.getReader();
@@ -355,12 +484,17 @@ export async function readText(response: Response, what: string, attempt: Attemp
     }
     return text + decoder.decode();
   } catch (error) {
-    if (error instanceof A2AResponseTooLargeError) throw error;
-    if (attempt.aborted) throw attempt.reason;
-    throw new A2ATransportError(`${what}: the connection failed while reading the response (${messageOf(error)})`, { status, cause: error });
+    throw readFailure(error, what, attempt, status);
   } finally {
     reader.releaseLock();
   }
+}
+
+/** What a failed body read throws: the limit's error as is, the abort's reason, else an A2ATransportError. */
+function readFailure(error: unknown, what: string, attempt: Attempt, status: number): unknown {
+  if (error instanceof A2AResponseTooLargeError) return error;
+  if (attempt.aborted) return attempt.reason;
+  return new A2ATransportError(`${what}: the connection failed while reading the response (${messageOf(error)})`, { status, cause: error });
 }
 
 /**
@@ -389,12 +523,12 @@ export function bodyChunks(body: ReadableStream<Uint8Array>, what: string, statu
   };
 }
 
-export function isEventStream(response: Response): boolean {
+export function isEventStream(response: HttpAnswer): boolean {
   const type = response.headers.get("content-type") ?? "";
   return (type.split(";")[0] ?? "").trim().toLowerCase() === "text/event-stream";
 }
 
-export function statusText(response: Response): string {
+export function statusText(response: HttpAnswer): string {
   return response.statusText ? ` ${response.statusText}` : "";
 }
 

@@ -16,6 +16,7 @@ import {
   statusText,
   type CallOptions,
   type ClientOptions,
+  type HttpAnswer,
 } from "./client-http.js";
 import { parseJsonSafe } from "./jsonrpc.js";
 
@@ -131,7 +132,7 @@ function parseCard(text: string, what: string, status: number): Record<string, u
 }
 
 /** The response's validators; a 304 that repeats none keeps the cached ones. */
-function validators(response: Response, cached: CachedCard | undefined): Pick<CachedCard, "etag" | "lastModified"> {
+function validators(response: HttpAnswer, cached: CachedCard | undefined): Pick<CachedCard, "etag" | "lastModified"> {
   return {
     etag: response.headers.get("etag") ?? cached?.etag,
     lastModified: response.headers.get("last-modified") ?? cached?.lastModified,
@@ -139,7 +140,7 @@ function validators(response: Response, cached: CachedCard | undefined): Pick<Ca
 }
 
 /** The Cache-Control directives, lower-cased, with their values. */
-function cacheControl(response: Response): Map<string, string> {
+function cacheControl(response: HttpAnswer): Map<string, string> {
   const directives = new Map<string, string>();
   for (const part of (response.headers.get("cache-control") ?? "").split(",")) {
     const [name, value] = part.split("=", 2);
@@ -150,7 +151,7 @@ function cacheControl(response: Response): Map<string, string> {
 }
 
 /** Until when the response may be used without revalidation: max-age less Age, else Expires less Date; never past now for no-cache. */
-function freshUntil(response: Response, now: number): number {
+function freshUntil(response: HttpAnswer, now: number): number {
   const control = cacheControl(response);
   if (control.has("no-cache") || control.has("no-store")) return now;
   const maxAge = control.get("max-age");

@@ -20,6 +20,7 @@ import {
   startAttempt,
   statusText,
   type Attempt,
+  type HttpAnswer,
   type CallOptions,
   type ClientOptions,
   type RequestScope,
@@ -115,7 +116,7 @@ export class JsonRpcTransport implements ClientTransport {
   async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
     const id = this.nextId();
     const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
-    let response: Response | undefined;
+    let response: HttpAnswer | undefined;
     try {
       response = await this.post(method, id, params, "text/event-stream", options, attempt);
       const status = response.status;
@@ -164,7 +165,7 @@ export class JsonRpcTransport implements ClientTransport {
     return options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
-  private async post(method: string, id: number, params: unknown, accept: string, options: CallOptions, attempt: Attempt): Promise<Response> {
+  private async post(method: string, id: number, params: unknown, accept: string, options: CallOptions, attempt: Attempt): Promise<HttpAnswer> {
     const request: Record<string, unknown> = { jsonrpc: "2.0", id, method };
     const withTenant = this.tenant === undefined ? params : withTenantOf(params, this.tenant);
     if (withTenant !== undefined) request["params"] = withTenant;
