@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { A2AJsonRpcError, A2ATransportError } from "../../src/runtime/client.js";
+import { A2AJsonRpcError, A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "../../src/runtime/client.js";
 import { RestTransport, restInterfaceOf } from "../../src/runtime/client-rest.js";
 import type { HttpRoute } from "../../src/runtime/service.js";
 
@@ -72,6 +72,46 @@ describe("RestTransport", () => {
     expect((s.calls[0]?.init.headers as Record<string, string>).accept).toBe("text/event-stream");
     const failing = new RestTransport("http://agent", routes, { profile }, { fetch: scripted(() => json(404, { error: { code: 404, status: "NOT_FOUND", message: "m", details: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND" }] } })).fetch });
     await expect(failing.stream("SendStreamingMessage", {}).next()).rejects.toMatchObject({ code: -32001 });
+  });
+});
+
+describe("RestTransport through the client's HTTP layer (the same rules as the JSON-RPC transport)", () => {
+  it("a body over maxResponseBytes is refused (A2AResponseTooLargeError), announced or counted", async () => {
+    const big = JSON.stringify({ task: { id: "t", metadata: { pad: "x".repeat(2_000) } } });
+    const announced = new RestTransport("http://agent", routes, { profile }, { fetch: scripted(() => json(200, JSON.parse(big))).fetch, maxResponseBytes: 1_000 });
+    await expect(announced.call("GetTask", { id: "t" })).rejects.toBeInstanceOf(A2AResponseTooLargeError);
+    const counted = new RestTransport("http://agent", routes, { profile }, {
+      fetch: scripted(() => new Response(new Blob([big]).stream(), { status: 200, headers: { "content-type": "application/json" } })).fetch,
+      maxResponseBytes: 1_000,
+    });
+    await expect(counted.call("GetTask", { id: "t" })).rejects.toBeInstanceOf(A2AResponseTooLargeError);
+    const fits = new RestTransport("http://agent", routes, { profile }, { fetch: scripted(() => json(200, JSON.parse(big))).fetch, maxResponseBytes: 10_000 });
+    await expect(fits.call("GetTask", { id: "t" })).resolves.toMatchObject({ task: { id: "t" } });
+  });
+
+  it("refuses a cross-origin redirect, and sends credentials only to trusted origins when redirects are followed", async () => {
+    const redirect = (to: string) => new Response(null, { status: 307, headers: { location: to } });
+    const refusing = scripted((url) => (url.startsWith("http://agent/") ? redirect("http://elsewhere/tasks/t") : json(200, { id: "t" })));
+    const t = new RestTransport("http://agent", routes, { profile }, { fetch: refusing.fetch, auth: { type: "bearer", token: "secret" } });
+    await expect(t.call("GetTask", { id: "t" })).rejects.toBeInstanceOf(A2ARedirectError);
+    expect(refusing.calls.map((c) => c.url)).toEqual(["http://agent/tasks/t"]);
+    expect(refusing.calls[0]?.init.redirect).toBe("manual");
+
+    const following = scripted((url) => (url.startsWith("http://agent/") ? redirect("http://elsewhere/tasks/t") : json(200, { id: "t" })));
+    const f = new RestTransport("http://agent", routes, { profile }, { fetch: following.fetch, auth: { type: "bearer", token: "secret" }, redirects: "follow" });
+    await expect(f.call("GetTask", { id: "t" })).resolves.toMatchObject({ id: "t" });
+    expect(following.calls.map((c) => c.url)).toEqual(["http://agent/tasks/t", "http://elsewhere/tasks/t"]);
+    expect(following.calls[0]?.init.headers).toMatchObject({ authorization: "Bearer secret", "A2A-Version": "1.0" });
+    // The other origin gets the protocol's headers, never the token.
+    expect(following.calls[1]?.init.headers).not.toHaveProperty("authorization");
+    expect(following.calls[1]?.init.headers).toMatchObject({ "A2A-Version": "1.0" });
+  });
+
+  it("a timeout ends a call that never answers with an A2ATransportError naming the method", async () => {
+    const hanging = async (_url: string, init: RequestInit) =>
+      new Promise<Response>((_resolve, reject) => init.signal?.addEventListener("abort", () => reject(init.signal?.reason)));
+    const t = new RestTransport("http://agent", routes, { profile }, { fetch: hanging, timeoutMs: 50 });
+    await expect(t.call("GetTask", { id: "t" })).rejects.toThrow(/GetTask: timed out after 50 ms/);
   });
 });
 

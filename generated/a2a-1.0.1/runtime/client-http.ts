@@ -295,7 +295,8 @@ function timeoutError(what: string, timeoutMs: number): A2ATransportError {
 /** One HTTP request of the client. */
 export interface HttpRequest {
   url: string;
-  method: "GET" | "POST";
+  /** POST and GET (JSON-RPC, cards); the HTTP+JSON binding's routes may use any of its verbs. */
+  method: "GET" | "POST" | "PUT" | "PATCH" | "DELETE";
   body?: string;
   /** Headers of the request itself (content-type, accept, conditional headers); not credentials. */
   headers: Record<string, string>;

@@ -14,6 +14,7 @@ import {
   A2AJsonRpcError,
   checkedResult,
   A2ATransportError,
+  streamFailure,
   type A2AErrorObject,
   type CallOptions,
   type ClientOptions,
@@ -22,6 +23,20 @@ import {
   type ResponseChecks,
   type TransportContext,
 } from "./client.js";
+import {
+  bodyChunks,
+  DEFAULT_MAX_EVENT_BYTES,
+  DEFAULT_MAX_RESPONSE_BYTES,
+  DEFAULT_TIMEOUT_MS,
+  isEventStream,
+  readText,
+  send,
+  startAttempt,
+  type Attempt,
+  type HttpAnswer,
+  type RequestScope,
+} from "./client-http.js";
+import { requestScope } from "./client-transport.js";
 import { expandRoute } from "./http-routes.js";
 import { parseJsonSafe } from "./jsonrpc.js";
 import { isObject, type ProtocolProfile } from "./profile.js";
@@ -36,8 +51,6 @@ export interface RestVersionFacts {
   shapes?: WireShapeAdapter;
 }
 
-const DEFAULT_TIMEOUT_MS = 60_000;
-const DEFAULT_MAX_EVENT_BYTES = 4 * 1024 * 1024;
 const CONTENT_TYPE = "application/a2a+json";
 /** The code of an auth failure on the other bindings (the JSON-RPC binding's -32000). */
 const AUTH_ERROR_CODE = -32000;
@@ -53,6 +66,8 @@ export class RestTransport implements ClientTransport {
   private readonly facts: RestVersionFacts;
   private readonly options: ClientOptions;
   private readonly checks: ResponseChecks;
+  /** Where credentials may go and what every request carries (as for the JSON-RPC transport). */
+  private readonly scope: RequestScope;
 
   constructor(
     baseUrl: string,
@@ -68,6 +83,7 @@ export class RestTransport implements ClientTransport {
     this.checks = checks;
     this.baseUrl = baseUrl.replace(/\/+$/, "");
     this.tenant = context.tenant;
+    this.scope = requestScope(this.baseUrl, options, context);
   }
 
   /** The URL calls go to (the interface's URL). */
@@ -75,36 +91,44 @@ export class RestTransport implements ClientTransport {
     return this.baseUrl;
   }
 
-  /** One unary call: resolves to the response body; throws the typed error of an error body. */
+  /**
+   * One unary call: resolves to the response body; throws the typed error of an error body. The request goes
+   * through the client's HTTP layer, as on JSON-RPC: credentials only to trusted origins, the redirect
+   * policy, the timeout and signal, and `maxResponseBytes` on the body.
+   */
   async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
-    const { signal, dispose } = this.signalOf(method, options);
+    const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
     try {
-      const response = await this.send(method, this.withTenant(params), "application/json", options, signal);
-      const text = await response.text();
+      const response = await this.send(method, this.withTenant(params), "application/json", options, attempt);
+      const text = await readText(response, method, attempt, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
       if (!response.ok) throw this.errorOf(method, response.status, text);
       const parsed = text === "" ? { ok: true as const, value: {} } : parseJsonSafe(text);
       if (!parsed.ok) throw new A2ATransportError(`${method}: the response is not JSON (${parsed.message})`, { status: response.status, body: text });
       return this.checked(method, this.fromWire(method, parsed.value));
     } finally {
-      dispose();
+      attempt.dispose();
     }
   }
 
   /** A streaming call: yields each event's StreamResponse until the final one or the end of the stream. */
   async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
-    const { signal, dispose, stopTimer } = this.signalOf(method, options);
-    let response: Response | undefined;
+    const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
+    let response: HttpAnswer | undefined;
     try {
-      response = await this.send(method, this.withTenant(params), "text/event-stream", options, signal);
+      response = await this.send(method, this.withTenant(params), "text/event-stream", options, attempt);
       const status = response.status;
-      if (!response.ok) throw this.errorOf(method, status, await response.text());
-      if (!(response.headers.get("content-type") ?? "").toLowerCase().startsWith("text/event-stream")) {
-        const text = await response.text();
+      if (!response.ok || !isEventStream(response)) {
+        const text = await readText(response, method, attempt, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
+        if (!response.ok) throw this.errorOf(method, status, text);
         throw new A2ATransportError(`${method}: expected an event stream, got ${response.headers.get("content-type") ?? "no content-type"}`, { status, body: text });
       }
-      stopTimer();
+      attempt.stopTimer(); // the headers are in: from here on only the signal bounds the stream
       if (response.body === null) return;
-      for await (const event of parseSse(response.body, { maxEventBytes: this.options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES, signal })) {
+      const events = parseSse(bodyChunks(response.body, method, status), {
+        maxEventBytes: this.options.maxEventBytes ?? DEFAULT_MAX_EVENT_BYTES,
+        signal: attempt.signal,
+      });
+      for await (const event of events) {
         if (event.event !== undefined && event.event !== "message" && event.event !== "error") continue;
         const parsed = parseJsonSafe(event.data);
         if (!parsed.ok) throw new A2ATransportError(`${method}: a stream event is not JSON (${parsed.message})`, { status, body: event.data });
@@ -115,10 +139,17 @@ export class RestTransport implements ClientTransport {
         yield result;
         if (this.checks.isFinal?.(result)) return;
       }
+    } catch (error) {
+      throw streamFailure(error, method, attempt, response?.status);
     } finally {
-      dispose();
+      attempt.dispose();
       if (response?.body && !response.bodyUsed) await response.body.cancel().catch(() => undefined);
+      attempt.abortQuietly();
     }
+  }
+
+  private timeoutOf(options: CallOptions): number {
+    return options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   private withTenant(params: unknown): unknown {
@@ -139,38 +170,24 @@ export class RestTransport implements ClientTransport {
     return rpc === undefined || !this.facts.shapes ? value : this.facts.shapes.resultFromWire(rpc, value);
   }
 
-  private async send(method: string, params: unknown, accept: string, options: CallOptions, signal: AbortSignal): Promise<Response> {
+  private async send(method: string, params: unknown, accept: string, options: CallOptions, attempt: Attempt): Promise<HttpAnswer> {
     const rpc = this.rpcOf(method);
     const wire = rpc === undefined || !this.facts.shapes ? params : this.facts.shapes.paramsToWire(rpc, params);
     const request = expandRoute(this.routes, method, wire);
     if (!request) throw new A2ATransportError(`${method}: no HTTP+JSON route of this version fits these params`);
     const url = new URL(this.baseUrl + request.path);
     for (const [key, value] of request.query) url.searchParams.append(key, value);
+    // Protocol headers only: credentials (auth, the headers options) are added by send() for trusted origins.
     const headers: Record<string, string> = { accept };
     const version = this.facts.profile.versionHeader;
     if (version) headers[version] = this.facts.profile.specVersion.split(".").slice(0, 2).join(".");
-    const extra = typeof this.options.headers === "function" ? await this.options.headers() : this.options.headers;
-    Object.assign(headers, extra ?? {});
-    const auth = this.options.auth;
-    if (auth?.type === "bearer") headers["authorization"] = `Bearer ${typeof auth.token === "function" ? await auth.token() : auth.token}`;
-    else if (auth?.type === "apiKey") {
-      if (auth.in === "query") url.searchParams.set(auth.name, auth.value);
-      else headers[auth.name] = auth.value;
-    }
-    Object.assign(headers, options.headers ?? {});
     let body: string | undefined;
     if (request.verb !== "GET" && request.verb !== "DELETE") {
       body = JSON.stringify(request.body ?? {});
       // 1.0: application/a2a+json (§11.1); 0.3 "MUST use application/json" (specification-0.3.0.md §3.2.3).
       headers["content-type"] = version ? CONTENT_TYPE : "application/json";
     }
-    const fetchImpl = this.options.fetch ?? ((input: string, init: RequestInit) => globalThis.fetch(input, init));
-    try {
-      return await fetchImpl(url.href, { method: request.verb, headers, ...(body !== undefined ? { body } : {}), signal });
-    } catch (error) {
-      if (signal.aborted) throw signal.reason instanceof Error ? signal.reason : new A2ATransportError(`${method}: aborted`, { cause: error });
-      throw new A2ATransportError(`${method}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
-    }
+    return send({ url: url.href, method: request.verb, headers, ...(body !== undefined ? { body } : {}) }, this.scope, this.options, options, method, attempt);
   }
 
   /** Validation (when on) of a result, checked as the JSON-RPC response it would be on that binding. */
@@ -202,29 +219,6 @@ export class RestTransport implements ClientTransport {
     const object: A2AErrorObject = { code, message: error["message"] };
     if (details.length > 0) object.data = details;
     return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
-  }
-
-  private signalOf(method: string, options: CallOptions): { signal: AbortSignal; dispose(): void; stopTimer(): void } {
-    const controller = new AbortController();
-    const timeoutMs = options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    if (timeoutMs > 0) timer = setTimeout(() => controller.abort(new A2ATransportError(`${method}: timed out after ${timeoutMs} ms`)), timeoutMs);
-    const onAbort = () => controller.abort(options.signal?.reason);
-    if (options.signal?.aborted) onAbort();
-    else options.signal?.addEventListener("abort", onAbort, { once: true });
-    const stopTimer = () => {
-      if (timer) clearTimeout(timer);
-      timer = undefined;
-    };
-    return {
-      signal: controller.signal,
-      stopTimer,
-      dispose: () => {
-        stopTimer();
-        options.signal?.removeEventListener("abort", onAbort);
-        controller.abort();
-      },
-    };
   }
 }
 

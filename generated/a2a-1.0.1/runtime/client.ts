@@ -230,7 +230,7 @@ function withTenantOf(params: unknown, tenant: string): unknown {
 }
 
 /** What a stream throws for an error met while running; errors of the hooks pass through. */
-function streamFailure(error: unknown, what: string, attempt: Attempt, status: number | undefined): unknown {
+export function streamFailure(error: unknown, what: string, attempt: Attempt, status: number | undefined): unknown {
   if (attempt.aborted) return attempt.reason;
   if (error instanceof SseParseError) return new A2ATransportError(`${what}: ${error.message}`, { status, cause: error });
   return error;
