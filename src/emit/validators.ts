@@ -189,7 +189,11 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
     if (last === undefined) return node;
     const chosen = (index: number): JsonObject => withoutExclusion(memberSchema(index), markers);
     const merged = mergedMembers(dispatch.markers.map((m) => ({ marker: m.property, schema: chosen(m.member.index) })));
-    if (merged !== undefined) return { ...doc, if: { type: "object", oneOf: anyMarker }, then: merged, else: undecided };
+    if (merged !== undefined) {
+      const reduced = undecidedMembers(items.map((_, i) => memberSchema(i)), dispatch.markers.map((m) => ({ marker: m.property, index: m.member.index })));
+      if (reduced !== undefined) undecided.then = { [union.keyword]: reduced };
+      return { ...doc, if: { type: "object", oneOf: anyMarker }, then: merged, else: undecided };
+    }
     let chain: JsonObject = chosen(last.member.index);
     for (const { property, member } of ordered.reverse()) {
       chain = { if: { required: [property] }, then: chosen(member.index), else: chain };
@@ -250,6 +254,25 @@ function mergedMembers(members: Array<{ marker: string; schema: JsonObject }>): 
   }
   const required = JSON.parse(requiredText) as string[];
   return { type: "object", properties: ordered, ...(required.length > 0 ? { required } : {}) };
+}
+
+/**
+ * The members of a merged presence union (see mergedMembers) where several markers are present: every
+ * member fails, and the issues are the deepest of all members' errors, each reported once. The first member
+ * keeps all its checks; the others keep only their marker's (its `required`, its schema): every other error
+ * of theirs is one the first member reports earlier (the same property, the same schema), so the issues are
+ * the same, from a fraction of the code. Undefined when a member has no marker.
+ */
+function undecidedMembers(members: JsonObject[], markers: Array<{ marker: string; index: number }>): JsonObject[] | undefined {
+  const markerOf = new Map(markers.map((m) => [m.index, m.marker]));
+  if (members.some((_, i) => !markerOf.has(i))) return undefined;
+  // Each member's `not` (no other marker) fails here, always with the same error at the value itself: a
+  // `not: {}` fails alike without testing the markers again.
+  return members.map((member, i): JsonObject => {
+    if (i === 0) return { ...member, not: {} };
+    const marker = markerOf.get(i) as string;
+    return { properties: { [marker]: (member.properties as JsonObject)[marker] as JsonObject }, required: [marker], not: {} };
+  });
 }
 
 /**
