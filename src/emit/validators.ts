@@ -276,14 +276,17 @@ function undecidedMembers(members: JsonObject[], markers: Array<{ marker: string
 }
 
 /**
- * A member of a presence union without its `not: {anyOf: [{required: [other marker]}, …]}` (a proto
+ * A member of a presence union without its `not: {anyOf: [{required: [other marker]}, …]}` or `not: {required: [other]}` (a proto
  * oneof's "and no other field of the oneof"): where it is chosen, exactly one marker is present, so that
  * clause holds and checking it again is only code. Any other member is returned as it is.
  */
 function withoutExclusion(member: JsonObject, markers: string[]): JsonObject {
   const not = member.not;
-  if (!isObject(not) || Object.keys(not).length !== 1 || !Array.isArray(not.anyOf)) return member;
-  const onlyMarkers = not.anyOf.every(
+  if (!isObject(not) || Object.keys(not).length !== 1) return member;
+  // A oneof of two members excludes the other one alone: `not: {required: [other]}`.
+  const clauses = Array.isArray(not.anyOf) ? not.anyOf : Array.isArray(not.required) ? [not] : undefined;
+  if (clauses === undefined) return member;
+  const onlyMarkers = clauses.every(
     (clause) =>
       isObject(clause) &&
       Object.keys(clause).length === 1 &&
