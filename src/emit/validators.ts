@@ -189,6 +189,8 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
     if (last === undefined) return node;
     const chosen = (index: number): JsonObject => withoutExclusion(memberSchema(index), markers);
     const merged = mergedMembers(dispatch.markers.map((m) => ({ marker: m.property, schema: chosen(m.member.index) })));
+    // A proto oneof (variants alike but for their member): one object for the member named, and the
+    // several-members case from the first variant and the others' own members (see the two functions).
     if (merged !== undefined) {
       const reduced = undecidedMembers(items.map((_, i) => memberSchema(i)), dispatch.markers.map((m) => ({ marker: m.property, index: m.member.index })));
       if (reduced !== undefined) undecided.then = { [union.keyword]: reduced };
