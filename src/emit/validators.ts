@@ -188,6 +188,14 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
     const last = ordered.pop();
     if (last === undefined) return node;
     const chosen = (index: number): JsonObject => withoutExclusion(memberSchema(index), markers);
+    const merged = mergedMembers(dispatch.markers.map((m) => ({ marker: m.property, schema: chosen(m.member.index) })));
+    // A proto oneof (variants alike but for their member): one object for the member named, and the
+    // several-members case from the first variant and the others' own members (see the two functions).
+    if (merged !== undefined) {
+      const reduced = undecidedMembers(items.map((_, i) => memberSchema(i)), dispatch.markers.map((m) => ({ marker: m.property, index: m.member.index })));
+      if (reduced !== undefined) undecided.then = { [union.keyword]: reduced };
+      return { ...doc, if: { type: "object", oneOf: anyMarker }, then: merged, else: undecided };
+    }
     let chain: JsonObject = chosen(last.member.index);
     for (const { property, member } of ordered.reverse()) {
       chain = { if: { required: [property] }, then: chosen(member.index), else: chain };
@@ -198,14 +206,89 @@ function dispatchChain(union: UnionInfo, node: JsonObject): JsonObject {
 }
 
 /**
- * A member of a presence union without its `not: {anyOf: [{required: [other marker]}, …]}` (a proto
+ * The members of a presence union as one object schema, when they are inline objects that differ only in
+ * their marker (a proto oneof's variants: the message's other fields, plus the member that is set). Where
+ * exactly one marker is present, the member it names checks the same properties, requires the same ones and
+ * reports the same errors in the same order as an object that declares every marker: the absent markers'
+ * schemas never apply. One object instead of a chain of near-copies (Part's four variants, SecurityScheme's
+ * five) is most of the generated code of a proto oneof. Any other union is left to the chain (undefined).
+ */
+function mergedMembers(members: Array<{ marker: string; schema: JsonObject }>): JsonObject | undefined {
+  let common: string | undefined;
+  let requiredText: string | undefined;
+  const properties: JsonObject = {};
+  const order: string[] = [];
+  for (const { marker, schema } of members) {
+    if (Object.keys(schema).some((k) => k !== "type" && k !== "properties" && k !== "required" && k !== "description")) return undefined;
+    if (schema.type !== "object" || !isObject(schema.properties)) return undefined;
+    const own = schema.properties;
+    if (!isObject(own[marker])) return undefined;
+    const required = Array.isArray(schema.required) ? schema.required : [];
+    // The marker is required last (the variant's own clause): the rest must be the same in every member.
+    if (required[required.length - 1] !== marker) return undefined;
+    const rest = JSON.stringify(required.slice(0, -1));
+    if (requiredText !== undefined && rest !== requiredText) return undefined;
+    requiredText = rest;
+    const others = Object.entries(own).filter(([k]) => k !== marker);
+    const text = JSON.stringify(others);
+    if (common !== undefined && text !== common) return undefined;
+    common = text;
+    // Where the marker sits among the others: every member's order must be a subsequence of the merged one.
+    const at = Object.keys(own).indexOf(marker);
+    const before = Object.keys(own).slice(0, at);
+    if (order.length === 0) order.push(...Object.keys(own));
+    else {
+      const anchor = before.length === 0 ? -1 : order.indexOf(before[before.length - 1] as string);
+      let insert = anchor + 1;
+      while (insert < order.length && members.some((m) => m.marker === order[insert])) insert++;
+      order.splice(insert, 0, marker);
+    }
+    properties[marker] = own[marker];
+    for (const [k, v] of others) properties[k] = v;
+  }
+  if (common === undefined || requiredText === undefined) return undefined;
+  const ordered: JsonObject = {};
+  for (const k of order) ordered[k] = properties[k] as JsonObject;
+  // Every member's own order must be the merged order without the other markers (same errors, same order).
+  for (const { marker, schema } of members) {
+    const own = Object.keys(schema.properties as JsonObject).join("\u0000");
+    if (order.filter((k) => k === marker || !members.some((m) => m.marker === k)).join("\u0000") !== own) return undefined;
+  }
+  const required = JSON.parse(requiredText) as string[];
+  return { type: "object", properties: ordered, ...(required.length > 0 ? { required } : {}) };
+}
+
+/**
+ * The members of a merged presence union (see mergedMembers) where several markers are present: every
+ * member fails, and the issues are the deepest of all members' errors, each reported once. The first member
+ * keeps all its checks; the others keep only their marker's (its `required`, its schema): every other error
+ * of theirs is one the first member reports earlier (the same property, the same schema), so the issues are
+ * the same, from a fraction of the code. Undefined when a member has no marker.
+ */
+function undecidedMembers(members: JsonObject[], markers: Array<{ marker: string; index: number }>): JsonObject[] | undefined {
+  const markerOf = new Map(markers.map((m) => [m.index, m.marker]));
+  if (members.some((_, i) => !markerOf.has(i))) return undefined;
+  // Each member's `not` (no other marker) fails here, always with the same error at the value itself: a
+  // `not: {}` fails alike without testing the markers again.
+  return members.map((member, i): JsonObject => {
+    if (i === 0) return { ...member, not: {} };
+    const marker = markerOf.get(i) as string;
+    return { properties: { [marker]: (member.properties as JsonObject)[marker] as JsonObject }, required: [marker], not: {} };
+  });
+}
+
+/**
+ * A member of a presence union without its `not: {anyOf: [{required: [other marker]}, …]}` or `not: {required: [other]}` (a proto
  * oneof's "and no other field of the oneof"): where it is chosen, exactly one marker is present, so that
  * clause holds and checking it again is only code. Any other member is returned as it is.
  */
 function withoutExclusion(member: JsonObject, markers: string[]): JsonObject {
   const not = member.not;
-  if (!isObject(not) || Object.keys(not).length !== 1 || !Array.isArray(not.anyOf)) return member;
-  const onlyMarkers = not.anyOf.every(
+  if (!isObject(not) || Object.keys(not).length !== 1) return member;
+  // A oneof of two members excludes the other one alone: `not: {required: [other]}`.
+  const clauses = Array.isArray(not.anyOf) ? not.anyOf : Array.isArray(not.required) ? [not] : undefined;
+  if (clauses === undefined) return member;
+  const onlyMarkers = clauses.every(
     (clause) =>
       isObject(clause) &&
       Object.keys(clause).length === 1 &&

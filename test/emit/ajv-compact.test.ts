@@ -45,6 +45,9 @@ const SCHEMA = {
       properties: { id: { type: ["string", "integer"] }, result: { $ref: "#/definitions/Data" }, state: { enum: ["a", "b", "c"] } },
       required: ["id", "result"],
     },
+    // Two requests alike but for their method (a const that differs) and with the same code (one alike).
+    GetRequest: { type: "object", properties: { method: { const: "get" }, code: { const: -1 }, id: { type: "string" } }, required: ["method"] },
+    CancelRequest: { type: "object", properties: { method: { const: "cancel" }, code: { const: -1 }, id: { type: "string" } }, required: ["method"] },
   },
 };
 const NAMES = Object.keys(SCHEMA.definitions);
@@ -85,6 +88,10 @@ const VALUES: unknown[] = [
   "no",
   -1,
   5,
+  { method: "get", code: -1, id: "a" },
+  { method: "cancel", code: 2 },
+  { method: 5, code: "-1", id: 3 },
+  { code: -1 },
 ];
 
 const shapeOf = (errors: RawError[] | null | undefined) =>
@@ -112,7 +119,11 @@ describe("compacted Ajv standalone code", () => {
   });
 
   it("writes the two envelopes' code once, keeps no error list where only errors are counted, and no schema constants", () => {
-    expect(compacted.match(/function sharedValidator\d+\(/g)).toHaveLength(1);
+    expect(compacted.match(/function sharedValidator\d+\(/g)).toHaveLength(2);
+    // The requests share their code: the method that differs is passed, the code both have is written in it.
+    expect(compacted).toMatch(/return sharedValidator\d+\(validate\d+, "get", data, options\);/);
+    expect(compacted).toMatch(/return sharedValidator\d+\(validate\d+, "cancel", data, options\);/);
+    expect(compacted).toMatch(/if\(-1 !== data\.code\)/);
     expect(original).toMatch(/vErrors\.push/);
     // The if subschemas' empty errors are gone; those of `not` (cut back only when it holds) stay.
     const empty = (original.match(/const err\d+ = \{\};/g) ?? []).length;
