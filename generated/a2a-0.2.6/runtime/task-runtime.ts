@@ -166,7 +166,13 @@ class ExecutionAbort {
 
 /** One change of a task by the executor: the task after it, and the events it logs. */
 interface TaskUpdate {
-  apply(task: JsonObject): { task: JsonObject; events: TaskEventInput[] };
+  /**
+   * The task with the update applied (a new value: `task` is not changed). `batch` holds the objects and
+   * arrays the updates of the same commit made: nothing outside the batch holds them yet, so a later
+   * update of the batch may change them in place (an artifact's chunks are appended to one parts array,
+   * not to a copy per chunk).
+   */
+  apply(task: JsonObject, batch: Set<object>): { task: JsonObject; events: TaskEventInput[] };
   /** The last update of the turn (terminal or interrupted state). */
   final: boolean;
 }
@@ -853,8 +859,9 @@ export class TaskRuntime {
       const creating = execution.version === 0;
       let task = execution.task ?? this.newTask(execution, userMessage);
       const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
+      const made = new Set<object>();
       for (const update of batch) {
-        const next = update.apply(task);
+        const next = update.apply(task, made);
         task = next.task;
         events.push(...next.events);
       }
@@ -1097,8 +1104,11 @@ export class TaskRuntime {
         execution.published = true;
         enqueue({
           final: false,
-          apply: (task) => {
-            const artifacts = Array.isArray(task["artifacts"]) ? [...(task["artifacts"] as JsonObject[])] : [];
+          apply: (task, made) => {
+            const current = task["artifacts"];
+            let artifacts: JsonObject[];
+            if (Array.isArray(current) && made.has(current)) artifacts = current as JsonObject[];
+            else made.add((artifacts = Array.isArray(current) ? [...(current as JsonObject[])] : []));
             const event = shapes.artifactEvent({
               taskId: execution.taskId,
               contextId: execution.contextId,
@@ -1112,8 +1122,16 @@ export class TaskRuntime {
             const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;
             if (at >= 0) {
               const before = artifacts[at] as JsonObject;
-              const parts = [...(Array.isArray(before["parts"]) ? before["parts"] : []), ...(Array.isArray(added["parts"]) ? added["parts"] : [])];
-              artifacts[at] = { ...before, parts };
+              const more = Array.isArray(added["parts"]) ? added["parts"] : [];
+              if (made.has(before)) {
+                // Made by an earlier chunk of this batch, with its own parts array: appended in place.
+                for (const part of more) (before["parts"] as unknown[]).push(part);
+              } else {
+                const parts = [...(Array.isArray(before["parts"]) ? before["parts"] : []), ...more];
+                const copy: JsonObject = { ...before, parts };
+                made.add(copy);
+                artifacts[at] = copy;
+              }
             } else {
               artifacts.push(stripChunkFlags(added));
             }
