@@ -127,6 +127,12 @@ export interface OutboxMessage {
 /** One atomic write: the task at a new version, with the events and push notifications it causes. */
 export interface TaskCommit<TTask = JsonObject> {
   task: TTask;
+  /**
+   * The task's JSON text, exactly `JSON.stringify(task)`, when the writer has it at hand (the runtime
+   * builds it for a long streamed artifact from the texts of the parts it wrote before): a store that
+   * keeps text keeps this one instead of serializing the task again; a store may ignore it.
+   */
+  text?: string;
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
   /**
@@ -355,7 +361,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       const holder = this.leases?.liveHolder(facts.id);
       if (holder !== undefined && holder !== lease.acquire) throw new ExecutionLeaseHeldError(facts.id, holder);
     }
-    const text = flat(storableJson(write.task, `task "${facts.id}"`));
+    const text = flat(write.text ?? storableJson(write.task, `task "${facts.id}"`));
     const eventTexts = (write.events ?? []).map((e) => flat(storableJson(e.event, `an event of task "${facts.id}"`)));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
     this.write(text, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));

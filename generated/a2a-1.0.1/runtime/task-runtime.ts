@@ -16,6 +16,7 @@ import { withEventId } from "./event-ids.js";
 import { LeaseWatch } from "./lease-watch.js";
 import { OutboxWorker } from "./outbox-worker.js";
 import { PushSender, UnsafeWebhookError, type PushTarget } from "./push.js";
+import { TaskTexts } from "./task-text.js";
 import {
   ExecutionLeaseHeldError,
   isStoreError,
@@ -224,6 +225,8 @@ export class TaskRuntime {
   private readonly ownerOf: (principal: unknown) => string;
   private readonly pushPayload: PushPayloadHook | undefined;
   private readonly executions = new Map<string, Execution>();
+  /** The texts of the artifact parts committed so far: a long streamed artifact is not serialized again. */
+  private readonly taskTexts = new TaskTexts();
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -876,7 +879,8 @@ export class TaskRuntime {
               : undefined;
       try {
         const pushes = batch.length > 0 && this.outbox ? await this.pushesFor(execution, task) : [];
-        const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
+        const text = this.taskTexts.of(task);
+        const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}), ...(text !== undefined ? { text } : {}) };
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
         const result = await this.store.tasks.commit(write);
         execution.version = result.version;
@@ -1127,7 +1131,9 @@ export class TaskRuntime {
                 // Made by an earlier chunk of this batch, with its own parts array: appended in place.
                 for (const part of more) (before["parts"] as unknown[]).push(part);
               } else {
-                const parts = [...(Array.isArray(before["parts"]) ? before["parts"] : []), ...more];
+                const from: unknown[] = Array.isArray(before["parts"]) ? before["parts"] : [];
+                const parts = [...from, ...more];
+                this.taskTexts.copied(parts, from);
                 const copy: JsonObject = { ...before, parts };
                 made.add(copy);
                 artifacts[at] = copy;
