@@ -12,7 +12,7 @@ import { A2AError } from "./a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, newId, type JsonObject, type MethodRole, type ProtocolShapes } from "./profile.js";
-import { withEventId } from "./event-ids.js";
+import { withEventId, withJsonText } from "./event-ids.js";
 import { LeaseWatch } from "./lease-watch.js";
 import { OutboxWorker } from "./outbox-worker.js";
 import { PushSender, UnsafeWebhookError, type PushTarget } from "./push.js";
@@ -20,6 +20,7 @@ import { TaskTexts } from "./task-text.js";
 import {
   ExecutionLeaseHeldError,
   isStoreError,
+  storableJson,
   StoreUnavailableError,
   TaskVersionConflictError,
   type A2AStore,
@@ -113,6 +114,8 @@ interface Execution {
   contextId: string;
   /** The task as last committed (undefined until the first commit of a new task). */
   task: JsonObject | undefined;
+  /** The JSON text `task` was committed as, when this instance committed it (what the store keeps). */
+  taskText: string | undefined;
   /** The store's version of `task` (0: not created yet). */
   version: number;
   /** Whether this instance holds the task's execution lease (taken in a commit, released in the final one). */
@@ -331,7 +334,9 @@ export class TaskRuntime {
     if (execution.error !== undefined) throw execution.error;
     if (execution.reply && !execution.task) return execution.reply;
     const task = execution.task;
-    return task ? this.shapes.withHistory(task, request.historyLength) : null;
+    if (!task) return null;
+    const result = this.shapes.withHistory(task, request.historyLength);
+    return result === task && execution.taskText !== undefined ? withJsonText(task, execution.taskText) : result;
   }
 
   /**
@@ -569,6 +574,7 @@ export class TaskRuntime {
       taskId,
       contextId,
       task,
+      taskText: undefined,
       version,
       leased: false,
       releaseFor: undefined,
@@ -879,12 +885,14 @@ export class TaskRuntime {
               : undefined;
       try {
         const pushes = batch.length > 0 && this.outbox ? await this.pushesFor(execution, task) : [];
-        const text = this.taskTexts.of(task);
-        const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}), ...(text !== undefined ? { text } : {}) };
+        // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
+        const text = this.taskTexts.of(task) ?? storableJson(task, `task "${execution.taskId}"`);
+        const write: TaskCommit = { task, text, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
         const result = await this.store.tasks.commit(write);
         execution.version = result.version;
         execution.task = task;
+        execution.taskText = text;
         if (lease && "acquire" in lease) {
           execution.leased = true;
           this.leaseWatch.hold(execution.taskId);
@@ -906,12 +914,14 @@ export class TaskRuntime {
             // Canceled (or removed) elsewhere: this execution has nothing more to record.
             if (fresh) {
               execution.task = fresh.task;
+              execution.taskText = undefined;
               execution.version = fresh.version;
             }
             this.stop(execution);
             return;
           }
           execution.task = fresh.task;
+          execution.taskText = undefined;
           execution.version = fresh.version;
           continue;
         }
