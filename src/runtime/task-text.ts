@@ -32,7 +32,7 @@ export class TaskTexts {
 
   /**
    * The task's JSON text when it has enough artifact parts for the kept texts to pay (undefined
-   * otherwise: the store serializes the task). A value JSON cannot write throws StoreError "invalid",
+   * otherwise: serialize the task with `storableJson`). A value JSON cannot write throws StoreError "invalid",
    * as `storableJson` does.
    */
   of(task: JsonObject): string | undefined {
@@ -72,6 +72,8 @@ export class TaskTexts {
     // walked again by each commit's copy and held by the collector.
     text.charCodeAt(0);
     this.written.set(parts, { count, text });
+    // Its own text is kept now: holding the array it was copied from would keep a chain of every copy.
+    this.copies.delete(parts);
     return `[${text}]`;
   }
 }
