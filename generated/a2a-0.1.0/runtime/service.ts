@@ -15,7 +15,7 @@ import { declaredExtensions, extensionActivation } from "./extensions.js";
 import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
 import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
-import { lastEventSequence } from "./event-ids.js";
+import { jsonTextOf, lastEventSequence, withJsonText } from "./event-ids.js";
 import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore, type A2AStoreOfAnyVersion } from "./tasks.js";
 import type { Validator } from "./validation.js";
 import type { WireShapeAdapter } from "./wire-shapes.js";
@@ -426,7 +426,7 @@ export class A2AService {
     const runtime = this.runtime;
     switch (role) {
       case "send":
-        return this.shapes.wrap("send", await runtime.send(method, params, principal, this.extensions(ctx)));
+        return wrapWithText(this.shapes, await runtime.send(method, params, principal, this.extensions(ctx)));
       case "list":
         return this.listTasks(params, principal);
       case "get":
@@ -574,4 +574,13 @@ export function raisedError(error: A2AError): A2AError {
 /** The request view of a call without an HTTP request (gRPC): its metadata as headers, no query, no body. */
 function requestOf(ctx: CallContext): CoreRequest {
   return { method: "POST", path: "", query: new URLSearchParams(), headers: { ...ctx.headers }, body: undefined, signal: ctx.signal };
+}
+
+/** The send result wrapped as the version answers it (1.0: `{ task }`), keeping its JSON text if it has one. */
+function wrapWithText(shapes: ProtocolShapes, result: unknown): unknown {
+  const wrapped = shapes.wrap("send", result);
+  const text = jsonTextOf(result);
+  if (wrapped === result || text === undefined || !isObject(wrapped)) return wrapped;
+  const keys = Object.keys(wrapped);
+  return keys.length === 1 && wrapped[keys[0] as string] === result ? withJsonText(wrapped, `{${JSON.stringify(keys[0])}:${text}}`) : wrapped;
 }

@@ -26,6 +26,23 @@ export function eventTextOf(result: unknown): string | undefined {
   return typeof result === "object" && result !== null ? ids.get(result)?.text : undefined;
 }
 
+const texts = new WeakMap<object, string>();
+
+/**
+ * Tags a unary result (a task as committed) with its JSON text, exactly `JSON.stringify(result)`: the
+ * JSON-RPC binding writes it instead of serializing the result again. Only for a value nobody changes
+ * after (the runtime's committed tasks are never changed).
+ */
+export function withJsonText<T>(result: T, text: string): T {
+  if (typeof result === "object" && result !== null) texts.set(result, text);
+  return result;
+}
+
+/** The JSON text a unary result was tagged with, if any. */
+export function jsonTextOf(result: unknown): string | undefined {
+  return typeof result === "object" && result !== null ? texts.get(result) : undefined;
+}
+
 /** The sequence a `Last-Event-ID` header names: a non-negative integer, else undefined (ignored). */
 export function lastEventSequence(header: string | undefined): number | undefined {
   if (header === undefined) return undefined;

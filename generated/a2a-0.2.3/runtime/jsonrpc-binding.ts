@@ -6,7 +6,7 @@
  * event) and errors framed as JSON-RPC responses.
  */
 import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
-import { eventTextOf } from "./event-ids.js";
+import { eventTextOf, jsonTextOf } from "./event-ids.js";
 import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
 import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, stringifySuccessText, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
 import { isObject } from "./profile.js";
@@ -70,7 +70,7 @@ export class JsonRpcBinding {
     const single = await this.dispatch(parsed.value, admitted, false, idSources[0]);
     if (single === undefined) return { kind: "empty", status: 204, headers: {} };
     if ("kind" in single) return single;
-    return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: stringifyResponse(single, idSources[0]) };
+    return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: responseText(single, idSources[0]) };
   }
 
   private async batch(items: unknown[], ctx: CallContext, idSources: Array<string | undefined>): Promise<CoreResponse> {
@@ -80,7 +80,7 @@ export class JsonRpcBinding {
     const answers: string[] = [];
     for (const [index, item] of items.entries()) {
       const answer = await this.dispatch(item, ctx, true, idSources[index]);
-      if (answer !== undefined && !("kind" in answer)) answers.push(stringifyResponse(answer, idSources[index]));
+      if (answer !== undefined && !("kind" in answer)) answers.push(responseText(answer, idSources[index]));
     }
     if (answers.length === 0) return { kind: "empty", status: 204, headers: {} };
     return { kind: "json", status: 200, headers: { ...JSON_HEADERS }, body: `[${answers.join(",")}]` };
@@ -198,4 +198,10 @@ function asIssues(error: { code: number; message: string; data?: unknown }): { c
     message: `${pointer || "/"}: expected ${String(expected ?? "")}, got ${String(got ?? "")}`,
   };
   return { code: error.code, message: "Invalid request", data: { issues: [issue] } };
+}
+
+/** A response's JSON text; a result tagged with its JSON text (a committed task) is not serialized again. */
+function responseText(response: JsonRpcResponse, idSource: string | undefined): string {
+  const text = "result" in response ? jsonTextOf(response.result) : undefined;
+  return text !== undefined ? stringifySuccessText(response.id, text, idSource) : stringifyResponse(response, idSource);
 }

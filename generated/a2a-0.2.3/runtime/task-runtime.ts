@@ -12,13 +12,15 @@ import { A2AError } from "./a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, newId, type JsonObject, type MethodRole, type ProtocolShapes } from "./profile.js";
-import { withEventId } from "./event-ids.js";
+import { withEventId, withJsonText } from "./event-ids.js";
 import { LeaseWatch } from "./lease-watch.js";
 import { OutboxWorker } from "./outbox-worker.js";
 import { PushSender, UnsafeWebhookError, type PushTarget } from "./push.js";
+import { TaskTexts } from "./task-text.js";
 import {
   ExecutionLeaseHeldError,
   isStoreError,
+  storableJson,
   StoreUnavailableError,
   TaskVersionConflictError,
   type A2AStore,
@@ -112,6 +114,8 @@ interface Execution {
   contextId: string;
   /** The task as last committed (undefined until the first commit of a new task). */
   task: JsonObject | undefined;
+  /** The JSON text `task` was committed as, when this instance committed it (what the store keeps). */
+  taskText: string | undefined;
   /** The store's version of `task` (0: not created yet). */
   version: number;
   /** Whether this instance holds the task's execution lease (taken in a commit, released in the final one). */
@@ -166,7 +170,13 @@ class ExecutionAbort {
 
 /** One change of a task by the executor: the task after it, and the events it logs. */
 interface TaskUpdate {
-  apply(task: JsonObject): { task: JsonObject; events: TaskEventInput[] };
+  /**
+   * The task with the update applied (a new value: `task` is not changed). `batch` holds the objects and
+   * arrays the updates of the same commit made: nothing outside the batch holds them yet, so a later
+   * update of the batch may change them in place (an artifact's chunks are appended to one parts array,
+   * not to a copy per chunk).
+   */
+  apply(task: JsonObject, batch: Set<object>): { task: JsonObject; events: TaskEventInput[] };
   /** The last update of the turn (terminal or interrupted state). */
   final: boolean;
 }
@@ -218,6 +228,8 @@ export class TaskRuntime {
   private readonly ownerOf: (principal: unknown) => string;
   private readonly pushPayload: PushPayloadHook | undefined;
   private readonly executions = new Map<string, Execution>();
+  /** The texts of the artifact parts committed so far: a long streamed artifact is not serialized again. */
+  private readonly taskTexts = new TaskTexts();
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -322,7 +334,9 @@ export class TaskRuntime {
     if (execution.error !== undefined) throw execution.error;
     if (execution.reply && !execution.task) return execution.reply;
     const task = execution.task;
-    return task ? this.shapes.withHistory(task, request.historyLength) : null;
+    if (!task) return null;
+    const result = this.shapes.withHistory(task, request.historyLength);
+    return result === task && execution.taskText !== undefined ? withJsonText(task, execution.taskText) : result;
   }
 
   /**
@@ -560,6 +574,7 @@ export class TaskRuntime {
       taskId,
       contextId,
       task,
+      taskText: undefined,
       version,
       leased: false,
       releaseFor: undefined,
@@ -853,8 +868,9 @@ export class TaskRuntime {
       const creating = execution.version === 0;
       let task = execution.task ?? this.newTask(execution, userMessage);
       const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
+      const made = new Set<object>();
       for (const update of batch) {
-        const next = update.apply(task);
+        const next = update.apply(task, made);
         task = next.task;
         events.push(...next.events);
       }
@@ -869,11 +885,14 @@ export class TaskRuntime {
               : undefined;
       try {
         const pushes = batch.length > 0 && this.outbox ? await this.pushesFor(execution, task) : [];
-        const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
+        // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
+        const text = this.taskTexts.of(task) ?? storableJson(task, `task "${execution.taskId}"`);
+        const write: TaskCommit = { task, text, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
         const result = await this.store.tasks.commit(write);
         execution.version = result.version;
         execution.task = task;
+        execution.taskText = text;
         if (lease && "acquire" in lease) {
           execution.leased = true;
           this.leaseWatch.hold(execution.taskId);
@@ -895,12 +914,14 @@ export class TaskRuntime {
             // Canceled (or removed) elsewhere: this execution has nothing more to record.
             if (fresh) {
               execution.task = fresh.task;
+              execution.taskText = undefined;
               execution.version = fresh.version;
             }
             this.stop(execution);
             return;
           }
           execution.task = fresh.task;
+          execution.taskText = undefined;
           execution.version = fresh.version;
           continue;
         }
@@ -1097,8 +1118,11 @@ export class TaskRuntime {
         execution.published = true;
         enqueue({
           final: false,
-          apply: (task) => {
-            const artifacts = Array.isArray(task["artifacts"]) ? [...(task["artifacts"] as JsonObject[])] : [];
+          apply: (task, made) => {
+            const current = task["artifacts"];
+            let artifacts: JsonObject[];
+            if (Array.isArray(current) && made.has(current)) artifacts = current as JsonObject[];
+            else made.add((artifacts = Array.isArray(current) ? [...(current as JsonObject[])] : []));
             const event = shapes.artifactEvent({
               taskId: execution.taskId,
               contextId: execution.contextId,
@@ -1112,8 +1136,18 @@ export class TaskRuntime {
             const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;
             if (at >= 0) {
               const before = artifacts[at] as JsonObject;
-              const parts = [...(Array.isArray(before["parts"]) ? before["parts"] : []), ...(Array.isArray(added["parts"]) ? added["parts"] : [])];
-              artifacts[at] = { ...before, parts };
+              const more = Array.isArray(added["parts"]) ? added["parts"] : [];
+              if (made.has(before)) {
+                // Made by an earlier chunk of this batch, with its own parts array: appended in place.
+                for (const part of more) (before["parts"] as unknown[]).push(part);
+              } else {
+                const from: unknown[] = Array.isArray(before["parts"]) ? before["parts"] : [];
+                const parts = [...from, ...more];
+                this.taskTexts.copied(parts, from);
+                const copy: JsonObject = { ...before, parts };
+                made.add(copy);
+                artifacts[at] = copy;
+              }
             } else {
               artifacts.push(stripChunkFlags(added));
             }

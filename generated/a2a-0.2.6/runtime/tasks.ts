@@ -127,6 +127,12 @@ export interface OutboxMessage {
 /** One atomic write: the task at a new version, with the events and push notifications it causes. */
 export interface TaskCommit<TTask = JsonObject> {
   task: TTask;
+  /**
+   * The task's JSON text, exactly `JSON.stringify(task)`, when the writer has it at hand (the runtime
+   * builds it for a long streamed artifact from the texts of the parts it wrote before): a store that
+   * keeps text keeps this one instead of serializing the task again; a store may ignore it.
+   */
+  text?: string;
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
   /**
@@ -280,7 +286,8 @@ function afterCursor(facts: TaskFacts, cursor: { statusTime: number; id: string 
   return facts.statusTime < cursor.statusTime || (facts.statusTime === cursor.statusTime && facts.id < cursor.id);
 }
 
-interface MemoryTaskEntry {
+/** A stored task: its facts (indexed by ListTasks) in the entry itself, one object per task, not two. */
+interface MemoryTaskEntry extends TaskFacts {
   /**
    * The task as JSON text, what a durable store keeps: a read parses it, so that no caller holds (and
    * can change) the stored value, and a finished task costs its text, not a graph of objects.
@@ -288,7 +295,6 @@ interface MemoryTaskEntry {
   text: string;
   version: number;
   owner: string;
-  facts: TaskFacts;
   /** Epoch ms of the last write (retention). */
   updatedAt: number;
 }
@@ -355,7 +361,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       const holder = this.leases?.liveHolder(facts.id);
       if (holder !== undefined && holder !== lease.acquire) throw new ExecutionLeaseHeldError(facts.id, holder);
     }
-    const text = flat(storableJson(write.task, `task "${facts.id}"`));
+    const text = flat(write.text ?? storableJson(write.task, `task "${facts.id}"`));
     const eventTexts = (write.events ?? []).map((e) => flat(storableJson(e.event, `an event of task "${facts.id}"`)));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
     this.write(text, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
@@ -369,7 +375,17 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   private write(text: string, facts: TaskFacts, version: number, owner: string): void {
     this.tasks.delete(facts.id);
-    this.tasks.set(facts.id, { text, version, owner, facts, updatedAt: Date.now() });
+    this.tasks.set(facts.id, {
+      id: facts.id,
+      contextId: facts.contextId,
+      state: facts.state,
+      terminal: facts.terminal,
+      statusTime: facts.statusTime,
+      text,
+      version,
+      owner,
+      updatedAt: Date.now(),
+    });
     // Oldest first out, so that a long-running server keeps bounded memory.
     while (this.tasks.size > this.maxTasks) {
       const oldest = this.tasks.keys().next().value;
@@ -384,7 +400,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
     const all = [...this.tasks.values()].reverse();
-    return (filter.contextId === undefined ? all : all.filter((e) => e.facts.contextId === filter.contextId)).map(parseTask);
+    return (filter.contextId === undefined ? all : all.filter((e) => e.contextId === filter.contextId)).map(parseTask);
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
@@ -392,19 +408,19 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const cursor = query.pageToken ? decodePageToken(query.pageToken) : undefined;
     const matching = [...this.tasks.values()]
       .filter(
-        ({ facts, owner }) =>
-          (query.owner === undefined || owner === query.owner) &&
+        (facts) =>
+          (query.owner === undefined || facts.owner === query.owner) &&
           (query.contextId === undefined || facts.contextId === query.contextId) &&
           (query.status === undefined || facts.state === query.status) &&
           (query.statusTimestampAfter === undefined || facts.statusTime >= query.statusTimestampAfter),
       )
-      .sort((a, b) => compareNewestFirst(a.facts, b.facts));
-    const rest = cursor ? matching.filter((e) => afterCursor(e.facts, cursor)) : matching;
+      .sort((a, b) => compareNewestFirst(a, b));
+    const rest = cursor ? matching.filter((e) => afterCursor(e, cursor)) : matching;
     const page = rest.slice(0, pageSize);
     const last = page.at(-1);
     return {
       tasks: page.map(parseTask),
-      nextPageToken: rest.length > pageSize && last ? encodePageToken(last.facts.statusTime, last.facts.id) : "",
+      nextPageToken: rest.length > pageSize && last ? encodePageToken(last.statusTime, last.id) : "",
       totalSize: matching.length,
     };
   }
@@ -415,7 +431,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     let removed = 0;
     for (const [id, entry] of [...this.tasks]) {
       if (removed >= limit) break;
-      if (entry.facts.terminal && entry.updatedAt < cutoff) {
+      if (entry.terminal && entry.updatedAt < cutoff) {
         this.remove(id);
         removed++;
       }
@@ -430,7 +446,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   /** Whether the task is finished (terminal state) and was last written at or before `time` (epoch ms). */
   finishedSince(taskId: string, time: number): boolean {
     const entry = this.tasks.get(taskId);
-    return entry !== undefined && entry.facts.terminal && entry.updatedAt <= time;
+    return entry !== undefined && entry.terminal && entry.updatedAt <= time;
   }
 
   get size(): number {

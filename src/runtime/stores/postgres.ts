@@ -325,7 +325,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
 
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
     const facts = taskFacts(write.task);
-    const json = storableJson(write.task, `task "${facts.id}"`);
+    const json = write.text ?? storableJson(write.task, `task "${facts.id}"`);
     const events = write.events ?? [];
     const pushes = write.pushes ?? [];
     const eventsJson = storableJson(events, `the events of task "${facts.id}"`);

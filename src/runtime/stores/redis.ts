@@ -515,7 +515,7 @@ export class RedisTaskStore implements VersionedTaskStore {
     const facts = taskFacts(task);
     const args: Array<string | number> = [
       facts.id,
-      storableJson(task, `task "${facts.id}"`),
+      write.text ?? storableJson(task, `task "${facts.id}"`),
       expected,
       facts.contextId,
       facts.state,

@@ -195,6 +195,20 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect((await b.events.read("m1"))[0]?.event).toEqual({ kind: "status-update", n: 1, nested: { list: [1] } });
     });
 
+    it("keeps a commit's task text (exactly JSON.stringify of its task) as the task, on every instance", async () => {
+      const { a, b } = await fresh();
+      const parts = Array.from({ length: 20 }, (_, i) => ({ kind: "text", text: `chunk ${i} "q"\n✓` }));
+      const written = { ...task("x1", { metadata: { n: 1 } }), artifacts: [{ artifactId: "a", parts }] };
+      const text = JSON.stringify(written);
+      expect((await a.tasks.commit({ task: written, text, expectedVersion: 0 })).version).toBe(1);
+      (written.metadata as { n: number }).n = 2;
+      for (const store of [a, b]) {
+        const loaded = await store.tasks.load("x1");
+        expect(loaded?.task).toEqual(JSON.parse(text));
+        expect(loaded?.version).toBe(1);
+      }
+    });
+
     it("refuses a task it cannot store, and stores nothing of it", async () => {
       const { a } = await fresh();
       const cyclic: Record<string, unknown> = task("bad");

@@ -1,0 +1,93 @@
+/**
+ * Artifact chunks (1.0.1 §3.1.2 SendStreamingMessage: TaskArtifactUpdateEvent with `append`, and
+ * §4.1 Artifact): the chunks an agent publishes without waiting in between are recorded in one commit,
+ * and the runtime appends them to one parts array made for that commit instead of copying the parts
+ * on every chunk. What must hold whatever the batching:
+ * - the stored task has every chunk's parts, in order;
+ * - each streamed artifact event carries its own chunk's parts only;
+ * - no task a commit was given, and no event a subscriber got, changes afterwards (later chunks go to a
+ *   new array, never into a value already handed out).
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { InMemoryStore, type TaskCommit } from "../../../src/runtime/tasks.js";
+import { modules, testCard } from "./harness.js";
+
+type Json = Record<string, unknown>;
+interface Service {
+  call(method: string, params: unknown, ctx: object): Promise<unknown>;
+  stream(method: string, params: unknown, ctx: object): Promise<AsyncIterable<unknown>>;
+  close(): Promise<void>;
+}
+interface Events {
+  working(m?: string): void;
+  completed(m?: string): void;
+  artifact(a: Json, o?: { append?: boolean; lastChunk?: boolean }): void;
+  textPart(t: string): Json;
+}
+
+const tick = () => new Promise((r) => setTimeout(r, 0));
+const ctx = () => ({ headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" });
+const cleanup: Array<() => Promise<void>> = [];
+afterAll(async () => {
+  for (const step of cleanup.splice(0)) await step();
+});
+
+/**
+ * Three chunks at once, a pause, then enough for the runtime to build the task's text from the parts'
+ * texts (runtime/task-text.ts, from 16 parts), a pause, two more, then completed.
+ */
+const CHUNKS = [["once ", "upon ", "a "], Array.from({ length: 20 }, (_, i) => `time ${i}, `), ["time, ", "the end"]];
+
+describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
+  it("are all stored in order, each event keeps its own chunk, and nothing handed out changes later", async () => {
+    const store = new InMemoryStore();
+    const committed: Array<{ task: Json; text: string }> = [];
+    const commit = store.tasks.commit.bind(store.tasks);
+    store.tasks.commit = (write: TaskCommit) => {
+      committed.push({ task: write.task, text: JSON.stringify(write.task) });
+      return commit(write);
+    };
+    const m = await modules("1.0.1");
+    const core = m.core.createA2AServer({
+      card: testCard("1.0.1") as never,
+      executor: {
+        async execute(_c: unknown, events: Events) {
+          events.working();
+          let first = true;
+          for (const group of CHUNKS) {
+            for (const text of group) {
+              events.artifact({ artifactId: "story", name: "story", parts: [events.textPart(text)] }, { append: !first, lastChunk: text === "the end" });
+              first = false;
+            }
+            await tick();
+          }
+          events.completed("done");
+        },
+      } as never,
+      store: store as never,
+      pushNotifications: false,
+      logger: { error: () => undefined, warn: () => undefined },
+    } as never);
+    const service = (core as unknown as { service: Service }).service;
+    cleanup.push(() => service.close());
+
+    const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "tell me" }] };
+    const received: Array<{ event: Json; text: string }> = [];
+    for await (const event of await service.stream("SendStreamingMessage", { message }, ctx())) {
+      received.push({ event: event as Json, text: JSON.stringify(event) });
+    }
+
+    const chunks = received.flatMap(({ event }) => (event["artifactUpdate"] ? [event["artifactUpdate"] as Json] : []));
+    expect(chunks.map((c) => (c["artifact"] as { parts: Array<{ text: string }> }).parts.map((p) => p.text))).toEqual(CHUNKS.flat().map((t) => [t]));
+    const taskId = (received[0]?.event["task"] as Json)["id"];
+    const stored = (await service.call("GetTask", { id: taskId }, ctx())) as { artifacts: Array<{ parts: Array<{ text: string }> }> };
+    expect(stored.artifacts).toHaveLength(1);
+    expect(stored.artifacts[0]?.parts.map((p) => p.text)).toEqual(CHUNKS.flat());
+
+    // The chunks came in at least two commits (else this test would not see an append across commits).
+    const withStory = committed.filter(({ task }) => Array.isArray(task["artifacts"]) && task["artifacts"].length > 0);
+    expect(withStory.length).toBeGreaterThanOrEqual(3);
+    for (const { task, text } of committed) expect(JSON.stringify(task)).toBe(text);
+    for (const { event, text } of received) expect(JSON.stringify(event)).toBe(text);
+  });
+});
