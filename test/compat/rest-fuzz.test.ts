@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, restErrorProblem, sseData } from "../runtime/server/harness.js";
+import { FRAMEWORKS, modules, restErrorProblem } from "../runtime/server/harness.js";
+import { sendFuzzRequests } from "../runtime/server/rest-fuzz-driver.js";
 import { restErrorProblem030 } from "../runtime/server/rest-wire.js";
 import { startCompatAgent, type CompatAgent } from "./agent.js";
 import { rng, type Rng } from "../support/seeded-random.js";
@@ -99,41 +100,17 @@ for (const framework of FRAMEWORKS) {
     it(`${REQUESTS_PER_FRAMEWORK} seeded requests over both versions' routes: no crash, every reply well-formed`, { timeout: 240_000 }, async () => {
       const r = rng(SEED);
       const requests = Array.from({ length: REQUESTS_PER_FRAMEWORK }, () => randomRequest(r, routes));
-      const problems: string[] = [];
-      const statuses = new Map<number, number>();
-      let next = 0;
-      const worker = async () => {
-        while (next < requests.length) {
-          const i = next++;
-          const request = requests[i] as ReturnType<typeof randomRequest>;
-          const what = `#${i} ${request.method} ${request.path.slice(0, 120)} (A2A-Version ${request.headers["a2a-version"] ?? "none"})`;
-          try {
-            const response = await fetch(agent.restUrl + request.path, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), signal: AbortSignal.timeout(10_000) });
-            const text = await response.text();
-            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-            const type = response.headers.get("content-type") ?? "";
-            if (response.status >= 500) problems.push(`${what}: ${response.status} ${text.slice(0, 200)}`);
-            else if (response.status >= 400) {
-              let body: unknown;
-              try {
-                body = JSON.parse(text);
-              } catch {
-                body = undefined;
-              }
-              // Fastify's router refuses broken percent-encoding before any plugin runs (as in test/runtime/server/rest-fuzz.test.ts).
-              const fastifyBadUrl = framework === "fastify" && response.status === 400 && (body as { code?: string } | undefined)?.code === "FST_ERR_BAD_URL";
-              const as10 = restErrorProblem(body, response.status);
-              const as03 = restErrorProblem030(body);
-              if (!fastifyBadUrl && as10 && as03) problems.push(`${what}: ${response.status} neither version's error (${as10}; ${as03}): ${text.slice(0, 200)}`);
-            } else if (type.startsWith("text/event-stream")) {
-              for (const data of sseData(text)) JSON.parse(data);
-            } else JSON.parse(text);
-          } catch (error) {
-            problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      const { problems, statuses } = await sendFuzzRequests(agent.restUrl, requests, {
+        concurrency: CONCURRENCY,
+        framework,
+        // Either version's error body: a route both versions have answers in the version the request names.
+        errorProblem: (status, body) => {
+          const as10 = restErrorProblem(body, status);
+          const as03 = restErrorProblem030(body);
+          return as10 && as03 ? `neither version's error (${as10}; ${as03})` : undefined;
+        },
+        label: (request, i) => `#${i} ${request.method} ${request.path.slice(0, 120)} (A2A-Version ${request.headers["a2a-version"] ?? "none"})`,
+      });
       expect(problems.slice(0, 10), `seed ${SEED}`).toEqual([]);
       expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
       expect(statuses.get(400) ?? 0).toBeGreaterThan(0);

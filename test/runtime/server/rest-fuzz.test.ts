@@ -1,5 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, restErrorProblem, sseData, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, modules, restErrorProblem, startServer, type RunningServer } from "./harness.js";
+import { sendFuzzRequests } from "./rest-fuzz-driver.js";
 import { restErrorProblem030 } from "./rest-wire.js";
 import { rng, type Rng } from "../../support/seeded-random.js";
 
@@ -127,41 +128,11 @@ for (const framework of FRAMEWORKS) {
     it(`${REQUESTS_PER_FRAMEWORK} seeded requests: no crash, every reply well-formed`, { timeout: 240_000 }, async () => {
       const r = rng(SEED);
       const requests = Array.from({ length: REQUESTS_PER_FRAMEWORK }, () => randomRequest(r, routes, version));
-      const problems: string[] = [];
-      const statuses = new Map<number, number>();
-      let next = 0;
-      const worker = async () => {
-        while (next < requests.length) {
-          const i = next++;
-          const request = requests[i] as ReturnType<typeof randomRequest>;
-          const what = `#${i} ${request.method} ${request.path.slice(0, 120)}`;
-          try {
-            const response = await fetch(server.restUrl + request.path, { method: request.method, headers: request.headers, ...(request.body !== undefined ? { body: request.body } : {}), signal: AbortSignal.timeout(10_000) });
-            const text = await response.text();
-            statuses.set(response.status, (statuses.get(response.status) ?? 0) + 1);
-            const type = response.headers.get("content-type") ?? "";
-            if (response.status >= 500) problems.push(`${what}: ${response.status} ${text.slice(0, 200)}`);
-            else if (response.status >= 400) {
-              let body: unknown;
-              try {
-                body = JSON.parse(text);
-              } catch {
-                body = undefined;
-              }
-              // Fastify's router refuses a path with broken percent-encoding before any plugin runs
-              // (FST_ERR_BAD_URL, changed only by the app's own `frameworkErrors` option).
-              const fastifyBadUrl = framework === "fastify" && response.status === 400 && (body as { code?: string } | undefined)?.code === "FST_ERR_BAD_URL";
-              const problem = fastifyBadUrl ? undefined : version === "0.3.0" ? restErrorProblem030(body) : restErrorProblem(body, response.status);
-              if (problem) problems.push(`${what}: ${response.status} ${problem}: ${text.slice(0, 200)}`);
-            } else if (type.startsWith("text/event-stream")) {
-              for (const data of sseData(text)) JSON.parse(data);
-            } else JSON.parse(text);
-          } catch (error) {
-            problems.push(`${what}: ${error instanceof Error ? error.message : String(error)}`);
-          }
-        }
-      };
-      await Promise.all(Array.from({ length: CONCURRENCY }, worker));
+      const { problems, statuses } = await sendFuzzRequests(server.restUrl, requests, {
+        concurrency: CONCURRENCY,
+        framework,
+        errorProblem: (status, body) => (version === "0.3.0" ? restErrorProblem030(body) : restErrorProblem(body, status)),
+      });
       expect(problems.slice(0, 10), `seed ${SEED}`).toEqual([]);
       // The table reached the binding's answers, not only its refusals.
       expect(statuses.get(200) ?? 0).toBeGreaterThan(0);
