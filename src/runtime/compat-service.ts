@@ -19,7 +19,7 @@ import { VersionConverter, type Loss, type MethodMapping, type VersionMapping } 
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, PUSH_CONFIG_VERSION_FIELD, type JsonObject } from "./profile.js";
 import type { SecondVersion } from "./server.js";
-import { A2AService, raisedError, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
+import { A2AService, raisedError, requestedVersion, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
 import type { PushPayloadHook } from "./task-runtime.js";
 
 /** What the generated code knows of the compat version: its protocol binding and the mapping. */
@@ -87,8 +87,7 @@ export function versionRouter(primary: A2AService, compat: CompatService): (ctx:
 
 /** The A2A-Version a call names (header, or query parameter), if any. */
 function versionHeader(primary: A2AService, ctx: CallContext): string | undefined {
-  const name = primary.profile.versionHeader ?? "A2A-Version";
-  return ctx.headers[name.toLowerCase()] ?? ctx.request?.query.get(name) ?? undefined;
+  return requestedVersion(primary.profile.versionHeader ?? "A2A-Version", ctx.headers, ctx.request?.query);
 }
 
 /** The compat version's A2A service: its own methods and validators, the primary's runtime. */

@@ -88,6 +88,19 @@ export interface MethodHandlerContext {
   request: CoreRequest;
 }
 
+
+/**
+ * The protocol version a request names: the version header (`A2A-Version`; HTTP headers or gRPC metadata,
+ * names lower-cased), else the query parameter of that name (specification-1.0.1.md §3.2.6). Undefined when
+ * it names none. Version negotiation, the compat routing and the compat HTTP+JSON routes all read it here.
+ */
+export function requestedVersion(
+  name: string,
+  headers: Readonly<Record<string, string | undefined>>,
+  query: URLSearchParams | undefined,
+): string | undefined {
+  return headers[name.toLowerCase()] ?? query?.get(name) ?? undefined;
+}
 /**
  * The handler of a method the runtime does not know: its params (checked by the version's validators when
  * the method table has the method) in, its result out. Declared through a method so that a handler typed
@@ -267,7 +280,7 @@ export class A2AService {
       this.extensions(ctx);
       return;
     }
-    const asked = ctx.headers[name.toLowerCase()] ?? ctx.request?.query.get(name) ?? undefined;
+    const asked = requestedVersion(name, ctx.headers, ctx.request?.query);
     const supported = this.profile.specVersion.split(".").slice(0, 2).join(".");
     const askedMinor = asked?.trim().split(".").slice(0, 2).join(".");
     if (askedMinor === supported) {

@@ -15,7 +15,7 @@ import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
-import { A2AService, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
+import { A2AService, requestedVersion, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
 import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "./task-runtime.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
@@ -264,7 +264,7 @@ export class A2AServerCore {
   private restFor(request: CoreRequest): RestBinding | undefined {
     const compat = this.compatRest;
     if (!compat || !this.rest) return this.rest;
-    const asked = (request.headers[this.versionHeader.toLowerCase()] ?? request.query.get(this.versionHeader) ?? "").trim();
+    const asked = (requestedVersion(this.versionHeader, request.headers, request.query) ?? "").trim();
     // A missing header or a 0.x version: the compat version's routes first; any other version the primary's.
     const order = asked === "" || asked.startsWith("0.") ? [compat, this.rest] : [this.rest, compat];
     return order.find((b) => b.matches(request.path)) ?? order[0];
