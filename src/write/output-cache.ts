@@ -9,7 +9,7 @@
  *
  * Where: `$A2A_CODEGEN_CACHE` (a folder; `off` or `0` disables the cache), else
  * `node_modules/.cache/a2a-codegen/` of the working folder, else a folder in the system's temporary folder.
- * Each kind keeps its newest entries only ({@link MAX_ENTRIES}). A cache that cannot be read or written
+ * Each kind keeps its newest entries only ({@link MAX_ENTRIES}, pruned now and then). A cache that cannot be read or written
  * is no cache: the step runs.
  */
 import { createHash } from "node:crypto";
@@ -53,15 +53,22 @@ export function writeCached(kind: CacheKind, key: string, value: string): void {
   const dir = cacheDir(kind);
   if (dir === undefined) return;
   try {
-    mkdirSync(dir, { recursive: true });
+    // The folder is made, listed and pruned at a process's first write to it and every MAX_ENTRIES / 2
+    // writes after (a long `--watch` stays bounded), not at every write: one generation writes dozens.
+    const writes = writesSincePrune.get(dir) ?? 0;
+    writesSincePrune.set(dir, writes + 1 >= MAX_ENTRIES / 2 ? 0 : writes + 1);
+    if (writes === 0) mkdirSync(dir, { recursive: true });
     const tmp = join(dir, `.${key}.${process.pid}.tmp`);
     writeFileSync(tmp, value);
     renameSync(tmp, join(dir, key));
-    prune(dir);
+    if (writes === 0) prune(dir);
   } catch {
     // No cache: the next run computes again.
   }
 }
+
+/** Writes per cache folder since this process last pruned it. */
+const writesSincePrune = new Map<string, number>();
 
 function prune(dir: string): void {
   const names = readdirSync(dir).filter((n) => !n.startsWith("."));
