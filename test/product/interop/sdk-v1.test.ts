@@ -218,7 +218,10 @@ for (const framework of FRAMEWORKS) {
     it("listTasks: filters by context and state, newest first, pages with the token, leaves artifacts out unless asked", async () => {
       const contextId = `ctx-list-${framework}`;
       const ids: string[] = [];
-      for (const text of ["task", "task", "ask"]) ids.push(((await client.sendMessage(sdkSend(text, { contextId }))) as Task).id);
+      for (const text of ["task", "task", "ask"]) {
+        ids.push(((await client.sendMessage(sdkSend(text, { contextId }))) as Task).id);
+        await sleep(2); // distinct status timestamps: equal ones are ordered by id (1.0.1 §3.1.4 orders by time only)
+      }
       const all = await client.listTasks(ListTasksRequest.fromJSON({ contextId }));
       expect(all.totalSize).toBe(3);
       expect(all.nextPageToken).toBe("");

@@ -63,6 +63,12 @@ export async function modules(version: string): Promise<VersionModules> {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+/**
+ * Waits until a status timestamp taken now would differ from one taken before the call: tasks are
+ * listed newest first by their millisecond timestamps and equal ones by id (1.0.1 §3.1.4), so a test
+ * that expects creation order must not create two tasks within one millisecond.
+ */
+export const distinctTimestamp = () => sleep(2);
 
 /**
  * The test agent. It answers by the text of the message:

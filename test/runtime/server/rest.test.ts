@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, restErrorProblem, sseData, startServer, subset, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, distinctTimestamp, restErrorProblem, sseData, startServer, subset, type RunningServer } from "./harness.js";
 
 /**
  * The HTTP+JSON binding of 1.0.1 (specification-1.0.1.md §11) on every adapter: routes from the proto's
@@ -78,6 +78,7 @@ for (const framework of FRAMEWORKS) {
         for (const text of ["task", "ask"]) {
           const r = await request("POST", "/message:send", JSON.stringify({ message: message({ contextId, parts: [{ text }] }) }));
           ids.push(String(((r.json as Json).task as Json).id));
+          await distinctTimestamp();
         }
         const all = await request("GET", `/tasks?contextId=${contextId}`, undefined, V1);
         expect(all.json).toMatchObject({ totalSize: 2, tasks: [{ id: ids[1] }, { id: ids[0] }] });

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer, subset } from "./harness.js";
+import { FRAMEWORKS, distinctTimestamp, rawPost, startServer, type RunningServer, subset } from "./harness.js";
 
 /**
  * What A2A 1.0 adds on top of the protocol suite: version negotiation, ListTasks with filters and
@@ -49,6 +49,7 @@ for (const framework of FRAMEWORKS) {
         for (const text of ["task", "task", "ask"]) {
           const r = await post(rpc(1, "SendMessage", { message: message({ contextId, parts: [{ text }] }) }));
           ids.push(String((((r.json as Json).result as Json).task as Json).id));
+          await distinctTimestamp();
         }
         const all = ((await post(rpc(2, "ListTasks", { contextId }))).json as Json).result as Json;
         expect(all).toMatchObject({ totalSize: 3, nextPageToken: "", pageSize: 50 });
