@@ -290,7 +290,8 @@ function afterCursor(facts: TaskFacts, cursor: { statusTime: number; id: string 
 interface MemoryTaskEntry extends TaskFacts {
   /**
    * The task as JSON text, what a durable store keeps: a read parses it, so that no caller holds (and
-   * can change) the stored value, and a finished task costs its text, not a graph of objects.
+   * can change) the stored value, and a finished task costs its text, not a graph of objects. A
+   * finished task's is kept compact (`compactTaskText`): its id members written once, in the entry.
    */
   text: string;
   version: number;
@@ -309,9 +310,36 @@ function flat(text: string): string {
   return text;
 }
 
+/*
+ * The memory store keeps a task's text with its own ids written once: every message of a task's history
+ * and status carries the task's `taskId` and `contextId` (the runtime stamps them), four or five times
+ * 40-50 characters, a third of a typical finished task's text. Each `"taskId":<its id>` and
+ * `"contextId":<its context>` member stands as one control character instead. The round trip is exact:
+ * JSON text cannot hold a raw control character (strings escape them), and a match starts and ends with
+ * unescaped quotes, which only a member's key and string value can be.
+ */
+const TASK_ID_MEMBER = "\u0001";
+const CONTEXT_ID_MEMBER = "\u0002";
+
+/** The text kept for a task: its id members replaced (the JSON spelling of both ids, as JSON.stringify writes them). */
+export function compactTaskText(text: string, taskId: string, contextId: string): string {
+  let out = text.replaceAll(`"taskId":${JSON.stringify(taskId)}`, TASK_ID_MEMBER);
+  if (contextId !== "") out = out.replaceAll(`"contextId":${JSON.stringify(contextId)}`, CONTEXT_ID_MEMBER);
+  // replaceAll returns a rope of slices of the input, which would keep the whole input alive.
+  return flat(out);
+}
+
+/** The task's JSON text again, from what `compactTaskText` kept. */
+export function expandTaskText(kept: string, taskId: string, contextId: string): string {
+  let out = kept;
+  if (out.includes(TASK_ID_MEMBER)) out = out.replaceAll(TASK_ID_MEMBER, `"taskId":${JSON.stringify(taskId)}`);
+  if (out.includes(CONTEXT_ID_MEMBER)) out = out.replaceAll(CONTEXT_ID_MEMBER, `"contextId":${JSON.stringify(contextId)}`);
+  return out;
+}
+
 /** A stored task, parsed: a value of the caller's own. */
 function parseTask(entry: MemoryTaskEntry): JsonObject {
-  return JSON.parse(entry.text) as JsonObject;
+  return JSON.parse(expandTaskText(entry.text, entry.id, entry.contextId)) as JsonObject;
 }
 
 export class InMemoryTaskStore implements VersionedTaskStore {
@@ -381,7 +409,8 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       state: facts.state,
       terminal: facts.terminal,
       statusTime: facts.statusTime,
-      text,
+      // Finished tasks are what piles up: they are kept compact (a running task is written again soon).
+      text: facts.terminal ? compactTaskText(text, facts.id, facts.contextId) : text,
       version,
       owner,
       updatedAt: Date.now(),

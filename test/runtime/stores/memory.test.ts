@@ -1,6 +1,7 @@
 /** The store contract on the in-memory store (the embedded default). */
 import { describe, expect, it } from "vitest";
-import { InMemoryStore } from "../../../src/runtime/tasks.js";
+import { compactTaskText, expandTaskText, InMemoryStore } from "../../../src/runtime/tasks.js";
+import { rng } from "../../support/seeded-random.js";
 import { storeContract } from "./contract.js";
 
 const stores = new Map<string, InMemoryStore>();
@@ -114,5 +115,64 @@ describe("in-memory event log delivery", () => {
     await store.tasks.commit({ task: { id: "t", contextId: "c", status: { state: "completed" } }, expectedVersion: 1, events: [{ event: { n: 4 }, final: true }] });
     expect(await store.events.read("t")).toEqual([]);
     expect(await store.events.end("t")).toBe(4);
+  });
+});
+
+describe("in-memory store: a task's text kept with its ids written once", () => {
+  const message = (text: string, taskId: string, contextId: string, messageId: string) => ({ kind: "message", role: "agent", messageId, parts: [{ kind: "text", text }], taskId, contextId });
+
+  it("keeps a finished task's text about a third shorter and reads back the same task", async () => {
+    const store = new InMemoryStore();
+    const [id, ctx] = ["79633c48-2b7b-4755-87b1-8a7fb57b45dd", "222cf06c-495d-41cf-b09f-e2ce02f8e066"];
+    const done = message("done", id, ctx, "m3");
+    const task = {
+      kind: "task",
+      id,
+      contextId: ctx,
+      status: { state: "completed", timestamp: "2026-11-24T02:21:22.239Z", message: done },
+      history: [message("task", id, ctx, "m1"), message("on it", id, ctx, "m2"), done],
+      artifacts: [{ artifactId: "result", parts: [{ kind: "text", text: "the result" }] }],
+    };
+    await store.tasks.commit({ task, expectedVersion: 0 });
+    const text = JSON.stringify(task);
+    const kept = compactTaskText(text, id, ctx);
+    expect(kept.length).toBeLessThan(text.length * 0.7);
+    expect(await store.tasks.get(id)).toEqual(task);
+    expect((await store.tasks.query({ contextId: ctx })).tasks).toEqual([task]);
+    // A running task is kept as written (it is written again soon); it reads back the same.
+    const running = { ...task, id: "t2", status: { state: "working" }, history: [message("task", "t2", ctx, "m4")] };
+    await store.tasks.commit({ task: running, expectedVersion: 0 });
+    expect(await store.tasks.get("t2")).toEqual(running);
+  });
+
+  it("round-trips any text exactly: ids that need escaping, members of other tasks, the pattern inside strings, control characters", () => {
+    const r = rng(20261124);
+    const ids = ["t", 'quote"d', "back\\slash", "ünïcode-✓", "line\nbreak", "\u0001", "t1", "t10", ""];
+    const strings = ['"taskId":"t"', '\u0001\u0002', "taskId", "contextId", '"contextId":"c"', "plain"];
+    const value = (depth: number): unknown => {
+      switch (r.int(depth > 2 ? 3 : 6)) {
+        case 0:
+          return r.pick(strings);
+        case 1:
+          return r.pick(ids);
+        case 2:
+          return r.int(100);
+        case 3:
+          return Array.from({ length: r.int(3) }, () => value(depth + 1));
+        default: {
+          const o: Record<string, unknown> = {};
+          for (let i = r.int(4); i > 0; i--) o[r.pick(["taskId", "contextId", "id", "text", r.pick(strings)])] = value(depth + 1);
+          return o;
+        }
+      }
+    };
+    for (let n = 0; n < 2_000; n++) {
+      const taskId = r.pick(ids.filter((i) => i !== ""));
+      const contextId = r.pick(ids);
+      const text = JSON.stringify({ id: taskId, contextId, taskId, history: [{ taskId, contextId, x: value(0) }, value(0)] });
+      const kept = compactTaskText(text, taskId, contextId);
+      expect(expandTaskText(kept, taskId, contextId)).toBe(text);
+      expect(kept.length).toBeLessThan(text.length);
+    }
   });
 });
