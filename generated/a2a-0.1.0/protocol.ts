@@ -306,6 +306,17 @@ export const A2A_PROFILE: ProtocolProfile = {
     historyLength: "/historyLength",
     pushConfig: "/pushNotification",
   },
+  taskFields: {
+    taskId: {
+      get: "id",
+      cancel: "id",
+      resubscribe: "id",
+      pushSet: "id",
+      pushGet: "id",
+    },
+    historyLength: "historyLength",
+    pushConfig: "pushNotificationConfig",
+  },
   contextField: "sessionId",
   taskStates: ["submitted", "working", "input-required", "completed", "canceled", "failed", "unknown"],
   errorCodes: {

@@ -404,6 +404,17 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: false,
     },
   },
+  taskFields: {
+    taskId: {
+      get: "id",
+      cancel: "id",
+      resubscribe: "id",
+      pushSet: "taskId",
+      pushGet: "id",
+    },
+    historyLength: "historyLength",
+    pushConfig: "pushNotificationConfig",
+  },
   contextField: "contextId",
   taskStates: [
     "submitted",

@@ -461,6 +461,20 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: false,
     },
   },
+  taskFields: {
+    taskId: {
+      get: "id",
+      cancel: "id",
+      resubscribe: "id",
+      pushSet: "taskId",
+      pushGet: "id",
+      pushList: "id",
+      pushDelete: "id",
+    },
+    historyLength: "historyLength",
+    pushConfig: "pushNotificationConfig",
+    pushConfigId: "pushNotificationConfigId",
+  },
   contextField: "contextId",
   taskStates: [
     "submitted",

@@ -549,6 +549,19 @@ export const A2A_PROFILE: ProtocolProfile = {
       value: true,
     },
   },
+  taskFields: {
+    taskId: {
+      get: "id",
+      cancel: "id",
+      resubscribe: "id",
+      pushSet: "taskId",
+      pushGet: "taskId",
+      pushList: "taskId",
+      pushDelete: "taskId",
+    },
+    historyLength: "historyLength",
+    pushConfigId: "id",
+  },
   contextField: "contextId",
   taskStates: [
     "TASK_STATE_UNSPECIFIED",

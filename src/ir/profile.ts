@@ -5,7 +5,7 @@ import { refName } from "../schema/normalize.js";
 import { objectShape } from "./unions.js";
 import { PROFILE_OBJECTS, TASK_CONTEXT_FIELDS } from "../runtime/profile.js";
 import { METHOD_ROLES, type CoreTypes, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
-import type { SendFields } from "../runtime/profile.js";
+import type { SendFields, TaskParamFields } from "../runtime/profile.js";
 
 export function buildProfile(
   defs: Record<string, JsonObject>,
@@ -43,6 +43,7 @@ export function buildProfile(
   }
   const contextField = contextFieldOf(objects.Task);
   const sendFields = sendFieldsOf(defs, params.send !== undefined ? defs[params.send] : undefined, contextField, defs[actual("Message")], overlay);
+  const taskFields = taskFieldsOf(defs, roles, methods);
   const stateProp = (defs[actual("TaskStatus")] ?? defs.TaskStatus)?.properties;
   const stateRef = isObject(stateProp) && isObject(stateProp.state) ? refName(stateProp.state.$ref) : undefined;
   const state = (stateRef !== undefined ? defs[stateRef] : undefined) ?? defs.TaskState;
@@ -66,6 +67,7 @@ export function buildProfile(
     params,
     objects,
     sendFields,
+    taskFields,
     ...(contextField !== undefined ? { contextField } : {}),
     taskStates,
     errorCodes,
@@ -227,6 +229,59 @@ function sendFieldsOf(
     ...(acceptedOutputModes !== undefined ? { acceptedOutputModes } : {}),
     ...(pushConfig !== undefined ? { pushConfig } : {}),
     ...(flag && flagPointer !== undefined ? { nonBlocking: { pointer: flagPointer, value: flag.value } } : {}),
+  };
+}
+
+/** The roles whose params address an existing task. */
+const TASK_ROLES = ["get", "cancel", "resubscribe", "pushSet", "pushGet", "pushList", "pushDelete"] as const satisfies readonly MethodRole[];
+
+/**
+ * Where the params of the task and push-config methods name the task and the config (runtime/profile.ts
+ * TaskParamFields), found in the schema: the properties of each method's params, every member's where
+ * the params are a union (0.3.0's push get: GetTaskPushNotificationConfigParams or TaskIdParams). The
+ * task is `taskId` where the params have it (push configs and their requests, whose `id` then names the
+ * config in 1.0), else `id`; the nested config is the set params' property of type PushNotificationConfig;
+ * the config id is a get/delete params' `…ConfigId` property, else their `id` beside `taskId`.
+ */
+function taskFieldsOf(defs: Record<string, JsonObject>, roles: { [R in MethodRole]?: string }, methods: MethodInfo[]): TaskParamFields {
+  const membersOf = (schema: unknown, depth = 0): JsonObject[] => {
+    if (!isObject(schema) || depth > 4) return [];
+    const ref = refName(schema.$ref);
+    if (ref !== undefined) return membersOf(defs[ref], depth + 1);
+    const union = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
+    if (Array.isArray(union)) return union.flatMap((member) => membersOf(member, depth + 1));
+    return isObject(schema.properties) ? [schema] : [];
+  };
+  const paramsOf = (role: MethodRole): JsonObject[] => {
+    const method = methods.find((m) => m.method === roles[role]);
+    const request = method ? defs[method.requestType] : undefined;
+    const props = request && isObject(request.properties) ? request.properties : {};
+    return membersOf(props.params);
+  };
+  const propertiesOf = (members: JsonObject[]): Map<string, unknown> => {
+    const found = new Map<string, unknown>();
+    for (const member of members) for (const [name, schema] of Object.entries(member.properties as JsonObject)) if (!found.has(name)) found.set(name, schema);
+    return found;
+  };
+  const taskId: { [R in MethodRole]?: string } = {};
+  for (const role of TASK_ROLES) {
+    const props = propertiesOf(paramsOf(role));
+    const field = props.has("taskId") ? "taskId" : props.has("id") ? "id" : undefined;
+    if (field !== undefined) taskId[role] = field;
+  }
+  const getProps = propertiesOf(paramsOf("get"));
+  const setProps = propertiesOf(paramsOf("pushSet"));
+  const pushConfig = [...setProps].find(([, schema]) => isObject(schema) && refName(schema.$ref) === "PushNotificationConfig")?.[0];
+  let pushConfigId: string | undefined;
+  for (const role of ["pushGet", "pushDelete"] as const) {
+    const props = propertiesOf(paramsOf(role));
+    pushConfigId ??= [...props.keys()].find((name) => /ConfigId$/.test(name)) ?? (props.has("taskId") && props.has("id") ? "id" : undefined);
+  }
+  return {
+    taskId,
+    ...(getProps.has("historyLength") ? { historyLength: "historyLength" } : {}),
+    ...(pushConfig !== undefined ? { pushConfig } : {}),
+    ...(pushConfigId !== undefined ? { pushConfigId } : {}),
   };
 }
 

@@ -108,6 +108,57 @@ describe("sendFields: where the send params carry the context, history length, p
   });
 });
 
+describe("taskFields: where the task and push-config params name the task and the config", () => {
+  it("0.1.0: `id` everywhere (TaskIdParams, TaskQueryParams, TaskPushNotificationConfig { id, pushNotificationConfig })", () => {
+    // specification-0.1.0.md tasks/pushNotification/set: TaskPushNotificationConfig { id, pushNotificationConfig }.
+    expect(v010.taskFields).toEqual({
+      taskId: { get: "id", cancel: "id", resubscribe: "id", pushSet: "id", pushGet: "id" },
+      historyLength: "historyLength",
+      pushConfig: "pushNotificationConfig",
+    });
+  });
+
+  it("0.3.0: `taskId` in the set params, `id` in the others; the get params are a union and both members count", () => {
+    // specification-0.3.0.md §7.5–§7.8: TaskPushNotificationConfig { taskId, pushNotificationConfig },
+    // GetTaskPushNotificationConfigParams { id, pushNotificationConfigId? } (or TaskIdParams), DeleteTaskPushNotificationConfigParams.
+    expect(v030.taskFields).toEqual({
+      taskId: { get: "id", cancel: "id", resubscribe: "id", pushSet: "taskId", pushGet: "id", pushList: "id", pushDelete: "id" },
+      historyLength: "historyLength",
+      pushConfig: "pushNotificationConfig",
+      pushConfigId: "pushNotificationConfigId",
+    });
+  });
+
+  it("1.0.1: the push-config requests name the task `taskId` and the config `id`; the set request is the config", () => {
+    // specification-1.0.1.md §3.1.7–§3.1.10 (GetTaskPushNotificationConfigRequest { tenant, taskId, id }).
+    expect(v1.taskFields).toEqual({
+      taskId: { get: "id", cancel: "id", resubscribe: "id", pushSet: "taskId", pushGet: "taskId", pushList: "taskId", pushDelete: "taskId" },
+      historyLength: "historyLength",
+      pushConfigId: "id",
+    });
+  });
+
+  it("ProtocolShapes reads each version's params by them, never another version's field", () => {
+    const s010 = new ProtocolShapes(v010);
+    const s030 = new ProtocolShapes(v030);
+    const s1 = new ProtocolShapes(v1);
+    expect(s010.paramsTaskId("pushSet", { id: "t", pushNotificationConfig: { url: "https://x" } })).toBe("t");
+    expect(s030.paramsTaskId("pushSet", { taskId: "t", pushNotificationConfig: { url: "https://x" } })).toBe("t");
+    expect(s030.paramsTaskId("pushSet", { id: "t" })).toBeUndefined();
+    expect(s1.paramsTaskId("pushGet", { taskId: "t", id: "c" })).toBe("t");
+    expect(s1.paramsTaskId("get", { taskId: "t", id: "c" })).toBe("c");
+    expect(s030.pushConfigIdOf({ id: "t", pushNotificationConfigId: "c" })).toBe("c");
+    expect(s030.pushConfigIdOf({ id: "t" })).toBeUndefined();
+    expect(s1.pushConfigIdOf({ taskId: "t", id: "c" })).toBe("c");
+    expect(s1.pushConfigIdOf({ taskId: "t", pushNotificationConfigId: "c" })).toBeUndefined();
+    expect(s030.pushConfigOf({ taskId: "t", pushNotificationConfig: { url: "https://x" } })).toEqual({ url: "https://x" });
+    expect(s1.pushConfigOf({ tenant: "acme", taskId: "t", id: "c", url: "https://x" })).toEqual({ id: "c", url: "https://x" });
+    expect(s1.nestedPushConfigOf({ taskId: "t", pushNotificationConfig: { url: "https://x" } })).toBeUndefined();
+    expect(s030.historyLengthOf({ id: "t", historyLength: 2 })).toBe(2);
+    expect(s030.historyLengthOf({ id: "t", historyLength: "2" })).toBeUndefined();
+  });
+});
+
 describe("ProtocolShapes reads and writes a send where the profile says", () => {
   it("reads each version's send params into the same parts", () => {
     const message = { role: "user", parts: [] };

@@ -65,6 +65,8 @@ export interface ProtocolProfile {
   readonly objects: { readonly [name: string]: ObjectShape };
   /** Where the send/stream params carry what the runtime reads of a send (derived from the schema; see SendFields). */
   readonly sendFields: SendFields;
+  /** Where the params of the task and push-config methods name the task and the config (derived from the schema; see TaskParamFields). */
+  readonly taskFields: TaskParamFields;
   /**
    * The property of a Task (and of a Message and the update events, where they carry it) that names the
    * conversation: `contextId` (0.2+) or 0.1.0's `sessionId`; absent for a schema whose Task has neither.
@@ -129,6 +131,24 @@ export interface SendFields {
    * the field but not its sense): `blocking: false` (0.2–0.3), `returnImmediately: true` (1.0). Absent: every send blocks (0.1.0).
    */
   readonly nonBlocking?: { readonly pointer: string; readonly value: boolean };
+}
+
+/**
+ * Where the params of the methods that address an existing task name it and its push config, derived from
+ * the schema by ir/profile.ts (every field is absent where the version's params have none).
+ */
+export interface TaskParamFields {
+  /**
+   * Role → the field naming the task: `id` (0.x's TaskIdParams and TaskQueryParams, 1.0's GetTaskRequest,
+   * 0.1.0's TaskPushNotificationConfig), `taskId` (0.2+'s TaskPushNotificationConfig, 1.0's push-config requests).
+   */
+  readonly taskId: { readonly [R in MethodRole]?: string };
+  /** The field of the get (and list) params that trims the history (`historyLength`). */
+  readonly historyLength?: string;
+  /** The field of the set params that holds the config (0.x `pushNotificationConfig`); absent where the params are the config (1.0). */
+  readonly pushConfig?: string;
+  /** The field of the get/delete params naming a config: 0.x `pushNotificationConfigId`, 1.0 `id` (beside `taskId`). */
+  readonly pushConfigId?: string;
 }
 
 /** The value at a JSON pointer (`/a/b`, no escapes: field names only) inside a value; undefined when absent. */
@@ -548,10 +568,25 @@ export class ProtocolShapes {
     return params;
   }
 
-  /** The task a push-config params object names: `taskId` (0.2+) or `id` (0.1.0 and TaskIdParams). */
-  paramsTaskId(params: JsonObject): string | undefined {
-    const id = params["taskId"] ?? params["id"];
+  /** The task the params of a role's method name (TaskParamFields.taskId). */
+  paramsTaskId(role: MethodRole, params: JsonObject): string | undefined {
+    const field = this.profile.taskFields.taskId[role];
+    const id = field === undefined ? undefined : params[field];
     return typeof id === "string" ? id : undefined;
+  }
+
+  /** The history length the get or list params ask for. */
+  historyLengthOf(params: JsonObject): number | undefined {
+    const field = this.profile.taskFields.historyLength;
+    const length = field === undefined ? undefined : params[field];
+    return typeof length === "number" ? length : undefined;
+  }
+
+  /** The config a set request nests (0.x), or undefined where it has none (1.0: the params are the config). */
+  nestedPushConfigOf(params: JsonObject): JsonObject | undefined {
+    const field = this.profile.taskFields.pushConfig;
+    const config = field === undefined ? undefined : params[field];
+    return isObject(config) ? config : undefined;
   }
 
   /** Whether push configs are flat (1.0: `{ taskId, id, url, token }`) rather than nested (`{ taskId, pushNotificationConfig }`). */
@@ -567,17 +602,19 @@ export class ProtocolShapes {
     return { [field]: taskId, pushNotificationConfig: config };
   }
 
-  /** The push config a set/create request carries: nested in 0.x, the params themselves in 1.0. */
+  /** The push config a set/create request carries: nested in 0.x, the params themselves in 1.0 (without the task and tenant). */
   pushConfigOf(params: JsonObject): JsonObject {
-    if (isObject(params["pushNotificationConfig"])) return params["pushNotificationConfig"];
-    const { taskId: _t, tenant: _n, ...config } = params;
-    return config;
+    const nested = this.nestedPushConfigOf(params);
+    if (nested) return nested;
+    const taskField = this.profile.taskFields.taskId.pushSet;
+    return Object.fromEntries(Object.entries(params).filter(([key]) => key !== taskField && key !== "tenant"));
   }
 
-  /** The config id a get/delete request names: `pushNotificationConfigId` (0.x), or `id` beside `taskId` (1.0). */
+  /** The config id a get/delete request names (TaskParamFields.pushConfigId). */
   pushConfigIdOf(params: JsonObject): string | undefined {
-    if (typeof params["pushNotificationConfigId"] === "string") return params["pushNotificationConfigId"];
-    return typeof params["taskId"] === "string" && typeof params["id"] === "string" ? params["id"] : undefined;
+    const field = this.profile.taskFields.pushConfigId;
+    const id = field === undefined ? undefined : params[field];
+    return typeof id === "string" ? id : undefined;
   }
 
   /** The history of a task trimmed to its last `length` messages (0 → none; ProtoJSON leaves the empty list out). */

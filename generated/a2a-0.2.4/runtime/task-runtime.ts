@@ -366,7 +366,7 @@ export class TaskRuntime {
    * the events after that one instead, with no snapshot.
    */
   async resubscribe(role: MethodRole, params: JsonObject, principal: unknown, lastEventId?: number): Promise<AsyncIterable<unknown>> {
-    const taskId = this.shapes.paramsTaskId(params);
+    const taskId = this.shapes.paramsTaskId("resubscribe", params);
     if (lastEventId !== undefined) {
       const task = await this.requireTask(taskId, principal);
       const events = await this.store.events.read(task["id"] as string, lastEventId, 1);
@@ -469,7 +469,7 @@ export class TaskRuntime {
   }
 
   async cancel(params: JsonObject, principal: unknown): Promise<JsonObject> {
-    const loaded = await this.requireVersioned(this.shapes.paramsTaskId(params), principal);
+    const loaded = await this.requireVersioned(this.shapes.paramsTaskId("cancel", params), principal);
     const task = loaded.task;
     const status = isObject(task["status"]) ? task["status"] : {};
     if (this.shapes.isTerminal(status["state"])) {

@@ -491,7 +491,7 @@ export class A2AService {
       ...(pageToken !== undefined ? { pageToken } : {}),
     });
     const page = result.tasks.map((t) => {
-      const trimmed = this.shapes.withHistory(t, typeof params["historyLength"] === "number" ? params["historyLength"] : undefined);
+      const trimmed = this.shapes.withHistory(t, this.shapes.historyLengthOf(params));
       if (params["includeArtifacts"] === true) return trimmed;
       const { artifacts: _omitted, ...rest } = trimmed;
       return rest;
@@ -500,21 +500,22 @@ export class A2AService {
   }
 
   private async getTask(params: JsonObject, principal: unknown): Promise<JsonObject> {
-    const task = await this.runtime.requireTask(this.shapes.paramsTaskId(params), principal);
-    const length = params["historyLength"];
-    return this.shapes.withHistory(task, typeof length === "number" ? length : undefined);
+    const task = await this.runtime.requireTask(this.shapes.paramsTaskId("get", params), principal);
+    return this.shapes.withHistory(task, this.shapes.historyLengthOf(params));
   }
 
   private async setPushConfig(params: JsonObject, principal: unknown): Promise<JsonObject> {
     const runtime = this.runtime;
     runtime.pushEnabled();
-    // Flat configs (1.0 `{ taskId, id, url, … }`): the task is `taskId` only; `id` names the config, never the task.
-    const flat = !isObject(params["pushNotificationConfig"]) && this.shapes.flatPushConfigs;
-    const taskId = flat ? (typeof params["taskId"] === "string" && params["taskId"] !== "" ? params["taskId"] : undefined) : this.shapes.paramsTaskId(params);
+    // Flat configs (1.0 `{ taskId, id, url, … }`): the task is `taskId` only (an empty one names none); `id` names the config, never the task.
+    const flat = this.shapes.nestedPushConfigOf(params) === undefined && this.shapes.flatPushConfigs;
+    const named = this.shapes.paramsTaskId("pushSet", params);
+    const taskId = flat && named === "" ? undefined : named;
     if (flat && taskId === undefined) {
-      const got = params["taskId"] === undefined ? "missing" : JSON.stringify(params["taskId"]);
-      const message = `/params/taskId: expected the id of the task the config is for, got ${got}`;
-      throw this.invalidParams([{ pointer: "/params/taskId", expected: "the id of the task the config is for", got, keyword: "required", message }]);
+      const field = this.shapes.profile.taskFields.taskId.pushSet ?? "taskId";
+      const got = params[field] === undefined ? "missing" : JSON.stringify(params[field]);
+      const message = `/params/${field}: expected the id of the task the config is for, got ${got}`;
+      throw this.invalidParams([{ pointer: `/params/${field}`, expected: "the id of the task the config is for", got, keyword: "required", message }]);
     }
     await runtime.requireTask(taskId, principal);
     const config = this.shapes.pushConfigOf(params);
@@ -526,7 +527,7 @@ export class A2AService {
   private async getPushConfig(params: JsonObject, principal: unknown): Promise<JsonObject> {
     const runtime = this.runtime;
     runtime.pushEnabled();
-    const taskId = this.shapes.paramsTaskId(params);
+    const taskId = this.shapes.paramsTaskId("pushGet", params);
     await runtime.requireTask(taskId, principal);
     // No config id: the config whose id is the task id (what `set` gives a config without one), as the 0.3 SDKs do.
     const configId = this.shapes.pushConfigIdOf(params) ?? (runtime.pushConfigsHaveIds ? (taskId as string) : undefined);
@@ -540,7 +541,7 @@ export class A2AService {
   private async listPushConfigs(params: JsonObject, principal: unknown): Promise<JsonObject[] | JsonObject> {
     const runtime = this.runtime;
     runtime.pushEnabled();
-    const taskId = this.shapes.paramsTaskId(params);
+    const taskId = this.shapes.paramsTaskId("pushList", params);
     await runtime.requireTask(taskId, principal);
     const configs = (await runtime.pushConfigs.list(taskId as string)).map((c) => this.shapes.taskPushConfig(taskId as string, c));
     // 1.0 answers a page object; 0.x a bare list.
@@ -550,7 +551,7 @@ export class A2AService {
   private async deletePushConfig(params: JsonObject, principal: unknown): Promise<null> {
     const runtime = this.runtime;
     runtime.pushEnabled();
-    const taskId = this.shapes.paramsTaskId(params);
+    const taskId = this.shapes.paramsTaskId("pushDelete", params);
     await runtime.requireTask(taskId, principal);
     const configId = this.shapes.pushConfigIdOf(params) ?? (taskId as string);
     // Deleting is idempotent (1.0 §3.1.10): a config that is already gone is not an error.
