@@ -16,6 +16,7 @@ import { CodegenError, EXIT_CODES } from "./errors.js";
 import type { GenerateOptions } from "./generate.js";
 import { displayPath } from "./display-path.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
+import { defaultOutDir, versionFolderName } from "./write/out-folder.js";
 import { inputsFingerprint, isUpToDate, manifestFileCount } from "./write/up-to-date.js";
 
 /** The flags of `generate`, as yargs gives them (camel case). */
@@ -71,7 +72,7 @@ export async function resolveTargets(args: GenerateArgs, cwd: string): Promise<R
   };
   if (args.all) {
     const parent = args.out ?? "generated";
-    return { targets: bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, `a2a-${spec}`) })), configFile: undefined };
+    return { targets: bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, versionFolderName(spec)) })), configFile: undefined };
   }
   const config = await loadConfig(cwd, args.config);
   const cliSet = (Object.keys(fromCli) as Array<keyof GenerateOptions>).filter((k) => k !== "cwd" && fromCli[k] !== undefined);
@@ -111,7 +112,7 @@ export function expectedOutDir(target: GenerateOptions, cwd: string): string | u
   const base = target.cwd ?? cwd;
   if (target.out !== undefined) return resolve(base, target.out);
   if (target.schema !== undefined) return undefined;
-  return resolve(base, join("generated", `a2a-${target.spec ?? defaultVersion()}`));
+  return resolve(base, defaultOutDir(target.spec ?? defaultVersion()));
 }
 
 /** What the up-to-date check found for the targets of a run. */

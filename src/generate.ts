@@ -21,6 +21,7 @@ import { GENERATOR_VERSION } from "./version.js";
 import { formatRendered } from "./template-blame.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
 import { checkOutput, writeOutput, type CheckResult } from "./write/writer.js";
+import { defaultOutDir } from "./write/out-folder.js";
 import { displayPath } from "./display-path.js";
 import { unusedRuntimeFiles } from "./emit/runtime-files.js";
 
@@ -106,7 +107,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const badStore = unknownStore(options.stores ?? []);
   if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
   const { source, ir } = loadProtocol({ spec: options.spec, schema: options.schema, overlay: options.overlay, cwd }, (phase, work) => timer.measure(phase, work));
-  const outDir = resolve(cwd, options.out ?? join("generated", `a2a-${ir.specVersion}`));
+  const outDir = resolve(cwd, options.out ?? defaultOutDir(ir.specVersion));
   if (options.templates !== undefined && !isFolder(resolve(cwd, options.templates))) {
     throw new CodegenError("the templates folder does not exist (it overrides bundled templates by path; see docs/templates.md)", { file: options.templates, kind: "usage" });
   }
