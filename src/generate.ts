@@ -22,6 +22,7 @@ import { formatRendered } from "./template-blame.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
 import { checkOutput, writeOutput, type CheckResult } from "./write/writer.js";
 import { defaultOutDir } from "./write/out-folder.js";
+import type { TargetInputs } from "./write/up-to-date.js";
 import { displayPath } from "./display-path.js";
 import { unusedRuntimeFiles } from "./emit/runtime-files.js";
 
@@ -54,6 +55,13 @@ export interface GenerateOptions {
   /** A bundled older version to serve too (e.g. "0.3.0" beside 1.0.1): its files in compat/a2a-<version>/ and the mapping (issue 10). */
   compat?: string | undefined;
 }
+
+/**
+ * An option that is not in the up-to-date fast path's fingerprint (write/up-to-date.ts TargetInputs)
+ * would let `generate` skip a run that changes the output: this fails to compile until it is added there.
+ */
+const EVERY_OPTION_FINGERPRINTED: Exclude<keyof GenerateOptions, keyof TargetInputs> extends never ? true : never = true;
+void EVERY_OPTION_FINGERPRINTED;
 
 /** Runtime files emitted only when their feature is chosen (they import packages the default output does not need). */
 const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions, ir: ProtocolIR) => boolean>> = {

@@ -21,7 +21,10 @@ import { fileURLToPath } from "node:url";
 import { MANIFEST_FILE, readManifest } from "./manifest.js";
 import { GENERATOR_VERSION } from "../version.js";
 
-/** The options of one target that decide its output (a subset of GenerateOptions, kept light on imports). */
+/**
+ * The options of one target that decide its output: every key of GenerateOptions (generate.ts checks
+ * that it adds none), with plain types so as to stay light on imports.
+ */
 export interface TargetInputs {
   spec?: string | undefined;
   schema?: string | undefined;
@@ -109,7 +112,8 @@ export function inputsFingerprint(target: TargetInputs, outDir: string): string 
     cardSignatures: target.cardSignatures ?? null,
     compat: target.compat ?? null,
     templates: target.templates === undefined ? null : resolve(cwd, target.templates),
-  };
+  } satisfies Record<keyof TargetInputs, unknown>; // every input in the fingerprint
+
   hash.update(JSON.stringify(options));
   if (options.schema !== null) {
     if (/\.proto$/i.test(options.schema)) return undefined;
