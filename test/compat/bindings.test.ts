@@ -195,6 +195,26 @@ describe("extensions and auth on 0.3's REST and gRPC (the same rules as on JSON-
       const without = grpc03.createGrpcTransport(agent.grpcTarget, {});
       await expect(without.call("message/send", send03("hello"))).rejects.toMatchObject({ code: -32600 });
       for (const t of [withIt, without]) t.close();
+      // The echo of the activated extension in the answer's initial metadata, read with plain grpc-js
+      // (0.3's gRPC binding: X-A2A-Extensions as metadata, specification-0.3.0.md §3.2.6 / §7.1).
+      const root = join(import.meta.dirname, "..", "..", "schema");
+      const A2AService03 = (grpc.loadPackageDefinition(loadSync(join(root, "a2a-0.3.0.proto"), { includeDirs: [join(root, "proto")], enums: String })) as unknown as {
+        a2a: { v1: { A2AService: new (address: string, credentials: grpc.ChannelCredentials) => grpc.Client & { SendMessage(request: object, metadata: grpc.Metadata, callback: (error: grpc.ServiceError | null) => void): grpc.ClientUnaryCall } } };
+      }).a2a.v1.A2AService;
+      const raw = new A2AService03(agent.grpcTarget, grpc.credentials.createInsecure());
+      try {
+        const metadata = new grpc.Metadata();
+        metadata.set("x-a2a-extensions", `${GEO}, https://example.com/undeclared`);
+        const echoed = await new Promise<{ error: grpc.ServiceError | null; headers: grpc.Metadata | undefined }>((resolve) => {
+          let headers: grpc.Metadata | undefined;
+          const call = raw.SendMessage({ request: { messageId: "m-echo", role: "ROLE_USER", content: [{ text: "hello" }] } }, metadata, (error) => resolve({ error, headers }));
+          call.on("metadata", (m: grpc.Metadata) => (headers = m));
+        });
+        expect(echoed.error).toBeNull();
+        expect(echoed.headers?.get("x-a2a-extensions")).toEqual([GEO]);
+      } finally {
+        raw.close();
+      }
     } finally {
       await agent.close();
     }
