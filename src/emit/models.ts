@@ -89,7 +89,9 @@ function withBases(text: string, unions: NamedUnion[]): string {
     for (const member of union.members) {
       const declaration = `export interface ${member.name} {`;
       if (!out.includes(declaration)) throw new Error(`json-schema-to-typescript did not declare ${member.name} as an interface; this is a bug in a2a-codegen`);
-      out = out.replace(declaration, `export interface ${member.name} extends ${union.base} {`);
+      // A function, not a replacement string: `$$` is a legal part of a TypeScript name and a replacement pattern.
+      const extended = `export interface ${member.name} extends ${union.base} {`;
+      out = out.replace(declaration, () => extended);
     }
   }
   return out;

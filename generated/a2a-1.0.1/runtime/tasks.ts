@@ -332,8 +332,15 @@ export function compactTaskText(text: string, taskId: string, contextId: string)
 /** The task's JSON text again, from what `compactTaskText` kept. */
 export function expandTaskText(kept: string, taskId: string, contextId: string): string {
   let out = kept;
-  if (out.includes(TASK_ID_MEMBER)) out = out.replaceAll(TASK_ID_MEMBER, `"taskId":${JSON.stringify(taskId)}`);
-  if (out.includes(CONTEXT_ID_MEMBER)) out = out.replaceAll(CONTEXT_ID_MEMBER, `"contextId":${JSON.stringify(contextId)}`);
+  // Replaced by a function: a replacement string would read `$&`, `$$`… in an id as patterns.
+  if (out.includes(TASK_ID_MEMBER)) {
+    const member = `"taskId":${JSON.stringify(taskId)}`;
+    out = out.replaceAll(TASK_ID_MEMBER, () => member);
+  }
+  if (out.includes(CONTEXT_ID_MEMBER)) {
+    const member = `"contextId":${JSON.stringify(contextId)}`;
+    out = out.replaceAll(CONTEXT_ID_MEMBER, () => member);
+  }
   return out;
 }
 

@@ -145,9 +145,10 @@ describe("in-memory store: a task's text kept with its ids written once", () => 
     expect(await store.tasks.get("t2")).toEqual(running);
   });
 
-  it("round-trips any text exactly: ids that need escaping, members of other tasks, the pattern inside strings, control characters", () => {
+  it("round-trips any text exactly: ids that need escaping or look like replacement patterns, members of other tasks, the pattern inside strings, control characters", () => {
     const r = rng(20261124);
-    const ids = ["t", 'quote"d', "back\\slash", "ünïcode-✓", "line\nbreak", "\u0001", "t1", "t10", ""];
+    // Ids that need escaping in JSON, that are replacement patterns of String.replace ($&, $$, $'), or prefixes of one another.
+    const ids = ["t", 'quote"d', "back\\slash", "ünïcode-✓", "line\nbreak", "\u0001", "t1", "t10", "a$&b", "$$", "$'", ""];
     const strings = ['"taskId":"t"', '\u0001\u0002', "taskId", "contextId", '"contextId":"c"', "plain"];
     const value = (depth: number): unknown => {
       switch (r.int(depth > 2 ? 3 : 6)) {
