@@ -355,6 +355,14 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   onRemove: ((taskId: string) => void) | undefined;
   /** Called after each commit with its events and their JSON texts (the in-memory event log appends them). */
   onCommit: ((taskId: string, events: readonly TaskEventInput[], texts: readonly string[]) => number[]) | undefined;
+  /**
+   * Whether nobody can read a finished task's events (no stream follows or followed it): a commit that
+   * finishes such a task numbers its events without serializing them (`onUnreadEvents`), since the log
+   * drops them as the task finishes.
+   */
+  eventsUnread: ((taskId: string) => boolean) | undefined;
+  /** Called instead of `onCommit` for the events of a commit `eventsUnread` said nobody can read: their sequences. */
+  onUnreadEvents: ((taskId: string, count: number) => number[]) | undefined;
   /** Called after each write (commit or save, its events appended) with the task's facts. */
   onWrite: ((facts: TaskFacts) => void) | undefined;
   /** Called after each commit with its push notifications (the in-memory outbox queues them). */
@@ -397,12 +405,18 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       if (holder !== undefined && holder !== lease.acquire) throw new ExecutionLeaseHeldError(facts.id, holder);
     }
     const text = flat(write.text ?? storableJson(write.task, `task "${facts.id}"`));
-    const eventTexts = (write.events ?? []).map((e) => flat(storableJson(e.event, `an event of task "${facts.id}"`)));
+    // The events of a commit that finishes a task nobody follows are dropped as it finishes: not serialized
+    // (what they carry, the messages and artifacts, is in the task's text, serialized above).
+    const unread = facts.terminal && write.events !== undefined && write.events.length > 0 && this.eventsUnread?.(facts.id) === true;
+    const eventTexts = unread ? [] : (write.events ?? []).map((e) => flat(storableJson(e.event, `an event of task "${facts.id}"`)));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
     this.write(text, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
     if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
     else if (lease) this.leases?.releaseNow(facts.id, lease.release);
-    const sequences = write.events && write.events.length > 0 ? (this.onCommit?.(facts.id, write.events, eventTexts) ?? []) : [];
+    const sequences =
+      write.events && write.events.length > 0
+        ? ((unread ? this.onUnreadEvents?.(facts.id, write.events.length) : this.onCommit?.(facts.id, write.events, eventTexts)) ?? [])
+        : [];
     if (write.pushes && write.pushes.length > 0) this.onPushes?.(write.pushes);
     this.onWrite?.(facts);
     return { version: current + 1, sequences };
@@ -645,6 +659,20 @@ export class InMemoryTaskEventLog implements TaskEventLog {
       const current = [...listeners];
       for (const event of added) for (const listener of current) if (listeners.has(listener)) listener(event);
     }
+    return sequences;
+  }
+
+  /**
+   * Numbers `count` events nobody can read (a finished task no stream follows or followed: `commit` did
+   * not serialize them) and keeps only their count, as `trim` would right after: sequences go on with no gap.
+   */
+  appendUnread(taskId: string, count: number): number[] {
+    const current = this.logs.get(taskId);
+    const kept = current === undefined ? 0 : typeof current === "number" ? current : current.dropped + current.texts.length;
+    this.logs.set(taskId, kept + count);
+    this.followed.delete(taskId);
+    const sequences: number[] = [];
+    for (let seq = kept + 1; seq <= kept + count; seq++) sequences.push(seq);
     return sequences;
   }
 
@@ -961,6 +989,8 @@ export class InMemoryStore implements A2AStore {
     const events = new InMemoryTaskEventLog((taskId) => tasks.has(taskId));
     this.finishedEventsMs = options.finishedEventsMs ?? 10_000;
     tasks.onCommit = (taskId, committed, texts) => events.appendNow(taskId, committed, texts);
+    tasks.eventsUnread = (taskId) => !events.wasFollowed(taskId) && !events.isFollowedNow(taskId);
+    tasks.onUnreadEvents = (taskId, count) => events.appendUnread(taskId, count);
     tasks.onWrite = (facts) => {
       if (!facts.terminal) return;
       // No stream ever followed it: no client has an event id to resume from.

@@ -1,5 +1,5 @@
 /** The store contract on the in-memory store (the embedded default). */
-import { describe, expect, it } from "vitest";
+import { describe, expect, it, vi } from "vitest";
 import { compactTaskText, expandTaskText, InMemoryStore } from "../../../src/runtime/tasks.js";
 import { rng } from "../../support/seeded-random.js";
 import { storeContract } from "./contract.js";
@@ -55,16 +55,39 @@ describe("in-memory store retention of finished tasks' events", () => {
     const store = new InMemoryStore();
     await store.tasks.commit({ task: task("quiet", "working"), expectedVersion: 0, events: [{ event: event(1), final: false }] });
     expect(await store.events.read("quiet")).toHaveLength(1);
-    await store.tasks.commit({ task: task("quiet", "completed"), expectedVersion: 1, events: [{ event: event(2), final: true }] });
+    // Numbered like any other (the runtime's event ids), though never serialized nor kept.
+    const done = await store.tasks.commit({ task: task("quiet", "completed"), expectedVersion: 1, events: [{ event: event(2), final: false }, { event: event(3), final: true }] });
+    expect(done.sequences).toEqual([2, 3]);
     expect(await store.events.read("quiet")).toEqual([]);
+    expect(await store.events.end("quiet")).toBe(3);
     expect(await store.tasks.load("quiet")).toMatchObject({ version: 2, task: { status: { state: "completed" } } });
     // A subscription to it from now on starts after its last sequence, and a new event follows on.
     const received: number[] = [];
     const subscription = store.events.subscribe("quiet", (e) => received.push(e.seq));
-    expect(await store.events.append("quiet", [{ event: event(3), final: false }])).toEqual([3]);
-    expect(received).toEqual([3]);
+    expect(await store.events.append("quiet", [{ event: event(4), final: false }])).toEqual([4]);
+    expect(received).toEqual([4]);
     subscription.close();
     await store.close();
+  });
+
+  it("serializes the events of a finishing commit only where a stream follows or followed the task", async () => {
+    const store = new InMemoryStore();
+    const stringify = vi.spyOn(JSON, "stringify");
+    try {
+      const events = [{ event: event(1), final: false }, { event: event(2), final: true }];
+      await store.tasks.commit({ task: task("unread", "completed"), text: JSON.stringify(task("unread", "completed")), expectedVersion: 0, events });
+      stringify.mockClear();
+      await store.tasks.commit({ task: task("unread2", "completed"), text: JSON.stringify(task("unread2", "completed")), expectedVersion: 0, events });
+      expect(stringify.mock.calls.filter(([value]) => value === events[0]?.event || value === events[1]?.event)).toHaveLength(0);
+      const subscription = store.events.subscribe("watched", () => undefined);
+      await store.tasks.commit({ task: task("watched", "completed"), text: JSON.stringify(task("watched", "completed")), expectedVersion: 0, events });
+      subscription.close();
+      expect(stringify.mock.calls.filter(([value]) => value === events[0]?.event || value === events[1]?.event)).toHaveLength(2);
+      expect((await store.events.read("watched")).map((e) => e.seq)).toEqual([1, 2]);
+    } finally {
+      stringify.mockRestore();
+      await store.close();
+    }
   });
 
   it("keeps the events of a followed task by default for 10 s", async () => {
