@@ -11,7 +11,7 @@
  * part object it published gets the published text stored, as its subscribers got).
  */
 import type { JsonObject } from "./profile.js";
-import { StoreError } from "./tasks.js";
+import { flat, jsonText } from "./tasks.js";
 
 /** Below this many artifact parts, one JSON.stringify of the task is as fast: no text is built. */
 const MIN_PARTS = 16;
@@ -45,8 +45,8 @@ export class TaskTexts {
         const artifact: unknown = artifacts[i];
         out.push(
           isPlainObject(artifact)
-            ? objectText(artifact, "parts", what, (parts) => (Array.isArray(parts) && isPlainArray(parts) ? this.partsText(parts, what) : valueText(parts, what)))
-            : (valueText(artifact, what) ?? "null"),
+            ? objectText(artifact, "parts", what, (parts) => (Array.isArray(parts) && isPlainArray(parts) ? this.partsText(parts, what) : jsonText(parts, what)))
+            : (jsonText(artifact, what) ?? "null"),
         );
       }
       return `[${out.join(",")}]`;
@@ -65,13 +65,12 @@ export class TaskTexts {
     let count = known?.count ?? 0;
     let text = known?.text ?? "";
     for (; count < parts.length; count++) {
-      const part = valueText(parts[count], what) ?? "null";
+      const part = jsonText(parts[count], what) ?? "null";
       text = count === 0 ? part : `${text},${part}`;
     }
     // Kept flat: appended to, a kept text would otherwise be a chain of every part's piece (V8's ropes),
     // walked again by each commit's copy and held by the collector.
-    text.charCodeAt(0);
-    this.written.set(parts, { count, text });
+    this.written.set(parts, { count, text: flat(text) });
     // Its own text is kept now: holding the array it was copied from would keep a chain of every copy.
     this.copies.delete(parts);
     return `[${text}]`;
@@ -106,18 +105,9 @@ function objectText(obj: JsonObject, key: string, what: string, text: (value: un
   let out = "";
   for (const name of Object.keys(obj)) {
     const value = obj[name];
-    const written = name === key ? text(value) : valueText(value, what);
+    const written = name === key ? text(value) : jsonText(value, what);
     if (written === undefined) continue;
     out += `${out === "" ? "" : ","}${JSON.stringify(name)}:${written}`;
   }
   return `{${out}}`;
-}
-
-/** `JSON.stringify(value)` (undefined for a value JSON leaves out); a value it cannot write is a StoreError. */
-function valueText(value: unknown, what: string): string | undefined {
-  try {
-    return JSON.stringify(value);
-  } catch (error) {
-    throw new StoreError(`${what} cannot be stored: ${error instanceof Error ? error.message : String(error)}`, "invalid", { cause: error });
-  }
 }

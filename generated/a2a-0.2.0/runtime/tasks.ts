@@ -236,14 +236,21 @@ export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts
 
 /** Serializes a value a store is about to keep; a value JSON cannot write is refused, never stored. */
 export function storableJson(value: unknown, what: string): string {
-  let text: string | undefined;
+  const text = jsonText(value, what);
+  if (text === undefined) throw new StoreError(`${what} cannot be stored: not a JSON value`, "invalid");
+  return text;
+}
+
+/**
+ * `JSON.stringify(value)`, undefined for a value JSON leaves out (undefined, a function: a member that
+ * JSON.stringify skips); a value it cannot write (a cycle, a BigInt) is a StoreError naming `what`.
+ */
+export function jsonText(value: unknown, what: string): string | undefined {
   try {
-    text = JSON.stringify(value);
+    return JSON.stringify(value);
   } catch (error) {
     throw new StoreError(`${what} cannot be stored: ${error instanceof Error ? error.message : String(error)}`, "invalid", { cause: error });
   }
-  if (text === undefined) throw new StoreError(`${what} cannot be stored: not a JSON value`, "invalid");
-  return text;
 }
 
 /** ListTasks page size: 50 by default, between 1 and 1000. */
@@ -305,7 +312,7 @@ interface MemoryTaskEntry extends TaskFacts {
  * fifth more than the text itself as long as it is kept; reading a character flattens it in place
  * (one copy), and the collector then drops the pieces.
  */
-function flat(text: string): string {
+export function flat(text: string): string {
   text.charCodeAt(0);
   return text;
 }
@@ -667,8 +674,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
    * not serialize them) and keeps only their count, as `trim` would right after: sequences go on with no gap.
    */
   appendUnread(taskId: string, count: number): number[] {
-    const current = this.logs.get(taskId);
-    const kept = current === undefined ? 0 : typeof current === "number" ? current : current.dropped + current.texts.length;
+    const kept = this.lastSequence(taskId);
     this.logs.set(taskId, kept + count);
     this.followed.delete(taskId);
     const sequences: number[] = [];
@@ -681,6 +687,11 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   }
 
   async end(taskId: string): Promise<number> {
+    return this.lastSequence(taskId);
+  }
+
+  /** The sequence of the task's last event (0: none), kept texts or only their count. */
+  private lastSequence(taskId: string): number {
     const log = this.logs.get(taskId);
     return log === undefined ? 0 : typeof log === "number" ? log : log.dropped + log.texts.length;
   }
@@ -725,11 +736,6 @@ export class InMemoryTaskEventLog implements TaskEventLog {
     this.followed.delete(taskId);
   }
 
-  /** Whether a subscription follows the task's log now. */
-  isFollowedNow(taskId: string): boolean {
-    return this.listeners.has(taskId);
-  }
-
   /** Whether a subscription followed the task's log since it was last trimmed (a client of it may resume). */
   wasFollowed(taskId: string): boolean {
     return this.followed.has(taskId);
@@ -743,6 +749,11 @@ export class InMemoryTaskEventLog implements TaskEventLog {
     const log = this.logs.get(taskId);
     if (log !== undefined && typeof log !== "number") this.logs.set(taskId, log.dropped + log.texts.length);
     this.followed.delete(taskId);
+  }
+
+  /** Whether no client can read the task's events: no subscription follows it now or followed it since the last trim. */
+  isUnread(taskId: string): boolean {
+    return !this.followed.has(taskId) && !this.listeners.has(taskId);
   }
 }
 
@@ -989,12 +1000,12 @@ export class InMemoryStore implements A2AStore {
     const events = new InMemoryTaskEventLog((taskId) => tasks.has(taskId));
     this.finishedEventsMs = options.finishedEventsMs ?? 10_000;
     tasks.onCommit = (taskId, committed, texts) => events.appendNow(taskId, committed, texts);
-    tasks.eventsUnread = (taskId) => !events.wasFollowed(taskId) && !events.isFollowedNow(taskId);
+    tasks.eventsUnread = (taskId) => events.isUnread(taskId);
     tasks.onUnreadEvents = (taskId, count) => events.appendUnread(taskId, count);
     tasks.onWrite = (facts) => {
       if (!facts.terminal) return;
       // No stream ever followed it: no client has an event id to resume from.
-      if (!events.wasFollowed(facts.id) && !events.isFollowedNow(facts.id)) return events.trim(facts.id);
+      if (events.isUnread(facts.id)) return events.trim(facts.id);
       this.finished.push({ taskId: facts.id, at: Date.now() + this.finishedEventsMs });
       this.scheduleTrim();
     };
