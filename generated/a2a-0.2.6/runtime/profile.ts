@@ -174,6 +174,11 @@ function pointerKeys(pointer: string): readonly string[] {
 
 const POINTER_KEYS = new Map<string, readonly string[]>();
 
+/** The params' value of a field the profile names (undefined where the version has no such field). */
+function fieldOf(params: JsonObject, field: string | undefined): unknown {
+  return field === undefined ? undefined : params[field];
+}
+
 /** Sets the value at a JSON pointer (`/a/b`) inside an object, creating the objects on the way. */
 function setAt(target: JsonObject, pointer: string, value: unknown): void {
   const keys = pointer.split("/").slice(1);
@@ -570,22 +575,19 @@ export class ProtocolShapes {
 
   /** The task the params of a role's method name (TaskParamFields.taskId). */
   paramsTaskId(role: MethodRole, params: JsonObject): string | undefined {
-    const field = this.profile.taskFields.taskId[role];
-    const id = field === undefined ? undefined : params[field];
+    const id = fieldOf(params, this.profile.taskFields.taskId[role]);
     return typeof id === "string" ? id : undefined;
   }
 
   /** The history length the get or list params ask for. */
   historyLengthOf(params: JsonObject): number | undefined {
-    const field = this.profile.taskFields.historyLength;
-    const length = field === undefined ? undefined : params[field];
+    const length = fieldOf(params, this.profile.taskFields.historyLength);
     return typeof length === "number" ? length : undefined;
   }
 
   /** The config a set request nests (0.x), or undefined where it has none (1.0: the params are the config). */
   nestedPushConfigOf(params: JsonObject): JsonObject | undefined {
-    const field = this.profile.taskFields.pushConfig;
-    const config = field === undefined ? undefined : params[field];
+    const config = fieldOf(params, this.profile.taskFields.pushConfig);
     return isObject(config) ? config : undefined;
   }
 
@@ -598,8 +600,9 @@ export class ProtocolShapes {
   taskPushConfig(taskId: string, stored: JsonObject): JsonObject {
     const { [PUSH_CONFIG_VERSION_FIELD]: _version, ...config } = stored;
     if (this.flatPushConfigs) return { ...config, taskId };
-    const field = this.has("TaskPushNotificationConfig", "taskId") ? "taskId" : "id";
-    return { [field]: taskId, pushNotificationConfig: config };
+    // Nested (0.x): the shape of the set request, which is a TaskPushNotificationConfig.
+    const fields = this.profile.taskFields;
+    return { [fields.taskId.pushSet ?? "id"]: taskId, [fields.pushConfig ?? "pushNotificationConfig"]: config };
   }
 
   /** The push config a set/create request carries: nested in 0.x, the params themselves in 1.0 (without the task and tenant). */
@@ -612,8 +615,7 @@ export class ProtocolShapes {
 
   /** The config id a get/delete request names (TaskParamFields.pushConfigId). */
   pushConfigIdOf(params: JsonObject): string | undefined {
-    const field = this.profile.taskFields.pushConfigId;
-    const id = field === undefined ? undefined : params[field];
+    const id = fieldOf(params, this.profile.taskFields.pushConfigId);
     return typeof id === "string" ? id : undefined;
   }
 
