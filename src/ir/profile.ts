@@ -237,49 +237,48 @@ const TASK_ROLES = ["get", "cancel", "resubscribe", "pushSet", "pushGet", "pushL
 
 /**
  * Where the params of the task and push-config methods name the task and the config (runtime/profile.ts
- * TaskParamFields), found in the schema: the properties of each method's params, every member's where
- * the params are a union (0.3.0's push get: GetTaskPushNotificationConfigParams or TaskIdParams). The
+ * TaskParamFields), found in the schema: the properties of each method's params (objectShape: references
+ * and allOf followed), every member's where the params are a union (0.3.0's push get: GetTaskPushNotificationConfigParams or TaskIdParams). The
  * task is `taskId` where the params have it (push configs and their requests, whose `id` then names the
  * config in 1.0), else `id`; the nested config is the set params' property of type PushNotificationConfig;
  * the config id is a get/delete params' `…ConfigId` property, else their `id` beside `taskId`.
  */
 function taskFieldsOf(defs: Record<string, JsonObject>, roles: { [R in MethodRole]?: string }, methods: MethodInfo[]): TaskParamFields {
-  const membersOf = (schema: unknown, depth = 0): JsonObject[] => {
-    if (!isObject(schema) || depth > 4) return [];
+  // The properties of every member of a union (references and allOf followed by objectShape), the first one's schema kept.
+  const propertiesOf = (schema: unknown, found = new Map<string, unknown>(), depth = 0): Map<string, unknown> => {
+    if (!isObject(schema) || depth > 4) return found;
     const ref = refName(schema.$ref);
-    if (ref !== undefined) return membersOf(defs[ref], depth + 1);
-    const union = (schema.anyOf ?? schema.oneOf) as unknown[] | undefined;
-    if (Array.isArray(union)) return union.flatMap((member) => membersOf(member, depth + 1));
-    return isObject(schema.properties) ? [schema] : [];
-  };
-  const paramsOf = (role: MethodRole): JsonObject[] => {
-    const method = methods.find((m) => m.method === roles[role]);
-    const request = method ? defs[method.requestType] : undefined;
-    const props = request && isObject(request.properties) ? request.properties : {};
-    return membersOf(props.params);
-  };
-  const propertiesOf = (members: JsonObject[]): Map<string, unknown> => {
-    const found = new Map<string, unknown>();
-    for (const member of members) for (const [name, schema] of Object.entries(member.properties as JsonObject)) if (!found.has(name)) found.set(name, schema);
+    const target = ref !== undefined ? defs[ref] : schema;
+    const union = isObject(target) ? ((target.anyOf ?? target.oneOf) as unknown[] | undefined) : undefined;
+    if (Array.isArray(union)) {
+      for (const member of union) propertiesOf(member, found, depth + 1);
+      return found;
+    }
+    for (const [name, property] of Object.entries(objectShape(schema, defs)?.properties ?? {})) if (!found.has(name)) found.set(name, property);
     return found;
   };
+  const params = new Map<MethodRole, Map<string, unknown>>();
+  for (const role of TASK_ROLES) {
+    const method = methods.find((m) => m.method === roles[role]);
+    const request = method ? defs[method.requestType] : undefined;
+    params.set(role, propertiesOf(request && isObject(request.properties) ? request.properties.params : undefined));
+  }
+  const of = (role: MethodRole): Map<string, unknown> => params.get(role) ?? new Map();
   const taskId: { [R in MethodRole]?: string } = {};
   for (const role of TASK_ROLES) {
-    const props = propertiesOf(paramsOf(role));
+    const props = of(role);
     const field = props.has("taskId") ? "taskId" : props.has("id") ? "id" : undefined;
     if (field !== undefined) taskId[role] = field;
   }
-  const getProps = propertiesOf(paramsOf("get"));
-  const setProps = propertiesOf(paramsOf("pushSet"));
-  const pushConfig = [...setProps].find(([, schema]) => isObject(schema) && refName(schema.$ref) === "PushNotificationConfig")?.[0];
+  const pushConfig = [...of("pushSet")].find(([, schema]) => isObject(schema) && refName(schema.$ref) === "PushNotificationConfig")?.[0];
   let pushConfigId: string | undefined;
   for (const role of ["pushGet", "pushDelete"] as const) {
-    const props = propertiesOf(paramsOf(role));
+    const props = of(role);
     pushConfigId ??= [...props.keys()].find((name) => /ConfigId$/.test(name)) ?? (props.has("taskId") && props.has("id") ? "id" : undefined);
   }
   return {
     taskId,
-    ...(getProps.has("historyLength") ? { historyLength: "historyLength" } : {}),
+    ...(of("get").has("historyLength") ? { historyLength: "historyLength" } : {}),
     ...(pushConfig !== undefined ? { pushConfig } : {}),
     ...(pushConfigId !== undefined ? { pushConfigId } : {}),
   };
