@@ -4,7 +4,7 @@ import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./emit/card.js";
 import { emitClient } from "./emit/client.js";
-import { compatServerFacts, emitCompat } from "./compat/emit.js";
+import { compatMapping, compatServerFacts, emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
 import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
@@ -124,6 +124,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
   const files: Record<string, string> = {};
   /** The runtime files every output gets unless none of its other files uses them (emit/runtime-files.ts). */
   const copiedByDefault = new Set<string>();
+  // The compat version's IR and mapping, read once (its server facts and its files both need them).
+  const compat = options.compat !== undefined ? compatMapping(ir, options.compat) : undefined;
+  let compatFacts: ReturnType<typeof compatServerFacts> | undefined;
   files["models.ts"] = await timer.run("models", () => emitModels(ir, templates, header));
   Object.assign(files, await timer.run("validators", () => emitValidatorFiles(ir, templates, header)));
   await timer.run("protocol", () => {
@@ -133,8 +136,8 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
     if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
-    // What server/core.ts and server/grpc.ts need of the compat version (read once: it loads the version's IR).
-    const compatFacts = options.compat !== undefined ? compatServerFacts(options.compat, options.card !== undefined, (options.transports ?? []).includes("grpc")) : undefined;
+    // What server/core.ts and server/grpc.ts need of the compat version.
+    compatFacts = compat !== undefined ? compatServerFacts(compat.compat, options.card !== undefined, (options.transports ?? []).includes("grpc")) : undefined;
     Object.assign(files, emitServer(ir, templates, header, frameworks, compatFacts));
     if (options.card !== undefined) {
       const cardPath = resolve(cwd, options.card);
@@ -151,9 +154,9 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
     files["index.ts"] = emitIndex(files, templates, header);
   });
-  if (options.compat !== undefined) {
+  if (compat !== undefined) {
     const card = options.card === undefined ? undefined : { path: resolve(cwd, options.card), displayPath: displayPath(resolve(cwd, options.card), cwd) };
-    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, options.compat as string, templates, card, (options.transports ?? []).includes("grpc"))));
+    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, compat, templates, card, compatFacts?.grpc === true)));
   }
   // Only the runtime files the output's frameworks and features reach (a node-only server has no web adapter).
   for (const unused of unusedRuntimeFiles(files, copiedByDefault)) delete files[unused];

@@ -149,7 +149,7 @@ export function grpcRpcs(protoPath: string, version: string): GrpcRpcFact[] {
   }));
 }
 
-/** The files of the gRPC binding for `ir`'s version (paths relative to the output folder). */
+/** The files of the gRPC binding for `ir`'s version (paths relative to the output folder): its runtime, the binding and the server entry. */
 export function emitGrpc(
   ir: ProtocolIR,
   schemaPath: string,
@@ -157,16 +157,39 @@ export function emitGrpc(
   /** The folder of a compat version whose gRPC binding is generated too (compat/a2a-0.3.0): serveGrpc serves its service beside this one. */
   compatFolder?: string,
 ): Record<string, string> {
+  const files: Record<string, string> = {};
+  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
+    files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
+  }
+  Object.assign(files, emitGrpcBinding(ir, schemaPath, header));
+  files["server/grpc.ts"] = serverModule(ir, header, compatFolder);
+  return files;
+}
+
+/**
+ * The version's binding (grpc.ts: the proto, its service, the method of each rpc, the error codes) and the
+ * client's transport (grpc-client.ts); a compat version's folder has these two, over the primary's runtime.
+ * `extraErrors`: errors of another version the service raises too (a compat service, the primary's
+ * VersionNotSupported), by the profile's name, so that their gRPC status is theirs, not UNKNOWN.
+ */
+export function emitGrpcBinding(
+  ir: ProtocolIR,
+  schemaPath: string,
+  header: string,
+  extraErrors?: { readonly version: string; readonly codes: Readonly<Record<string, number>> },
+): Record<string, string> {
   const protoPath = protoPathOf(schemaPath);
   if (protoPath === undefined) {
     throw new CodegenError(`the gRPC binding needs the version's proto; A2A ${ir.specVersion} has none (gRPC is defined from 0.3.0 on)`, { kind: "usage" });
   }
   const descriptor = grpcDescriptor(protoPath, Object.keys(ir.profile.methods).length > 0 ? methodNamesOf(ir) : [], ir.specVersion);
-  const files: Record<string, string> = {};
   const shapes = SHAPES_BY_VERSION[ir.specVersion];
-  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
-    files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
-  }
+  const extra = Object.entries(extraErrors?.codes ?? {});
+  const errorCodes =
+    extra.length === 0
+      ? "A2A_PROFILE.errorCodes"
+      : `{ ...A2A_PROFILE.errorCodes, ${extra.map(([name, code]) => `${name}: ${code}`).join(", ")} }`;
+  const files: Record<string, string> = {};
   files["grpc.ts"] = `${header}
 /** The gRPC binding of A2A ${ir.specVersion}: the proto (as protobufjs JSON), its service, which A2A method each rpc is. */
 import type { GrpcBindingSpec } from "./runtime/grpc/binding.js";
@@ -175,11 +198,17 @@ ${shapes ? `import { ${shapes.name} } from "./runtime/${shapes.module}.js";\n` :
 export const A2A_GRPC_BINDING: GrpcBindingSpec = {
   service: ${JSON.stringify(descriptor.service)},
   methods: ${JSON.stringify(descriptor.methods)},
-  errorCodes: A2A_PROFILE.errorCodes,
+${extra.length > 0 ? `  // With ${extraErrors?.version}'s errors the compat service raises too.\n` : ""}  errorCodes: ${errorCodes},
 ${shapes ? `  shapes: ${shapes.name},\n` : ""}  proto: ${JSON.stringify(descriptor.proto)},
 };
 `;
-  files["server/grpc.ts"] = `${header}
+  files["grpc-client.ts"] = clientModule(header);
+  return files;
+}
+
+/** server/grpc.ts: serveGrpc and grpcService for the output's core (and the compat version's service beside it). */
+function serverModule(ir: ProtocolIR, header: string, compatFolder: string | undefined): string {
+  return `${header}
 /**
  * Serves this version's A2A service over gRPC (@grpc/grpc-js must be installed), beside the HTTP adapters:
  * the same core, the same executor, tasks, auth and limits.
@@ -214,7 +243,11 @@ export function grpcService(target: GrpcServeTarget, options: GrpcServiceOptions
   return bindingService(A2A_GRPC_BINDING, target, options);
 }
 `;
-  files["grpc-client.ts"] = `${header}
+}
+
+/** grpc-client.ts: the client's gRPC transport over the version's binding. */
+function clientModule(header: string): string {
+  return `${header}
 /**
  * The gRPC transport of the client (an optional import: only this file pulls @grpc/grpc-js).
  *
@@ -240,7 +273,6 @@ export function createGrpcTransport(target: string, options: GrpcClientOptions =
   return new GrpcTransport(A2A_GRPC_BINDING, target, options, checks);
 }
 `;
-  return files;
 }
 
 function methodNamesOf(ir: ProtocolIR): string[] {
