@@ -9,6 +9,7 @@
 
 import { A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "./client-errors.js";
 import { NodeAnswer, nodeRequest } from "./client-node-fetch.js";
+import { SseParseError } from "./sse.js";
 
 /** The part of `fetch` the client uses; pass one to add retries, logging, a proxy or a test double. */
 export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
@@ -402,14 +403,15 @@ export function untilAborted<T>(promise: Promise<T>, attempt: Attempt): Promise<
   }
   return new Promise<T>((resolve, reject) => {
     const onAbort = (): void => reject(attempt.reason);
-    attempt.signal.addEventListener("abort", onAbort, { once: true });
+    // The hook, not the signal: reading the signal would make an AbortController for every call with credentials.
+    attempt.hook.addEventListener("abort", onAbort, { once: true });
     promise.then(
       (value) => {
-        attempt.signal.removeEventListener("abort", onAbort);
+        attempt.hook.removeEventListener("abort", onAbort);
         resolve(value);
       },
       (error: unknown) => {
-        attempt.signal.removeEventListener("abort", onAbort);
+        attempt.hook.removeEventListener("abort", onAbort);
         reject(error);
       },
     );
@@ -489,6 +491,18 @@ export async function readText(response: HttpAnswer, what: string, attempt: Atte
   } finally {
     reader.releaseLock();
   }
+}
+
+/** The timeout of a call: its own, else the client's, else the default. */
+export function timeoutOf(call: CallOptions, client: ClientOptions): number {
+  return call.timeoutMs ?? client.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+}
+
+/** What a stream throws for an error met while running; errors of the hooks pass through. */
+export function streamFailure(error: unknown, what: string, attempt: Attempt, status: number | undefined): unknown {
+  if (attempt.aborted) return attempt.reason;
+  if (error instanceof SseParseError) return new A2ATransportError(`${what}: ${error.message}`, { status, cause: error });
+  return error;
 }
 
 /** What a failed body read throws: the limit's error as is, the abort's reason, else an A2ATransportError. */

@@ -13,12 +13,13 @@ import {
   bodyChunks,
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
   isEventStream,
   readText,
   send,
   startAttempt,
   statusText,
+  streamFailure,
+  timeoutOf,
   type Attempt,
   type HttpAnswer,
   type CallOptions,
@@ -27,7 +28,7 @@ import {
 } from "./client-http.js";
 import { requestScope, type ClientTransport, type ClientTransportFactory, type ResponseChecks, type TransportContext } from "./client-transport.js";
 import { isJsonRpcResponse, parseJsonSafe, type JsonRpcResponse } from "./jsonrpc.js";
-import { parseSse, SseParseError } from "./sse.js";
+import { parseSse } from "./sse.js";
 
 export * from "./client-errors.js";
 export * from "./client-http.js";
@@ -76,7 +77,7 @@ export class JsonRpcTransport implements ClientTransport {
    */
   async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
     const id = this.nextId();
-    const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
+    const attempt = startAttempt(method, options.signal, timeoutOf(options, this.options));
     try {
       const response = await this.post(method, id, params, "application/json", options, attempt);
       const text = await readText(response, method, attempt, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
@@ -115,7 +116,7 @@ export class JsonRpcTransport implements ClientTransport {
    */
   async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
     const id = this.nextId();
-    const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
+    const attempt = startAttempt(method, options.signal, timeoutOf(options, this.options));
     let response: HttpAnswer | undefined;
     try {
       response = await this.post(method, id, params, "text/event-stream", options, attempt);
@@ -159,10 +160,6 @@ export class JsonRpcTransport implements ClientTransport {
       if (response?.body && !response.bodyUsed) await response.body.cancel().catch(() => {});
       attempt.abortQuietly();
     }
-  }
-
-  private timeoutOf(options: CallOptions): number {
-    return options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   private async post(method: string, id: number, params: unknown, accept: string, options: CallOptions, attempt: Attempt): Promise<HttpAnswer> {
@@ -227,13 +224,6 @@ function withTenantOf(params: unknown, tenant: string): unknown {
   if (params === undefined) return { tenant };
   if (typeof params !== "object" || params === null || Array.isArray(params)) return params;
   return { ...params, tenant };
-}
-
-/** What a stream throws for an error met while running; errors of the hooks pass through. */
-export function streamFailure(error: unknown, what: string, attempt: Attempt, status: number | undefined): unknown {
-  if (attempt.aborted) return attempt.reason;
-  if (error instanceof SseParseError) return new A2ATransportError(`${what}: ${error.message}`, { status, cause: error });
-  return error;
 }
 
 function isErrorObject(value: unknown): value is A2AErrorObject {

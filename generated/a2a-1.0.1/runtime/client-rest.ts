@@ -14,7 +14,6 @@ import {
   A2AJsonRpcError,
   checkedResult,
   A2ATransportError,
-  streamFailure,
   type A2AErrorObject,
   type CallOptions,
   type ClientOptions,
@@ -27,11 +26,12 @@ import {
   bodyChunks,
   DEFAULT_MAX_EVENT_BYTES,
   DEFAULT_MAX_RESPONSE_BYTES,
-  DEFAULT_TIMEOUT_MS,
   isEventStream,
   readText,
   send,
   startAttempt,
+  streamFailure,
+  timeoutOf,
   type Attempt,
   type HttpAnswer,
   type RequestScope,
@@ -97,7 +97,7 @@ export class RestTransport implements ClientTransport {
    * policy, the timeout and signal, and `maxResponseBytes` on the body.
    */
   async call(method: string, params: unknown, options: CallOptions = {}): Promise<unknown> {
-    const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
+    const attempt = startAttempt(method, options.signal, timeoutOf(options, this.options));
     try {
       const response = await this.send(method, this.withTenant(params), "application/json", options, attempt);
       const text = await readText(response, method, attempt, this.options.maxResponseBytes ?? DEFAULT_MAX_RESPONSE_BYTES);
@@ -112,7 +112,7 @@ export class RestTransport implements ClientTransport {
 
   /** A streaming call: yields each event's StreamResponse until the final one or the end of the stream. */
   async *stream(method: string, params: unknown, options: CallOptions = {}): AsyncGenerator<unknown, void, undefined> {
-    const attempt = startAttempt(method, options.signal, this.timeoutOf(options));
+    const attempt = startAttempt(method, options.signal, timeoutOf(options, this.options));
     let response: HttpAnswer | undefined;
     try {
       response = await this.send(method, this.withTenant(params), "text/event-stream", options, attempt);
@@ -146,10 +146,6 @@ export class RestTransport implements ClientTransport {
       if (response?.body && !response.bodyUsed) await response.body.cancel().catch(() => undefined);
       attempt.abortQuietly();
     }
-  }
-
-  private timeoutOf(options: CallOptions): number {
-    return options.timeoutMs ?? this.options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   }
 
   private withTenant(params: unknown): unknown {
