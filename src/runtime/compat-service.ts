@@ -43,7 +43,6 @@ export function serveCompat(version: CompatVersion): SecondVersion {
   const converter = new VersionConverter(version.mapping, version.onLoss ? { onLoss: version.onLoss } : {});
   return {
     pushPayload: compatPushPayload(version.mapping, converter),
-    grpc: version.grpc === true,
     serve(primary, options, offered) {
       const service = new CompatService(primary, version, options, compatBindings(version, offered));
       return { service, route: versionRouter(primary, service), bindings: service.bindings };

@@ -72,8 +72,6 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
 export interface SecondVersion {
   /** What a push notification carries for a config that version's clients registered. */
   readonly pushPayload?: PushPayloadHook;
-  /** Whether the output serves it over gRPC too (its server/grpc.ts serves both versions' services). */
-  readonly grpc?: boolean;
   /**
    * Its service over the primary one (its `card`: the card both versions' clients read, listing `bindings`,
    * the bindings it is served on), which service answers a JSON-RPC request, and those bindings.
@@ -179,16 +177,11 @@ export class A2AServerCore {
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
     this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
-    this.rest =
-      served.includes("HTTP+JSON") && binding.httpRoutes
-        ? new RestBinding(this.service, binding.httpRoutes, { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs })
-        : undefined;
+    const restOptions = { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs };
+    this.rest = served.includes("HTTP+JSON") && binding.httpRoutes ? new RestBinding(this.service, binding.httpRoutes, restOptions) : undefined;
     // The compat version's HTTP+JSON routes beside the primary's, under the same prefix (0.3's are `/v1/…`).
     const compatRoutes = second?.bindings.includes("HTTP+JSON") ? second.service.binding.httpRoutes : undefined;
-    this.compatRest =
-      this.rest && second && compatRoutes
-        ? new RestBinding(second.service, compatRoutes, { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs })
-        : undefined;
+    this.compatRest = this.rest && second && compatRoutes ? new RestBinding(second.service, compatRoutes, restOptions) : undefined;
     this.versionHeader = binding.profile.versionHeader ?? "A2A-Version";
   }
 

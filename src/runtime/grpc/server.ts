@@ -169,14 +169,15 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
     "grpc.max_send_message_length": options.maxSendMessageBytes ?? -1,
     ...options.serverOptions,
   });
-  const { definition, implementation } = grpcService(spec, service, options);
-  server.addService(definition, implementation);
-  for (const more of options.services ?? []) {
-    const added = grpcService(more.spec, more.service, options);
-    server.addService(added.definition, added.implementation);
+  // This version's service, then the others served beside it (a compat version's).
+  const all = [{ spec, service }, ...(options.services ?? [])];
+  for (const one of all) {
+    const { definition, implementation } = grpcService(one.spec, one.service, options);
+    server.addService(definition, implementation);
   }
-  if (options.reflection) await addReflection(server, [spec, ...(options.services ?? []).map((more) => more.spec)]);
-  const health = options.health ? await addHealth(server, [spec, ...(options.services ?? []).map((more) => more.spec)]) : undefined;
+  const specs = all.map((one) => one.spec);
+  if (options.reflection) await addReflection(server, specs);
+  const health = options.health ? await addHealth(server, specs) : undefined;
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
