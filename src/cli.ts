@@ -4,7 +4,9 @@ import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "./config.js";
 import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs } from "./cli-up-to-date.js";
-import type { Framework } from "./emit/framework-names.js";
+import { FRAMEWORKS, type Framework } from "./emit/framework-names.js";
+import { defaultFrameworks } from "./frameworks.js";
+import { bindingsOfVersion } from "./transports.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 // yargs and the pipeline (protobufjs, Ajv, prettier, json-schema-to-typescript, handlebars) are imported
 // when needed: a `generate` whose inputs are unchanged is answered (cli-up-to-date.ts) without them.
@@ -275,7 +277,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
         const ir = written.ir;
         io.out(
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
-            `${Object.keys(written.files).length} files; servers: ${await servers(written, target)}`,
+            `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
         );
       }
     }
@@ -352,10 +354,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
 }
 
 /** The server adapters of an output, and where the choice came from when it was not given. */
-async function servers(result: GenerateResult, target: GenerateOptions): Promise<string> {
-  // Imported here, not on the unchanged-input path.
-  const { FRAMEWORKS } = await import("./emit/framework-names.js");
-  const { defaultFrameworks } = await import("./frameworks.js");
+function servers(result: GenerateResult, target: GenerateOptions): string {
   const names = Object.keys(result.files)
     .map((f) => /^server\/(\w+)\.ts$/.exec(f)?.[1])
     .filter((n): n is string => n !== undefined && n !== "core")
@@ -478,7 +477,6 @@ async function runVersions(json: boolean, io: CliIo): Promise<number> {
   const versions = bundledVersions();
   const newest = defaultVersion();
   // The bindings of each version: JSON-RPC, plus HTTP+JSON and gRPC where the version has a proto.
-  const { bindingsOfVersion } = await import("./transports.js");
   const bindings = Object.fromEntries(versions.map((v) => [v, bindingsOfVersion(v)]));
   if (json) io.out(JSON.stringify({ default: newest, versions, bindings }, null, 2));
   else {

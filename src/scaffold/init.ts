@@ -1,14 +1,12 @@
 import { existsSync, mkdirSync, readdirSync, statSync, writeFileSync } from "node:fs";
 import { basename, dirname, join, relative, resolve } from "node:path";
 import { clientMethodName } from "../emit/client.js";
-import { irSourcePath, protoPathOf } from "../emit/grpc.js";
-import { httpRoutesFor } from "../emit/protocol.js";
 import { FRAMEWORKS, type Framework } from "../emit/server.js";
 import { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
-import { TRANSPORTS, type Transport } from "../transports.js";
+import { bindingsOfVersion, TRANSPORTS, type Transport } from "../transports.js";
 import { STORE_DEPENDENCIES, STORES, type StoreEngine } from "../emit/stores.js";
 import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
 import { compatFolder } from "../compat/emit.js";
@@ -133,7 +131,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const { ir } = await generate({ spec });
   // HTTP+JSON and gRPC for versions with a proto (1.0.1's source; 0.3.0's beside its JSON Schema): the card
   // lists them (1.0 supportedInterfaces; 0.3 preferredTransport + additionalInterfaces), the tests call each.
-  const available: Transport[] = ["jsonrpc", ...(httpRoutesFor(ir) ? (["rest"] as const) : []), ...(protoPathOf(irSourcePath(ir)) ? (["grpc"] as const) : [])];
+  const available = bindingsOfVersion(spec).map((binding): Transport => (binding === "HTTP+JSON" ? "rest" : binding === "GRPC" ? "grpc" : "jsonrpc"));
   const transports = chooseTransports(options.transports, available, spec);
   const store = options.store ?? "memory";
   if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {
