@@ -147,14 +147,22 @@ export function scanUnchanged(targets: readonly GenerateOptions[], args: Pick<Ge
   return scan;
 }
 
+/** What the fast path resolved and scanned, for the full CLI to go on from when some target needs generating. */
+export interface ScannedTargets {
+  resolved: ResolvedTargets;
+  scan: UnchangedScan;
+}
+
 /**
- * The fast path of `main()`: the exit code when `argv` is a plain `generate` (or `generate --check`) whose
- * every target is up to date, having printed what the full CLI prints for it; undefined otherwise (nothing
- * printed: the full CLI runs).
+ * The fast path of `main()`: `{ code }` when `argv` is a plain `generate` (or `generate --check`) whose
+ * every target is up to date, having printed what the full CLI prints for it; otherwise nothing is
+ * printed and the full CLI runs, given the targets resolved and scanned here when the line was one this
+ * parser takes (yargs reads it the same way), undefined when it was not.
  */
-export async function answerUnchanged(argv: readonly string[], io: CliIo): Promise<number | undefined> {
+export async function answerUnchanged(argv: readonly string[], io: CliIo): Promise<{ code: number } | ScannedTargets | undefined> {
+  // parseGenerateFlags takes neither --force nor --watch: their runs always go to the full CLI.
   const args = parseGenerateFlags(argv);
-  if (args === undefined || args.force || args.watch) return undefined;
+  if (args === undefined) return undefined;
   const cwd = process.cwd();
   let resolved: ResolvedTargets;
   let scan: UnchangedScan;
@@ -165,10 +173,10 @@ export async function answerUnchanged(argv: readonly string[], io: CliIo): Promi
     // The full CLI reports it, with its usual message and exit code.
     return undefined;
   }
-  if (scan.pending.length > 0) return undefined;
+  if (scan.pending.length > 0) return { resolved, scan };
   if (resolved.configFile !== undefined && args.verbose) io.err(`config: ${displayPath(resolved.configFile, cwd)}`);
   for (const line of scan.lines) io[line.stream](line.text);
-  return EXIT_CODES.ok;
+  return { code: EXIT_CODES.ok };
 }
 
 const VALUE_FLAGS: Readonly<Record<string, "spec" | "schema" | "overlay" | "out" | "templates" | "card" | "compat" | "config">> = {

@@ -3,7 +3,7 @@ import { join, resolve } from "node:path";
 import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "./config.js";
-import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs } from "./cli-up-to-date.js";
+import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs, type ScannedTargets } from "./cli-up-to-date.js";
 import { FRAMEWORKS, type Framework } from "./emit/framework-names.js";
 import { defaultFrameworks } from "./frameworks.js";
 import { bindingsOfVersion } from "./transports.js";
@@ -23,8 +23,10 @@ export type { CliIo } from "./cli-up-to-date.js";
 export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   try {
-    const unchanged = await answerUnchanged(argv, io);
-    if (unchanged !== undefined) return unchanged;
+    const fast = await answerUnchanged(argv, io);
+    if (fast !== undefined && "code" in fast) return fast.code;
+    // A generate run goes on from the targets the fast path resolved and scanned (not hashed twice).
+    const scanned = fast;
     const { default: yargs } = await import("yargs");
     let code: number = EXIT_CODES.ok;
     const parser = yargs(argv)
@@ -63,7 +65,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .example("$0 generate --all --out generated", "every bundled version"),
         async (args) => {
           const generateArgs = args as unknown as GenerateArgs;
-          code = generateArgs.watch ? await runWatch(generateArgs, io) : await runGenerate(generateArgs, io);
+          code = generateArgs.watch ? await runWatch(generateArgs, io) : await runGenerate(generateArgs, io, scanned);
         },
       )
       .command(
@@ -203,15 +205,15 @@ const defaultIo: CliIo = {
   err: (line) => void process.stderr.write(line + "\n"),
 };
 
-async function runGenerate(args: GenerateArgs, io: CliIo): Promise<number> {
+async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTargets): Promise<number> {
   const cwd = process.cwd();
-  const resolved = await resolveTargets(args, cwd);
+  const resolved = scanned?.resolved ?? (await resolveTargets(args, cwd));
   const fromConfig = resolved.configFile !== undefined;
   if (resolved.configFile !== undefined && args.verbose) io.err(`config: ${displayPath(resolved.configFile, cwd)}`);
 
   // A target whose inputs (schema, templates, options, the generator itself) are those its folder was
   // last generated or checked from, and whose files are as its manifest lists them, is up to date as it is.
-  const { pending, fingerprints, lines } = scanUnchanged(resolved.targets, args, cwd);
+  const { pending, fingerprints, lines } = scanned?.scan ?? scanUnchanged(resolved.targets, args, cwd);
   for (const line of lines) io[line.stream](line.text);
   const targets = pending;
   if (targets.length === 0) return EXIT_CODES.ok;
