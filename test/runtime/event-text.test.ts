@@ -5,7 +5,7 @@
  * serializing the response gives.
  */
 import { describe, expect, it } from "vitest";
-import { eventIdOf, eventTextOf, withEventId } from "../../src/runtime/event-ids.js";
+import { eventIdOf, jsonTextOf, withEventId, withJsonText } from "../../src/runtime/event-ids.js";
 import { stringifyResponse, stringifySuccessText, success } from "../../src/runtime/jsonrpc.js";
 import { InMemoryStore, type LoggedEvent } from "../../src/runtime/tasks.js";
 
@@ -27,10 +27,10 @@ describe("event texts", () => {
     await store.events.append("t", [{ event, final: false }]);
     expect(received).toHaveLength(1);
     expect(received[0]?.text).toBe(JSON.stringify(event));
-    const tagged = withEventId(received[0]!.event, received[0]!.seq, received[0]!.text);
+    const tagged = withEventId(withJsonText(received[0]!.event, received[0]!.text), received[0]!.seq);
     expect(eventIdOf(tagged)).toBe("1");
-    expect(eventTextOf(tagged)).toBe(JSON.stringify(event));
-    expect(eventTextOf(withEventId({ other: true }, 2))).toBeUndefined();
+    expect(jsonTextOf(tagged)).toBe(JSON.stringify(event));
+    expect(jsonTextOf(withEventId({ other: true }, 2))).toBeUndefined();
     subscription.close();
     await store.close();
   });

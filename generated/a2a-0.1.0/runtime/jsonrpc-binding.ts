@@ -6,7 +6,7 @@
  * event) and errors framed as JSON-RPC responses.
  */
 import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
-import { eventTextOf, jsonTextOf } from "./event-ids.js";
+import { jsonTextOf } from "./event-ids.js";
 import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
 import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, stringifySuccessText, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
 import { isObject } from "./profile.js";
@@ -144,7 +144,7 @@ export class JsonRpcBinding {
         return sseOf(
           events,
           (event) => {
-            const text = eventTextOf(event); // the logged event's own text: not serialized again
+            const text = jsonTextOf(event); // the logged event's own text: not serialized again
             return text !== undefined ? stringifySuccessText(id, text, idSource) : stringifyResponse(success(id, event), idSource);
           },
           (error) => stringifyResponse(failure(id, errorObject(error instanceof A2AError ? service.publicError(error) : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))), idSource),

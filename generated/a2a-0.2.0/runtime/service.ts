@@ -439,7 +439,7 @@ export class A2AService {
     const runtime = this.runtime;
     switch (role) {
       case "send":
-        return wrapWithText(this.shapes, await runtime.send(method, params, principal, this.extensions(ctx)));
+        return this.shapes.wrap("send", await runtime.send(method, params, principal, this.extensions(ctx)));
       case "list":
         return this.listTasks(params, principal);
       case "get":
@@ -590,11 +590,3 @@ function requestOf(ctx: CallContext): CoreRequest {
   return { method: "POST", path: "", query: new URLSearchParams(), headers: { ...ctx.headers }, body: undefined, signal: ctx.signal };
 }
 
-/** The send result wrapped as the version answers it (1.0: `{ task }`), keeping its JSON text if it has one. */
-function wrapWithText(shapes: ProtocolShapes, result: unknown): unknown {
-  const wrapped = shapes.wrap("send", result);
-  const text = jsonTextOf(result);
-  if (wrapped === result || text === undefined || !isObject(wrapped)) return wrapped;
-  const keys = Object.keys(wrapped);
-  return keys.length === 1 && wrapped[keys[0] as string] === result ? withJsonText(wrapped, `{${JSON.stringify(keys[0])}:${text}}`) : wrapped;
-}

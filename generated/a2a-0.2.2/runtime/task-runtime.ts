@@ -441,8 +441,8 @@ export class TaskRuntime {
           if (terminal) channel.end();
           return;
         }
-        const result = this.shapes.wrap(role, logged.event);
-        channel.push(withEventId(result, logged.seq, result === logged.event ? logged.text : undefined));
+        // The logged event's own text (the in-memory log's live delivery) goes with it, and with its wrapper (1.0).
+        channel.push(withEventId(this.shapes.wrap(role, withJsonText(logged.event, logged.text)), logged.seq));
         if (logged.final) channel.end();
       },
       { after, onError: (error) => this.logger.warn?.(`a2a: following the events of task ${taskId} failed (retrying): ${error.message}`) },

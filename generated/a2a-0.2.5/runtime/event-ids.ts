@@ -5,42 +5,47 @@
  * with `Last-Event-ID` (SubscribeToTask / tasks/resubscribe) resumes after it, with no gap and no
  * duplicate. Results are tagged by identity, so nothing is added to the protocol objects themselves.
  */
-const ids = new WeakMap<object, { id: string; text: string | undefined }>();
-
 /**
- * Tags a stream result with its event id, and with its JSON text when the log gave it (the result is
- * the logged event itself): a binding writes that text instead of serializing the result again.
+ * What a result is tagged with, by identity: its event id (a stream result), and its JSON text, exactly
+ * `JSON.stringify(result)`, where the runtime has it (a committed task, a logged event): a binding writes
+ * that text instead of serializing the result again. One record per result, whichever tags it gets.
  */
-export function withEventId<T>(result: T, id: number | string, text?: string): T {
-  if (typeof result === "object" && result !== null) ids.set(result, { id: String(id), text });
+interface ResultTags {
+  id?: string;
+  text?: string;
+}
+
+const tags = new WeakMap<object, ResultTags>();
+
+function tagsOf(result: object): ResultTags {
+  let found = tags.get(result);
+  if (found === undefined) tags.set(result, (found = {}));
+  return found;
+}
+
+/** Tags a stream result with its event id. */
+export function withEventId<T>(result: T, id: number | string): T {
+  if (typeof result === "object" && result !== null) tagsOf(result).id = String(id);
   return result;
 }
 
 /** The event id a stream result was tagged with, if any. */
 export function eventIdOf(result: unknown): string | undefined {
-  return typeof result === "object" && result !== null ? ids.get(result)?.id : undefined;
+  return typeof result === "object" && result !== null ? tags.get(result)?.id : undefined;
 }
-
-/** The JSON text of a stream result (exactly `JSON.stringify(result)`), when it was tagged with it. */
-export function eventTextOf(result: unknown): string | undefined {
-  return typeof result === "object" && result !== null ? ids.get(result)?.text : undefined;
-}
-
-const texts = new WeakMap<object, string>();
 
 /**
- * Tags a unary result (a task as committed) with its JSON text, exactly `JSON.stringify(result)`: the
- * JSON-RPC binding writes it instead of serializing the result again. Only for a value nobody changes
- * after (the runtime's committed tasks are never changed).
+ * Tags a result with its JSON text, exactly `JSON.stringify(result)` (nothing when `text` is undefined).
+ * Only for a value nobody changes after (the runtime's committed tasks and logged events are never changed).
  */
-export function withJsonText<T>(result: T, text: string): T {
-  if (typeof result === "object" && result !== null) texts.set(result, text);
+export function withJsonText<T>(result: T, text: string | undefined): T {
+  if (text !== undefined && typeof result === "object" && result !== null) tagsOf(result).text = text;
   return result;
 }
 
-/** The JSON text a unary result was tagged with, if any. */
+/** The JSON text a result was tagged with, if any. */
 export function jsonTextOf(result: unknown): string | undefined {
-  return typeof result === "object" && result !== null ? texts.get(result) : undefined;
+  return typeof result === "object" && result !== null ? tags.get(result)?.text : undefined;
 }
 
 /** The sequence a `Last-Event-ID` header names: a non-negative integer, else undefined (ignored). */

@@ -5,6 +5,7 @@
  * grouped by `sessionId` (0.1.0) or `contextId`, events naming their task by `id` or `taskId`, ...
  * Everything here is decided by the profile's shapes, which are derived from the schema.
  */
+import { jsonTextOf, withJsonText } from "./event-ids.js";
 
 /** The roles a method can play; the runtime works by role, the schema names the method. */
 export type MethodRole =
@@ -361,7 +362,10 @@ export class ProtocolShapes {
     if (!wrappers || !isObject(value)) return value;
     const type = { task: "Task", message: "Message", "status-update": "TaskStatusUpdateEvent", "artifact-update": "TaskArtifactUpdateEvent", unknown: "" }[this.classify(value)];
     const property = wrappers[type];
-    return property ? { [property]: value } : value;
+    if (!property) return value;
+    // The wrapped value's JSON text, where it has one, makes the wrapper's (not serialized again).
+    const text = jsonTextOf(value);
+    return withJsonText({ [property]: value }, text === undefined ? undefined : `{${JSON.stringify(property)}:${text}}`);
   }
 
   /** The object inside a wrapped result (1.0), or the result itself. */
