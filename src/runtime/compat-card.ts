@@ -51,18 +51,28 @@ export function dualCard(
     const ordered = [main, ...primaries.filter((i) => i !== main)];
     out[list.field] = ordered.map((i) => ({ url: i["url"], [list.binding]: bindingOf(i) }));
   }
+  // Both shapes of each entry: the compat form's fields, then the primary's.
+  mergeMaps(rule, card, compatCard, out, (entry, other) => (isMap(entry) && isMap(other) ? { ...other, ...entry } : entry));
+  return out;
+}
+
+/**
+ * Writes into `out` each map the rule merges (`securitySchemes`), entry by entry: `combine` of the card's
+ * entry and the compat card's entry of the same name. Nothing without a compat card.
+ */
+function mergeMaps(
+  rule: DualCardRule,
+  card: { readonly [key: string]: unknown },
+  compatCard: { readonly [key: string]: unknown } | undefined,
+  out: { [key: string]: unknown },
+  combine: (entry: unknown, other: unknown) => unknown,
+): void {
   for (const field of compatCard ? rule.merge : []) {
     const mine = card[field];
     const theirs = compatCard?.[field];
     if (!isMap(mine) || !isMap(theirs)) continue;
-    const merged: { [key: string]: unknown } = {};
-    for (const [name, entry] of Object.entries(mine)) {
-      const other = theirs[name];
-      merged[name] = isMap(entry) && isMap(other) ? { ...other, ...entry } : entry;
-    }
-    out[field] = merged;
+    out[field] = Object.fromEntries(Object.entries(mine).map(([name, entry]) => [name, combine(entry, theirs[name])]));
   }
-  return out;
 }
 
 /**
@@ -73,12 +83,7 @@ export function dualCard(
  */
 export function compatWireCard(rule: DualCardRule, card: { readonly [key: string]: unknown }, compatCard: { readonly [key: string]: unknown } | undefined): { [key: string]: unknown } {
   const out: { [key: string]: unknown } = { ...card };
-  for (const field of compatCard ? rule.merge : []) {
-    const mine = card[field];
-    const theirs = compatCard?.[field];
-    if (!isMap(mine) || !isMap(theirs)) continue;
-    out[field] = Object.fromEntries(Object.entries(mine).map(([name, entry]) => [name, theirs[name] ?? entry]));
-  }
+  mergeMaps(rule, card, compatCard, out, (entry, other) => other ?? entry);
   return out;
 }
 
