@@ -45,7 +45,7 @@ export function serveCompat(version: CompatVersion): SecondVersion {
     pushPayload: compatPushPayload(version.mapping, converter),
     serve(primary, options, offered) {
       const service = new CompatService(primary, version, options, compatBindings(version, offered));
-      return { service, route: versionRouter(primary, service), bindings: service.bindings };
+      return { service, route: versionRouter(primary, service), restFirst: (request) => restFirst(primary, request), bindings: service.bindings };
     },
   };
 }
@@ -71,7 +71,7 @@ export function compatPushPayload(mapping: VersionMapping, converter: VersionCon
  */
 export function versionRouter(primary: A2AService, compat: CompatService): (ctx: CallContext, method: string) => A2AService | A2AError {
   return (ctx, method) => {
-    const header = versionHeader(primary, ctx);
+    const header = versionHeader(primary, ctx.headers, ctx.request?.query);
     const route = routeByVersion(compat.mapping, { header, method });
     if ("version" in route) return route.version === "primary" ? primary : compat;
     if (route.error === "versionNotSupported") {
@@ -84,9 +84,19 @@ export function versionRouter(primary: A2AService, compat: CompatService): (ctx:
   };
 }
 
+/**
+ * Whose HTTP+JSON routes a request tries first: a missing A2A-Version (0.3, 1.0.1 §3.2.6) or a 0.x one
+ * (an older client, answered in the compat version's error form if it is not served) the compat
+ * version's; any other version the primary's.
+ */
+function restFirst(primary: A2AService, request: { readonly headers: CallContext["headers"]; readonly query: URLSearchParams | undefined }): "compat" | "primary" {
+  const asked = (versionHeader(primary, request.headers, request.query) ?? "").trim();
+  return asked === "" || asked.startsWith("0.") ? "compat" : "primary";
+}
+
 /** The A2A-Version a call names (header, or query parameter), if any. */
-function versionHeader(primary: A2AService, ctx: CallContext): string | undefined {
-  return requestedVersion(primary.profile.versionHeader ?? "A2A-Version", ctx.headers, ctx.request?.query);
+function versionHeader(primary: A2AService, headers: CallContext["headers"], query: URLSearchParams | undefined): string | undefined {
+  return requestedVersion(primary.profile.versionHeader ?? "A2A-Version", headers, query);
 }
 
 /** The compat version's A2A service: its own methods and validators, the primary's runtime. */
@@ -160,7 +170,7 @@ export class CompatService extends A2AService {
 
   /** Only compat requests reach this service: a missing A2A-Version (§3.2.6) or the compat version's. */
   override negotiate(ctx: CallContext): void {
-    const header = versionHeader(this.primary, ctx);
+    const header = versionHeader(this.primary, ctx.headers, ctx.request?.query);
     const route = routeByVersion(this.mapping, { header, method: undefined });
     if ("version" in route && route.version === "compat") return;
     const supported = majorMinor(this.mapping.compat);

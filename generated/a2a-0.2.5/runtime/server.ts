@@ -15,7 +15,7 @@ import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject } from "./profile.js";
 import { RestBinding } from "./rest-binding.js";
-import { A2AService, requestedVersion, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
+import { A2AService, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
 import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "./task-runtime.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "./tasks.js";
 
@@ -81,7 +81,13 @@ export interface SecondVersion {
     options: ServiceOptions,
     /** The bindings the primary version is served on: the compat version is served on those it has too. */
     offered: readonly string[],
-  ): { readonly service: A2AService; route(ctx: CallContext, method: string): A2AService | A2AError; readonly bindings: readonly string[] };
+  ): {
+    readonly service: A2AService;
+    route(ctx: CallContext, method: string): A2AService | A2AError;
+    /** Whose HTTP+JSON routes an HTTP request tries first (a path both versions have goes to that one). */
+    restFirst(request: Pick<CoreRequest, "headers" | "query">): "compat" | "primary";
+    readonly bindings: readonly string[];
+  };
 }
 
 /** One interface of the card: the binding's name as the spec spells it and its URL. */
@@ -124,7 +130,7 @@ export class A2AServerCore {
   private readonly rest: RestBinding | undefined;
   /** The compat version's HTTP+JSON binding (ServerOptions.compat), beside `rest`. */
   private readonly compatRest: RestBinding | undefined;
-  private readonly versionHeader: string;
+  private readonly restFirst: ((request: CoreRequest) => "compat" | "primary") | undefined;
   private readonly rpcPath: string;
   private readonly maxBodyBytes: number;
   private readonly bodyTimeoutMs: number;
@@ -182,7 +188,7 @@ export class A2AServerCore {
     // The compat version's HTTP+JSON routes beside the primary's, under the same prefix (0.3's are `/v1/…`).
     const compatRoutes = second?.bindings.includes("HTTP+JSON") ? second.service.binding.httpRoutes : undefined;
     this.compatRest = this.rest && second && compatRoutes ? new RestBinding(second.service, compatRoutes, restOptions) : undefined;
-    this.versionHeader = binding.profile.versionHeader ?? "A2A-Version";
+    this.restFirst = second?.restFirst;
   }
 
   /** The paths this server answers: its JSON-RPC path, its HTTP+JSON routes and the agent card paths. Adapters pass other paths on. */
@@ -257,9 +263,7 @@ export class A2AServerCore {
   private restFor(request: CoreRequest): RestBinding | undefined {
     const compat = this.compatRest;
     if (!compat || !this.rest) return this.rest;
-    const asked = (requestedVersion(this.versionHeader, request.headers, request.query) ?? "").trim();
-    // A missing header or a 0.x version: the compat version's routes first; any other version the primary's.
-    const order = asked === "" || asked.startsWith("0.") ? [compat, this.rest] : [this.rest, compat];
+    const order = this.restFirst?.(request) === "compat" ? [compat, this.rest] : [this.rest, compat];
     return order.find((b) => b.matches(request.path)) ?? order[0];
   }
 }
