@@ -1,5 +1,5 @@
 #!/usr/bin/env node
-import { join, resolve } from "node:path";
+import { resolve } from "node:path";
 import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "./config.js";

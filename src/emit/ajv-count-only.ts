@@ -18,7 +18,7 @@
 const FUNCTION = /function (validate\d+)\(data, [^)]*\)\{(.*?)\1\.errors = vErrors;return errors === 0;\}/g;
 
 export function withoutCountOnlyLists(code: string): string {
-  return code.replace(FUNCTION, (whole, name: string, body: string) => {
+  return code.replace(FUNCTION, (whole, _name: string, body: string) => {
     const rewritten = withoutUnreadMissing(countOnlyRegions(body));
     return rewritten === body ? whole : whole.replace(body, () => rewritten);
   });

@@ -162,7 +162,7 @@ export function emitGrpc(
     files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
   }
   Object.assign(files, emitGrpcBinding(ir, schemaPath, header));
-  files["server/grpc.ts"] = serverModule(ir, header, compatFolder);
+  files["server/grpc.ts"] = serverModule(header, compatFolder);
   return files;
 }
 
@@ -207,7 +207,7 @@ ${shapes ? `  shapes: ${shapes.name},\n` : ""}  proto: ${JSON.stringify(descript
 }
 
 /** server/grpc.ts: serveGrpc and grpcService for the output's core (and the compat version's service beside it). */
-function serverModule(ir: ProtocolIR, header: string, compatFolder: string | undefined): string {
+function serverModule(header: string, compatFolder: string | undefined): string {
   return `${header}
 /**
  * Serves this version's A2A service over gRPC (@grpc/grpc-js must be installed), beside the HTTP adapters:

@@ -27,7 +27,6 @@ export interface HttpAnswer {
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
   readonly bodyUsed: boolean;
-  text(): Promise<string>;
 }
 
 /** How the client authenticates to the agent. */
@@ -187,7 +186,9 @@ class RequestAttempt implements Attempt {
   /** Whether it was the caller or the timeout. */
   #aborted = false;
   #reason: unknown;
-  #hook: { aborted: boolean; reason: unknown } & Pick<AbortHook, "addEventListener" | "removeEventListener"> | undefined;
+  #hook: AbortHook | undefined;
+  /** The hook's reason after a quiet abort (an AbortSignal's default reason), made once when read. */
+  #quietReason: unknown;
   #listeners: (() => void)[] | undefined;
   #timer: ReturnType<typeof setTimeout> | undefined;
   readonly #callerSignal: AbortSignal | undefined;
@@ -216,9 +217,15 @@ class RequestAttempt implements Attempt {
 
   get hook(): AbortHook {
     // Aborted as `signal` is: by the caller, the timeout, or quietly (then with an AbortSignal's default reason).
+    const attempt = this;
     this.#hook ??= {
-      aborted: false,
-      reason: undefined,
+      get aborted(): boolean {
+        return attempt.#ended;
+      },
+      get reason(): unknown {
+        if (!attempt.#ended) return undefined;
+        return attempt.#aborted ? attempt.#reason : (attempt.#quietReason ??= abortError());
+      },
       addEventListener: (_type, listener) => {
         (this.#listeners ??= []).push(listener);
       },
@@ -227,7 +234,6 @@ class RequestAttempt implements Attempt {
         if (at >= 0) this.#listeners?.splice(at, 1);
       },
     };
-    if (this.#ended) this.#endHook();
     return this.#hook;
   }
 
@@ -261,17 +267,9 @@ class RequestAttempt implements Attempt {
       this.#reason = why;
     }
     this.#abortController();
-    if (this.#hook === undefined) return;
-    this.#endHook();
     const listeners = this.#listeners;
     this.#listeners = undefined;
     if (listeners) for (const listener of listeners) listener();
-  }
-
-  #endHook(): void {
-    if (this.#hook === undefined || this.#hook.aborted) return;
-    this.#hook.aborted = true;
-    this.#hook.reason = this.#aborted ? this.#reason : abortError();
   }
 
   #abortController(): void {

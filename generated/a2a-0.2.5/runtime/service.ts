@@ -15,7 +15,7 @@ import { declaredExtensions, extensionActivation } from "./extensions.js";
 import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
 import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
-import { jsonTextOf, lastEventSequence, withJsonText } from "./event-ids.js";
+import { lastEventSequence } from "./event-ids.js";
 import { ExecutionLeaseHeldError, InMemoryStore, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError, type A2AStore, type A2AStoreOfAnyVersion } from "./tasks.js";
 import type { Validator } from "./validation.js";
 import type { WireShapeAdapter } from "./wire-shapes.js";

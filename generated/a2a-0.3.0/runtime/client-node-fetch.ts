@@ -236,11 +236,6 @@ export class NodeAnswer implements HttpAnswer {
     return this.#body === undefined && !this.#used;
   }
 
-  text(): Promise<string> {
-    if (this.#body !== undefined) return new Response(this.#body).text();
-    return this.readWithin(Number.POSITIVE_INFINITY, () => new RangeError("an infinite limit was exceeded"));
-  }
-
   /**
    * The whole body as UTF-8 text (decoded as `Response.text()` decodes it), read from the socket with a
    * running byte count: past `limit` bytes the connection is closed and the promise rejects with
