@@ -120,18 +120,13 @@ function addErrorCall(body: string): string | undefined {
  * schema's. References spelled otherwise are left as they are (their schema is then kept).
  */
 function withSchemaValuesInlined(code: string): string {
-  const declaration = /const (schema\d+) = /g;
   const schemas = new Map<string, unknown>();
-  for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
-    const start = m.index + m[0].length;
-    const end = jsonEnd(code, start);
-    if (end === undefined || code[end] !== ";") continue;
+  for (const { name, valueStart, end } of schemaDeclarations(code)) {
     try {
-      schemas.set(m[1] as string, JSON.parse(code.slice(start, end)));
+      schemas.set(name, JSON.parse(code.slice(valueStart, end - 1)));
     } catch {
       // Not JSON: its references stay.
     }
-    declaration.lastIndex = end + 1;
   }
   if (schemas.size === 0) return code;
   return code.replace(/\b(schema\d+)((?:\.[A-Za-z_$][\w$]*)+)(?![\w$.[(])/g, (whole, name: string, path: string) => {
@@ -143,16 +138,26 @@ function withSchemaValuesInlined(code: string): string {
   });
 }
 
-/** Drops `const schemaN = <JSON>;` declarations whose name the rest of the module never mentions. */
-function dropUnusedSchemas(code: string): string {
+/**
+ * The `const schemaN = <JSON-like value>;` declarations of a standalone module: where each starts, where
+ * its value starts, and the end (after the `;`). A declaration whose value does not end in `;` is skipped.
+ */
+function schemaDeclarations(code: string): Array<{ name: string; start: number; valueStart: number; end: number }> {
   const declaration = /const (schema\d+) = /g;
-  const spans: Array<{ start: number; end: number; name: string }> = [];
+  const found: Array<{ name: string; start: number; valueStart: number; end: number }> = [];
   for (let m = declaration.exec(code); m !== null; m = declaration.exec(code)) {
-    const end = jsonEnd(code, m.index + m[0].length);
+    const valueStart = m.index + m[0].length;
+    const end = jsonEnd(code, valueStart);
     if (end === undefined || code[end] !== ";") continue;
-    spans.push({ start: m.index, end: end + 1, name: m[1] as string });
+    found.push({ name: m[1] as string, start: m.index, valueStart, end: end + 1 });
     declaration.lastIndex = end + 1;
   }
+  return found;
+}
+
+/** Drops `const schemaN = <JSON>;` declarations whose name the rest of the module never mentions. */
+function dropUnusedSchemas(code: string): string {
+  const spans = schemaDeclarations(code);
   if (spans.length === 0) return code;
   // Count the uses outside the declarations themselves.
   const parts: string[] = [];
