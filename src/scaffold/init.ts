@@ -165,6 +165,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
     grpc: transports.includes("grpc"),
     /** A binding other than JSON-RPC: the tests' clients get its transport (the card may list no JSON-RPC). */
     otherTransports: transports.some((t) => t !== "jsonrpc"),
+    /** The client transports of those bindings, as the README and the tests pass them (`restTransport, grpcTransport`), and the compat client's. */
+    clientTransports: clientTransports(transports, ""),
+    compatClientTransports: clientTransports(transports, "Compat"),
     /** More than one binding: the README and the tests show each. */
     multiple: transports.length > 1,
     majorMinor: spec.split(".").slice(0, 2).join("."),
@@ -315,4 +318,13 @@ function defaultCard(name: string, spec: string, properties: readonly string[], 
 
 function sortKeys(record: Record<string, string>): Record<string, string> {
   return Object.fromEntries(Object.entries(record).sort(([a], [b]) => (a < b ? -1 : 1)));
+}
+
+/** The generated client's transport names for the bindings other than JSON-RPC, comma-separated (`suffix`: the compat client's import aliases). */
+function clientTransports(transports: readonly Transport[], suffix: string): string {
+  return transports
+    .filter((t) => t !== "jsonrpc")
+    .sort((a, b) => (a === "rest" ? -1 : b === "rest" ? 1 : 0))
+    .map((t) => `${t}Transport${suffix}`)
+    .join(", ");
 }
