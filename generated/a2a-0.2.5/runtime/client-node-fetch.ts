@@ -246,38 +246,20 @@ export class NodeAnswer implements HttpAnswer {
     if (this.#body === null) return Promise.resolve("");
     if (!this.unread) return Promise.reject(new TypeError("the body was already read"));
     this.#used = true;
-    const res = this.#res;
-    const source = this.#source();
-    const signal = this.#signal;
     return new Promise<string>((resolve, reject) => {
       const chunks: Uint8Array[] = [];
       let count = 0;
-      let open = true;
-      const fail = (error: unknown): void => {
-        if (!open) return;
-        open = false;
-        this.#done();
-        reject(error);
-      };
-      source.on("data", (chunk: Uint8Array) => {
-        if (!open) return;
-        count += chunk.byteLength;
-        if (count > limit) {
-          fail(tooLarge());
-          res.destroy();
-          return;
-        }
-        chunks.push(chunk);
+      const body = this.#listen({
+        data: (chunk) => {
+          count += chunk.byteLength;
+          if (count <= limit) return void chunks.push(chunk);
+          body.close();
+          reject(tooLarge());
+          this.#res.destroy();
+        },
+        end: () => resolve(UTF8.decode(joined(chunks, count))),
+        fail: reject,
       });
-      source.on("end", () => {
-        if (!open) return;
-        open = false;
-        this.#done();
-        resolve(UTF8.decode(joined(chunks, count)));
-      });
-      source.on("error", (error: Error) => fail(signal?.aborted ? signal.reason : new TypeError("terminated", { cause: error })));
-      // A socket closed before the end of the body is an error, not a short body.
-      res.on("aborted", () => source.emit("error", new Error("the connection closed before the end of the body")));
     });
   }
 
@@ -294,49 +276,90 @@ export class NodeAnswer implements HttpAnswer {
     return decoded(this.#node, this.#res, this.headers.get("content-encoding"));
   }
 
-  #stream(): ReadableStream<Uint8Array> {
+  /**
+   * Follows the body once, decoded as its content-encoding says: `data` for each chunk, then `end`, or
+   * `fail` with the signal's reason when it was aborted, else a TypeError "terminated" (as fetch's body
+   * reads do; a socket closed before the end of the body is a failure, not a short body). Nothing is
+   * called after the end, a failure or `close()`, and the answer's abort listener goes at the first of them.
+   */
+  #listen(on: BodyHandlers): FollowedBody {
     const res = this.#res;
     const source = this.#source();
     const signal = this.#signal;
-    // Once the stream is closed, errored or cancelled, late socket events must not touch its controller.
     let open = true;
     const close = (): void => {
+      if (!open) return;
       open = false;
-      this.#used = true;
       this.#done();
     };
+    source.on("data", (chunk: Buffer) => {
+      if (open) on.data(chunk);
+    });
+    source.on("end", () => {
+      if (!open) return;
+      close();
+      on.end();
+    });
+    source.on("error", (error: Error) => {
+      if (!open) return;
+      close();
+      on.fail(signal?.aborted ? signal.reason : new TypeError("terminated", { cause: error }));
+    });
+    res.on("aborted", () => source.emit("error", new Error("the connection closed before the end of the body")));
+    return { source, close };
+  }
+
+  #stream(): ReadableStream<Uint8Array> {
+    // Once the stream is closed, errored or cancelled, late socket events must not touch its controller (#listen).
+    let body: FollowedBody | undefined;
+    const used = (): void => {
+      this.#used = true;
+    };
+    const listen = (on: BodyHandlers): FollowedBody => this.#listen(on);
+    const res = this.#res;
     return new ReadableStream<Uint8Array>(
       {
         start(controller) {
-          source.on("data", (chunk: Buffer) => {
-            if (!open) return;
-            controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
-            if ((controller.desiredSize ?? 1) <= 0) source.pause();
+          body = listen({
+            data: (chunk) => {
+              controller.enqueue(new Uint8Array(chunk.buffer, chunk.byteOffset, chunk.byteLength));
+              if ((controller.desiredSize ?? 1) <= 0) body?.source.pause();
+            },
+            end: () => {
+              used();
+              controller.close();
+            },
+            fail: (error) => {
+              used();
+              controller.error(error);
+            },
           });
-          source.on("end", () => {
-            if (!open) return;
-            close();
-            controller.close();
-          });
-          source.on("error", (error: Error) => {
-            if (!open) return;
-            close();
-            controller.error(signal?.aborted ? signal.reason : new TypeError("terminated", { cause: error }));
-          });
-          // A socket closed before the end of the body is an error, not a short body.
-          res.on("aborted", () => source.emit("error", new Error("the connection closed before the end of the body")));
         },
         pull() {
-          source.resume();
+          body?.source.resume();
         },
         cancel() {
-          close();
+          body?.close();
+          used();
           res.destroy();
         },
       },
       { highWaterMark: BODY_HIGH_WATER_MARK },
     );
   }
+}
+
+/** What NodeAnswer's body reader does with the body's chunks, its end and its failure. */
+interface BodyHandlers {
+  data(chunk: Buffer): void;
+  end(): void;
+  fail(error: unknown): void;
+}
+
+/** A body being followed: its decoded source (to pause and resume) and `close()` (nothing more is handled). */
+interface FollowedBody {
+  readonly source: ReturnType<typeof decoded>;
+  close(): void;
 }
 
 /** The chunks as one byte array (the only chunk itself when there is one). */
