@@ -6,7 +6,8 @@ import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from ".
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
 import { TEST_TOKEN } from "../runtime/server/harness.js";
 import { compatOutput, startCompatAgent, type CompatAgent } from "./agent.js";
-import { rng, type Rng } from "../support/seeded-random.js";
+import { rng } from "../support/seeded-random.js";
+import { mutate, SEEDS_0_3_0 } from "../runtime/grpc/fuzz-seeds.js";
 
 /**
  * Seeded fuzzing of a compat agent's gRPC port (issue 9): 0.3.0's `a2a.v1.A2AService` (the compat service,
@@ -21,16 +22,7 @@ const REQUESTS = 800;
 
 
 const SEEDS: Record<string, Record<string, object>> = {
-  "a2a.v1.A2AService": {
-    SendMessage: { request: { message_id: "m", role: 1, content: [{ text: "task" }, { file: { file_with_uri: "https://x.example/f", mime_type: "text/plain" } }, { data: { data: { fields: { a: { numberValue: 1 } } } } }] }, configuration: { blocking: true, history_length: 2 } },
-    GetTask: { name: "tasks/t-1", history_length: 1 },
-    CancelTask: { name: "tasks/t-1" },
-    CreateTaskPushNotificationConfig: { parent: "tasks/t-1", config_id: "c", config: { push_notification_config: { url: "http://127.0.0.1:9/h", authentication: { schemes: ["Bearer"] } } } },
-    GetTaskPushNotificationConfig: { name: "tasks/t-1/pushNotificationConfigs/c" },
-    ListTaskPushNotificationConfig: { parent: "tasks/t-1" },
-    DeleteTaskPushNotificationConfig: { name: "tasks/t-1/pushNotificationConfigs/c" },
-    GetAgentCard: {},
-  },
+  "a2a.v1.A2AService": SEEDS_0_3_0,
   "lf.a2a.v1.A2AService": {
     SendMessage: { message: { message_id: "m", role: 1, parts: [{ text: "task" }, { data: { structValue: { fields: { a: { numberValue: 1 } } } } }] }, configuration: { history_length: 2 } },
     GetTask: { id: "t-1", history_length: 1 },
@@ -45,25 +37,6 @@ const SEEDS: Record<string, Record<string, object>> = {
 };
 const VERSIONS = [undefined, undefined, "0.3", "1.0", "1.0", "2.0", "garbage"];
 
-function mutate(bytes: Uint8Array, r: Rng): Uint8Array {
-  const out = [...bytes];
-  switch (r.int(5)) {
-    case 0:
-      for (let n = 1 + r.int(3); n > 0 && out.length > 0; n--) out[r.int(out.length)] = r.int(256);
-      break;
-    case 1:
-      out.length = r.int(out.length + 1);
-      break;
-    case 2:
-      out.splice(r.int(out.length + 1), 0, ...Array.from({ length: 1 + r.int(8) }, () => r.int(256)));
-      break;
-    case 3:
-      return Uint8Array.from({ length: r.int(64) }, () => r.int(256));
-    default:
-      break;
-  }
-  return Uint8Array.from(out);
-}
 
 describe("gRPC fuzzing of a compat agent (0.3's and 1.0's services on one port)", () => {
   let agent: CompatAgent;

@@ -1,6 +1,5 @@
-import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
-import type { AddressInfo } from "node:net";
-import { afterEach, describe, expect, it } from "vitest";
+import type { ServerResponse } from "node:http";
+import { describe, expect, it } from "vitest";
 import {
   A2AJsonRpcError,
   A2AResponseValidationError,
@@ -12,79 +11,10 @@ import {
   type ResponseChecks,
 } from "../../src/runtime/client.js";
 import { SseParseError } from "../../src/runtime/sse.js";
+import { serve, type Handler } from "./client/servers.js";
 import type { ValidationIssue } from "../../src/runtime/validation.js";
 
 // Network rule: every server here listens on 127.0.0.1 with an ephemeral port, and every request goes there.
-
-interface Received {
-  method: string | undefined;
-  url: string | undefined;
-  headers: IncomingHttpHeaders;
-  body: string;
-  /** The parsed body when it is JSON. */
-  json: Record<string, unknown> | undefined;
-}
-
-type Handler = (req: IncomingMessage, res: ServerResponse, received: Received) => void | Promise<void>;
-
-interface LocalServer {
-  url: string;
-  received: Received[];
-  /** Settles with the response of each request once the server has it (in arrival order). */
-  nextResponse(): Promise<ServerResponse>;
-}
-
-const servers: Server[] = [];
-
-afterEach(async () => {
-  await Promise.all(
-    servers.splice(0).map(
-      (server) =>
-        new Promise<void>((resolve) => {
-          server.closeAllConnections();
-          server.close(() => resolve());
-        }),
-    ),
-  );
-});
-
-async function serve(handler: Handler): Promise<LocalServer> {
-  const received: Received[] = [];
-  const waiting: ((res: ServerResponse) => void)[] = [];
-  const arrived: ServerResponse[] = [];
-  const server = createServer((req, res) => {
-    let body = "";
-    req.setEncoding("utf8");
-    req.on("data", (chunk: string) => (body += chunk));
-    req.on("end", () => {
-      let json: Record<string, unknown> | undefined;
-      try {
-        json = body ? (JSON.parse(body) as Record<string, unknown>) : undefined;
-      } catch {
-        json = undefined;
-      }
-      const entry: Received = { method: req.method, url: req.url, headers: req.headers, body, json };
-      received.push(entry);
-      const waiter = waiting.shift();
-      if (waiter) waiter(res);
-      else arrived.push(res);
-      void Promise.resolve(handler(req, res, entry)).catch((error: unknown) => {
-        res.destroy(error instanceof Error ? error : new Error(String(error)));
-      });
-    });
-  });
-  servers.push(server);
-  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
-  const { port } = server.address() as AddressInfo;
-  return {
-    url: `http://127.0.0.1:${port}`,
-    received,
-    nextResponse: () => {
-      const ready = arrived.shift();
-      return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
-    },
-  };
-}
 
 /** Answers JSON with the given status. */
 function json(res: ServerResponse, status: number, value: unknown): void {
@@ -273,8 +203,7 @@ describe("JsonRpcTransport.call", () => {
   it("throws an A2ATransportError keeping the cause when the agent cannot be reached", async () => {
     const server = await serve(answer(null));
     const url = server.url;
-    const s = servers.pop();
-    await new Promise<void>((resolve) => s?.close(() => resolve()));
+    await server.close();
     const error = await failure(new JsonRpcTransport(url).call("x", {}));
     expect(error).toBeInstanceOf(A2ATransportError);
     expect((error as A2ATransportError).status).toBeUndefined();

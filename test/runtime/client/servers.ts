@@ -18,6 +18,10 @@ export interface StubServer {
   url: string;
   origin: string;
   received: Received[];
+  /** Settles with the response of each request once the server has it (in arrival order). */
+  nextResponse(): Promise<ServerResponse>;
+  /** Stops listening now (an agent that cannot be reached); otherwise the server closes after the test. */
+  close(): Promise<void>;
 }
 
 const servers: Server[] = [];
@@ -36,6 +40,8 @@ afterEach(async () => {
 
 export async function serve(handler: Handler): Promise<StubServer> {
   const received: Received[] = [];
+  const waiting: ((res: ServerResponse) => void)[] = [];
+  const arrived: ServerResponse[] = [];
   const server = createServer((req, res) => {
     let body = "";
     req.setEncoding("utf8");
@@ -49,6 +55,9 @@ export async function serve(handler: Handler): Promise<StubServer> {
       }
       const entry: Received = { method: req.method, url: req.url, headers: req.headers, body, json };
       received.push(entry);
+      const waiter = waiting.shift();
+      if (waiter) waiter(res);
+      else arrived.push(res);
       void Promise.resolve(handler(req, res, entry)).catch((error: unknown) => res.destroy(error instanceof Error ? error : new Error(String(error))));
     });
   });
@@ -56,7 +65,19 @@ export async function serve(handler: Handler): Promise<StubServer> {
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
   const { port } = server.address() as AddressInfo;
   const url = `http://127.0.0.1:${port}`;
-  return { url, origin: url, received };
+  return {
+    url,
+    origin: url,
+    received,
+    nextResponse: () => {
+      const ready = arrived.shift();
+      return ready ? Promise.resolve(ready) : new Promise((resolve) => waiting.push(resolve));
+    },
+    close: () => {
+      servers.splice(servers.indexOf(server), 1);
+      return new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
 }
 
 export function json(res: ServerResponse, status: number, value: unknown, headers: Record<string, string> = {}): void {

@@ -39,7 +39,7 @@ const errorInfo = (reason: string, metadata: Record<string, string>) => [
 ];
 
 /** The params definition of each 1.0.1 method (its request message). */
-const REQUEST_TYPES: Record<string, string> = {
+export const REQUEST_TYPES: Record<string, string> = {
   SendMessage: "SendMessageRequest",
   SendStreamingMessage: "SendMessageRequest",
   GetTask: "GetTaskRequest",

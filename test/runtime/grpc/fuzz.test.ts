@@ -12,6 +12,7 @@ import { SCHEMA_DIR } from "../../helpers.js";
 import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
 import { binding101, FakeService, withGrpcInterface } from "./fixture.js";
 import { rng } from "../../support/seeded-random.js";
+import { mutate, SEEDS_0_3_0 } from "./fuzz-seeds.js";
 
 /**
  * Seeded fuzzing of the gRPC binding: valid requests of every unary rpc with their bytes mutated (flipped,
@@ -85,25 +86,6 @@ function encode(rpc: string, value: object): Uint8Array {
   return type.encode(type.fromObject(value)).finish();
 }
 
-function mutate(bytes: Uint8Array, r: ReturnType<typeof rng>): Uint8Array {
-  const out = [...bytes];
-  switch (r.int(5)) {
-    case 0: // flip a few bytes
-      for (let n = 1 + r.int(3); n > 0 && out.length > 0; n--) out[r.int(out.length)] = r.int(256);
-      break;
-    case 1: // truncate
-      out.length = r.int(out.length + 1);
-      break;
-    case 2: // splice random bytes in
-      out.splice(r.int(out.length + 1), 0, ...Array.from({ length: 1 + r.int(8) }, () => r.int(256)));
-      break;
-    case 3: // all random
-      return Uint8Array.from({ length: r.int(64) }, () => r.int(256));
-    default: // unchanged: the valid request
-      break;
-  }
-  return Uint8Array.from(out);
-}
 
 function client_call(rpc: string, bytes: Uint8Array): Promise<{ error?: grpc.ServiceError }> {
   const md = new grpc.Metadata();
@@ -116,16 +98,6 @@ function client_call(rpc: string, bytes: Uint8Array): Promise<{ error?: grpc.Ser
 }
 
 describe("gRPC binding fuzzing, 0.3.0 in front of the real server core", () => {
-  const SEEDS_030: Record<string, object> = {
-    SendMessage: { request: { message_id: "m", role: 1, content: [{ text: "task" }, { file: { file_with_uri: "https://x.example/f", mime_type: "text/plain" } }, { data: { data: { fields: { a: { numberValue: 1 } } } } }] }, configuration: { blocking: true, history_length: 2 } },
-    GetTask: { name: "tasks/t-1", history_length: 1 },
-    CancelTask: { name: "tasks/t-1" },
-    CreateTaskPushNotificationConfig: { parent: "tasks/t-1", config_id: "c", config: { push_notification_config: { url: "http://127.0.0.1:9/h", authentication: { schemes: ["Bearer"] } } } },
-    GetTaskPushNotificationConfig: { name: "tasks/t-1/pushNotificationConfigs/c" },
-    ListTaskPushNotificationConfig: { parent: "tasks/t-1" },
-    DeleteTaskPushNotificationConfig: { name: "tasks/t-1/pushNotificationConfigs/c" },
-    GetAgentCard: {},
-  };
 
   it("1,000 mutated 0.3.0 requests: no crash, no adapter failure leaking as a message", async () => {
     const m = await modules("0.3.0");
@@ -154,12 +126,12 @@ describe("gRPC binding fuzzing, 0.3.0 in front of the real server core", () => {
       new Promise<grpc.ServiceError | null>((resolve) => c.makeUnaryRequest(`/a2a.v1.A2AService/${rpc}`, (b: Uint8Array) => Buffer.from(b), (b: Buffer) => b, bytes, authorized.clone(), { deadline: Date.now() + 10_000 }, (e) => resolve(e)));
     try {
       const r = rng(SEED + 30);
-      const rpcs = Object.keys(SEEDS_030);
+      const rpcs = Object.keys(SEEDS_0_3_0);
       let ok = 0;
       for (let i = 0; i < 1_000; i++) {
         const rpc = rpcs[r.int(rpcs.length)] as string;
         const type = root.rpcs.get(rpc)?.requestType as protobuf.Type;
-        const error = await callRaw(rpc, mutate(type.encode(type.fromObject(SEEDS_030[rpc] as object)).finish(), r));
+        const error = await callRaw(rpc, mutate(type.encode(type.fromObject(SEEDS_0_3_0[rpc] as object)).finish(), r));
         if (!error) ok++;
         else {
           expect([grpc.status.INTERNAL, grpc.status.UNKNOWN], `seed ${SEED + 30} request ${i} (${rpc}): ${error.details}`).not.toContain(error.code);

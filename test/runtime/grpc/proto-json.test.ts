@@ -8,7 +8,7 @@ import { messageFromJson, messageToJson, ProtoJsonError } from "../../../src/run
 import { codeOfStatus, ERROR_STATUS, GRPC_STATUS, statusOfError } from "../../../src/runtime/grpc/status.js";
 import { corpusRows, readCorpusDocument } from "../../support/corpus.js";
 import { generatedValidators, SCHEMA_DIR } from "../../helpers.js";
-import { binding101 } from "./fixture.js";
+import { binding101, REQUEST_TYPES } from "./fixture.js";
 
 /**
  * ProtoJSON (schema/specification-1.0.1.md §5.5-5.6: camelCase, enum names, ISO 8601 UTC timestamps) ⇄
@@ -30,24 +30,11 @@ beforeAll(async () => {
 describe("ProtoJSON ⇄ protobuf", () => {
   it("every valid 1.0 request and agent card of the real-world corpus crosses the wire and stays valid", async () => {
     const validators = await generatedValidators("1.0.1");
-    const requestTypes: Record<string, string> = {
-      SendMessage: "SendMessageRequest",
-      SendStreamingMessage: "SendMessageRequest",
-      GetTask: "GetTaskRequest",
-      ListTasks: "ListTasksRequest",
-      CancelTask: "CancelTaskRequest",
-      SubscribeToTask: "SubscribeToTaskRequest",
-      CreateTaskPushNotificationConfig: "TaskPushNotificationConfig",
-      GetTaskPushNotificationConfig: "GetTaskPushNotificationConfigRequest",
-      ListTaskPushNotificationConfigs: "ListTaskPushNotificationConfigsRequest",
-      DeleteTaskPushNotificationConfig: "DeleteTaskPushNotificationConfigRequest",
-      GetExtendedAgentCard: "GetExtendedAgentCardRequest",
-    };
     const checked: string[] = [];
     const refused: string[] = [];
     for (const row of corpusRows().filter((r) => r.version === "1.0")) {
       const document = readCorpusDocument(row.file) as { params?: unknown };
-      const definition = row.role === "card" ? "AgentCard" : row.role === "request" ? requestTypes[row.method] : undefined;
+      const definition = row.role === "card" ? "AgentCard" : row.role === "request" ? REQUEST_TYPES[row.method] : undefined;
       const value = row.role === "card" ? document : document.params ?? {};
       if (!definition || !validators[definition]?.(value)) continue;
       // A card is an answer: the server leaves out fields the proto does not have (such as 0.3's protocolVersion).
