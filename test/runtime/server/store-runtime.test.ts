@@ -129,7 +129,8 @@ describe("one execution per task on a store with latency (issue 16 item 2)", () 
 
 for (const engine of engines) {
   describe(`two instances on the ${engine.name} store`, () => {
-    async function pair(options: Json = {}) {
+    /** Two instances' stores over one fresh namespace (one store for the in-memory engine), closed and dropped after the test. */
+    async function twoStores() {
       const ns = freshNamespace();
       const storeA = await engine.open(ns);
       const storeB = await engine.open(ns);
@@ -138,6 +139,11 @@ for (const engine of engines) {
         await storeA.close();
         await engine.drop(ns);
       });
+      return { storeA, storeB };
+    }
+
+    async function pair(options: Json = {}) {
+      const { storeA, storeB } = await twoStores();
       const stats = { running: 0, maxRunning: 0, aborted: [] as string[] };
       const a = await server(storeA, stats, { instanceId: "A", ...options });
       const b = await server(storeB, stats, { instanceId: "B", ...options });
@@ -241,14 +247,7 @@ for (const engine of engines) {
     });
 
     it("fails the task of an instance that died holding its lease, and its subscribers get that terminal event", async () => {
-      const ns = freshNamespace();
-      const storeA = await engine.open(ns);
-      const storeB = await engine.open(ns);
-      cleanup.push(async () => {
-        if (storeA !== storeB) await storeB.close();
-        await storeA.close();
-        await engine.drop(ns);
-      });
+      const { storeA, storeB } = await twoStores();
       const stats = { running: 0, maxRunning: 0, aborted: [] as string[] };
       const dying = killable(storeA);
       const a = await server(dying.store, stats, { instanceId: "A", leaseMs: 500 });
