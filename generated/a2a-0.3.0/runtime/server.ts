@@ -134,6 +134,8 @@ export class A2AServerCore {
   private readonly rpcPath: string;
   private readonly maxBodyBytes: number;
   private readonly bodyTimeoutMs: number;
+  /** The body limits the adapters read a request under. */
+  readonly limits: { readonly maxBodyBytes: number; readonly bodyTimeoutMs: number };
   private readonly logger: ServerLogger;
   /** The agent card paths answered (the version's, and the other well-known spellings). */
   private readonly cardPaths: ReadonlySet<string>;
@@ -152,6 +154,8 @@ export class A2AServerCore {
     this.pushConfigs = this.service.runtime.pushConfigs;
     this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
     this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
+    // One object (the adapters read it on every request); frozen, so that no reader changes another's limits.
+    this.limits = Object.freeze({ maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs });
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
     const heartbeatMs = options.heartbeatMs ?? 15_000;
     this.cardCache = options.cardCache;
@@ -197,13 +201,6 @@ export class A2AServerCore {
   }
 
   /** The body limits the adapters read under: size in bytes, time in ms (0 = none). */
-  get limits(): { readonly maxBodyBytes: number; readonly bodyTimeoutMs: number } {
-    // One object (the adapters read it on every request); frozen, so that no reader changes another's limits.
-    return (this.limitsObject ??= Object.freeze({ maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs }));
-  }
-
-  private limitsObject: { readonly maxBodyBytes: number; readonly bodyTimeoutMs: number } | undefined;
-
   /** Stops executions, waits for pending push notifications; the adapters close their sockets. */
   close(): Promise<void> {
     return this.service.close();
