@@ -1,7 +1,7 @@
 // Server throughput benchmark: the generated A2A 0.3.0 server (node:http, Express, Fastify and Hono
 // adapters) against a bare node:http JSON echo (the upper bound) and @a2a-js/sdk's Express server.
 //
-//   node bench/server.bench.mjs [--duration 5] [--warmup 1] [--connections 50] [--targets node,express,…]
+//   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--connections 50] [--targets node,express,…]
 //                               [--sse-events 1000] [--sse-streams 4] [--sse-duration 2]
 //                               [--rss-tasks 50000] [--rss-targets node,sdk] [--only throughput,sse,rss|none]
 //                               [--profile node:task,node:sse] [--no-write]
@@ -48,6 +48,7 @@ function parseArgs(argv) {
   const o = {
     duration: 5,
     warmup: 1,
+    rounds: 3,
     connections: 50,
     targets: ["bare", "bare-express", "bare-hono", ...ADAPTERS, "sdk"],
     sseEvents: 1000,
@@ -70,6 +71,7 @@ function parseArgs(argv) {
     const name = a.split("=")[0];
     if (name === "--duration") o.duration = Number(value());
     else if (name === "--warmup") o.warmup = Number(value());
+    else if (name === "--rounds") o.rounds = Number(value());
     else if (name === "--connections") o.connections = Number(value());
     else if (name === "--targets") o.targets = list(value());
     else if (name === "--sse-events") o.sseEvents = Number(value());
@@ -85,6 +87,7 @@ function parseArgs(argv) {
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
+  if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error(`--rounds: expected a positive integer, got ${o.rounds}`);
   for (const t of [...o.targets, ...o.rssTargets]) if (!LABEL[t]) throw new Error(`unknown target ${t} (one of ${Object.keys(LABEL).join(", ")})`);
   return o;
 }
@@ -373,6 +376,8 @@ const fmt = {
   pct: (n) => (n === undefined ? "—" : `${n.toFixed(0)} %`),
   mib: (n) => (n === undefined ? "—" : `${(n / 1024 / 1024).toFixed(0)} MiB`),
   x: (n) => (n === undefined ? "—" : `${n.toFixed(2)}×`),
+  /** The lowest and highest rate of a row's rounds ("—" for a single round). */
+  range: (rates) => (rates === undefined || rates.length < 2 ? "—" : `${fmt.int(Math.min(...rates))}–${fmt.int(Math.max(...rates))}`),
 };
 
 function table(headers, rows, align) {
@@ -410,7 +415,7 @@ async function main() {
   const load0 = loadavg()[0];
   const wall0 = performance.now();
   const m = machine();
-  console.log(`server benchmark — A2A ${SPEC}, 127.0.0.1, ${o.connections} connections, ${o.warmup} s warm-up + ${o.duration} s per run`);
+  console.log(`server benchmark — A2A ${SPEC}, 127.0.0.1, ${o.connections} connections, ${o.warmup} s warm-up + ${o.duration} s per run, ${o.rounds} round${o.rounds === 1 ? "" : "s"}`);
   console.log(`machine: ${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, ${m.os}, node ${m.node}; load ${load0.toFixed(2)}`);
   console.log(
     `versions: a2a-codegen ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}, @a2a-js/sdk ${version("@a2a-js/sdk")}, express ${version("express")}, fastify ${version("fastify")}, hono ${version("hono")}, @hono/node-server ${version("@hono/node-server")}, autocannon ${version("autocannon")}`,
@@ -433,51 +438,68 @@ async function main() {
     }
   };
 
-  // 1. + 2. message/send throughput
-  let retries = 3; // re-measurements of contended runs, at most (the run stays under ~3 minutes)
-  if (o.only.includes("throughput")) {
-    for (const payload of ["hello", "task"]) {
-      for (const target of o.targets) {
-        process.stdout.write(`  ${payload.padEnd(5)} ${LABEL[target].padEnd(24)} `);
-        try {
-          let row = await withServer(target, {}, (server) => throughput(server, payload, o));
-          if (row.otherCpu >= CONTENDED && retries > 0) {
-            retries--;
-            // Another process took CPU during the run (a shared machine): measure once more, keep the cleaner run.
-            process.stdout.write(`(others used ${fmt.pct(row.otherCpu)} of a core: again) `);
-            const again = await withServer(target, {}, (server) => throughput(server, payload, o));
-            row = { ...(again.otherCpu < row.otherCpu ? again : row), retried: true };
+  // 1. + 2. message/send throughput, then 3. SSE events/s: `rounds` rounds, the targets interleaved (their
+  // order rotates from round to round), so that a slow spell of a shared machine falls on every target
+  // alike; each row is the target's median round.
+  let retries = 3; // re-measurements of contended runs, at most
+  const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
+  const samples = new Map();
+  const sample = (key, row) => (samples.has(key) ? samples.get(key) : samples.set(key, []).get(key)).push(row);
+  for (let round = 0; round < o.rounds; round++) {
+    if (o.rounds > 1 && (o.only.includes("throughput") || o.only.includes("sse"))) console.log(`round ${round + 1} of ${o.rounds}`);
+    if (o.only.includes("throughput")) {
+      for (const payload of ["hello", "task"]) {
+        for (const target of rotate(o.targets, round)) {
+          process.stdout.write(`  ${payload.padEnd(5)} ${LABEL[target].padEnd(24)} `);
+          try {
+            let row = await withServer(target, {}, (server) => throughput(server, payload, o));
+            if (row.otherCpu >= CONTENDED && retries > 0) {
+              retries--;
+              // Another process took CPU during the run (a shared machine): measure once more, keep the cleaner run.
+              process.stdout.write(`(others used ${fmt.pct(row.otherCpu)} of a core: again) `);
+              const again = await withServer(target, {}, (server) => throughput(server, payload, o));
+              row = { ...(again.otherCpu < row.otherCpu ? again : row), retried: true };
+            }
+            sample(`${payload}:${target}`, row);
+            console.log(`${fmt.int(row.reqPerSec).padStart(7)} req/s  p50 ${fmt.ms(row.p50)}  p99 ${fmt.ms(row.p99)}${row.non2xx || row.errors || row.timeouts ? `  (${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts)` : ""}`);
+          } catch (error) {
+            failed = true;
+            sample(`${payload}:${target}`, { target, payload, error: String(error.message ?? error) });
+            console.log(`— ${error.message ?? error}`);
           }
-          results.throughput.push(row);
-          console.log(`${fmt.int(row.reqPerSec).padStart(7)} req/s  p50 ${fmt.ms(row.p50)}  p99 ${fmt.ms(row.p99)}${row.non2xx || row.errors || row.timeouts ? `  (${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts)` : ""}`);
+        }
+      }
+    }
+    if (o.only.includes("sse")) {
+      // The framework echoes have no streaming route: the SSE rows compare with the bare node:http stream.
+      for (const target of rotate(o.targets.filter((t) => !BARE_FRAMEWORK[t]), round)) {
+        process.stdout.write(`  sse   ${LABEL[target].padEnd(24)} `);
+        try {
+          const row = await withServer(target, { burst: o.sseEvents }, async (server) => {
+            await sseRun(server, { streams: o.sseStreams, seconds: Math.min(0.5, o.sseDuration), events: o.sseEvents });
+            return sseRun(server, { streams: o.sseStreams, seconds: o.sseDuration, events: o.sseEvents });
+          });
+          sample(`sse:${target}`, row);
+          console.log(`${fmt.int(row.eventsPerSec).padStart(7)} events/s  (${row.streams} streams)${row.unexpectedCounts ? `  ${row.unexpectedCounts} streams with an unexpected event count` : ""}`);
         } catch (error) {
           failed = true;
-          results.throughput.push({ target, payload, error: String(error.message ?? error) });
+          sample(`sse:${target}`, { target, error: String(error.message ?? error) });
           console.log(`— ${error.message ?? error}`);
         }
       }
     }
   }
-
-  // 3. SSE events/s
-  if (o.only.includes("sse")) {
-    // The framework echoes have no streaming route: the SSE rows compare with the bare node:http stream.
-    for (const target of o.targets.filter((t) => !BARE_FRAMEWORK[t])) {
-      process.stdout.write(`  sse   ${LABEL[target].padEnd(24)} `);
-      try {
-        const row = await withServer(target, { burst: o.sseEvents }, async (server) => {
-          await sseRun(server, { streams: o.sseStreams, seconds: Math.min(0.5, o.sseDuration), events: o.sseEvents });
-          return sseRun(server, { streams: o.sseStreams, seconds: o.sseDuration, events: o.sseEvents });
-        });
-        results.sse.push(row);
-        console.log(`${fmt.int(row.eventsPerSec).padStart(7)} events/s  (${row.streams} streams)${row.unexpectedCounts ? `  ${row.unexpectedCounts} streams with an unexpected event count` : ""}`);
-      } catch (error) {
-        failed = true;
-        results.sse.push({ target, error: String(error.message ?? error) });
-        console.log(`— ${error.message ?? error}`);
-      }
-    }
+  // Each row: the median round (by req/s, or events/s), with the lowest and highest of its rounds beside it.
+  const medianRow = (rows, rate) => {
+    const ok = rows.filter((r) => !r.error);
+    if (ok.length < rows.length) return rows.find((r) => r.error);
+    const sorted = [...ok].sort((a, b) => a[rate] - b[rate]);
+    return { ...sorted[Math.floor((sorted.length - 1) / 2)], rounds: sorted.map((r) => r[rate]) };
+  };
+  for (const payload of ["hello", "task"]) {
+    for (const target of o.targets) if (samples.has(`${payload}:${target}`)) results.throughput.push(medianRow(samples.get(`${payload}:${target}`), "reqPerSec"));
   }
+  for (const target of o.targets) if (samples.has(`sse:${target}`)) results.sse.push(medianRow(samples.get(`sse:${target}`), "eventsPerSec"));
 
   // 4. RSS after N completed tasks
   if (o.only.includes("rss")) {
@@ -515,9 +537,10 @@ async function main() {
   }
 
   // Tables
+  const roundsNote = o.rounds === 1 ? "one round" : `the median of ${o.rounds} rounds, lowest–highest under "rounds"`;
   const get = (target, payload) => results.throughput.find((r) => r.target === target && r.payload === payload && !r.error);
   if (results.throughput.length) {
-    console.log("\nmessage/send throughput (each server alone in its child process, autocannon in the parent):\n");
+    console.log(`\nmessage/send throughput (each server alone in its child process, autocannon in the parent; ${roundsNote}):\n`);
     const rows = [];
     for (const payload of ["hello", "task"]) {
       const sdk = get("sdk", payload);
@@ -525,13 +548,14 @@ async function main() {
         const bare = get(BARE_OF[target] ?? "bare", payload);
         const r = get(target, payload);
         if (!r) {
-          rows.push([payload === "hello" ? "hello (direct reply)" : "task (lifecycle)", LABEL[target], "—", "—", "—", "—", "—", "—", "—", "—", "—", "—"]);
+          rows.push([payload === "hello" ? "hello (direct reply)" : "task (lifecycle)", LABEL[target], "—", "—", "—", "—", "—", "—", "—", "—", "—", "—", "—"]);
           continue;
         }
         rows.push([
           payload === "hello" ? "hello (direct reply)" : "task (lifecycle)",
           LABEL[target],
           `${fmt.int(r.reqPerSec)}${r.loadGenCpu >= SATURATED ? "*" : ""}${r.otherCpu >= CONTENDED ? "!" : ""}`,
+          fmt.range(r.rounds),
           fmt.ms(r.p50),
           fmt.ms(r.p99),
           bare ? fmt.pct((100 * r.reqPerSec) / bare.reqPerSec) : "—",
@@ -544,7 +568,7 @@ async function main() {
         ]);
       }
     }
-    console.log(table(["payload", "server", "req/s", "p50", "p99", "% of its bare", "× SDK", "srv CPU", "CPU/req", "gen CPU", "others", "bad"], rows, ["l", "l"]));
+    console.log(table(["payload", "server", "req/s", "rounds", "p50", "p99", "% of its bare", "× SDK", "srv CPU", "CPU/req", "gen CPU", "others", "bad"], rows, ["l", "l"]));
     console.log(
       `\nsrv CPU: the server process's CPU time / wall time (GC threads count too); CPU/req: its CPU time per answered request;` +
         `\ngen CPU: the load generator's (this process); others: CPU used by other processes on the machine during the run.` +
@@ -558,14 +582,15 @@ async function main() {
     );
   }
   if (results.sse.length) {
-    console.log(`\nSSE: message/stream, ${o.sseStreams} concurrent streams of ${o.sseEvents} artifact chunks (+ task, working, completed), ${o.sseDuration} s:\n`);
+    console.log(`\nSSE: message/stream, ${o.sseStreams} concurrent streams of ${o.sseEvents} artifact chunks (+ task, working, completed), ${o.sseDuration} s; ${roundsNote}:\n`);
     const bare = results.sse.find((r) => r.target === "bare" && !r.error);
     const rows = results.sse.map((r) =>
       r.error
-        ? [LABEL[r.target], "—", "—", "—", "—", "—", "—"]
+        ? [LABEL[r.target], "—", "—", "—", "—", "—", "—", "—"]
         : [
             LABEL[r.target],
             fmt.int(r.eventsPerSec),
+            fmt.range(r.rounds),
             fmt.int(r.streams),
             fmt.ms(r.streamMsP50),
             bare ? fmt.pct((100 * r.eventsPerSec) / bare.eventsPerSec) : "—",
@@ -573,7 +598,7 @@ async function main() {
             `${r.serverCpuUsPerEvent.toFixed(1)} µs`,
           ],
     );
-    console.log(table(["server", "events/s", "streams", "stream p50", "% of bare", "srv CPU", "CPU/event"], rows, ["l"]));
+    console.log(table(["server", "events/s", "rounds", "streams", "stream p50", "% of bare", "srv CPU", "CPU/event"], rows, ["l"]));
   }
   if (results.rss.length) {
     console.log(`\nmemory after ${fmt.int(o.rssTasks)} completed tasks (message/send "task", ${o.connections} connections):\n`);
