@@ -93,15 +93,29 @@ export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
  * aborts when the client goes away (read lazily: an adapter makes it only when something asks).
  */
 export function httpCallContext(request: CoreRequest, binding: string, authenticated?: { principal: unknown }): CallContext {
-  return {
-    headers: request.headers,
-    binding,
-    request,
-    get signal(): AbortSignal {
-      return request.signal ?? NEVER_ABORTED;
-    },
-    ...(authenticated ? { authenticated } : {}),
-  };
+  return new HttpCallContext(request, binding, authenticated);
+}
+
+/**
+ * A class, not an object literal with a getter: V8 gives each such literal a hidden class of its own, in
+ * the old generation, which keeps the request's objects alive through young-generation collections.
+ */
+class HttpCallContext implements CallContext {
+  readonly headers: CoreRequest["headers"];
+  readonly binding: string;
+  readonly request: CoreRequest;
+  readonly authenticated?: { readonly principal: unknown };
+
+  constructor(request: CoreRequest, binding: string, authenticated: { principal: unknown } | undefined) {
+    this.headers = request.headers;
+    this.binding = binding;
+    this.request = request;
+    if (authenticated) this.authenticated = authenticated;
+  }
+
+  get signal(): AbortSignal {
+    return this.request.signal ?? NEVER_ABORTED;
+  }
 }
 
 export function jsonResponse(status: number, body: unknown, headers: Record<string, string> = {}, contentType = "application/json"): CoreResponse {
