@@ -265,6 +265,22 @@ export function newId(): string {
   return globalThis.crypto.randomUUID();
 }
 
+let isoMs = Number.NaN;
+let isoText = "";
+
+/**
+ * The time now as `Date.prototype.toISOString` writes it. Formatted once per millisecond: a turn writes
+ * two or three statuses within one (formatting costs about half a microsecond a status otherwise).
+ */
+export function isoNow(): string {
+  const now = Date.now();
+  if (now !== isoMs) {
+    isoText = new Date(now).toISOString();
+    isoMs = now;
+  }
+  return isoText;
+}
+
 export interface SendRequestParts {
   message: JsonObject;
   /** The task the message continues: the message's taskId, or (0.1.0) the params' client-chosen id. */
@@ -452,7 +468,7 @@ export class ProtocolShapes {
   private readonly roleValues = new Map<string, string>();
 
   status(state: string, message?: JsonObject): JsonObject {
-    const s: JsonObject = { state: this.stateValue(state), timestamp: new Date().toISOString() };
+    const s: JsonObject = { state: this.stateValue(state), timestamp: isoNow() };
     if (message !== undefined) s["message"] = message;
     return s;
   }
