@@ -91,20 +91,27 @@ export async function* parseSse(
   let unwatch = (): void => {};
   try {
     if (signal?.aborted) throw abortedError(signal);
-    let aborted: Promise<never> | undefined;
+    // An abort fails the read in progress. Not a race of each read against one promise that lives as long
+    // as the stream: every race adds a reaction to that promise, kept until it settles (memory that grows
+    // with each chunk of a long stream).
+    let failRead: ((error: unknown) => void) | undefined;
     if (signal) {
-      aborted = new Promise<never>((_, reject) => {
-        const onAbort = (): void => {
-          void source.close(); // stop the transfer now, even if the consumer is not pulling
-          reject(abortedError(signal));
-        };
-        signal.addEventListener("abort", onAbort, { once: true });
-        unwatch = () => signal.removeEventListener("abort", onAbort);
-      });
-      aborted.catch(() => {}); // observed by the race below; never an unhandled rejection
+      const onAbort = (): void => {
+        void source.close(); // stop the transfer now, even if the consumer is not pulling
+        failRead?.(abortedError(signal));
+      };
+      signal.addEventListener("abort", onAbort, { once: true });
+      unwatch = () => signal.removeEventListener("abort", onAbort);
     }
     for (;;) {
-      const chunk = await (aborted ? Promise.race([source.next(), aborted]) : source.next());
+      if (signal?.aborted) throw abortedError(signal);
+      const chunk = signal
+        ? await new Promise<IteratorResult<Uint8Array | string>>((resolve, reject) => {
+            failRead = reject;
+            source.next().then(resolve, reject);
+          })
+        : await source.next();
+      failRead = undefined;
       if (chunk.done) return;
       for (const event of parser.feed(chunk.value)) {
         yield event;

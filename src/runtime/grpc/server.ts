@@ -294,14 +294,23 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
   return (call) => {
     const abort = new AbortController();
     let iterator: AsyncIterator<unknown> | undefined;
-    const gone = new Promise<void>((resolve) => {
-      const leave = () => {
-        abort.abort();
-        resolve();
-      };
-      call.on("cancelled", leave);
-      call.on("close", leave);
-    });
+    // The wait in progress (the next event, or the drain of a full buffer) ends when the client goes away.
+    // Not a race of each wait against one promise that lives as long as the call: every race adds a
+    // reaction to that promise, kept until the call ends (memory that grows with each event of a long stream).
+    let wakeUp: (() => void) | undefined;
+    const leave = () => {
+      abort.abort();
+      wakeUp?.();
+    };
+    call.on("cancelled", leave);
+    call.on("close", leave);
+    /** Resolves with what `start` gives, or undefined as soon as the client is gone. */
+    const untilGone = <T>(start: (resolve: (value: T) => void, reject: (error: unknown) => void) => void): Promise<T | undefined> =>
+      new Promise<T | undefined>((resolve, reject) => {
+        if (abort.signal.aborted) return resolve(undefined);
+        wakeUp = () => resolve(undefined);
+        start(resolve, reject);
+      });
     void (async () => {
       let params: unknown;
       try {
@@ -317,10 +326,15 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
         // The stream is accepted: the headers go now (a quiet subscription is not a silent call).
         if (!abort.signal.aborted) call.sendMetadata(responseMetadata(service, context) ?? new grpc.Metadata());
         while (!abort.signal.aborted) {
-          const next = await Promise.race([iterator.next(), gone.then(() => undefined)]);
+          const source = iterator;
+          const next = await untilGone<IteratorResult<unknown>>((resolve, reject) => void source.next().then(resolve, reject));
+          wakeUp = undefined;
           if (next === undefined || next.done) break;
           const bytes = encodeResult(binding, rpc, next.value);
-          if (!call.write(bytes)) await Promise.race([new Promise((resolve) => call.once("drain", resolve)), gone]);
+          if (!call.write(bytes)) {
+            await untilGone<void>((resolve) => call.once("drain", () => resolve()));
+            wakeUp = undefined;
+          }
         }
         if (!abort.signal.aborted) call.end();
       } catch (error) {
