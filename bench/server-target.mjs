@@ -4,7 +4,9 @@
 //
 // <target>: node | express | fastify | hono (the generated A2A 0.3.0 server with that adapter),
 // bare (a plain node:http JSON echo, the upper bound), bare-express / bare-hono (the framework's own
-// minimal JSON echo route: the upper bound of an adapter on that framework) or sdk (@a2a-js/sdk's Express server).
+// minimal JSON echo route: the upper bound of an adapter on that framework), floor-node / floor-fastify
+// (the generated adapter over a stub core that only parses and answers: the adapter's own cost) or sdk
+// (@a2a-js/sdk's Express server).
 // <build-dir>: the generated/a2a-0.3.0 folder compiled to JavaScript by the parent.
 //
 // Every target behaves like test/runtime/server/harness.ts's test agent for the texts the bench sends:
@@ -228,8 +230,40 @@ async function bareFramework(name) {
   return new Promise((resolve) => serve({ fetch: app.fetch, port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
 }
 
+/**
+ * The floor of an adapter: the generated node:http or Fastify adapter (its body reading under the limit,
+ * its response writing) over a stub core that only JSON.parses the body and answers the bare echo's
+ * JSON.stringify'd answer. What the adapter costs before any A2A work (envelope checks, validation, the
+ * task runtime): the most an A2A server on that adapter can reach.
+ */
+function stubCore() {
+  const decoder = new TextDecoder();
+  return {
+    limits: Object.freeze({ maxBodyBytes: 10 * 1024 * 1024, bodyTimeoutMs: 30_000 }),
+    handles: (path) => path === "/a2a",
+    async handle(request) {
+      const body = request.body;
+      const rpc = JSON.parse(typeof body === "string" ? body : decoder.decode(body));
+      return { kind: "json", status: 200, headers: { "content-type": "application/json" }, body: JSON.stringify(bareAnswer(rpc)) };
+    },
+    async close() {},
+  };
+}
+
 async function start() {
   if (target === "bare") return listen(bareServer());
+  if (target === "floor-node") {
+    const { createNodeServer } = await load("server/node.js");
+    return listen(createNodeServer(stubCore()));
+  }
+  if (target === "floor-fastify") {
+    const { a2aFastifyPlugin } = await load("server/fastify.js");
+    const Fastify = (await import("fastify")).default;
+    const app = Fastify({ logger: false });
+    await app.register(a2aFastifyPlugin(stubCore()));
+    await app.listen({ port: 0, host: "127.0.0.1" });
+    return app.server.address().port;
+  }
   if (target === "bare-express") return bareFramework("express");
   if (target === "bare-hono") return bareFramework("hono");
   if (target === "sdk") {

@@ -29,11 +29,17 @@ const RESULTS = join(ROOT, "bench", "results", "server-latest.json");
 const ADAPTERS = ["node", "express", "fastify", "hono"];
 /** The bare echo each target is held against: the framework's own echo route where it has one. */
 const BARE_FRAMEWORK = { "bare-express": true, "bare-hono": true };
+/** Targets with no streaming route (the framework echoes, the adapter floors): left out of the SSE rows. */
+const NO_STREAM = { ...BARE_FRAMEWORK, "floor-node": true, "floor-fastify": true };
 const BARE_OF = { node: "bare", fastify: "bare", express: "bare-express", hono: "bare-hono" };
+/** The adapter floor of a target: the same adapter over a stub core that only parses and answers. */
+const FLOOR_OF = { node: "floor-node", fastify: "floor-fastify" };
 const LABEL = {
   bare: "bare node:http echo",
   "bare-express": "bare Express echo",
   "bare-hono": "bare Hono echo",
+  "floor-node": "node:http adapter floor",
+  "floor-fastify": "Fastify adapter floor",
   node: "a2a-codegen node:http",
   express: "a2a-codegen Express",
   fastify: "a2a-codegen Fastify",
@@ -50,7 +56,7 @@ function parseArgs(argv) {
     warmup: 1,
     rounds: 3,
     connections: 50,
-    targets: ["bare", "bare-express", "bare-hono", ...ADAPTERS, "sdk"],
+    targets: ["bare", "bare-express", "bare-hono", "floor-node", "floor-fastify", ...ADAPTERS, "sdk"],
     sseEvents: 1000,
     sseStreams: 4,
     sseDuration: 2,
@@ -471,8 +477,8 @@ async function main() {
       }
     }
     if (o.only.includes("sse")) {
-      // The framework echoes have no streaming route: the SSE rows compare with the bare node:http stream.
-      for (const target of rotate(o.targets.filter((t) => !BARE_FRAMEWORK[t]), round)) {
+      // The framework echoes and the adapter floors have no streaming route: the SSE rows compare with the bare node:http stream.
+      for (const target of rotate(o.targets.filter((t) => !NO_STREAM[t]), round)) {
         process.stdout.write(`  sse   ${LABEL[target].padEnd(24)} `);
         try {
           const row = await withServer(target, { burst: o.sseEvents }, async (server) => {
@@ -661,6 +667,41 @@ async function main() {
     if (contended.length) {
       const runs = contended.length === 1 ? "1 run was" : `${contended.length} runs were`;
       console.log(`  (${runs} slowed by other processes, marked ! above: the verdicts that use it are not reliable)`);
+    }
+  }
+
+  // Ceiling of the "% of the bare echo" goals: what the adapter reaches over a stub core that does no A2A
+  // work, and how much CPU per request that leaves the A2A work (envelope, validation, task runtime) at the goal.
+  const ceilings = [];
+  for (const target of ["node", "fastify"]) {
+    const r = get(target, "hello");
+    const floor = get(FLOOR_OF[target], "hello");
+    const bare = get("bare", "hello");
+    if (!r || !floor || !bare) continue;
+    const goalRate = 0.65 * bare.reqPerSec;
+    // Server CPU per request scales as 1 / req/s at a fixed server CPU share: the CPU a request may cost at the goal's rate.
+    const allowedUs = (floor.serverCpuUsPerReq * floor.reqPerSec) / goalRate;
+    const budgetUs = allowedUs - floor.serverCpuUsPerReq;
+    const a2aUs = r.serverCpuUsPerReq - floor.serverCpuUsPerReq;
+    ceilings.push({
+      target,
+      floorPercent: (100 * floor.reqPerSec) / bare.reqPerSec,
+      floorCpuUs: floor.serverCpuUsPerReq,
+      budgetUs,
+      a2aUs,
+      reachable: floor.reqPerSec >= goalRate,
+    });
+  }
+  results.ceilings = ceilings;
+  if (ceilings.length) {
+    console.log("\nceiling of the ≥ 65 % of the bare echo goals (the adapter over a stub core that only parses and answers):");
+    for (const c of ceilings) {
+      const floorLine = `the ${LABEL[FLOOR_OF[c.target]]} reaches ${fmt.pct(c.floorPercent)} of the bare echo at ${c.floorCpuUs.toFixed(0)} µs CPU/req`;
+      console.log(
+        c.reachable
+          ? `  ${LABEL[c.target]}: ${floorLine}; at 65 % the A2A work may cost ${c.budgetUs.toFixed(0)} µs CPU/req, it costs ${c.a2aUs.toFixed(0)} µs (this target's CPU/req − the floor's)`
+          : `  UNREACHABLE  ${LABEL[c.target]}: ${floorLine}, below 65 % before any A2A work`,
+      );
     }
   }
 
