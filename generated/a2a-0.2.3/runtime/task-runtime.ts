@@ -149,11 +149,21 @@ interface Execution {
   abort: ExecutionAbort;
 }
 
+/** Where a TurnContext keeps its execution's abort (a symbol: no member of the protocol's or a user's). */
+const TURN_ABORT = Symbol("a2a.turnAbort");
+
+/** The `signal` getter of every TurnContext: one function, so that every context shares one hidden class. */
+function turnSignal(this: { readonly [TURN_ABORT]: ExecutionAbort }): AbortSignal {
+  return this[TURN_ABORT].signal;
+}
+
 /**
- * The RequestContext an executor gets: its `signal` made when first read. A class, not an object literal
- * with a getter: V8 gives each such literal a hidden class of its own, allocated in the old generation,
- * whose getter keeps the turn's objects alive through every young-generation collection until a full one
- * (measured: 3.5 MB of each 16 MB young generation survived, and a message/send took 2.5× as long).
+ * The RequestContext an executor gets: its `signal` made when first read. Not an object literal with a
+ * `get signal()`: V8 gives each such literal a hidden class of its own (its getter is a closure of its own),
+ * allocated in the old generation, which kept the turn's objects alive through every young-generation
+ * collection until a full one (measured: 3.5 MB of each 16 MB young generation survived, and a message/send
+ * took 2.5× as long). Here every context gets the same getter function, as an own enumerable property, so
+ * that a copy (`{ ...ctx, text }`, an executor wrapping another) still carries its signal.
  */
 class TurnContext implements RequestContext {
   readonly taskId: string;
@@ -162,10 +172,11 @@ class TurnContext implements RequestContext {
   readonly task: JsonObject | undefined;
   readonly method: string;
   readonly streaming: boolean;
+  declare readonly signal: AbortSignal;
   readonly principal: unknown;
   readonly text: string;
   readonly extensions: readonly string[];
-  readonly #abort: ExecutionAbort;
+  readonly [TURN_ABORT]: ExecutionAbort;
 
   constructor(abort: ExecutionAbort, fields: Omit<RequestContext, "signal">) {
     this.taskId = fields.taskId;
@@ -174,15 +185,11 @@ class TurnContext implements RequestContext {
     this.task = fields.task;
     this.method = fields.method;
     this.streaming = fields.streaming;
+    Object.defineProperty(this, "signal", { get: turnSignal, enumerable: true, configurable: true });
     this.principal = fields.principal;
     this.text = fields.text;
     this.extensions = fields.extensions;
-    this.#abort = abort;
-  }
-
-  /** Aborted when the task is canceled or the server closes. */
-  get signal(): AbortSignal {
-    return this.#abort.signal;
+    this[TURN_ABORT] = abort;
   }
 }
 

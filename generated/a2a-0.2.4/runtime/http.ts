@@ -96,25 +96,30 @@ export function httpCallContext(request: CoreRequest, binding: string, authentic
   return new HttpCallContext(request, binding, authenticated);
 }
 
+/** The `signal` getter of every HttpCallContext: one function, so that every context shares one hidden class. */
+function httpCallSignal(this: { readonly request: CoreRequest }): AbortSignal {
+  return this.request.signal ?? NEVER_ABORTED;
+}
+
 /**
- * A class, not an object literal with a getter: V8 gives each such literal a hidden class of its own, in
- * the old generation, which keeps the request's objects alive through young-generation collections.
+ * Not an object literal with a `get signal()`: V8 gives each such literal a hidden class of its own, in the
+ * old generation, which keeps the request's objects alive through young-generation collections. The
+ * getter is one shared function, an own enumerable property (a copy such as `{ ...ctx, headers }` keeps it).
  */
 class HttpCallContext implements CallContext {
   readonly headers: CoreRequest["headers"];
+  declare readonly signal: AbortSignal;
   readonly binding: string;
   readonly request: CoreRequest;
-  readonly authenticated?: { readonly principal: unknown };
+  /** Absent (not undefined) when the binding has not authenticated the caller. */
+  declare readonly authenticated?: { readonly principal: unknown };
 
   constructor(request: CoreRequest, binding: string, authenticated: { principal: unknown } | undefined) {
     this.headers = request.headers;
+    Object.defineProperty(this, "signal", { get: httpCallSignal, enumerable: true, configurable: true });
     this.binding = binding;
     this.request = request;
     if (authenticated) this.authenticated = authenticated;
-  }
-
-  get signal(): AbortSignal {
-    return this.request.signal ?? NEVER_ABORTED;
   }
 }
 

@@ -375,26 +375,34 @@ function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: 
   return new GrpcCall(headers, signal, service.requiresAuth === false);
 }
 
+/** Where a GrpcCall keeps the function that gives its signal (a symbol: no member of a call context's). */
+const CALL_SIGNAL = Symbol("a2a.grpcCallSignal");
+
+/** The `signal` getter of every GrpcCall: one function, so that every call context shares one hidden class. */
+function grpcCallSignal(this: { readonly [CALL_SIGNAL]: () => AbortSignal }): AbortSignal {
+  return this[CALL_SIGNAL]();
+}
+
 /**
- * The call context of one rpc. A class, not an object literal with a getter: V8 gives each such literal a
+ * The call context of one rpc. Not an object literal with a `get signal()`: V8 gives each such literal a
  * hidden class of its own, in the old generation, which keeps the call's objects alive through
- * young-generation collections.
+ * young-generation collections. The getter is one shared function, an own enumerable property (a copy
+ * such as `{ ...ctx, headers }` keeps it).
  */
 class GrpcCall implements GrpcCallContext {
   readonly headers: Record<string, string>;
+  declare readonly signal: AbortSignal;
   readonly binding = "GRPC";
-  readonly authenticated?: { readonly principal: unknown };
-  readonly #signal: () => AbortSignal;
+  /** Absent (not undefined) when the service requires authentication. */
+  declare readonly authenticated?: { readonly principal: unknown };
+  readonly [CALL_SIGNAL]: () => AbortSignal;
 
   constructor(headers: Record<string, string>, signal: () => AbortSignal, open: boolean) {
     this.headers = headers;
-    this.#signal = signal;
+    Object.defineProperty(this, "signal", { get: grpcCallSignal, enumerable: true, configurable: true });
+    this[CALL_SIGNAL] = signal;
     // A service that requires no authentication admits every caller (no principal).
     if (open) this.authenticated = { principal: undefined };
-  }
-
-  get signal(): AbortSignal {
-    return this.#signal();
   }
 }
 
