@@ -447,7 +447,7 @@ async function main() {
   // 1. + 2. message/send throughput, then 3. SSE events/s: `rounds` rounds, the targets interleaved (their
   // order rotates from round to round), so that a slow spell of a shared machine falls on every target
   // alike; each row is the target's median round.
-  let retries = 3; // re-measurements of contended runs, at most
+  let retries = 3 * o.rounds; // re-measurements of contended runs, at most (3 a round)
   const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
   const samples = new Map();
   const sample = (key, row) => (samples.has(key) ? samples.get(key) : samples.set(key, []).get(key)).push(row);
@@ -495,7 +495,8 @@ async function main() {
       }
     }
   }
-  // Each row: the median round (by req/s, or events/s), with the lowest and highest of its rounds beside it.
+  // Each row: the median round (by req/s, or events/s; of an even number, the slower of the two middle
+  // ones), with the lowest and highest of its rounds beside it.
   const medianRow = (rows, rate) => {
     const ok = rows.filter((r) => !r.error);
     if (ok.length < rows.length) return rows.find((r) => r.error);
@@ -543,7 +544,8 @@ async function main() {
   }
 
   // Tables
-  const roundsNote = o.rounds === 1 ? "one round" : `the median of ${o.rounds} rounds, lowest–highest under "rounds"`;
+  const roundsNote =
+    o.rounds === 1 ? "one round" : `the median of ${o.rounds} rounds${o.rounds % 2 === 0 ? " (the slower middle one)" : ""}, lowest–highest under "rounds"`;
   const get = (target, payload) => results.throughput.find((r) => r.target === target && r.payload === payload && !r.error);
   if (results.throughput.length) {
     console.log(`\nmessage/send throughput (each server alone in its child process, autocannon in the parent; ${roundsNote}):\n`);
