@@ -132,9 +132,7 @@ export class A2AServerCore {
   private readonly compatRest: RestBinding | undefined;
   private readonly restFirst: ((request: CoreRequest) => "compat" | "primary") | undefined;
   private readonly rpcPath: string;
-  private readonly maxBodyBytes: number;
-  private readonly bodyTimeoutMs: number;
-  /** The body limits the adapters read a request under. */
+  /** The body limits the adapters (and the bindings) read a request under: size in bytes, time in ms (0 = none). */
   readonly limits: { readonly maxBodyBytes: number; readonly bodyTimeoutMs: number };
   private readonly logger: ServerLogger;
   /** The agent card paths answered (the version's, and the other well-known spellings). */
@@ -152,10 +150,8 @@ export class A2AServerCore {
     this.store = this.service.runtime.store;
     this.tasks = this.service.runtime.tasks;
     this.pushConfigs = this.service.runtime.pushConfigs;
-    this.maxBodyBytes = options.maxBodyBytes ?? 1024 * 1024;
-    this.bodyTimeoutMs = options.bodyTimeoutMs ?? 30_000;
     // One object (the adapters read it on every request); frozen, so that no reader changes another's limits.
-    this.limits = Object.freeze({ maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs });
+    this.limits = Object.freeze({ maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024, bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000 });
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
     const heartbeatMs = options.heartbeatMs ?? 15_000;
     this.cardCache = options.cardCache;
@@ -185,9 +181,9 @@ export class A2AServerCore {
     const second = options.compat?.serve(this.service, options, offered);
     this.compatService = second?.service;
     this.rpcPath = options.rpcPath ?? pathOf(ProtocolShapes.jsonRpcEndpoint(options.card as JsonObject)) ?? "/";
-    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
+    this.jsonrpc = served.includes("JSONRPC") ? new JsonRpcBinding(this.service, { ...this.limits, heartbeatMs, ...(options.maxBatchSize !== undefined ? { maxBatchSize: options.maxBatchSize } : {}), ...(second ? { route: second.route } : {}) }) : undefined;
     const restUrl = listed.find((i) => i.binding === "HTTP+JSON")?.url;
-    const restOptions = { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), maxBodyBytes: this.maxBodyBytes, bodyTimeoutMs: this.bodyTimeoutMs, heartbeatMs };
+    const restOptions = { prefix: trimSlash(options.restPath ?? pathOf(restUrl) ?? ""), ...this.limits, heartbeatMs };
     this.rest = served.includes("HTTP+JSON") && binding.httpRoutes ? new RestBinding(this.service, binding.httpRoutes, restOptions) : undefined;
     // The compat version's HTTP+JSON routes beside the primary's, under the same prefix (0.3's are `/v1/…`).
     const compatRoutes = second?.bindings.includes("HTTP+JSON") ? second.service.binding.httpRoutes : undefined;
@@ -200,7 +196,6 @@ export class A2AServerCore {
     return (this.jsonrpc !== undefined && path === this.rpcPath) || this.cardPaths.has(path) || (this.rest?.handles(path) ?? false) || (this.compatRest?.handles(path) ?? false);
   }
 
-  /** The body limits the adapters read under: size in bytes, time in ms (0 = none). */
   /** Stops executions, waits for pending push notifications; the adapters close their sockets. */
   close(): Promise<void> {
     return this.service.close();

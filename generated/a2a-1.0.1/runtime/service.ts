@@ -88,7 +88,6 @@ export interface MethodHandlerContext {
   request: CoreRequest;
 }
 
-
 /**
  * The protocol version a request names: the version header (`A2A-Version`; HTTP headers or gRPC metadata,
  * names lower-cased), else the query parameter of that name (specification-1.0.1.md §3.2.6). Undefined when
@@ -101,6 +100,7 @@ export function requestedVersion(
 ): string | undefined {
   return headers[name.toLowerCase()] ?? query?.get(name) ?? undefined;
 }
+
 /**
  * The handler of a method the runtime does not know: its params (checked by the version's validators when
  * the method table has the method) in, its result out. Declared through a method so that a handler typed
