@@ -34,4 +34,23 @@ describe("event texts", () => {
     subscription.close();
     await store.close();
   });
+
+  it("are invisible to JSON and to listings, stay off copies, and work on frozen results", () => {
+    const result = { kind: "status-update", taskId: "t", final: false };
+    withEventId(withJsonText(result, JSON.stringify(result)), 3);
+    expect(JSON.stringify(result)).toBe('{"kind":"status-update","taskId":"t","final":false}');
+    expect(Object.keys(result)).toEqual(["kind", "taskId", "final"]);
+    expect({ ...result }).toEqual({ kind: "status-update", taskId: "t", final: false });
+    // A copy (the compat layer's translations, a wrapper) is another value: it must be serialized anew.
+    const copy = { ...result, final: true };
+    expect(jsonTextOf(copy)).toBeUndefined();
+    expect(eventIdOf(copy)).toBeUndefined();
+    // A value that inherits from a tagged one is not that one.
+    expect(jsonTextOf(Object.create(result))).toBeUndefined();
+    const frozen = Object.freeze({ kind: "message" });
+    expect(eventIdOf(withEventId(withJsonText(frozen, '{"kind":"message"}'), 4))).toBe("4");
+    expect(jsonTextOf(frozen)).toBe('{"kind":"message"}');
+    expect(eventIdOf(result)).toBe("3");
+    expect(jsonTextOf(result)).toBe(JSON.stringify(result));
+  });
 });
