@@ -215,10 +215,10 @@ class ExecutionAbort {
 /** One change of a task by the executor: the task after it, and the events it logs. */
 interface TaskUpdate {
   /**
-   * The task with the update applied (a new value: `task` is not changed). `batch` holds the objects and
-   * arrays the updates of the same commit made: nothing outside the batch holds them yet, so a later
-   * update of the batch may change them in place (an artifact's chunks are appended to one parts array,
-   * not to a copy per chunk).
+   * The task with the update applied: a new value, unless `task` itself is one the batch made. `batch`
+   * holds the objects and arrays the updates of the same commit made (the task among them): nothing
+   * outside the batch holds them yet, so a later update of the batch may change them in place (an
+   * artifact's chunks are appended to one parts array and one task copy, not to a copy per chunk).
    */
   apply(task: JsonObject, batch: Set<object>): { task: JsonObject; events: TaskEventInput[] };
   /** The last update of the turn (terminal or interrupted state). */
@@ -1167,8 +1167,8 @@ export class TaskRuntime {
               taskId: execution.taskId,
               contextId: execution.contextId,
               artifact: artifact as JsonObject,
-              ...(options.append !== undefined ? { append: options.append } : {}),
-              ...(options.lastChunk !== undefined ? { lastChunk: options.lastChunk } : {}),
+              append: options.append,
+              lastChunk: options.lastChunk,
               index: artifacts.length,
             });
             const added = event["artifact"] as JsonObject;
@@ -1191,7 +1191,14 @@ export class TaskRuntime {
             } else {
               artifacts.push(stripChunkFlags(added));
             }
-            return { task: { ...task, artifacts }, events: [{ event, final: false }] };
+            // The task copied once a batch: the chunks after the first update the copy this batch made.
+            if (made.has(task)) {
+              task["artifacts"] = artifacts;
+              return { task, events: [{ event, final: false }] };
+            }
+            const updated: JsonObject = { ...task, artifacts };
+            made.add(updated);
+            return { task: updated, events: [{ event, final: false }] };
           },
         });
       },

@@ -498,7 +498,7 @@ export class ProtocolShapes {
    * An artifact update. 0.2+ carries `append`/`lastChunk` on the event and names artifacts by
    * `artifactId`; 0.1.0 carries them (and an `index`) on the artifact itself.
    */
-  artifactEvent(init: { taskId: string; contextId: string; artifact: JsonObject; append?: boolean; lastChunk?: boolean; index?: number }): JsonObject {
+  artifactEvent(init: { taskId: string; contextId: string; artifact: JsonObject; append?: boolean | undefined; lastChunk?: boolean | undefined; index?: number }): JsonObject {
     const e: JsonObject = { ...this.tags("TaskArtifactUpdateEvent") };
     e[this.has("TaskArtifactUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
     const ctx = this.profile.contextField;
