@@ -693,11 +693,11 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   /**
    * Numbers `count` events nobody can read (a finished task no stream follows or followed: `commit` did
    * not serialize them) and keeps only their count, as `trim` would right after: sequences go on with no gap.
+   * (Nobody followed the task: `isUnread` said so, so there is no follow mark to clear.)
    */
   appendUnread(taskId: string, count: number): number[] {
     const kept = this.lastSequence(taskId);
     this.logs.set(taskId, kept + count);
-    this.followed.delete(taskId);
     const sequences: number[] = [];
     for (let seq = kept + 1; seq <= kept + count; seq++) sequences.push(seq);
     return sequences;
