@@ -1,10 +1,12 @@
+import type { BufferedEvents } from "./sse.js";
+
 /**
  * A push-to-pull queue: the task runtime pushes events as they happen, a binding pulls them with
  * `for await`. Breaking out of the loop (or `return()`) ends the channel at once, even while a `next()` is
  * pending, and releases what fed it (the bus subscription) exactly once.
  */
-export class EventChannel<T> implements AsyncIterableIterator<T> {
-  private readonly buffer: T[] = [];
+export class EventChannel<T> implements AsyncIterableIterator<T>, BufferedEvents<T> {
+  private buffer: T[] = [];
   private waiting: ((result: IteratorResult<T, undefined>) => void) | undefined;
   private rejectWaiting: ((error: unknown) => void) | undefined;
   private ended = false;
@@ -70,6 +72,13 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     });
   }
 
+  takeBuffered(): readonly T[] {
+    if (this.buffer.length === 0) return NONE;
+    const taken = this.buffer;
+    this.buffer = [];
+    return taken;
+  }
+
   return(): Promise<IteratorResult<T, undefined>> {
     this.buffer.length = 0;
     this.failure = undefined;
@@ -87,3 +96,6 @@ export class EventChannel<T> implements AsyncIterableIterator<T> {
     this.release();
   }
 }
+
+/** The empty answer of `takeBuffered`, shared (frozen: no caller can add to it). */
+const NONE: readonly never[] = Object.freeze([]);

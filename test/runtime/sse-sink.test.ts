@@ -149,3 +149,24 @@ describe("sseOf: writes", () => {
     expect(out.written.join("")).toBe('data: {"n":1}\n\ndata: {"n":2}\n\ndata: {"n":3}\n\ndata: {"n":4}\n\n');
   });
 });
+
+describe("sseOf: a burst from a channel", () => {
+  it("writes every event of a burst taken from the channel, in order, with its id, in one write, then the later ones", async () => {
+    const { EventChannel } = await import("../../src/runtime/event-channel.js");
+    const { withEventId } = await import("../../src/runtime/event-ids.js");
+    const channel = new EventChannel<unknown>();
+    const out = sink();
+    const response = sseOf(channel, (event) => JSON.stringify(event), () => "{}", 0);
+    if (response.kind !== "sse") throw new Error("expected an SSE response");
+    response.open(out.sink);
+    for (let n = 1; n <= 5; n++) channel.push(withEventId({ n }, n));
+    await settle();
+    expect(out.written).toHaveLength(1);
+    expect(out.written[0]).toBe([1, 2, 3, 4, 5].map((n) => `id: ${n}\ndata: {"n":${n}}\n\n`).join(""));
+    channel.push(withEventId({ n: 6 }, 6));
+    channel.end();
+    await out.endedPromise;
+    expect(out.written.join("")).toContain('id: 6\ndata: {"n":6}\n\n');
+    expect(out.written.join("").match(/^data: /gm)).toHaveLength(6);
+  });
+});

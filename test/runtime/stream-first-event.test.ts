@@ -67,3 +67,53 @@ describe("EventChannel.fail", () => {
     expect(await drain(channel)).toEqual([1]);
   });
 });
+
+describe("EventChannel.takeBuffered (a burst handed over without an await per event)", () => {
+  it("hands over what is queued, in order, once; the end and a failure still come from next(), after them", async () => {
+    const channel = new EventChannel<number>();
+    expect(channel.takeBuffered()).toEqual([]);
+    const first = channel.next();
+    channel.push(1); // to the pending next()
+    channel.push(2);
+    channel.push(3);
+    channel.fail(new Error("after the burst"));
+    expect(await first).toEqual({ value: 1, done: false });
+    expect(channel.takeBuffered()).toEqual([2, 3]);
+    expect(channel.takeBuffered()).toEqual([]);
+    await expect(channel.next()).rejects.toThrow("after the burst");
+    await expect(channel.next()).resolves.toEqual({ value: undefined, done: true });
+  });
+
+  it("the empty answer is shared and cannot be written to; an array handed over is the caller's", () => {
+    const channel = new EventChannel<number>();
+    expect(Object.isFrozen(channel.takeBuffered())).toBe(true);
+    channel.push(1);
+    const taken = channel.takeBuffered() as number[];
+    taken.push(99); // the caller's own array: the channel does not see it
+    channel.push(2);
+    expect(channel.takeBuffered()).toEqual([2]);
+  });
+
+  it("passes through afterFirstEvent: the first event by next(), the rest of the burst taken, nothing twice", async () => {
+    const channel = new EventChannel<number>();
+    channel.push(1);
+    channel.push(2);
+    channel.push(3);
+    const events = (await afterFirstEvent(channel)) as AsyncIterableIterator<number> & { takeBuffered?: () => readonly number[] };
+    expect(typeof events.takeBuffered).toBe("function");
+    // Before the first event is read, nothing is handed over (it would come out ahead of the first).
+    expect(events.takeBuffered?.()).toEqual([]);
+    expect(await events.next()).toEqual({ value: 1, done: false });
+    expect(events.takeBuffered?.()).toEqual([2, 3]);
+    channel.end();
+    expect(await events.next()).toEqual({ value: undefined, done: true });
+  });
+
+  it("afterFirstEvent over an iterator without it adds none", async () => {
+    async function* plain() {
+      yield 1;
+    }
+    const events = (await afterFirstEvent(plain())) as { takeBuffered?: unknown };
+    expect(events.takeBuffered).toBeUndefined();
+  });
+});

@@ -6,7 +6,7 @@
  */
 import type { CallContext } from "./service.js";
 import { eventIdOf } from "./event-ids.js";
-import { formatSseComment, formatSseEvent } from "./sse.js";
+import { formatSseComment, formatSseEvent, hasBufferedEvents } from "./sse.js";
 
 export interface CoreRequest {
   method: string;
@@ -251,11 +251,17 @@ export function sseOf(
             timer = setInterval(() => void queue(formatSseComment("ping")), heartbeatMs);
             (timer as { unref?: () => void }).unref?.();
           }
-          for (;;) {
+          const buffered = hasBufferedEvents(iterator) ? iterator : undefined;
+          const send = (event: unknown): boolean => {
+            const id = eventIdOf(event);
+            return queue(formatSseEvent(id === undefined ? { data: frame(event) } : { data: frame(event), id }));
+          };
+          stream: for (;;) {
             const next = await iterator.next();
             if (closed || next.done) break;
-            const id = eventIdOf(next.value);
-            if (!queue(formatSseEvent({ data: frame(next.value), ...(id !== undefined ? { id } : {}) }))) break;
+            if (!send(next.value)) break;
+            // The rest of a burst, already queued, without an await each.
+            if (buffered) for (const event of buffered.takeBuffered()) if (!send(event)) break stream;
           }
         } catch (error) {
           if (!closed) writeError(error);

@@ -8,7 +8,7 @@
 import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
 import { jsonTextOf } from "./event-ids.js";
 import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce, type CoreRequest, type CoreResponse, type SseResponse } from "./http.js";
-import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, stringifySuccessText, success, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
+import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, stringifySuccessText, success, successTextHead, type JsonRpcId, type JsonRpcResponse } from "./jsonrpc.js";
 import { isObject } from "./profile.js";
 import { afterFirstEvent } from "./sse.js";
 import type { A2AService, CallContext } from "./service.js";
@@ -141,11 +141,12 @@ export class JsonRpcBinding {
         const opened = await service.openStream(rpc.method, params, ctx, principal);
         // Committed to SSE only once the first event is in: an error before it is the call's error.
         const events = eventErrors ? opened : await afterFirstEvent(opened);
+        const head = successTextHead(id, idSource);
         return sseOf(
           events,
           (event) => {
             const text = jsonTextOf(event); // the logged event's own text: not serialized again
-            return text !== undefined ? stringifySuccessText(id, text, idSource) : stringifyResponse(success(id, event), idSource);
+            return text !== undefined ? `${head}${text}}` : stringifyResponse(success(id, event), idSource);
           },
           (error) => stringifyResponse(failure(id, errorObject(error instanceof A2AError ? service.publicError(error) : new A2AError(JSON_RPC_ERROR.internalError, "Internal error"))), idSource),
           this.options.heartbeatMs,

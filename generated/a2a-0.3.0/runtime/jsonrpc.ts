@@ -145,8 +145,16 @@ export function stringifyResponse(response: JsonRpcResponse, idSource?: string):
 
 /** The text of `stringifyResponse(success(id, result), idSource)` from the result's JSON text. */
 export function stringifySuccessText(id: JsonRpcId, resultText: string, idSource?: string): string {
+  return `${successTextHead(id, idSource)}${resultText}}`;
+}
+
+/**
+ * What a success response's text has before its result's, `{"jsonrpc":"2.0","id":<id>,"result":` (the
+ * response is that, the result's text and `}`): the same for every event of a stream, so made once.
+ */
+export function successTextHead(id: JsonRpcId, idSource?: string): string {
   const idText = idSource !== undefined && typeof id === "number" ? idSource : JSON.stringify(id);
-  return `{"jsonrpc":"2.0","id":${idText},"result":${resultText}}`;
+  return `{"jsonrpc":"2.0","id":${idText},"result":`;
 }
 
 /** A successful response. */
