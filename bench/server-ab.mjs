@@ -3,10 +3,14 @@
 // that holds up on a shared machine) and req/s, median of the rounds. For one change's effect.
 //
 //   node bench/server-ab.mjs [--base <git revision>] [--target node|express|fastify|hono] [--rounds 3] [--duration 3]
+//                            [--payloads hello,task,sse]
 //
+// sse: 4 concurrent message/stream requests of 1,000 artifact chunks each, again and again for the
+// duration (as bench/server.bench.mjs's SSE row): server CPU time per event.
 // --base (default HEAD): its generated/a2a-0.3.0 (git archive) is B's; the working tree's is A's.
 // Never writes bench/README.md (bench/server.bench.mjs does, for the whole picture).
 import { execFileSync, fork } from "node:child_process";
+import { Agent, request as httpRequest } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
@@ -18,7 +22,7 @@ const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
 
 function parseArgs(argv) {
-  const o = { base: "HEAD", target: "node", rounds: 3, duration: 3, connections: 50 };
+  const o = { base: "HEAD", target: "node", rounds: 3, duration: 3, connections: 50, payloads: ["hello", "task"] };
   for (let i = 0; i < argv.length; i++) {
     const [name, inline] = argv[i].split("=");
     const value = () => inline ?? argv[++i];
@@ -27,8 +31,10 @@ function parseArgs(argv) {
     else if (name === "--rounds") o.rounds = Number(value());
     else if (name === "--duration") o.duration = Number(value());
     else if (name === "--connections") o.connections = Number(value());
+    else if (name === "--payloads") o.payloads = value().split(",");
     else throw new Error(`unknown option ${argv[i]}`);
   }
+  for (const p of o.payloads) if (!["hello", "task", "sse"].includes(p)) throw new Error(`--payloads: hello, task or sse, not ${p}`);
   if (!["node", "express", "fastify", "hono"].includes(o.target)) throw new Error(`--target: node, express, fastify or hono, not ${o.target}`);
   return o;
 }
@@ -93,9 +99,57 @@ function load(url, text, seconds, connections) {
   );
 }
 
+/** One message/stream of the "burst" agent, read to its end: the number of SSE events (blank lines). */
+const STREAM_BODY = JSON.stringify({ jsonrpc: "2.0", id: "s", method: "message/stream", params: { message: { kind: "message", role: "user", messageId: "m-s", parts: [{ kind: "text", text: "burst" }] } } });
+function oneStream(url, agent) {
+  return new Promise((done, fail) => {
+    const headers = { "content-type": "application/json", accept: "text/event-stream", "content-length": Buffer.byteLength(STREAM_BODY) };
+    const req = httpRequest(url, { method: "POST", agent, headers }, (res) => {
+      res.setEncoding("latin1");
+      let events = 0;
+      let endsInNewline = false; // a blank line may straddle two chunks
+      res.on("data", (chunk) => {
+        if (endsInNewline && chunk[0] === "\n") events++;
+        for (let at = chunk.indexOf("\n\n"); at >= 0; at = chunk.indexOf("\n\n", at + 2)) events++;
+        endsInNewline = chunk.endsWith("\n") && !chunk.endsWith("\n\n");
+      });
+      res.on("end", () => done(events));
+      res.on("error", fail);
+    });
+    req.on("error", fail);
+    req.end(STREAM_BODY);
+  });
+}
+
+/** `streams` concurrent streams, each started again as it ends, for `seconds`: events read. */
+async function streamLoad(url, seconds, streams = 4) {
+  const agent = new Agent({ keepAlive: true, maxSockets: streams });
+  const deadline = performance.now() + seconds * 1000;
+  let events = 0;
+  await Promise.all(
+    Array.from({ length: streams }, async () => {
+      do {
+        const n = await oneStream(url, agent); // not `events += await …`: that reads `events` before the wait
+        events += n;
+      } while (performance.now() < deadline);
+    }),
+  );
+  agent.destroy();
+  return events;
+}
+
 async function measure(target, dir, text, o) {
   const server = await startTarget(target, dir);
   try {
+    if (text === "sse") {
+      await streamLoad(server.url, 0.5);
+      const t0 = performance.now();
+      const before = await server.cpu();
+      const events = await streamLoad(server.url, o.duration);
+      const after = await server.cpu();
+      // "req/s" and "CPU/req" of an SSE row are events/s and CPU per event.
+      return { rps: (events * 1000) / (performance.now() - t0), us: (after.user + after.system - before.user - before.system) / Math.max(1, events) };
+    }
     await load(server.url, text, 1, o.connections);
     const before = await server.cpu();
     const result = await load(server.url, text, o.duration, o.connections);
@@ -107,6 +161,9 @@ async function measure(target, dir, text, o) {
   }
 }
 
+/** How a row reads: requests, or the events of the SSE row (a few µs each: two decimals). */
+const unit = (text) => (text === "sse" ? { rate: "events/s", per: "event", digits: 2 } : { rate: "req/s", per: "req", digits: 0 });
+
 const median = (xs) => [...xs].sort((a, b) => a - b)[Math.floor(xs.length / 2)];
 
 const o = parseArgs(process.argv.slice(2));
@@ -117,18 +174,19 @@ try {
   console.log(`A = working tree, B = ${o.base}; target ${o.target}, ${o.rounds} rounds of ${o.duration} s, ${o.connections} connections`);
   const rows = {};
   for (let round = 0; round < o.rounds; round++) {
-    for (const text of ["hello", "task"]) {
+    for (const text of o.payloads) {
       for (const side of ["A", "B"]) {
         const r = await measure(o.target, sides[side], text, o);
         (rows[`${text} ${side}`] ??= []).push(r);
-        console.log(`  round ${round + 1} ${text.padEnd(5)} ${side}: ${r.rps.toFixed(0).padStart(6)} req/s ${r.us.toFixed(0).padStart(5)} µs CPU/req`);
+        console.log(`  round ${round + 1} ${text.padEnd(5)} ${side}: ${r.rps.toFixed(0).padStart(6)} ${unit(text).rate} ${r.us.toFixed(unit(text).digits).padStart(5)} µs CPU/${unit(text).per}`);
       }
     }
   }
   console.log("\nmedians:");
-  for (const text of ["hello", "task"]) {
+  for (const text of o.payloads) {
     const [a, b] = ["A", "B"].map((s) => ({ rps: median(rows[`${text} ${s}`].map((r) => r.rps)), us: median(rows[`${text} ${s}`].map((r) => r.us)) }));
-    console.log(`  ${text.padEnd(5)} A ${a.us.toFixed(0).padStart(5)} µs/req ${a.rps.toFixed(0).padStart(6)} req/s | B ${b.us.toFixed(0).padStart(5)} µs/req ${b.rps.toFixed(0).padStart(6)} req/s | A/B CPU per request ${(a.us / b.us).toFixed(2)}`);
+    const { rate, per, digits } = unit(text);
+    console.log(`  ${text.padEnd(5)} A ${a.us.toFixed(digits).padStart(5)} µs/${per} ${a.rps.toFixed(0).padStart(6)} ${rate} | B ${b.us.toFixed(digits).padStart(5)} µs/${per} ${b.rps.toFixed(0).padStart(6)} ${rate} | A/B CPU per ${per} ${(a.us / b.us).toFixed(2)}`);
   }
 } finally {
   rmSync(work, { recursive: true, force: true });
