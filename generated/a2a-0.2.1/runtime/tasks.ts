@@ -11,6 +11,7 @@
  * `TaskVersionConflictError` when another writer got there first; the caller reads again and retries.
  */
 import { isTerminalState, taskContextOf, type JsonObject } from "./profile.js";
+import { EventTexts } from "./event-texts.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -633,13 +634,13 @@ export interface TaskEventLog {
 }
 
 /**
- * A task's log in memory: each event as JSON text (a read parses it) and the sequences of the final
- * ones; `dropped` events were trimmed from its start, so that sequences go on with no gap. A trimmed
- * log is kept as its length alone (a number costs no allocation).
+ * A task's log in memory: each event as JSON text (a read parses it; kept as bytes, runtime/event-texts.ts)
+ * and the sequences of the final ones; `dropped` events were trimmed from its start, so that sequences go
+ * on with no gap. A trimmed log is kept as its length alone (a number costs no allocation).
  */
 interface MemoryLog {
   dropped: number;
-  texts: string[];
+  texts: EventTexts;
   finals: number[];
 }
 
@@ -668,7 +669,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   appendNow(taskId: string, events: readonly TaskEventInput[], texts: readonly string[]): number[] {
     const current = this.logs.get(taskId);
     let log: MemoryLog;
-    if (current === undefined || typeof current === "number") this.logs.set(taskId, (log = { dropped: current ?? 0, texts: [], finals: [] }));
+    if (current === undefined || typeof current === "number") this.logs.set(taskId, (log = { dropped: current ?? 0, texts: new EventTexts(), finals: [] }));
     else log = current;
     const added: LoggedEvent[] = [];
     const sequences: number[] = [];
@@ -724,7 +725,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
     const out: LoggedEvent[] = [];
     const end = Math.min(log.dropped + log.texts.length, after + limit);
     for (let seq = Math.max(after, log.dropped) + 1; seq <= end; seq++) {
-      out.push({ seq, event: JSON.parse(log.texts[seq - log.dropped - 1] as string) as JsonObject, final: log.finals.includes(seq) });
+      out.push({ seq, event: JSON.parse(log.texts.at(seq - log.dropped - 1)) as JsonObject, final: log.finals.includes(seq) });
     }
     return out;
   }
@@ -755,6 +756,12 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   deleteTask(taskId: string): void {
     this.logs.delete(taskId);
     this.followed.delete(taskId);
+  }
+
+  /** Gives back the room a log keeps for events to come (its task finished; the log is kept a while to resume). */
+  fit(taskId: string): void {
+    const log = this.logs.get(taskId);
+    if (log !== undefined && typeof log !== "number") log.texts.fit();
   }
 
   /** Whether a subscription followed the task's log since it was last trimmed (a client of it may resume). */
@@ -1027,6 +1034,7 @@ export class InMemoryStore implements A2AStore {
       if (!facts.terminal) return;
       // No stream ever followed it: no client has an event id to resume from.
       if (events.isUnread(facts.id)) return events.trim(facts.id);
+      events.fit(facts.id);
       this.finished.push({ taskId: facts.id, at: Date.now() + this.finishedEventsMs });
       this.scheduleTrim();
     };
