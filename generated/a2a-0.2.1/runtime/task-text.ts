@@ -28,7 +28,9 @@ export class TaskTexts {
    * with the one written for `from`.
    */
   copied(parts: readonly unknown[], from: readonly unknown[]): void {
-    this.copies.set(parts, { from, length: from.length });
+    // Only a copy of an array whose text was written can start from it: recording others would chain
+    // every copy of a stream whose texts are not built (a store that keeps interim writes as objects).
+    if (this.written.has(from)) this.copies.set(parts, { from, length: from.length });
   }
 
   /**

@@ -926,8 +926,13 @@ export class TaskRuntime {
       try {
         const pushes = batch.length > 0 && this.outbox ? await this.pushesFor(execution, task) : [];
         // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
-        const text = this.taskTexts.of(task) ?? storableJson(task, `task "${execution.taskId}"`);
-        const write: TaskCommit = { task, text, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
+        // A write before the turn's last, to a store that keeps those as objects, is not serialized at all:
+        // nobody reads that text (a stream's writes, a batch of chunks each, would each serialize the task).
+        const interim = !final && this.store.tasks.keepsInterimTasks === true;
+        const text = interim ? undefined : (this.taskTexts.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
+        const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
+        if (text !== undefined) write.text = text;
+        else write.interim = true;
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
         const result = await this.store.tasks.commit(write);
         execution.version = result.version;

@@ -134,6 +134,14 @@ export interface TaskCommit<TTask = JsonObject> {
    * keeps text keeps this one instead of serializing the task again; a store may ignore it.
    */
   text?: string;
+  /**
+   * A write of a running task that the writer follows with another soon (the runtime: a batch of chunks
+   * of a streamed artifact, before the turn's final write), sent without `text` to a store that says it
+   * keeps such writes as objects (`VersionedTaskStore.keepsInterimTasks`): it may keep the task object
+   * itself until the next write, unserialized; the writer never changes it afterwards, and every change
+   * the write carries is in its events, which are serialized as always.
+   */
+  interim?: boolean;
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
   /**
@@ -188,7 +196,8 @@ export interface TaskPage<TTask = JsonObject> {
 /**
  * Where tasks are kept. The runtime treats tasks as immutable values: it never changes an object it
  * saved or got, it saves a new one. A store may keep and return the objects themselves, or serialize
- * them (the durable ones, and the in-memory one, which keeps JSON text: no caller can change what it holds).
+ * them (the durable ones, and the in-memory one, which keeps JSON text, so that no caller can change what
+ * it holds, but for a running task's interim writes, `TaskCommit.interim`).
  *
  * `get`, `save` and `list` are the original contract (last writer wins); the versioned methods are
  * optional here so that stores written for it keep working, and required by `VersionedTaskStore`.
@@ -212,6 +221,12 @@ export interface VersionedTaskStore<TTask = JsonObject> extends TaskStore<TTask>
   /** Writes the task if the store still holds `expectedVersion`, else throws `TaskVersionConflictError`. */
   commit(write: TaskCommit<TTask>): Promise<TaskCommitResult>;
   query(query: TaskQuery): Promise<TaskPage<TTask>>;
+  /**
+   * Whether the store keeps an interim write (`TaskCommit.interim`) as the object itself: the runtime then
+   * leaves the text of such writes out (else it builds it for every write, which a store that keeps text
+   * uses instead of serializing the task again).
+   */
+  readonly keepsInterimTasks?: boolean;
 }
 
 /** Terminal task states in every protocol version's spelling. */
@@ -302,6 +317,12 @@ interface MemoryTaskEntry extends TaskFacts {
    * finished task's is kept compact (`compactTaskText`): its id members written once, in the entry.
    */
   text: string;
+  /**
+   * A running task's interim write (`TaskCommit.interim`, "" as `text`): the object itself, until the next
+   * write; a read serializes it. Serializing it at every write of a long stream (the whole artifact again
+   * for each batch of chunks) cost more than the stream's events themselves.
+   */
+  task: JsonObject | undefined;
   version: number;
   owner: string;
   /** Epoch ms of the last write (retention). */
@@ -375,7 +396,8 @@ export function expandTaskText(kept: string, taskId: string, contextId: string):
 
 /** A stored task, parsed: a value of the caller's own. */
 function parseTask(entry: MemoryTaskEntry): JsonObject {
-  return JSON.parse(expandTaskText(entry.text, entry.id, entry.contextId)) as JsonObject;
+  const text = entry.task !== undefined ? storableJson(entry.task, `task "${entry.id}"`) : expandTaskText(entry.text, entry.id, entry.contextId);
+  return JSON.parse(text) as JsonObject;
 }
 
 export class InMemoryTaskStore implements VersionedTaskStore {
@@ -401,6 +423,9 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   private readonly maxTasks: number;
 
+  /** A running task's interim write is kept as the object (`TaskCommit.interim`): the runtime sends it without text. */
+  readonly keepsInterimTasks = true;
+
   constructor(maxTasks = 100_000) {
     this.maxTasks = maxTasks;
   }
@@ -419,7 +444,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const facts = taskFacts(task);
     const text = flat(storableJson(task, `task "${facts.id}"`));
     const current = this.tasks.get(facts.id);
-    this.write(text, facts, (current?.version ?? 0) + 1, current?.owner ?? "");
+    this.write(text, undefined, facts, (current?.version ?? 0) + 1, current?.owner ?? "");
     this.onWrite?.(facts);
   }
 
@@ -433,13 +458,15 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       const holder = this.leases?.liveHolder(facts.id);
       if (holder !== undefined && holder !== lease.acquire) throw new ExecutionLeaseHeldError(facts.id, holder);
     }
-    const text = flat(write.text ?? storableJson(write.task, `task "${facts.id}"`));
+    // An interim write of a running task is kept as the object, unserialized (its changes are in its events).
+    const interim = write.interim === true && write.text === undefined && !facts.terminal;
+    const text = interim ? "" : flat(write.text ?? storableJson(write.task, `task "${facts.id}"`));
     // The events of a commit that finishes a task nobody follows are dropped as it finishes: not serialized
     // (what they carry, the messages and artifacts, is in the task's text, serialized above).
     const unread = facts.terminal && write.events !== undefined && write.events.length > 0 && this.eventsUnread?.(facts.id) === true;
     const eventTexts = unread ? [] : (write.events ?? []).map((e) => flat(storableJson(e.event, `an event of task "${facts.id}"`)));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
-    this.write(text, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
+    this.write(text, interim ? write.task : undefined, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
     if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
     else if (lease) this.leases?.releaseNow(facts.id, lease.release);
     const sequences =
@@ -451,7 +478,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     return { version: current + 1, sequences };
   }
 
-  private write(text: string, facts: TaskFacts, version: number, owner: string): void {
+  private write(text: string, task: JsonObject | undefined, facts: TaskFacts, version: number, owner: string): void {
     this.tasks.delete(facts.id);
     this.tasks.set(facts.id, {
       id: facts.id,
@@ -461,6 +488,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       statusTime: facts.statusTime,
       // Finished tasks are what piles up: they are kept compact (a running task is written again soon).
       text: facts.terminal ? compactTaskText(text, facts.id, facts.contextId) : text,
+      task,
       version,
       owner,
       updatedAt: Date.now(),

@@ -91,3 +91,74 @@ describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
     for (const { event, text } of received) expect(JSON.stringify(event)).toBe(text);
   });
 });
+
+describe("a stream's writes before the turn's last (TaskCommit.interim)", () => {
+  /** Runs the CHUNKS agent over `store`, reading the task with GetTask between two groups of chunks. */
+  async function run(store: InMemoryStore) {
+    const writes: Array<{ interim: boolean; hasText: boolean; state: unknown; parts: number }> = [];
+    const commit = store.tasks.commit.bind(store.tasks);
+    store.tasks.commit = (write: TaskCommit) => {
+      const artifacts = (write.task["artifacts"] ?? []) as Array<{ parts: unknown[] }>;
+      writes.push({ interim: write.interim === true, hasText: write.text !== undefined, state: (write.task["status"] as Json)["state"], parts: artifacts[0]?.parts.length ?? 0 });
+      return commit(write);
+    };
+    const m = await modules("1.0.1");
+    let service: Service | undefined;
+    const midway: unknown[] = [];
+    const reread: unknown[] = [];
+    const core = m.core.createA2AServer({
+      card: testCard("1.0.1") as never,
+      executor: {
+        async execute(c: { taskId: string }, events: Events) {
+          events.working();
+          let first = true;
+          for (const group of CHUNKS) {
+            for (const text of group) {
+              events.artifact({ artifactId: "story", name: "story", parts: [events.textPart(text)] }, { append: !first });
+              first = false;
+            }
+            await tick();
+            const read = (await service?.call("GetTask", { id: c.taskId }, ctx())) as { artifacts?: Array<{ parts: unknown[] }> };
+            midway.push(read.artifacts?.[0]?.parts.length);
+            read.artifacts?.[0]?.parts.push({ text: "changed by a reader" }); // a reader's own value: the store keeps its object
+            const again = (await service?.call("GetTask", { id: c.taskId }, ctx())) as { artifacts?: Array<{ parts: unknown[] }> };
+            reread.push(again.artifacts?.[0]?.parts.length);
+          }
+          events.completed("done");
+        },
+      } as never,
+      store: store as never,
+      pushNotifications: false,
+      logger: { error: () => undefined, warn: () => undefined },
+    } as never);
+    service = (core as unknown as { service: Service }).service;
+    cleanup.push(() => service!.close());
+    const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "tell me" }] };
+    const events: unknown[] = [];
+    for await (const event of await service.stream("SendStreamingMessage", { message }, ctx())) events.push(event);
+    const taskId = ((events[0] as Json)["task"] as Json)["id"];
+    const final = (await service.call("GetTask", { id: taskId }, ctx())) as { artifacts: Array<{ parts: Array<{ text: string }> }> };
+    return { writes, midway, reread, final };
+  }
+
+  it("with the memory store: sent without text and kept as objects; reads see every part so far; the last write has its text", async () => {
+    const { writes, midway, reread, final } = await run(new InMemoryStore());
+    const last = writes.at(-1);
+    expect(last).toMatchObject({ interim: false, hasText: true, state: "TASK_STATE_COMPLETED" });
+    const before = writes.slice(0, -1);
+    expect(before.length).toBeGreaterThanOrEqual(3);
+    for (const w of before) expect(w).toMatchObject({ interim: true, hasText: false });
+    // GetTask between the groups: the parts committed so far (3, then 23, then 25), each read a value of its own.
+    expect(midway).toEqual([3, 23, 25]);
+    expect(reread).toEqual([3, 23, 25]);
+    expect(final.artifacts[0]?.parts.map((p) => p.text)).toEqual(CHUNKS.flat());
+  });
+
+  it("with a store that does not keep interim writes as objects: every write has its text, as before", async () => {
+    const store = new InMemoryStore();
+    Object.defineProperty(store.tasks, "keepsInterimTasks", { value: false });
+    const { writes, final } = await run(store);
+    for (const w of writes) expect(w).toMatchObject({ interim: false, hasText: true });
+    expect(final.artifacts[0]?.parts.map((p) => p.text)).toEqual(CHUNKS.flat());
+  });
+});

@@ -200,3 +200,33 @@ describe("in-memory store: a task's text kept with its ids written once", () => 
     }
   });
 });
+
+describe("in-memory store: a running task's interim writes (TaskCommit.interim)", () => {
+  const running = (n: number) => ({ kind: "task", id: "t1", contextId: "c1", status: { state: "working" }, artifacts: [{ artifactId: "a", parts: Array.from({ length: n }, (_, i) => ({ kind: "text", text: `p${i}` })) }] });
+
+  it("says it keeps them as objects; a read is a value of the reader's own; the next write replaces the object", async () => {
+    const store = new InMemoryStore();
+    expect(store.tasks.keepsInterimTasks).toBe(true);
+    const first = running(2);
+    await store.tasks.commit({ task: first, expectedVersion: 0, interim: true });
+    const read = (await store.tasks.get("t1")) as ReturnType<typeof running>;
+    expect(read).toEqual(first);
+    expect(read).not.toBe(first);
+    read.artifacts[0]?.parts.push({ kind: "text", text: "a reader's" });
+    expect(((await store.tasks.load("t1"))?.task as ReturnType<typeof running>).artifacts[0]?.parts).toHaveLength(2);
+    const done = { ...running(3), status: { state: "completed" } };
+    await store.tasks.commit({ task: done, expectedVersion: 1, interim: true }); // finished: kept as text whatever it says
+    expect(await store.tasks.get("t1")).toEqual(done);
+    expect((await store.tasks.query({})).tasks).toEqual([done]);
+  });
+
+  it("only a write that says it is interim and has no text skips serializing: any other refuses what JSON cannot write", async () => {
+    const store = new InMemoryStore();
+    const bad = { ...running(1), metadata: { big: 10n } };
+    await expect(store.tasks.commit({ task: bad, expectedVersion: 0 })).rejects.toMatchObject({ code: "invalid" });
+    // Interim: the writer vouches that every change is in the write's events (serialized, so refused there).
+    const event = { kind: "artifact-update", taskId: "t1", contextId: "c1", artifact: { artifactId: "a", parts: [{ kind: "text", text: "p0" }] }, big: 1n };
+    await expect(store.tasks.commit({ task: running(1), expectedVersion: 0, interim: true, events: [{ event, final: false }] })).rejects.toMatchObject({ code: "invalid" });
+    expect(await store.tasks.get("t1")).toBeUndefined();
+  });
+});
