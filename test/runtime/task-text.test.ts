@@ -2,9 +2,14 @@
  * The task text the runtime builds for a long streamed artifact (runtime/task-text.ts) is exactly
  * JSON.stringify(task): the stores keep it instead of serializing the task, so any difference would be
  * a difference in what GetTask returns. A task JSON cannot write is refused as the stores refuse it.
+ * Likewise the artifact-update event texts it builds: they are what a stream's subscribers get and what
+ * its log replays on resumption.
  */
 import { describe, expect, it } from "vitest";
-import { TaskTexts } from "../../src/runtime/task-text.js";
+import { bundledIR } from "../../src/diff/load.js";
+import { ProtocolShapes } from "../../src/runtime/profile.js";
+import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/task-text.js";
+import { bundledVersions } from "../../src/schema/load.js";
 import { InMemoryStore, StoreError } from "../../src/runtime/tasks.js";
 
 type Json = Record<string, unknown>;
@@ -69,5 +74,40 @@ describe("TaskTexts", () => {
     await store.tasks.commit({ task: t, text: new TaskTexts().of(t), expectedVersion: 0 });
     expect(await store.tasks.get("t-1")).toEqual(t);
     await store.close();
+  });
+});
+
+describe("ArtifactEventTexts", () => {
+  const flags = [undefined, true, false] as const;
+
+  it("is JSON.stringify(event) for the artifact events of every bundled version, every chunk flag, whatever the artifact holds", () => {
+    for (const version of bundledVersions()) {
+      const shapes = new ProtocolShapes(bundledIR(version).profile);
+      const texts = new ArtifactEventTexts();
+      for (let round = 0; round < 3; round++) {
+        for (const append of flags) {
+          for (const lastChunk of flags) {
+            const artifact = {
+              artifactId: `a-${round}`,
+              name: "story \"quoted\" ✓ 🎉",
+              parts: [{ kind: "text", text: `chunk ${round}\n` }, { kind: "data", data: { at: new Date(0), skipped: undefined, list: [undefined] } }],
+              metadata: { "2": "index-like key", nothing: undefined },
+            };
+            const event = shapes.artifactEvent({ taskId: "t-1", contextId: "c-1", artifact, append, lastChunk, index: round });
+            expect(texts.of(event, append, lastChunk), `${version} append=${append} lastChunk=${lastChunk}`).toBe(JSON.stringify(event));
+          }
+        }
+      }
+    }
+  });
+
+  it("gives no text where it could differ: an artifact with its own toJSON, an artifact member not last, a value JSON cannot write", () => {
+    const texts = new ArtifactEventTexts();
+    expect(texts.of({ kind: "artifact-update", artifact: { toJSON: () => "x" } }, true, false)).toBeUndefined();
+    expect(new ArtifactEventTexts().of({ artifact: { artifactId: "a" }, append: true }, true, undefined)).toBeUndefined();
+    expect(texts.of({ kind: "artifact-update", artifact: { artifactId: "a", metadata: { n: 1n } } }, undefined, undefined)).toBeUndefined();
+    // The texts it gave before are not affected.
+    expect(texts.of({ kind: "artifact-update", artifact: { artifactId: "a" } }, undefined, undefined)).toBe('{"kind":"artifact-update","artifact":{"artifactId":"a"}}');
+    expect(new ArtifactEventTexts().of({ artifact: { artifactId: "a" } }, undefined, undefined)).toBe('{"artifact":{"artifactId":"a"}}');
   });
 });

@@ -11,6 +11,7 @@
  * `TaskVersionConflictError` when another writer got there first; the caller reads again and retries.
  */
 import { isTerminalState, taskContextOf, type JsonObject } from "./profile.js";
+import { jsonTextOf } from "./event-ids.js";
 import { EventTexts } from "./event-texts.js";
 
 // ---------------------------------------------------------------------------------------------------
@@ -269,6 +270,11 @@ export function jsonText(value: unknown, what: string): string | undefined {
   }
 }
 
+/** An event's JSON text to keep: the one it is tagged with (the runtime's artifact events), else serialized. */
+function eventText(event: JsonObject, what: string): string {
+  return jsonTextOf(event) ?? flat(storableJson(event, what));
+}
+
 /** ListTasks page size: 50 by default, between 1 and 1000. */
 export function pageSizeOf(query: TaskQuery): number {
   const size = query.pageSize ?? 50;
@@ -464,7 +470,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     // The events of a commit that finishes a task nobody follows are dropped as it finishes: not serialized
     // (what they carry, the messages and artifacts, is in the task's text, serialized above).
     const unread = facts.terminal && write.events !== undefined && write.events.length > 0 && this.eventsUnread?.(facts.id) === true;
-    const eventTexts = unread ? [] : (write.events ?? []).map((e) => flat(storableJson(e.event, `an event of task "${facts.id}"`)));
+    const eventTexts = unread ? [] : (write.events ?? []).map((e) => eventText(e.event, `an event of task "${facts.id}"`));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
     this.write(text, interim ? write.task : undefined, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
     if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
@@ -686,7 +692,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
 
   async append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]> {
     if (!this.hasTask(taskId)) throw new StoreError(`task "${taskId}" not found`, "not-found");
-    const texts = events.map((e) => flat(storableJson(e.event, `an event of task "${taskId}"`)));
+    const texts = events.map((e) => eventText(e.event, `an event of task "${taskId}"`));
     return this.appendNow(taskId, events, texts);
   }
 
@@ -703,7 +709,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
     const sequences: number[] = [];
     for (let i = 0; i < events.length; i++) {
       const e = events[i] as TaskEventInput;
-      const text = texts[i] ?? flat(storableJson(e.event, `an event of task "${taskId}"`));
+      const text = texts[i] ?? eventText(e.event, `an event of task "${taskId}"`);
       const seq = log.dropped + log.texts.push(text);
       if (e.final) log.finals.push(seq);
       added.push({ seq, event: e.event, final: e.final, text });

@@ -16,7 +16,7 @@ import { withEventId, withJsonText } from "./event-ids.js";
 import { LeaseWatch } from "./lease-watch.js";
 import { OutboxWorker } from "./outbox-worker.js";
 import { PushSender, UnsafeWebhookError, type PushTarget } from "./push.js";
-import { TaskTexts } from "./task-text.js";
+import { ArtifactEventTexts, TaskTexts } from "./task-text.js";
 import {
   ExecutionLeaseHeldError,
   isStoreError,
@@ -116,6 +116,8 @@ interface Execution {
   task: JsonObject | undefined;
   /** The JSON text `task` was committed as, when this instance committed it (what the store keeps). */
   taskText: string | undefined;
+  /** The texts of the turn's artifact-update events (made at its first chunk). */
+  artifactTexts: ArtifactEventTexts | undefined;
   /** The store's version of `task` (0: not created yet). */
   version: number;
   /** Whether this instance holds the task's execution lease (taken in a commit, released in the final one). */
@@ -619,6 +621,7 @@ export class TaskRuntime {
       contextId,
       task,
       taskText: undefined,
+      artifactTexts: undefined,
       version,
       leased: false,
       releaseFor: undefined,
@@ -1176,6 +1179,8 @@ export class TaskRuntime {
               lastChunk: options.lastChunk,
               index: artifacts.length,
             });
+            // Its JSON text, for its log and its subscribers: the ids before the artifact are serialized once a turn.
+            withJsonText(event, (execution.artifactTexts ??= new ArtifactEventTexts()).of(event, options.append, options.lastChunk));
             const added = event["artifact"] as JsonObject;
             const key = typeof added["artifactId"] === "string" ? "artifactId" : "name";
             const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;

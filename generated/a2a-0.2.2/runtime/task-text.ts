@@ -80,6 +80,45 @@ export class TaskTexts {
   }
 }
 
+/**
+ * The JSON texts of a turn's artifact-update events, each from its artifact's text: what comes before the
+ * artifact (the event's kind, task and context ids, chunk flags) is the same for every chunk of the turn
+ * with the same flags and is serialized once. Each event of a stream is serialized in any case (its log
+ * keeps the text, its subscribers get it); this spares serializing its ids again for every chunk.
+ */
+export class ArtifactEventTexts {
+  /** By the chunk flags (`append`, `lastChunk`: each absent, true or false): the text before the artifact's. */
+  private readonly heads: Array<string | undefined> = [];
+
+  /**
+   * Exactly `JSON.stringify(event)` for an event whose last member is a plain `artifact` (as
+   * `ProtocolShapes.artifactEvent` builds them), given the flags it was built with; undefined otherwise
+   * (or when the artifact cannot be serialized: the store refuses it then, naming the task).
+   */
+  of(event: JsonObject, append: boolean | undefined, lastChunk: boolean | undefined): string | undefined {
+    const artifact = event["artifact"];
+    if (!isPlainObject(event) || !isPlainObject(artifact)) return undefined;
+    try {
+      const key = flagCode(append) * 3 + flagCode(lastChunk);
+      let head = this.heads[key];
+      if (head === undefined) {
+        const keys = Object.keys(event);
+        if (keys[keys.length - 1] !== "artifact") return undefined;
+        const { artifact: _artifact, ...before } = event;
+        const text = JSON.stringify(before);
+        head = this.heads[key] = text === "{}" ? '{"artifact":' : `${text.slice(0, -1)},"artifact":`;
+      }
+      return `${head}${JSON.stringify(artifact)}}`;
+    } catch {
+      return undefined;
+    }
+  }
+}
+
+function flagCode(flag: boolean | undefined): number {
+  return flag === undefined ? 0 : flag ? 1 : 2;
+}
+
 function partCount(artifacts: readonly unknown[]): number {
   let count = 0;
   for (const artifact of artifacts) {
