@@ -38,6 +38,37 @@ afterAll(async () => {
  */
 const CHUNKS = [["once ", "upon ", "a "], Array.from({ length: 20 }, (_, i) => `time ${i}, `), ["time, ", "the end"]];
 
+/** A service over `store` whose agent publishes CHUNKS, pausing after each group (and running `afterGroup` then), then completes. */
+async function chunksService(store: InMemoryStore, afterGroup: (taskId: string, service: Service) => Promise<void> = async () => undefined): Promise<Service> {
+  const m = await modules("1.0.1");
+  let service: Service | undefined;
+  const core = m.core.createA2AServer({
+    card: testCard("1.0.1") as never,
+    executor: {
+      async execute(c: { taskId: string }, events: Events) {
+        events.working();
+        let first = true;
+        for (const group of CHUNKS) {
+          for (const text of group) {
+            events.artifact({ artifactId: "story", name: "story", parts: [events.textPart(text)] }, { append: !first, lastChunk: text === "the end" });
+            first = false;
+          }
+          await tick();
+          await afterGroup(c.taskId, service as Service);
+        }
+        events.completed("done");
+      },
+    } as never,
+    store: store as never,
+    pushNotifications: false,
+    logger: { error: () => undefined, warn: () => undefined },
+  } as never);
+  const made = (core as unknown as { service: Service }).service;
+  service = made;
+  cleanup.push(() => made.close());
+  return made;
+}
+
 describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
   it("are all stored in order, each event keeps its own chunk, and nothing handed out changes later", async () => {
     const store = new InMemoryStore();
@@ -47,29 +78,7 @@ describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
       committed.push({ task: write.task, text: JSON.stringify(write.task) });
       return commit(write);
     };
-    const m = await modules("1.0.1");
-    const core = m.core.createA2AServer({
-      card: testCard("1.0.1") as never,
-      executor: {
-        async execute(_c: unknown, events: Events) {
-          events.working();
-          let first = true;
-          for (const group of CHUNKS) {
-            for (const text of group) {
-              events.artifact({ artifactId: "story", name: "story", parts: [events.textPart(text)] }, { append: !first, lastChunk: text === "the end" });
-              first = false;
-            }
-            await tick();
-          }
-          events.completed("done");
-        },
-      } as never,
-      store: store as never,
-      pushNotifications: false,
-      logger: { error: () => undefined, warn: () => undefined },
-    } as never);
-    const service = (core as unknown as { service: Service }).service;
-    cleanup.push(() => service.close());
+    const service = await chunksService(store);
 
     const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "tell me" }] };
     const received: Array<{ event: Json; text: string }> = [];
@@ -102,37 +111,15 @@ describe("a stream's writes before the turn's last (TaskCommit.interim)", () => 
       writes.push({ interim: write.interim === true, hasText: write.text !== undefined, state: (write.task["status"] as Json)["state"], parts: artifacts[0]?.parts.length ?? 0 });
       return commit(write);
     };
-    const m = await modules("1.0.1");
-    let service: Service | undefined;
     const midway: unknown[] = [];
     const reread: unknown[] = [];
-    const core = m.core.createA2AServer({
-      card: testCard("1.0.1") as never,
-      executor: {
-        async execute(c: { taskId: string }, events: Events) {
-          events.working();
-          let first = true;
-          for (const group of CHUNKS) {
-            for (const text of group) {
-              events.artifact({ artifactId: "story", name: "story", parts: [events.textPart(text)] }, { append: !first });
-              first = false;
-            }
-            await tick();
-            const read = (await service?.call("GetTask", { id: c.taskId }, ctx())) as { artifacts?: Array<{ parts: unknown[] }> };
-            midway.push(read.artifacts?.[0]?.parts.length);
-            read.artifacts?.[0]?.parts.push({ text: "changed by a reader" }); // a reader's own value: the store keeps its object
-            const again = (await service?.call("GetTask", { id: c.taskId }, ctx())) as { artifacts?: Array<{ parts: unknown[] }> };
-            reread.push(again.artifacts?.[0]?.parts.length);
-          }
-          events.completed("done");
-        },
-      } as never,
-      store: store as never,
-      pushNotifications: false,
-      logger: { error: () => undefined, warn: () => undefined },
-    } as never);
-    service = (core as unknown as { service: Service }).service;
-    cleanup.push(() => service!.close());
+    const service = await chunksService(store, async (taskId, s) => {
+      const read = (await s.call("GetTask", { id: taskId }, ctx())) as { artifacts?: Array<{ parts: unknown[] }> };
+      midway.push(read.artifacts?.[0]?.parts.length);
+      read.artifacts?.[0]?.parts.push({ text: "changed by a reader" }); // a reader's own value: the store keeps its object
+      const again = (await s.call("GetTask", { id: taskId }, ctx())) as { artifacts?: Array<{ parts: unknown[] }> };
+      reread.push(again.artifacts?.[0]?.parts.length);
+    });
     const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "tell me" }] };
     const events: unknown[] = [];
     for await (const event of await service.stream("SendStreamingMessage", { message }, ctx())) events.push(event);
