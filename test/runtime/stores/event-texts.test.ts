@@ -28,6 +28,19 @@ describe("EventTexts", () => {
     kept.forEach((text, i) => expect(texts.at(i)).toBe(text));
   });
 
+  it("keeps a text longer than a page in a page of its own, between texts that share pages", () => {
+    const texts = new EventTexts();
+    const long = JSON.stringify({ text: "ü€🎉".repeat(30_000) }); // ~270 KB of UTF-8
+    const small = (i: number) => JSON.stringify({ i });
+    for (let i = 0; i < 50; i++) texts.push(small(i));
+    texts.push(long);
+    for (let i = 50; i < 100; i++) texts.push(small(i));
+    expect(texts.at(50)).toBe(long);
+    expect(texts.at(49)).toBe(small(49));
+    expect(texts.at(51)).toBe(small(50));
+    expect(texts.at(100)).toBe(small(99));
+  });
+
   it("fit keeps the texts and takes more after it; an index out of range is a RangeError", () => {
     const texts = new EventTexts();
     texts.push('{"a":1}');
