@@ -116,7 +116,7 @@ interface Execution {
   task: JsonObject | undefined;
   /** The JSON text `task` was committed as, when this instance committed it (what the store keeps). */
   taskText: string | undefined;
-  /** The texts of the turn's artifact-update events (made at its first chunk). */
+  /** The texts of the turn's artifact-update events, when a stream follows the turn (made as it starts). */
   artifactTexts: ArtifactEventTexts | undefined;
   /** The store's version of `task` (0: not created yet). */
   version: number;
@@ -798,6 +798,9 @@ export class TaskRuntime {
     extensions: readonly string[] = [],
   ): void {
     const context = this.context(execution, method, message, existing, streaming, principal, extensions);
+    // A stream follows the turn: its artifact events' texts are built as they come (else the store serializes
+    // the events it keeps, and none when nobody follows the task).
+    if (streaming) execution.artifactTexts = new ArtifactEventTexts();
     const publisher = this.publisher(execution, message);
     const taskId = execution.taskId;
     void (async () => {
@@ -1180,7 +1183,7 @@ export class TaskRuntime {
               index: artifacts.length,
             });
             // Its JSON text, for its log and its subscribers: the ids before the artifact are serialized once a turn.
-            withJsonText(event, (execution.artifactTexts ??= new ArtifactEventTexts()).of(event, options.append, options.lastChunk));
+            if (execution.artifactTexts) withJsonText(event, execution.artifactTexts.of(event, options.append, options.lastChunk));
             const added = event["artifact"] as JsonObject;
             const key = typeof added["artifactId"] === "string" ? "artifactId" : "name";
             const at = options.append ? artifacts.findIndex((a) => a[key] !== undefined && a[key] === added[key]) : -1;
