@@ -311,6 +311,19 @@ interface MessageFields {
   readonly context: string | undefined;
 }
 
+/** ProtocolShapes.artifactEvent's layout for a version: the event's members and where the chunk flags go. */
+interface ArtifactEventPlan {
+  readonly tags: Readonly<JsonObject>;
+  readonly taskId: string;
+  readonly context: string | undefined;
+  readonly artifactId: boolean;
+  /** The chunk flags are the event's (0.3, 1.0), else the artifact's (0.1, 0.2). */
+  readonly flagsOnEvent: boolean;
+  readonly append: boolean;
+  readonly lastChunk: boolean;
+  readonly index: boolean;
+}
+
 export class ProtocolShapes {
   private readonly properties = new Map<string, Set<string>>();
   private readonly constTags = new Map<string, Readonly<JsonObject>>();
@@ -499,19 +512,36 @@ export class ProtocolShapes {
    * `artifactId`; 0.1.0 carries them (and an `index`) on the artifact itself.
    */
   artifactEvent(init: { taskId: string; contextId: string; artifact: JsonObject; append?: boolean | undefined; lastChunk?: boolean | undefined; index?: number }): JsonObject {
-    const e: JsonObject = { ...this.tags("TaskArtifactUpdateEvent") };
-    e[this.has("TaskArtifactUpdateEvent", "taskId") ? "taskId" : "id"] = init.taskId;
-    const ctx = this.profile.contextField;
-    if (ctx !== undefined && this.has("TaskArtifactUpdateEvent", ctx)) e[ctx] = init.contextId;
+    const plan = (this.artifactPlan ??= this.planArtifactEvent());
+    const e: JsonObject = { ...plan.tags };
+    e[plan.taskId] = init.taskId;
+    if (plan.context !== undefined) e[plan.context] = init.contextId;
     const artifact: JsonObject = { ...init.artifact };
-    if (this.has("Artifact", "artifactId") && typeof artifact["artifactId"] !== "string") artifact["artifactId"] = newId();
-    const onEvent = this.has("TaskArtifactUpdateEvent", "append");
-    const target = onEvent ? e : artifact;
-    if (init.append !== undefined && (onEvent || this.has("Artifact", "append"))) target["append"] = init.append;
-    if (init.lastChunk !== undefined && (onEvent || this.has("Artifact", "lastChunk"))) target["lastChunk"] = init.lastChunk;
-    if (!onEvent && this.has("Artifact", "index") && init.index !== undefined) artifact["index"] = init.index;
+    if (plan.artifactId && typeof artifact["artifactId"] !== "string") artifact["artifactId"] = newId();
+    const target = plan.flagsOnEvent ? e : artifact;
+    if (init.append !== undefined && plan.append) target["append"] = init.append;
+    if (init.lastChunk !== undefined && plan.lastChunk) target["lastChunk"] = init.lastChunk;
+    if (plan.index && init.index !== undefined) artifact["index"] = init.index;
     e["artifact"] = artifact;
     return e;
+  }
+
+  /** Where the version puts an artifact event's members, worked out once (an event is built per streamed chunk). */
+  private artifactPlan: ArtifactEventPlan | undefined;
+
+  private planArtifactEvent(): ArtifactEventPlan {
+    const ctx = this.profile.contextField;
+    const flagsOnEvent = this.has("TaskArtifactUpdateEvent", "append");
+    return {
+      tags: this.tags("TaskArtifactUpdateEvent"),
+      taskId: this.has("TaskArtifactUpdateEvent", "taskId") ? "taskId" : "id",
+      context: ctx !== undefined && this.has("TaskArtifactUpdateEvent", ctx) ? ctx : undefined,
+      artifactId: this.has("Artifact", "artifactId"),
+      flagsOnEvent,
+      append: flagsOnEvent || this.has("Artifact", "append"),
+      lastChunk: flagsOnEvent || this.has("Artifact", "lastChunk"),
+      index: !flagsOnEvent && this.has("Artifact", "index"),
+    };
   }
 
   // --- reading objects --------------------------------------------------------------------------
