@@ -274,8 +274,13 @@ export class TaskRuntime {
   private readonly ownerOf: (principal: unknown) => string;
   private readonly pushPayload: PushPayloadHook | undefined;
   private readonly executions = new Map<string, Execution>();
-  /** The texts of the artifact parts committed so far: a long streamed artifact is not serialized again. */
-  private readonly taskTexts = new TaskTexts();
+  /**
+   * The texts of the artifact parts committed so far, so that a long streamed artifact is not serialized
+   * again at each write; none for a store that keeps interim writes as objects (`keepsInterimTasks`): it
+   * gets one text a turn, the last write's, and one JSON.stringify of the task is faster than building it
+   * from part texts nothing else would use.
+   */
+  private readonly taskTexts: TaskTexts | undefined;
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -286,6 +291,7 @@ export class TaskRuntime {
     this.shapes = options.shapes;
     this.executor = options.executor as AgentExecutor;
     this.store = options.store;
+    this.taskTexts = options.store.tasks.keepsInterimTasks === true ? undefined : new TaskTexts();
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
@@ -935,7 +941,7 @@ export class TaskRuntime {
         // A write before the turn's last, to a store that keeps those as objects, is not serialized at all:
         // nobody reads that text (a stream's writes, a batch of chunks each, would each serialize the task).
         const interim = !final && this.store.tasks.keepsInterimTasks === true;
-        const text = interim ? undefined : (this.taskTexts.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
+        const text = interim ? undefined : (this.taskTexts?.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
         const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (text !== undefined) write.text = text;
         else write.interim = true;
@@ -1196,7 +1202,7 @@ export class TaskRuntime {
               } else {
                 const from: unknown[] = Array.isArray(before["parts"]) ? before["parts"] : [];
                 const parts = [...from, ...more];
-                this.taskTexts.copied(parts, from);
+                this.taskTexts?.copied(parts, from);
                 const copy: JsonObject = { ...before, parts };
                 made.add(copy);
                 artifacts[at] = copy;

@@ -270,9 +270,13 @@ export function jsonText(value: unknown, what: string): string | undefined {
   }
 }
 
-/** An event's JSON text to keep: the one it is tagged with (the runtime's artifact events), else serialized. */
+/**
+ * An event's JSON text, for the log (which copies it into its bytes) and the live subscribers: the one it
+ * is tagged with (the runtime's artifact events), else serialized. Not flattened here: nothing keeps the
+ * string, and the log's encoding flattens it once anyway.
+ */
 function eventText(event: JsonObject, what: string): string {
-  return jsonTextOf(event) ?? flat(storableJson(event, what));
+  return jsonTextOf(event) ?? storableJson(event, what);
 }
 
 /** ListTasks page size: 50 by default, between 1 and 1000. */

@@ -28,9 +28,7 @@ export class TaskTexts {
    * with the one written for `from`.
    */
   copied(parts: readonly unknown[], from: readonly unknown[]): void {
-    // Only a copy of an array whose text was written can start from it: recording others would chain
-    // every copy of a stream whose texts are not built (a store that keeps interim writes as objects).
-    if (this.written.has(from)) this.copies.set(parts, { from, length: from.length });
+    this.copies.set(parts, { from, length: from.length });
   }
 
   /**
