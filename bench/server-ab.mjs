@@ -10,11 +10,12 @@
 // --base (default HEAD): its generated/a2a-0.3.0 (git archive) is B's; the working tree's is A's.
 // Never writes bench/README.md (bench/server.bench.mjs does, for the whole picture).
 import { execFileSync, fork } from "node:child_process";
-import { Agent, request as httpRequest } from "node:http";
+import { Agent } from "node:http";
 import { existsSync, mkdirSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { oneStream } from "./sse-stream.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const GENERATED = join("generated", "a2a-0.3.0");
@@ -99,27 +100,13 @@ function load(url, text, seconds, connections) {
   );
 }
 
-/** One message/stream of the "burst" agent, read to its end: the number of SSE events (blank lines). */
-const STREAM_BODY = JSON.stringify({ jsonrpc: "2.0", id: "s", method: "message/stream", params: { message: { kind: "message", role: "user", messageId: "m-s", parts: [{ kind: "text", text: "burst" }] } } });
-function oneStream(url, agent) {
-  return new Promise((done, fail) => {
-    const headers = { "content-type": "application/json", accept: "text/event-stream", "content-length": Buffer.byteLength(STREAM_BODY) };
-    const req = httpRequest(url, { method: "POST", agent, headers }, (res) => {
-      res.setEncoding("latin1");
-      let events = 0;
-      let endsInNewline = false; // a blank line may straddle two chunks
-      res.on("data", (chunk) => {
-        if (endsInNewline && chunk[0] === "\n") events++;
-        for (let at = chunk.indexOf("\n\n"); at >= 0; at = chunk.indexOf("\n\n", at + 2)) events++;
-        endsInNewline = chunk.endsWith("\n") && !chunk.endsWith("\n\n");
-      });
-      res.on("end", () => done(events));
-      res.on("error", fail);
-    });
-    req.on("error", fail);
-    req.end(STREAM_BODY);
-  });
-}
+/** The SSE row's request, as bench/server.bench.mjs sends it: the "burst" agent's 1,000 chunks. */
+const STREAM_BODY = JSON.stringify({
+  jsonrpc: "2.0",
+  id: "1",
+  method: "message/stream",
+  params: { message: { kind: "message", role: "user", messageId: "m-1", parts: [{ kind: "text", text: "burst" }] }, configuration: { acceptedOutputModes: ["text/plain"] } },
+});
 
 /** `streams` concurrent streams, each started again as it ends, for `seconds`: events read. */
 async function streamLoad(url, seconds, streams = 4) {
@@ -129,7 +116,7 @@ async function streamLoad(url, seconds, streams = 4) {
   await Promise.all(
     Array.from({ length: streams }, async () => {
       do {
-        const n = await oneStream(url, agent); // not `events += await …`: that reads `events` before the wait
+        const n = await oneStream(url, agent, STREAM_BODY); // not `events += await …`: that reads `events` before the wait
         events += n;
       } while (performance.now() < deadline);
     }),

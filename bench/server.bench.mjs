@@ -11,12 +11,13 @@
 // this process. See bench/README.md, section "Server".
 import { fork, execFileSync } from "node:child_process";
 import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
-import { request as httpRequest, Agent } from "node:http";
+import { Agent } from "node:http";
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
 import { summarize, printSummary } from "./server-profile.mjs";
 import { captureConsole, writeReadmeSection } from "./readme-section.mjs";
+import { oneStream } from "./sse-stream.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -301,38 +302,7 @@ async function throughput(server, payload, o) {
 }
 
 // ---------------------------------------------------------------------------------------------------
-// SSE: concurrent message/stream requests, each answered with `events` artifact chunks; a minimal client
-// that counts events (blank-line separated blocks) without parsing them.
-
-function oneStream(url, agent, body) {
-  return new Promise((resolve, reject) => {
-    const req = httpRequest(url, { method: "POST", agent, headers: { "content-type": "application/json", accept: "text/event-stream", "content-length": Buffer.byteLength(body) } }, (res) => {
-      if (res.statusCode !== 200 || !String(res.headers["content-type"]).startsWith("text/event-stream")) {
-        res.resume();
-        reject(new Error(`stream answered ${res.statusCode} ${res.headers["content-type"]}`));
-        return;
-      }
-      res.setEncoding("latin1");
-      let events = 0;
-      let lastNewline = false;
-      res.on("data", (chunk) => {
-        let from = 0;
-        if (lastNewline && chunk[0] === "\n") events++;
-        for (;;) {
-          const at = chunk.indexOf("\n\n", from);
-          if (at < 0) break;
-          events++;
-          from = at + 2;
-        }
-        lastNewline = chunk[chunk.length - 1] === "\n" && !chunk.endsWith("\n\n");
-      });
-      res.on("end", () => resolve(events));
-      res.on("error", reject);
-    });
-    req.on("error", reject);
-    req.end(body);
-  });
-}
+// SSE: concurrent message/stream requests, each answered with `events` artifact chunks (read by bench/sse-stream.mjs).
 
 async function sseRun(server, { streams, seconds, events }) {
   const agent = new Agent({ keepAlive: true, maxSockets: streams });
