@@ -6,6 +6,10 @@
  * Everything here is decided by the profile's shapes, which are derived from the schema.
  */
 import { jsonTextOf, withJsonText } from "./event-ids.js";
+import { newId } from "./random-ids.js";
+
+/** A random id (UUID v4), made where every module of the runtime has long imported it from. */
+export { newId };
 
 /** The roles a method can play; the runtime works by role, the schema names the method. */
 export type MethodRole =
@@ -258,11 +262,6 @@ function enumValue(values: readonly string[], canonical: string): string {
 
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
-}
-
-/** A random id (UUID v4). */
-export function newId(): string {
-  return globalThis.crypto.randomUUID();
 }
 
 let isoMs = Number.NaN;
