@@ -269,6 +269,20 @@ describe("numericIdSources / stringifyResponse (JSON-RPC 2.0 §5: the id echoed 
     expect(numericIdSources('[1, {"id": -1e400}, {"a":[{"id":3}]}, {"id" : 12345678901234567890}]')).toEqual([undefined, "-1e400", undefined, "12345678901234567890"]);
     expect(numericIdSources('{"k":"\\"id\\":5","id":7}')).toEqual(["7"]);
   });
+  it("reads member names as JSON does: escapes decoded, whitespace of any JSON kind before the colon", async () => {
+    const { numericIdSources } = await import("../../src/runtime/jsonrpc.js");
+    expect(numericIdSources('{"\\u0069d":42}')).toEqual(["42"]);
+    expect(numericIdSources('{"i\\u0064" \t\r\n: 7.5e+3}')).toEqual(["7.5e+3"]);
+    expect(numericIdSources('{"idx":1,"ids":[2],"Id":3,"id ":4,"":5}')).toEqual([]);
+    expect(numericIdSources('{"id":1,"id":-0}')).toEqual(["-0"]); // the last duplicate, as JSON.parse keeps
+    expect(numericIdSources('{"id":"1","params":{"text":"{\\"id\\":2}"}}')).toEqual([]);
+    // Every case gives the id JSON.parse reads, as text.
+    for (const text of ['{"\\u0069d":42}', '{"id":1,"id":-0}', '[{"id":1e2},{"id":-3.25}]']) {
+      const parsed = JSON.parse(text) as unknown;
+      const values = (Array.isArray(parsed) ? parsed : [parsed]).map((item) => (item as { id: number }).id);
+      expect(numericIdSources(text).map(Number)).toEqual(values);
+    }
+  });
   it("writes a numeric id from its source text", async () => {
     const { stringifyResponse, success, failure } = await import("../../src/runtime/jsonrpc.js");
     expect(stringifyResponse(success(9007199254740992, { a: 1 }), "9007199254740993")).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{"a":1}}');

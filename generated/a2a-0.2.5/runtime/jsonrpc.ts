@@ -97,40 +97,78 @@ export function checkRequestEnvelope(
  * (JSON-RPC 2.0 §5: the id "MUST be the same as the value of the id member in the Request Object").
  */
 export function numericIdSources(text: string): Array<string | undefined> {
+  // Read by character code: no string is made for a member name or a character (the text is the whole
+  // request, read once per request whose id is a number), only for the numbers found at an id.
   const ids: Array<string | undefined> = [];
-  const isDigit = (c: string | undefined) => c !== undefined && c >= "0" && c <= "9";
   let depth = 0;
   let arrayTop = false;
   let element = 0;
-  let key: string | undefined;
+  /** After a member name and its colon: whether the name is `id` (undefined elsewhere). */
+  let isIdMember: boolean | undefined;
   for (let i = 0; i < text.length; i++) {
-    const c = text[i];
-    if (c === '"') {
+    const c = text.charCodeAt(i);
+    if (c === QUOTE) {
       let j = i + 1;
-      while (j < text.length && text[j] !== '"') j += text[j] === "\\" ? 2 : 1;
+      let escaped = false;
+      while (j < text.length && text.charCodeAt(j) !== QUOTE) {
+        if (text.charCodeAt(j) === BACKSLASH) {
+          escaped = true;
+          j += 2;
+        } else j++;
+      }
       let k = j + 1;
-      while (k < text.length && /\s/.test(text[k] ?? "")) k++;
-      key = text[k] === ":" ? text.slice(i, j + 1) : undefined;
-      i = key === undefined ? j : k;
-    } else if (c === "{" || c === "[") {
-      if (depth === 0 && c === "[") arrayTop = true;
+      while (k < text.length && isJsonSpace(text.charCodeAt(k))) k++;
+      if (text.charCodeAt(k) === COLON) {
+        // A name with an escape (`"\u0069d"`) is decoded; the others are compared as written.
+        isIdMember = escaped ? JSON.parse(text.slice(i, j + 1)) === "id" : j === i + 3 && text.charCodeAt(i + 1) === 0x69 && text.charCodeAt(i + 2) === 0x64;
+        i = k;
+      } else {
+        isIdMember = undefined;
+        i = j;
+      }
+    } else if (c === OPEN_BRACE || c === OPEN_BRACKET) {
+      if (depth === 0 && c === OPEN_BRACKET) arrayTop = true;
       depth++;
-      key = undefined;
-    } else if (c === "}" || c === "]") {
+      isIdMember = undefined;
+    } else if (c === CLOSE_BRACE || c === CLOSE_BRACKET) {
       depth--;
-      key = undefined;
-    } else if (c === ",") {
+      isIdMember = undefined;
+    } else if (c === COMMA) {
       if (arrayTop && depth === 1) element++;
-      key = undefined;
-    } else if (key !== undefined && depth === (arrayTop ? 2 : 1) && (c === "-" || isDigit(c))) {
+      isIdMember = undefined;
+    } else if (isIdMember !== undefined && depth === (arrayTop ? 2 : 1) && (c === MINUS || isDigit(c))) {
       let j = i;
-      while (j < text.length && /[0-9eE.+-]/.test(text[j] ?? "")) j++;
+      while (j < text.length && isNumberCharacter(text.charCodeAt(j))) j++;
       // The last duplicate wins, as in JSON.parse; a non-number id is echoed from the parsed value anyway.
-      if (JSON.parse(key) === "id") ids[element] = text.slice(i, j);
+      if (isIdMember) ids[element] = text.slice(i, j);
       i = j - 1;
     }
   }
   return ids;
+}
+
+const QUOTE = 0x22;
+const BACKSLASH = 0x5c;
+const COLON = 0x3a;
+const COMMA = 0x2c;
+const MINUS = 0x2d;
+const OPEN_BRACE = 0x7b;
+const CLOSE_BRACE = 0x7d;
+const OPEN_BRACKET = 0x5b;
+const CLOSE_BRACKET = 0x5d;
+
+function isDigit(c: number): boolean {
+  return c >= 0x30 && c <= 0x39;
+}
+
+/** What a JSON number is written with: digits, `-`, `+`, `.`, `e`, `E`. */
+function isNumberCharacter(c: number): boolean {
+  return isDigit(c) || c === MINUS || c === 0x2b || c === 0x2e || c === 0x65 || c === 0x45;
+}
+
+/** JSON's whitespace between tokens (RFC 8259 §2): space, tab, line feed, carriage return. */
+function isJsonSpace(c: number): boolean {
+  return c === 0x20 || c === 0x09 || c === 0x0a || c === 0x0d;
 }
 
 /**
