@@ -175,6 +175,19 @@ describe("deep and large values (issue 17, 10): validation answers, never throws
     expect(checkLimits(nest(102), DEFAULT_VALIDATION_LIMITS)?.keyword).toBe("maxDepth");
   });
 
+  it("checkLimits gives each value its own answer, whatever the calls before it (its work lists are kept between calls)", () => {
+    const limits = { maxDepth: 3, maxNodes: 6 };
+    // Stopped at the 7th value with values of its siblings still listed.
+    expect(checkLimits({ a: [1, 2, 3], b: [4, 5, 6], c: { d: 7 } }, limits)?.keyword).toBe("maxNodes");
+    expect(checkLimits({ a: 1 }, limits)).toBeNull();
+    expect(checkLimits({ a: { b: { c: { d: {} } } }, e: [1] }, limits)).toMatchObject({ keyword: "maxDepth", pointer: "/a/b/c/d" });
+    expect(checkLimits([[1], [2]], limits)).toBeNull();
+    // A large value, then small ones: each counted alone.
+    expect(checkLimits(Array.from({ length: 5000 }, (_, i) => ({ i })), { maxDepth: 3, maxNodes: 20_000 })).toBeNull();
+    expect(checkLimits([1, 2, 3, 4, 5], limits)).toBeNull();
+    expect(checkLimits([1, 2, 3, 4, 5, 6], limits)?.keyword).toBe("maxNodes");
+  });
+
   it("a validator that overflows the stack anyway reports it as an issue", () => {
     const raw = Object.assign(
       (): boolean => {

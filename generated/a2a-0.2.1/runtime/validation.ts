@@ -76,13 +76,19 @@ export const DEFAULT_VALIDATION_LIMITS: ValidationLimits = Object.freeze({ maxDe
  */
 export function checkLimits(value: unknown, limits: ValidationLimits = DEFAULT_VALIDATION_LIMITS): ValidationIssue | null {
   // A fast pass that only counts; the pointer of the place is found again, by the slower pass, when it fails.
-  const values: unknown[] = [value];
-  const depths: number[] = [0];
+  const values = pendingValues;
+  const depths = pendingDepths;
+  values.push(value);
+  depths.push(0);
   let nodes = 0;
+  let exceeded = false;
   while (values.length > 0) {
     const node = values.pop();
     const depth = depths.pop() as number;
-    if (++nodes > limits.maxNodes || (depth > limits.maxDepth && node !== null && typeof node === "object")) return limitIssue(value, limits);
+    if (++nodes > limits.maxNodes || (depth > limits.maxDepth && node !== null && typeof node === "object")) {
+      exceeded = true;
+      break;
+    }
     if (node === null || typeof node !== "object") continue;
     if (Array.isArray(node)) {
       for (let i = 0; i < node.length; i++) {
@@ -97,8 +103,19 @@ export function checkLimits(value: unknown, limits: ValidationLimits = DEFAULT_V
       }
     }
   }
-  return null;
+  if (!exceeded) return null; // the loop emptied the lists (V8 trims their room as they shrink)
+  values.length = 0;
+  depths.length = 0;
+  return limitIssue(value, limits);
 }
+
+/**
+ * The work lists of checkLimits, kept from call to call (it runs to the end without yielding, so one call
+ * uses them at a time): two fresh arrays grown element by element were most of what a request's check
+ * allocated.
+ */
+const pendingValues: unknown[] = [];
+const pendingDepths: number[] = [];
 
 /** The issue of the first place, in document order, where a value exceeds the limits (it is known to). */
 function limitIssue(value: unknown, limits: ValidationLimits): ValidationIssue | null {
