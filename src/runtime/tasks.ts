@@ -137,11 +137,18 @@ export interface TaskCommit<TTask = JsonObject> {
   /**
    * A write of a running task that the writer follows with another soon (the runtime: a batch of chunks
    * of a streamed artifact, before the turn's final write), sent without `text` to a store that says it
-   * keeps such writes as objects (`VersionedTaskStore.keepsInterimTasks`): it may keep the task object
-   * itself until the next write, unserialized; the writer never changes it afterwards, and every change
-   * the write carries is in its events, which are serialized as always.
+   * keeps such writes as objects (`VersionedTaskStore.keepsInterimTasks`): it may keep the write until
+   * the next one, unserialized, and read it with `interimText`; every change the write carries is in its
+   * events, which are serialized as always.
    */
   interim?: boolean;
+  /**
+   * With `interim`: the task's JSON text as of this write, made when called. The runtime goes on
+   * appending chunks to the parts arrays of the artifact it streams after such a write (copying them at
+   * every write made a stream of n chunks cost n²), so a store reads an interim write with this, not by
+   * serializing `task` later. Absent: `task` is never changed after the write.
+   */
+  interimText?: () => string;
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
   /**
@@ -251,19 +258,20 @@ export function taskFacts(task: JsonObject, now: number = Date.now()): TaskFacts
 }
 
 /** Serializes a value a store is about to keep; a value JSON cannot write is refused, never stored. */
-export function storableJson(value: unknown, what: string): string {
-  const text = jsonText(value, what);
+export function storableJson(value: unknown, what: string, replacer?: (key: string, value: unknown) => unknown): string {
+  const text = jsonText(value, what, replacer);
   if (text === undefined) throw new StoreError(`${what} cannot be stored: not a JSON value`, "invalid");
   return text;
 }
 
 /**
- * `JSON.stringify(value)`, undefined for a value JSON leaves out (undefined, a function: a member that
- * JSON.stringify skips); a value it cannot write (a cycle, a BigInt) is a StoreError naming `what`.
+ * `JSON.stringify(value)` (with `replacer`, when given), undefined for a value JSON leaves out (undefined,
+ * a function: a member that JSON.stringify skips); a value it cannot write (a cycle, a BigInt) is a
+ * StoreError naming `what`.
  */
-export function jsonText(value: unknown, what: string): string | undefined {
+export function jsonText(value: unknown, what: string, replacer?: (key: string, value: unknown) => unknown): string | undefined {
   try {
-    return JSON.stringify(value);
+    return replacer === undefined ? JSON.stringify(value) : JSON.stringify(value, replacer);
   } catch (error) {
     throw new StoreError(`${what} cannot be stored: ${error instanceof Error ? error.message : String(error)}`, "invalid", { cause: error });
   }
@@ -327,11 +335,12 @@ interface MemoryTaskEntry extends TaskFacts {
    */
   text: string;
   /**
-   * A running task's interim write (`TaskCommit.interim`, "" as `text`): the object itself, until the next
-   * write; a read serializes it. Serializing it at every write of a long stream (the whole artifact again
-   * for each batch of chunks) cost more than the stream's events themselves.
+   * A running task's interim write (`TaskCommit.interim`, "" as `text`): how a read gets its text, until
+   * the next write (`TaskCommit.interimText`, else the object serialized then). Serializing it at every
+   * write of a long stream (the whole artifact again for each batch of chunks) cost more than the
+   * stream's events themselves.
    */
-  task: JsonObject | undefined;
+  interim: (() => string) | undefined;
   version: number;
   owner: string;
   /** Epoch ms of the last write (retention). */
@@ -403,9 +412,15 @@ export function expandTaskText(kept: string, taskId: string, contextId: string):
   return out;
 }
 
+/** How a read gets an interim write's text: the writer's own reader, else the task serialized then. */
+function interimReader(write: TaskCommit, what: string): () => string {
+  const { task, interimText } = write;
+  return interimText ?? (() => storableJson(task, what));
+}
+
 /** A stored task, parsed: a value of the caller's own. */
 function parseTask(entry: MemoryTaskEntry): JsonObject {
-  const text = entry.task !== undefined ? storableJson(entry.task, `task "${entry.id}"`) : expandTaskText(entry.text, entry.id, entry.contextId);
+  const text = entry.interim !== undefined ? entry.interim() : expandTaskText(entry.text, entry.id, entry.contextId);
   return JSON.parse(text) as JsonObject;
 }
 
@@ -475,7 +490,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const unread = facts.terminal && write.events !== undefined && write.events.length > 0 && this.eventsUnread?.(facts.id) === true;
     const eventTexts = unread ? [] : (write.events ?? []).map((e) => eventText(e.event, `an event of task "${facts.id}"`));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
-    this.write(text, interim ? write.task : undefined, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
+    this.write(text, interim ? interimReader(write, `task "${facts.id}"`) : undefined, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
     if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
     else if (lease) this.leases?.releaseNow(facts.id, lease.release);
     const sequences =
@@ -487,7 +502,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     return { version: current + 1, sequences };
   }
 
-  private write(text: string, task: JsonObject | undefined, facts: TaskFacts, version: number, owner: string): void {
+  private write(text: string, interim: (() => string) | undefined, facts: TaskFacts, version: number, owner: string): void {
     this.tasks.delete(facts.id);
     this.tasks.set(facts.id, {
       id: facts.id,
@@ -497,7 +512,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
       statusTime: facts.statusTime,
       // Finished tasks are what piles up: they are kept compact (a running task is written again soon).
       text: facts.terminal ? compactTaskText(text, facts.id, facts.contextId) : text,
-      task,
+      interim,
       version,
       owner,
       updatedAt: Date.now(),

@@ -118,6 +118,15 @@ interface Execution {
   taskText: string | undefined;
   /** The texts of the turn's artifact-update events, when a stream follows the turn (made as it starts). */
   artifactTexts: ArtifactEventTexts | undefined;
+  /**
+   * The parts arrays of the turn's artifacts that this runtime made (a copy at an artifact's first
+   * appended chunk) and appends the later chunks to in place, each with its length at the last commit.
+   * Only with a store that keeps interim writes (`keepsInterimTasks`), which reads each of them at its
+   * own lengths (`TaskCommit.interimText`). Copying the parts at every write made a stream of n chunks,
+   * committed one at a time (an agent that awaits each token), cost O(n²): 8,000 chunks took 6× the
+   * time per chunk of 500.
+   */
+  streamedParts: Map<unknown[], number> | undefined;
   /** The store's version of `task` (0: not created yet). */
   version: number;
   /** Whether this instance holds the task's execution lease (taken in a commit, released in the final one). */
@@ -281,6 +290,8 @@ export class TaskRuntime {
    * from part texts nothing else would use.
    */
   private readonly taskTexts: TaskTexts | undefined;
+  /** Whether a streamed artifact's chunks are appended to its parts in place (`Execution.streamedParts`). */
+  private readonly appendsInPlace: boolean;
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -292,6 +303,7 @@ export class TaskRuntime {
     this.executor = options.executor as AgentExecutor;
     this.store = options.store;
     this.taskTexts = options.store.tasks.keepsInterimTasks === true ? undefined : new TaskTexts();
+    this.appendsInPlace = options.store.tasks.keepsInterimTasks === true;
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
@@ -379,7 +391,10 @@ export class TaskRuntime {
     const request = this.shapes.sendParams(params);
     const execution = await this.startExecution(method, request, principal, false, undefined, extensions);
     if (!request.blocking) {
-      const task = execution.task ?? (await this.materialize(execution));
+      const current = execution.task ?? (await this.materialize(execution));
+      // The answer is written after the turn may have appended more chunks to its parts: a copy of this write.
+      const parts = execution.streamedParts;
+      const task = parts !== undefined && parts.size > 0 ? (JSON.parse(textAtLengths(current, parts, `task "${execution.taskId}"`)) as JsonObject) : current;
       return this.shapes.withHistory(task, request.historyLength);
     }
     await execution.settled;
@@ -628,6 +643,7 @@ export class TaskRuntime {
       task,
       taskText: undefined,
       artifactTexts: undefined,
+      streamedParts: undefined,
       version,
       leased: false,
       releaseFor: undefined,
@@ -917,26 +933,31 @@ export class TaskRuntime {
     let conflicts = 0;
     let unavailable = 0;
     for (;;) {
-      const creating = execution.version === 0;
-      let task = execution.task ?? this.newTask(execution, userMessage);
-      const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
-      const made = new Set<object>();
-      for (const update of batch) {
-        const next = update.apply(task, made);
-        task = next.task;
-        events.push(...next.events);
-      }
-      const final = batch.some((u) => u.final);
-      const lease: LeaseChange | undefined =
-        execution.releaseFor !== undefined && final
-          ? { release: execution.releaseFor }
-          : !execution.leased && !final
-            ? { acquire: this.instanceId, ttlMs: this.leaseMs }
-            : execution.leased && final
-              ? { release: this.instanceId }
-              : undefined;
       try {
-        const pushes = batch.length > 0 && this.outbox ? await this.pushesFor(execution, task) : [];
+        // The push configs first: from the updates to the store's write nothing waits, so that nobody sees
+        // the turn's own parts arrays (appended to in place) holding chunks of a write not made yet.
+        const configs = batch.length > 0 && this.outbox ? await this.pushConfigsOf(execution) : [];
+        const creating = execution.version === 0;
+        let task = execution.task ?? this.newTask(execution, userMessage);
+        const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
+        const made = new Set<object>();
+        for (const update of batch) {
+          const next = update.apply(task, made);
+          task = next.task;
+          events.push(...next.events);
+        }
+        const final = batch.some((u) => u.final);
+        // The lengths this write holds of the turn's own parts arrays (those of its artifacts now).
+        const lengths = execution.streamedParts ? partLengths(task, execution.streamedParts) : undefined;
+        const lease: LeaseChange | undefined =
+          execution.releaseFor !== undefined && final
+            ? { release: execution.releaseFor }
+            : !execution.leased && !final
+              ? { acquire: this.instanceId, ttlMs: this.leaseMs }
+              : execution.leased && final
+                ? { release: this.instanceId }
+                : undefined;
+        const pushes = configs.length > 0 ? this.pushesOf(execution, task, configs, lengths) : [];
         // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
         // A write before the turn's last, to a store that keeps those as objects, is not serialized at all:
         // nobody reads that text (a stream's writes, a batch of chunks each, would each serialize the task).
@@ -944,12 +965,20 @@ export class TaskRuntime {
         const text = interim ? undefined : (this.taskTexts?.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
         const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (text !== undefined) write.text = text;
-        else write.interim = true;
+        else {
+          write.interim = true;
+          if (lengths !== undefined && lengths.size > 0) {
+            const what = `task "${execution.taskId}"`;
+            write.interimText = () => textAtLengths(task, lengths, what);
+          }
+        }
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
         const result = await this.store.tasks.commit(write);
         execution.version = result.version;
         execution.task = task;
         execution.taskText = text;
+        // After the turn's final write nothing is appended any more.
+        execution.streamedParts = final ? undefined : lengths;
         if (lease && "acquire" in lease) {
           execution.leased = true;
           this.leaseWatch.hold(execution.taskId);
@@ -965,6 +994,8 @@ export class TaskRuntime {
         }
         return;
       } catch (error) {
+        // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
+        if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
         if (isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS) {
           const fresh = await this.store.tasks.load(execution.taskId);
           if (!fresh || (isObject(fresh.task["status"]) && this.shapes.isTerminal(fresh.task["status"]["state"]))) {
@@ -1046,12 +1077,17 @@ export class TaskRuntime {
     this.logger.warn?.(`a2a: task ${taskId} failed: its instance ${previousOwner} stopped (lease expired)`);
   }
 
-  /** The push notifications of a task's new state: one per config of the task. */
-  private async pushesFor(execution: Execution, task: JsonObject): Promise<OutboxMessage[]> {
+  /** The push configs of an execution's task (none without an outbox: push notifications are not sent). */
+  private async pushConfigsOf(execution: Execution): Promise<readonly JsonObject[]> {
     if (!this.outbox) return [];
-    const configs =
-      execution.version === 0 ? (execution.pendingPushConfig ? [execution.pendingPushConfig] : []) : await this.store.pushConfigs.list(execution.taskId);
-    if (configs.length === 0) return [];
+    return execution.version === 0 ? (execution.pendingPushConfig ? [execution.pendingPushConfig] : []) : await this.store.pushConfigs.list(execution.taskId);
+  }
+
+  /** The push notifications of a task's new state: one per config. */
+  private pushesOf(execution: Execution, written: JsonObject, configs: readonly JsonObject[], lengths: ReadonlyMap<unknown[], number> | undefined): OutboxMessage[] {
+    // The outbox keeps the payload until it is delivered: a task whose parts the turn goes on appending to
+    // is sent as a copy of what this write holds.
+    const task = lengths !== undefined && lengths.size > 0 ? (JSON.parse(textAtLengths(written, lengths, `task "${execution.taskId}"`)) as JsonObject) : written;
     // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task; a config the
     // compat hook claims (registered by a client of the other version) gets that version's payload.
     const ownBody = this.shapes.wrap("stream", task);
@@ -1201,11 +1237,19 @@ export class TaskRuntime {
                 for (const part of more) (before["parts"] as unknown[]).push(part);
               } else {
                 const from: unknown[] = Array.isArray(before["parts"]) ? before["parts"] : [];
-                const parts = [...from, ...more];
-                this.taskTexts?.copied(parts, from);
-                const copy: JsonObject = { ...before, parts };
-                made.add(copy);
-                artifacts[at] = copy;
+                if (execution.streamedParts?.has(from)) {
+                  // This turn's own parts array, committed before: appended in place (each interim write
+                  // is read at its own length), not copied at every write.
+                  for (const part of more) from.push(part);
+                } else {
+                  const parts = [...from, ...more];
+                  this.taskTexts?.copied(parts, from);
+                  // Its length at a commit is recorded then (commitUpdates); 0 until one succeeds.
+                  if (this.appendsInPlace) (execution.streamedParts ??= new Map()).set(parts, 0);
+                  const copy: JsonObject = { ...before, parts };
+                  made.add(copy);
+                  artifacts[at] = copy;
+                }
               }
             } else {
               artifacts.push(stripChunkFlags(added));
@@ -1233,6 +1277,26 @@ export class TaskRuntime {
     };
     return publisher;
   }
+}
+
+/** The current lengths of those of `streamed` that are the parts of an artifact of `task`. */
+function partLengths(task: JsonObject, streamed: ReadonlyMap<unknown[], number>): Map<unknown[], number> {
+  const lengths = new Map<unknown[], number>();
+  const artifacts = task["artifacts"];
+  if (!Array.isArray(artifacts)) return lengths;
+  for (const artifact of artifacts) {
+    const parts = isObject(artifact) ? artifact["parts"] : undefined;
+    if (Array.isArray(parts) && streamed.has(parts)) lengths.set(parts, parts.length);
+  }
+  return lengths;
+}
+
+/** The JSON text of `task` with each array of `lengths` cut to its length there: what a write held. */
+function textAtLengths(task: JsonObject, lengths: ReadonlyMap<unknown[], number>, what: string): string {
+  return storableJson(task, what, (_key, value) => {
+    const length = Array.isArray(value) ? lengths.get(value) : undefined;
+    return length !== undefined && length < (value as unknown[]).length ? (value as unknown[]).slice(0, length) : value;
+  });
 }
 
 /** Counts the open stream subscriptions of each task (what `TaskEventBus.listenerCount` counted). */

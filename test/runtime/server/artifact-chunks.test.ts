@@ -5,11 +5,14 @@
  * on every chunk. What must hold whatever the batching:
  * - the stored task has every chunk's parts, in order;
  * - each streamed artifact event carries its own chunk's parts only;
- * - no task a commit was given, and no event a subscriber got, changes afterwards (later chunks go to a
- *   new array, never into a value already handed out).
+ * - no event a subscriber got changes afterwards, and every write reads back later as it was written: a
+ *   task committed without `interimText` is never changed; with a store that keeps interim writes, the
+ *   runtime appends later chunks to the parts array it made for the artifact (copying it at every write
+ *   cost O(n²) for n chunks committed one at a time), and each interim write's `interimText` gives the
+ *   task as that write held it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { InMemoryStore, type TaskCommit } from "../../../src/runtime/tasks.js";
+import { InMemoryStore, StoreUnavailableError, type TaskCommit } from "../../../src/runtime/tasks.js";
 import { modules, testCard } from "./harness.js";
 
 type Json = Record<string, unknown>;
@@ -38,8 +41,16 @@ afterAll(async () => {
  */
 const CHUNKS = [["once ", "upon ", "a "], Array.from({ length: 20 }, (_, i) => `time ${i}, `), ["time, ", "the end"]];
 
-/** A service over `store` whose agent publishes CHUNKS, pausing after each group (and running `afterGroup` then), then completes. */
-async function chunksService(store: InMemoryStore, afterGroup: (taskId: string, service: Service) => Promise<void> = async () => undefined): Promise<Service> {
+/**
+ * A service over `store` whose agent publishes `groups` of chunks (CHUNKS by default), pausing after each
+ * group (and running `afterGroup` then), then completes. Push notifications are sent only with `push`.
+ */
+async function chunksService(
+  store: InMemoryStore,
+  afterGroup: (taskId: string, service: Service) => Promise<void> = async () => undefined,
+  options: { groups?: readonly string[][]; push?: boolean } = {},
+): Promise<Service> {
+  const groups = options.groups ?? CHUNKS;
   const m = await modules("1.0.1");
   let service: Service | undefined;
   const core = m.core.createA2AServer({
@@ -48,7 +59,7 @@ async function chunksService(store: InMemoryStore, afterGroup: (taskId: string, 
       async execute(c: { taskId: string }, events: Events) {
         events.working();
         let first = true;
-        for (const group of CHUNKS) {
+        for (const group of groups) {
           for (const text of group) {
             events.artifact({ artifactId: "story", name: "story", parts: [events.textPart(text)] }, { append: !first, lastChunk: text === "the end" });
             first = false;
@@ -60,7 +71,7 @@ async function chunksService(store: InMemoryStore, afterGroup: (taskId: string, 
       },
     } as never,
     store: store as never,
-    pushNotifications: false,
+    ...(options.push ? {} : { pushNotifications: false }),
     logger: { error: () => undefined, warn: () => undefined },
   } as never);
   const made = (core as unknown as { service: Service }).service;
@@ -72,10 +83,10 @@ async function chunksService(store: InMemoryStore, afterGroup: (taskId: string, 
 describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
   it("are all stored in order, each event keeps its own chunk, and nothing handed out changes later", async () => {
     const store = new InMemoryStore();
-    const committed: Array<{ task: Json; text: string }> = [];
+    const committed: Array<{ write: TaskCommit; text: string }> = [];
     const commit = store.tasks.commit.bind(store.tasks);
     store.tasks.commit = (write: TaskCommit) => {
-      committed.push({ task: write.task, text: JSON.stringify(write.task) });
+      committed.push({ write, text: JSON.stringify(write.task) });
       return commit(write);
     };
     const service = await chunksService(store);
@@ -94,9 +105,11 @@ describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
     expect(stored.artifacts[0]?.parts.map((p) => p.text)).toEqual(CHUNKS.flat());
 
     // The chunks came in at least two commits (else this test would not see an append across commits).
-    const withStory = committed.filter(({ task }) => Array.isArray(task["artifacts"]) && task["artifacts"].length > 0);
+    const withStory = committed.filter(({ write }) => Array.isArray(write.task["artifacts"]) && write.task["artifacts"].length > 0);
     expect(withStory.length).toBeGreaterThanOrEqual(3);
-    for (const { task, text } of committed) expect(JSON.stringify(task)).toBe(text);
+    // Read now, after the stream: each write as it was written.
+    for (const { write, text } of committed) expect(write.interimText ? write.interimText() : JSON.stringify(write.task)).toBe(text);
+    expect(committed.filter(({ write }) => write.interimText !== undefined).length).toBeGreaterThanOrEqual(2);
     for (const { event, text } of received) expect(JSON.stringify(event)).toBe(text);
   });
 });
@@ -147,5 +160,100 @@ describe("a stream's writes before the turn's last (TaskCommit.interim)", () => 
     const { writes, final } = await run(store);
     for (const w of writes) expect(w).toMatchObject({ interim: false, hasText: true });
     expect(final.artifacts[0]?.parts.map((p) => p.text)).toEqual(CHUNKS.flat());
+  });
+});
+
+describe("a streamed artifact's parts, appended in place with a store that keeps interim writes", () => {
+  /** One chunk per group: an agent that awaits each token, so that every chunk is a write of its own. */
+  const TOKENS = Array.from({ length: 120 }, (_, i) => [`token ${i} `]);
+  const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "tell me" }] };
+
+  /** Every write of the stream, with its task's text and its story's part count at the write. */
+  function recordWrites(store: InMemoryStore, before?: (write: TaskCommit, index: number) => void) {
+    const writes: Array<{ write: TaskCommit; text: string; pushes: string[] }> = [];
+    const commit = store.tasks.commit.bind(store.tasks);
+    store.tasks.commit = (write: TaskCommit) => {
+      before?.(write, writes.length);
+      writes.push({ write, text: JSON.stringify(write.task), pushes: (write.pushes ?? []).map((p) => JSON.stringify(p.payload)) });
+      return commit(write);
+    };
+    return writes;
+  }
+  const storyParts = (task: unknown) => ((task as { artifacts?: Array<{ parts: Array<{ text: string }> }> }).artifacts?.[0]?.parts ?? []).map((p) => p.text);
+
+  it("a chunk per write: each write reads back as written, GetTask between chunks sees exactly the parts so far", async () => {
+    const store = new InMemoryStore();
+    const writes = recordWrites(store);
+    const seen: number[] = [];
+    const service = await chunksService(
+      store,
+      async (taskId, s) => {
+        seen.push(storyParts(await s.call("GetTask", { id: taskId }, ctx())).length);
+      },
+      { groups: TOKENS },
+    );
+    const events: unknown[] = [];
+    for await (const event of await service.stream("SendStreamingMessage", { message }, ctx())) events.push(event);
+    const taskId = ((events[0] as Json)["task"] as Json)["id"];
+
+    expect(seen).toEqual(TOKENS.map((_, i) => i + 1));
+    expect(storyParts(await service.call("GetTask", { id: taskId }, ctx()))).toEqual(TOKENS.flat());
+    const counts = writes.map(({ write, text }) => {
+      expect(write.interimText ? write.interimText() : JSON.stringify(write.task)).toBe(text);
+      return storyParts(JSON.parse(text)).length;
+    });
+    // A write per chunk (the task's creation and the working status before them, the completion after).
+    expect(counts.filter((n, i) => n > 0 && n === (counts[i - 1] ?? 0) + 1).length).toBe(TOKENS.length);
+    // Not a copy of the parts per write: from the second chunk on, every write's story has one parts array.
+    const arrays = new Set(writes.slice(1).map(({ write }) => (write.task["artifacts"] as Array<{ parts: unknown[] }>)[0]?.parts));
+    expect(arrays.size).toBe(1);
+  });
+
+  it("a write that fails and is tried again adds each chunk once", async () => {
+    const store = new InMemoryStore();
+    // The 7th write, then the one after its retry (each tried again after a pause of 100 ms).
+    const failAt = new Set([6, 7]);
+    const writes = recordWrites(store, (_write, index) => {
+      // Thrown after the runtime applied the write's chunks (to the parts it appends to in place).
+      if (failAt.delete(index)) throw new StoreUnavailableError("test", "connection lost");
+    });
+    const service = await chunksService(store, async () => undefined, { groups: TOKENS });
+    const events: unknown[] = [];
+    for await (const event of await service.stream("SendStreamingMessage", { message }, ctx())) events.push(event);
+    const taskId = ((events[0] as Json)["task"] as Json)["id"];
+
+    expect(failAt.size).toBe(0);
+    expect(storyParts(await service.call("GetTask", { id: taskId }, ctx()))).toEqual(TOKENS.flat());
+    for (const { write, text } of writes) expect(write.interimText ? write.interimText() : JSON.stringify(write.task)).toBe(text);
+    const updates = events.flatMap((e) => ((e as Json)["artifactUpdate"] ? [(e as Json)["artifactUpdate"] as { artifact: { parts: Array<{ text: string }> } }] : []));
+    expect(updates.flatMap((u) => u.artifact.parts.map((p) => p.text))).toEqual(TOKENS.flat());
+  });
+
+  it("a push notification carries the task as its write held it, not the parts appended later", async () => {
+    const store = new InMemoryStore();
+    const writes = recordWrites(store);
+    let configured = false;
+    const service = await chunksService(
+      store,
+      async (taskId) => {
+        if (configured) return;
+        configured = true;
+        // Refused by the sender's SSRF guard at once (a private address): only the payloads matter here.
+        await store.pushConfigs.set(taskId, { id: "hook", url: "http://127.0.0.1:1/hook" });
+      },
+      { groups: TOKENS.slice(0, 30), push: true },
+    );
+    for await (const _event of await service.stream("SendStreamingMessage", { message }, ctx()));
+
+    const pushed = writes.filter(({ pushes }) => pushes.length > 0);
+    expect(pushed.length).toBeGreaterThanOrEqual(25);
+    for (const { write, text, pushes } of pushed) {
+      // The payload as queued (kept by the outbox until delivered: 1.0 posts a StreamResponse) is the task
+      // this write committed, and it is still that after the stream.
+      expect((JSON.parse(pushes[0] as string) as Json)["task"]).toEqual(JSON.parse(text));
+      expect(JSON.stringify((write.pushes ?? [])[0]?.payload)).toBe(pushes[0]);
+    }
+    // Some of them while the story grew (else this would not see a payload outlive its write).
+    expect(new Set(pushed.map(({ text }) => storyParts(JSON.parse(text)).length)).size).toBeGreaterThanOrEqual(20);
   });
 });

@@ -220,6 +220,31 @@ describe("in-memory store: a running task's interim writes (TaskCommit.interim)"
     expect((await store.tasks.query({})).tasks).toEqual([done]);
   });
 
+  it("reads an interim write with its interimText: the writer may go on appending to the task's parts", async () => {
+    const store = new InMemoryStore();
+    const task = running(2);
+    const parts = task.artifacts[0]?.parts ?? [];
+    const asWritten = JSON.stringify(task);
+    let reads = 0;
+    await store.tasks.commit({
+      task,
+      expectedVersion: 0,
+      interim: true,
+      interimText: () => {
+        reads++;
+        return asWritten;
+      },
+    });
+    parts.push({ kind: "text", text: "p2, for the next write" }); // what the runtime does before its next write
+    expect(reads).toBe(0); // nothing serialized at the write
+    expect(await store.tasks.get("t1")).toEqual(running(2));
+    expect(((await store.tasks.query({})).tasks[0] as ReturnType<typeof running>).artifacts[0]?.parts).toHaveLength(2);
+    expect(reads).toBe(2);
+    // The next write replaces it, with what it holds.
+    await store.tasks.commit({ task: { ...task }, expectedVersion: 1, interim: true, interimText: () => JSON.stringify(running(3)) });
+    expect(((await store.tasks.get("t1")) as ReturnType<typeof running>).artifacts[0]?.parts).toHaveLength(3);
+  });
+
   it("only a write that says it is interim and has no text skips serializing: any other refuses what JSON cannot write", async () => {
     const store = new InMemoryStore();
     const bad = { ...running(1), metadata: { big: 10n } };
