@@ -4,6 +4,7 @@
  * and the JSON-RPC binding splices it into the response. The frame must be byte for byte what
  * serializing the response gives.
  */
+import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { eventIdOf, jsonTextOf, withEventId, withJsonText } from "../../src/runtime/event-ids.js";
 import { stringifyResponse, stringifySuccessText, success } from "../../src/runtime/jsonrpc.js";
@@ -40,6 +41,8 @@ describe("event texts", () => {
     withEventId(withJsonText(result, JSON.stringify(result)), 3);
     expect(JSON.stringify(result)).toBe('{"kind":"status-update","taskId":"t","final":false}');
     expect(Object.keys(result)).toEqual(["kind", "taskId", "final"]);
+    expect(Reflect.ownKeys(result)).toEqual(["kind", "taskId", "final"]); // not even a symbol of its own
+    expect(inspect(result)).toBe("{ kind: 'status-update', taskId: 't', final: false }");
     expect({ ...result }).toEqual({ kind: "status-update", taskId: "t", final: false });
     // A copy (the compat layer's translations, a wrapper) is another value: it must be serialized anew.
     const copy = { ...result, final: true };
