@@ -414,9 +414,9 @@ export function expandTaskText(kept: string, taskId: string, contextId: string):
 }
 
 /** How a read gets an interim write's text: the writer's own reader, else the task serialized then. */
-function interimReader(write: TaskCommit, what: string): () => string {
+function interimReader(write: TaskCommit, taskId: string): () => string {
   const { task, interimText } = write;
-  return interimText ?? (() => storableJson(task, what));
+  return interimText ?? (() => storableJson(task, `task "${taskId}"`));
 }
 
 /** A stored task, parsed: a value of the caller's own. */
@@ -491,7 +491,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     const unread = facts.terminal && write.events !== undefined && write.events.length > 0 && this.eventsUnread?.(facts.id) === true;
     const eventTexts = unread ? [] : (write.events ?? []).map((e) => eventText(e.event, `an event of task "${facts.id}"`));
     for (const p of write.pushes ?? []) storableJson(p, `a push notification of task "${facts.id}"`);
-    this.write(text, interim ? interimReader(write, `task "${facts.id}"`) : undefined, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
+    this.write(text, interim ? interimReader(write, facts.id) : undefined, facts, current + 1, entry ? entry.owner : (write.owner ?? ""));
     if (lease && "acquire" in lease) this.leases?.set(facts.id, lease.acquire, lease.ttlMs);
     else if (lease) this.leases?.releaseNow(facts.id, lease.release);
     const sequences =

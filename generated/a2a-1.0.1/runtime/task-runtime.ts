@@ -968,8 +968,8 @@ export class TaskRuntime {
         else {
           write.interim = true;
           if (lengths !== undefined && lengths.size > 0) {
-            const what = `task "${execution.taskId}"`;
-            write.interimText = () => textAtLengths(task, lengths, what);
+            const taskId = execution.taskId;
+            write.interimText = () => textAtLengths(task, lengths, `task "${taskId}"`);
           }
         }
         if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
