@@ -3,7 +3,7 @@
  * Web-standard plumbing (Request → Response) for the Hono adapter and any fetch-style runtime.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BODY_TIMED_OUT, bodyDeadline, type CoreRequest, type CoreResponse } from "./http.js";
+import { BODY_TIMED_OUT, bodyDeadline, INTERNAL_ERROR_BODY, type CoreRequest, type CoreResponse } from "./http.js";
 import { coreRequest, readBody } from "./http-node.js";
 import type { A2AServerCore } from "./server.js";
 
@@ -53,12 +53,21 @@ export async function readWebBody(request: Request, limit: number, timeoutMs = 0
 
 /** Handles a web Request with the core and answers a web Response (SSE as a ReadableStream). */
 export async function handleWebRequest(core: A2AServerCore, request: Request): Promise<Response> {
-  const url = new URL(request.url);
-  const headers: Record<string, string | undefined> = {};
-  request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
-  const body = request.method === "POST" ? await readWebBody(request, core.limits.maxBodyBytes, core.limits.bodyTimeoutMs) : undefined;
-  const core_request: CoreRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers, body, signal: request.signal };
-  return webResponse(await core.handle(core_request));
+  try {
+    const url = new URL(request.url);
+    const headers: Record<string, string | undefined> = {};
+    request.headers.forEach((value, name) => (headers[name.toLowerCase()] = value));
+    const body = request.method === "POST" ? await readWebBody(request, core.limits.maxBodyBytes, core.limits.bodyTimeoutMs) : undefined;
+    const core_request: CoreRequest = { method: request.method, path: url.pathname, query: url.searchParams, headers, body, signal: request.signal };
+    return webResponse(await core.handle(core_request));
+  } catch {
+    return internalError();
+  }
+}
+
+/** INTERNAL_ERROR_BODY as a web Response: what the framework's own error handler would answer otherwise. */
+function internalError(): Response {
+  return new Response(INTERNAL_ERROR_BODY, { status: 500, headers: { "content-type": "application/json" } });
 }
 
 /** The node request and response a web framework runs on, where it hands them over (@hono/node-server: `c.env`). */
@@ -82,9 +91,13 @@ export function nodeBindingsOf(env: unknown): NodeBindings | undefined {
  */
 export async function handleNodeAsWebRequest(core: A2AServerCore, node: NodeBindings): Promise<Response> {
   const { incoming, outgoing } = node;
-  const body =
-    incoming.method === "POST" ? await readBody(incoming, core.limits.maxBodyBytes, incoming.headers["content-length"], core.limits.bodyTimeoutMs) : undefined;
-  return webResponse(await core.handle(coreRequest(incoming, body, outgoing)));
+  try {
+    const body =
+      incoming.method === "POST" ? await readBody(incoming, core.limits.maxBodyBytes, incoming.headers["content-length"], core.limits.bodyTimeoutMs) : undefined;
+    return webResponse(await core.handle(coreRequest(incoming, body, outgoing)));
+  } catch {
+    return internalError();
+  }
 }
 
 /** A core response as a web Response (SSE as a ReadableStream). */

@@ -44,6 +44,13 @@ export type CoreResponse =
 export type SseResponse = Extract<CoreResponse, { kind: "sse" }>;
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
+
+/**
+ * What an adapter answers (status 500) when its core failed without an answer, which the core itself never
+ * does (it answers its own errors): JSON-RPC's internal error (JSON-RPC 2.0 §5.1), with no detail, never the
+ * framework's own error page (which may carry a stack trace) and never no answer at all.
+ */
+export const INTERNAL_ERROR_BODY = '{"jsonrpc":"2.0","id":null,"error":{"code":-32603,"message":"Internal error"}}';
 export const SSE_HEADERS: Readonly<Record<string, string>> = {
   "content-type": "text/event-stream",
   "cache-control": "no-cache, no-transform",

@@ -6,7 +6,7 @@
  */
 import { Router, type NextFunction, type Request, type Response } from "express";
 import { targetPath } from "../runtime/http.js";
-import { coreRequest, handleNodeRequest, writeResponse } from "../runtime/http-node.js";
+import { coreRequest, handleNodeRequest, writeInternalError, writeResponse } from "../runtime/http-node.js";
 import type { A2AServerCore } from "../runtime/server.js";
 
 export function a2aExpressRouter(core: A2AServerCore): Router {
@@ -19,7 +19,12 @@ export function a2aExpressRouter(core: A2AServerCore): Router {
       return;
     }
     const body = typeof parsed === "string" || parsed instanceof Uint8Array ? parsed : JSON.stringify(parsed);
-    core.handle(coreRequest(req, body, res)).then((response) => writeResponse(res, response, req), next);
+    // What the core cannot answer is JSON-RPC's internal error, as handleNodeRequest answers it (Express's
+    // own error handler would write an HTML page, with the stack trace outside production).
+    core.handle(coreRequest(req, body, res)).then(
+      (response) => writeResponse(res, response, req),
+      () => writeInternalError(res),
+    );
   });
   return router;
 }
