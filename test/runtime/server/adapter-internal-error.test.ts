@@ -63,8 +63,13 @@ const adapters: Record<string, () => Promise<string>> = {
     const port = await new Promise<number>((resolve) => {
       server = m.hono.serveHono(failingCore as never, { port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)) as unknown as Server;
     });
-    closers.push(() => new Promise<void>((resolve) => (server as Server).close(() => resolve())));
-    (server as Server).closeAllConnections?.();
+    closers.push(
+      () =>
+        new Promise<void>((resolve) => {
+          (server as Server).closeAllConnections();
+          (server as Server).close(() => resolve());
+        }),
+    );
     return `http://127.0.0.1:${port}`;
   },
   "hono on a web Request": async () => {
