@@ -290,8 +290,11 @@ export class TaskRuntime {
    * from part texts nothing else would use.
    */
   private readonly taskTexts: TaskTexts | undefined;
-  /** Whether a streamed artifact's chunks are appended to its parts in place (`Execution.streamedParts`). */
-  private readonly appendsInPlace: boolean;
+  /**
+   * Whether the store keeps interim writes (`keepsInterimTasks`): they are then sent without text, and a
+   * streamed artifact's chunks are appended to its parts in place (`Execution.streamedParts`).
+   */
+  private readonly keepsInterimTasks: boolean;
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -302,8 +305,8 @@ export class TaskRuntime {
     this.shapes = options.shapes;
     this.executor = options.executor as AgentExecutor;
     this.store = options.store;
-    this.taskTexts = options.store.tasks.keepsInterimTasks === true ? undefined : new TaskTexts();
-    this.appendsInPlace = options.store.tasks.keepsInterimTasks === true;
+    this.keepsInterimTasks = options.store.tasks.keepsInterimTasks === true;
+    this.taskTexts = this.keepsInterimTasks ? undefined : new TaskTexts();
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
@@ -393,9 +396,7 @@ export class TaskRuntime {
     if (!request.blocking) {
       const current = execution.task ?? (await this.materialize(execution));
       // The answer is written after the turn may have appended more chunks to its parts: a copy of this write.
-      const parts = execution.streamedParts;
-      const task = parts !== undefined && parts.size > 0 ? (JSON.parse(textAtLengths(current, parts, `task "${execution.taskId}"`)) as JsonObject) : current;
-      return this.shapes.withHistory(task, request.historyLength);
+      return this.shapes.withHistory(asWritten(current, execution.streamedParts, execution.taskId), request.historyLength);
     }
     await execution.settled;
     if (execution.error !== undefined) throw execution.error;
@@ -961,7 +962,7 @@ export class TaskRuntime {
         // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
         // A write before the turn's last, to a store that keeps those as objects, is not serialized at all:
         // nobody reads that text (a stream's writes, a batch of chunks each, would each serialize the task).
-        const interim = !final && this.store.tasks.keepsInterimTasks === true;
+        const interim = !final && this.keepsInterimTasks;
         const text = interim ? undefined : (this.taskTexts?.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
         const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (text !== undefined) write.text = text;
@@ -1087,7 +1088,7 @@ export class TaskRuntime {
   private pushesOf(execution: Execution, written: JsonObject, configs: readonly JsonObject[], lengths: ReadonlyMap<unknown[], number> | undefined): OutboxMessage[] {
     // The outbox keeps the payload until it is delivered: a task whose parts the turn goes on appending to
     // is sent as a copy of what this write holds.
-    const task = lengths !== undefined && lengths.size > 0 ? (JSON.parse(textAtLengths(written, lengths, `task "${execution.taskId}"`)) as JsonObject) : written;
+    const task = asWritten(written, lengths, execution.taskId);
     // 1.0 posts a StreamResponse (`{ task }`) as application/a2a+json; 0.x the bare task; a config the
     // compat hook claims (registered by a client of the other version) gets that version's payload.
     const ownBody = this.shapes.wrap("stream", task);
@@ -1245,7 +1246,7 @@ export class TaskRuntime {
                   const parts = [...from, ...more];
                   this.taskTexts?.copied(parts, from);
                   // Its length at a commit is recorded then (commitUpdates); 0 until one succeeds.
-                  if (this.appendsInPlace) (execution.streamedParts ??= new Map()).set(parts, 0);
+                  if (this.keepsInterimTasks) (execution.streamedParts ??= new Map()).set(parts, 0);
                   const copy: JsonObject = { ...before, parts };
                   made.add(copy);
                   artifacts[at] = copy;
@@ -1289,6 +1290,14 @@ function partLengths(task: JsonObject, streamed: ReadonlyMap<unknown[], number>)
     if (Array.isArray(parts) && streamed.has(parts)) lengths.set(parts, parts.length);
   }
   return lengths;
+}
+
+/**
+ * `task` as a write held it, for a holder that keeps it past the next write (an answer written later, a
+ * queued push): a copy when the turn appends to its parts in place (`lengths`), else the task itself.
+ */
+function asWritten(task: JsonObject, lengths: ReadonlyMap<unknown[], number> | undefined, taskId: string): JsonObject {
+  return lengths !== undefined && lengths.size > 0 ? (JSON.parse(textAtLengths(task, lengths, `task "${taskId}"`)) as JsonObject) : task;
 }
 
 /** The JSON text of `task` with each array of `lengths` cut to its length there: what a write held. */
