@@ -59,18 +59,16 @@ class TaggedResult extends ReturnsItsArgument {
 }
 
 const fixedTags = new WeakMap<object, ResultTags>();
-const tagsOf = (result: object): ResultTags => TaggedResult.tagsOf(result);
-const readTags = (result: object): ResultTags | undefined => TaggedResult.readTags(result);
 
 /** Tags a stream result with its event id. */
 export function withEventId<T>(result: T, id: number | string): T {
-  if (typeof result === "object" && result !== null) tagsOf(result).id = String(id);
+  if (typeof result === "object" && result !== null) TaggedResult.tagsOf(result).id = String(id);
   return result;
 }
 
 /** The event id a stream result was tagged with, if any. */
 export function eventIdOf(result: unknown): string | undefined {
-  return typeof result === "object" && result !== null ? readTags(result)?.id : undefined;
+  return typeof result === "object" && result !== null ? TaggedResult.readTags(result)?.id : undefined;
 }
 
 /**
@@ -78,13 +76,13 @@ export function eventIdOf(result: unknown): string | undefined {
  * Only for a value nobody changes after (the runtime's committed tasks and logged events are never changed).
  */
 export function withJsonText<T>(result: T, text: string | undefined): T {
-  if (text !== undefined && typeof result === "object" && result !== null) tagsOf(result).text = text;
+  if (text !== undefined && typeof result === "object" && result !== null) TaggedResult.tagsOf(result).text = text;
   return result;
 }
 
 /** The JSON text a result was tagged with, if any. */
 export function jsonTextOf(result: unknown): string | undefined {
-  return typeof result === "object" && result !== null ? readTags(result)?.text : undefined;
+  return typeof result === "object" && result !== null ? TaggedResult.readTags(result)?.text : undefined;
 }
 
 /** The sequence a `Last-Event-ID` header names: a non-negative integer, else undefined (ignored). */

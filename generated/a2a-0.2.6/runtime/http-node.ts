@@ -4,7 +4,7 @@
  * under a size limit, and writing a core response (JSON or Server-Sent Events) with disconnect handling.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BODY_TIMED_OUT, bodyDeadline, INTERNAL_ERROR_BODY, splitTarget, type CoreRequest, type CoreResponse } from "./http.js";
+import { BODY_TIMED_OUT, bodyDeadline, INTERNAL_ERROR_BODY, JSON_HEADERS, splitTarget, type CoreRequest, type CoreResponse } from "./http.js";
 import type { A2AServerCore } from "./server.js";
 
 /** How much of an over-limit body is read and thrown away so the client can see the 413 answer. */
@@ -262,7 +262,7 @@ export async function handleNodeRequest(core: A2AServerCore, req: IncomingMessag
 /** Answers INTERNAL_ERROR_BODY, or ends a response whose head went out already (a broken stream). */
 export function writeInternalError(res: ServerResponse): void {
   if (!res.headersSent) {
-    res.writeHead(500, { "content-type": "application/json" });
+    res.writeHead(500, JSON_HEADERS);
     res.end(INTERNAL_ERROR_BODY);
   } else {
     res.destroy();

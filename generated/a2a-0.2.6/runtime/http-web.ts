@@ -3,7 +3,7 @@
  * Web-standard plumbing (Request → Response) for the Hono adapter and any fetch-style runtime.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
-import { BODY_TIMED_OUT, bodyDeadline, INTERNAL_ERROR_BODY, type CoreRequest, type CoreResponse } from "./http.js";
+import { BODY_TIMED_OUT, bodyDeadline, INTERNAL_ERROR_BODY, JSON_HEADERS, type CoreRequest, type CoreResponse } from "./http.js";
 import { coreRequest, readBody } from "./http-node.js";
 import type { A2AServerCore } from "./server.js";
 
@@ -67,7 +67,8 @@ export async function handleWebRequest(core: A2AServerCore, request: Request): P
 
 /** INTERNAL_ERROR_BODY as a web Response: what the framework's own error handler would answer otherwise. */
 function internalError(): Response {
-  return new Response(INTERNAL_ERROR_BODY, { status: 500, headers: { "content-type": "application/json" } });
+  // A fresh header object, as webResponse gives: @hono/node-server writes Content-Length into the one given.
+  return new Response(INTERNAL_ERROR_BODY, { status: 500, headers: { ...JSON_HEADERS } });
 }
 
 /** The node request and response a web framework runs on, where it hands them over (@hono/node-server: `c.env`). */
