@@ -80,15 +80,26 @@ async function chunksService(
   return made;
 }
 
+/**
+ * Records every write `store` commits, as it is made: the write, its task's text and its push payloads'
+ * texts then (the task may grow afterwards: a turn appends to its own parts in place). `before` runs
+ * first and may throw, failing the write.
+ */
+function recordWrites(store: InMemoryStore, before?: (write: TaskCommit, index: number) => void) {
+  const writes: Array<{ write: TaskCommit; text: string; pushes: string[] }> = [];
+  const commit = store.tasks.commit.bind(store.tasks);
+  store.tasks.commit = (write: TaskCommit) => {
+    before?.(write, writes.length);
+    writes.push({ write, text: JSON.stringify(write.task), pushes: (write.pushes ?? []).map((p) => JSON.stringify(p.payload)) });
+    return commit(write);
+  };
+  return writes;
+}
+
 describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
   it("are all stored in order, each event keeps its own chunk, and nothing handed out changes later", async () => {
     const store = new InMemoryStore();
-    const committed: Array<{ write: TaskCommit; text: string }> = [];
-    const commit = store.tasks.commit.bind(store.tasks);
-    store.tasks.commit = (write: TaskCommit) => {
-      committed.push({ write, text: JSON.stringify(write.task) });
-      return commit(write);
-    };
+    const committed = recordWrites(store);
     const service = await chunksService(store);
 
     const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "tell me" }] };
@@ -117,13 +128,7 @@ describe("artifact chunks published together (1.0.1 §3.1.2, §4.1)", () => {
 describe("a stream's writes before the turn's last (TaskCommit.interim)", () => {
   /** Runs the CHUNKS agent over `store`, reading the task with GetTask between two groups of chunks. */
   async function run(store: InMemoryStore) {
-    const writes: Array<{ interim: boolean; hasText: boolean; state: unknown; parts: number }> = [];
-    const commit = store.tasks.commit.bind(store.tasks);
-    store.tasks.commit = (write: TaskCommit) => {
-      const artifacts = (write.task["artifacts"] ?? []) as Array<{ parts: unknown[] }>;
-      writes.push({ interim: write.interim === true, hasText: write.text !== undefined, state: (write.task["status"] as Json)["state"], parts: artifacts[0]?.parts.length ?? 0 });
-      return commit(write);
-    };
+    const recorded = recordWrites(store);
     const midway: unknown[] = [];
     const reread: unknown[] = [];
     const service = await chunksService(store, async (taskId, s) => {
@@ -138,6 +143,11 @@ describe("a stream's writes before the turn's last (TaskCommit.interim)", () => 
     for await (const event of await service.stream("SendStreamingMessage", { message }, ctx())) events.push(event);
     const taskId = ((events[0] as Json)["task"] as Json)["id"];
     const final = (await service.call("GetTask", { id: taskId }, ctx())) as { artifacts: Array<{ parts: Array<{ text: string }> }> };
+    // Each write as it was made (its text then: a task may grow after its write).
+    const writes = recorded.map(({ write, text }) => {
+      const task = JSON.parse(text) as { status: Json; artifacts?: Array<{ parts: unknown[] }> };
+      return { interim: write.interim === true, hasText: write.text !== undefined, state: task.status["state"], parts: task.artifacts?.[0]?.parts.length ?? 0 };
+    });
     return { writes, midway, reread, final };
   }
 
@@ -168,17 +178,6 @@ describe("a streamed artifact's parts, appended in place with a store that keeps
   const TOKENS = Array.from({ length: 120 }, (_, i) => [`token ${i} `]);
   const message = { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "tell me" }] };
 
-  /** Every write of the stream, with its task's text and its story's part count at the write. */
-  function recordWrites(store: InMemoryStore, before?: (write: TaskCommit, index: number) => void) {
-    const writes: Array<{ write: TaskCommit; text: string; pushes: string[] }> = [];
-    const commit = store.tasks.commit.bind(store.tasks);
-    store.tasks.commit = (write: TaskCommit) => {
-      before?.(write, writes.length);
-      writes.push({ write, text: JSON.stringify(write.task), pushes: (write.pushes ?? []).map((p) => JSON.stringify(p.payload)) });
-      return commit(write);
-    };
-    return writes;
-  }
   const storyParts = (task: unknown) => ((task as { artifacts?: Array<{ parts: Array<{ text: string }> }> }).artifacts?.[0]?.parts ?? []).map((p) => p.text);
 
   it("a chunk per write: each write reads back as written, GetTask between chunks sees exactly the parts so far", async () => {
