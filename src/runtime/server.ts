@@ -202,6 +202,10 @@ export class A2AServerCore {
 
   async handle(request: CoreRequest): Promise<CoreResponse> {
     try {
+      // JSON-RPC, the path nearly every request takes, is answered here: an async layer (route's) costs
+      // each request a suspended frame and two promises.
+      const jsonrpc = this.jsonRpcFor(request);
+      if (jsonrpc) return this.jsonRpcAnswer(request, await jsonrpc.handle(request));
       return await this.route(request);
     } catch (error) {
       this.logger.error("a2a: internal error while handling a request", error);
@@ -226,15 +230,22 @@ export class A2AServerCore {
     return { kind: "json", status: 200, headers: { "content-type": "application/json", ...served.headers }, body: served.body };
   }
 
+  /** The JSON-RPC binding, when the request goes to it (the card's paths come first). */
+  private jsonRpcFor(request: CoreRequest): JsonRpcBinding | undefined {
+    return request.path === this.rpcPath && !this.cardPaths.has(request.path) ? this.jsonrpc : undefined;
+  }
+
+  /** The JSON-RPC binding's answer with each served version's extensions header (a compat agent: 1.0's A2A-Extensions and 0.3's X-A2A-Extensions). */
+  private jsonRpcAnswer(request: CoreRequest, answer: CoreResponse): CoreResponse {
+    const ours = withExtensions(this.service, request, answer);
+    return this.compatService ? withExtensions(this.compatService, request, ours) : ours;
+  }
+
+  /** The agent card, the HTTP+JSON routes and 404 (JSON-RPC is answered by `handle`). */
   private async route(request: CoreRequest): Promise<CoreResponse> {
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
       return this.card(request);
-    }
-    if (this.jsonrpc && request.path === this.rpcPath) {
-      // Each served version's extensions header (a compat agent: 1.0's A2A-Extensions and 0.3's X-A2A-Extensions).
-      const answer = withExtensions(this.service, request, await this.jsonrpc.handle(request));
-      return this.compatService ? withExtensions(this.compatService, request, answer) : answer;
     }
     const rest = this.restFor(request);
     if (rest) {

@@ -11,7 +11,7 @@ import { authenticate, securityRequirements, type AuthOptions, type SecurityRequ
 import type { CoreRequest } from "./http.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
 import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
-import { declaredExtensions, extensionActivation } from "./extensions.js";
+import { declaredExtensions, extensionActivation, type DeclaredExtension } from "./extensions.js";
 import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
 import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "./task-runtime.js";
@@ -160,6 +160,8 @@ export class A2AService {
 
   readonly binding: ProtocolBinding;
   private readonly options: ServiceOptions;
+  /** What `declaredExtensions()` read, and from which card. */
+  private declared: { card: JsonObject; list: readonly DeclaredExtension[] } | undefined;
 
   constructor(binding: ProtocolBinding, options: ServiceOptions) {
     this.binding = binding;
@@ -319,6 +321,16 @@ export class A2AService {
   }
 
   /**
+   * The extensions `extensionsCard` declares, read once per card (a call checks them, and before this a
+   * send read them twice, each time anew; the served card is prepared once too).
+   */
+  private declaredExtensions(): readonly DeclaredExtension[] {
+    const card = this.extensionsCard;
+    if (this.declared?.card !== card) this.declared = { card, list: declaredExtensions(card) };
+    return this.declared.list;
+  }
+
+  /**
    * The response header that names the extensions a request activated (§3.2.6: the agent echoes them in the
    * same header), as `[lower-cased name, value]`; undefined when it activated none or the version has no header.
    */
@@ -327,7 +339,7 @@ export class A2AService {
     const named = header === undefined ? undefined : headers[header.toLowerCase()];
     // Most requests activate nothing: the card (a compat service builds its dual card) is not read for them.
     if (header === undefined || named === undefined || named.trim() === "") return undefined;
-    const { activated } = extensionActivation(declaredExtensions(this.extensionsCard), named);
+    const { activated } = extensionActivation(this.declaredExtensions(), named);
     return activated.length === 0 ? undefined : [header.toLowerCase(), activated.join(", ")];
   }
 
@@ -339,7 +351,7 @@ export class A2AService {
   extensions(ctx: CallContext): string[] {
     const header = this.profile.extensionsHeader;
     if (!header) return [];
-    const declared = declaredExtensions(this.extensionsCard);
+    const declared = this.declaredExtensions();
     // A card that declares no extension: nothing to activate, nothing required.
     if (declared.length === 0) return [];
     const { activated, missing } = extensionActivation(declared, ctx.headers[header.toLowerCase()]);
@@ -380,7 +392,8 @@ export class A2AService {
     const custom = this.options.methods && Object.prototype.hasOwnProperty.call(this.options.methods, method) ? this.options.methods[method] : undefined;
     try {
       if (custom && !role) return await custom(params, { principal, request: ctx.request ?? requestOf(ctx) });
-      return await this.byRole(role, method, isObject(params) ? params : {}, ctx, principal);
+      const result = await this.byRole(role, method, isObject(params) ? params : {}, ctx, principal);
+      return role === "send" ? this.shapes.wrap("send", result) : result;
     } catch (error) {
       throw this.failure(method, error);
     }
@@ -435,11 +448,16 @@ export class A2AService {
   // ------------------------------------------------------------------------------------------------
   // Methods by role
 
-  private async byRole(role: MethodRole | undefined, method: string, params: JsonObject, ctx: CallContext, principal: unknown): Promise<unknown> {
+  /**
+   * The result of a method (a send's as the runtime gives it: `invoke` wraps it in the version's shape), or
+   * the promise of it. Not an async function: it only picks the call, and each async layer costs every
+   * request a suspended frame and two promises; a call that throws here throws inside `invoke`'s try.
+   */
+  private byRole(role: MethodRole | undefined, method: string, params: JsonObject, ctx: CallContext, principal: unknown): unknown {
     const runtime = this.runtime;
     switch (role) {
       case "send":
-        return this.shapes.wrap("send", await runtime.send(method, params, principal, this.extensions(ctx)));
+        return runtime.send(method, params, principal, this.extensions(ctx));
       case "list":
         return this.listTasks(params, principal);
       case "get":
@@ -453,8 +471,7 @@ export class A2AService {
       case "pushList":
         return this.listPushConfigs(params, principal);
       case "pushDelete":
-        await this.deletePushConfig(params, principal);
-        return this.profile.emptyResults.includes("pushDelete") ? {} : null;
+        return this.deletePushConfig(params, principal).then(() => (this.profile.emptyResults.includes("pushDelete") ? {} : null));
       case "extendedCard":
         return this.signedCard(this.authenticatedCard());
       default: {
