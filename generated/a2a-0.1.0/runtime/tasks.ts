@@ -377,57 +377,42 @@ const CONTEXT_ID_MEMBER = "\u0002";
  * finished task).
  */
 export function compactTaskText(text: string, taskId: string, contextId: string): string {
-  const task = new IdMemberSearch(text, "task", taskId, TASK_ID_MEMBER);
-  const context = contextId === "" ? undefined : new IdMemberSearch(text, "context", contextId, CONTEXT_ID_MEMBER);
+  const taskNeedle = `Id":${JSON.stringify(taskId)}`;
+  const contextNeedle = contextId === "" ? undefined : `Id":${JSON.stringify(contextId)}`;
+  let task = idMemberAt(text, TASK_ID_HEAD, taskNeedle, 0);
+  let context = contextNeedle === undefined ? -1 : idMemberAt(text, CONTEXT_ID_HEAD, contextNeedle, 0);
   let out = "";
   let from = 0;
-  for (;;) {
-    const t = task.next(from);
-    const c = context?.next(from) ?? -1;
-    if (t < 0 && c < 0) break;
-    const member = c < 0 || (t >= 0 && t < c) ? task : (context as IdMemberSearch);
-    const start = member === task ? t : c;
-    out += text.slice(from, start) + member.mark;
-    from = start + member.length;
+  while (task >= 0 || context >= 0) {
+    if (context < 0 || (task >= 0 && task < context)) {
+      out += text.slice(from, task) + TASK_ID_MEMBER;
+      from = task + TASK_ID_HEAD.length + taskNeedle.length;
+      task = idMemberAt(text, TASK_ID_HEAD, taskNeedle, from);
+    } else {
+      out += text.slice(from, context) + CONTEXT_ID_MEMBER;
+      from = context + CONTEXT_ID_HEAD.length + (contextNeedle as string).length;
+      context = idMemberAt(text, CONTEXT_ID_HEAD, contextNeedle as string, from);
+    }
   }
   // The result is a rope of slices of the input, which would keep the whole input alive.
   return from === 0 ? text : flat(out + text.slice(from));
 }
 
+/** What the two id members' keys begin with (their needles, `Id":<id as JSON>`, follow). */
+const TASK_ID_HEAD = '"task';
+const CONTEXT_ID_HEAD = '"context';
+
 /**
- * The `"<name>Id":<id as JSON>` members of a text, from left to right. Searched from the member's `Id":`
- * on, its name checked before it: V8 scans for a needle's first character, then compares; a quote is
- * every few characters of JSON text, an `I` a few times in a task (the `…Id` keys).
+ * The start of the first `<head><needle>` member (`"taskId":"…"`) at or after `from`, -1 for none.
+ * Searched from the member's `Id":` on, its name checked before it: V8 scans for a needle's first
+ * character, then compares; a quote is every few characters of JSON text, an `I` a few times in a task
+ * (the `…Id` keys). Two members never overlap (each is a key and its value), so a search from the end of
+ * one member of either kind misses no member of the other.
  */
-class IdMemberSearch {
-  private readonly text: string;
-  private readonly head: string;
-  private readonly needle: string;
-  readonly mark: string;
-  /** The member's length in the text. */
-  readonly length: number;
-  /** The start of the next member at or after `found`'s search start, -1 for none. */
-  private found = -1;
-  private searchedFrom = -1;
-
-  constructor(text: string, name: string, id: string, mark: string) {
-    this.text = text;
-    this.head = `"${name}`;
-    this.needle = `Id":${JSON.stringify(id)}`;
-    this.mark = mark;
-    this.length = this.head.length + this.needle.length;
-  }
-
-  /** The start of the first member at or after `from`, -1 for none. */
-  next(from: number): number {
-    if (this.searchedFrom >= 0 && (this.found < 0 || this.found >= from)) return this.found;
-    const { text, head, needle } = this;
-    let at = text.indexOf(needle, from + head.length);
-    while (at >= 0 && !text.startsWith(head, at - head.length)) at = text.indexOf(needle, at + 1);
-    this.searchedFrom = from;
-    this.found = at < 0 ? -1 : at - head.length;
-    return this.found;
-  }
+function idMemberAt(text: string, head: string, needle: string, from: number): number {
+  let at = text.indexOf(needle, from + head.length);
+  while (at >= 0 && !text.startsWith(head, at - head.length)) at = text.indexOf(needle, at + 1);
+  return at < 0 ? -1 : at - head.length;
 }
 
 /** The task's JSON text again, from what `compactTaskText` kept. */

@@ -697,19 +697,19 @@ export class TaskRuntime {
       return Promise.reject(error);
     }
     if (request.taskId === undefined) return this.startNewTask(method, request, principal, streaming, extensions, beforeRun);
-    return this.continueTask(method, request, request.taskId, principal, streaming, extensions, beforeRun);
+    return this.continueTask(method, request, principal, streaming, extensions, beforeRun);
   }
 
   /** A turn of the task a send names: queued behind this instance's turns of it, then started (`startTurn`). */
   private async continueTask(
     method: string,
     request: ReturnType<ProtocolShapes["sendParams"]>,
-    taskKey: string,
     principal: unknown,
     streaming: boolean,
     extensions: readonly string[],
     beforeRun?: (execution: Execution, after: number) => void,
   ): Promise<Execution> {
+    const taskKey = request.taskId as string;
     // The turn's place in this instance's queue for the task, taken synchronously (before the first await).
     const prior = this.turnQueue.get(taskKey) ?? Promise.resolve();
     let release: () => void = () => undefined;

@@ -160,8 +160,8 @@ export class A2AService {
 
   readonly binding: ProtocolBinding;
   private readonly options: ServiceOptions;
-  /** What `declaredExtensions()` read, and from which card. */
-  private declared: { card: JsonObject; list: readonly DeclaredExtension[] } | undefined;
+  /** What `declaredExtensions()` read (the card is the service's for its lifetime). */
+  private declared: readonly DeclaredExtension[] | undefined;
 
   constructor(binding: ProtocolBinding, options: ServiceOptions) {
     this.binding = binding;
@@ -321,13 +321,11 @@ export class A2AService {
   }
 
   /**
-   * The extensions `extensionsCard` declares, read once per card (a call checks them, and before this a
-   * send read them twice, each time anew; the served card is prepared once too).
+   * The extensions `extensionsCard` declares, read at the first call (a compat service's card is its
+   * primary's, set after this constructor) and kept: a send checked them twice, each time anew.
    */
   private declaredExtensions(): readonly DeclaredExtension[] {
-    const card = this.extensionsCard;
-    if (this.declared?.card !== card) this.declared = { card, list: declaredExtensions(card) };
-    return this.declared.list;
+    return (this.declared ??= declaredExtensions(this.extensionsCard));
   }
 
   /**

@@ -211,7 +211,7 @@ export class A2AServerCore {
     } catch (error) {
       this.logger.error("a2a: internal error while handling a request", error);
       const rest = this.restFor(request);
-      if (rest && rest.handles(request.path) && !(this.jsonrpc && request.path === this.rpcPath)) return rest.internalError();
+      if (rest && rest.handles(request.path) && !this.jsonRpcFor(request)) return rest.internalError();
       return jsonResponse(500, failure(null, jsonRpcError(JSON_RPC_ERROR.internalError, "Internal error")));
     }
   }
