@@ -15,12 +15,7 @@ import { rmSync } from "node:fs";
 import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileGenerated } from "./compile-generated.mjs";
-
-const ROOT = resolve(import.meta.dirname, "..");
-const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
-const { InMemoryStore } = await fromDist("runtime/tasks.js");
-const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
-const { RedisStore } = await fromDist("runtime/stores/redis.js");
+import { availableEngines, BENCH_CARD as card, dropAndClose } from "./store-engines.mjs";
 
 const option = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -28,17 +23,6 @@ const option = (name, fallback) => {
 };
 const pauseMs = Number(option("pause-ms", "2"));
 const lengths = option("chunks", "200,400,800").split(",").map(Number);
-
-const card = {
-  name: "Bench Agent",
-  description: "paced stream benchmark",
-  version: "1.0.0",
-  supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
-  capabilities: { streaming: true, pushNotifications: false },
-  defaultInputModes: ["text/plain"],
-  defaultOutputModes: ["text/plain"],
-  skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["bench"] }],
-};
 
 const build = compileGenerated("1.0.1", ["server/core.ts"], "a2a-stores-paced-bench-");
 const { createA2AServer } = await import(pathToFileURL(resolve(build, "server/core.js")).href);
@@ -71,22 +55,10 @@ function counting(store) {
   return counts;
 }
 
-const engines = [
-  ["memory", undefined, async () => new InMemoryStore()],
-  ["postgres", "A2A_TEST_POSTGRES_URL", (url, ns) => PostgresStore.connect({ connectionString: url, tablePrefix: `${ns}_` })],
-  ["redis", "A2A_TEST_REDIS_URL", (url, ns) => RedisStore.connect({ url, keyPrefix: `${ns}:` })],
-];
-
 const rows = [];
-for (const [name, variable, open] of engines) {
-  const url = variable ? process.env[variable] : undefined;
-  if (variable && !url) {
-    console.log(`${name}: skipped (set ${variable}; source .ci/engines.sh starts one)`);
-    continue;
-  }
+for (const { name, open } of availableEngines()) {
   for (const n of lengths) {
-    const ns = `paced${Date.now().toString(36)}`;
-    const store = await open(url, ns);
+    const store = await open("paced");
     const counts = counting(store);
     const core = createA2AServer({ card, executor: executorOf(n), store, pushNotifications: false, logger: { error: (m, d) => console.error(m, d) } });
     const start = performance.now();
@@ -96,8 +68,7 @@ for (const [name, variable, open] of engines) {
     if (result.task?.status?.state !== "TASK_STATE_COMPLETED" || parts !== n) throw new Error(`${name}: unexpected answer (${parts} parts)`);
     rows.push({ name, n, ms, ...counts });
     await core.close();
-    await (store.dropTables?.() ?? store.dropKeys?.() ?? Promise.resolve());
-    await store.close();
+    await dropAndClose(store);
   }
 }
 rmSync(build, { recursive: true, force: true });

@@ -15,12 +15,8 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { compileGenerated } from "./compile-generated.mjs";
+import { availableEngines, BENCH_CARD as card, dropAndClose } from "./store-engines.mjs";
 
-const ROOT = resolve(import.meta.dirname, "..");
-const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
-const { InMemoryStore } = await fromDist("runtime/tasks.js");
-const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
-const { RedisStore } = await fromDist("runtime/stores/redis.js");
 
 const arg = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -35,17 +31,6 @@ const query = pg.Client.prototype.query;
 pg.Client.prototype.query = function (...args) {
   pgQueries++;
   return query.apply(this, args);
-};
-
-const card = {
-  name: "Bench Agent",
-  description: "store benchmark",
-  version: "1.0.0",
-  supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
-  capabilities: { streaming: true, pushNotifications: false },
-  defaultInputModes: ["text/plain"],
-  defaultOutputModes: ["text/plain"],
-  skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["bench"] }],
 };
 
 /** Runs `once` from `concurrency` loops for `duration`; returns req/s and latency percentiles. */
@@ -75,21 +60,9 @@ const executor = { execute: (_ctx, events) => events.completed("done") };
 const callContext = { headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" };
 const message = () => ({ messageId: randomUUID(), role: "ROLE_USER", parts: [{ text: "hello" }] });
 
-const engines = [
-  ["memory", undefined, async () => new InMemoryStore()],
-  ["postgres", "A2A_TEST_POSTGRES_URL", (url, ns) => PostgresStore.connect({ connectionString: url, tablePrefix: `${ns}_` })],
-  ["redis", "A2A_TEST_REDIS_URL", (url, ns) => RedisStore.connect({ url, keyPrefix: `${ns}:` })],
-];
-
 const results = [];
-for (const [name, variable, open] of engines) {
-  const url = variable ? process.env[variable] : undefined;
-  if (variable && !url) {
-    console.log(`${name}: skipped (set ${variable}; source .ci/engines.sh starts one)`);
-    continue;
-  }
-  const ns = `bench${Date.now().toString(36)}`;
-  const store = await open(url, ns);
+for (const { name, open } of availableEngines()) {
+  const store = await open("bench");
   const core = createA2AServer({ card, executor, store, pushNotifications: false, logger: { error: (m, d) => console.error(m, d) } });
   const send = async () => {
     const result = await core.service.call("SendMessage", { message: message() }, callContext);
@@ -102,8 +75,7 @@ for (const [name, variable, open] of engines) {
   const perRequest = name === "memory" ? 0 : (trips() - before) / m.n;
   results.push({ name: `a2a-codegen, ${name}`, ...m, roundTrips: perRequest });
   await core.close();
-  await (store.dropTables?.() ?? store.dropKeys?.() ?? Promise.resolve());
-  await store.close();
+  await dropAndClose(store);
 }
 
 // ---------------------------------------------------------------------------------------------------

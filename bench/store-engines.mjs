@@ -1,0 +1,50 @@
+// The stores the store benchmarks run on: the in-memory store, and PostgreSQL and Redis when their URLs are
+// set (A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL; `source .ci/engines.sh` starts both), from the built
+// runtime (dist/: `npm run build` first). Each opened store gets a table / key prefix of its own.
+import { resolve } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const ROOT = resolve(import.meta.dirname, "..");
+const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
+const { InMemoryStore } = await fromDist("runtime/tasks.js");
+const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
+const { RedisStore } = await fromDist("runtime/stores/redis.js");
+
+/** The 1.0.1 agent card of the store benchmarks (their servers are called through the service, not HTTP). */
+export const BENCH_CARD = {
+  name: "Bench Agent",
+  description: "store benchmark",
+  version: "1.0.0",
+  supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["bench"] }],
+};
+
+const ENGINES = [
+  { name: "memory", variable: undefined, open: async () => new InMemoryStore() },
+  { name: "postgres", variable: "A2A_TEST_POSTGRES_URL", open: (url, ns) => PostgresStore.connect({ connectionString: url, tablePrefix: `${ns}_` }) },
+  { name: "redis", variable: "A2A_TEST_REDIS_URL", open: (url, ns) => RedisStore.connect({ url, keyPrefix: `${ns}:` }) },
+];
+
+/**
+ * The engines that can run here, each with `open(label)`: a store with a fresh table / key prefix (named
+ * after the label and the time). An engine whose URL is not set is left out, with a line that says so.
+ */
+export function availableEngines() {
+  return ENGINES.flatMap(({ name, variable, open }) => {
+    const url = variable ? process.env[variable] : undefined;
+    if (variable && !url) {
+      console.log(`${name}: skipped (set ${variable}; source .ci/engines.sh starts one)`);
+      return [];
+    }
+    return [{ name, open: (label) => open(url, `${label}${Date.now().toString(36)}`) }];
+  });
+}
+
+/** Deletes what a benchmark wrote (its tables or keys) and closes the store. */
+export async function dropAndClose(store) {
+  await (store.dropTables?.() ?? store.dropKeys?.() ?? Promise.resolve());
+  await store.close();
+}
