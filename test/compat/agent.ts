@@ -5,10 +5,10 @@
  * the same output (1.0.1's client.ts and compat/a2a-0.3.0/client.ts).
  */
 import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { generate, writeResult } from "../../src/generate.js";
 import { projectTempDir } from "../helpers.js";
+import { withFreePorts } from "../support/ports.js";
 import { convertCard } from "../../src/compat/card.js";
 import { bundledIR } from "../../src/diff/load.js";
 import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../runtime/server/harness.js";
@@ -87,14 +87,18 @@ export interface CompatSetup {
 
 /** A 1.0.1 agent serving 0.3.0 too, on 127.0.0.1 behind `framework`. */
 export async function startCompatAgent(framework: Framework, setup: CompatSetup = {}): Promise<CompatAgent> {
+  // The dual card copies the interface's URL: the ports are chosen first, so the card names them from the start.
+  return withFreePorts(2, ([port, grpcPort]) => startCompatAgentOn(framework, setup, port as number, grpcPort as number));
+}
+
+/** startCompatAgent on the given ports; closes what it opened when a port is taken meanwhile. */
+async function startCompatAgentOn(framework: Framework, setup: CompatSetup, port: number, freeGrpcPort: number): Promise<CompatAgent> {
   const out = await compatOutput();
-  // The dual card copies the interface's URL: the port is chosen first, so the card names it from the start.
-  const port = await freePort();
   const baseUrl = `http://127.0.0.1:${port}`;
   const card = { ...testCard("1.0.1", { ...(setup.auth ? { auth: setup.auth } : {}), ...(setup.extendedCard ? { extendedCard: setup.extendedCard } : {}) }), ...setup.card };
   for (const entry of card.supportedInterfaces as Json[]) entry.url = `${baseUrl}/a2a`;
   const bindings = setup.bindings ?? [];
-  const grpcPort = bindings.includes("GRPC") ? await freePort() : 0;
+  const grpcPort = bindings.includes("GRPC") ? freeGrpcPort : 0;
   const restUrl = `${baseUrl}/rest`;
   const grpcTarget = `127.0.0.1:${grpcPort}`;
   if (bindings.includes("HTTP+JSON")) (card.supportedInterfaces as Json[]).push({ url: restUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" });
@@ -120,56 +124,59 @@ export async function startCompatAgent(framework: Framework, setup: CompatSetup 
     pushNotifications: { allow: ["127.0.0.1"], retries: 1, backoffMs: 5, timeoutMs: 2000 },
     logger: { error: () => undefined, warn: () => undefined },
   });
-  let close: () => Promise<void>;
-  if (framework === "node") {
-    const server = out.node.createNodeServer(core);
-    await listen(server, port);
-    close = () => closeServer(server);
-  } else if (framework === "express") {
-    const express = (await import("express")).default;
-    const app = express();
-    app.use(out.express.a2aExpressRouter(core));
-    const server = createServer(app);
-    await listen(server, port);
-    close = () => closeServer(server);
-  } else if (framework === "fastify") {
-    const Fastify = (await import("fastify")).default;
-    const app = Fastify({ logger: false, forceCloseConnections: true });
-    await app.register(out.fastify.a2aFastifyPlugin(core));
-    await app.listen({ port, host: "127.0.0.1" });
-    close = async () => {
-      await app.close();
-      await core.close();
-    };
-  } else {
-    let server: Server | undefined;
-    await new Promise<void>((resolve) => {
-      server = out.hono.serveHono(core, { port, hostname: "127.0.0.1" }, () => resolve()) as unknown as Server;
-    });
-    close = () => closeServer(server as Server);
-  }
-  if (bindings.includes("GRPC")) {
-    const grpc = await out.grpc.serveGrpc(core, { ...setup.grpcOptions, port: grpcPort });
-    const closeHttp = close;
-    close = async () => {
-      await grpc.close();
-      await closeHttp();
-    };
+  let close: () => Promise<void> = () => core.close();
+  try {
+    if (framework === "node") {
+      const server = out.node.createNodeServer(core);
+      await listen(server, port);
+      close = () => closeServer(server);
+    } else if (framework === "express") {
+      const express = (await import("express")).default;
+      const app = express();
+      app.use(out.express.a2aExpressRouter(core));
+      const server = createServer(app);
+      await listen(server, port);
+      close = async () => {
+        await closeServer(server);
+        await core.close();
+      };
+    } else if (framework === "fastify") {
+      const Fastify = (await import("fastify")).default;
+      const app = Fastify({ logger: false, forceCloseConnections: true });
+      await app.register(out.fastify.a2aFastifyPlugin(core));
+      close = async () => {
+        await app.close();
+        await core.close();
+      };
+      await app.listen({ port, host: "127.0.0.1" });
+    } else {
+      const server = await new Promise<Server>((resolve, reject) => {
+        const made = out.hono.serveHono(core, { port, hostname: "127.0.0.1" }, () => resolve(made)) as unknown as Server;
+        made.once("error", (error) => void closeServer(made).then(() => reject(error)));
+      });
+      close = () => closeServer(server);
+    }
+    if (bindings.includes("GRPC")) {
+      const grpc = await out.grpc.serveGrpc(core, { ...setup.grpcOptions, port: grpcPort });
+      const closeHttp = close;
+      close = async () => {
+        await grpc.close();
+        await closeHttp();
+      };
+    }
+  } catch (error) {
+    await close();
+    throw error;
   }
   return { core: core as unknown as CompatAgent["core"], baseUrl, rpcUrl: `${baseUrl}/a2a`, restUrl, grpcTarget, card, close };
 }
 
 function listen(server: Server, port: number): Promise<void> {
-  return new Promise((resolve) => server.listen(port, "127.0.0.1", () => resolve()));
-}
-
-/** A port free on 127.0.0.1 now. */
-function freePort(): Promise<number> {
-  return new Promise((resolve) => {
-    const probe = createServer();
-    probe.listen(0, "127.0.0.1", () => {
-      const { port } = probe.address() as AddressInfo;
-      probe.close(() => resolve(port));
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
     });
   });
 }

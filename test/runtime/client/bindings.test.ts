@@ -6,11 +6,11 @@
 // errors, async-iterable streams — is the same on every binding (§5: the bindings are equivalent).
 import { mkdirSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
-import { createServer, type AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../../src/generate.js";
 import { ROOT } from "../../helpers.js";
+import { withFreePorts } from "../../support/ports.js";
 
 // Inside the repository so that the output resolves @grpc/grpc-js and protobufjs from its node_modules.
 const OUT = join(ROOT, "node_modules", ".cache", "a2a-codegen-client-bindings", "a2a-1.0.1");
@@ -38,7 +38,7 @@ interface ClientModule {
 let client: ClientModule;
 let grpcTransport: Factory;
 let http: Server;
-let grpcHandle: { port: number; close(graceMs?: number): Promise<void> };
+let grpcHandle: { port: number; close(graceMs?: number): Promise<void> } | undefined;
 let baseUrl: string;
 let closeCore: () => Promise<void>;
 let createA2AServer: (o: Json) => { service: { close(): Promise<void> } };
@@ -65,39 +65,48 @@ beforeAll(async () => {
   const grpcServer = (await import(join(OUT, "server", "grpc.ts"))) as { serveGrpc(c: unknown, o?: Json): Promise<typeof grpcHandle> };
 
   // Ports first (the card names them), then the core that serves them all.
-  const httpPort = await freePort();
-  const port = await freePort();
-  baseUrl = `http://127.0.0.1:${httpPort}`;
-  const card = (order: string[]) => ({
-    name: "Three bindings",
-    description: "Serves JSON-RPC, HTTP+JSON and gRPC",
-    supportedInterfaces: order.map((b) => ({
-      url: b === "GRPC" ? `127.0.0.1:${port}` : b === "HTTP+JSON" ? `${baseUrl}/rest` : `${baseUrl}/rpc`,
-      protocolBinding: b,
-      protocolVersion: "1.0",
-    })),
-    version: "1.0.0",
-    capabilities: { streaming: true },
-    defaultInputModes: ["text/plain"],
-    defaultOutputModes: ["text/plain"],
-    skills: [],
-  });
   createA2AServer = core.createA2AServer;
   serveGrpc = grpcServer.serveGrpc;
-  const server = core.createA2AServer({ card: card(["GRPC", "HTTP+JSON", "JSONRPC"]), executor, transports: ["GRPC"] });
-  closeCore = () => server.service.close();
-  grpcHandle = await grpcServer.serveGrpc(server, { port });
-  http = node.createNodeServer(server);
-  await new Promise<void>((resolve) => http.listen(httpPort, "127.0.0.1", resolve));
+  await withFreePorts(2, async ([httpPort, port]) => {
+    baseUrl = `http://127.0.0.1:${httpPort}`;
+    const card = (order: string[]) => ({
+      name: "Three bindings",
+      description: "Serves JSON-RPC, HTTP+JSON and gRPC",
+      supportedInterfaces: order.map((b) => ({
+        url: b === "GRPC" ? `127.0.0.1:${port}` : b === "HTTP+JSON" ? `${baseUrl}/rest` : `${baseUrl}/rpc`,
+        protocolBinding: b,
+        protocolVersion: "1.0",
+      })),
+      version: "1.0.0",
+      capabilities: { streaming: true },
+      defaultInputModes: ["text/plain"],
+      defaultOutputModes: ["text/plain"],
+      skills: [],
+    });
+    const server = core.createA2AServer({ card: card(["GRPC", "HTTP+JSON", "JSONRPC"]), executor, transports: ["GRPC"] });
+    try {
+      grpcHandle = await grpcServer.serveGrpc(server, { port });
+      http = node.createNodeServer(server);
+      await listenOn(http, httpPort as number);
+    } catch (error) {
+      await grpcHandle?.close(0);
+      grpcHandle = undefined;
+      await server.service.close();
+      throw error;
+    }
+    closeCore = () => server.service.close();
+  });
 }, 120_000);
 
-/** A port free on 127.0.0.1 (the OS picks it; it is released before the servers bind it). */
-async function freePort(): Promise<number> {
-  const probe = createServer();
-  await new Promise<void>((resolve) => probe.listen(0, "127.0.0.1", resolve));
-  const { port } = probe.address() as AddressInfo;
-  await new Promise<void>((resolve) => probe.close(() => resolve()));
-  return port;
+/** Listens on 127.0.0.1:port; rejects when the port is taken. */
+function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }
 
 afterAll(async () => {
@@ -181,29 +190,38 @@ describe("startup checks of the card's interfaces against what is served (issue 
 
 describe("credentials over each binding (the card's security schemes, §7)", () => {
   it("a bearer token reaches the agent over JSON-RPC, HTTP+JSON and gRPC; a wrong one is the same typed error on each", async () => {
-    const [httpPort, port] = [await freePort(), await freePort()];
-    const base = `http://127.0.0.1:${httpPort}`;
-    const card = {
-      name: "Secured",
-      description: "Needs a bearer token",
-      supportedInterfaces: [
-        { url: `${base}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
-        { url: `${base}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
-        { url: `127.0.0.1:${port}`, protocolBinding: "GRPC", protocolVersion: "1.0" },
-      ],
-      version: "1.0.0",
-      capabilities: { streaming: true },
-      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
-      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
-      defaultInputModes: ["text/plain"],
-      defaultOutputModes: ["text/plain"],
-      skills: [],
-    };
-    const core = createA2AServer({ card, executor, transports: ["GRPC"], auth: { verify: (c: { value: string }) => c.value === "secret" } });
-    const grpcServer = await serveGrpc(core, { port });
     const node = (await import(join(OUT, "server", "node.ts"))) as { createNodeServer(c: unknown): Server };
-    const server = node.createNodeServer(core);
-    await new Promise<void>((resolve) => server.listen(httpPort, "127.0.0.1", resolve));
+    const { base, port, core, grpcServer, server } = await withFreePorts(2, async ([httpPort, port]) => {
+      const base = `http://127.0.0.1:${httpPort}`;
+      const card = {
+        name: "Secured",
+        description: "Needs a bearer token",
+        supportedInterfaces: [
+          { url: `${base}/rpc`, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+          { url: `${base}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+          { url: `127.0.0.1:${port}`, protocolBinding: "GRPC", protocolVersion: "1.0" },
+        ],
+        version: "1.0.0",
+        capabilities: { streaming: true },
+        securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
+        securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+        defaultInputModes: ["text/plain"],
+        defaultOutputModes: ["text/plain"],
+        skills: [],
+      };
+      const core = createA2AServer({ card, executor, transports: ["GRPC"], auth: { verify: (c: { value: string }) => c.value === "secret" } });
+      let grpcServer: { close(graceMs?: number): Promise<void> } | undefined;
+      try {
+        grpcServer = await serveGrpc(core, { port });
+        const server = node.createNodeServer(core);
+        await listenOn(server, httpPort as number);
+        return { base, port, core, grpcServer, server };
+      } catch (error) {
+        await grpcServer?.close(0);
+        await core.service.close();
+        throw error;
+      }
+    });
     try {
       for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
         // The gRPC port is another origin: credentials go there only when it is trusted.
