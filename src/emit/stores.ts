@@ -7,8 +7,8 @@ export type StoreEngine = (typeof STORES)[number];
 
 /** The runtime files each engine needs, under src/runtime/stores/. */
 const STORE_FILES: Record<StoreEngine, readonly string[]> = {
-  postgres: ["follower.ts", "postgres.ts"],
-  redis: ["follower.ts", "redis.ts"],
+  postgres: ["follower.ts", "postgres.ts", "task-patches.ts"],
+  redis: ["follower.ts", "redis.ts", "task-patches.ts"],
 };
 
 

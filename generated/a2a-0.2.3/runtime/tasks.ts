@@ -13,6 +13,7 @@
 import { isTerminalState, taskContextOf, type JsonObject } from "./profile.js";
 import { jsonTextOf } from "./event-ids.js";
 import { EventTexts } from "./event-texts.js";
+import type { TaskPatchOperation } from "./task-patch.js";
 
 // ---------------------------------------------------------------------------------------------------
 // Errors
@@ -150,6 +151,13 @@ export interface TaskCommit<TTask = JsonObject> {
    * serializing `task` later. Absent: `task` is never changed after the write.
    */
   interimText?: () => string;
+  /**
+   * With `interim`, to a store that says `storesTaskPatches`: what this write changed of the task the
+   * store holds at `expectedVersion` (JSON Patch, `add` and `replace`; see task-patch.ts). The store may
+   * keep this instead of the task's text (it then gets the text from `interimText` when it writes the
+   * whole task again), and must apply the patches it keeps at every read.
+   */
+  patch?: readonly TaskPatchOperation[];
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
   /**
@@ -235,6 +243,12 @@ export interface VersionedTaskStore<TTask = JsonObject> extends TaskStore<TTask>
    * uses instead of serializing the task again).
    */
   readonly keepsInterimTasks?: boolean;
+  /**
+   * Whether the store may keep an interim write as its patch (`TaskCommit.patch`) rather than the whole
+   * task (the durable stores: a long streamed artifact is otherwise written whole at every batch of
+   * chunks). Such a store applies the patches it keeps to the task at every read (load, get, list, query).
+   */
+  readonly storesTaskPatches?: boolean;
 }
 
 /** Terminal task states in every protocol version's spelling. */

@@ -17,6 +17,7 @@ import { LeaseWatch } from "./lease-watch.js";
 import { OutboxWorker } from "./outbox-worker.js";
 import { PushSender, UnsafeWebhookError, type PushTarget } from "./push.js";
 import { ArtifactEventTexts, TaskTexts } from "./task-text.js";
+import { taskPatch } from "./task-patch.js";
 import {
   ExecutionLeaseHeldError,
   isStoreError,
@@ -285,9 +286,10 @@ export class TaskRuntime {
   private readonly executions = new Map<string, Execution>();
   /**
    * The texts of the artifact parts committed so far, so that a long streamed artifact is not serialized
-   * again at each write; none for a store that keeps interim writes as objects (`keepsInterimTasks`): it
-   * gets one text a turn, the last write's, and one JSON.stringify of the task is faster than building it
-   * from part texts nothing else would use.
+   * again at each write; none for a store that keeps interim writes as objects (`keepsInterimTasks`) or
+   * as patches (`storesTaskPatches`): it gets one text a turn, the last write's (and the patching store
+   * now and then one more), and one JSON.stringify of the task is faster than building it from part texts
+   * nothing else would use.
    */
   private readonly taskTexts: TaskTexts | undefined;
   /**
@@ -295,6 +297,11 @@ export class TaskRuntime {
    * streamed artifact's chunks are appended to its parts in place (`Execution.streamedParts`).
    */
   private readonly keepsInterimTasks: boolean;
+  /**
+   * Whether the store keeps interim writes as patches (`storesTaskPatches`, and not `keepsInterimTasks`):
+   * they are then sent with their patch and without text (the store asks for it when it writes the task).
+   */
+  private readonly patchesInterimTasks: boolean;
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -306,7 +313,8 @@ export class TaskRuntime {
     this.executor = options.executor as AgentExecutor;
     this.store = options.store;
     this.keepsInterimTasks = options.store.tasks.keepsInterimTasks === true;
-    this.taskTexts = this.keepsInterimTasks ? undefined : new TaskTexts();
+    this.patchesInterimTasks = !this.keepsInterimTasks && options.store.tasks.storesTaskPatches === true;
+    this.taskTexts = this.keepsInterimTasks || this.patchesInterimTasks ? undefined : new TaskTexts();
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
@@ -981,14 +989,20 @@ export class TaskRuntime {
         // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
         // A write before the turn's last, to a store that keeps those as objects, is not serialized at all:
         // nobody reads that text (a stream's writes, a batch of chunks each, would each serialize the task).
-        const interim = !final && this.keepsInterimTasks;
+        // To a store that keeps patches, a write before the turn's last goes as what it changed (made from
+        // the references the updates replaced: the task written before is never changed).
+        const patch = !final && this.patchesInterimTasks && !creating && execution.task ? taskPatch(execution.task, task) : undefined;
+        const interim = !final && (this.keepsInterimTasks || patch !== undefined);
         const text = interim ? undefined : (this.taskTexts?.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
         const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
         if (text !== undefined) write.text = text;
         else {
           write.interim = true;
-          if (lengths !== undefined && lengths.size > 0) {
-            const taskId = execution.taskId;
+          const taskId = execution.taskId;
+          if (patch !== undefined) {
+            write.patch = patch;
+            write.interimText = () => storableJson(task, `task "${taskId}"`);
+          } else if (lengths !== undefined && lengths.size > 0) {
             write.interimText = () => textAtLengths(task, lengths, `task "${taskId}"`);
           }
         }

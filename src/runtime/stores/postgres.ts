@@ -46,6 +46,8 @@ import {
 } from "../tasks.js";
 import type { JsonObject } from "../profile.js";
 import { LogFollower } from "./follower.js";
+import { TaskPatchPolicy, withPatches } from "./task-patches.js";
+import type { TaskPatchOperation } from "../task-patch.js";
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (or a `pg` pool config in `pool`). */
@@ -136,6 +138,14 @@ function migrations(p: string): string[] {
     `ALTER TABLE ${p}tasks ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
      CREATE INDEX ${p}tasks_owner ON ${p}tasks (owner, status_time, id);
      CREATE INDEX ${p}tasks_owner_context ON ${p}tasks (owner, context_id, status_time, id);`,
+    // 3: the patches of a running task's interim writes kept after its last whole text (task-patches.ts),
+    // by the version each made; a whole write deletes them.
+    `CREATE TABLE ${p}task_patches (
+       task_id text COLLATE "C" NOT NULL REFERENCES ${p}tasks (id) ON DELETE CASCADE,
+       version integer NOT NULL,
+       patch json NOT NULL,
+       PRIMARY KEY (task_id, version)
+     );`,
   ];
 }
 
@@ -259,7 +269,7 @@ export class PostgresStore implements A2AStore {
   /** Drops every table of this store (tests and uninstall). */
   async dropTables(): Promise<void> {
     const p = this.prefix;
-    await this.db().query(`DROP TABLE IF EXISTS ${p}events, ${p}tasks, ${p}push_configs, ${p}outbox, ${p}leases, ${p}migrations CASCADE`);
+    await this.db().query(`DROP TABLE IF EXISTS ${p}events, ${p}task_patches, ${p}tasks, ${p}push_configs, ${p}outbox, ${p}leases, ${p}migrations CASCADE`);
   }
 
   private db(): Queryable {
@@ -284,12 +294,16 @@ interface TaskRow {
   task: JsonObject;
   version: number;
   owner: string;
+  patches: TaskPatchOperation[][] | null;
 }
 
 export class PostgresTaskStore implements VersionedTaskStore {
+  /** An interim write of a streamed artifact may be kept as its patch (task-patches.ts). */
+  readonly storesTaskPatches = true;
   private readonly db: Queryable;
   private readonly p: string;
   private readonly channel: string;
+  private readonly patchPolicy = new TaskPatchPolicy();
 
   constructor(
     db: Queryable,
@@ -306,16 +320,23 @@ export class PostgresTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner FROM ${this.p}tasks WHERE id = $1`, [taskId]);
+    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner, ${this.patches()} FROM ${this.p}tasks t WHERE id = $1`, [taskId]);
     const row = rows[0];
-    return row && { task: row.task, version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}) };
+    return row && { task: withPatches(row.task, row.patches, taskId), version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}) };
+  }
+
+  /** The select expression of a task row's kept patches, in order (null: none). */
+  private patches(): string {
+    return `(SELECT json_agg(c.patch ORDER BY c.version) FROM ${this.p}task_patches c WHERE c.task_id = t.id) AS patches`;
   }
 
   async save(task: JsonObject): Promise<void> {
     const facts = taskFacts(task);
     const json = storableJson(task, `task "${facts.id}"`);
+    // The whole task: the patches kept for it before are dropped.
     await this.db.query(
-      `INSERT INTO ${this.p}tasks AS t (id, task, context_id, state, terminal, status_time, version)
+      `WITH d AS (DELETE FROM ${this.p}task_patches WHERE task_id = $1)
+       INSERT INTO ${this.p}tasks AS t (id, task, context_id, state, terminal, status_time, version)
        VALUES ($1, $2::json, $3, $4, $5, $6, 1)
        ON CONFLICT (id) DO UPDATE SET task = excluded.task, context_id = excluded.context_id, state = excluded.state,
          terminal = excluded.terminal, status_time = excluded.status_time, version = t.version + 1, updated_at = now()`,
@@ -325,7 +346,8 @@ export class PostgresTaskStore implements VersionedTaskStore {
 
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
     const facts = taskFacts(write.task);
-    const json = write.text ?? storableJson(write.task, `task "${facts.id}"`);
+    const plan = this.patchPolicy.plan(facts.id, write);
+    const json = "patch" in plan ? plan.patch : plan.whole;
     const events = write.events ?? [];
     const pushes = write.pushes ?? [];
     const eventsJson = storableJson(events, `the events of task "${facts.id}"`);
@@ -343,9 +365,16 @@ export class PostgresTaskStore implements VersionedTaskStore {
         ? `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, owner)
            SELECT $1, $2::json, $3, $4, $5, $6, 1, $9, $16::text WHERE $12::int = 0 AND ${leaseFree}
            ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`
-        : `UPDATE ${p}tasks SET task = $2::json, context_id = $3, state = $4, terminal = $5, status_time = $6,
+        : `UPDATE ${p}tasks SET ${"patch" in plan ? "" : "task = $2::json, "}context_id = $3, state = $4, terminal = $5, status_time = $6,
              version = version + 1, last_seq = last_seq + $9, updated_at = now()
            WHERE id = $1 AND version = $12 AND ${leaseFree} RETURNING version, last_seq`;
+    // $2 is the patch, kept by the version it makes; a whole text drops the patches kept before it.
+    const patches =
+      write.expectedVersion === 0
+        ? ""
+        : "patch" in plan
+          ? `pk AS (INSERT INTO ${p}task_patches (task_id, version, patch) SELECT $1, t.version, $2::json FROM t),`
+          : `pd AS (DELETE FROM ${p}task_patches WHERE task_id = $1 AND EXISTS (SELECT 1 FROM t)),`;
     const values: unknown[] = [
       facts.id,
       json,
@@ -366,7 +395,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
     // $16 the owner scope of a task being created.
     if (write.expectedVersion === 0) values.push(write.owner ?? "");
     const { rows } = await this.db.query<{ version: number; last_seq: string }>(
-      `WITH t AS (${head}),
+      `WITH t AS (${head}), ${patches}
        e AS (
          INSERT INTO ${p}events (task_id, seq, final, event)
          SELECT $1, t.last_seq - $9 + x.ord, (x.value->>'final')::boolean, x.value->'event'
@@ -398,18 +427,19 @@ export class PostgresTaskStore implements VersionedTaskStore {
       if (current === write.expectedVersion && leaseMode === "acquire" && holder) throw new ExecutionLeaseHeldError(facts.id, holder);
       throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
     }
+    this.patchPolicy.written(facts.id, plan);
     const last = Number(row.last_seq);
     return { version: row.version, sequences: events.map((_, i) => last - events.length + 1 + i) };
   }
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
-    const { rows } = await this.db.query<{ task: JsonObject }>(
+    const { rows } = await this.db.query<{ task: JsonObject; id: string; patches: TaskPatchOperation[][] | null }>(
       filter.contextId === undefined
-        ? `SELECT task FROM ${this.p}tasks ORDER BY status_time DESC, id DESC`
-        : `SELECT task FROM ${this.p}tasks WHERE context_id = $1 ORDER BY status_time DESC, id DESC`,
+        ? `SELECT task, id, ${this.patches()} FROM ${this.p}tasks t ORDER BY status_time DESC, id DESC`
+        : `SELECT task, id, ${this.patches()} FROM ${this.p}tasks t WHERE context_id = $1 ORDER BY status_time DESC, id DESC`,
       filter.contextId === undefined ? [] : [filter.contextId],
     );
-    return rows.map((r) => r.task);
+    return rows.map((r) => withPatches(r.task, r.patches, r.id));
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
@@ -433,8 +463,8 @@ export class PostgresTaskStore implements VersionedTaskStore {
     }
     values.push(pageSize + 1);
     const [page, count] = await Promise.all([
-      this.db.query<{ task: JsonObject; id: string; status_time: string }>(
-        `SELECT task, id, status_time FROM ${this.p}tasks ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+      this.db.query<{ task: JsonObject; id: string; status_time: string; patches: TaskPatchOperation[][] | null }>(
+        `SELECT task, id, status_time, ${this.patches()} FROM ${this.p}tasks t ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
          ORDER BY status_time DESC, id DESC LIMIT $${values.length}`,
         values,
       ),
@@ -443,7 +473,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
     const rows = page.rows.slice(0, pageSize);
     const last = rows.at(-1);
     return {
-      tasks: rows.map((r) => r.task),
+      tasks: rows.map((r) => withPatches(r.task, r.patches, r.id)),
       nextPageToken: page.rows.length > pageSize && last ? encodePageToken(Number(last.status_time), last.id) : "",
       totalSize: count.rows[0]?.n ?? 0,
     };

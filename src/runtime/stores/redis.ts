@@ -59,6 +59,8 @@ import {
 } from "../tasks.js";
 import type { JsonObject } from "../profile.js";
 import { LogFollower } from "./follower.js";
+import { TaskPatchPolicy, withPatches } from "./task-patches.js";
+import type { TaskPatchOperation } from "../task-patch.js";
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`. */
@@ -113,8 +115,9 @@ const LUA = {
 };
 
 const SCRIPTS = {
-  // ARGV: prefix, id, json, expected (-1: unconditional), ctx, state, terminal, member,
+  // ARGV: prefix, id, json (or a patch), expected (-1: unconditional), ctx, state, terminal, member,
   //       lease mode (none, acquire, release), lease owner, lease ttl, task owner (kept from the creation),
+  //       '1' when ARGV[3] is a patch (kept after the task's text, task-patches.ts) else '0',
   //       event count, (final, event)..., push count, (taskId, target, payload)...
   // Returns {1, version, lastSeq}, {0, currentVersion} (version conflict) or {2, holder} (lease held).
   commit: `
@@ -144,13 +147,19 @@ const SCRIPTS = {
     for _, key in ipairs(indexes(p, own, ctx, state)) do redis.call('ZADD', key, 0, member) end
     if ARGV[7] == '1' then redis.call('ZADD', p .. 'finished', now, id) end
     local seq = tonumber(redis.call('HGET', tkey, 'seq') or '0')
-    local i = 13
+    local i = 14
     local n = tonumber(ARGV[i])
     for k = 1, n do
       seq = seq + 1
       redis.call('XADD', p .. 'events:' .. id, seq .. '-0', 'f', ARGV[i + 2 * k - 1], 'e', ARGV[i + 2 * k])
     end
-    redis.call('HSET', tkey, 'json', ARGV[3], 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own)
+    if ARGV[13] == '1' then
+      redis.call('RPUSH', p .. 'patches:' .. id, ARGV[3])
+      redis.call('HSET', tkey, 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own)
+    else
+      redis.call('DEL', p .. 'patches:' .. id)
+      redis.call('HSET', tkey, 'json', ARGV[3], 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own)
+    end
     if n > 0 then redis.call('PUBLISH', p .. 'events', id) end
     i = i + 2 * n + 1
     local m = tonumber(ARGV[i])
@@ -175,7 +184,15 @@ const SCRIPTS = {
     redis.call('HSET', tkey, 'seq', seq)
     if n > 0 then redis.call('PUBLISH', p .. 'events', id) end
     return seq`,
-  // ARGV: prefix, index key, max (lex), min (lex), limit. Returns {total, json...} newest first.
+  // ARGV: prefix, task id. Returns {} without the task, else {json, version, owner, patch...}.
+  load: `
+    local p, id = ARGV[1], ARGV[2]
+    local r = redis.call('HMGET', p .. 'task:' .. id, 'json', 'v', 'own')
+    if not r[1] then return {} end
+    local out = {r[1], r[2], r[3] or ''}
+    for _, patch in ipairs(redis.call('LRANGE', p .. 'patches:' .. id, 0, -1)) do out[#out + 1] = patch end
+    return out`,
+  // ARGV: prefix, index key, max (lex), min (lex), limit. Returns {total, (member, json, patch count, patch...)...} newest first.
   query: `
     local p = ARGV[1]
     local key = p .. ARGV[2]
@@ -186,6 +203,9 @@ const SCRIPTS = {
       local id = string.sub(member, 17)
       out[#out + 1] = member
       out[#out + 1] = redis.call('HGET', p .. 'task:' .. id, 'json') or ''
+      local patches = redis.call('LRANGE', p .. 'patches:' .. id, 0, -1)
+      out[#out + 1] = #patches
+      for _, patch in ipairs(patches) do out[#out + 1] = patch end
     end
     return out`,
   // ARGV: prefix, task id, config id, json. Keeps the position of an existing id.
@@ -307,7 +327,7 @@ const SCRIPTS = {
     for _, id in ipairs(ids) do
       local tkey = p .. 'task:' .. id
       unindex(p, id, tkey)
-      redis.call('DEL', tkey, p .. 'events:' .. id, p .. 'push:' .. id, p .. 'pushpos:' .. id)
+      redis.call('DEL', tkey, p .. 'events:' .. id, p .. 'patches:' .. id, p .. 'push:' .. id, p .. 'pushpos:' .. id)
       redis.call('HDEL', p .. 'lease-owner', id)
       redis.call('ZREM', p .. 'leases', id)
       redis.call('ZREM', p .. 'finished', id)
@@ -318,8 +338,12 @@ const SCRIPTS = {
 type ScriptName = keyof typeof SCRIPTS;
 const SHAS = Object.fromEntries(Object.entries(SCRIPTS).map(([name, body]) => [name, createHash("sha1").update(body).digest("hex")])) as Record<ScriptName, string>;
 
-/** The data layout version this store writes, kept at `<prefix>schema`. */
-const SCHEMA_VERSION = 1;
+/**
+ * The data layout version this store writes, kept at `<prefix>schema`. 2: a running task's patches
+ * (`patches:<id>`, task-patches.ts), which a store of layout 1 would not apply. Each layout reads the
+ * data of the layouts before it: a store raises the version it finds, and refuses a newer one.
+ */
+const SCHEMA_VERSION = 2;
 
 /** The ListTasks sort member: fixed-width status time, then the id (byte order = newest-first order reversed). */
 function indexMember(statusTime: number, id: string): string {
@@ -432,12 +456,13 @@ export class RedisStore implements A2AStore {
     const connection = new Connection(client, prefix);
     const store = new RedisStore(connection, new Subscriber(client, `${prefix}events`, options));
     try {
-      // The layout version: set once, refused when newer than this store.
+      // The layout version: set once, raised when older than this store's, refused when newer.
       await connection.command(["SET", `${prefix}schema`, String(SCHEMA_VERSION), "NX"], "connect");
       const stored = Number(await connection.command<string | null>(["GET", `${prefix}schema`], "connect"));
       if (stored > SCHEMA_VERSION) {
         throw new StoreError(`redis store: the data layout is at version ${stored}, newer than this store knows (${SCHEMA_VERSION}); upgrade the agent`, "failed");
       }
+      if (stored < SCHEMA_VERSION) await connection.command(["SET", `${prefix}schema`, String(SCHEMA_VERSION)], "connect");
       // Load the scripts now (sent together): each operation is then one EVALSHA.
       await Promise.all(Object.values(SCRIPTS).map((body) => connection.command(["SCRIPT", "LOAD", body], "connect")));
     } catch (error) {
@@ -482,21 +507,25 @@ function globEscape(text: string): string {
 // ---------------------------------------------------------------------------------------------------
 
 export class RedisTaskStore implements VersionedTaskStore {
+  /** An interim write of a streamed artifact may be kept as its patch (task-patches.ts). */
+  readonly storesTaskPatches = true;
   private readonly db: Connection;
+  private readonly patchPolicy = new TaskPatchPolicy();
 
   constructor(db: Connection) {
     this.db = db;
   }
 
   async get(taskId: string): Promise<JsonObject | undefined> {
-    const json = await this.db.command<string | null>(["HGET", `${this.db.prefix}task:${taskId}`, "json"], "get");
-    return json === null ? undefined : (JSON.parse(json) as JsonObject);
+    return (await this.load(taskId))?.task;
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const [json, version, owner] = await this.db.command<Array<string | null>>(["HMGET", `${this.db.prefix}task:${taskId}`, "json", "v", "own"], "load");
-    if (json === null || json === undefined) return undefined;
-    return { task: JSON.parse(json) as JsonObject, version: Number(version), ...(owner ? { owner } : {}) };
+    const reply = await this.db.script<string[]>("load", [taskId]);
+    const [json, version, owner] = reply;
+    if (json === undefined) return undefined;
+    const task = withPatches(JSON.parse(json) as JsonObject, parsedPatches(reply, 3, reply.length), taskId);
+    return { task, version: Number(version), ...(owner ? { owner } : {}) };
   }
 
   async save(task: JsonObject): Promise<void> {
@@ -513,9 +542,10 @@ export class RedisTaskStore implements VersionedTaskStore {
     const events = write.events ?? [];
     const pushes = write.pushes ?? [];
     const facts = taskFacts(task);
+    const plan = this.patchPolicy.plan(facts.id, write);
     const args: Array<string | number> = [
       facts.id,
-      write.text ?? storableJson(task, `task "${facts.id}"`),
+      "patch" in plan ? plan.patch : plan.whole,
       expected,
       facts.contextId,
       facts.state,
@@ -525,6 +555,7 @@ export class RedisTaskStore implements VersionedTaskStore {
       lease === undefined ? "" : "acquire" in lease ? lease.acquire : lease.release,
       lease !== undefined && "acquire" in lease ? Math.max(1, Math.floor(lease.ttlMs)) : 0,
       write.owner ?? "",
+      "patch" in plan ? "1" : "0",
       events.length,
     ];
     for (const e of events) args.push(e.final ? "1" : "0", storableJson(e.event, `an event of task "${facts.id}"`));
@@ -533,6 +564,7 @@ export class RedisTaskStore implements VersionedTaskStore {
     const reply = await this.db.script<Array<number | string>>("commit", args);
     if (reply[0] === 2) throw new ExecutionLeaseHeldError(facts.id, String(reply[1]));
     if (reply[0] !== 1) throw new TaskVersionConflictError(facts.id, expected, Number(reply[1]));
+    this.patchPolicy.written(facts.id, plan);
     const last = Number(reply[2]);
     return { version: Number(reply[1]), sequences: events.map((_, i) => last - events.length + 1 + i) };
   }
@@ -559,9 +591,13 @@ export class RedisTaskStore implements VersionedTaskStore {
     const min = query.statusTimestampAfter !== undefined ? `[${indexMember(Math.ceil(query.statusTimestampAfter), "").slice(0, 15)}` : "-";
     const reply = await this.db.script<Array<string | number>>("query", [index, max, min, pageSize + 1]);
     const rows: Array<{ member: string; task: JsonObject }> = [];
-    for (let i = 1; i + 1 < reply.length; i += 2) {
+    for (let i = 1; i + 2 < reply.length; ) {
+      const member = String(reply[i]);
       const json = String(reply[i + 1]);
-      if (json !== "") rows.push({ member: String(reply[i]), task: JSON.parse(json) as JsonObject });
+      const count = Number(reply[i + 2]);
+      const id = member.slice(16);
+      if (json !== "") rows.push({ member, task: withPatches(JSON.parse(json) as JsonObject, parsedPatches(reply, i + 3, i + 3 + count), id) });
+      i += 3 + count;
     }
     const page = rows.slice(0, pageSize);
     const last = page.at(-1);
@@ -571,6 +607,13 @@ export class RedisTaskStore implements VersionedTaskStore {
       totalSize: Number(reply[0]),
     };
   }
+}
+
+/** The patches of a script's reply from `from` to `to` (their JSON texts), parsed. */
+function parsedPatches(reply: ReadonlyArray<string | number>, from: number, to: number): TaskPatchOperation[][] {
+  const patches: TaskPatchOperation[][] = [];
+  for (let i = from; i < to; i++) patches.push(JSON.parse(String(reply[i])) as TaskPatchOperation[]);
+  return patches;
 }
 
 // ---------------------------------------------------------------------------------------------------

@@ -23,6 +23,7 @@ import {
   type LoggedEvent,
 } from "../../../src/runtime/tasks.js";
 import { LeaseWatch } from "../../../src/runtime/lease-watch.js";
+import { taskPatch } from "../../../src/runtime/task-patch.js";
 import { OutboxWorker } from "../../../src/runtime/outbox-worker.js";
 
 export interface StoreHarness {
@@ -108,6 +109,38 @@ function task(id: string, options: { contextId?: string; state?: string; time?: 
     history: options.history ?? [],
     metadata: options.metadata ?? {},
   };
+}
+
+/**
+ * Writes a task as the runtime does while an agent streams an artifact: created whole, then `writes`
+ * interim writes of a chunk or two each, each with its patch (`TaskCommit.patch`) and its text when asked
+ * (`interimText`), some of them with a new status message. `after` runs after each write. Returns the
+ * last write's task (as JSON reads it back) and version.
+ */
+export async function streamWrites(
+  store: A2AStore,
+  id: string,
+  writes: number,
+  after?: (task: Record<string, unknown>, version: number) => unknown,
+): Promise<{ task: Record<string, unknown>; version: number }> {
+  let current: Record<string, unknown> = task(id);
+  let version = (await store.tasks.commit({ task: current, expectedVersion: 0, text: JSON.stringify(current) })).version;
+  for (let i = 0; i < writes; i++) {
+    const artifacts = (current.artifacts as Array<Record<string, unknown>> | undefined) ?? [];
+    const first = artifacts[0];
+    const words = Array.from({ length: 1 + (i % 2) }, (_, k) => ({ kind: "text", text: `word${i}.${k} "q"\n` }));
+    const next: Record<string, unknown> = {
+      ...current,
+      artifacts: first ? [{ ...first, parts: [...(first.parts as unknown[]), ...words] }, ...artifacts.slice(1)] : [{ artifactId: "x", name: "answer", parts: words }],
+    };
+    if (i % 10 === 5) next.status = { state: "working", timestamp: new Date(1_700_000_000_000 + i).toISOString(), message: { role: "agent", parts: [{ kind: "text", text: `step ${i}` }] } };
+    const patch = taskPatch(current, next);
+    if (!patch) throw new Error("streamWrites: no patch");
+    version = (await store.tasks.commit({ task: next, expectedVersion: version, interim: true, patch, interimText: () => JSON.stringify(next), events: [{ event: { n: i }, final: false }] })).version;
+    current = next;
+    await after?.(JSON.parse(JSON.stringify(current)) as Record<string, unknown>, version);
+  }
+  return { task: JSON.parse(JSON.stringify(current)) as Record<string, unknown>, version };
 }
 
 /** Waits until `check` passes (or fails after `ms`). */
@@ -692,6 +725,29 @@ export function storeContract(name: string, harness: StoreHarness): void {
       late.hold("lw3");
       await late.renewAll();
       expect(lost).toEqual(["lw3"]);
+    });
+
+    it("reads a streamed task as its last write had it, on every instance and by every read, whether the store kept patches or whole texts", async () => {
+      const { a, b } = await fresh();
+      const readsAll = async (expected: Record<string, unknown>, version: number) => {
+        for (const store of [a, b]) {
+          expect(await store.tasks.load("p1")).toEqual({ task: expected, version });
+          expect(await store.tasks.get("p1")).toEqual(expected);
+          expect((await store.tasks.query({ contextId: "ctx" })).tasks).toEqual([expected]);
+          expect(await store.tasks.list({ contextId: "ctx" })).toEqual([expected]);
+        }
+      };
+      const written = await streamWrites(a, "p1", 120, (current, version) => (version % 17 === 0 ? readsAll(current, version) : undefined));
+      await readsAll(written.task, written.version);
+      // The turn's last write (whole): what it wrote, and nothing of the patches applied on top.
+      const done = { ...written.task, status: { state: "completed", timestamp: new Date().toISOString() }, artifacts: [{ artifactId: "x", parts: [{ kind: "text", text: "all" }] }] };
+      await b.tasks.commit({ task: done, expectedVersion: written.version, text: JSON.stringify(done) });
+      await readsAll(done, written.version + 1);
+      // save() (last writer wins) after patched writes: the saved task, no patch on top.
+      const again = await streamWrites(a, "p2", 60);
+      const saved = { ...task("p2", { metadata: { saved: true } }) };
+      await b.tasks.save(saved);
+      expect(await a.tasks.load("p2")).toEqual({ task: saved, version: again.version + 1 });
     });
 
     it("purges finished tasks past retention with their events and configs, and keeps the others", async () => {

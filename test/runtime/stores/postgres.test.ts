@@ -30,22 +30,22 @@ if (url) {
       await client.connect();
       try {
         const { rows } = await client.query<{ version: number }>(`SELECT version FROM ${ns}_migrations ORDER BY version`);
-        expect(rows.map((r) => r.version)).toEqual([1, 2]);
+        expect(rows.map((r) => r.version)).toEqual([1, 2, 3]);
         const tables = await client.query<{ table_name: string }>(
           "SELECT table_name FROM information_schema.tables WHERE table_name LIKE $1 ORDER BY table_name",
           [`${ns}\\_%`],
         );
-        expect(tables.rows.map((r) => r.table_name)).toEqual(["events", "leases", "migrations", "outbox", "push_configs", "tasks"].map((t) => `${ns}_${t}`));
+        expect(tables.rows.map((r) => r.table_name)).toEqual(["events", "leases", "migrations", "outbox", "push_configs", "task_patches", "tasks"].map((t) => `${ns}_${t}`));
         // A database migrated by a newer store is refused, with a message saying so.
         await client.query(`INSERT INTO ${ns}_migrations (version) VALUES (99)`);
-        await expect(open(ns)).rejects.toThrow(/schema is at version 99, newer than this store knows \(2\)/);
+        await expect(open(ns)).rejects.toThrow(/schema is at version 99, newer than this store knows \(3\)/);
       } finally {
         for (const store of stores) await store.close();
         await client.end();
         await drop(ns).catch(() => undefined);
         const cleanup = new pg.Client({ connectionString: url });
         await cleanup.connect();
-        await cleanup.query(`DROP TABLE IF EXISTS ${ns}_events, ${ns}_tasks, ${ns}_push_configs, ${ns}_outbox, ${ns}_leases, ${ns}_migrations CASCADE`);
+        await cleanup.query(`DROP TABLE IF EXISTS ${ns}_events, ${ns}_task_patches, ${ns}_tasks, ${ns}_push_configs, ${ns}_outbox, ${ns}_leases, ${ns}_migrations CASCADE`);
         await cleanup.end();
       }
     });
