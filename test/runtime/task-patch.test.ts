@@ -59,6 +59,16 @@ describe("taskPatch / applyTaskPatch", () => {
     expect(Object.getPrototypeOf(applied.metadata)).toBe(Object.prototype);
   });
 
+  it("replaces a value of a class (a Date, anything with toJSON) rather than comparing its members", () => {
+    const before: Json = { id: "t", metadata: { at: new Date(0), custom: { toJSON: () => "one" } } };
+    const after: Json = { id: "t", metadata: { at: new Date(1000), custom: { toJSON: () => "two" } } };
+    expect(taskPatch(before, after)).toEqual([
+      { op: "replace", path: "/metadata/at", value: new Date(1000) },
+      { op: "replace", path: "/metadata/custom", value: (after.metadata as Json).custom },
+    ]);
+    expect(roundTrip(before, after)).toEqual(reread(after));
+  });
+
   it("cannot say a removed member (the writer writes the whole task); a shorter array is replaced", () => {
     expect(taskPatch({ id: "t", metadata: { a: 1 } }, { id: "t" })).toBeUndefined();
     expect(taskPatch({ id: "t", metadata: { a: 1 } }, { id: "t", metadata: { a: undefined } })).toBeUndefined();

@@ -49,9 +49,19 @@ function objectPatch(before: JsonObject, after: JsonObject, path: string, ops: T
 /** The patch of a member or an item that is not the same value any more. */
 function valuePatch(was: unknown, now: unknown, path: string, ops: TaskPatchOperation[]): boolean {
   if (Array.isArray(was) && Array.isArray(now)) return arrayPatch(was, now, path, ops);
-  if (isObject(was) && isObject(now) && !Array.isArray(was) && !Array.isArray(now)) return objectPatch(was, now, path, ops);
+  if (isPlainObject(was) && isPlainObject(now)) return objectPatch(was, now, path, ops);
   ops.push({ op: "replace", path, value: now });
   return true;
+}
+
+/**
+ * An object JSON writes member by member: not an array, and of no class (a Date, or anything with
+ * `toJSON`, is written as what its `toJSON` gives: compared member by member, two dates would be equal).
+ */
+function isPlainObject(value: unknown): value is JsonObject {
+  if (!isObject(value) || Array.isArray(value)) return false;
+  const proto: unknown = Object.getPrototypeOf(value);
+  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== "function";
 }
 
 /** An array that kept its items and gained some is appended to; one that got shorter is replaced. */
