@@ -452,9 +452,16 @@ export class TaskRuntime {
       }
       return this.follow(role, task["id"] as string, lastEventId, { skipTurnMarks: true, untilTerminal: true });
     }
-    // The log position first, then the task: an event committed in between is in both (never in neither).
-    const position = taskId === undefined ? 0 : await this.logEnd(taskId);
-    const task = await this.requireTask(taskId, principal);
+    // The task and the log position it holds, read together (`logSeq`): the subscription starts right after
+    // the task's last event, none twice, none missed. A store without it: the log's end, then the task again,
+    // so that an event committed in between is in both (never in neither).
+    let loaded = await this.requireVersioned(taskId, principal);
+    let position = loaded.logSeq;
+    if (position === undefined) {
+      position = await this.logEnd(loaded.task["id"] as string);
+      loaded = await this.requireVersioned(taskId, principal);
+    }
+    const task = loaded.task;
     const id = task["id"] as string;
     if (isObject(task["status"]) && this.shapes.isTerminal(task["status"]["state"])) {
       // Nothing more will happen to a finished task (1.0 §3.1.6).

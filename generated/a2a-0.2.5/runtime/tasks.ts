@@ -110,6 +110,13 @@ export interface VersionedTask<TTask = JsonObject> {
   version: number;
   /** The owner scope the task was created in (absent: the shared scope of unauthenticated callers). */
   owner?: string;
+  /**
+   * The sequence of the task's last logged event as of this read (0: none), read with the task in one
+   * step: the task holds the changes of every event up to it and of none after. A subscription that starts
+   * after it repeats no event the task holds and misses none (the built-in stores give it; without it the
+   * runtime reads the log's end apart, and a subscriber may get an event the task holds already).
+   */
+  logSeq?: number;
 }
 
 /** One event of a task's log, as `commit` or `TaskEventLog.append` receive it. */
@@ -472,6 +479,8 @@ export class InMemoryTaskStore implements VersionedTaskStore {
   onUnreadEvents: ((taskId: string, count: number) => number[]) | undefined;
   /** Called after each write (commit or save, its events appended) with the task's facts. */
   onWrite: ((facts: TaskFacts) => void) | undefined;
+  /** The sequence of a task's last logged event now (the in-memory log's), given with each load as `logSeq`. */
+  logEnd: ((taskId: string) => number) | undefined;
   /** Called after each commit with its push notifications (the in-memory outbox queues them). */
   onPushes: ((pushes: readonly OutboxMessage[]) => void) | undefined;
   /** The leases a commit's `lease` changes (without them, `lease` is ignored). */
@@ -493,7 +502,10 @@ export class InMemoryTaskStore implements VersionedTaskStore {
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
     const entry = this.tasks.get(taskId);
-    return entry && { task: parseTask(entry), version: entry.version, ...(entry.owner !== "" ? { owner: entry.owner } : {}) };
+    if (!entry) return undefined;
+    const loaded: VersionedTask = { task: parseTask(entry), version: entry.version, ...(entry.owner !== "" ? { owner: entry.owner } : {}) };
+    if (this.logEnd) loaded.logSeq = this.logEnd(taskId);
+    return loaded;
   }
 
   async save(task: JsonObject): Promise<void> {
@@ -793,6 +805,11 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   }
 
   async end(taskId: string): Promise<number> {
+    return this.lastSequence(taskId);
+  }
+
+  /** `end`, at once (the in-memory task store reads it with each load). */
+  endNow(taskId: string): number {
     return this.lastSequence(taskId);
   }
 
@@ -1122,6 +1139,7 @@ export class InMemoryStore implements A2AStore {
       this.finished.push({ taskId: facts.id, at: Date.now() + this.finishedEventsMs });
       this.scheduleTrim();
     };
+    tasks.logEnd = (taskId) => events.endNow(taskId);
     tasks.onPushes = (pushes) => void this.outbox.enqueueNow(pushes);
     tasks.leases = this.leases;
     tasks.onRemove = (taskId) => {

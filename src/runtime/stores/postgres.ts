@@ -294,6 +294,7 @@ interface TaskRow {
   task: JsonObject;
   version: number;
   owner: string;
+  last_seq: string;
   patches: TaskPatchOperation[][] | null;
 }
 
@@ -320,9 +321,9 @@ export class PostgresTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner, ${this.patches()} FROM ${this.p}tasks t WHERE id = $1`, [taskId]);
+    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner, last_seq, ${this.patches()} FROM ${this.p}tasks t WHERE id = $1`, [taskId]);
     const row = rows[0];
-    return row && { task: withPatches(row.task, row.patches, taskId), version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}) };
+    return row && { task: withPatches(row.task, row.patches, taskId), version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}), logSeq: Number(row.last_seq) };
   }
 
   /** The select expression of a task row's kept patches, in order (null: none). */

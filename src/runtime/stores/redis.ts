@@ -184,12 +184,12 @@ const SCRIPTS = {
     redis.call('HSET', tkey, 'seq', seq)
     if n > 0 then redis.call('PUBLISH', p .. 'events', id) end
     return seq`,
-  // ARGV: prefix, task id. Returns {} without the task, else {json, version, owner, patch...}.
+  // ARGV: prefix, task id. Returns {} without the task, else {json, version, owner, last event sequence, patch...}.
   load: `
     local p, id = ARGV[1], ARGV[2]
-    local r = redis.call('HMGET', p .. 'task:' .. id, 'json', 'v', 'own')
+    local r = redis.call('HMGET', p .. 'task:' .. id, 'json', 'v', 'own', 'seq')
     if not r[1] then return {} end
-    local out = {r[1], r[2], r[3] or ''}
+    local out = {r[1], r[2], r[3] or '', r[4] or '0'}
     for _, patch in ipairs(redis.call('LRANGE', p .. 'patches:' .. id, 0, -1)) do out[#out + 1] = patch end
     return out`,
   // ARGV: prefix, index key, max (lex), min (lex), limit. Returns {total, (member, json, patch count, patch...)...} newest first.
@@ -522,10 +522,10 @@ export class RedisTaskStore implements VersionedTaskStore {
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
     const reply = await this.db.script<string[]>("load", [taskId]);
-    const [json, version, owner] = reply;
+    const [json, version, owner, seq] = reply;
     if (json === undefined) return undefined;
-    const task = withPatches(JSON.parse(json) as JsonObject, parsedPatches(reply, 3, reply.length), taskId);
-    return { task, version: Number(version), ...(owner ? { owner } : {}) };
+    const task = withPatches(JSON.parse(json) as JsonObject, parsedPatches(reply, 4, reply.length), taskId);
+    return { task, version: Number(version), ...(owner ? { owner } : {}), logSeq: Number(seq) };
   }
 
   async save(task: JsonObject): Promise<void> {

@@ -143,6 +143,13 @@ export async function streamWrites(
   return { task: JSON.parse(JSON.stringify(current)) as Record<string, unknown>, version };
 }
 
+/** A load's task and version (and owner), without its log position. */
+function withoutLogSeq(loaded: { logSeq?: number } | undefined): unknown {
+  if (!loaded) return loaded;
+  const { logSeq: _position, ...rest } = loaded;
+  return rest;
+}
+
 /** Waits until `check` passes (or fails after `ms`). */
 async function eventually(check: () => void | Promise<void>, ms = 10_000): Promise<void> {
   const deadline = Date.now() + ms;
@@ -184,7 +191,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const created = await a.tasks.commit({ task: task("t1"), expectedVersion: 0 });
       expect(created.version).toBe(1);
       const loaded = await b.tasks.load("t1");
-      expect(loaded).toEqual({ task: task("t1", { time: (loaded?.task.status as { timestamp: string }).timestamp }), version: 1 });
+      expect(withoutLogSeq(loaded)).toEqual({ task: task("t1", { time: (loaded?.task.status as { timestamp: string }).timestamp }), version: 1 });
       expect(await b.tasks.get("t1")).toEqual(loaded?.task);
 
       const done = { ...loaded!.task, status: { state: "completed", timestamp: new Date().toISOString() } };
@@ -397,6 +404,35 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await b.pushConfigs.get("p1", "second")).toBeUndefined();
       expect(await b.pushConfigs.list("nothing")).toEqual([]);
       expect(await b.pushConfigs.get("nothing")).toBeUndefined();
+    });
+
+    it("reads a task with the sequence of its last logged event, in the same step (logSeq)", async () => {
+      const { a, b } = await fresh();
+      await a.tasks.commit({ task: task("q1"), expectedVersion: 0, events: [{ event: { n: 1 }, final: false }, { event: { n: 2 }, final: false }] });
+      expect(await b.tasks.load("q1")).toMatchObject({ version: 1, logSeq: 2 });
+      // An event appended without a task write (a turn mark) moves it too; a commit without events does not.
+      await b.events.append("q1", [{ event: { mark: true }, final: false }]);
+      await b.tasks.commit({ task: task("q1", { state: "completed" }), expectedVersion: 1 });
+      expect(await a.tasks.load("q1")).toMatchObject({ version: 2, logSeq: 3 });
+      await a.tasks.commit({ task: task("q2"), expectedVersion: 0 });
+      expect(await b.tasks.load("q2")).toMatchObject({ version: 1, logSeq: 0 });
+      // Whatever commits race with the reads, a read's task holds exactly the events up to its logSeq.
+      let written = false;
+      const writes = (async () => {
+        for (let n = 1; n <= 40; n++) {
+          await a.tasks.commit({ task: task("q2", { metadata: { n } }), expectedVersion: n, events: [{ event: { n }, final: false }] });
+        }
+        written = true;
+      })();
+      const seen = new Set<number>();
+      while (!written) {
+        const loaded = await b.tasks.load("q2");
+        expect((loaded?.task.metadata as { n?: number }).n ?? 0).toBe(loaded?.logSeq);
+        seen.add(loaded?.logSeq ?? -1);
+      }
+      await writes;
+      // The reads saw the task at several points of the writes.
+      expect(seen.size).toBeGreaterThan(1);
     });
 
     it("logs events in order, reads from a sequence and delivers live events across instances", async () => {
@@ -731,7 +767,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const { a, b } = await fresh();
       const readsAll = async (expected: Record<string, unknown>, version: number) => {
         for (const store of [a, b]) {
-          expect(await store.tasks.load("p1")).toEqual({ task: expected, version });
+          expect(withoutLogSeq(await store.tasks.load("p1"))).toEqual({ task: expected, version });
           expect(await store.tasks.get("p1")).toEqual(expected);
           expect((await store.tasks.query({ contextId: "ctx" })).tasks).toEqual([expected]);
           expect(await store.tasks.list({ contextId: "ctx" })).toEqual([expected]);
@@ -747,7 +783,7 @@ export function storeContract(name: string, harness: StoreHarness): void {
       const again = await streamWrites(a, "p2", 60);
       const saved = { ...task("p2", { metadata: { saved: true } }) };
       await b.tasks.save(saved);
-      expect(await a.tasks.load("p2")).toEqual({ task: saved, version: again.version + 1 });
+      expect(withoutLogSeq(await a.tasks.load("p2"))).toEqual({ task: saved, version: again.version + 1 });
     });
 
     it("purges finished tasks past retention with their events and configs, and keeps the others", async () => {

@@ -2,7 +2,8 @@
  * A long streamed artifact on PostgreSQL and Redis (issue 12): an agent that publishes its chunks one at a
  * time makes a write per chunk. The stores keep those writes as patches (`TaskCommit.patch`) and write the
  * whole task again only as the patches add up to its length: the text written grows like the artifact,
- * not like its square (1.0.1 §3.1.3 GetTask: reads still see every chunk committed so far, on any instance).
+ * not like its square (1.0.1 §3.1.3 GetTask: reads still see every chunk committed so far, on any instance;
+ * §3.1.6 SubscribeToTask: a subscriber's snapshot and the updates after it make exactly the artifact).
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
@@ -49,6 +50,29 @@ function countWrites(store: A2AStore) {
     written(taskId, plan);
   };
   return counts;
+}
+
+/** A service over `store` (its agent, if ever asked to run, does nothing). */
+async function serviceOn(store: A2AStore): Promise<Service> {
+  const m = await modules("1.0.1");
+  const core = m.core.createA2AServer({ card: testCard("1.0.1") as never, executor: { execute: async () => undefined } as never, store: store as never, pushNotifications: false } as never);
+  const service = (core as unknown as { service: Service }).service;
+  cleanup.push(() => service.close());
+  return service;
+}
+
+/** The artifact's part texts a subscriber builds from a subscription's snapshot and the updates after it. */
+async function followed(events: AsyncIterable<unknown>): Promise<{ texts: string[]; state: string | undefined }> {
+  let texts: string[] = [];
+  let state: string | undefined;
+  for await (const event of events) {
+    const { task, artifactUpdate, statusUpdate } = event as { task?: Json; artifactUpdate?: Json; statusUpdate?: Json };
+    const textsOf = (artifact: Json | undefined) => ((artifact?.["parts"] as Array<{ text: string }> | undefined) ?? []).map((p) => p.text);
+    if (task) texts = textsOf((task["artifacts"] as Json[] | undefined)?.[0]);
+    if (artifactUpdate) texts = artifactUpdate["append"] ? [...texts, ...textsOf(artifactUpdate["artifact"] as Json)] : textsOf(artifactUpdate["artifact"] as Json);
+    if (statusUpdate) state = (statusUpdate["status"] as Json)["state"] as string;
+  }
+  return { texts, state };
 }
 
 /** A service over `writer` whose agent streams CHUNKS one-word chunks, one write each; every 50 chunks `check` reads. */
@@ -124,7 +148,12 @@ for (const engine of engines) {
         return result;
       };
       const seen: number[] = [];
+      const readerService = await serviceOn(reader);
+      let subscription: Promise<{ texts: string[]; state: string | undefined }> | undefined;
       const { taskId, sent } = await streamOn(writer, async (id, sentSoFar) => {
+        // Mid-stream, a subscriber on the other instance (1.0.1 §3.1.6): the task as of its patches, then
+        // every update after it; together exactly the chunks, none twice, none missed.
+        if (sentSoFar.length === 100) subscription = followed(await readerService.stream("SubscribeToTask", { id }, ctx()));
         const floor = committed;
         // Another instance (its own connection) reads every chunk committed so far: the patches applied.
         const read = (await reader.tasks.get(id)) as { artifacts: Array<{ parts: Array<{ text: string }> }> };
@@ -140,6 +169,7 @@ for (const engine of engines) {
       const final = (await reader.tasks.get(taskId)) as { status: { state: string }; artifacts: Array<{ parts: Array<{ text: string }> }> };
       expect(final.status.state).toBe("TASK_STATE_COMPLETED");
       expect(final.artifacts[0]?.parts.map((p) => p.text)).toEqual(sent);
+      expect(await subscription).toEqual({ texts: sent, state: "TASK_STATE_COMPLETED" });
       const finalLength = JSON.stringify(final).length;
       // Most writes were patches, each the size of its chunk (not of the task so far); the whole texts
       // written add up to a few times the final task's length (a geometric series: each is written once
