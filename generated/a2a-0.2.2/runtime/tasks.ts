@@ -117,6 +117,8 @@ export interface VersionedTask<TTask = JsonObject> {
    * runtime reads the log's end apart, and a subscriber may get an event the task holds already).
    */
   logSeq?: number;
+  /** The `writeId` of the write that made this version (from a store that keeps them, `keepsWriteIds`). */
+  lastWriteId?: string;
 }
 
 /** One event of a task's log, as `commit` or `TaskEventLog.append` receive it. */
@@ -167,6 +169,12 @@ export interface TaskCommit<TTask = JsonObject> {
   patch?: readonly TaskPatchOperation[];
   /** The version this write read (0: the task must not exist yet). */
   expectedVersion: number;
+  /**
+   * An id of this write, to a store that keeps the last one with the task (`keepsWriteIds`): a writer that
+   * cannot tell whether a write it sent was made (the connection broke after the engine committed it)
+   * meets a version conflict when it tries again, reads the task, and sees there whether it was its own.
+   */
+  writeId?: string;
   /**
    * The owner scope of a task being created (the principal that created it, 1.0.1 §13.1), kept beside
    * the task (never inside it); ignored on later writes, which keep the creation's owner.
@@ -256,6 +264,12 @@ export interface VersionedTaskStore<TTask = JsonObject> extends TaskStore<TTask>
    * chunks). Such a store applies the patches it keeps to the task at every read (load, get, list, query).
    */
   readonly storesTaskPatches?: boolean;
+  /**
+   * Whether the store keeps each task's last `TaskCommit.writeId` and gives it with `load`
+   * (`VersionedTask.lastWriteId`): the runtime then sends one with each write, so that a write whose
+   * answer was lost is not applied a second time.
+   */
+  readonly keepsWriteIds?: boolean;
 }
 
 /** Terminal task states in every protocol version's spelling. */

@@ -224,6 +224,18 @@ class ExecutionAbort {
   }
 }
 
+/** A write of a batch of updates, as `commitUpdates` sends it, with what the execution keeps once it is made. */
+interface PreparedWrite {
+  write: TaskCommit;
+  task: JsonObject;
+  text: string | undefined;
+  final: boolean;
+  lengths: Map<unknown[], number> | undefined;
+  lease: LeaseChange | undefined;
+  pushes: OutboxMessage[];
+  creating: boolean;
+}
+
 /** One change of a task by the executor: the task after it, and the events it logs. */
 interface TaskUpdate {
   /**
@@ -302,6 +314,8 @@ export class TaskRuntime {
    * they are then sent with their patch and without text (the store asks for it when it writes the task).
    */
   private readonly patchesInterimTasks: boolean;
+  /** Whether the store keeps each task's last write id (`keepsWriteIds`): each write then carries one. */
+  private readonly keepsWriteIds: boolean;
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
@@ -314,6 +328,7 @@ export class TaskRuntime {
     this.store = options.store;
     this.keepsInterimTasks = options.store.tasks.keepsInterimTasks === true;
     this.patchesInterimTasks = !this.keepsInterimTasks && options.store.tasks.storesTaskPatches === true;
+    this.keepsWriteIds = options.store.tasks.keepsWriteIds === true;
     this.taskTexts = this.keepsInterimTasks || this.patchesInterimTasks ? undefined : new TaskTexts();
     this.pushSender = options.pushSender;
     this.logger = options.logger;
@@ -967,78 +982,29 @@ export class TaskRuntime {
   private async commitUpdates(execution: Execution, batch: readonly TaskUpdate[], userMessage?: JsonObject): Promise<void> {
     let conflicts = 0;
     let unavailable = 0;
+    // One id for this write, whichever attempt makes it: a store that keeps it tells whether a write whose
+    // answer was lost was made (then it must not be applied again on the task read back).
+    const writeId = this.keepsWriteIds ? newId() : undefined;
+    let attempt: PreparedWrite | undefined;
     for (;;) {
       try {
         // The push configs first: from the updates to the store's write nothing waits, so that nobody sees
         // the turn's own parts arrays (appended to in place) holding chunks of a write not made yet.
         const configs = batch.length > 0 && this.outbox ? await this.pushConfigsOf(execution) : [];
-        const creating = execution.version === 0;
-        let task = execution.task ?? this.newTask(execution, userMessage);
-        const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
-        const made = new Set<object>();
-        for (const update of batch) {
-          const next = update.apply(task, made);
-          task = next.task;
-          events.push(...next.events);
-        }
-        const final = batch.some((u) => u.final);
-        // The lengths this write holds of the turn's own parts arrays (those of its artifacts now).
-        const lengths = execution.streamedParts ? partLengths(task, execution.streamedParts) : undefined;
-        const lease: LeaseChange | undefined =
-          execution.releaseFor !== undefined && final
-            ? { release: execution.releaseFor }
-            : !execution.leased && !final
-              ? { acquire: this.instanceId, ttlMs: this.leaseMs }
-              : execution.leased && final
-                ? { release: this.instanceId }
-                : undefined;
-        const pushes = configs.length > 0 ? this.pushesOf(execution, task, configs, lengths) : [];
-        // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
-        // A write before the turn's last, to a store that keeps those as objects, is not serialized at all:
-        // nobody reads that text (a stream's writes, a batch of chunks each, would each serialize the task).
-        // To a store that keeps patches, a write before the turn's last goes as what it changed (made from
-        // the references the updates replaced: the task written before is never changed).
-        const patch = !final && this.patchesInterimTasks && !creating && execution.task ? taskPatch(execution.task, task) : undefined;
-        const interim = !final && (this.keepsInterimTasks || patch !== undefined);
-        const text = interim ? undefined : (this.taskTexts?.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
-        const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
-        if (text !== undefined) write.text = text;
-        else {
-          write.interim = true;
-          const taskId = execution.taskId;
-          if (patch !== undefined) {
-            write.patch = patch;
-            write.interimText = () => storableJson(task, `task "${taskId}"`);
-          } else if (lengths !== undefined && lengths.size > 0) {
-            write.interimText = () => textAtLengths(task, lengths, `task "${taskId}"`);
-          }
-        }
-        if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
-        const result = await this.store.tasks.commit(write);
-        execution.version = result.version;
-        execution.task = task;
-        execution.taskText = text;
-        // After the turn's final write nothing is appended any more.
-        execution.streamedParts = final ? undefined : lengths;
-        if (lease && "acquire" in lease) {
-          execution.leased = true;
-          this.leaseWatch.hold(execution.taskId);
-        } else if (lease && "release" in lease && execution.leased) {
-          execution.leased = false;
-          this.leaseWatch.drop(execution.taskId);
-        }
-        if (pushes.length > 0) this.outbox?.kick();
-        if (creating && execution.pendingPushConfig) {
-          const config = execution.pendingPushConfig;
-          execution.pendingPushConfig = undefined;
-          await this.store.pushConfigs.set(execution.taskId, config);
-        }
+        attempt = this.prepareWrite(execution, batch, configs, userMessage, writeId);
+        const result = await this.store.tasks.commit(attempt.write);
+        await this.committed(execution, attempt, result.version);
         return;
       } catch (error) {
-        // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
-        if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
         if (isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS) {
           const fresh = await this.store.tasks.load(execution.taskId);
+          if (attempt !== undefined && writeId !== undefined && fresh?.lastWriteId === writeId) {
+            // This very write was made (its answer was lost): nothing to apply again.
+            await this.committed(execution, attempt, fresh.version);
+            return;
+          }
+          // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
+          if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
           if (!fresh || (isObject(fresh.task["status"]) && this.shapes.isTerminal(fresh.task["status"]["state"]))) {
             // Canceled (or removed) elsewhere: this execution has nothing more to record.
             if (fresh) {
@@ -1054,12 +1020,84 @@ export class TaskRuntime {
           execution.version = fresh.version;
           continue;
         }
+        if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
         if (isStoreError(error, StoreUnavailableError) && ++unavailable <= MAX_UNAVAILABLE && !this.shutdown.signal.aborted) {
           await sleep(100 * 2 ** (unavailable - 1));
           continue;
         }
         throw error;
       }
+    }
+  }
+
+  /** The write of a batch of updates on the task as the execution last committed it. */
+  private prepareWrite(execution: Execution, batch: readonly TaskUpdate[], configs: readonly JsonObject[], userMessage: JsonObject | undefined, writeId: string | undefined): PreparedWrite {
+    const creating = execution.version === 0;
+    let task = execution.task ?? this.newTask(execution, userMessage);
+    const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
+    const made = new Set<object>();
+    for (const update of batch) {
+      const next = update.apply(task, made);
+      task = next.task;
+      events.push(...next.events);
+    }
+    const final = batch.some((u) => u.final);
+    // The lengths this write holds of the turn's own parts arrays (those of its artifacts now).
+    const lengths = execution.streamedParts ? partLengths(task, execution.streamedParts) : undefined;
+    const lease: LeaseChange | undefined =
+      execution.releaseFor !== undefined && final
+        ? { release: execution.releaseFor }
+        : !execution.leased && !final
+          ? { acquire: this.instanceId, ttlMs: this.leaseMs }
+          : execution.leased && final
+            ? { release: this.instanceId }
+            : undefined;
+    const pushes = configs.length > 0 ? this.pushesOf(execution, task, configs, lengths) : [];
+    // Serialized here, not in the store: the same text is the reply of a message/send that waits for the task.
+    // A write before the turn's last, to a store that keeps those as objects, is not serialized at all:
+    // nobody reads that text (a stream's writes, a batch of chunks each, would each serialize the task).
+    // To a store that keeps patches, a write before the turn's last goes as what it changed (made from
+    // the references the updates replaced: the task written before is never changed).
+    const patch = !final && this.patchesInterimTasks && !creating && execution.task ? taskPatch(execution.task, task) : undefined;
+    const interim = !final && (this.keepsInterimTasks || patch !== undefined);
+    const text = interim ? undefined : (this.taskTexts?.of(task) ?? storableJson(task, `task "${execution.taskId}"`));
+    const write: TaskCommit = { task, expectedVersion: execution.version, events, pushes, ...(lease ? { lease } : {}) };
+    if (text !== undefined) write.text = text;
+    else {
+      write.interim = true;
+      const taskId = execution.taskId;
+      if (patch !== undefined) {
+        write.patch = patch;
+        write.interimText = () => storableJson(task, `task "${taskId}"`);
+      } else if (lengths !== undefined && lengths.size > 0) {
+        write.interimText = () => textAtLengths(task, lengths, `task "${taskId}"`);
+      }
+    }
+    if (writeId !== undefined) write.writeId = writeId;
+    if (creating && execution.owner !== undefined && execution.owner !== DEFAULT_SCOPE) write.owner = execution.owner;
+    return { write, task, text, final, lengths, lease, pushes, creating };
+  }
+
+  /** After a write was made (at `version`): the execution holds its task, its lease and its text. */
+  private async committed(execution: Execution, made: PreparedWrite, version: number): Promise<void> {
+    const { task, text, final, lengths, lease, pushes, creating } = made;
+    execution.version = version;
+    execution.task = task;
+    execution.taskText = text;
+    // After the turn's final write nothing is appended any more.
+    execution.streamedParts = final ? undefined : lengths;
+    if (lease && "acquire" in lease) {
+      execution.leased = true;
+      this.leaseWatch.hold(execution.taskId);
+    } else if (lease && "release" in lease && execution.leased) {
+      execution.leased = false;
+      this.leaseWatch.drop(execution.taskId);
+    }
+    if (pushes.length > 0) this.outbox?.kick();
+    if (creating && execution.pendingPushConfig) {
+      const config = execution.pendingPushConfig;
+      execution.pendingPushConfig = undefined;
+      await this.store.pushConfigs.set(execution.taskId, config);
     }
   }
 

@@ -139,8 +139,9 @@ function migrations(p: string): string[] {
      CREATE INDEX ${p}tasks_owner ON ${p}tasks (owner, status_time, id);
      CREATE INDEX ${p}tasks_owner_context ON ${p}tasks (owner, context_id, status_time, id);`,
     // 3: the patches of a running task's interim writes kept after its last whole text (task-patches.ts),
-    // by the version each made; a whole write deletes them.
-    `CREATE TABLE ${p}task_patches (
+    // by the version each made; a whole write deletes them. The id of each task's last write (writeId).
+    `ALTER TABLE ${p}tasks ADD COLUMN last_write text;
+     CREATE TABLE ${p}task_patches (
        task_id text COLLATE "C" NOT NULL REFERENCES ${p}tasks (id) ON DELETE CASCADE,
        version integer NOT NULL,
        patch json NOT NULL,
@@ -295,12 +296,15 @@ interface TaskRow {
   version: number;
   owner: string;
   last_seq: string;
+  last_write: string | null;
   patches: TaskPatchOperation[][] | null;
 }
 
 export class PostgresTaskStore implements VersionedTaskStore {
   /** An interim write of a streamed artifact may be kept as its patch (task-patches.ts). */
   readonly storesTaskPatches = true;
+  /** Each task's last write id is kept (`last_write`) and read with it. */
+  readonly keepsWriteIds = true;
   private readonly db: Queryable;
   private readonly p: string;
   private readonly channel: string;
@@ -321,9 +325,12 @@ export class PostgresTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner, last_seq, ${this.patches()} FROM ${this.p}tasks t WHERE id = $1`, [taskId]);
+    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner, last_seq, last_write, ${this.patches()} FROM ${this.p}tasks t WHERE id = $1`, [taskId]);
     const row = rows[0];
-    return row && { task: withPatches(row.task, row.patches, taskId), version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}), logSeq: Number(row.last_seq) };
+    if (!row) return undefined;
+    const loaded: VersionedTask = { task: withPatches(row.task, row.patches, taskId), version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}), logSeq: Number(row.last_seq) };
+    if (row.last_write !== null) loaded.lastWriteId = row.last_write;
+    return loaded;
   }
 
   /** The select expression of a task row's kept patches, in order (null: none). */
@@ -340,7 +347,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
        INSERT INTO ${this.p}tasks AS t (id, task, context_id, state, terminal, status_time, version)
        VALUES ($1, $2::json, $3, $4, $5, $6, 1)
        ON CONFLICT (id) DO UPDATE SET task = excluded.task, context_id = excluded.context_id, state = excluded.state,
-         terminal = excluded.terminal, status_time = excluded.status_time, version = t.version + 1, updated_at = now()`,
+         terminal = excluded.terminal, status_time = excluded.status_time, version = t.version + 1, last_write = NULL, updated_at = now()`,
       [facts.id, json, facts.contextId, facts.state, facts.terminal, facts.statusTime],
     );
   }
@@ -363,11 +370,11 @@ export class PostgresTaskStore implements VersionedTaskStore {
     const leaseFree = `NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = $1 AND l.owner <> $13 AND l.expires_at > now() AND $15 = 'acquire')`;
     const head =
       write.expectedVersion === 0
-        ? `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, owner)
-           SELECT $1, $2::json, $3, $4, $5, $6, 1, $9, $16::text WHERE $12::int = 0 AND ${leaseFree}
+        ? `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, last_write, owner)
+           SELECT $1, $2::json, $3, $4, $5, $6, 1, $9, $16::text, $17::text WHERE $12::int = 0 AND ${leaseFree}
            ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`
         : `UPDATE ${p}tasks SET ${"patch" in plan ? "" : "task = $2::json, "}context_id = $3, state = $4, terminal = $5, status_time = $6,
-             version = version + 1, last_seq = last_seq + $9, updated_at = now()
+             version = version + 1, last_seq = last_seq + $9, last_write = $16::text, updated_at = now()
            WHERE id = $1 AND version = $12 AND ${leaseFree} RETURNING version, last_seq`;
     // $2 is the patch, kept by the version it makes; a whole text drops the patches kept before it.
     const patches =
@@ -393,7 +400,8 @@ export class PostgresTaskStore implements VersionedTaskStore {
       leaseTtl,
       leaseMode,
     ];
-    // $16 the owner scope of a task being created.
+    // $16 the write's id (null: none); $17 the owner scope of a task being created.
+    values.push(write.writeId ?? null);
     if (write.expectedVersion === 0) values.push(write.owner ?? "");
     const { rows } = await this.db.query<{ version: number; last_seq: string }>(
       `WITH t AS (${head}), ${patches}

@@ -117,7 +117,7 @@ const LUA = {
 const SCRIPTS = {
   // ARGV: prefix, id, json (or a patch), expected (-1: unconditional), ctx, state, terminal, member,
   //       lease mode (none, acquire, release), lease owner, lease ttl, task owner (kept from the creation),
-  //       '1' when ARGV[3] is a patch (kept after the task's text, task-patches.ts) else '0',
+  //       '1' when ARGV[3] is a patch (kept after the task's text, task-patches.ts) else '0', write id ('' none),
   //       event count, (final, event)..., push count, (taskId, target, payload)...
   // Returns {1, version, lastSeq}, {0, currentVersion} (version conflict) or {2, holder} (lease held).
   commit: `
@@ -147,7 +147,7 @@ const SCRIPTS = {
     for _, key in ipairs(indexes(p, own, ctx, state)) do redis.call('ZADD', key, 0, member) end
     if ARGV[7] == '1' then redis.call('ZADD', p .. 'finished', now, id) end
     local seq = tonumber(redis.call('HGET', tkey, 'seq') or '0')
-    local i = 14
+    local i = 15
     local n = tonumber(ARGV[i])
     for k = 1, n do
       seq = seq + 1
@@ -155,10 +155,10 @@ const SCRIPTS = {
     end
     if ARGV[13] == '1' then
       redis.call('RPUSH', p .. 'patches:' .. id, ARGV[3])
-      redis.call('HSET', tkey, 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own)
+      redis.call('HSET', tkey, 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own, 'w', ARGV[14])
     else
       redis.call('DEL', p .. 'patches:' .. id)
-      redis.call('HSET', tkey, 'json', ARGV[3], 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own)
+      redis.call('HSET', tkey, 'json', ARGV[3], 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own, 'w', ARGV[14])
     end
     if n > 0 then redis.call('PUBLISH', p .. 'events', id) end
     i = i + 2 * n + 1
@@ -184,12 +184,12 @@ const SCRIPTS = {
     redis.call('HSET', tkey, 'seq', seq)
     if n > 0 then redis.call('PUBLISH', p .. 'events', id) end
     return seq`,
-  // ARGV: prefix, task id. Returns {} without the task, else {json, version, owner, last event sequence, patch...}.
+  // ARGV: prefix, task id. Returns {} without the task, else {json, version, owner, last event sequence, last write id, patch...}.
   load: `
     local p, id = ARGV[1], ARGV[2]
-    local r = redis.call('HMGET', p .. 'task:' .. id, 'json', 'v', 'own', 'seq')
+    local r = redis.call('HMGET', p .. 'task:' .. id, 'json', 'v', 'own', 'seq', 'w')
     if not r[1] then return {} end
-    local out = {r[1], r[2], r[3] or '', r[4] or '0'}
+    local out = {r[1], r[2], r[3] or '', r[4] or '0', r[5] or ''}
     for _, patch in ipairs(redis.call('LRANGE', p .. 'patches:' .. id, 0, -1)) do out[#out + 1] = patch end
     return out`,
   // ARGV: prefix, index key, max (lex), min (lex), limit. Returns {total, (member, json, patch count, patch...)...} newest first.
@@ -509,6 +509,8 @@ function globEscape(text: string): string {
 export class RedisTaskStore implements VersionedTaskStore {
   /** An interim write of a streamed artifact may be kept as its patch (task-patches.ts). */
   readonly storesTaskPatches = true;
+  /** Each task's last write id is kept (the hash's `w`) and read with it. */
+  readonly keepsWriteIds = true;
   private readonly db: Connection;
   private readonly patchPolicy = new TaskPatchPolicy();
 
@@ -522,10 +524,10 @@ export class RedisTaskStore implements VersionedTaskStore {
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
     const reply = await this.db.script<string[]>("load", [taskId]);
-    const [json, version, owner, seq] = reply;
+    const [json, version, owner, seq, writeId] = reply;
     if (json === undefined) return undefined;
-    const task = withPatches(JSON.parse(json) as JsonObject, parsedPatches(reply, 4, reply.length), taskId);
-    return { task, version: Number(version), ...(owner ? { owner } : {}), logSeq: Number(seq) };
+    const task = withPatches(JSON.parse(json) as JsonObject, parsedPatches(reply, 5, reply.length), taskId);
+    return { task, version: Number(version), ...(owner ? { owner } : {}), logSeq: Number(seq), ...(writeId ? { lastWriteId: writeId } : {}) };
   }
 
   async save(task: JsonObject): Promise<void> {
@@ -556,6 +558,7 @@ export class RedisTaskStore implements VersionedTaskStore {
       lease !== undefined && "acquire" in lease ? Math.max(1, Math.floor(lease.ttlMs)) : 0,
       write.owner ?? "",
       "patch" in plan ? "1" : "0",
+      write.writeId ?? "",
       events.length,
     ];
     for (const e of events) args.push(e.final ? "1" : "0", storableJson(e.event, `an event of task "${facts.id}"`));

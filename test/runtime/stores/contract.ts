@@ -406,6 +406,27 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await b.pushConfigs.get("nothing")).toBeUndefined();
     });
 
+    it("keeps each task's last write id when it says so (keepsWriteIds), and save() clears it", async () => {
+      const { a, b } = await fresh();
+      if (a.tasks.keepsWriteIds !== true) {
+        // A store without the capability (in-memory: no write of it can lose its answer) gives none.
+        await a.tasks.commit({ task: task("w1"), expectedVersion: 0, writeId: "x" });
+        expect((await b.tasks.load("w1"))?.lastWriteId).toBeUndefined();
+        return;
+      }
+      await a.tasks.commit({ task: task("w1"), expectedVersion: 0, writeId: "first" });
+      expect(await b.tasks.load("w1")).toMatchObject({ version: 1, lastWriteId: "first" });
+      const next = task("w1", { metadata: { n: 2 } });
+      await b.tasks.commit({ task: next, expectedVersion: 1, writeId: "second", interim: true, patch: [{ op: "add", path: "/metadata/n", value: 2 }], interimText: () => JSON.stringify(next) });
+      expect(await a.tasks.load("w1")).toMatchObject({ version: 2, lastWriteId: "second" });
+      await a.tasks.commit({ task: task("w1", { state: "completed" }), expectedVersion: 2 });
+      expect((await b.tasks.load("w1"))?.lastWriteId).toBeUndefined();
+      await b.tasks.commit({ task: task("w1", { state: "completed" }), expectedVersion: 3, writeId: "third" });
+      await a.tasks.save(task("w1", { state: "failed" }));
+      expect(await b.tasks.load("w1")).toMatchObject({ version: 5 });
+      expect((await b.tasks.load("w1"))?.lastWriteId).toBeUndefined();
+    });
+
     it("reads a task with the sequence of its last logged event, in the same step (logSeq)", async () => {
       const { a, b } = await fresh();
       await a.tasks.commit({ task: task("q1"), expectedVersion: 0, events: [{ event: { n: 1 }, final: false }, { event: { n: 2 }, final: false }] });
