@@ -993,7 +993,8 @@ export class TaskRuntime {
         const configs = batch.length > 0 && this.outbox ? await this.pushConfigsOf(execution) : [];
         attempt = this.prepareWrite(execution, batch, configs, userMessage, writeId);
         const result = await this.store.tasks.commit(attempt.write);
-        await this.committed(execution, attempt, result.version);
+        const saving = this.committed(execution, attempt, result.version);
+        if (saving) await saving;
         return;
       } catch (error) {
         if (isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS) {
@@ -1078,8 +1079,11 @@ export class TaskRuntime {
     return { write, task, text, final, lengths, lease, pushes, creating };
   }
 
-  /** After a write was made (at `version`): the execution holds its task, its lease and its text. */
-  private async committed(execution: Execution, made: PreparedWrite, version: number): Promise<void> {
+  /**
+   * After a write was made (at `version`): the execution holds its task, its lease and its text. Not async
+   * (a suspended frame and two promises for each write): a promise only when a push config is to be saved.
+   */
+  private committed(execution: Execution, made: PreparedWrite, version: number): Promise<void> | undefined {
     const { task, text, final, lengths, lease, pushes, creating } = made;
     execution.version = version;
     execution.task = task;
@@ -1097,8 +1101,9 @@ export class TaskRuntime {
     if (creating && execution.pendingPushConfig) {
       const config = execution.pendingPushConfig;
       execution.pendingPushConfig = undefined;
-      await this.store.pushConfigs.set(execution.taskId, config);
+      return this.store.pushConfigs.set(execution.taskId, config).then(() => undefined);
     }
+    return undefined;
   }
 
   /** Ends an execution whose task was finished elsewhere (a cancel on another instance, a lost lease). */
