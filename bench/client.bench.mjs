@@ -13,11 +13,11 @@
 // written to <tmpdir>/a2a-client-bench-<version>.cpuprofile. Run after `npm run build`. See bench/README.md, section "Client".
 import { fork } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileGenerated } from "./compile-generated.mjs";
-import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
+import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const TARGET_SCRIPT = join(ROOT, "bench", "server-target.mjs");
@@ -160,7 +160,7 @@ async function main() {
   const o = parseArgs(process.argv.slice(2));
   const printed = captureConsole();
   const echo = await startEcho();
-  const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] }, options: o, versions: {}, goals: [] };
+  const results = { date: new Date().toISOString(), machine: currentMachine(), options: o, versions: {}, goals: [] };
   console.log(`client benchmark: ${o.concurrency} calls in flight, ${o.rounds} × ${o.duration} s per client, against a bare node:http echo; load ${loadavg()[0].toFixed(2)}\n`);
   try {
     for (const version of o.versions) {

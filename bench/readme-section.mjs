@@ -2,6 +2,7 @@
 // `<!-- latest:NAME -->` and `<!-- /latest:NAME -->` (appended under "## Latest runs" when absent), so that
 // the README always shows the rows of the last run as the bench printed them, never numbers typed by hand.
 import { readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
 import { join, resolve } from "node:path";
 
 const README = join(resolve(import.meta.dirname), "README.md");
@@ -35,6 +36,11 @@ export function writeReadmeSection(name, title, body, meta) {
     text = `${text.trimEnd()}\n\n${section}\n`;
   }
   writeFileSync(README, text);
+}
+
+/** This machine as `machineLine` describes it: cores, CPU model, node, 1-minute load now. */
+export function currentMachine() {
+  return { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown CPU", node: process.version, load: loadavg()[0] };
 }
 
 /** A one-line description of the machine, for the sections. */

@@ -6,10 +6,10 @@
 //
 // Run after `npm run build`. Prints wall and CPU time (CPU is steadier on a shared machine) and PASS/MISS.
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { loadavg, tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
-import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
+import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const GOAL_SECONDS = 15;
@@ -41,7 +41,7 @@ try {
   const cpuSeconds = (used.user + used.system) / 1e6;
   console.log(`generation of the 0.3.0 schema + ${count} definitions (${result.ir.types.length} types): ${wall.toFixed(1)} s wall, ${cpuSeconds.toFixed(1)} s CPU; load ${loadavg()[0].toFixed(2)}`);
   console.log(`  ${wall <= GOAL_SECONDS ? "PASS" : "MISS"}  generation of ${count} extra definitions ≤ ${GOAL_SECONDS} s: ${wall.toFixed(1)} s`);
-  if (write) writeReadmeSection("scale", "Generation at scale", printed(), { command: `node bench/scale.bench.mjs ${args.join(" ")}`.trim(), machine: machineLine({ cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] }) });
+  if (write) writeReadmeSection("scale", "Generation at scale", printed(), { command: `node bench/scale.bench.mjs ${args.join(" ")}`.trim(), machine: machineLine(currentMachine()) });
 } finally {
   rmSync(dir, { recursive: true, force: true });
 }

@@ -22,11 +22,11 @@ import { execFileSync, fork } from "node:child_process";
 import http2 from "node:http2";
 import { mkdtempSync, readdirSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
-import { cpus, loadavg, tmpdir } from "node:os";
+import { tmpdir } from "node:os";
 import { dirname, join } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 
-import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
+import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "..");
 const require = createRequire(import.meta.url);
@@ -237,7 +237,7 @@ async function main() {
     }
     return;
   }
-  const machine = { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] };
+  const machine = currentMachine();
   const rows = [];
   try {
     for (const payload of o.payloads) {

@@ -19,8 +19,7 @@ import { resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import { compileGenerated } from "./compile-generated.mjs";
 import { availableEngines, BENCH_CARD as card, dropAndClose } from "./store-engines.mjs";
-import { cpus, loadavg } from "node:os";
-import { captureConsole, machineLine, writeReadmeSection } from "./readme-section.mjs";
+import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
 const option = (name, fallback) => {
   const i = process.argv.indexOf(`--${name}`);
@@ -31,7 +30,7 @@ const lengths = option("chunks", "200,400,800").split(",").map(Number);
 
 const build = compileGenerated("1.0.1", ["server/core.ts"], "a2a-stores-paced-bench-");
 const { createA2AServer } = await import(pathToFileURL(resolve(build, "server/core.js")).href);
-const machine = { cpus: cpus().length, model: cpus()[0]?.model ?? "unknown CPU", node: process.version, load: loadavg()[0] };
+const machine = currentMachine();
 const pause = () => new Promise((done) => setTimeout(done, pauseMs));
 const callContext = { headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" };
 

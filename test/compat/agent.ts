@@ -8,7 +8,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { generate, writeResult } from "../../src/generate.js";
 import { projectTempDir } from "../helpers.js";
-import { withFreePorts } from "../support/ports.js";
+import { listenOn, withFreePorts } from "../support/ports.js";
 import { convertCard } from "../../src/compat/card.js";
 import { bundledIR } from "../../src/diff/load.js";
 import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../runtime/server/harness.js";
@@ -128,14 +128,14 @@ async function startCompatAgentOn(framework: Framework, setup: CompatSetup, port
   try {
     if (framework === "node") {
       const server = out.node.createNodeServer(core);
-      await listen(server, port);
+      await listenOn(server, port);
       close = () => closeServer(server);
     } else if (framework === "express") {
       const express = (await import("express")).default;
       const app = express();
       app.use(out.express.a2aExpressRouter(core));
       const server = createServer(app);
-      await listen(server, port);
+      await listenOn(server, port);
       close = async () => {
         await closeServer(server);
         await core.close();
@@ -171,15 +171,6 @@ async function startCompatAgentOn(framework: Framework, setup: CompatSetup, port
   return { core: core as unknown as CompatAgent["core"], baseUrl, rpcUrl: `${baseUrl}/a2a`, restUrl, grpcTarget, card, close };
 }
 
-function listen(server: Server, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-}
 
 function closeServer(server: Server): Promise<void> {
   return new Promise((resolve) => {

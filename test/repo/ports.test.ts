@@ -2,16 +2,10 @@
  * The test harness's port helper (test/support/ports.ts): servers whose card names their ports bind
  * ports chosen beforehand, and a port taken meanwhile must cost a retry, not a failed CI run.
  */
-import { createServer, type Server } from "node:net";
+import { createServer } from "node:net";
 import { describe, expect, it } from "vitest";
-import { freePort, isAddressInUse, withFreePorts } from "../support/ports.js";
+import { freePort, isAddressInUse, listenOn, withFreePorts } from "../support/ports.js";
 
-function listen(server: Server, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => resolve());
-  });
-}
 
 describe("withFreePorts", () => {
   it("picks distinct ports below the ephemeral range that can be bound", async () => {
@@ -19,13 +13,13 @@ describe("withFreePorts", () => {
     expect(new Set(ports).size).toBe(3);
     for (const port of ports) expect(port).toBeLessThan(32_768);
     const server = createServer();
-    await listen(server, ports[0] as number);
+    await listenOn(server, ports[0] as number);
     await new Promise<void>((resolve) => server.close(() => resolve()));
   });
 
   it("starts again on new ports when a port was taken in between, and gives up after the attempts", async () => {
     const taken = createServer();
-    await listen(taken, await freePort());
+    await listenOn(taken, await freePort());
     const takenPort = (taken.address() as { port: number }).port;
     try {
       const tried: number[][] = [];
@@ -33,7 +27,7 @@ describe("withFreePorts", () => {
       const bound = await withFreePorts(1, async ([port]) => {
         tried.push([port as number]);
         const server = createServer();
-        await listen(server, tried.length === 1 ? takenPort : (port as number));
+        await listenOn(server, tried.length === 1 ? takenPort : (port as number));
         await new Promise<void>((resolve) => server.close(() => resolve()));
         return port;
       });
@@ -42,7 +36,7 @@ describe("withFreePorts", () => {
       let attempts = 0;
       const always = withFreePorts(1, async () => {
         attempts++;
-        await listen(createServer(), takenPort);
+        await listenOn(createServer(), takenPort);
       }, 3);
       await expect(always).rejects.toSatisfy(isAddressInUse);
       expect(attempts).toBe(3);

@@ -6,7 +6,7 @@
  * (its outgoing connections take ephemeral ports). So: ports are picked below the kernel's ephemeral
  * range (no outgoing connection takes them), and a start that still meets EADDRINUSE is retried on new ports.
  */
-import { createServer } from "node:net";
+import { createServer, type Server } from "node:net";
 
 const LOW = 20_000;
 const HIGH = 32_000; // Linux's ephemeral range starts at 32768 by default.
@@ -47,4 +47,15 @@ export async function withFreePorts<T>(count: number, start: (ports: number[]) =
       if (!isAddressInUse(error) || attempt >= attempts) throw error;
     }
   }
+}
+
+/** Listens on 127.0.0.1:`port` (an http.Server too); rejects when the port is taken (EADDRINUSE). */
+export function listenOn(server: Server, port: number): Promise<void> {
+  return new Promise((resolve, reject) => {
+    server.once("error", reject);
+    server.listen(port, "127.0.0.1", () => {
+      server.off("error", reject);
+      resolve();
+    });
+  });
 }

@@ -807,7 +807,7 @@ export class InMemoryTaskEventLog implements TaskEventLog {
    * (Nobody followed the task: `isUnread` said so, so there is no follow mark to clear.)
    */
   appendUnread(taskId: string, count: number): number[] {
-    const kept = this.lastSequence(taskId);
+    const kept = this.endNow(taskId);
     this.logs.set(taskId, kept + count);
     const sequences: number[] = [];
     for (let seq = kept + 1; seq <= kept + count; seq++) sequences.push(seq);
@@ -819,16 +819,15 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   }
 
   async end(taskId: string): Promise<number> {
-    return this.lastSequence(taskId);
+    return this.endNow(taskId);
   }
 
-  /** `end`, at once (the in-memory task store reads it with each load). */
+
+  /**
+   * The sequence of the task's last event (0: none), kept texts or only their count: `end`, at once (the
+   * in-memory task store reads it with each load).
+   */
   endNow(taskId: string): number {
-    return this.lastSequence(taskId);
-  }
-
-  /** The sequence of the task's last event (0: none), kept texts or only their count. */
-  private lastSequence(taskId: string): number {
     const log = this.logs.get(taskId);
     return log === undefined ? 0 : typeof log === "number" ? log : log.dropped + log.texts.length;
   }

@@ -997,31 +997,26 @@ export class TaskRuntime {
         if (saving) await saving;
         return;
       } catch (error) {
-        if (isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS) {
-          const fresh = await this.store.tasks.load(execution.taskId);
-          if (attempt !== undefined && writeId !== undefined && fresh?.lastWriteId === writeId) {
-            // This very write was made (its answer was lost): nothing to apply again.
-            await this.committed(execution, attempt, fresh.version);
-            return;
-          }
-          // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
-          if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
-          if (!fresh || (isObject(fresh.task["status"]) && this.shapes.isTerminal(fresh.task["status"]["state"]))) {
-            // Canceled (or removed) elsewhere: this execution has nothing more to record.
-            if (fresh) {
-              execution.task = fresh.task;
-              execution.taskText = undefined;
-              execution.version = fresh.version;
-            }
-            this.stop(execution);
-            return;
-          }
-          execution.task = fresh.task;
-          execution.taskText = undefined;
-          execution.version = fresh.version;
-          continue;
+        const conflict = isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS;
+        const fresh = conflict ? await this.store.tasks.load(execution.taskId) : undefined;
+        if (attempt !== undefined && writeId !== undefined && fresh?.lastWriteId === writeId) {
+          // This very write was made (its answer was lost): nothing to apply again.
+          await this.committed(execution, attempt, fresh.version);
+          return;
         }
+        // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
         if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
+        if (conflict) {
+          if (fresh) {
+            execution.task = fresh.task;
+            execution.taskText = undefined;
+            execution.version = fresh.version;
+          }
+          if (fresh && !(isObject(fresh.task["status"]) && this.shapes.isTerminal(fresh.task["status"]["state"]))) continue;
+          // Canceled (or removed) elsewhere: this execution has nothing more to record.
+          this.stop(execution);
+          return;
+        }
         if (isStoreError(error, StoreUnavailableError) && ++unavailable <= MAX_UNAVAILABLE && !this.shutdown.signal.aborted) {
           await sleep(100 * 2 ** (unavailable - 1));
           continue;

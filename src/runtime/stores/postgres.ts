@@ -309,6 +309,8 @@ export class PostgresTaskStore implements VersionedTaskStore {
   private readonly p: string;
   private readonly channel: string;
   private readonly patchPolicy = new TaskPatchPolicy();
+  /** The select expression of a task row's kept patches, in order (null: none), for a row aliased `t`. */
+  private readonly patchesColumn: string;
 
   constructor(
     db: Queryable,
@@ -318,6 +320,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
     this.db = db;
     this.p = p;
     this.channel = channel;
+    this.patchesColumn = `(SELECT json_agg(c.patch ORDER BY c.version) FROM ${p}task_patches c WHERE c.task_id = t.id) AS patches`;
   }
 
   async get(taskId: string): Promise<JsonObject | undefined> {
@@ -325,7 +328,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner, last_seq, last_write, ${this.patches()} FROM ${this.p}tasks t WHERE id = $1`, [taskId]);
+    const { rows } = await this.db.query<TaskRow>(`SELECT task, version, owner, last_seq, last_write, ${this.patchesColumn} FROM ${this.p}tasks t WHERE id = $1`, [taskId]);
     const row = rows[0];
     if (!row) return undefined;
     const loaded: VersionedTask = { task: withPatches(row.task, row.patches, taskId), version: row.version, ...(row.owner !== "" ? { owner: row.owner } : {}), logSeq: Number(row.last_seq) };
@@ -333,10 +336,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
     return loaded;
   }
 
-  /** The select expression of a task row's kept patches, in order (null: none). */
-  private patches(): string {
-    return `(SELECT json_agg(c.patch ORDER BY c.version) FROM ${this.p}task_patches c WHERE c.task_id = t.id) AS patches`;
-  }
+
 
   async save(task: JsonObject): Promise<void> {
     const facts = taskFacts(task);
@@ -444,8 +444,8 @@ export class PostgresTaskStore implements VersionedTaskStore {
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
     const { rows } = await this.db.query<{ task: JsonObject; id: string; patches: TaskPatchOperation[][] | null }>(
       filter.contextId === undefined
-        ? `SELECT task, id, ${this.patches()} FROM ${this.p}tasks t ORDER BY status_time DESC, id DESC`
-        : `SELECT task, id, ${this.patches()} FROM ${this.p}tasks t WHERE context_id = $1 ORDER BY status_time DESC, id DESC`,
+        ? `SELECT task, id, ${this.patchesColumn} FROM ${this.p}tasks t ORDER BY status_time DESC, id DESC`
+        : `SELECT task, id, ${this.patchesColumn} FROM ${this.p}tasks t WHERE context_id = $1 ORDER BY status_time DESC, id DESC`,
       filter.contextId === undefined ? [] : [filter.contextId],
     );
     return rows.map((r) => withPatches(r.task, r.patches, r.id));
@@ -473,7 +473,7 @@ export class PostgresTaskStore implements VersionedTaskStore {
     values.push(pageSize + 1);
     const [page, count] = await Promise.all([
       this.db.query<{ task: JsonObject; id: string; status_time: string; patches: TaskPatchOperation[][] | null }>(
-        `SELECT task, id, status_time, ${this.patches()} FROM ${this.p}tasks t ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
+        `SELECT task, id, status_time, ${this.patchesColumn} FROM ${this.p}tasks t ${where.length > 0 ? `WHERE ${where.join(" AND ")}` : ""}
          ORDER BY status_time DESC, id DESC LIMIT $${values.length}`,
         values,
       ),

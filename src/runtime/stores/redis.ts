@@ -155,11 +155,11 @@ const SCRIPTS = {
     end
     if ARGV[13] == '1' then
       redis.call('RPUSH', p .. 'patches:' .. id, ARGV[3])
-      redis.call('HSET', tkey, 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own, 'w', ARGV[14])
     else
       redis.call('DEL', p .. 'patches:' .. id)
-      redis.call('HSET', tkey, 'json', ARGV[3], 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own, 'w', ARGV[14])
+      redis.call('HSET', tkey, 'json', ARGV[3])
     end
+    redis.call('HSET', tkey, 'v', cur + 1, 'ctx', ctx, 'state', state, 'm', member, 'seq', seq, 'upd', now, 'own', own, 'w', ARGV[14])
     if n > 0 then redis.call('PUBLISH', p .. 'events', id) end
     i = i + 2 * n + 1
     local m = tonumber(ARGV[i])

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../../src/generate.js";
 import { ROOT } from "../../helpers.js";
-import { withFreePorts } from "../../support/ports.js";
+import { listenOn, withFreePorts } from "../../support/ports.js";
 
 // Inside the repository so that the output resolves @grpc/grpc-js and protobufjs from its node_modules.
 const OUT = join(ROOT, "node_modules", ".cache", "a2a-codegen-client-bindings", "a2a-1.0.1");
@@ -97,17 +97,6 @@ beforeAll(async () => {
     closeCore = () => server.service.close();
   });
 }, 120_000);
-
-/** Listens on 127.0.0.1:port; rejects when the port is taken. */
-function listenOn(server: Server, port: number): Promise<void> {
-  return new Promise((resolve, reject) => {
-    server.once("error", reject);
-    server.listen(port, "127.0.0.1", () => {
-      server.off("error", reject);
-      resolve();
-    });
-  });
-}
 
 afterAll(async () => {
   http?.closeAllConnections();

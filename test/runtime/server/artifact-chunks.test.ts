@@ -13,23 +13,11 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { InMemoryStore, StoreUnavailableError, type TaskCommit } from "../../../src/runtime/tasks.js";
-import { modules, testCard } from "./harness.js";
+import { inProcessContext as ctx, modules, testCard, type ChunkPublisher as Events, type InProcessService as Service } from "./harness.js";
 
 type Json = Record<string, unknown>;
-interface Service {
-  call(method: string, params: unknown, ctx: object): Promise<unknown>;
-  stream(method: string, params: unknown, ctx: object): Promise<AsyncIterable<unknown>>;
-  close(): Promise<void>;
-}
-interface Events {
-  working(m?: string): void;
-  completed(m?: string): void;
-  artifact(a: Json, o?: { append?: boolean; lastChunk?: boolean }): void;
-  textPart(t: string): Json;
-}
 
 const tick = () => new Promise((r) => setTimeout(r, 0));
-const ctx = () => ({ headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" });
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const step of cleanup.splice(0)) await step();

@@ -63,6 +63,45 @@ export async function modules(version: string): Promise<VersionModules> {
 }
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
+
+/** A server core's service, called in-process (no HTTP), as the streaming and store tests drive it. */
+export interface InProcessService {
+  call(method: string, params: unknown, ctx: object): Promise<unknown>;
+  stream(method: string, params: unknown, ctx: object): Promise<AsyncIterable<unknown>>;
+  close(): Promise<void>;
+}
+
+/** The part of an executor's event publisher that the streaming tests' agents use. */
+export interface ChunkPublisher {
+  working(m?: string): void;
+  completed(m?: string): void;
+  artifact(a: Json, o?: { append?: boolean; lastChunk?: boolean }): void;
+  textPart(t: string): Json;
+}
+
+/** The call context of an in-process 1.0.1 call (JSON-RPC binding, no credentials). */
+export const inProcessContext = () => ({ headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" });
+
+/**
+ * What a 1.0.1 stream's reader builds of it: the task id, the part texts of the first artifact (from the
+ * task, then each artifact update, appended or replacing), and the last status update's state.
+ */
+export async function streamedArtifact(events: AsyncIterable<unknown>): Promise<{ taskId: string | undefined; texts: string[]; state: unknown }> {
+  let taskId: string | undefined;
+  let texts: string[] = [];
+  let state: unknown;
+  const textsOf = (artifact: unknown) => (((artifact as Json | undefined)?.["parts"] as Array<{ text: string }> | undefined) ?? []).map((p) => p.text);
+  for await (const event of events) {
+    const { task, artifactUpdate, statusUpdate } = event as { task?: Json; artifactUpdate?: Json; statusUpdate?: Json };
+    if (task) {
+      taskId ??= task["id"] as string;
+      texts = textsOf((task["artifacts"] as unknown[] | undefined)?.[0]);
+    }
+    if (artifactUpdate) texts = artifactUpdate["append"] ? [...texts, ...textsOf(artifactUpdate["artifact"])] : textsOf(artifactUpdate["artifact"]);
+    if (statusUpdate) state = (statusUpdate["status"] as Json)["state"];
+  }
+  return { taskId, texts, state };
+}
 /**
  * Waits until a status timestamp taken now would differ from one taken before the call: tasks are
  * listed newest first by their millisecond timestamps and equal ones by id (1.0.1 §3.1.4), so a test

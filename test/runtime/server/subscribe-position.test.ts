@@ -7,21 +7,9 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { InMemoryStore } from "../../../src/runtime/tasks.js";
-import { modules, testCard } from "./harness.js";
+import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "./harness.js";
 
 type Json = Record<string, unknown>;
-interface Service {
-  stream(method: string, params: unknown, ctx: object): Promise<AsyncIterable<unknown>>;
-  close(): Promise<void>;
-}
-interface Events {
-  working(m?: string): void;
-  completed(m?: string): void;
-  artifact(a: Json, o?: { append?: boolean; lastChunk?: boolean }): void;
-  textPart(t: string): Json;
-}
-
-const ctx = () => ({ headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" });
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const step of cleanup.splice(0)) await step();
@@ -46,7 +34,7 @@ async function subscribeMidway(store: InMemoryStore, withLogSeq: boolean): Promi
   const core = m.core.createA2AServer({
     card: testCard("1.0.1") as never,
     executor: {
-      async execute(_c: unknown, events: Events) {
+      async execute(_c: unknown, events: ChunkPublisher) {
         events.working();
         events.artifact({ artifactId: "a", parts: [events.textPart("one ")] });
         await second.opened;
@@ -58,7 +46,7 @@ async function subscribeMidway(store: InMemoryStore, withLogSeq: boolean): Promi
     store: store as never,
     pushNotifications: false,
   } as never);
-  const service = (core as unknown as { service: Service }).service;
+  const service = (core as unknown as { service: InProcessService }).service;
   cleanup.push(() => service.close());
 
   // Once "two " is in the store, `committed` opens.
@@ -104,16 +92,9 @@ async function subscribeMidway(store: InMemoryStore, withLogSeq: boolean): Promi
   }
   const subscription = await service.stream("SubscribeToTask", { id: taskId }, ctx());
   third.open();
-  let texts: string[] = [];
-  let state: unknown;
-  for await (const event of subscription) {
-    const { task, artifactUpdate, statusUpdate } = event as { task?: Json; artifactUpdate?: Json; statusUpdate?: Json };
-    const textsOf = (artifact: unknown) => (((artifact as Json | undefined)?.["parts"] as Array<{ text: string }> | undefined) ?? []).map((p) => p.text);
-    if (task) texts = textsOf((task["artifacts"] as unknown[] | undefined)?.[0]);
-    if (artifactUpdate) texts = artifactUpdate["append"] ? [...texts, ...textsOf(artifactUpdate["artifact"])] : textsOf(artifactUpdate["artifact"]);
-    if (statusUpdate) state = (statusUpdate["status"] as Json)["state"];
-  }
+  const followed = streamedArtifact(subscription);
   for (let next = await turn.next(); !next.done; next = await turn.next());
+  const { texts, state } = await followed;
   return { texts, state };
 }
 

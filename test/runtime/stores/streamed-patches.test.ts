@@ -6,28 +6,12 @@
  * §3.1.6 SubscribeToTask: a subscriber's snapshot and the updates after it make exactly the artifact).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
-import { RedisStore } from "../../../src/runtime/stores/redis.js";
 import type { A2AStore } from "../../../src/runtime/tasks.js";
 import type { PatchPlan } from "../../../src/runtime/stores/task-patches.js";
-import { modules, testCard } from "../server/harness.js";
-import { engineUrl } from "./contract.js";
-
-type Json = Record<string, unknown>;
-interface Service {
-  call(method: string, params: unknown, ctx: object): Promise<unknown>;
-  stream(method: string, params: unknown, ctx: object): Promise<AsyncIterable<unknown>>;
-  close(): Promise<void>;
-}
-interface Events {
-  working(m?: string): void;
-  completed(m?: string): void;
-  artifact(a: Json, o?: { append?: boolean; lastChunk?: boolean }): void;
-  textPart(t: string): Json;
-}
+import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../server/harness.js";
+import { durableEngines } from "./durable-engines.js";
 
 const CHUNKS = 300;
-const ctx = () => ({ headers: { "a2a-version": "1.0" }, signal: new AbortController().signal, binding: "JSONRPC" });
 const pause = () => new Promise((r) => setTimeout(r, 1));
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -53,26 +37,12 @@ function countWrites(store: A2AStore) {
 }
 
 /** A service over `store` (its agent, if ever asked to run, does nothing). */
-async function serviceOn(store: A2AStore): Promise<Service> {
+async function serviceOn(store: A2AStore): Promise<InProcessService> {
   const m = await modules("1.0.1");
   const core = m.core.createA2AServer({ card: testCard("1.0.1") as never, executor: { execute: async () => undefined } as never, store: store as never, pushNotifications: false } as never);
-  const service = (core as unknown as { service: Service }).service;
+  const service = (core as unknown as { service: InProcessService }).service;
   cleanup.push(() => service.close());
   return service;
-}
-
-/** The artifact's part texts a subscriber builds from a subscription's snapshot and the updates after it. */
-async function followed(events: AsyncIterable<unknown>): Promise<{ texts: string[]; state: string | undefined }> {
-  let texts: string[] = [];
-  let state: string | undefined;
-  for await (const event of events) {
-    const { task, artifactUpdate, statusUpdate } = event as { task?: Json; artifactUpdate?: Json; statusUpdate?: Json };
-    const textsOf = (artifact: Json | undefined) => ((artifact?.["parts"] as Array<{ text: string }> | undefined) ?? []).map((p) => p.text);
-    if (task) texts = textsOf((task["artifacts"] as Json[] | undefined)?.[0]);
-    if (artifactUpdate) texts = artifactUpdate["append"] ? [...texts, ...textsOf(artifactUpdate["artifact"] as Json)] : textsOf(artifactUpdate["artifact"] as Json);
-    if (statusUpdate) state = (statusUpdate["status"] as Json)["state"] as string;
-  }
-  return { texts, state };
 }
 
 /** A service over `writer` whose agent streams CHUNKS one-word chunks, one write each; every 50 chunks `check` reads. */
@@ -83,7 +53,7 @@ async function streamOn(writer: A2AStore, check: (taskId: string, sent: string[]
   const core = m.core.createA2AServer({
     card: testCard("1.0.1") as never,
     executor: {
-      async execute(c: { taskId: string }, events: Events) {
+      async execute(c: { taskId: string }, events: ChunkPublisher) {
         events.working();
         for (let i = 0; i < CHUNKS; i++) {
           const text = `word${i} `;
@@ -100,33 +70,15 @@ async function streamOn(writer: A2AStore, check: (taskId: string, sent: string[]
     pushNotifications: false,
     logger: { error: () => undefined, warn: () => undefined },
   } as never);
-  const service = (core as unknown as { service: Service }).service;
+  const service = (core as unknown as { service: InProcessService }).service;
   cleanup.push(() => service.close());
   const message = { messageId: `m-${Date.now()}`, role: "ROLE_USER", parts: [{ text: "tell me" }] };
-  let taskId = "";
-  for await (const event of await service.stream("SendStreamingMessage", { message }, ctx())) {
-    const task = (event as Json)["task"] as Json | undefined;
-    if (task) taskId = task["id"] as string;
-  }
+  const { taskId } = await streamedArtifact(await service.stream("SendStreamingMessage", { message }, ctx()));
   if (checkErrors.length > 0) throw checkErrors[0];
-  return { taskId, sent };
+  return { taskId: taskId as string, sent };
 }
 
-const engines: Array<{ name: string; open: (ns: string) => Promise<A2AStore>; drop: (store: A2AStore) => Promise<void> }> = [];
-const pgUrl = engineUrl("A2A_TEST_POSTGRES_URL", "PostgreSQL");
-if (pgUrl) {
-  engines.push({
-    name: "postgres",
-    open: (ns) => PostgresStore.connect({ connectionString: pgUrl, tablePrefix: `${ns}_` }),
-    drop: (store) => (store as PostgresStore).dropTables(),
-  });
-}
-const redisUrl = engineUrl("A2A_TEST_REDIS_URL", "Redis");
-if (redisUrl) {
-  engines.push({ name: "redis", open: (ns) => RedisStore.connect({ url: redisUrl, keyPrefix: `${ns}:` }), drop: (store) => (store as RedisStore).dropKeys() });
-}
-
-for (const engine of engines) {
+for (const engine of durableEngines()) {
   describe(`${engine.name}: a stream of ${CHUNKS} chunks, one write each`, () => {
     it("is read whole on another instance at every point, and its whole text is written a few times, not at every write", async () => {
       const ns = `sp${process.pid.toString(36)}${Date.now().toString(36)}`;
@@ -149,11 +101,11 @@ for (const engine of engines) {
       };
       const seen: number[] = [];
       const readerService = await serviceOn(reader);
-      let subscription: Promise<{ texts: string[]; state: string | undefined }> | undefined;
+      let subscription: ReturnType<typeof streamedArtifact> | undefined;
       const { taskId, sent } = await streamOn(writer, async (id, sentSoFar) => {
         // Mid-stream, a subscriber on the other instance (1.0.1 §3.1.6): the task as of its patches, then
         // every update after it; together exactly the chunks, none twice, none missed.
-        if (sentSoFar.length === 100) subscription = followed(await readerService.stream("SubscribeToTask", { id }, ctx()));
+        if (sentSoFar.length === 100) subscription = streamedArtifact(await readerService.stream("SubscribeToTask", { id }, ctx()));
         const floor = committed;
         // Another instance (its own connection) reads every chunk committed so far: the patches applied.
         const read = (await reader.tasks.get(id)) as { artifacts: Array<{ parts: Array<{ text: string }> }> };
@@ -169,7 +121,7 @@ for (const engine of engines) {
       const final = (await reader.tasks.get(taskId)) as { status: { state: string }; artifacts: Array<{ parts: Array<{ text: string }> }> };
       expect(final.status.state).toBe("TASK_STATE_COMPLETED");
       expect(final.artifacts[0]?.parts.map((p) => p.text)).toEqual(sent);
-      expect(await subscription).toEqual({ texts: sent, state: "TASK_STATE_COMPLETED" });
+      expect(await subscription).toEqual({ taskId, texts: sent, state: "TASK_STATE_COMPLETED" });
       const finalLength = JSON.stringify(final).length;
       // Most writes were patches, each the size of its chunk (not of the task so far); the whole texts
       // written add up to a few times the final task's length (a geometric series: each is written once

@@ -1,0 +1,27 @@
+/**
+ * The durable engines a test file runs on, from A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL (an absent one
+ * skips with a message, or fails with CI=true: `engineUrl`), each with how to open a store on a table or
+ * key prefix of its own and how to remove what it wrote.
+ */
+import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
+import { RedisStore } from "../../../src/runtime/stores/redis.js";
+import type { A2AStore } from "../../../src/runtime/tasks.js";
+import { engineUrl } from "./contract.js";
+
+export interface DurableEngine {
+  name: "postgres" | "redis";
+  open(ns: string): Promise<A2AStore>;
+  /** Deletes the namespace's tables or keys (through a store opened on it). */
+  drop(store: A2AStore): Promise<void>;
+}
+
+export function durableEngines(): DurableEngine[] {
+  const engines: DurableEngine[] = [];
+  const pgUrl = engineUrl("A2A_TEST_POSTGRES_URL", "PostgreSQL");
+  if (pgUrl) {
+    engines.push({ name: "postgres", open: (ns) => PostgresStore.connect({ connectionString: pgUrl, tablePrefix: `${ns}_` }), drop: (s) => (s as PostgresStore).dropTables() });
+  }
+  const redisUrl = engineUrl("A2A_TEST_REDIS_URL", "Redis");
+  if (redisUrl) engines.push({ name: "redis", open: (ns) => RedisStore.connect({ url: redisUrl, keyPrefix: `${ns}:` }), drop: (s) => (s as RedisStore).dropKeys() });
+  return engines;
+}
