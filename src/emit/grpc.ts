@@ -1,7 +1,8 @@
 import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
+import { protobufjs } from "../proto/protobufjs.js";
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
@@ -77,7 +78,7 @@ export interface GrpcDescriptor {
 
 /** Reads a proto and its imports (google/protobuf from protobufjs, google/api from schema/proto); its A2A service. */
 function loadService(protoPath: string): { root: protobuf.Root; service: protobuf.Service } {
-  const root = new protobuf.Root();
+  const root = new (protobufjs().Root)();
   root.resolvePath = (origin, target) => {
     const near = origin ? resolve(dirname(origin), target) : resolve(target);
     if (existsSync(near)) return near;
@@ -93,8 +94,8 @@ function loadService(protoPath: string): { root: protobuf.Root; service: protobu
   const services: protobuf.Service[] = [];
   const walk = (ns: protobuf.NamespaceBase): void => {
     for (const child of ns.nestedArray) {
-      if (child instanceof protobuf.Service) services.push(child);
-      else if (child instanceof protobuf.Namespace) walk(child);
+      if (child instanceof protobufjs().Service) services.push(child);
+      else if (child instanceof protobufjs().Namespace) walk(child);
     }
   };
   walk(root);

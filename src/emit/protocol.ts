@@ -1,8 +1,11 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import type { ProtocolIR } from "../ir/types.js";
 import { ERROR_STATUS, httpRoutesOf, type HttpRouteFact } from "../proto/binding.js";
 import { irSourcePath, methodOfRpc, SHAPES_BY_VERSION } from "./grpc.js";
 import type { TemplateRenderer } from "./templates.js";
+import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { generatorIdentity } from "../write/up-to-date.js";
 
 /**
  * The version's HTTP+JSON routes, from the google.api.http rules of its proto: the source itself (1.0),
@@ -15,13 +18,34 @@ export function httpRoutesFor(ir: ProtocolIR): HttpRouteFact[] | undefined {
   const methods = new Set(ir.methods.map((m) => m.method));
   // Only rules whose rpc is a method of the version, by its JSON-RPC name (1.0 names them alike; 0.3.0's
   // table, specification-0.3.0.md §3.5.6), the rpc's name kept where it differs.
-  const routes = httpRoutesOf(readFileSync(file, "utf8"))
+  const routes = cachedHttpRoutes(readFileSync(file, "utf8"))
     .map((r): HttpRouteFact => {
       const method = methodOfRpc(ir.specVersion, r.method);
       return method === r.method ? r : { ...r, method, rpc: r.method };
     })
     .filter((r) => methods.has(r.method));
   return routes.length > 0 ? routes : undefined;
+}
+
+/**
+ * The proto's routes (`httpRoutesOf`), from the output cache when this generator (its code, and
+ * protobufjs's version) read this very proto before: a run that has every other step cached then never
+ * loads protobufjs.
+ */
+function cachedHttpRoutes(protoText: string): HttpRouteFact[] {
+  const version = (createRequire(import.meta.url)("protobufjs/package.json") as { version: string }).version;
+  const key = cacheKey("http-routes", generatorIdentity(), version, protoText);
+  const hit = readCached("routes", key);
+  if (hit !== undefined) {
+    try {
+      return JSON.parse(hit) as HttpRouteFact[];
+    } catch {
+      // A damaged entry is no entry.
+    }
+  }
+  const routes = httpRoutesOf(protoText);
+  writeCached("routes", key, JSON.stringify(routes));
+  return routes;
 }
 
 /** The view-model of protocol.ts: every decision is made here, the template only lays it out. */

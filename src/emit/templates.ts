@@ -1,8 +1,14 @@
 import { existsSync, readFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import Handlebars from "handlebars";
 import { CodegenError } from "../errors.js";
+import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+
+// Handlebars is a CommonJS package: its runtime (which runs compiled templates) and its compiler (loaded
+// only to compile a template the output cache does not hold).
+const require = createRequire(import.meta.url);
+type HandlebarsRuntime = typeof import("handlebars");
 
 /** The package's own templates (works from src/ and from dist/). */
 export const BUNDLED_TEMPLATE_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../templates");
@@ -13,7 +19,7 @@ export const BUNDLED_TEMPLATE_DIR = resolve(dirname(fileURLToPath(import.meta.ur
  * decisions are made in the view-model the emitter passes in.
  */
 export class TemplateRenderer {
-  private readonly hb = Handlebars.create();
+  private readonly hb = (require("handlebars/runtime") as HandlebarsRuntime).create();
   private readonly cache = new Map<string, HandlebarsTemplateDelegate>();
 
   constructor(private readonly overrideDir?: string) {
@@ -45,8 +51,11 @@ export class TemplateRenderer {
       } catch (error) {
         throw new CodegenError("template not found", { file, cause: error, kind: "io" });
       }
-      // Handlebars compiles on the first render: a syntax error or an unknown helper is reported there.
-      template = this.hb.compile(source, { noEscape: true, strict: true, knownHelpers: KNOWN_HELPERS, knownHelpersOnly: true });
+      try {
+        template = this.hb.template(compiledSpec(source));
+      } catch (error) {
+        throw new CodegenError(templateProblem(error, view), { file, cause: error });
+      }
       this.cache.set(file, template);
     }
     try {
@@ -55,6 +64,41 @@ export class TemplateRenderer {
       throw new CodegenError(templateProblem(error, view), { file, cause: error });
     }
   }
+}
+
+/** The helpers templates may use besides Handlebars' own (if, unless, each, with, lookup). */
+const KNOWN_HELPERS = { json: true, jsonBlock: true, doc: true, eq: true };
+
+/** Handlebars' compile options; a copy is passed to each compile (Handlebars adds to the options it is given). */
+const compileOptions = () => ({ noEscape: true, strict: true, knownHelpers: { ...KNOWN_HELPERS }, knownHelpersOnly: true });
+const COMPILE_OPTIONS_TEXT = JSON.stringify(compileOptions());
+
+/**
+ * A template compiled to Handlebars' template spec (the JavaScript `Handlebars.precompile` writes), from the
+ * output cache when this Handlebars compiled this very source before: the compiler's loading and its cold
+ * runs over the templates were a third of a regeneration's time. A syntax error or an unknown helper is
+ * thrown here, on the first render.
+ */
+function compiledSpec(source: string): TemplateSpecification {
+  const handlebarsVersion = (require("handlebars/package.json") as { version: string }).version;
+  const key = cacheKey("handlebars", handlebarsVersion, COMPILE_OPTIONS_TEXT, source);
+  const cached = readCached("templates", key);
+  if (cached !== undefined) {
+    try {
+      return specOf(cached);
+    } catch {
+      // An entry that does not evaluate (a damaged file) is no entry: compiled again below.
+    }
+  }
+  const code = (require("handlebars") as HandlebarsRuntime).precompile(source, compileOptions()) as string;
+  const spec = specOf(code);
+  writeCached("templates", key, code);
+  return spec;
+}
+
+/** The spec object of precompiled code: an object literal with the template's functions, evaluated as Handlebars' own compile does. */
+function specOf(code: string): TemplateSpecification {
+  return new Function(`return ${code};`)() as TemplateSpecification;
 }
 
 /** Handlebars' error as one line that starts with where: "line 4, column 2: unknown variable …". */
@@ -72,8 +116,6 @@ function templateProblem(error: unknown, view: object): string {
   return `template error at ${where}${bare}`;
 }
 
-/** The helpers templates may use besides Handlebars' own (if, unless, each, with, lookup). */
-const KNOWN_HELPERS = { json: true, jsonBlock: true, doc: true, eq: true };
 
 /** A JSDoc block for a description (empty string when there is none). */
 export function jsDoc(text: string | undefined, indent = ""): string {

@@ -1,4 +1,5 @@
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
+import { protobufjs } from "./protobufjs.js";
 /**
  * Facts of the A2A 1.0 JSON-RPC binding that the proto does not state, from the specification text
  * (specification-1.0.1.md; a test checks them against its tables):
@@ -121,13 +122,13 @@ function jsonName(name: string): string {
  * the proto's order. Reads the proto text only: the option values need no import resolved.
  */
 export function httpRoutesOf(protoText: string): HttpRouteFact[] {
-  const parsed = protobuf.parse(protoText, new protobuf.Root(), { keepCase: true, alternateCommentMode: true });
+  const parsed = protobufjs().parse(protoText, new (protobufjs().Root)(), { keepCase: true, alternateCommentMode: true });
   const root = parsed.root;
   const services: protobuf.Service[] = [];
   const collect = (ns: protobuf.NamespaceBase): void => {
     for (const child of ns.nestedArray) {
-      if (child instanceof protobuf.Service) services.push(child);
-      else if (child instanceof protobuf.Namespace || child instanceof protobuf.Type) collect(child);
+      if (child instanceof protobufjs().Service) services.push(child);
+      else if (child instanceof protobufjs().Namespace || child instanceof protobufjs().Type) collect(child);
     }
   };
   collect(root);
@@ -192,7 +193,7 @@ function specTextRoutes(routes: readonly HttpRouteFact[]): HttpRouteFact[] {
 function lookupType(from: protobuf.ReflectionObject, name: string): protobuf.Type | undefined {
   try {
     const found = (from.parent as protobuf.NamespaceBase | null)?.lookup(name);
-    return found instanceof protobuf.Type ? found : undefined;
+    return found instanceof protobufjs().Type ? found : undefined;
   } catch {
     return undefined;
   }
@@ -214,7 +215,7 @@ function queryType(from: protobuf.ReflectionObject, field: protobuf.Field): Quer
     } catch {
       found = null;
     }
-    if (found instanceof protobuf.Enum) scalar = "string";
+    if (found instanceof protobufjs().Enum) scalar = "string";
   }
   if (scalar === undefined) return undefined;
   if (field.repeated) return scalar === "string" ? "string[]" : undefined;

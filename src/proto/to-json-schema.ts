@@ -1,6 +1,7 @@
 import { existsSync, readFileSync } from "node:fs";
 import { basename, dirname, isAbsolute, join, resolve } from "node:path";
-import protobuf from "protobufjs";
+import type protobuf from "protobufjs";
+import { protobufjs } from "./protobufjs.js";
 import { CodegenError } from "../errors.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 import { JSONRPC_ERRORS, ROLE_METHODS, type JsonRpcErrorFact } from "./binding.js";
@@ -66,7 +67,7 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
     const type = queue.shift() as protobuf.Type | protobuf.Enum;
     if (selected.has(type.fullName) || wellKnown(type.fullName) !== undefined) continue;
     selected.set(type.fullName, type);
-    if (type instanceof protobuf.Type) {
+    if (type instanceof protobufjs().Type) {
       for (const field of type.fieldsArray) {
         field.resolve();
         if (field.resolvedType) queue.push(field.resolvedType);
@@ -82,7 +83,7 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
     const pkg = loaded.packages.get(type.filename ?? "") ?? "";
     const relative = fullName.replace(/^\./, "").slice(pkg ? pkg.length + 1 : 0);
     const name = relative.split(".").join("");
-    claim(owners, name, `proto ${type instanceof protobuf.Enum ? "enum" : "message"} ${fullName.replace(/^\./, "")}`);
+    claim(owners, name, `proto ${type instanceof protobufjs().Enum ? "enum" : "message"} ${fullName.replace(/^\./, "")}`);
     names.set(fullName, name);
   }
   const refTo = (type: protobuf.Type | protobuf.Enum): Schema => {
@@ -96,7 +97,7 @@ export function protoToJsonSchema(protoPath: string, options: ProtoConversionOpt
   const definitions: Record<string, Schema> = {};
   for (const [fullName, type] of selected) {
     const name = names.get(fullName) as string;
-    definitions[name] = type instanceof protobuf.Enum ? enumSchema(type) : messageSchema(type, refTo, warnings);
+    definitions[name] = type instanceof protobufjs().Enum ? enumSchema(type) : messageSchema(type, refTo, warnings);
   }
 
   // The JSON-RPC binding (specification §9): one request, success response and response per rpc.
@@ -179,7 +180,7 @@ interface Loaded {
 }
 
 function loadProto(mainFile: string, includeDirs: string[]): Loaded {
-  const root = new protobuf.Root();
+  const root = new (protobufjs().Root)();
   const files = new Map<string, string>();
   const packages = new Map<string, string>();
   const search = [...includeDirs.map((d) => resolve(d)), dirname(mainFile), BUNDLED_PROTO_INCLUDE_DIR];
@@ -198,17 +199,17 @@ function loadProto(mainFile: string, includeDirs: string[]): Loaded {
     }
     let parsed: protobuf.IParserResult;
     try {
-      (protobuf.parse as unknown as { filename: string | null }).filename = shownAs;
-      parsed = protobuf.parse(source, root, { keepCase: true, alternateCommentMode: true });
+      (protobufjs().parse as unknown as { filename: string | null }).filename = shownAs;
+      parsed = protobufjs().parse(source, root, { keepCase: true, alternateCommentMode: true });
     } catch (error) {
       throw new CodegenError(`not a valid proto file: ${error instanceof Error ? error.message : String(error)}`, { file: shownAs, cause: error });
     } finally {
-      (protobuf.parse as unknown as { filename: string | null }).filename = null;
+      (protobufjs().parse as unknown as { filename: string | null }).filename = null;
     }
     files.set(path, shownAs);
     packages.set(shownAs, parsed.package ?? "");
     for (const imported of [...(parsed.imports ?? []), ...(parsed.weakImports ?? [])]) {
-      const bundled = protobuf.common.get(imported);
+      const bundled = protobufjs().common.get(imported);
       if (bundled) {
         const key = `common:${imported}`;
         if (!files.has(key)) {
@@ -238,8 +239,8 @@ function loadProto(mainFile: string, includeDirs: string[]): Loaded {
 function collectTypes(ns: protobuf.NamespaceBase): Array<protobuf.Type | protobuf.Enum> {
   const out: Array<protobuf.Type | protobuf.Enum> = [];
   for (const child of ns.nestedArray) {
-    if (child instanceof protobuf.Type || child instanceof protobuf.Enum) out.push(child);
-    if (child instanceof protobuf.Namespace || child instanceof protobuf.Type) out.push(...collectTypes(child));
+    if (child instanceof protobufjs().Type || child instanceof protobufjs().Enum) out.push(child);
+    if (child instanceof protobufjs().Namespace || child instanceof protobufjs().Type) out.push(...collectTypes(child));
   }
   return out;
 }
@@ -247,8 +248,8 @@ function collectTypes(ns: protobuf.NamespaceBase): Array<protobuf.Type | protobu
 function collectServices(ns: protobuf.NamespaceBase): protobuf.Service[] {
   const out: protobuf.Service[] = [];
   for (const child of ns.nestedArray) {
-    if (child instanceof protobuf.Service) out.push(child);
-    else if (child instanceof protobuf.Namespace || child instanceof protobuf.Type) out.push(...collectServices(child));
+    if (child instanceof protobufjs().Service) out.push(child);
+    else if (child instanceof protobufjs().Namespace || child instanceof protobufjs().Type) out.push(...collectServices(child));
   }
   return out;
 }
@@ -406,7 +407,7 @@ function fieldSchema(field: protobuf.Field, refTo: RefTo, where: string): Schema
   const description = cleanComment(field.comment);
   const value = valueSchema(field, field.type, refTo, where);
   let schema: Schema;
-  if (field instanceof protobuf.MapField) {
+  if (field instanceof protobufjs().MapField) {
     const keyType = field.keyType;
     const keys: Schema | undefined =
       keyType === "bool"

@@ -20,7 +20,7 @@ import { join } from "node:path";
 /** Entries kept per kind; beyond it, the oldest half is removed. */
 const MAX_ENTRIES = 256;
 
-export type CacheKind = "validators" | "format" | "models";
+export type CacheKind = "validators" | "format" | "models" | "templates" | "routes";
 
 /** The cache folder of a kind, or undefined when the cache is off. */
 export function cacheDir(kind: CacheKind, cwd: string = process.cwd()): string | undefined {

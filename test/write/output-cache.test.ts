@@ -1,0 +1,99 @@
+import { describe, expect, it } from "vitest";
+import { spawnSync } from "node:child_process";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { join } from "node:path";
+import { TemplateRenderer } from "../../src/emit/templates.js";
+import { httpRoutesFor } from "../../src/emit/protocol.js";
+import { loadProtocol } from "../../src/load-protocol.js";
+import { httpRoutesOf } from "../../src/proto/binding.js";
+import { listFiles } from "../../src/write/writer.js";
+import { ROOT, tempDir } from "../helpers.js";
+
+/**
+ * The output cache (src/write/output-cache.ts): the pure, costly steps of a generation are kept under the
+ * hash of their input and of the code that computes them. What a user sees: a second generation from the
+ * same inputs loads none of the compilers and writes the same bytes.
+ */
+
+const CLI = join(ROOT, "dist", "cli.js");
+const PRELOAD = join(ROOT, "test", "support", "loaded-packages.cjs");
+
+/** One CLI generation with its own cache folder: the CommonJS packages it loaded, and the files it wrote. */
+function generateWithCache(cache: string, out: string): { loaded: string[]; files: Record<string, string> } {
+  const record = join(tempDir(), "loaded.txt");
+  const r = spawnSync(process.execPath, ["--require", PRELOAD, CLI, "generate", "--spec", "0.3.0", "--out", out, "--force"], {
+    cwd: tempDir(),
+    encoding: "utf8",
+    env: { ...process.env, A2A_CODEGEN_CACHE: cache, A2A_TEST_LOADED_FILE: record },
+  });
+  expect(r.status, r.stderr).toBe(0);
+  const loaded = readFileSync(record, "utf8").split("\n");
+  const files = Object.fromEntries(listFiles(out).map((f) => [f, readFileSync(join(out, f), "utf8")]));
+  return { loaded, files };
+}
+
+/** Whether a module of the package (not only its package.json, which gives the version in a cache key) was loaded. */
+const loads = (loaded: string[], pkg: string, inside = "") =>
+  loaded.some((path) => path.includes(`/node_modules/${pkg}/${inside}`) && !path.endsWith(`/node_modules/${pkg}/package.json`));
+
+describe("the output cache", () => {
+  it("a second generation from the same inputs loads no compiler (Handlebars', protobufjs, Ajv, json-schema-to-typescript) and writes the same files", () => {
+    const cache = tempDir();
+    const first = generateWithCache(cache, join(tempDir(), "out"));
+    // The probe sees them when they run: a first run compiles everything.
+    expect(loads(first.loaded, "handlebars", "dist/cjs/handlebars/compiler/")).toBe(true);
+    expect(loads(first.loaded, "protobufjs")).toBe(true);
+    expect(loads(first.loaded, "ajv")).toBe(true);
+    expect(loads(first.loaded, "json-schema-to-typescript")).toBe(true);
+
+    const second = generateWithCache(cache, join(tempDir(), "out"));
+    expect(loads(second.loaded, "handlebars", "dist/cjs/handlebars/compiler/")).toBe(false);
+    // The templates still run, on Handlebars' runtime.
+    expect(loads(second.loaded, "handlebars", "dist/cjs/handlebars.runtime.js")).toBe(true);
+    expect(loads(second.loaded, "protobufjs")).toBe(false);
+    expect(loads(second.loaded, "ajv")).toBe(false);
+    expect(loads(second.loaded, "json-schema-to-typescript")).toBe(false);
+    expect(second.files).toEqual(first.files);
+  });
+
+  it("a template renders the same from its cached compiled form, and a damaged entry is compiled again", () => {
+    const cache = tempDir();
+    const saved = process.env["A2A_CODEGEN_CACHE"];
+    process.env["A2A_CODEGEN_CACHE"] = cache;
+    try {
+      const view = { header: "// h", modules: ["./models.js"], shadowed: [], shadowedNames: "" };
+      const source = "core/index.ts.hbs";
+      const fresh = new TemplateRenderer().render(source, view);
+      const entries = readdirSync(join(cache, "templates"));
+      expect(entries).toHaveLength(1);
+      expect(new TemplateRenderer().render(source, view)).toBe(fresh);
+      const entry = join(cache, "templates", entries[0] as string);
+      writeFileSync(entry, "{ this is not a template spec");
+      expect(new TemplateRenderer().render(source, view)).toBe(fresh);
+      expect(readFileSync(entry, "utf8")).toMatch(/"compiler":\[\d+,/);
+    } finally {
+      if (saved === undefined) delete process.env["A2A_CODEGEN_CACHE"];
+      else process.env["A2A_CODEGEN_CACHE"] = saved;
+    }
+  });
+
+  it("the HTTP+JSON routes of a proto are the same read from the cache, and a damaged entry is read from the proto again", () => {
+    const cache = tempDir();
+    const saved = process.env["A2A_CODEGEN_CACHE"];
+    process.env["A2A_CODEGEN_CACHE"] = cache;
+    try {
+      const { ir } = loadProtocol({ spec: "0.3.0" });
+      const direct = httpRoutesOf(readFileSync(join(ROOT, "schema", "a2a-0.3.0.proto"), "utf8"));
+      expect(direct.length).toBeGreaterThan(5);
+      const first = httpRoutesFor(ir);
+      expect(httpRoutesFor(ir)).toEqual(first);
+      const [entry] = readdirSync(join(cache, "routes"));
+      writeFileSync(join(cache, "routes", entry as string), "[{");
+      expect(httpRoutesFor(ir)).toEqual(first);
+      expect(JSON.parse(readFileSync(join(cache, "routes", entry as string), "utf8"))).toEqual(direct);
+    } finally {
+      if (saved === undefined) delete process.env["A2A_CODEGEN_CACHE"];
+      else process.env["A2A_CODEGEN_CACHE"] = saved;
+    }
+  });
+});
