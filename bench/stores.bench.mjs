@@ -16,6 +16,9 @@ import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { compileGenerated } from "./compile-generated.mjs";
 import { availableEngines, BENCH_CARD as card, dropAndClose } from "./store-engines.mjs";
+import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
+
+const machine = currentMachine();
 
 
 const arg = (name, fallback) => {
@@ -129,6 +132,7 @@ if (pgUrl) {
 
 rmSync(build, { recursive: true, force: true });
 
+const printed = captureConsole();
 console.log(`\nBlocking one-turn SendMessage, ${concurrency} concurrent, ${duration / 1000} s each (node ${process.version})\n`);
 console.log("| store | req/s | p50 ms | p99 ms | round trips / request |");
 console.log("|---|---:|---:|---:|---:|");
@@ -139,5 +143,9 @@ if (ours && sdk) {
   const ratio = ours.perSecond / sdk.perSecond;
   console.log(`\nPostgreSQL: ${ratio.toFixed(2)}× the SDK's req/s (goal ≥ 2×): ${ratio >= 2 ? "PASS" : "MISS"}`);
   console.log(`PostgreSQL: ${ours.roundTrips.toFixed(2)} round trips per SendMessage (goal ≤ 3): ${ours.roundTrips <= 3 ? "PASS" : "MISS"}`);
+}
+if (!process.argv.includes("--no-write")) {
+  const command = `node bench/stores.bench.mjs ${process.argv.slice(2).join(" ")}`.trim();
+  writeReadmeSection("stores", "Stores: one-turn tasks on each engine", printed(), { command, machine: machineLine(machine) });
 }
 process.exit(0);
