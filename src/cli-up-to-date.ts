@@ -149,6 +149,8 @@ export function scanUnchanged(targets: readonly GenerateOptions[], args: Pick<Ge
 
 /** What the fast path resolved and scanned, for the full CLI to go on from when some target needs generating. */
 export interface ScannedTargets {
+  /** The command line, as yargs would read it (parseGenerateFlags). */
+  args: GenerateArgs;
   resolved: ResolvedTargets;
   scan: UnchangedScan;
 }
@@ -156,8 +158,9 @@ export interface ScannedTargets {
 /**
  * The fast path of `main()`: `{ code }` when `argv` is a plain `generate` (or `generate --check`) whose
  * every target is up to date, having printed what the full CLI prints for it; otherwise nothing is
- * printed and the full CLI runs, given the targets resolved and scanned here when the line was one this
- * parser takes (yargs reads it the same way), undefined when it was not.
+ * printed. When the line was one this parser takes (yargs reads it the same way) and some target needs
+ * generating, the line and the targets resolved and scanned here, which `main()` generates from without
+ * yargs; undefined for any other line (yargs parses it).
  */
 export async function answerUnchanged(argv: readonly string[], io: CliIo): Promise<{ code: number } | ScannedTargets | undefined> {
   // parseGenerateFlags takes neither --force nor --watch: their runs always go to the full CLI.
@@ -173,7 +176,7 @@ export async function answerUnchanged(argv: readonly string[], io: CliIo): Promi
     // The full CLI reports it, with its usual message and exit code.
     return undefined;
   }
-  if (scan.pending.length > 0) return { resolved, scan };
+  if (scan.pending.length > 0) return { args, resolved, scan };
   if (resolved.configFile !== undefined && args.verbose) io.err(`config: ${displayPath(resolved.configFile, cwd)}`);
   for (const line of scan.lines) io[line.stream](line.text);
   return { code: EXIT_CODES.ok };

@@ -2,6 +2,7 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { pathToFileURL } from "node:url";
 import { TemplateRenderer } from "../../src/emit/templates.js";
 import { httpRoutesFor } from "../../src/emit/protocol.js";
 import { loadProtocol } from "../../src/load-protocol.js";
@@ -16,12 +17,12 @@ import { ROOT, tempDir } from "../helpers.js";
  */
 
 const CLI = join(ROOT, "dist", "cli.js");
-const PRELOAD = join(ROOT, "test", "support", "loaded-packages.cjs");
+const PRELOAD = pathToFileURL(join(ROOT, "test", "support", "record-loads.mjs")).href;
 
-/** One CLI generation with its own cache folder: the CommonJS packages it loaded, and the files it wrote. */
-function generateWithCache(cache: string, out: string): { loaded: string[]; files: Record<string, string> } {
+/** One CLI generation with its own cache folder: the modules it loaded (paths and URLs), and the files it wrote. */
+function generateWithCache(cache: string, out: string, flags: string[] = ["--force"]): { loaded: string[]; files: Record<string, string> } {
   const record = join(tempDir(), "loaded.txt");
-  const r = spawnSync(process.execPath, ["--require", PRELOAD, CLI, "generate", "--spec", "0.3.0", "--out", out, "--force"], {
+  const r = spawnSync(process.execPath, ["--import", PRELOAD, CLI, "generate", "--spec", "0.3.0", "--out", out, ...flags], {
     cwd: tempDir(),
     encoding: "utf8",
     env: { ...process.env, A2A_CODEGEN_CACHE: cache, A2A_TEST_LOADED_FILE: record },
@@ -54,6 +55,16 @@ describe("the output cache", () => {
     expect(loads(second.loaded, "ajv")).toBe(false);
     expect(loads(second.loaded, "json-schema-to-typescript")).toBe(false);
     expect(second.files).toEqual(first.files);
+  });
+
+  it("a plain generate line with work to do runs without yargs (its light parser reads such a line as yargs does); any other line is parsed by yargs", () => {
+    const cache = tempDir();
+    const plain = generateWithCache(cache, join(tempDir(), "out"), ["--quiet"]);
+    expect(loads(plain.loaded, "yargs")).toBe(false);
+    expect(Object.keys(plain.files)).toContain("models.ts");
+    const forced = generateWithCache(cache, join(tempDir(), "out"), ["--quiet", "--force"]);
+    expect(loads(forced.loaded, "yargs")).toBe(true);
+    expect(forced.files).toEqual(plain.files);
   });
 
   it("a template renders the same from its cached compiled form, and a damaged entry is compiled again", () => {
