@@ -1,0 +1,22 @@
+/**
+ * The README documents the whole command line: every option each command's --help lists is named in it.
+ */
+import { spawnSync } from "node:child_process";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { ROOT } from "../helpers.js";
+
+const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const CLI = join(ROOT, "dist", "cli.js");
+
+describe("README and the CLI", () => {
+  it.each([["generate"], ["init", "x"], ["card"], ["diff"], ["schema"], ["versions"]])("every option of `%s` is in the README", (...command) => {
+    const help = spawnSync(process.execPath, [CLI, ...command, "--help"], { encoding: "utf8" });
+    expect(help.status, help.stderr).toBe(0);
+    const options = [...new Set(help.stdout.match(/--[a-z][a-z-]*/g) ?? [])].filter((o) => o !== "--help" && o !== "--version");
+    expect(options.length).toBeGreaterThan(0);
+    const missing = options.filter((o) => !new RegExp(`${o}(?![a-z-])`).test(README));
+    expect(missing).toEqual([]);
+  });
+});
