@@ -1,4 +1,5 @@
 import type { VersionMapping } from "./compat.js";
+import { majorMinor } from "./profile.js";
 
 /**
  * Which version a request to an agent serving two versions speaks (docs/compat.md): the `A2A-Version`
@@ -15,11 +16,6 @@ export type VersionRoute =
       readonly supported: readonly string[];
     }
   | { readonly error: "mixedVersions"; readonly message: string };
-
-/** `1.0.1` → `1.0`. */
-export function majorMinor(version: string): string {
-  return version.split(".").slice(0, 2).join(".");
-}
 
 /** The version a missing header means (1.0.1 §3.2.6). */
 const NO_HEADER = "0.3";

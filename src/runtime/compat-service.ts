@@ -14,10 +14,10 @@
  */
 import { A2AError } from "./a2a-error.js";
 import { compatWireCard, dualCard, unservedCompatInterfaces } from "./compat-card.js";
-import { majorMinor, routeByVersion } from "./compat-route.js";
+import { routeByVersion } from "./compat-route.js";
 import { VersionConverter, type Loss, type MethodMapping, type VersionMapping } from "./compat.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
-import { isObject, PUSH_CONFIG_VERSION_FIELD, type JsonObject } from "./profile.js";
+import { isObject, majorMinor, PUSH_CONFIG_VERSION_FIELD, type JsonObject } from "./profile.js";
 import type { SecondVersion } from "./server.js";
 import { A2AService, raisedError, requestedVersion, type CallContext, type ProtocolBinding, type ServiceOptions } from "./service.js";
 import type { PushPayloadHook } from "./task-runtime.js";

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { majorMinor, routeByVersion } from "../../src/runtime/compat-route.js";
+import { routeByVersion } from "../../src/runtime/compat-route.js";
+import { majorMinor } from "../../src/runtime/profile.js";
 import { derived } from "./support.js";
 
 /**

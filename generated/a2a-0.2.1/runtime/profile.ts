@@ -260,6 +260,11 @@ function enumValue(values: readonly string[], canonical: string): string {
   return values.find((v) => canonicalValue(v) === canonical) ?? canonical;
 }
 
+/** `1.0.1` → `1.0`. */
+export function majorMinor(version: string): string {
+  return version.split(".").slice(0, 2).join(".");
+}
+
 export function isObject(value: unknown): value is JsonObject {
   return typeof value === "object" && value !== null && !Array.isArray(value);
 }

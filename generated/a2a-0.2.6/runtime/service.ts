@@ -10,7 +10,7 @@ import { A2AError, errorDetails, publicIssues } from "./a2a-error.js";
 import { authenticate, securityRequirements, type AuthOptions, type SecurityRequirements } from "./auth.js";
 import type { CoreRequest } from "./http.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
-import { isObject, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
+import { isObject, majorMinor, ProtocolShapes, type JsonObject, type MethodRole, type ProtocolProfile } from "./profile.js";
 import { declaredExtensions, extensionActivation, type DeclaredExtension } from "./extensions.js";
 import { protoJsonInput, type InputFields } from "./proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "./push.js";
@@ -276,6 +276,9 @@ export class A2AService {
    * query parameter); a Major.Minor other than the server's, or none (the spec reads none as 0.3), is
    * answered with VersionNotSupportedError.
    */
+  /** `Major.Minor` of the version this service speaks. */
+  private supportedMinor: string | undefined;
+
   negotiate(ctx: CallContext): void {
     const name = this.profile.versionHeader;
     if (!name) {
@@ -283,9 +286,9 @@ export class A2AService {
       return;
     }
     const asked = requestedVersion(name, ctx.headers, ctx.request?.query);
-    const supported = this.profile.specVersion.split(".").slice(0, 2).join(".");
-    const askedMinor = asked?.trim().split(".").slice(0, 2).join(".");
-    if (askedMinor === supported) {
+    // Worked out once: negotiate runs on every call of a version with a version header (1.0).
+    const supported = (this.supportedMinor ??= majorMinor(this.profile.specVersion));
+    if (asked !== undefined && (asked === supported || majorMinor(asked.trim()) === supported)) {
       this.extensions(ctx);
       return;
     }
