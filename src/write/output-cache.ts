@@ -8,14 +8,15 @@
  * prettier.
  *
  * Where: `$A2A_CODEGEN_CACHE` (a folder; `off` or `0` disables the cache), else
- * `node_modules/.cache/a2a-codegen/` of the working folder, else a folder in the system's temporary folder.
+ * `node_modules/.cache/a2a-codegen/` of the working folder, else this user's private folder in the system's
+ * temporary folder (./private-temp-dir.ts: one someone else could write into is not used).
  * Each kind keeps its newest entries only ({@link MAX_ENTRIES}, pruned now and then). A cache that cannot be read or written
  * is no cache: the step runs.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
+import { privateTempDir } from "./private-temp-dir.js";
 
 /** Entries kept per kind; beyond it, the oldest half is removed. */
 const MAX_ENTRIES = 256;
@@ -29,7 +30,8 @@ export function cacheDir(kind: CacheKind, cwd: string = process.cwd()): string |
   if (setting !== undefined && setting !== "") return join(setting, kind);
   const modules = join(cwd, "node_modules");
   if (existsSync(modules)) return join(modules, ".cache", "a2a-codegen", kind);
-  return join(tmpdir(), `a2a-codegen-cache-${process.getuid?.() ?? "user"}`, kind);
+  const base = privateTempDir();
+  return base === undefined ? undefined : join(base, kind);
 }
 
 /** The sha256 of the parts, each length-prefixed (so that two splits of one text differ). */

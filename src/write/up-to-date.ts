@@ -6,19 +6,20 @@
  * (generation is deterministic), so nothing is generated, compared or written.
  *
  * What the folder was made from is recorded outside it, in a small cache file per output folder
- * (`node_modules/.cache/a2a-codegen/` of the working folder, else the system's temporary folder): the
- * committed manifest stays what it was (the generator's code hash would change it on every build), and
- * a fresh clone or a CI machine, having no cache, runs the full pipeline.
+ * (`node_modules/.cache/a2a-codegen/` of the working folder, else this user's private folder in the
+ * system's temporary folder, ./private-temp-dir.ts): the committed manifest stays what it was (the
+ * generator's code hash would change it on every build), and a fresh clone or a CI machine, having no
+ * cache, runs the full pipeline.
  *
  * Deliberately light: node built-ins and the manifest reader only, so that the CLI answers before it
  * loads Ajv, prettier, json-schema-to-typescript and handlebars.
  */
 import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_FILE, readManifest } from "./manifest.js";
+import { privateTempDir } from "./private-temp-dir.js";
 import { GENERATOR_VERSION } from "../version.js";
 
 /**
@@ -163,6 +164,7 @@ export function manifestFileCount(outDir: string): number {
 /** Records that `outDir`, with the manifest `files[MANIFEST_FILE]`, is the output of these inputs. */
 export function recordUpToDate(outDir: string, fingerprint: string, manifestText: string, cwd: string = process.cwd()): void {
   const file = recordPath(outDir, cwd);
+  if (file === undefined) return;
   try {
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
@@ -180,8 +182,10 @@ interface UpToDateRecord {
 }
 
 function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
+  const file = recordPath(outDir, cwd);
+  if (file === undefined) return undefined;
   try {
-    const json = JSON.parse(readFileSync(recordPath(outDir, cwd), "utf8")) as Partial<UpToDateRecord>;
+    const json = JSON.parse(readFileSync(file, "utf8")) as Partial<UpToDateRecord>;
     if (json.outDir !== outDir || typeof json.inputs !== "string" || typeof json.manifest !== "string") return undefined;
     return json as UpToDateRecord;
   } catch {
@@ -189,10 +193,11 @@ function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
   }
 }
 
-function recordPath(outDir: string, cwd: string): string {
+/** Where the record of `outDir` is kept; undefined when there is no folder to keep it in (no record: always generated). */
+function recordPath(outDir: string, cwd: string): string | undefined {
   const modules = join(cwd, "node_modules");
-  const base = existsSync(modules) ? join(modules, ".cache", "a2a-codegen") : join(tmpdir(), `a2a-codegen-cache-${process.getuid?.() ?? "user"}`);
-  return join(base, `${sha256(outDir).slice(0, 32)}.json`);
+  const base = existsSync(modules) ? join(modules, ".cache", "a2a-codegen") : privateTempDir();
+  return base === undefined ? undefined : join(base, `${sha256(outDir).slice(0, 32)}.json`);
 }
 
 function sha256(content: string | Buffer): string {
