@@ -90,6 +90,7 @@ function compiledSpec(source: string): TemplateSpecification {
       // An entry that does not evaluate (a damaged file) is no entry: compiled again below.
     }
   }
+  // Handlebars' types call precompile's result a TemplateSpecification; it is the spec's source text.
   const code = (require("handlebars") as HandlebarsRuntime).precompile(source, compileOptions()) as string;
   const spec = specOf(code);
   writeCached("templates", key, code);
@@ -115,7 +116,6 @@ function templateProblem(error: unknown, view: object): string {
   if (missing) return `template error at ${where}unknown variable "${missing[1]}"; the view has: ${Object.keys(view).sort().join(", ")}`;
   return `template error at ${where}${bare}`;
 }
-
 
 /** A JSDoc block for a description (empty string when there is none). */
 export function jsDoc(text: string | undefined, indent = ""): string {
