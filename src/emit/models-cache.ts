@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
 import type { Options } from "json-schema-to-typescript";
-import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { cacheKey, packageVersion, readCached, writeCached } from "../write/output-cache.js";
 
 /**
  * json-schema-to-typescript's `compile`, through the output cache (src/write/output-cache.ts): its output
@@ -9,8 +8,7 @@ import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
  * a cold run).
  */
 export async function cachedCompile(schema: object, name: string, options: Partial<Options>): Promise<string> {
-  const version = (createRequire(import.meta.url)("json-schema-to-typescript/package.json") as { version: string }).version;
-  const key = cacheKey("json-schema-to-typescript", version, name, JSON.stringify(options), JSON.stringify(schema));
+  const key = cacheKey("json-schema-to-typescript", packageVersion("json-schema-to-typescript"), name, JSON.stringify(options), JSON.stringify(schema));
   const hit = readCached("models", key);
   if (hit !== undefined) return hit;
   const { compile } = await import("json-schema-to-typescript");

@@ -1,10 +1,9 @@
 import { existsSync, readFileSync } from "node:fs";
-import { createRequire } from "node:module";
 import type { ProtocolIR } from "../ir/types.js";
 import { ERROR_STATUS, httpRoutesOf, type HttpRouteFact } from "../proto/binding.js";
 import { irSourcePath, methodOfRpc, SHAPES_BY_VERSION } from "./grpc.js";
 import type { TemplateRenderer } from "./templates.js";
-import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { cacheKey, packageVersion, readCachedAs, writeCached } from "../write/output-cache.js";
 import { generatorIdentity } from "../write/up-to-date.js";
 
 /**
@@ -33,16 +32,9 @@ export function httpRoutesFor(ir: ProtocolIR): HttpRouteFact[] | undefined {
  * loads protobufjs.
  */
 function cachedHttpRoutes(protoText: string): HttpRouteFact[] {
-  const version = (createRequire(import.meta.url)("protobufjs/package.json") as { version: string }).version;
-  const key = cacheKey("http-routes", generatorIdentity(), version, protoText);
-  const hit = readCached("routes", key);
-  if (hit !== undefined) {
-    try {
-      return JSON.parse(hit) as HttpRouteFact[];
-    } catch {
-      // A damaged entry is no entry.
-    }
-  }
+  const key = cacheKey("http-routes", generatorIdentity(), packageVersion("protobufjs"), protoText);
+  const hit = readCachedAs("routes", key, (text) => JSON.parse(text) as HttpRouteFact[]);
+  if (hit !== undefined) return hit;
   const routes = httpRoutesOf(protoText);
   writeCached("routes", key, JSON.stringify(routes));
   return routes;

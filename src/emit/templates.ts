@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "../errors.js";
-import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { cacheKey, packageVersion, readCachedAs, writeCached } from "../write/output-cache.js";
 
 // Handlebars is a CommonJS package: its runtime (which runs compiled templates) and its compiler (loaded
 // only to compile a template the output cache does not hold).
@@ -80,16 +80,9 @@ const COMPILE_OPTIONS_TEXT = JSON.stringify(compileOptions());
  * thrown here, on the first render.
  */
 function compiledSpec(source: string): TemplateSpecification {
-  const handlebarsVersion = (require("handlebars/package.json") as { version: string }).version;
-  const key = cacheKey("handlebars", handlebarsVersion, COMPILE_OPTIONS_TEXT, source);
-  const cached = readCached("templates", key);
-  if (cached !== undefined) {
-    try {
-      return specOf(cached);
-    } catch {
-      // An entry that does not evaluate (a damaged file) is no entry: compiled again below.
-    }
-  }
+  const key = cacheKey("handlebars", packageVersion("handlebars"), COMPILE_OPTIONS_TEXT, source);
+  const cached = readCachedAs("templates", key, specOf);
+  if (cached !== undefined) return cached;
   // Handlebars' types call precompile's result a TemplateSpecification; it is the spec's source text.
   const code = (require("handlebars") as HandlebarsRuntime).precompile(source, compileOptions()) as string;
   const spec = specOf(code);

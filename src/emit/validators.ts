@@ -3,7 +3,7 @@ import type { Ajv as AjvClass, Options as AjvOptions } from "ajv";
 import { CodegenError } from "../errors.js";
 import { standaloneModule } from "./ajv-module.js";
 import { COMPACT_HELPERS, compactAjvCode } from "./ajv-compact.js";
-import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { cacheKey, packageVersion, readCached, writeCached } from "../write/output-cache.js";
 import { generatorIdentity } from "../write/up-to-date.js";
 import type { ProtocolIR, UnionInfo } from "../ir/types.js";
 import { canonicalJson, isObject, type JsonObject } from "../schema/json.js";
@@ -339,8 +339,7 @@ function withoutAnnotations(schema: JsonObject): JsonObject {
  * version) compiled this very schema before: Ajv's compile is the costliest step of a cold run.
  */
 function cachedStandalone(schema: JsonObject, refs: Record<string, string>): string {
-  const ajvVersion = (require("ajv/package.json") as { version: string }).version;
-  const key = cacheKey("validators.ajv.ts", generatorIdentity(), ajvVersion, JSON.stringify(STANDALONE_OPTIONS), JSON.stringify(refs), JSON.stringify(schema));
+  const key = cacheKey("validators.ajv.ts", generatorIdentity(), packageVersion("ajv"), JSON.stringify(STANDALONE_OPTIONS), JSON.stringify(refs), JSON.stringify(schema));
   const hit = readCached("validators", key);
   if (hit !== undefined) return hit;
   const code = compactAjvCode(esmImports(compileStandalone(schema, refs)));

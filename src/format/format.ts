@@ -1,6 +1,5 @@
-import { createRequire } from "node:module";
 import type { Options as PrettierOptions } from "prettier";
-import { cacheKey, readCached, writeCached } from "../write/output-cache.js";
+import { cacheKey, packageVersion, readCached, writeCached } from "../write/output-cache.js";
 
 /**
  * Formats generated TypeScript with prettier, in-process and once, at the end of the pipeline, with fixed
@@ -30,7 +29,7 @@ const UNFORMATTED = (path: string) => path === "validators.ajv.ts" || path.start
  */
 export async function formatFiles(files: Record<string, string>): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  const version = (createRequire(import.meta.url)("prettier/package.json") as { version: string }).version;
+  const version = packageVersion("prettier");
   const options = JSON.stringify(PRETTIER_OPTIONS);
   let prettier: Promise<typeof import("prettier")> | undefined;
   await Promise.all(

@@ -270,14 +270,14 @@ export class A2AService {
     return authenticate(this.requirements, this.options.auth, ctx.request ?? requestOf(ctx));
   }
 
+  /** `Major.Minor` of the version this service speaks (worked out at the first negotiation). */
+  private supportedMinor: string | undefined;
+
   /**
    * Version negotiation (1.0 on): the client names the version it speaks in the A2A-Version header (or
    * query parameter); a Major.Minor other than the server's, or none (the spec reads none as 0.3), is
    * answered with VersionNotSupportedError.
    */
-  /** `Major.Minor` of the version this service speaks. */
-  private supportedMinor: string | undefined;
-
   negotiate(ctx: CallContext): void {
     const name = this.profile.versionHeader;
     if (!name) {
@@ -285,7 +285,7 @@ export class A2AService {
       return;
     }
     const asked = requestedVersion(name, ctx.headers, ctx.request?.query);
-    // Worked out once: negotiate runs on every call of a version with a version header (1.0).
+    // Kept: negotiate runs on every call of a version with a version header (1.0).
     const supported = (this.supportedMinor ??= majorMinor(this.profile.specVersion));
     if (asked !== undefined && (asked === supported || majorMinor(asked.trim()) === supported)) {
       this.extensions(ctx);

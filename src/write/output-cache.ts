@@ -1,22 +1,22 @@
 /**
  * A content-addressed cache of the costly, pure steps of generation: Ajv's compile of the validator schema
- * into standalone code, json-schema-to-typescript's compile of the models, and prettier's formatting of a
- * generated file. Each entry is the output of
- * one input, filed under the sha256 of everything the output depends on (the input, and the identity of
- * the code that computes it), so an entry is either exactly right or never looked up: nothing is ever
- * invalidated. A cold run on an unchanged schema then loads neither Ajv, json-schema-to-typescript nor
- * prettier.
+ * into standalone code, json-schema-to-typescript's compile of the models, prettier's formatting of a
+ * generated file, Handlebars' compile of a template and the HTTP+JSON routes read from a proto. Each entry
+ * is the output of one input, filed under the sha256 of everything the output depends on (the input, and
+ * the identity of the code that computes it), so an entry is either exactly right or never looked up:
+ * nothing is ever invalidated. A cold run on an unchanged schema then loads neither Ajv,
+ * json-schema-to-typescript, prettier, Handlebars' compiler nor protobufjs (test/write/output-cache.test.ts).
  *
- * Where: `$A2A_CODEGEN_CACHE` (a folder; `off` or `0` disables the cache), else
- * `node_modules/.cache/a2a-codegen/` of the working folder, else this user's private folder in the system's
- * temporary folder (./private-temp-dir.ts: one someone else could write into is not used).
- * Each kind keeps its newest entries only ({@link MAX_ENTRIES}, pruned now and then). A cache that cannot be read or written
- * is no cache: the step runs.
+ * Where: `$A2A_CODEGEN_CACHE` (a folder; `off` or `0` disables the cache), else the caches' folder of the
+ * working folder (./cache-root.ts: its node_modules/.cache, else a private folder of this user's in the
+ * system's temporary folder). Each kind keeps its newest entries only ({@link MAX_ENTRIES}, pruned now
+ * and then). A cache that cannot be read or written is no cache: the step runs.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
+import { createRequire } from "node:module";
 import { join } from "node:path";
-import { privateTempDir } from "./private-temp-dir.js";
+import { cacheRoot } from "./cache-root.js";
 
 /** Entries kept per kind; beyond it, the oldest half is removed. */
 const MAX_ENTRIES = 256;
@@ -28,10 +28,13 @@ export function cacheDir(kind: CacheKind, cwd: string = process.cwd()): string |
   const setting = process.env["A2A_CODEGEN_CACHE"];
   if (setting === "off" || setting === "0") return undefined;
   if (setting !== undefined && setting !== "") return join(setting, kind);
-  const modules = join(cwd, "node_modules");
-  if (existsSync(modules)) return join(modules, ".cache", "a2a-codegen", kind);
-  const base = privateTempDir();
-  return base === undefined ? undefined : join(base, kind);
+  const root = cacheRoot(cwd);
+  return root === undefined ? undefined : join(root, kind);
+}
+
+/** The version of an installed package (part of the key of what it computes). */
+export function packageVersion(name: string): string {
+  return (createRequire(import.meta.url)(`${name}/package.json`) as { version: string }).version;
 }
 
 /** The sha256 of the parts, each length-prefixed (so that two splits of one text differ). */
@@ -46,6 +49,17 @@ export function readCached(kind: CacheKind, key: string): string | undefined {
   if (dir === undefined) return undefined;
   try {
     return readFileSync(join(dir, key), "utf8");
+  } catch {
+    return undefined;
+  }
+}
+
+/** An entry as `decode` reads it; undefined when there is none or `decode` throws on it (a damaged entry is no entry). */
+export function readCachedAs<T>(kind: CacheKind, key: string, decode: (text: string) => T): T | undefined {
+  const text = readCached(kind, key);
+  if (text === undefined) return undefined;
+  try {
+    return decode(text);
   } catch {
     return undefined;
   }

@@ -6,8 +6,8 @@
  * (generation is deterministic), so nothing is generated, compared or written.
  *
  * What the folder was made from is recorded outside it, in a small cache file per output folder
- * (`node_modules/.cache/a2a-codegen/` of the working folder, else this user's private folder in the
- * system's temporary folder, ./private-temp-dir.ts): the committed manifest stays what it was (the
+ * (the caches' folder of the working folder, ./cache-root.ts: its node_modules/.cache, else a private
+ * folder of this user's in the system's temporary folder): the committed manifest stays what it was (the
  * generator's code hash would change it on every build), and a fresh clone or a CI machine, having no
  * cache, runs the full pipeline.
  *
@@ -19,7 +19,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync,
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_FILE, readManifest } from "./manifest.js";
-import { privateTempDir } from "./private-temp-dir.js";
+import { cacheRoot } from "./cache-root.js";
 import { GENERATOR_VERSION } from "../version.js";
 
 /**
@@ -195,9 +195,8 @@ function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
 
 /** Where the record of `outDir` is kept; undefined when there is no folder to keep it in (no record: always generated). */
 function recordPath(outDir: string, cwd: string): string | undefined {
-  const modules = join(cwd, "node_modules");
-  const base = existsSync(modules) ? join(modules, ".cache", "a2a-codegen") : privateTempDir();
-  return base === undefined ? undefined : join(base, `${sha256(outDir).slice(0, 32)}.json`);
+  const root = cacheRoot(cwd);
+  return root === undefined ? undefined : join(root, `${sha256(outDir).slice(0, 32)}.json`);
 }
 
 function sha256(content: string | Buffer): string {

@@ -1061,11 +1061,11 @@ export class TaskRuntime {
     if (text !== undefined) write.text = text;
     else {
       write.interim = true;
-      const taskId = execution.taskId;
-      if (patch !== undefined) {
-        write.patch = patch;
-        write.interimText = () => storableJson(task, `task "${taskId}"`);
-      } else if (lengths !== undefined && lengths.size > 0) {
+      // A patched write's task is never appended to (only a store keeping objects has streamed parts):
+      // the store serializes it itself when it writes it whole.
+      if (patch !== undefined) write.patch = patch;
+      else if (lengths !== undefined && lengths.size > 0) {
+        const taskId = execution.taskId;
         write.interimText = () => textAtLengths(task, lengths, `task "${taskId}"`);
       }
     }

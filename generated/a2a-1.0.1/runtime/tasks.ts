@@ -163,8 +163,8 @@ export interface TaskCommit<TTask = JsonObject> {
   /**
    * With `interim`, to a store that says `storesTaskPatches`: what this write changed of the task the
    * store holds at `expectedVersion` (JSON Patch, `add` and `replace`; see task-patch.ts). The store may
-   * keep this instead of the task's text (it then gets the text from `interimText` when it writes the
-   * whole task again), and must apply the patches it keeps at every read.
+   * keep this instead of the task's text (when it writes the whole task again, it serializes `task`,
+   * which such a write never changes afterwards), and must apply the patches it keeps at every read.
    */
   patch?: readonly TaskPatchOperation[];
   /** The version this write read (0: the task must not exist yet). */
@@ -821,7 +821,6 @@ export class InMemoryTaskEventLog implements TaskEventLog {
   async end(taskId: string): Promise<number> {
     return this.endNow(taskId);
   }
-
 
   /**
    * The sequence of the task's last event (0: none), kept texts or only their count: `end`, at once (the

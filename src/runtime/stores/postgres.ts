@@ -336,8 +336,6 @@ export class PostgresTaskStore implements VersionedTaskStore {
     return loaded;
   }
 
-
-
   async save(task: JsonObject): Promise<void> {
     const facts = taskFacts(task);
     const json = storableJson(task, `task "${facts.id}"`);

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { makePrivateDir } from "../../src/write/private-temp-dir.js";
+import { makePrivateDir } from "../../src/write/cache-root.js";
 import { ROOT, tempDir } from "../helpers.js";
 
 const CLI = join(ROOT, "dist", "cli.js");

@@ -1,6 +1,16 @@
-import { lstatSync, mkdirSync } from "node:fs";
+import { existsSync, lstatSync, mkdirSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
+
+/**
+ * The folder of a2a-codegen's caches for a working folder (the output cache's entries and the up-to-date
+ * records): `node_modules/.cache/a2a-codegen/` of the working folder, else this user's private folder in
+ * the system's temporary folder; undefined when there is none to use (then no cache).
+ */
+export function cacheRoot(cwd: string): string | undefined {
+  const modules = join(cwd, "node_modules");
+  return existsSync(modules) ? join(modules, ".cache", "a2a-codegen") : privateTempDir();
+}
 
 /**
  * This user's folder under the system's temporary folder, where a2a-codegen keeps its caches when the
@@ -10,7 +20,7 @@ import { join } from "node:path";
  * template's compiled form is evaluated, Ajv's validators end up in the generated output). Undefined then,
  * and the caller works without a cache.
  */
-export function privateTempDir(): string | undefined {
+function privateTempDir(): string | undefined {
   const dir = join(tmpdir(), `a2a-codegen-cache-${process.getuid?.() ?? "user"}`);
   if (checked?.dir !== dir) checked = { dir, usable: makePrivateDir(dir) };
   return checked.usable ? dir : undefined;
