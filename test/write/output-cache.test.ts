@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
@@ -38,6 +38,8 @@ const loads = (loaded: string[], pkg: string, inside = "") =>
   loaded.some((path) => path.includes(`/node_modules/${pkg}/${inside}`) && !path.endsWith(`/node_modules/${pkg}/package.json`));
 
 describe("the output cache", () => {
+  afterEach(() => vi.unstubAllEnvs());
+
   it("a second generation from the same inputs loads no compiler (Handlebars', protobufjs, Ajv, json-schema-to-typescript) and writes the same files", () => {
     const cache = tempDir();
     const first = generateWithCache(cache, join(tempDir(), "out"));
@@ -69,42 +71,30 @@ describe("the output cache", () => {
 
   it("a template renders the same from its cached compiled form, and a damaged entry is compiled again", () => {
     const cache = tempDir();
-    const saved = process.env["A2A_CODEGEN_CACHE"];
-    process.env["A2A_CODEGEN_CACHE"] = cache;
-    try {
-      const view = { header: "// h", modules: ["./models.js"], shadowed: [], shadowedNames: "" };
-      const source = "core/index.ts.hbs";
-      const fresh = new TemplateRenderer().render(source, view);
-      const entries = readdirSync(join(cache, "templates"));
-      expect(entries).toHaveLength(1);
-      expect(new TemplateRenderer().render(source, view)).toBe(fresh);
-      const entry = join(cache, "templates", entries[0] as string);
-      writeFileSync(entry, "{ this is not a template spec");
-      expect(new TemplateRenderer().render(source, view)).toBe(fresh);
-      expect(readFileSync(entry, "utf8")).toMatch(/"compiler":\[\d+,/);
-    } finally {
-      if (saved === undefined) delete process.env["A2A_CODEGEN_CACHE"];
-      else process.env["A2A_CODEGEN_CACHE"] = saved;
-    }
+    vi.stubEnv("A2A_CODEGEN_CACHE", cache);
+    const view = { header: "// h", modules: ["./models.js"], shadowed: [], shadowedNames: "" };
+    const source = "core/index.ts.hbs";
+    const fresh = new TemplateRenderer().render(source, view);
+    const entries = readdirSync(join(cache, "templates"));
+    expect(entries).toHaveLength(1);
+    expect(new TemplateRenderer().render(source, view)).toBe(fresh);
+    const entry = join(cache, "templates", entries[0] as string);
+    writeFileSync(entry, "{ this is not a template spec");
+    expect(new TemplateRenderer().render(source, view)).toBe(fresh);
+    expect(readFileSync(entry, "utf8")).toMatch(/"compiler":\[\d+,/);
   });
 
   it("the HTTP+JSON routes of a proto are the same read from the cache, and a damaged entry is read from the proto again", () => {
     const cache = tempDir();
-    const saved = process.env["A2A_CODEGEN_CACHE"];
-    process.env["A2A_CODEGEN_CACHE"] = cache;
-    try {
-      const { ir } = loadProtocol({ spec: "0.3.0" });
-      const direct = httpRoutesOf(readFileSync(join(ROOT, "schema", "a2a-0.3.0.proto"), "utf8"));
-      expect(direct.length).toBeGreaterThan(5);
-      const first = httpRoutesFor(ir);
-      expect(httpRoutesFor(ir)).toEqual(first);
-      const [entry] = readdirSync(join(cache, "routes"));
-      writeFileSync(join(cache, "routes", entry as string), "[{");
-      expect(httpRoutesFor(ir)).toEqual(first);
-      expect(JSON.parse(readFileSync(join(cache, "routes", entry as string), "utf8"))).toEqual(direct);
-    } finally {
-      if (saved === undefined) delete process.env["A2A_CODEGEN_CACHE"];
-      else process.env["A2A_CODEGEN_CACHE"] = saved;
-    }
+    vi.stubEnv("A2A_CODEGEN_CACHE", cache);
+    const { ir } = loadProtocol({ spec: "0.3.0" });
+    const direct = httpRoutesOf(readFileSync(join(ROOT, "schema", "a2a-0.3.0.proto"), "utf8"));
+    expect(direct.length).toBeGreaterThan(5);
+    const first = httpRoutesFor(ir);
+    expect(httpRoutesFor(ir)).toEqual(first);
+    const [entry] = readdirSync(join(cache, "routes"));
+    writeFileSync(join(cache, "routes", entry as string), "[{");
+    expect(httpRoutesFor(ir)).toEqual(first);
+    expect(JSON.parse(readFileSync(join(cache, "routes", entry as string), "utf8"))).toEqual(direct);
   });
 });
