@@ -18,7 +18,7 @@ export default defineConfig({
       "test/repo/readme-counts.test.ts",
       "test/diff/**/*.test.ts",
       "test/proto/**/*.test.ts",
-      "test/load-protocol.test.ts",
+      "test/load/protocol.test.ts",
       "test/regenerate.test.ts",
       "test/product/spec-examples.test.ts",
       "test/runtime/validation.test.ts",

@@ -424,7 +424,7 @@ async function runDiff(args: DiffArgs, io: CliIo): Promise<number> {
 /** A side of `diff`: a bundled version, else a schema file; something shaped like a version that is neither is an unknown version. */
 async function diffSide(versionOrFile: string) {
   const { existsSync } = await import("node:fs");
-  const { protocolIR } = await import("./diff/load.js");
+  const { protocolIR } = await import("./load/protocol.js");
   const versions = bundledVersions();
   if (!versions.includes(versionOrFile) && /^\d+(\.\d+)*$/.test(versionOrFile) && !existsSync(resolve(versionOrFile))) {
     throw new CodegenError(`unknown spec version "${versionOrFile}"; bundled versions: ${versions.join(", ")}`, { kind: "usage" });

@@ -15,7 +15,7 @@ import { TemplateRenderer } from "./emit/templates.js";
 import { emitValidatorFiles } from "./emit/validators.js";
 import { defaultFrameworks } from "./frameworks.js";
 import type { ProtocolIR } from "./ir/types.js";
-import { loadProtocol } from "./load-protocol.js";
+import { loadProtocol } from "./load/protocol.js";
 import { TRANSPORTS, type Transport } from "./transports.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { formatRendered } from "./template-blame.js";
@@ -204,4 +204,4 @@ function isFolder(path: string): boolean {
 // In a module of its own so that the CLI can print paths without loading the pipeline.
 export { displayPath } from "./display-path.js";
 
-export { closestBundledVersion } from "./load-protocol.js";
+export { closestBundledVersion } from "./load/protocol.js";

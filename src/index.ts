@@ -22,7 +22,6 @@ export { convertCard, type CardConversion } from "./compat/card.js";
 export { convertCardFile, type ConvertCardFileOptions, type ConvertCardFileResult } from "./card/convert-file.js";
 export { defaultFrameworks, type DefaultFrameworks } from "./frameworks.js";
 export { diffProtocols, isEmptyDiff, type SpecDiff } from "./diff/diff.js";
-export { protocolIR, bundledIR } from "./diff/load.js";
-export { loadProtocol, type LoadedProtocol, type ProtocolInput } from "./load-protocol.js";
+export { bundledIR, loadProtocol, protocolIR, type LoadedProtocol, type ProtocolInput } from "./load/protocol.js";
 export { renderText as renderDiffText, renderMarkdown as renderDiffMarkdown } from "./diff/render.js";
 export { FRAMEWORKS, type Framework } from "./emit/server.js";

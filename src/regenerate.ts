@@ -2,7 +2,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync } from "node:fs";
 import { join, relative, resolve, sep } from "node:path";
 import { diffProtocols, isEmptyDiff, type SpecDiff } from "./diff/diff.js";
-import { bundledIR } from "./diff/load.js";
+import { bundledIR } from "./load/protocol.js";
 import { renderText } from "./diff/render.js";
 import type { GenerateResult } from "./generate.js";
 import { bundledVersions } from "./schema/load.js";

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { diffProtocols } from "../src/diff/diff.js";
-import { bundledIR } from "../src/diff/load.js";
+import { bundledIR } from "../src/load/protocol.js";
 import { hintsFor } from "../src/regenerate.js";
 
 /** The hints a regeneration adds under a type error in the user's code: what the spec change renamed or removed. */

@@ -1,6 +1,6 @@
 import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options as AjvOptions, ValidateFunction } from "ajv";
-import { bundledIR } from "../diff/load.js";
+import { bundledIR } from "../load/protocol.js";
 import { AJV_OPTIONS, SCHEMA_ID, validatorSchema } from "../emit/validators.js";
 import { CodegenError, joinPointer } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";

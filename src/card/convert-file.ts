@@ -1,7 +1,7 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { convertCard } from "../compat/card.js";
-import { bundledIR } from "../diff/load.js";
+import { bundledIR } from "../load/protocol.js";
 import { CodegenError } from "../errors.js";
 import { isObject } from "../schema/json.js";
 import { bundledVersions, defaultVersion, parseJson } from "../schema/load.js";

@@ -1,5 +1,5 @@
 import { readFileSync } from "node:fs";
-import { bundledIR } from "../diff/load.js";
+import { bundledIR } from "../load/protocol.js";
 import { parseJson } from "../schema/load.js";
 import { convertCard } from "./card.js";
 import { emitClient } from "../emit/client.js";

@@ -1,8 +1,8 @@
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
+import { bundledIR } from "../load/protocol.js";
 import { BUNDLED_SCHEMA_DIR, bundledVersions } from "../schema/load.js";
 import { diffProtocols } from "./diff.js";
-import { bundledIR } from "./load.js";
 import { renderMarkdown, summaryLine } from "./render.js";
 
 /** The committed report, `docs/spec-changes.md` of the package. */

@@ -11,7 +11,7 @@ import { STORE_DEPENDENCIES, STORES, type StoreEngine } from "../emit/stores.js"
 import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
 import { compatFolder } from "../compat/emit.js";
 import { COMPAT_TABLES } from "../compat/tables.js";
-import { bundledIR } from "../diff/load.js";
+import { bundledIR } from "../load/protocol.js";
 
 export interface InitOptions {
   /** The project folder (created when missing). */

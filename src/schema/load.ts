@@ -59,7 +59,7 @@ export interface SchemaFile {
   format: "json" | "proto";
 }
 
-/** A schema file with the JSON Schema its front end made of it (loadProtocol in load-protocol.ts decides which). */
+/** A schema file with the JSON Schema its front end made of it (loadProtocol in load/protocol.ts decides which). */
 export interface SchemaSource extends SchemaFile {
   json: JsonObject;
   /** The version facts a proto states itself (its service's methods and streams), when the input was a proto. */

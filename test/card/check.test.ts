@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cardProblems, CardError, checkCard } from "../../src/card/check.js";
 import { closestName } from "../../src/card/closest.js";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { ROOT, tempDir } from "../helpers.js";
 
 /**

@@ -10,7 +10,7 @@ import { generate, writeResult } from "../../src/generate.js";
 import { projectTempDir } from "../helpers.js";
 import { listenOn, withFreePorts } from "../support/ports.js";
 import { convertCard } from "../../src/compat/card.js";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../runtime/server/harness.js";
 
 type Json = Record<string, unknown>;

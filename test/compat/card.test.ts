@@ -4,7 +4,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cardProblems } from "../../src/card/check.js";
 import { convertCard } from "../../src/compat/card.js";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { corpusRows, readCorpusDocument } from "../support/corpus.js";
 import { ROOT, tempDir } from "../helpers.js";
 

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertCard } from "../../src/compat/card.js";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { independentValidator } from "../helpers.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../runtime/server/harness.js";
 import { compatOutput, rpc, startCompatAgent, type CompatAgent } from "./agent.js";

@@ -2,11 +2,10 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { diffProtocols, pointerLabel, tokens, type SpecDiff } from "../../src/diff/diff.js";
-import { bundledIR, protocolIR } from "../../src/diff/load.js";
+import { bundledIR, loadProtocol, protocolIR } from "../../src/load/protocol.js";
 import { renderMarkdown, renderText, summaryLine } from "../../src/diff/render.js";
 import { schemaText } from "../../src/diff/schema-text.js";
 import { SPEC_CHANGES_PATH, specChangesMarkdown, writeSpecChanges } from "../../src/diff/spec-changes.js";
-import { loadProtocol } from "../../src/load-protocol.js";
 import type { ProtocolIR } from "../../src/ir/types.js";
 import { addAudioPart, addListTasksMethod } from "../support/derived-schemas.js";
 import type { Json, JsonObject } from "../../src/schema/json.js";
@@ -263,7 +262,7 @@ describe("diffProtocols on the bundled versions", () => {
     const text = renderText(diffOf("0.2.2", "0.2.3"));
     expect(text).toBe("A2A 0.2.2 → 0.2.3\nno changes (byte-identical schemas): 7 methods, 76 types, 11 error codes\n");
   });
-  // The IR diff reads is generate's: both load through loadProtocol (test/load-protocol.test.ts).
+  // The IR diff reads is generate's: both load through loadProtocol (test/load/protocol.test.ts).
 });
 
 /** Schemas derived from 0.3.0, as in test/product/generator.test.ts. */

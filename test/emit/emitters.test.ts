@@ -9,7 +9,7 @@ import { emitModels } from "../../src/emit/models.js";
 import { emitProtocol } from "../../src/emit/protocol.js";
 import { customMethodNames, emitServer } from "../../src/emit/server.js";
 import { TemplateRenderer } from "../../src/emit/templates.js";
-import { loadProtocol } from "../../src/load-protocol.js";
+import { loadProtocol } from "../../src/load/protocol.js";
 
 const templates = new TemplateRenderer();
 const HEADER = "// header";

@@ -5,7 +5,7 @@
 // variants does: every variant in full, chosen by its member, and the whole union where not exactly one is set.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { AJV_OPTIONS, SCHEMA_ID, validatorSchema } from "../../src/emit/validators.js";
 import { toIssues, type RawValidationError } from "../../src/runtime/validation.js";
 

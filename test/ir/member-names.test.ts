@@ -4,7 +4,7 @@
  * members share properties, and a collision with a definition is an error naming both.
  */
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { nameUnionMembers } from "../../src/ir/member-names.js";
 import { findUnions } from "../../src/ir/unions.js";
 import type { JsonObject } from "../../src/schema/json.js";

@@ -4,7 +4,7 @@
  * a fact of the version's specification text, cited where it is one.
  */
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { pushConfigDefinition } from "../../src/ir/profile.js";
 import { PROFILE_OBJECTS, ProtocolShapes, TASK_CONTEXT_FIELDS, taskContextOf } from "../../src/runtime/profile.js";
 import { bundledVersions } from "../../src/schema/load.js";

@@ -5,7 +5,7 @@
  * its input). The compile-time half is in test/types/probe-*.ts (`events.status("complet")`).
  */
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { canonicalValue, isTerminalState, ProtocolShapes } from "../../src/runtime/profile.js";
 import { taskFacts } from "../../src/runtime/tasks.js";
 import { bundledVersions } from "../../src/schema/load.js";

@@ -6,7 +6,7 @@
  * its log replays on resumption.
  */
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { ProtocolShapes } from "../../src/runtime/profile.js";
 import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/task-text.js";
 import { bundledVersions } from "../../src/schema/load.js";

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TemplateRenderer } from "../../src/emit/templates.js";
 import { httpRoutesFor } from "../../src/emit/protocol.js";
-import { loadProtocol } from "../../src/load-protocol.js";
+import { loadProtocol } from "../../src/load/protocol.js";
 import { httpRoutesOf } from "../../src/proto/binding.js";
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../helpers.js";

@@ -1,15 +1,14 @@
 /**
- * The one front end (src/load-protocol.ts; issue 13 item 4): every way in (a bundled 0.x JSON Schema, the
+ * The one front end (src/load/protocol.ts; issue 13 item 4): every way in (a bundled 0.x JSON Schema, the
  * bundled 1.0.1 proto, a user's JSON Schema file, a user's proto) goes through loadProtocol to
  * { source, normalized, overlay, ir }, and generate, diff and the regeneration report use it.
  */
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { protocolIR } from "../src/diff/load.js";
-import { generate } from "../src/generate.js";
-import { loadProtocol } from "../src/load-protocol.js";
-import { ROOT, SCHEMA_DIR, tempDir } from "./helpers.js";
+import { generate } from "../../src/generate.js";
+import { loadProtocol, protocolIR } from "../../src/load/protocol.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
 
 describe("loadProtocol", () => {
   it("a bundled 0.x version: its JSON Schema, normalized, its overlay file, the IR", () => {
@@ -56,8 +55,8 @@ describe("loadProtocol", () => {
   it("the front end decides: schema/load.ts reads files and imports no proto converter; diff loads without generating", () => {
     const imports = (file: string) => [...readFileSync(join(ROOT, file), "utf8").matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
     expect(imports("src/schema/load.ts").filter((s) => s?.includes("proto"))).toEqual([]);
-    expect(imports("src/diff/load.ts")).not.toContain("../generate.js");
-    expect(imports("src/generate.ts")).toContain("./load-protocol.js");
+    expect(imports("src/load/protocol.ts")).not.toContain("../generate.js");
+    expect(imports("src/generate.ts")).toContain("./load/protocol.js");
     expect(imports("src/generate.ts")).not.toContain("./ir/build.js");
     expect(imports("src/ir/build.ts").filter((s) => s?.startsWith("json-schema-to-typescript"))).toEqual([]);
   });

@@ -12,15 +12,15 @@
 import { existsSync } from "node:fs";
 import { relative } from "node:path";
 import { resolve } from "node:path";
-import { CodegenError } from "./errors.js";
-import { buildIR } from "./ir/build.js";
-import { bundledOverlay, constraintsFile, loadOverlay, parseOverlay, withConstraints, type Overlay } from "./ir/overlay.js";
-import type { ProtocolIR } from "./ir/types.js";
+import { CodegenError } from "../errors.js";
+import { buildIR } from "../ir/build.js";
+import { bundledOverlay, constraintsFile, loadOverlay, parseOverlay, withConstraints, type Overlay } from "../ir/overlay.js";
+import type { ProtocolIR } from "../ir/types.js";
+import { protoToJsonSchema } from "../proto/to-json-schema.js";
+import { isObject, type JsonObject } from "../schema/json.js";
+import { bundledSchemaPath, bundledVersions, jsonSchemaOf, readSchemaFile, type LoadOptions, type SchemaFile, type SchemaSource } from "../schema/load.js";
+import { checkDepth, normalizeSchema, type NormalizedSchema } from "../schema/normalize.js";
 import { checkJsonSchema } from "./meta-schema.js";
-import { protoToJsonSchema } from "./proto/to-json-schema.js";
-import { isObject, type JsonObject } from "./schema/json.js";
-import { bundledSchemaPath, bundledVersions, jsonSchemaOf, readSchemaFile, type LoadOptions, type SchemaFile, type SchemaSource } from "./schema/load.js";
-import { checkDepth, normalizeSchema, type NormalizedSchema } from "./schema/normalize.js";
 
 export interface ProtocolInput extends LoadOptions {
   /** An overlay file for `schema` (default: `<schema>.overlay.json` beside it, else the closest bundled version's). */
@@ -62,6 +62,17 @@ export function loadProtocol(input: ProtocolInput = {}, measure: Measure = unmea
     return { overlay: found.overlay, ir: built };
   });
   return { source, normalized, overlay, ir };
+}
+
+/** The IR of a bundled version, through the front end `generate` uses (no emitting, no formatting). */
+export function bundledIR(version: string): ProtocolIR {
+  return loadProtocol({ spec: version }).ir;
+}
+
+/** The IR of a bundled version id ("0.2.5"), or else of a schema file (overlay as `generate` finds it). */
+export async function protocolIR(versionOrFile: string, cwd: string = process.cwd()): Promise<ProtocolIR> {
+  if (bundledVersions().includes(versionOrFile)) return bundledIR(versionOrFile);
+  return loadProtocol({ schema: versionOrFile, cwd }).ir;
 }
 
 /** The JSON Schema of a file, by its front end: the proto converter for a proto, else the file's JSON. */

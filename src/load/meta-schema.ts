@@ -1,7 +1,7 @@
 import { createRequire } from "node:module";
 import type { Ajv as AjvClass, ErrorObject, Options as AjvOptions } from "ajv";
-import { CodegenError } from "./errors.js";
-import { isObject } from "./schema/json.js";
+import { CodegenError } from "../errors.js";
+import { isObject } from "../schema/json.js";
 
 const require = createRequire(import.meta.url);
 // Loaded on first use (a bundled schema is never checked): a cold run need not load Ajv.
