@@ -196,7 +196,7 @@ const fmt = (n) => (n >= 1e6 ? `${(n / 1e6).toFixed(2)}M` : `${(n / 1e3).toFixed
 async function main() {
   const o = parseArgs(process.argv.slice(2));
   const printed = captureConsole();
-  const { AJV_OPTIONS, SCHEMA_ID } = await import(pathToFileURL(join(ROOT, "dist", "emit", "validators.js")).href);
+  const { AJV_OPTIONS, SCHEMA_ID } = await import(pathToFileURL(join(ROOT, "dist", "ir", "validator-schema.js")).href);
   const z = await import("zod");
   const results = { date: new Date().toISOString(), machine: { cpus: cpus().length, model: cpus()[0]?.model, node: process.version, load: loadavg()[0] }, versions: {} };
   console.log(`validators benchmark: ${o.rounds} rounds × ${o.time} s per cell, node ${process.version}, ${cpus().length} cpus, load ${loadavg()[0].toFixed(2)}\n`);

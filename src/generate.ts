@@ -2,7 +2,7 @@ import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "./errors.js";
-import { emitCard } from "./emit/card.js";
+import { emitCard } from "./card/emit.js";
 import { emitClient } from "./emit/client.js";
 import { compatMapping, compatServerFacts, emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";

@@ -18,7 +18,7 @@ export type * from "./ir/types.js";
 export { init, NODE_ENGINES, type InitOptions, type InitResult } from "./scaffold/init.js";
 export { codegenSpec, type CodegenSpec } from "./scaffold/codegen-spec.js";
 export { checkCard, cardProblems, CardError, type CardProblem } from "./card/check.js";
-export { convertCard, type CardConversion } from "./compat/card.js";
+export { convertCard, type CardConversion } from "./card/convert.js";
 export { convertCardFile, type ConvertCardFileOptions, type ConvertCardFileResult } from "./card/convert-file.js";
 export { defaultFrameworks, type DefaultFrameworks } from "./frameworks.js";
 export { diffProtocols, isEmptyDiff, type SpecDiff } from "./diff/diff.js";

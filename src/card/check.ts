@@ -1,9 +1,9 @@
 import { createRequire } from "node:module";
 import type { Ajv as AjvClass, Options as AjvOptions, ValidateFunction } from "ajv";
-import { bundledIR } from "../load/protocol.js";
-import { AJV_OPTIONS, SCHEMA_ID, validatorSchema } from "../emit/validators.js";
 import { CodegenError, joinPointer } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
+import { AJV_OPTIONS, SCHEMA_ID, validatorSchema } from "../ir/validator-schema.js";
+import { bundledIR } from "../load/protocol.js";
 import { toIssues, type RawValidationError } from "../runtime/validation.js";
 import { isObject, type JsonObject } from "../schema/json.js";
 import { bundledVersions } from "../schema/load.js";

@@ -1,11 +1,11 @@
 import { readFileSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
-import { convertCard } from "../compat/card.js";
-import { bundledIR } from "../load/protocol.js";
 import { CodegenError } from "../errors.js";
+import { bundledIR } from "../load/protocol.js";
 import { isObject } from "../schema/json.js";
 import { bundledVersions, defaultVersion, parseJson } from "../schema/load.js";
 import { cardProblems, likelyVersion } from "./check.js";
+import { convertCard } from "./convert.js";
 
 export interface ConvertCardFileOptions {
   /** The card file. */

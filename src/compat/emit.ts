@@ -1,7 +1,7 @@
 import { readFileSync } from "node:fs";
 import { bundledIR } from "../load/protocol.js";
 import { parseJson } from "../schema/load.js";
-import { convertCard } from "./card.js";
+import { convertCard } from "../card/convert.js";
 import { emitClient } from "../emit/client.js";
 import { emitModels } from "../emit/models.js";
 import { emitGrpcBinding, irSourcePath, protoPathOf, SHAPES_BY_VERSION } from "../emit/grpc.js";

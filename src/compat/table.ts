@@ -218,5 +218,5 @@ export const TABLE_0_3_TO_1_0: CompatTable = {
     // specification-0.3.0.md §5.6: every transport the agent serves to 0.3 clients, the main one included.
     interfaces: { field: "additionalInterfaces", binding: "transport" },
   },
-  hooks: [{ compat: "AgentCard", primary: "AgentCard", hook: "card", why: "the agent card has its own converter (src/compat/card.ts)" }],
+  hooks: [{ compat: "AgentCard", primary: "AgentCard", hook: "card", why: "the agent card has its own converter (src/card/convert.ts)" }],
 };

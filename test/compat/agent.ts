@@ -9,7 +9,7 @@ import { join } from "node:path";
 import { generate, writeResult } from "../../src/generate.js";
 import { projectTempDir } from "../helpers.js";
 import { listenOn, withFreePorts } from "../support/ports.js";
-import { convertCard } from "../../src/compat/card.js";
+import { convertCard } from "../../src/card/convert.js";
 import { bundledIR } from "../../src/load/protocol.js";
 import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../runtime/server/harness.js";
 

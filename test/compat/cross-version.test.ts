@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { convertCard } from "../../src/compat/card.js";
+import { convertCard } from "../../src/card/convert.js";
 import { bundledIR } from "../../src/load/protocol.js";
 import { independentValidator } from "../helpers.js";
 import { startWebhookReceiver, type WebhookReceiver } from "../runtime/server/harness.js";

@@ -39,7 +39,7 @@ const withSecurity = {
   securityRequirements: [{ schemes: { bearer: { list: [] } } }],
 };
 
-/** The same card's security in 0.3's shape, as a2a-codegen's card converter (src/compat/card.ts) writes it. */
+/** The same card's security in 0.3's shape, as a2a-codegen's card converter (src/card/convert.ts) writes it. */
 const compatForm = {
   securitySchemes: { bearer: { type: "http", scheme: "Bearer" } },
   security: [{ bearer: [] }],

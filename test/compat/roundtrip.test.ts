@@ -39,7 +39,7 @@ function cases(): Case[] {
     }
     const cs = successResponse(compat, cm);
     const ps = successResponse(primary, pm);
-    // The agent card result is converted by the card converter (src/compat/card.ts), tested there.
+    // The agent card result is converted by the card converter (src/card/convert.ts), tested there.
     if (cs && ps && m.role !== ("extendedCard" satisfies MethodRole)) {
       out.push({ name: `${m.compat} ↔ ${m.primary} result`, compatDef: cs, primaryDef: ps, at: "result", convert: (c, d, v) => c.result(m.compat, d, v) });
     }

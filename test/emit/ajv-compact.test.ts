@@ -4,7 +4,7 @@
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
 import { COMPACT_HELPERS, compactAjvCode } from "../../src/emit/ajv-compact.js";
-import { AJV_OPTIONS } from "../../src/emit/validators.js";
+import { AJV_OPTIONS } from "../../src/ir/validator-schema.js";
 
 const require = createRequire(import.meta.url);
 const Ajv = (require("ajv") as { default: new (options: object) => { addSchema(s: object): void } }).default;

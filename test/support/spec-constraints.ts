@@ -6,7 +6,7 @@ import { readSchema, SCHEMA_DIR } from "../helpers.js";
 
 /**
  * A version's schema with the spec-text constraints of `schema/a2a-<version>.constraints.json` applied,
- * written here independently of the generator (src/emit/validators.ts): a constraint holds on its
+ * written here independently of the generator (src/ir/validator-schema.ts): a constraint holds on its
  * definition's property, or — `"appliesTo": "requests"` — only where the `params` of a request the
  * request union (A2ARequest) lists reference its definition. The property tests generate from and judge
  * by this: what the specification text allows, not the bare schema.

@@ -3,13 +3,13 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cardProblems } from "../../src/card/check.js";
-import { convertCard } from "../../src/compat/card.js";
+import { convertCard } from "../../src/card/convert.js";
 import { bundledIR } from "../../src/load/protocol.js";
 import { corpusRows, readCorpusDocument } from "../support/corpus.js";
 import { ROOT, tempDir } from "../helpers.js";
 
 /**
- * Agent cards converted between 0.3.0 and 1.0.1 (src/compat/card.ts). The shapes are the specifications':
+ * Agent cards converted between 0.3.0 and 1.0.1 (src/card/convert.ts). The shapes are the specifications':
  * schema/specification-0.3.0.md §5.5 (AgentCard: url, preferredTransport, additionalInterfaces,
  * protocolVersion, security) against schema/specification-1.0.1.md §4.4.1 (AgentCard: supportedInterfaces,
  * securityRequirements) and §4.5 (SecurityScheme as a oneof). Every converted card is checked with the

@@ -1,12 +1,12 @@
-// The schema the validators of a proto oneof are compiled from (src/emit/validators.ts, issue 12: validator
+// The schema the validators of a proto oneof are compiled from (src/ir/validator-schema.ts, issue 12: validator
 // code size). A oneof's variants differ only in the member that is set; the compact dispatch (one object
 // declaring every member where exactly one is set; where several are, the first variant in full and the
 // others by their own member) must accept, refuse and report exactly what the plain dispatch over the
 // variants does: every variant in full, chosen by its member, and the whole union where not exactly one is set.
 import { createRequire } from "node:module";
 import { describe, expect, it } from "vitest";
+import { AJV_OPTIONS, SCHEMA_ID, validatorSchema } from "../../src/ir/validator-schema.js";
 import { bundledIR } from "../../src/load/protocol.js";
-import { AJV_OPTIONS, SCHEMA_ID, validatorSchema } from "../../src/emit/validators.js";
 import { toIssues, type RawValidationError } from "../../src/runtime/validation.js";
 
 const require = createRequire(import.meta.url);

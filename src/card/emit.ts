@@ -1,9 +1,9 @@
 import { readFileSync } from "node:fs";
-import { checkCard } from "../card/check.js";
+import type { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { parseJson } from "../schema/load.js";
-import type { TemplateRenderer } from "./templates.js";
+import { checkCard } from "./check.js";
 
 /**
  * The project's agent card (a JSON file the user edits), checked against the version's AgentCard and

@@ -1,9 +1,9 @@
-import { SchemaShapes, constOf, refName } from "../card/shape.js";
+import { SchemaShapes, constOf, refName } from "./shape.js";
 import { diffProtocols } from "../diff/diff.js";
 import { joinPointer } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
-import { CARD_RULES, type CardRule, type RuleContext } from "./card-rules.js";
+import { CARD_RULES, type CardRule, type RuleContext } from "./convert-rules.js";
 
 /** A card converted to another version, and what the conversion could not carry over or filled in. */
 export interface CardConversion {
@@ -19,7 +19,7 @@ export interface CardConversion {
  * same type (`{ type: "apiKey", … }` ↔ `{ apiKeySecurityScheme: { … } }`), a constant tag the target
  * requires is added, an enum value is matched by spelling. What cannot be derived (fields merged into
  * another, like `url` + `preferredTransport` + `protocolVersion` → `supportedInterfaces`) is in the
- * explicit table of card-rules.ts. A field with no counterpart is dropped and noted.
+ * explicit table of convert-rules.ts. A field with no counterpart is dropped and noted.
  */
 export function convertCard(card: unknown, from: ProtocolIR, to: ProtocolIR): CardConversion {
   return new Converter(from, to).convertDefinition(card, from.facts.agentCardType, to.facts.agentCardType);
