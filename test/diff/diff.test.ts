@@ -1,7 +1,8 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { diffProtocols, pointerLabel, tokens, type SpecDiff } from "../../src/diff/diff.js";
+import { diffProtocols, pointerLabel, type SpecDiff } from "../../src/diff/diff.js";
+import { tokens } from "../../src/diff/pairing.js";
 import { bundledIR, loadProtocol, protocolIR } from "../../src/load/protocol.js";
 import { renderMarkdown, renderText, summaryLine } from "../../src/diff/render.js";
 import { schemaText } from "../../src/diff/schema-text.js";
