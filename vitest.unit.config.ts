@@ -16,6 +16,7 @@ export default defineConfig({
       "test/emit/emitters.test.ts",
       "test/repo/runtime-from-source.test.ts",
       "test/repo/readme-counts.test.ts",
+      "test/repo/generator-imports.test.ts",
       "test/diff/**/*.test.ts",
       "test/proto/**/*.test.ts",
       "test/load/protocol.test.ts",
