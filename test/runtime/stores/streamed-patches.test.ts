@@ -127,7 +127,9 @@ for (const engine of durableEngines()) {
       // written add up to a few times the final task's length (a geometric series: each is written once
       // the patches since the last add up to its length). Whole at every write, they would have added up
       // to about CHUNKS / 2 times.
-      expect(counts.patches).toBeGreaterThan(CHUNKS * 0.8);
+      // (Chunks are one write each on a quiet machine; on a busy one some queue behind a write in flight
+      // and go in the next, so the floor is a share of the writes made, not of the chunks.)
+      expect(counts.patches).toBeGreaterThan((counts.patches + counts.whole) * 0.8);
       expect(counts.patchChars / counts.patches).toBeLessThan(100);
       expect(counts.whole).toBeLessThan(20);
       expect(counts.wholeChars).toBeLessThan(4 * finalLength);
