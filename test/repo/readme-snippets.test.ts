@@ -1,8 +1,9 @@
 /**
- * The README's TypeScript is correct for the default version (issue 29 item 19): every ```ts block, and
- * every file a shell block writes with `cat > X.ts <<'EOF'`, type-checks under `strict` against the output
- * the README's own command makes (`generate --card agent-card.json`: generated/a2a-1.0.1/, card.ts
- * included), as a user's project would hold it.
+ * The TypeScript of the README and of the runtime guide (docs/runtime.md) is correct for the default version
+ * (issue 29 item 19): every ```ts block, and every file a shell block writes with `cat > X.ts <<'EOF'`,
+ * type-checks under `strict` against the output the README's own command makes (`generate --card
+ * agent-card.json`: generated/a2a-1.0.1/, card.ts included; with every binding and card signatures, which
+ * the guide's examples use), as a user's project would hold it.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -11,14 +12,16 @@ import { describe, expect, it } from "vitest";
 import { defaultVersion } from "../../src/schema/load.js";
 import { projectTempDir, ROOT } from "../helpers.js";
 
-const README = readFileSync(join(ROOT, "README.md"), "utf8");
+const DOCS = ["README.md", "docs/runtime.md"];
 
-/** The README's TypeScript: its ts blocks, then the bodies of the .ts files its shell blocks write. */
-function snippets(): string[] {
-  const blocks = [...README.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
-  const heredocs = [...README.matchAll(/cat > \S+\.ts <<'EOF'\n([\s\S]*?)\nEOF\n/g)].map((m) => m[1] as string);
+/** The TypeScript of a page: its ts blocks, then the bodies of the .ts files its shell blocks write. */
+function snippetsOf(doc: string): string[] {
+  const text = readFileSync(join(ROOT, doc), "utf8");
+  const blocks = [...text.matchAll(/```ts\n([\s\S]*?)```/g)].map((m) => m[1] as string);
+  const heredocs = [...text.matchAll(/cat > \S+\.ts <<'EOF'\n([\s\S]*?)\nEOF\n/g)].map((m) => m[1] as string);
   return [...blocks, ...heredocs];
 }
+const snippets = () => DOCS.flatMap(snippetsOf);
 
 /** A minimal agent card of the default version, as a user writes agent-card.json. */
 const CARD = {
@@ -32,7 +35,11 @@ const CARD = {
   skills: [{ id: "hello", name: "Hello", description: "Says hello.", tags: ["example"] }],
 };
 
-describe("the README's TypeScript", () => {
+describe("the TypeScript of the README and docs/runtime.md", () => {
+  it.each(DOCS)("%s has TypeScript to check", (doc) => {
+    expect(snippetsOf(doc).length).toBeGreaterThanOrEqual(2);
+  });
+
   it("is written against the default version's generated paths", () => {
     const imports = snippets().flatMap((s) => [...s.matchAll(/from "(\.\/generated\/[^"]+)"/g)].map((m) => m[1] as string));
     expect(imports.length).toBeGreaterThan(0);
@@ -43,14 +50,13 @@ describe("the README's TypeScript", () => {
     const dir = projectTempDir("readme-snippets-");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(dir, "agent-card.json"), JSON.stringify(CARD, null, 2));
-    const generate = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "generate", "--card", "agent-card.json", "--framework", "node", "--force"], { cwd: dir, encoding: "utf8" });
+    const generate = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "generate", "--card", "agent-card.json", "--framework", "node", "--transports", "jsonrpc,rest,grpc", "--card-signatures", "--force"], { cwd: dir, encoding: "utf8" });
     expect(generate.status, generate.stderr).toBe(0);
     const files = snippets().map((s, i) => {
       const file = `snippet-${i + 1}.ts`;
       writeFileSync(join(dir, file), `${s}\nexport {};\n`);
       return file;
     });
-    expect(files.length).toBeGreaterThanOrEqual(2); // "Write the agent" and the call.ts of "Call an agent", at least
     const tsconfig = {
       compilerOptions: { target: "ES2022", module: "NodeNext", moduleResolution: "NodeNext", strict: true, noEmit: true, skipLibCheck: true, types: ["node"] },
       include: [...files, "generated/**/*.ts"],
