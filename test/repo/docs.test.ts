@@ -1,9 +1,10 @@
 /**
  * The README and docs/ keep to the repository: the README's first two commands are the ones CI runs, every
- * relative link points at a file that exists, and every key the config file accepts is in docs/config.md.
+ * relative link points at a file that exists (and at one of its headings, when it names one), and every key
+ * the config file accepts is in docs/config.md.
  */
 import { existsSync, readdirSync, readFileSync } from "node:fs";
-import { dirname, join, relative } from "node:path";
+import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { ROOT } from "../helpers.js";
@@ -32,12 +33,25 @@ describe("the README's first lines", () => {
   });
 });
 
+/** A Markdown file's anchors: its `<a id>`s, and those GitHub gives its headings (lower case, punctuation dropped, spaces as dashes). */
+function anchors(path: string): Set<string> {
+  const text = readFileSync(path, "utf8").replace(/```[\s\S]*?```/g, "");
+  const headings = [...text.matchAll(/^#{1,6} (.+)$/gm)].map((m) => m[1] as string);
+  const ids = [...text.matchAll(/<a id="([^"]+)"><\/a>/g)].map((m) => m[1] as string); // explicit anchors (docs/spec-changes.md)
+  return new Set([...ids, ...headings.map((h) => h.toLowerCase().replace(/[^\p{L}\p{N}\s_-]/gu, "").trim().replace(/\s/g, "-"))]);
+}
+
 describe("links in the README and docs/", () => {
-  it.each(DOCS)("every relative link of %s points at a file of the repository", (doc) => {
+  it.each(DOCS)("every relative link of %s points at a file of the repository (and a heading of it)", (doc) => {
     const text = read(doc).replace(/```[\s\S]*?```/g, "");
-    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((t) => !/^[a-z]+:/i.test(t) && !t.startsWith("#"));
-    const missing = targets.filter((t) => !existsSync(join(ROOT, dirname(doc), decodeURIComponent(t.split("#")[0] as string))));
-    expect(missing.map((t) => `${doc} → ${relative(ROOT, join(ROOT, dirname(doc), t))}`)).toEqual([]);
+    const targets = [...text.matchAll(/\]\(([^)\s]+)\)/g)].map((m) => m[1] as string).filter((t) => !/^[a-z]+:/i.test(t));
+    const broken = targets.filter((t) => {
+      const [file, anchor] = t.split("#") as [string, string | undefined];
+      const path = file === "" ? join(ROOT, doc) : join(ROOT, dirname(doc), decodeURIComponent(file));
+      if (!existsSync(path)) return true;
+      return anchor !== undefined && path.endsWith(".md") && !anchors(path).has(anchor);
+    });
+    expect(broken.map((t) => `${doc} → ${t}`)).toEqual([]);
   });
 });
 
