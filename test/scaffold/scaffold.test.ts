@@ -23,10 +23,10 @@ function sh(command: string, args: string[], cwd: string, timeout = 300_000): { 
   return { code: r.status, out: `${r.stdout}\n${r.stderr}` };
 }
 
-/** The README's "Scaffold an agent" commands, read from the README itself. */
+/** The README's "Build an agent" commands, read from the README itself. */
 function readmeCommands(): string[] {
   const readme = readFileSync(join(ROOT, "README.md"), "utf8");
-  const section = readme.split("## Scaffold an agent")[1]?.split("\n## ")[0] ?? "";
+  const section = readme.split("## Build an agent")[1]?.split("\n## ")[0] ?? "";
   const block = /```sh\n([\s\S]*?)```/.exec(section)?.[1] ?? "";
   return block
     .split("\n")
@@ -165,9 +165,10 @@ describe("a2a-codegen init", () => {
 
   it("the README's commands give a project whose server answers the generated client", async () => {
     const commands = readmeCommands();
-    expect(commands).toEqual([`npx ./${basename(tarball)} init my-agent`, "cd my-agent", "npm install", "npm start"]);
-    const [npx, ...args] = (commands[0] as string).split(" ");
-    const init = sh(npx as string, ["--yes", ...args], work);
+    // The README names the tarball `/path/to/<file>`: here, the one just packed into this test's temporary folder.
+    expect(commands).toEqual([`npx --yes --package /path/to/${basename(tarball)} a2a-codegen init my-agent`, "cd my-agent", "npm install", "npm start"]);
+    const [npx, ...args] = (commands[0] as string).replace("/path/to/", `${work}/`).split(" ");
+    const init = sh(npx as string, args, work);
     expect(init.out).toMatch(/created my-agent: 9 files, and generated\/ for A2A 1\.0\.1/);
     expect(init.out).toContain(`a2a-codegen dependency: ${basename(tarball)} (the tarball it was installed from)`);
     expect(init.code, init.out).toBe(0);
