@@ -311,9 +311,23 @@ export function listValues(given: readonly string[]): string[] {
   return [...new Set(names)];
 }
 
+/**
+ * The known name a misspelled one most likely meant: the closest by edit distance (card/closest.ts), else
+ * one with the same letters in another order (`grcp` → `grpc`), else the only one it begins (`0.3` → `0.3.0`).
+ */
+export function suggestion(name: string, known: readonly string[]): string | undefined {
+  const closest = closestName(name, known);
+  if (closest !== undefined) return closest;
+  const letters = (s: string) => [...s.toLowerCase()].sort().join("");
+  const anagram = known.find((k) => letters(k) === letters(name));
+  if (anagram !== undefined) return anagram;
+  const extended = known.filter((k) => name.length >= 2 && k.toLowerCase().startsWith(name.toLowerCase()));
+  return extended.length === 1 ? extended[0] : undefined;
+}
+
 /** ` (did you mean "fastify"?)` when a name is close to one of `known`, else nothing. */
 export function didYouMean(name: string, known: readonly string[]): string {
-  const closest = closestName(name, known);
+  const closest = suggestion(name, known);
   return closest === undefined ? "" : ` (did you mean "${closest}"?)`;
 }
 
@@ -339,7 +353,7 @@ export function checkFlagValues(option: OptionDeclaration, values: readonly stri
 /** A flag the command does not have: the message names the closest it has. */
 export function unknownFlagMessage(options: readonly OptionDeclaration[], flag: string): string {
   const known = options.filter((o) => o.positional !== true).flatMap((o) => [o.flag, ...(o.aliases ?? [])]).filter((f) => f.length > 1);
-  const closest = closestName(flag.replace(/^-+/, ""), known);
+  const closest = suggestion(flag.replace(/^-+/, ""), known);
   return closest === undefined ? "" : ` (did you mean --${closest}?)`;
 }
 
