@@ -5,7 +5,7 @@ import { CodegenError } from "./errors.js";
 import type { GenerateOptions } from "./generate.js";
 import { isObject } from "./schema/json.js";
 import { parseJson } from "./schema/load.js";
-import { CONFIG_OPTIONS, CONFIG_STRUCTURE_KEYS, didYouMean, firstUnknownValue, unknownValueMessage, type ConfigKey, type OptionDeclaration } from "./options/declarations.js";
+import { CONFIG_OPTIONS, CONFIG_STRUCTURE_KEYS, didYouMean, firstUnknownValue, unknownValueMessage, type ConfigTarget, type OptionDeclaration } from "./options/declarations.js";
 
 /** The names a config file is looked for under, in this order, in the working folder. */
 export const CONFIG_FILES = ["a2a-codegen.config.json", "a2a-codegen.config.mjs", "a2a-codegen.config.js"];
@@ -14,7 +14,7 @@ export const CONFIG_FILES = ["a2a-codegen.config.json", "a2a-codegen.config.mjs"
  * One generation: what to read and where to write (the keys are declared in options/declarations.ts; see
  * docs/config.md). Paths are relative to the config file's folder.
  */
-export type TargetConfig = { [K in ConfigKey]?: K extends "frameworks" | "stores" | "transports" ? string[] : K extends "cardSignatures" ? boolean : string };
+export type TargetConfig = ConfigTarget;
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
 export interface Config extends TargetConfig {

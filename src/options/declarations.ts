@@ -287,6 +287,9 @@ type ValueOf<D> = D extends { type: "boolean" } ? boolean : D extends { list: tr
  */
 export type TargetInputs = { [D in Fingerprinted as D["config"]]?: ValueOf<D> | undefined } & { cwd?: string | undefined };
 
+/** One target of the config file, as written in it (paths not yet resolved): derived from the declarations. */
+export type ConfigTarget = { [D in (typeof CONFIG_OPTIONS)[number] as D["config"]]?: D extends { type: "boolean" } ? boolean : D extends { list: true } ? string[] : string };
+
 // GenerateOptions (generate.ts) and the declarations agree: each key of one is a key of the other. A
 // new key in either fails to compile until it is declared (or added) in both.
 type Agree<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : { missing: Exclude<A, B>; undeclared: Exclude<B, A> };
