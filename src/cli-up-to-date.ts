@@ -42,6 +42,7 @@ export async function resolveTargets(args: GenerateArgs, cwd: string): Promise<R
     const given = (args as Record<string, unknown>)[camelCase(option.flag)];
     if (given === undefined) continue;
     const value = "list" in option ? listValues(given as string[]) : given;
+    if (Array.isArray(value) && value.length === 0) throw new CodegenError(`--${option.flag} needs at least one of: ${(option as OptionDeclaration).values?.allowed().join(", ") ?? "its values"}`, { kind: "usage" });
     if (typeof value === "string" || Array.isArray(value)) checkFlagValues(option, typeof value === "string" ? [value] : value);
     (fromCli as Record<string, unknown>)[option.config] = value;
   }

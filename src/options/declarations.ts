@@ -141,7 +141,7 @@ export const GENERATE_OPTIONS = [
 
 /** The options of `init`. */
 export const INIT_OPTIONS = [
-  { flag: "dir", positional: true, required: true, type: "string", help: "the project folder" },
+  { flag: "dir", positional: true, required: true, type: "string", placeholder: "DIR", help: "the project folder" },
   { flag: "spec", type: "string", values: VERSIONS, placeholder: "V", help: `spec version (default: the newest, ${defaultVersion()})` },
   { flag: "framework", type: "string", values: FRAMEWORK_VALUES, placeholder: "F", default: "fastify", help: "the server framework: fastify, express, hono, node" },
   { flag: "name", type: "string", placeholder: "N", help: "the agent's name (default: the folder's name)" },
@@ -183,8 +183,8 @@ export const INIT_OPTIONS = [
 const JSON_OUTPUT = { flag: "json", type: "boolean", default: false, help: "machine-readable output" } as const satisfies OptionDeclaration;
 
 export const DIFF_OPTIONS = [
-  { flag: "a", positional: true, type: "string", help: "the older version or schema file" },
-  { flag: "b", positional: true, type: "string", help: "the newer version or schema file" },
+  { flag: "a", positional: true, type: "string", placeholder: "V or FILE", help: "the older version or schema file" },
+  { flag: "b", positional: true, type: "string", placeholder: "V or FILE", help: "the newer version or schema file" },
   JSON_OUTPUT,
   { flag: "markdown", type: "boolean", default: false, help: "Markdown output" },
   { flag: "all", type: "boolean", default: false, help: "every consecutive pair of bundled versions, as Markdown" },
@@ -193,7 +193,7 @@ export const DIFF_OPTIONS = [
 ] as const satisfies readonly OptionDeclaration[];
 
 export const CARD_OPTIONS = [
-  { flag: "file", positional: true, type: "string", help: "the agent card file (default: the config's card, else agent-card.json)" },
+  { flag: "file", positional: true, type: "string", placeholder: "FILE", help: "the agent card file (default: the config's card, else agent-card.json)" },
   { flag: "from", type: "string", placeholder: "V", help: "the version the card is written for (default: the bundled version it fits best)" },
   { flag: "to", type: "string", placeholder: "V", help: "the version to convert to (default: the config's spec, else the newest bundled)" },
   { flag: "out", type: "string", placeholder: "FILE", help: "write the converted card here instead of over the file" },

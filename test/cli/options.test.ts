@@ -105,6 +105,7 @@ describe("suggestions", () => {
     [["generate", "--spec", "1.0.1", "--stores", "postgress"], /error: unknown store "postgress" \(did you mean "postgres"\?\); stores: postgres, redis/],
     [["generate", "--spec", "1.0.1", "--transports", "jsonrpc,grcp"], /error: unknown transport "grcp" \(did you mean "grpc"\?\)/],
     [["generate", "--spec", "1.0.2"], /error: unknown spec version "1\.0\.2" \(did you mean "1\.0\.1"\?\); bundled versions: /],
+    [["generate", "--spec", "1.0.1", "--framework", ","], /error: --framework needs at least one of: node, express, fastify, hono/],
     [["generate", "--frameworkz", "node"], /error: Unknown argument: frameworkz \(did you mean --framework\?\)/],
     [["card", "--form", "0.3.0"], /error: Unknown argument: form \(did you mean --from\?\)/],
     [["init", "x", "--store", "postgress"], /error: unknown store "postgress" \(did you mean "postgres"\?\); stores: memory, postgres, redis/],
