@@ -1,11 +1,11 @@
 #!/usr/bin/env node
-// Rewrites the generated regions of docs/cli.md and docs/config.md (the synopsis and the option tables)
+// Rewrites the generated regions of docs/cli.md, docs/config.md and docs/api.md (the synopsis and the option tables)
 // from the option declarations (src/options/declarations.ts, built into dist/). `--check`: write nothing,
 // exit 1 when a file is stale. Run `npm run build` first (npm run docs:options does).
 import { readFileSync, writeFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
-import { cliDocRegions, configDocRegions, replaceRegions } from "../dist/options/docs.js";
+import { apiDocRegions, cliDocRegions, configDocRegions, replaceRegions } from "../dist/options/docs.js";
 
 const root = join(dirname(fileURLToPath(import.meta.url)), "..");
 const check = process.argv.includes("--check");
@@ -13,6 +13,7 @@ let stale = false;
 for (const [file, regions] of [
   ["docs/cli.md", cliDocRegions()],
   ["docs/config.md", configDocRegions()],
+  ["docs/api.md", apiDocRegions()],
 ]) {
   const path = join(root, file);
   const text = readFileSync(path, "utf8");

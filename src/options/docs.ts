@@ -1,7 +1,7 @@
 /**
- * The generated parts of docs/cli.md and docs/config.md: the synopsis, each command's option table and the
- * config keys' table, rendered from the declarations (./declarations.ts) between markers
- * `<!-- options:<name>:begin -->` and `<!-- options:<name>:end -->`. `npm run docs:options` rewrites them
+ * The generated parts of docs/cli.md, docs/config.md and docs/api.md: the synopsis, each command's option
+ * table, the config keys' table and the GenerateOptions table, rendered from the declarations
+ * (./declarations.ts) between markers `<!-- options:<name>:begin -->` and `<!-- options:<name>:end -->`. `npm run docs:options` rewrites them
  * (scripts/option-docs.mjs); test/repo/options.test.ts fails, with the expected text, when they are stale.
  */
 import { COMMANDS, CONFIG_OPTIONS, type CommandDeclaration, type OptionDeclaration } from "./declarations.js";
@@ -98,6 +98,32 @@ export function renderConfigTable(): string {
   }
   rows.push("| `targets` | an array of objects with the keys above | | several targets; the top-level keys are defaults for each |");
   return rows.join("\n");
+}
+
+/** The table of GenerateOptions, for docs/api.md. */
+export function renderApiTable(): string {
+  const rows = ["| option | value | meaning |", "|---|---|---|"];
+  for (const option of CONFIG_OPTIONS as readonly OptionDeclaration[]) {
+    const allowed = option.values?.noun === "spec version" ? undefined : option.values?.allowed().map((v) => `\`"${v}"\``).join(", ");
+    const value =
+      option.type === "boolean"
+        ? "`boolean`"
+        : option.list
+          ? `an array of ${allowed ?? "strings"}`
+          : option.values !== undefined
+            ? "a bundled version"
+            : option.path
+              ? "a path, relative to `cwd`"
+              : "`string`";
+    rows.push(`| \`${option.config as string}\` | ${cell(value)} | ${cell(option.help)} (\`--${option.flag}\`) |`);
+  }
+  rows.push("| `cwd` | a path | the base of relative paths (default: the process's working folder) |");
+  return rows.join("\n");
+}
+
+/** The generated regions of docs/api.md, by marker name. */
+export function apiDocRegions(): Record<string, string> {
+  return { api: renderApiTable() };
 }
 
 /** The generated regions of docs/cli.md, by marker name. */

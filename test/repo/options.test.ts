@@ -10,13 +10,14 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { COMMANDS, GENERATE_OPTIONS, type OptionDeclaration } from "../../src/options/declarations.js";
-import { cliDocRegions, configDocRegions, replaceRegions, spellings, type CommandName } from "../../src/options/docs.js";
+import { apiDocRegions, cliDocRegions, configDocRegions, replaceRegions, spellings, type CommandName } from "../../src/options/docs.js";
 import { inputsFingerprint, type TargetInputs } from "../../src/write/up-to-date.js";
 import { ROOT, tempDir } from "../helpers.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 const CLI_DOC = readFileSync(join(ROOT, "docs", "cli.md"), "utf8");
 const CONFIG_DOC = readFileSync(join(ROOT, "docs", "config.md"), "utf8");
+const API_DOC = readFileSync(join(ROOT, "docs", "api.md"), "utf8");
 
 function help(...command: string[]): string {
   const r = spawnSync(process.execPath, [CLI, ...command, "--help"], { encoding: "utf8" });
@@ -56,6 +57,7 @@ describe("each generate option, declared once, is present everywhere it should b
   const generateHelp = helpFlags(help("generate"));
   const cliTable = region(CLI_DOC, "generate");
   const configTable = region(CONFIG_DOC, "config");
+  const apiTable = region(API_DOC, "api");
   const base: TargetInputs = { cwd: ROOT };
   const baseOut = join(ROOT, "generated", "a2a-0.3.0");
   const baseFingerprint = inputsFingerprint(base, baseOut);
@@ -83,17 +85,18 @@ describe("each generate option, declared once, is present everywhere it should b
       fingerprint: inFingerprint,
       "docs/cli.md": spellings(option).every((s) => cliTable.includes(`| \`${s}\``) || cliTable.includes(`, \`${s}\``)),
       "docs/config.md": configTable.includes(`| \`${configKey}\` |`),
+      "docs/api.md": apiTable.includes(`| \`${configKey}\` |`),
     };
   };
 
   it("lists each option's presence in --help, config validation, the fingerprint and the docs' tables", () => {
     const actual = Object.fromEntries(GENERATE_OPTIONS.map((o) => [o.flag, presence(o)]));
     // What each declaration says: every option in --help and docs/cli.md; one with a config key in config
-    // validation, docs/config.md and the fingerprint (a config key decides the output); the others in none.
+    // validation, docs/config.md, docs/api.md and the fingerprint (a config key decides the output); the others in none.
     const expected = Object.fromEntries(
       (GENERATE_OPTIONS as readonly OptionDeclaration[]).map((o) => [
         o.flag,
-        { help: true, config: o.config !== undefined, fingerprint: o.fingerprint === true, "docs/cli.md": true, "docs/config.md": o.config !== undefined },
+        { help: true, config: o.config !== undefined, fingerprint: o.fingerprint === true, "docs/cli.md": true, "docs/config.md": o.config !== undefined, "docs/api.md": o.config !== undefined },
       ]),
     );
     expect(actual).toEqual(expected);
@@ -119,6 +122,7 @@ describe("the docs' generated regions", () => {
   it.each([
     ["docs/cli.md", CLI_DOC, cliDocRegions()],
     ["docs/config.md", CONFIG_DOC, configDocRegions()],
+    ["docs/api.md", API_DOC, apiDocRegions()],
   ] as const)("%s is as the declarations render it (else: npm run docs:options)", (file, text, regions) => {
     expect(replaceRegions(text, regions, file)).toBe(text);
   });
