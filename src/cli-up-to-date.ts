@@ -16,31 +16,11 @@ import { CodegenError, EXIT_CODES } from "./errors.js";
 import type { GenerateOptions } from "./generate.js";
 import { displayPath } from "./display-path.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
+import { camelCase, checkFlagValues, CONFIG_OPTIONS, GENERATE_OPTIONS, listValues, type GenerateArgs, type OptionDeclaration } from "./options/declarations.js";
 import { defaultOutDir, versionFolderName } from "./write/out-folder.js";
 import { inputsFingerprint, isUpToDate, manifestFileCount } from "./write/up-to-date.js";
 
-/** The flags of `generate`, as yargs gives them (camel case). */
-export interface GenerateArgs {
-  spec?: string | undefined;
-  schema?: string | undefined;
-  overlay?: string | undefined;
-  out?: string | undefined;
-  templates?: string | undefined;
-  card?: string | undefined;
-  framework?: string[] | undefined;
-  cardSignatures?: boolean | undefined;
-  compat?: string | undefined;
-  store?: string[] | undefined;
-  transports?: string[] | undefined;
-  config?: string | undefined;
-  check: boolean;
-  force?: boolean;
-  all?: boolean;
-  watch: boolean;
-  verbose: boolean;
-  quiet: boolean;
-  allowTypeErrors: boolean;
-}
+export type { GenerateArgs };
 
 export interface CliIo {
   out: (line: string) => void;
@@ -56,20 +36,16 @@ export interface ResolvedTargets {
 
 /** The targets a `generate` run has: every bundled version with --all, else the config's targets with the flags applied, else the flags. */
 export async function resolveTargets(args: GenerateArgs, cwd: string): Promise<ResolvedTargets> {
-  const fromCli: GenerateOptions = {
-    spec: args.spec,
-    schema: args.schema,
-    overlay: args.overlay,
-    out: args.out,
-    templates: args.templates,
-    card: args.card,
-    frameworks: args.framework as GenerateOptions["frameworks"],
-    cardSignatures: args.cardSignatures,
-    compat: args.compat,
-    stores: args.store?.flatMap((s) => s.split(",")).map((s) => s.trim()).filter((s) => s !== "") as GenerateOptions["stores"],
-    transports: args.transports?.flatMap((t) => t.split(",")).map((t) => t.trim().toLowerCase()).filter((t) => t !== "") as GenerateOptions["transports"],
-    cwd,
-  };
+  // Each option with a config key, from its flag: list flags by the one list rule, values checked.
+  const fromCli: GenerateOptions = { cwd };
+  for (const option of CONFIG_OPTIONS) {
+    const given = (args as Record<string, unknown>)[camelCase(option.flag)];
+    if (given === undefined) continue;
+    const value = "list" in option ? listValues(given as string[]) : given;
+    if (Array.isArray(value) && value.length === 0) throw new CodegenError(`--${option.flag} needs at least one of: ${(option as OptionDeclaration).values?.allowed().join(", ") ?? "its values"}`, { kind: "usage" });
+    if (typeof value === "string" || Array.isArray(value)) checkFlagValues(option, typeof value === "string" ? [value] : value);
+    (fromCli as Record<string, unknown>)[option.config] = value;
+  }
   if (args.all) {
     const parent = args.out ?? "generated";
     return { targets: bundledVersions().map((spec) => ({ ...fromCli, spec, out: join(parent, versionFolderName(spec)) })), configFile: undefined };
@@ -101,7 +77,8 @@ export async function resolveTargets(args: GenerateArgs, cwd: string): Promise<R
 }
 
 function resolveFlag(key: keyof GenerateOptions, value: unknown, cwd: string): unknown {
-  return key === "spec" || key === "frameworks" || key === "compat" || key === "stores" || key === "transports" || key === "cardSignatures" ? value : resolve(cwd, value as string);
+  const option: OptionDeclaration | undefined = CONFIG_OPTIONS.find((o) => o.config === key);
+  return option?.path === true ? resolve(cwd, value as string) : value;
 }
 
 /**
@@ -182,27 +159,20 @@ export async function answerUnchanged(argv: readonly string[], io: CliIo): Promi
   return { code: EXIT_CODES.ok };
 }
 
-const VALUE_FLAGS: Readonly<Record<string, "spec" | "schema" | "overlay" | "out" | "templates" | "card" | "compat" | "config">> = {
-  "--spec": "spec",
-  "--schema": "schema",
-  "--overlay": "overlay",
-  "--out": "out",
-  "--templates": "templates",
-  "--card": "card",
-  "--compat": "compat",
-  "--config": "config",
-};
-const ARRAY_FLAGS: Readonly<Record<string, "framework" | "store" | "transports">> = { "--framework": "framework", "--store": "store", "--transports": "transports" };
-const BOOLEAN_FLAGS: Readonly<Record<string, "check" | "all" | "verbose" | "quiet" | "allowTypeErrors" | "cardSignatures">> = {
-  "--check": "check",
-  "--all": "all",
-  "--verbose": "verbose",
-  "-v": "verbose",
-  "--quiet": "quiet",
-  "-q": "quiet",
-  "--allow-type-errors": "allowTypeErrors",
-  "--card-signatures": "cardSignatures",
-};
+/** Flags whose runs always go to the full CLI: --force (no up-to-date check) and --watch (a long-running loop). */
+const FULL_CLI_ONLY = new Set(["force", "watch"]);
+type ArgKey = keyof GenerateArgs & string;
+/** The spellings this parser takes (`--flag`, a list flag's other long spellings, a boolean's `-x`), by kind. */
+const BOOLEAN_FLAGS = new Map<string, ArgKey>();
+const LIST_FLAGS = new Map<string, ArgKey>();
+const VALUE_FLAGS = new Map<string, ArgKey>();
+for (const option of GENERATE_OPTIONS as readonly OptionDeclaration[]) {
+  if (FULL_CLI_ONLY.has(option.flag)) continue;
+  const key = camelCase(option.flag) as ArgKey;
+  const spellings = [option.flag, ...(option.aliases ?? [])].map((f) => (f.length === 1 ? `-${f}` : `--${f}`));
+  const table = option.type === "boolean" ? BOOLEAN_FLAGS : option.list ? LIST_FLAGS : VALUE_FLAGS;
+  for (const spelling of spellings) table.set(spelling, key);
+}
 
 /**
  * A `generate` command line in its plain spellings (`[generate] --flag value`, `--flag=value`, bare boolean
@@ -212,6 +182,7 @@ const BOOLEAN_FLAGS: Readonly<Record<string, "check" | "all" | "verbose" | "quie
  */
 export function parseGenerateFlags(argv: readonly string[]): GenerateArgs | undefined {
   const args: GenerateArgs = { check: false, watch: false, verbose: false, quiet: false, allowTypeErrors: false };
+  const set = args as Record<string, unknown>;
   const seen = new Set<string>();
   let i = 0;
   if (argv[0] === "generate") i = 1;
@@ -220,15 +191,15 @@ export function parseGenerateFlags(argv: readonly string[]): GenerateArgs | unde
     const eq = token.startsWith("--") ? token.indexOf("=") : -1;
     const flag = eq > 0 ? token.slice(0, eq) : token;
     const inline = eq > 0 ? token.slice(eq + 1) : undefined;
-    const boolean = BOOLEAN_FLAGS[flag];
+    const boolean = BOOLEAN_FLAGS.get(flag);
     if (boolean !== undefined) {
       if (inline !== undefined || seen.has(boolean)) return undefined;
       seen.add(boolean);
-      args[boolean] = true;
+      set[boolean] = true;
       continue;
     }
-    const array = ARRAY_FLAGS[flag];
-    const scalar = VALUE_FLAGS[flag];
+    const array = LIST_FLAGS.get(flag);
+    const scalar = VALUE_FLAGS.get(flag);
     if (array === undefined && scalar === undefined) return undefined;
     const value = inline ?? argv[++i];
     if (value === undefined || value === "" || value.startsWith("-")) return undefined;
@@ -236,11 +207,11 @@ export function parseGenerateFlags(argv: readonly string[]): GenerateArgs | unde
       // An array flag takes every value up to the next flag in yargs: only one here, then a flag or the end.
       const next = argv[i + 1];
       if (next !== undefined && !next.startsWith("-")) return undefined;
-      (args[array] ??= []).push(value);
+      ((set[array] ??= []) as string[]).push(value);
     } else if (scalar !== undefined) {
       if (seen.has(scalar)) return undefined;
       seen.add(scalar);
-      args[scalar] = value;
+      set[scalar] = value;
     }
   }
   if (args.spec !== undefined && args.schema !== undefined) return undefined;

@@ -4,9 +4,11 @@ import { realpathSync, writeFileSync } from "node:fs";
 import { pathToFileURL } from "node:url";
 import { loadConfig } from "./config.js";
 import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs, type ScannedTargets } from "./cli-up-to-date.js";
-import { FRAMEWORKS, type Framework } from "./emit/framework-names.js";
+import type { Argv, PositionalOptions } from "yargs";
 import { defaultFrameworks } from "./frameworks.js";
-import { bindingsOfVersion } from "./transports.js";
+import { COMMANDS, checkFlagValues, declarationOf, listValues, TOOL_SUMMARY, unknownFlagMessage, type CommandDeclaration, type OptionDeclaration } from "./options/declarations.js";
+import { yargsOption } from "./options/yargs.js";
+import { bindingsOfVersion, FRAMEWORKS, type Framework } from "./options/vocabularies.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 // yargs and the pipeline (protobufjs, Ajv, prettier, json-schema-to-typescript, handlebars) are imported
 // when needed: a `generate` whose inputs are unchanged is answered (cli-up-to-date.ts) without them.
@@ -33,79 +35,47 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
     let code: number = EXIT_CODES.ok;
     const parser = yargs(argv)
       .scriptName("a2a-codegen")
-      .usage("$0 <command> [options]\n\nGenerates typed models, validators and the method table of the A2A protocol from its JSON Schema.")
+      .usage(`$0 <command> [options]\n\n${TOOL_SUMMARY}`)
       .command(
-        ["generate", "$0"],
-        "generate the code for one spec version (or every bundled one with --all)",
-        (y) =>
-          y
-            .option("spec", { type: "string", describe: `bundled spec version (default: ${defaultVersion()})` })
-            .option("schema", { type: "string", describe: "an A2A JSON Schema file instead of a bundled version" })
-            .option("overlay", { type: "string", describe: "the overlay of facts for --schema (default: <schema>.overlay.json, else the closest bundled version's)" })
-            .option("out", { type: "string", describe: "output folder (default: generated/a2a-<version>; with --all, the parent folder)" })
-            .option("templates", { type: "string", describe: "a folder of templates that override the bundled ones by path" })
-            .option("card", { type: "string", describe: "an agent card JSON file: validated, emitted as card.ts" })
-            .option("framework", { type: "array", string: true, describe: "server adapters to generate: node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json)" })
-            .option("card-signatures", { type: "boolean", describe: "also emit runtime/card-signature.ts: sign and verify agent cards (needs jose and canonicalize)" })
-            .option("compat", { type: "string", describe: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping" })
-            .option("store", { type: "array", string: true, describe: "store engines to add: postgres, redis (comma-separated or repeated; default: in-memory only)" })
-            .option("transports", { type: "array", string: true, describe: "protocol bindings: jsonrpc, rest, grpc, comma- or space-separated (default: jsonrpc; grpc needs @grpc/grpc-js)" })
-            .option("config", { type: "string", describe: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" })
-            .option("check", { type: "boolean", default: false, describe: "write nothing; exit 1 and list the files that are stale" })
-            .option("force", { type: "boolean", default: false, describe: "generate (or check) even when the inputs are those the folder was made from" })
-            .option("all", { type: "boolean", describe: "every bundled spec version, into <out>/a2a-<version>" })
-            .option("watch", { alias: "w", type: "boolean", default: false, describe: "regenerate when the schema, config, card or a template changes" })
-            .option("verbose", { alias: "v", type: "boolean", default: false, describe: "per-phase timings; stack traces on errors" })
-            .option("quiet", { alias: "q", type: "boolean", default: false, describe: "print errors only" })
-            .option("allow-type-errors", { type: "boolean", default: false, describe: "exit 0 when a spec change leaves type errors in your code (default: exit 4)" })
-            .conflicts("spec", "schema")
-            .conflicts("all", ["spec", "schema", "compat"])
-            .example("$0 generate", "the newest bundled version into generated/a2a-<version>")
-            .example("$0 generate --spec 0.2.5 --out src/a2a", "a given version into a given folder")
-            .example("$0 generate --schema my-a2a.json --out src/a2a", "a schema file of your own")
-            .example("$0 generate --check", "in CI: fail if the committed output is stale")
-            .example("$0 generate --all --out generated", "every bundled version"),
+        [COMMANDS.generate.command, ...COMMANDS.generate.aliases],
+        COMMANDS.generate.summary,
+        (y) => defineCommand(y, COMMANDS.generate),
         async (args) => {
           const generateArgs = args as unknown as GenerateArgs;
           code = generateArgs.watch ? await runWatch(generateArgs, io) : await runGenerate(generateArgs, io);
         },
       )
       .command(
-        "init <dir>",
-        "scaffold an agent project that runs with `npm install && npm start`",
-        (y) =>
-          y
-            .positional("dir", { type: "string", demandOption: true, describe: "the project folder" })
-            .option("spec", { type: "string", describe: `spec version (default: ${defaultVersion()})` })
-            .option("framework", { type: "string", choices: ["fastify", "express", "hono", "node"], default: "fastify" })
-            .option("name", { type: "string", describe: "the agent's name (default: the folder's name)" })
-            .option("transports", { type: "array", string: true, describe: "bindings the agent serves: jsonrpc, rest, grpc, comma- or space-separated (default: every one the version has; 0.3.0 and 1.0.1: all three)" })
-            .option("store", { type: "string", choices: ["memory", "postgres", "redis"], default: "memory", describe: "where tasks are kept: memory (one process), or postgres/redis read from A2A_STORE_URL (several instances)" })
-            .option("force", { type: "boolean", default: false, describe: "write into a non-empty folder (never overwrites a file)" })
-            .option("compat", { type: "string", describe: "an older version the agent serves too (default: 0.3.0 for 1.0.1); --no-compat serves the spec version only" })
-            .option("codegen-spec", {
-              type: "string",
-              describe: "the npm spec of the project's a2a-codegen dependency (default: where this copy came from: the registry range, else its tarball or folder as file:)",
-            })
-            .example("$0 init my-agent", "a Fastify agent for the newest spec version")
-            .example("$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5")
-            .example("$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC")
-            .example("$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like")
-            .example("$0 init my-agent --no-compat", "an A2A 1.0.1 agent that does not also serve 0.3 clients"),
+        COMMANDS.init.command,
+        COMMANDS.init.summary,
+        (y) => defineCommand(y, COMMANDS.init),
         async (args) => {
           const { init } = await import("./scaffold/init.js");
           const { describeSpec } = await import("./scaffold/codegen-spec.js");
+          // Values are checked here, against the declarations, so that a misspelled one is named with the closest.
+          const initOption = (flag: string) => declarationOf(COMMANDS.init.options, flag) as OptionDeclaration;
+          const transports = args.transports === undefined ? undefined : listValues(args.transports as string[]);
+          // `--no-compat` arrives as false.
+          const compat = (args.compat as unknown) === false || args.compat === "false" ? false : (args.compat as string | undefined);
+          for (const [flag, values] of [
+            ["spec", args.spec === undefined ? [] : [String(args.spec)]],
+            ["framework", [String(args.framework)]],
+            ["store", [String(args.store)]],
+            ["transports", transports ?? []],
+            ["compat", typeof compat === "string" ? [compat] : []],
+          ] as const) {
+            checkFlagValues(initOption(flag), values);
+          }
           const result = await init({
             dir: String(args.dir),
             spec: args.spec as string | undefined,
             framework: args.framework as "fastify" | "express" | "hono" | "node",
             name: args.name as string | undefined,
-            transports: args.transports as string[] | undefined,
+            transports,
             store: args.store as string | undefined,
             force: Boolean(args.force),
             codegenSpec: args["codegen-spec"] as string | undefined,
-            // `--no-compat` arrives as false.
-            compat: (args.compat as unknown) === false || args.compat === "false" ? false : args.compat,
+            compat,
           });
           const where = displayPath(result.dir);
           io.out(`created ${where}: ${result.written.length} files, and generated/ for A2A ${result.generated.ir.specVersion}${result.compat ? ` (serving A2A ${result.compat} clients too)` : ""}`);
@@ -116,48 +86,25 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
-        "diff [a] [b]",
-        "what changed between two spec versions (bundled versions or schema files)",
-        (y) =>
-          y
-            .positional("a", { type: "string", describe: "the older version or schema file" })
-            .positional("b", { type: "string", describe: "the newer version or schema file" })
-            .option("json", { type: "boolean", default: false, describe: "machine-readable output" })
-            .option("markdown", { type: "boolean", default: false, describe: "Markdown output" })
-            .option("all", { type: "boolean", default: false, describe: "every consecutive pair of bundled versions, as Markdown" })
-            .option("out", { type: "string", describe: "write the report to this file instead of standard output" })
-            .option("check", { type: "boolean", default: false, describe: "with --all --out: exit 1 if the file is stale" })
-            .example("$0 diff 0.2.6 0.3.0", "the changes from A2A 0.2.6 to 0.3.0")
-            .example("$0 diff 0.3.0 my-a2a.json --json", "your schema against the bundled 0.3.0, as JSON"),
+        COMMANDS.diff.command,
+        COMMANDS.diff.summary,
+        (y) => defineCommand(y, COMMANDS.diff),
         async (args) => {
           code = await runDiff(args as unknown as DiffArgs, io);
         },
       )
       .command(
-        "card [file]",
-        "convert an agent card to another spec version (in place; written only when the result is a valid card)",
-        (y) =>
-          y
-            .positional("file", { type: "string", describe: "the agent card file (default: the config's card, else agent-card.json)" })
-            .option("from", { type: "string", describe: "the version the card is written for (default: the bundled version it fits best)" })
-            .option("to", { type: "string", describe: "the version to convert to (default: the config's spec, else the newest bundled)" })
-            .option("out", { type: "string", describe: "write the converted card here instead of over the file" })
-            .option("stdout", { type: "boolean", default: false, describe: "print the converted card; write nothing" })
-            .conflicts("out", "stdout")
-            .example("$0 card --from 0.3.0 --to 1.0.1 agent-card.json", "a 0.3.0 card in the shape of 1.0.1 (supportedInterfaces, securityRequirements, ...)"),
+        COMMANDS.card.command,
+        COMMANDS.card.summary,
+        (y) => defineCommand(y, COMMANDS.card),
         async (args) => {
           code = await runCard(args as unknown as CardArgs, io);
         },
       )
       .command(
-        "schema",
-        "write the JSON Schema a proto derives (A2A 1.0 on: the proto is normative)",
-        (y) =>
-          y
-            .option("from-proto", { type: "string", demandOption: true, describe: "the A2A .proto file" })
-            .option("out", { type: "string", describe: "the schema file to write (default: standard output)" })
-            .option("overlay-out", { type: "string", describe: "also write the version facts (overlay) here" })
-            .example("$0 schema --from-proto a2a.proto --out a2a-1.0.1.json", "the JSON Schema of A2A 1.0.1"),
+        COMMANDS.schema.command,
+        COMMANDS.schema.summary,
+        (y) => defineCommand(y, COMMANDS.schema),
         async (args) => {
           const { writeSchemaAndOverlayFromProto, writeSchemaFromProto } = await import("./proto/cli.js");
           const proto = resolve(String(args["from-proto"]));
@@ -179,9 +126,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
-        "versions",
-        "list the bundled spec versions",
-        (y) => y.option("json", { type: "boolean", default: false }),
+        COMMANDS.versions.command,
+        COMMANDS.versions.summary,
+        (y) => defineCommand(y, COMMANDS.versions),
         async (args) => {
           code = await runVersions(Boolean(args.json), io);
         },
@@ -193,13 +140,30 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
       .wrap(Math.min(110, process.stdout.columns || 110))
       .exitProcess(false)
       .fail((message, error) => {
-        throw error ?? new CodegenError(message, { kind: "usage" });
+        throw error ?? new CodegenError(message + unknownFlagHint(message, argv), { kind: "usage" });
       });
     await parser.parseAsync();
     return code;
   } catch (error) {
     return report(error, verbose, io);
   }
+}
+
+/** Defines a declared command's positionals and options, conflicts and examples on its yargs builder. */
+function defineCommand(y: Argv, command: CommandDeclaration): Argv {
+  let builder = y;
+  for (const option of command.options) builder = option.positional ? builder.positional(option.flag, yargsOption(option) as PositionalOptions) : builder.option(option.flag, yargsOption(option));
+  for (const [a, b] of command.conflicts ?? []) builder = builder.conflicts(a, typeof b === "string" ? b : [...b]);
+  for (const [example, description] of command.examples) builder = builder.example(example, description);
+  return builder;
+}
+
+/** For yargs' "Unknown argument: frameworkz": the closest flag the command has. */
+function unknownFlagHint(message: string, argv: readonly string[]): string {
+  const unknown = /^Unknown arguments?: ([^,\s]+)/.exec(message)?.[1];
+  if (unknown === undefined) return "";
+  const named = Object.values(COMMANDS).find((c) => c.command.split(" ")[0] === argv[0]) ?? COMMANDS.generate;
+  return unknownFlagMessage(named.options, unknown);
 }
 
 const defaultIo: CliIo = {
@@ -353,7 +317,9 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
     add("--card", args.card);
   }
   add("--templates", args.templates);
-  for (const f of args.framework ?? []) add("--framework", f);
+  if (!args.all) add("--compat", args.compat);
+  for (const list of ["framework", "transports", "store"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
+  if (args.cardSignatures) flags.push("--card-signatures");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }
 

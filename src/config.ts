@@ -4,40 +4,22 @@ import { pathToFileURL } from "node:url";
 import { CodegenError } from "./errors.js";
 import type { GenerateOptions } from "./generate.js";
 import { isObject } from "./schema/json.js";
-import { bundledVersions, parseJson } from "./schema/load.js";
-import { FRAMEWORKS } from "./emit/framework-names.js";
+import { parseJson } from "./schema/load.js";
+import { CONFIG_OPTIONS, CONFIG_STRUCTURE_KEYS, didYouMean, firstUnknownValue, unknownValueMessage, type ConfigTarget, type OptionDeclaration } from "./options/declarations.js";
 
 /** The names a config file is looked for under, in this order, in the working folder. */
 export const CONFIG_FILES = ["a2a-codegen.config.json", "a2a-codegen.config.mjs", "a2a-codegen.config.js"];
 
-/** One generation: what to read and where to write. Paths are relative to the config file's folder. */
-export interface TargetConfig {
-  spec?: string;
-  schema?: string;
-  overlay?: string;
-  out?: string;
-  templates?: string;
-  /** The agent card JSON file, validated and emitted as card.ts. */
-  card?: string;
-  /** The server adapters to generate: any of node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json). */
-  frameworks?: string[];
-  /** An older bundled version served too, e.g. "0.3.0" beside 1.0.1. */
-  compat?: string;
-  /** Store engines to add: any of postgres, redis (default: none, in-memory only). */
-  stores?: string[];
-  /** The protocol bindings: any of jsonrpc, rest, grpc (default: JSON-RPC only). */
-  transports?: string[];
-  /** Also emit runtime/card-signature.ts (sign and verify agent cards). */
-  cardSignatures?: boolean;
-}
+/**
+ * One generation: what to read and where to write (the keys are declared in options/declarations.ts; see
+ * docs/config.md). Paths are relative to the config file's folder.
+ */
+export type TargetConfig = ConfigTarget;
 
 /** The config file: one target, or several under `targets` (top-level keys are defaults for each). */
 export interface Config extends TargetConfig {
   targets?: TargetConfig[];
 }
-
-const TARGET_KEYS = ["spec", "schema", "overlay", "out", "templates", "card", "frameworks", "compat", "stores", "transports", "cardSignatures"] as const;
-const PATH_KEYS = ["schema", "overlay", "out", "templates", "card"] as const;
 
 export interface LoadedConfig {
   file: string;
@@ -72,45 +54,21 @@ export async function loadConfig(cwd: string, explicit?: string): Promise<Loaded
 
 export function parseConfig(raw: unknown, file: string, baseDir: string): GenerateOptions[] {
   if (!isObject(raw)) throw new CodegenError("the config must be an object", { file, pointer: "" });
+  const keys = CONFIG_OPTIONS.map((o) => o.config);
   const readTarget = (value: unknown, pointer: string): TargetConfig => {
     if (!isObject(value)) throw new CodegenError("a target must be an object", { file, pointer });
-    const target: TargetConfig = {};
+    const target: Record<string, unknown> = {};
     for (const [key, v] of Object.entries(value)) {
-      if (key === "targets" && pointer === "" ) continue;
+      if (key === "targets" && pointer === "") continue;
       if (key === "$schema" || key === "$comment") continue;
-      if (!(TARGET_KEYS as readonly string[]).includes(key)) {
-        throw new CodegenError(`unknown key "${key}"; allowed: ${[...TARGET_KEYS, "targets"].join(", ")}`, { file, pointer: `${pointer}/${key}` });
+      const option: OptionDeclaration | undefined = CONFIG_OPTIONS.find((o) => o.config === key);
+      if (option === undefined) {
+        const allowed = [...keys, ...(pointer === "" ? ["targets"] : [])];
+        throw new CodegenError(`unknown key "${key}"${didYouMean(key, [...keys, ...CONFIG_STRUCTURE_KEYS])}; allowed: ${allowed.join(", ")}`, { file, pointer: `${pointer}/${key}` });
       }
-      if (key === "frameworks" || key === "transports") {
-        if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
-          throw new CodegenError(`"${key}" must be an array of ${key === "frameworks" ? "framework" : "transport"} names`, { file, pointer: `${pointer}/${key}` });
-        }
-        if (key === "frameworks") {
-          const unknown = v.findIndex((f) => !(FRAMEWORKS as readonly string[]).includes(f as string));
-          if (unknown >= 0) throw new CodegenError(`unknown framework "${String(v[unknown])}"; frameworks: ${FRAMEWORKS.join(", ")}`, { file, pointer: `${pointer}/${key}/${unknown}` });
-        }
-        target[key] = v as string[];
-        continue;
-      }
-      if (key === "cardSignatures") {
-        if (typeof v !== "boolean") throw new CodegenError('"cardSignatures" must be true or false', { file, pointer: `${pointer}/${key}` });
-        target.cardSignatures = v;
-        continue;
-      }
-      if (key === "stores") {
-        if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
-          throw new CodegenError('"stores" must be an array of store engines (postgres, redis)', { file, pointer: `${pointer}/${key}` });
-        }
-        target.stores = v as string[];
-        continue;
-      }
-      if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer: `${pointer}/${key}` });
-      if (key === "spec" && !bundledVersions().includes(v)) {
-        throw new CodegenError(`unknown spec version "${v}"; bundled versions: ${bundledVersions().join(", ")}`, { file, pointer: `${pointer}/${key}` });
-      }
-      target[key as Exclude<(typeof TARGET_KEYS)[number], "frameworks" | "stores" | "transports" | "cardSignatures">] = v;
+      target[key] = readValue(option, key, v, file, `${pointer}/${key}`);
     }
-    return target;
+    return target as TargetConfig;
   };
   const defaults = readTarget(raw, "");
   const list = raw.targets === undefined ? [defaults] : raw.targets;
@@ -121,12 +79,30 @@ export function parseConfig(raw: unknown, file: string, baseDir: string): Genera
     const merged = raw.targets === undefined ? defaults : { ...defaults, ...readTarget(entry, `/targets/${i}`) };
     const path = (p: string | undefined) => (p === undefined ? undefined : resolve(baseDir, p));
     const options: GenerateOptions = { spec: merged.spec, cwd: baseDir };
-    for (const key of PATH_KEYS) options[key] = path(merged[key]);
-    if (merged.frameworks) options.frameworks = merged.frameworks as GenerateOptions["frameworks"];
-    if (merged.compat !== undefined) options.compat = merged.compat;
-    if (merged.stores) options.stores = merged.stores as GenerateOptions["stores"];
-    if (merged.transports) options.transports = merged.transports as GenerateOptions["transports"];
-    if (merged.cardSignatures !== undefined) options.cardSignatures = merged.cardSignatures;
+    for (const option of CONFIG_OPTIONS) {
+      const value = merged[option.config];
+      if (value === undefined) continue;
+      (options as Record<string, unknown>)[option.config] = "path" in option ? path(value as string) : value;
+    }
     return options;
   });
+}
+
+/** A config value of `option`, checked against its declaration: type, list, allowed values (with the closest). */
+function readValue(option: OptionDeclaration, key: string, v: unknown, file: string, pointer: string): unknown {
+  if (option.type === "boolean") {
+    if (typeof v !== "boolean") throw new CodegenError(`"${key}" must be true or false`, { file, pointer });
+    return v;
+  }
+  if (option.list) {
+    if (!Array.isArray(v) || !v.every((f) => typeof f === "string")) {
+      throw new CodegenError(`"${key}" must be an array of ${option.values?.noun ?? "string"} names`, { file, pointer });
+    }
+    const bad = firstUnknownValue(option, v as string[]);
+    if (bad >= 0 && option.values !== undefined) throw new CodegenError(unknownValueMessage(option.values, String(v[bad])), { file, pointer: `${pointer}/${bad}` });
+    return v as string[];
+  }
+  if (typeof v !== "string" || v === "") throw new CodegenError(`"${key}" must be a non-empty string`, { file, pointer });
+  if (firstUnknownValue(option, [v]) >= 0 && option.values !== undefined) throw new CodegenError(unknownValueMessage(option.values, v), { file, pointer });
+  return v;
 }

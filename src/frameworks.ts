@@ -1,6 +1,6 @@
 import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { FRAMEWORKS, type Framework } from "./emit/framework-names.js";
+import { FRAMEWORKS, type Framework } from "./options/vocabularies.js";
 
 /** The package a framework's adapter imports (the node:http adapter imports nothing). */
 const FRAMEWORK_PACKAGES: Record<Exclude<Framework, "node">, string> = { express: "express", fastify: "fastify", hono: "hono" };

@@ -21,25 +21,10 @@ import { fileURLToPath } from "node:url";
 import { MANIFEST_FILE, readManifest } from "./manifest.js";
 import { cacheRoot } from "./cache-root.js";
 import { GENERATOR_VERSION } from "../version.js";
+import { GENERATE_OPTIONS, type OptionDeclaration, type TargetInputs } from "../options/declarations.js";
 
-/**
- * The options of one target that decide its output: every key of GenerateOptions (generate.ts checks
- * that it adds none), with plain types so as to stay light on imports.
- */
-export interface TargetInputs {
-  spec?: string | undefined;
-  schema?: string | undefined;
-  overlay?: string | undefined;
-  out?: string | undefined;
-  templates?: string | undefined;
-  frameworks?: readonly string[] | undefined;
-  stores?: readonly string[] | undefined;
-  transports?: readonly string[] | undefined;
-  card?: string | undefined;
-  cardSignatures?: boolean | undefined;
-  cwd?: string | undefined;
-  compat?: string | undefined;
-}
+/** The options of one target that decide its output: derived from the declarations (fingerprint: true). */
+export type { TargetInputs };
 
 /** The package's root (this file is src/write/ or dist/write/). */
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
@@ -100,30 +85,27 @@ export function identityOf(root: string, parts: readonly string[], startedAt: nu
 export function inputsFingerprint(target: TargetInputs, outDir: string): string | undefined {
   const cwd = target.cwd ?? process.cwd();
   const hash = createHash("sha256").update(generatorIdentity()).update("\0");
-  const options = {
-    spec: target.spec ?? null,
-    schema: target.schema === undefined ? null : resolve(cwd, target.schema),
-    overlay: target.overlay === undefined ? null : resolve(cwd, target.overlay),
-    out: outDir,
-    cwd,
-    frameworks: target.frameworks ?? null,
-    stores: target.stores ?? null,
-    transports: target.transports ?? null,
-    card: target.card === undefined ? null : resolve(cwd, target.card),
-    cardSignatures: target.cardSignatures ?? null,
-    compat: target.compat ?? null,
-    templates: target.templates === undefined ? null : resolve(cwd, target.templates),
-  } satisfies Record<keyof TargetInputs, unknown>; // every input in the fingerprint
-
+  // Every option declared as deciding the output (options/declarations.ts), paths resolved; the output folder as resolved.
+  const resolvePath = (p: string | undefined) => (p === undefined ? null : resolve(cwd, p));
+  const options: Record<string, unknown> = { cwd };
+  for (const option of GENERATE_OPTIONS as readonly OptionDeclaration[]) {
+    if (option.fingerprint !== true || option.config === undefined) continue;
+    const value = (target as Record<string, unknown>)[option.config];
+    options[option.config] = option.config === "out" ? outDir : option.path ? resolvePath(value as string | undefined) : (value ?? null);
+  }
+  const schema = resolvePath(target.schema);
+  const overlay = resolvePath(target.overlay);
+  const card = resolvePath(target.card);
+  const templates = resolvePath(target.templates);
   hash.update(JSON.stringify(options));
-  if (options.schema !== null) {
-    if (/\.proto$/i.test(options.schema)) return undefined;
-    if (!hashFile(hash, options.schema)) return undefined;
+  if (schema !== null) {
+    if (/\.proto$/i.test(schema)) return undefined;
+    if (!hashFile(hash, schema)) return undefined;
     // The overlay beside the schema is read when none is named.
-    hashFile(hash, options.overlay ?? options.schema.replace(/\.json$/i, "") + ".overlay.json");
-  } else if (options.overlay !== null && !hashFile(hash, options.overlay)) return undefined;
-  if (options.card !== null && !hashFile(hash, options.card)) return undefined;
-  if (options.templates !== null) hashTree(hash, options.templates, "templates", () => true);
+    hashFile(hash, overlay ?? schema.replace(/\.json$/i, "") + ".overlay.json");
+  } else if (overlay !== null && !hashFile(hash, overlay)) return undefined;
+  if (card !== null && !hashFile(hash, card)) return undefined;
+  if (templates !== null) hashTree(hash, templates, "templates", () => true);
   // Without --framework the adapters follow the nearest package.json's dependencies.
   if (target.frameworks === undefined) {
     const packageJson = nearestPackageJson(outDir);

@@ -1,0 +1,41 @@
+/**
+ * The vocabularies of the options: the names a list option (or its config key) may hold. Each is declared
+ * once; everything else (option declarations, config validation, the emitters, the scaffold) reads it from
+ * here. A leaf for the CLI's light path: node built-ins and other leaves only.
+ */
+import { existsSync } from "node:fs";
+import { join } from "node:path";
+import type { BindingName } from "../runtime/service.js";
+import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
+
+// The web frameworks a server adapter is generated for, and the store engines an output can add, are
+// declared beside the emitters that use them (leaf modules); this is where the rest of the generator reads them.
+export { FRAMEWORKS, type Framework } from "../emit/framework-names.js";
+export { STORES, type StoreEngine } from "../emit/stores.js";
+
+/**
+ * The protocol bindings a generation can ask for (`--transports`, the config's `transports`), by the
+ * spec's protocolBinding names lower-cased: JSONRPC, HTTP+JSON (REST) and GRPC (specification-1.0.1.md §5).
+ */
+export const TRANSPORTS = ["jsonrpc", "rest", "grpc"] as const;
+export type Transport = (typeof TRANSPORTS)[number];
+
+/**
+ * The spec's protocolBinding name of each transport. `BindingName` is the runtime's own type (the runtime
+ * is copied into every output and cannot import the generator): declared there, once.
+ */
+export const BINDING_OF_TRANSPORT = { jsonrpc: "JSONRPC", rest: "HTTP+JSON", grpc: "GRPC" } as const satisfies Record<Transport, BindingName>;
+export type { BindingName };
+
+/** The transport a protocolBinding name is (`HTTP+JSON` → `rest`), undefined for a name of none. */
+export function transportOfBinding(binding: string): Transport | undefined {
+  return TRANSPORTS.find((t) => BINDING_OF_TRANSPORT[t] === binding.toUpperCase());
+}
+
+/**
+ * The bindings a bundled version has: JSON-RPC always; HTTP+JSON and gRPC where the version has a proto
+ * (1.0.1 is its proto; 0.3.0 has a2a-0.3.0.proto beside its JSON Schema). 0.1.0–0.2.6 have none: JSON-RPC only.
+ */
+export function bindingsOfVersion(version: string): BindingName[] {
+  return existsSync(join(BUNDLED_SCHEMA_DIR, `a2a-${version}.proto`)) ? TRANSPORTS.map((t) => BINDING_OF_TRANSPORT[t]) : ["JSONRPC"];
+}
