@@ -23,6 +23,7 @@ import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
 import { checkOutput, writeOutput, type CheckResult } from "./write/writer.js";
 import { defaultOutDir } from "./write/out-folder.js";
 import type { TargetInputs } from "./write/up-to-date.js";
+import type { Agree, ConfigKey } from "./options/declarations.js";
 import { displayPath } from "./display-path.js";
 import { unusedRuntimeFiles } from "./emit/runtime-files.js";
 
@@ -62,6 +63,10 @@ export interface GenerateOptions {
  */
 const EVERY_OPTION_FINGERPRINTED: Exclude<keyof GenerateOptions, keyof TargetInputs> extends never ? true : never = true;
 void EVERY_OPTION_FINGERPRINTED;
+// GenerateOptions and the option declarations (options/declarations.ts) agree: each key of one is a key of
+// the other. A new key in either fails to compile until it is declared (or added) in both.
+const GENERATE_OPTIONS_DECLARED: Agree<Exclude<keyof GenerateOptions, "cwd">, ConfigKey> = true;
+void GENERATE_OPTIONS_DECLARED;
 
 /** Runtime files emitted only when their feature is chosen (they import packages the default output does not need). */
 const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions, ir: ProtocolIR) => boolean>> = {

@@ -7,7 +7,7 @@ import { bundledIR } from "../load/protocol.js";
 import { toIssues, type RawValidationError } from "../runtime/validation.js";
 import { isObject, type JsonObject } from "../schema/json.js";
 import { bundledVersions } from "../schema/load.js";
-import { closestName } from "./closest.js";
+import { closestName } from "../closest-name.js";
 import { SchemaShapes } from "./shape.js";
 
 const require = createRequire(import.meta.url);

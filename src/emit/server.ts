@@ -4,7 +4,7 @@ import { SHAPES_BY_VERSION } from "./grpc.js";
 import { httpRoutesFor } from "./protocol.js";
 import type { TemplateRenderer } from "./templates.js";
 
-import { FRAMEWORKS, type Framework } from "./framework-names.js";
+import { FRAMEWORKS, type Framework } from "../options/vocabularies.js";
 
 export { FRAMEWORKS, type Framework };
 

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 
 /** The store engines `generate --store` can add to an output (in-memory is always there). */
-export const STORES = ["postgres", "redis"] as const;
-export type StoreEngine = (typeof STORES)[number];
+import { STORES, type StoreEngine } from "../options/vocabularies.js";
+export { STORES, type StoreEngine };
 
 /** The runtime files each engine needs, under src/runtime/stores/. */
 const STORE_FILES: Record<StoreEngine, readonly string[]> = {

@@ -11,9 +11,8 @@
  * Light on purpose (the CLI reads it before deciding to load yargs): leaves and node built-ins only.
  */
 import { CodegenError } from "../errors.js";
-import { closestName } from "../card/closest.js";
+import { closestName } from "../closest-name.js";
 import { bundledVersions, defaultVersion } from "../schema/load.js";
-import type { GenerateOptions } from "../generate.js";
 import { FRAMEWORKS, STORES, TRANSPORTS } from "./vocabularies.js";
 
 /** What an option takes, and what the docs and messages call it. */
@@ -290,12 +289,9 @@ export type TargetInputs = { [D in Fingerprinted as D["config"]]?: ValueOf<D> | 
 /** One target of the config file, as written in it (paths not yet resolved): derived from the declarations. */
 export type ConfigTarget = { [D in (typeof CONFIG_OPTIONS)[number] as D["config"]]?: D extends { type: "boolean" } ? boolean : D extends { list: true } ? string[] : string };
 
-// GenerateOptions (generate.ts) and the declarations agree: each key of one is a key of the other. A
-// new key in either fails to compile until it is declared (or added) in both.
-type Agree<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : { missing: Exclude<A, B>; undeclared: Exclude<B, A> };
-const GENERATE_OPTIONS_DECLARED: Agree<Exclude<keyof GenerateOptions, "cwd">, ConfigKey> = true;
+/** `true` when two sets of keys are the same; else what each lacks (a compile-time check of agreement). */
+export type Agree<A, B> = [Exclude<A, B>, Exclude<B, A>] extends [never, never] ? true : { missing: Exclude<A, B>; undeclared: Exclude<B, A> };
 const CONFIG_KEYS_FINGERPRINTED: Agree<ConfigKey, Fingerprinted["config"]> = true;
-void GENERATE_OPTIONS_DECLARED;
 void CONFIG_KEYS_FINGERPRINTED;
 
 /** The declaration of `--flag` (or one of its spellings) among `options`. */
@@ -315,7 +311,7 @@ export function listValues(given: readonly string[]): string[] {
 }
 
 /**
- * The known name a misspelled one most likely meant: the closest by edit distance (card/closest.ts), else
+ * The known name a misspelled one most likely meant: the closest by edit distance (closest-name.ts), else
  * one with the same letters in another order (`grcp` → `grpc`), else the only one it begins (`0.3` → `0.3.0`).
  */
 export function suggestion(name: string, known: readonly string[]): string | undefined {

@@ -8,10 +8,13 @@ import { join } from "node:path";
 import type { BindingName } from "../runtime/service.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 
-// The web frameworks a server adapter is generated for, and the store engines an output can add, are
-// declared beside the emitters that use them (leaf modules); this is where the rest of the generator reads them.
-export { FRAMEWORKS, type Framework } from "../emit/framework-names.js";
-export { STORES, type StoreEngine } from "../emit/stores.js";
+/** The web frameworks a server adapter is generated for (`--framework`, the config's `frameworks`). */
+export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
+export type Framework = (typeof FRAMEWORKS)[number];
+
+/** The store engines an output can add beside the in-memory store (`--store`, the config's `stores`). */
+export const STORES = ["postgres", "redis"] as const;
+export type StoreEngine = (typeof STORES)[number];
 
 /**
  * The protocol bindings a generation can ask for (`--transports`, the config's `transports`), by the

@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { cardProblems, CardError, checkCard } from "../../src/card/check.js";
-import { closestName } from "../../src/card/closest.js";
+import { closestName } from "../../src/closest-name.js";
 import { bundledIR } from "../../src/load/protocol.js";
 import { ROOT, tempDir } from "../helpers.js";
 
