@@ -244,7 +244,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
         io.err(`${out}: stale — regenerate with \`${regenerateCommand(args, result, fromConfig)}\`:\n${lines.join("\n")}`);
       }
     } else {
-      results.push(await generate(target));
+      results.push(await generate(target, true));
     }
   }
   let typeErrors = false;

@@ -4,6 +4,7 @@ import { clientMethodName } from "../emit/client.js";
 import { FRAMEWORKS, type Framework } from "../emit/server.js";
 import { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
+import { existingFolder, linkedFolder } from "../write/writer.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
 import { bindingsOfVersion, TRANSPORTS, type Transport } from "../transports.js";
@@ -201,6 +202,12 @@ export async function init(options: InitOptions): Promise<InitResult> {
     }),
   };
 
+  // The generated/ folder must be one a2a-codegen may replace: checked before the project gets a file.
+  const { loadConfig } = await import("../config.js");
+  const ownConfig = existsSync(join(dir, "a2a-codegen.config.json")) ? await loadConfig(dir) : undefined;
+  const outDir = ownConfig?.targets[0]?.out ?? join(dir, "generated");
+  if (existsSync(outDir)) existingFolder(linkedFolder(outDir), relative(cwd, outDir) || outDir);
+
   const templates = new TemplateRenderer();
   const written: string[] = [];
   const skipped: string[] = [];
@@ -229,7 +236,6 @@ export async function init(options: InitOptions): Promise<InitResult> {
     written.push(path);
   }
   // The generated/ folder, exactly as `npm run generate` will write it.
-  const { loadConfig } = await import("../config.js");
   const config = await loadConfig(dir);
   const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
   const generated = await generateAndWrite(target);
