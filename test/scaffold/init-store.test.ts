@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
 import { projectTempDir, ROOT } from "../helpers.js";
+import { engineUrl } from "../support/engines.js";
 
 type Json = Record<string, unknown>;
 const made: string[] = [];
@@ -65,7 +66,7 @@ describe("init --store", () => {
     await expect(init({ dir: join(projectTempDir("init-store-"), "x"), spec: "1.0.1", store: "mongo" })).rejects.toThrow(/unknown store "mongo"; stores: memory, postgres, redis/);
   });
 
-  const pgUrl = process.env.A2A_TEST_POSTGRES_URL;
+  const pgUrl = engineUrl("postgres", "init --store postgres with two instances");
   it.skipIf(!pgUrl)("postgres: the project type-checks and builds; two instances on one database serve the same tasks", async () => {
     const dir = await scaffold("postgres");
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
