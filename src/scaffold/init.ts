@@ -9,7 +9,7 @@ import { generateAndWrite, generate, type GenerateResult } from "../generate.js"
 import { defaultVersion } from "../schema/load.js";
 import { bindingsOfVersion, TRANSPORTS, type Transport } from "../transports.js";
 import { STORE_DEPENDENCIES, STORES, type StoreEngine } from "../emit/stores.js";
-import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
+import { codegenSpec, PACKAGE_ROOT, packInto, vendorInto, type CodegenSpec } from "./codegen-spec.js";
 import { compatFolder } from "../compat/emit.js";
 import { COMPAT_TABLES } from "../compat/tables.js";
 import { bundledIR } from "../diff/load.js";
@@ -97,6 +97,7 @@ export const NODE_ENGINES = "^20.19.0 || ^22.12.0 || >=24";
 const SCAFFOLD = [
   ["package.json.hbs", "package.json"],
   ["tsconfig.json.hbs", "tsconfig.json"],
+  ["vitest.config.ts.hbs", "vitest.config.ts"],
   ["a2a-codegen.config.json.hbs", "a2a-codegen.config.json"],
   ["agent-card.json.hbs", "agent-card.json"],
   ["gitignore.hbs", ".gitignore"],
@@ -213,14 +214,15 @@ export async function init(options: InitOptions): Promise<InitResult> {
   const skipped: string[] = [];
   const display = (path: string) => relative(cwd, join(dir, path)) || dir;
   writing(display(""), () => mkdirSync(dir, { recursive: true }));
-  if (codegen.source === "folder" && codegen.installable === false) {
-    // An installed copy (npm i -g ./a2a-codegen.tgz) npm would try to build: the project gets it packed.
-    const packed = packInto(PACKAGE_ROOT, dir);
-    if (packed) {
-      codegen = packed;
-      written.push(packed.spec.slice("file:./".length));
-      view.devDependencies["a2a-codegen"] = packed.spec;
-    }
+  // The project carries the a2a-codegen it depends on (vendor/): it installs on any machine, not only this one.
+  const from = codegen;
+  const vendored = writing(display("vendor"), () =>
+    from.source === "tarball" ? vendorInto(from, dir) : from.source === "folder" && from.installable === false ? packInto(PACKAGE_ROOT, dir) : undefined,
+  );
+  if (vendored !== undefined && vendored !== codegen) {
+    codegen = vendored;
+    written.push(vendored.spec.slice("file:".length));
+    view.devDependencies["a2a-codegen"] = vendored.spec;
   }
   for (const [template, path] of SCAFFOLD) {
     const target = join(dir, path);
@@ -243,9 +245,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
 }
 
 /** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */
-function writing(path: string, write: () => void): void {
+function writing<T>(path: string, write: () => T): T {
   try {
-    write();
+    return write();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =
