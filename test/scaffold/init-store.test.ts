@@ -38,11 +38,13 @@ describe("init --store", () => {
     expect(existsSync(join(dir, "generated", "runtime", "stores", "postgres.ts"))).toBe(true);
     expect(existsSync(join(dir, "generated", "runtime", "stores", "redis.ts"))).toBe(false);
     const server = readFileSync(join(dir, "src", "server.ts"), "utf8");
-    expect(server).toContain('connectStore(process.env["A2A_STORE_URL"])');
+    expect(server).toContain('const storeUrl = process.env["A2A_STORE_URL"];');
+    expect(server).toContain("connectStore(storeUrl)");
     expect(server).toMatch(/createA2AServer\(\{ card, executor: agent, store \}\)/);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).toContain("A2A_STORE_URL=postgres://");
-    expect(readme).toMatch(/PORT=3001 npm start &\nPORT=3002 npm start &/);
+    // Compiled once, then each instance served on its own port (two `npm start` would compile at once).
+    expect(readme).toMatch(/npm run build +# generate and compile once\nPORT=3001 npm run serve &\nPORT=3002 npm run serve &/);
   }, 60_000);
 
   it("redis: the Redis client instead", async () => {
