@@ -6,6 +6,7 @@ import { loadConfig } from "./config.js";
 import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs, type ScannedTargets } from "./cli-up-to-date.js";
 import { FRAMEWORKS, type Framework } from "./emit/framework-names.js";
 import { defaultFrameworks } from "./frameworks.js";
+import { missingPackages } from "./output-packages.js";
 import { bindingsOfVersion } from "./transports.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 // yargs and the pipeline (protobufjs, Ajv, prettier, json-schema-to-typescript, handlebars) are imported
@@ -283,6 +284,11 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
             `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
         );
+        const missing = missingPackages(written.outDir, written.files);
+        if (missing) {
+          const where = missing.from ? `${displayPath(missing.from, cwd)} does not list` : "no package.json (from the output folder up) lists";
+          io.err(`a2a-codegen: warning: the output needs packages ${where}: ${[...missing.dependencies, ...missing.devDependencies].join(", ")}; it compiles once they are installed: ${missing.command}`);
+        }
       }
     }
   }
