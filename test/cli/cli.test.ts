@@ -86,7 +86,7 @@ describe("CLI", () => {
           return ["--schema", "dangling.json"];
         },
         code: 2,
-        message: /dangling\.json at \/definitions\/Message\/properties\/parts\/items\/\$ref: dangling \$ref "#\/definitions\/Partt": there is no definition "Partt"/,
+        message: /dangling\.json at \/definitions\/Message\/properties\/parts\/items\/\$ref: dangling \$ref "#\/definitions\/Partt": there is no definition "Partt"; did you mean "Part"\?$/m,
       },
       {
         name: "a name collision (0.1.0 dialect: $defs)",
