@@ -74,6 +74,7 @@ describe("init --store", () => {
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { encoding: "utf8" });
     expect(tsc.status, `${tsc.stdout}${tsc.stderr}`).toBe(0);
+    const lines: string[] = [];
     const start = (port: number) =>
       new Promise<string>((resolve, reject) => {
         const child = spawn(process.execPath, [join(dir, "dist", "src", "server.js")], { env: { ...process.env, PORT: String(port), A2A_STORE_URL: pgUrl }, stdio: ["ignore", "pipe", "pipe"] });
@@ -81,6 +82,7 @@ describe("init --store", () => {
         let out = "";
         child.stdout?.on("data", (d: Buffer) => {
           out += d.toString();
+          if (/ listening on /.test(out)) lines.push(out);
           const url = / listening on (http:\/\/\S+) /.exec(out)?.[1];
           if (url) resolve(url);
         });
@@ -88,6 +90,10 @@ describe("init --store", () => {
         child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
     const [one, two] = await Promise.all([start(0), start(0)]);
+    // The start-up line names the store, its URL without a password (issue 29, item 13).
+    const shown = new URL(pgUrl as string);
+    if (shown.password) shown.password = "***";
+    expect(lines.join("\n")).toContain(`; tasks in postgres at ${shown.href}`);
     const rpc = async (url: string | undefined, method: string, params: Json) => {
       const r = await fetch(`${url}/`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
       return ((await r.json()) as { result: Json }).result;
