@@ -12,6 +12,7 @@
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { chmodSync, mkdirSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer as createNetServer } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
@@ -92,6 +93,22 @@ describe("a scaffolded agent's start (issue 29, items 12-14)", () => {
       for (const r of [grpcClash, httpClash]) expect(r.stderr).not.toMatch(/^\s+at /m);
     } finally {
       first.child.kill("SIGTERM");
+    }
+  });
+
+  it("item 12: a start() that fails on its HTTP port closes the gRPC server it opened (nothing left listening)", async () => {
+    const port = freePortPair();
+    const blocker = createNetServer();
+    await new Promise<void>((resolve) => blocker.listen(port, "127.0.0.1", resolve));
+    try {
+      const { start } = (await import(join(grpcAgent, "dist", "src", "server.js"))) as { start(port: number, host: string, grpcPort: number): Promise<{ close(): Promise<void> }> };
+      await expect(start(port, "127.0.0.1", port + 1)).rejects.toThrow(`port ${port} on 127.0.0.1 is already in use: set PORT to a free port`);
+      // The gRPC port is free again: a second listener gets it.
+      const probe = createNetServer();
+      await new Promise<void>((resolve, reject) => probe.once("error", reject).listen(port + 1, "127.0.0.1", resolve));
+      await new Promise<void>((resolve) => probe.close(() => resolve()));
+    } finally {
+      await new Promise<void>((resolve) => blocker.close(() => resolve()));
     }
   });
 
