@@ -5,16 +5,34 @@
 #   source .ci/engines.sh          # installs if needed, starts both (again: no-op), exports the URLs below
 #   .ci/engines.sh start|stop|restart postgres|redis   # control one engine; start and restart print its URL
 #                                  # (the restart tests run private engines this way, in their own A2A_TEST_ENGINES_DIR)
-#   .ci/engines.sh down            # stops both and removes their data directories
+#   .ci/engines.sh down            # stops both and removes their data directories (from any shell)
+#   .ci/engines.sh dir             # prints the folder that records the engines
 #
 # Exports A2A_TEST_POSTGRES_URL, A2A_TEST_REDIS_URL and A2A_TEST_ENGINES_DIR (the folder that records
-# how each engine was started, so that `stop` and `start` can control it later).
+# how each engine was started, so that `stop`, `start` and `down` can control it later). Unset, it is
+# this checkout's default folder, ${TMPDIR:-/tmp}/a2a-engines-<uid>-<checkout hash>: a new shell without
+# the exported variables finds the engines there (`down` in any shell stops them).
 # PostgreSQL refuses to run as root: as root, the server runs as the `postgres` user the package creates.
 
 _a2a_engines_main() {
   local here
   here="$(cd "$(dirname "${BASH_SOURCE[0]}")" && pwd)"
 
+  # The default folder of this checkout's engines: the same in every shell, private to this user.
+  _a2a_default_dir() {
+    local sum
+    sum="$(printf %s "$here" | cksum | cut -d' ' -f1)"
+    echo "${TMPDIR:-/tmp}/a2a-engines-$(id -u)-$sum"
+  }
+  # Uses the default folder when A2A_TEST_ENGINES_DIR is not set; refuses one another user owns.
+  _a2a_engines_dir() {
+    A2A_TEST_ENGINES_DIR="${A2A_TEST_ENGINES_DIR:-$(_a2a_default_dir)}"
+    # (As root the folder is the postgres user's: root may use it.)
+    if [ "$(id -u)" != 0 ] && [ -e "$A2A_TEST_ENGINES_DIR" ] && [ ! -O "$A2A_TEST_ENGINES_DIR" ]; then
+      echo "engines: $A2A_TEST_ENGINES_DIR belongs to another user; set A2A_TEST_ENGINES_DIR to a folder of yours" >&2
+      return 2
+    fi
+  }
   _a2a_as_owner() { # runs a command as the engine's owner (postgres when we are root)
     # From /: the postgres user may not enter the caller's folder (a clone under a private temp dir).
     if [ "$(id -u)" = 0 ]; then (cd / && runuser -u postgres -- "$@"); else "$@"; fi
@@ -95,8 +113,9 @@ _a2a_engines_main() {
   case "$cmd" in
     up)
       _a2a_install || return 1
-      if [ -z "${A2A_TEST_ENGINES_DIR:-}" ] || [ ! -d "$A2A_TEST_ENGINES_DIR" ]; then
-        A2A_TEST_ENGINES_DIR="$(mktemp -d /tmp/a2a-engines.XXXXXX)"
+      _a2a_engines_dir || return 2
+      if [ ! -d "$A2A_TEST_ENGINES_DIR" ]; then
+        mkdir -p "$A2A_TEST_ENGINES_DIR"
         chmod 755 "$A2A_TEST_ENGINES_DIR"
       fi
       export A2A_TEST_ENGINES_DIR
@@ -108,7 +127,8 @@ _a2a_engines_main() {
       echo "A2A_TEST_REDIS_URL=$A2A_TEST_REDIS_URL"
       ;;
     start | stop | restart)
-      [ -n "${A2A_TEST_ENGINES_DIR:-}" ] || { echo "engines: A2A_TEST_ENGINES_DIR is not set (source .ci/engines.sh first)" >&2; return 2; }
+      _a2a_engines_dir || return 2
+      [ -d "$A2A_TEST_ENGINES_DIR" ] || { echo "engines: no engines in $A2A_TEST_ENGINES_DIR (source .ci/engines.sh first)" >&2; return 2; }
       case "$engine" in
         postgres) [ "$cmd" = start ] || _a2a_pg_stop; [ "$cmd" = stop ] || _a2a_pg_start ;;
         redis) [ "$cmd" = start ] || _a2a_redis_stop; [ "$cmd" = stop ] || _a2a_redis_start ;;
@@ -116,13 +136,28 @@ _a2a_engines_main() {
       esac
       ;;
     down)
-      [ -n "${A2A_TEST_ENGINES_DIR:-}" ] || return 0
-      _a2a_pg_stop || true
-      _a2a_redis_stop || true
-      rm -rf "$A2A_TEST_ENGINES_DIR"
+      _a2a_engines_dir || return 2
+      if [ ! -d "$A2A_TEST_ENGINES_DIR" ]; then
+        echo "engines: none running (nothing in $A2A_TEST_ENGINES_DIR)" >&2
+      else
+        local failed=0
+        if [ -f "$A2A_TEST_ENGINES_DIR/postgres/postmaster.pid" ]; then
+          if _a2a_pg_stop; then echo "engines: stopped postgres" >&2; else failed=1; echo "engines: could not stop postgres (see $A2A_TEST_ENGINES_DIR/postgres.log)" >&2; fi
+        fi
+        if [ -f "$A2A_TEST_ENGINES_DIR/redis/redis.pid" ]; then
+          if _a2a_redis_stop; then echo "engines: stopped redis" >&2; else failed=1; echo "engines: could not stop redis" >&2; fi
+        fi
+        # The data stays while an engine may still run on it.
+        [ "$failed" = 0 ] || return 1
+        rm -rf "$A2A_TEST_ENGINES_DIR"
+      fi
       unset A2A_TEST_ENGINES_DIR A2A_TEST_POSTGRES_URL A2A_TEST_REDIS_URL
       ;;
-    *) echo "usage: source .ci/engines.sh | .ci/engines.sh start|stop|restart postgres|redis | .ci/engines.sh down" >&2; return 2 ;;
+    dir)
+      _a2a_engines_dir || return 2
+      echo "$A2A_TEST_ENGINES_DIR"
+      ;;
+    *) echo "usage: source .ci/engines.sh | .ci/engines.sh start|stop|restart postgres|redis | .ci/engines.sh down | .ci/engines.sh dir" >&2; return 2 ;;
   esac
 }
 
@@ -132,7 +167,7 @@ if [ "${BASH_SOURCE[0]}" = "$0" ]; then
 else
   # Sourced: the caller's own arguments are not ours unless they name a command.
   case "${1:-}" in
-    up | start | stop | restart | down) _a2a_engines_main "$@" ;;
+    up | start | stop | restart | down | dir) _a2a_engines_main "$@" ;;
     *) _a2a_engines_main up ;;
   esac
 fi

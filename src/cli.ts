@@ -9,6 +9,7 @@ import { defaultFrameworks } from "./frameworks.js";
 import { COMMANDS, checkFlagValues, declarationOf, listValues, TOOL_SUMMARY, unknownFlagMessage, type CommandDeclaration, type OptionDeclaration } from "./options/declarations.js";
 import { yargsOption } from "./options/yargs.js";
 import { bindingsOfVersion, FRAMEWORKS, type Framework } from "./options/vocabularies.js";
+import { missingPackages } from "./output-packages.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 // yargs and the pipeline (protobufjs, Ajv, prettier, json-schema-to-typescript, handlebars) are imported
 // when needed: a `generate` whose inputs are unchanged is answered (cli-up-to-date.ts) without them.
@@ -208,7 +209,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
         io.err(`${out}: stale — regenerate with \`${regenerateCommand(args, result, fromConfig)}\`:\n${lines.join("\n")}`);
       }
     } else {
-      results.push(await generate(target));
+      results.push(await generate(target, true));
     }
   }
   let typeErrors = false;
@@ -247,6 +248,11 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
             `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
         );
+        const missing = missingPackages(written.outDir, written.files);
+        if (missing) {
+          const where = missing.from ? `${displayPath(missing.from, cwd)} does not list` : "no package.json (from the output folder up) lists";
+          io.err(`a2a-codegen: warning: the output needs packages ${where}: ${[...missing.dependencies, ...missing.devDependencies].join(", ")}; it compiles once they are installed: ${missing.command}`);
+        }
       }
     }
   }

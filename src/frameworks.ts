@@ -35,7 +35,7 @@ export function defaultFrameworks(dir: string): DefaultFrameworks {
   return { frameworks, from: file };
 }
 
-function nearestPackageJson(dir: string): string | undefined {
+export function nearestPackageJson(dir: string): string | undefined {
   for (let current = resolve(dir); ; current = dirname(current)) {
     const candidate = join(current, "package.json");
     if (existsSync(candidate)) return candidate;

@@ -20,7 +20,7 @@ import { TRANSPORTS, type Transport } from "./transports.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { formatRendered } from "./template-blame.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
-import { checkOutput, writeOutput, type CheckResult } from "./write/writer.js";
+import { checkOutput, existingFolder, linkedFolder, writeOutput, type CheckResult } from "./write/writer.js";
 import { defaultOutDir } from "./write/out-folder.js";
 import type { TargetInputs } from "./write/up-to-date.js";
 import type { Agree, ConfigKey } from "./options/declarations.js";
@@ -113,14 +113,19 @@ class Timer {
   }
 }
 
-/** Runs the pipeline in memory: nothing is written. */
-export async function generate(options: GenerateOptions = {}): Promise<GenerateResult> {
+/**
+ * Runs the pipeline in memory: nothing is written. `forWrite`: the output is to be written, so an output
+ * folder a2a-codegen may not replace (it holds files its manifest does not list) is refused first, before
+ * any work (writeOutput refuses it too).
+ */
+export async function generate(options: GenerateOptions = {}, forWrite = false): Promise<GenerateResult> {
   const timer = new Timer();
   const cwd = options.cwd ?? process.cwd();
   const badStore = unknownStore(options.stores ?? []);
   if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
   const { source, ir } = loadProtocol({ spec: options.spec, schema: options.schema, overlay: options.overlay, cwd }, (phase, work) => timer.measure(phase, work));
   const outDir = resolve(cwd, options.out ?? defaultOutDir(ir.specVersion));
+  if (forWrite) existingFolder(linkedFolder(outDir), displayPath(outDir, cwd));
   if (options.templates !== undefined && !isFolder(resolve(cwd, options.templates))) {
     throw new CodegenError("the templates folder does not exist (it overrides bundled templates by path; see docs/templates.md)", { file: options.templates, kind: "usage" });
   }
@@ -182,7 +187,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
 
 /** Generates and replaces the output folder atomically. */
 export async function generateAndWrite(options: GenerateOptions = {}): Promise<GenerateResult> {
-  return writeResult(await generate(options), options.cwd);
+  return writeResult(await generate(options, true), options.cwd);
 }
 
 /** Replaces a result's output folder atomically with its files (a result generate() already made). */

@@ -3,6 +3,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type protobuf from "protobufjs";
 import { protobufjs } from "./protobufjs.js";
 import { CodegenError } from "../errors.js";
+import { closestName } from "../card/closest.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 import { JSONRPC_ERRORS, ROLE_METHODS, type JsonRpcErrorFact } from "./binding.js";
 
@@ -231,9 +232,45 @@ function loadProto(mainFile: string, includeDirs: string[]): Loaded {
   try {
     root.resolveAll();
   } catch (error) {
-    throw new CodegenError(`the proto does not resolve: ${error instanceof Error ? error.message : String(error)}`, { file: basename(mainFile), cause: error });
+    throw unresolvedType(error, root, files) ?? new CodegenError(`the proto does not resolve: ${error instanceof Error ? error.message : String(error)}`, { file: basename(mainFile), cause: error });
   }
   return { root, files, packages };
+}
+
+/**
+ * protobufjs's "no such Type or Enum 'Partt' in Type .pkg.Message" as a user can act on it: the file, the
+ * line and column of the field's type, the field, and the closest type name. Undefined for other errors.
+ */
+function unresolvedType(error: unknown, root: protobuf.Root, files: ReadonlyMap<string, string>): CodegenError | undefined {
+  const m = /no such Type or Enum '([^']+)' in Type \.?(\S+)/.exec(error instanceof Error ? error.message : String(error));
+  if (!m) return undefined;
+  const [, name, owner] = m as unknown as [string, string, string];
+  const type = root.lookup(owner) as protobuf.Type | null;
+  const shownAs = type?.filename ?? undefined;
+  const path = [...files].find(([, shown]) => shown === shownAs)?.[0];
+  const simple = owner.split(".").pop() as string;
+  let at = "";
+  let field = "";
+  if (path !== undefined) {
+    const lines = readFileSync(path, "utf8").split("\n");
+    const declared = lines.findIndex((line) => new RegExp(`^\\s*message\\s+${simple}\\b`).test(line));
+    const token = new RegExp(`(^|[\\s(<,])${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}(?=[\\s,>])`);
+    for (let i = Math.max(declared, 0); i < lines.length; i++) {
+      const line = (lines[i] as string).replace(/\/\/.*$/, "");
+      const found = token.exec(line);
+      if (!found) continue;
+      at = ` at line ${i + 1}, column ${found.index + (found[1] as string).length + 1}`;
+      field = new RegExp(`${name.replace(/[.*+?^${}()|[\]\\]/g, "\\$&")}>?\\s+(\\w+)\\s*=`).exec(line)?.[1] ?? "";
+      break;
+    }
+  }
+  const known = collectTypes(root).map((t) => t.name);
+  const suggestion = closestName(name.split(".").pop() as string, known);
+  const what = field ? `field ${owner}.${field} has type "${name}"` : `a field of ${owner} has type "${name}"`;
+  return new CodegenError(`the proto does not resolve${at}: ${what}, which is no message or enum${suggestion ? `; did you mean "${suggestion}"?` : ""}`, {
+    file: shownAs ?? undefined,
+    cause: error,
+  });
 }
 
 function collectTypes(ns: protobuf.NamespaceBase): Array<protobuf.Type | protobuf.Enum> {

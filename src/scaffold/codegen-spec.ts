@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { existsSync, readFileSync, realpathSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, realpathSync } from "node:fs";
 import { basename, dirname, join, relative, resolve, sep } from "node:path";
 import { fileURLToPath } from "node:url";
 import { GENERATOR_VERSION } from "../version.js";
@@ -38,7 +38,25 @@ export function codegenSpec(packageRoot: string = PACKAGE_ROOT): CodegenSpec {
       if (existsSync(tarball)) return { spec: `file:${tarball}`, source: "tarball" };
     }
   }
-  return { spec: `file:${root}`, source: "folder", installable: canPrepare(root) };
+  // An installed copy (in a node_modules) is packed into the project; a checkout is depended on as it is.
+  return { spec: `file:${root}`, source: "folder", installable: lockfileBase(root) === undefined && canPrepare(root) };
+}
+
+/** Where a project keeps the a2a-codegen tarball it depends on (`file:vendor/…`: it installs on any machine). */
+export const VENDOR_FOLDER = "vendor";
+
+/**
+ * A tarball dependency copied into the project's vendor/ folder: the project depends on
+ * `file:vendor/a2a-codegen-<version>.tgz`, which teammates and CI install from the project itself, not
+ * from a path on the machine that ran init.
+ */
+export function vendorInto(spec: CodegenSpec, dir: string): CodegenSpec {
+  if (spec.source !== "tarball" || !spec.spec.startsWith("file:")) return spec;
+  const tarball = spec.spec.slice("file:".length);
+  const name = basename(tarball);
+  mkdirSync(join(dir, VENDOR_FOLDER), { recursive: true });
+  copyFileSync(tarball, join(dir, VENDOR_FOLDER, name));
+  return { spec: `file:${VENDOR_FOLDER}/${name}`, source: "tarball" };
 }
 
 /** Whether a folder's `prepare` script can run there: none, or the TypeScript compiler it builds with is installed. */
@@ -52,16 +70,18 @@ function canPrepare(root: string): boolean {
 }
 
 /**
- * An installed copy that npm cannot install from its folder (see `installable`), packed into `dir` without
- * running its scripts: the project then depends on its own `file:./a2a-codegen-<version>.tgz`. Undefined
- * when npm cannot pack it (not on PATH).
+ * An installed copy with no tarball to copy (see `installable`), packed into the project's vendor/ folder
+ * without running its scripts: the project then depends on its own `file:vendor/a2a-codegen-<version>.tgz`.
+ * Undefined when npm cannot pack it (not on PATH).
  */
 export function packInto(root: string, dir: string): CodegenSpec | undefined {
   const npm = process.platform === "win32" ? "npm.cmd" : "npm";
-  const run = spawnSync(npm, ["pack", "--ignore-scripts", "--silent", "--pack-destination", dir, root], { encoding: "utf8", timeout: 120_000 });
+  const vendor = join(dir, VENDOR_FOLDER);
+  mkdirSync(vendor, { recursive: true });
+  const run = spawnSync(npm, ["pack", "--ignore-scripts", "--silent", "--pack-destination", vendor, root], { encoding: "utf8", timeout: 120_000 });
   const name = run.status === 0 ? run.stdout.trim().split("\n").pop() : undefined;
-  if (!name || !existsSync(join(dir, name))) return undefined;
-  return { spec: `file:./${name}`, source: "tarball" };
+  if (!name || !existsSync(join(vendor, name))) return undefined;
+  return { spec: `file:${VENDOR_FOLDER}/${name}`, source: "tarball" };
 }
 
 /** The `resolved` of this package's entry in the lockfile of the project it is installed in, if it is in one. */
@@ -108,6 +128,6 @@ function realpath(path: string): string {
 /** For messages: `a2a-codegen-0.1.0.tgz` rather than the whole path. */
 export function describeSpec(spec: CodegenSpec): string {
   if (spec.source === "registry") return `${spec.spec} (from the registry)`;
-  if (spec.spec.startsWith("file:./")) return `${spec.spec} (this copy, packed into the project: it installs anywhere)`;
+  if (spec.spec.startsWith(`file:${VENDOR_FOLDER}/`)) return `${spec.spec} (in the project: it installs anywhere)`;
   return spec.source === "tarball" ? `${basename(spec.spec)} (the tarball it was installed from)` : `${spec.spec.slice(5)} (this copy)`;
 }

@@ -4,11 +4,12 @@ import { clientMethodName } from "../emit/client.js";
 import { FRAMEWORKS, type Framework } from "../emit/server.js";
 import { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
+import { existingFolder, linkedFolder } from "../write/writer.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
 import { bindingsOfVersion, TRANSPORTS, type Transport } from "../transports.js";
 import { STORE_DEPENDENCIES, STORES, type StoreEngine } from "../emit/stores.js";
-import { codegenSpec, PACKAGE_ROOT, packInto, type CodegenSpec } from "./codegen-spec.js";
+import { codegenSpec, PACKAGE_ROOT, packInto, vendorInto, type CodegenSpec } from "./codegen-spec.js";
 import { compatFolder } from "../compat/emit.js";
 import { COMPAT_TABLES } from "../compat/tables.js";
 import { bundledIR } from "../load/protocol.js";
@@ -96,6 +97,7 @@ export const NODE_ENGINES = "^20.19.0 || ^22.12.0 || >=24";
 const SCAFFOLD = [
   ["package.json.hbs", "package.json"],
   ["tsconfig.json.hbs", "tsconfig.json"],
+  ["vitest.config.ts.hbs", "vitest.config.ts"],
   ["a2a-codegen.config.json.hbs", "a2a-codegen.config.json"],
   ["agent-card.json.hbs", "agent-card.json"],
   ["gitignore.hbs", ".gitignore"],
@@ -201,19 +203,26 @@ export async function init(options: InitOptions): Promise<InitResult> {
     }),
   };
 
+  // The generated/ folder must be one a2a-codegen may replace: checked before the project gets a file.
+  const { loadConfig } = await import("../config.js");
+  const ownConfig = existsSync(join(dir, "a2a-codegen.config.json")) ? await loadConfig(dir) : undefined;
+  const outDir = ownConfig?.targets[0]?.out ?? join(dir, "generated");
+  if (existsSync(outDir)) existingFolder(linkedFolder(outDir), relative(cwd, outDir) || outDir);
+
   const templates = new TemplateRenderer();
   const written: string[] = [];
   const skipped: string[] = [];
   const display = (path: string) => relative(cwd, join(dir, path)) || dir;
   writing(display(""), () => mkdirSync(dir, { recursive: true }));
-  if (codegen.source === "folder" && codegen.installable === false) {
-    // An installed copy (npm i -g ./a2a-codegen.tgz) npm would try to build: the project gets it packed.
-    const packed = packInto(PACKAGE_ROOT, dir);
-    if (packed) {
-      codegen = packed;
-      written.push(packed.spec.slice("file:./".length));
-      view.devDependencies["a2a-codegen"] = packed.spec;
-    }
+  // The project carries the a2a-codegen it depends on (vendor/): it installs on any machine, not only this one.
+  const from = codegen;
+  const vendored = writing(display("vendor"), () =>
+    from.source === "tarball" ? vendorInto(from, dir) : from.source === "folder" && from.installable === false ? packInto(PACKAGE_ROOT, dir) : undefined,
+  );
+  if (vendored !== undefined && vendored !== codegen) {
+    codegen = vendored;
+    written.push(vendored.spec.slice("file:".length));
+    view.devDependencies["a2a-codegen"] = vendored.spec;
   }
   for (const [template, path] of SCAFFOLD) {
     const target = join(dir, path);
@@ -229,7 +238,6 @@ export async function init(options: InitOptions): Promise<InitResult> {
     written.push(path);
   }
   // The generated/ folder, exactly as `npm run generate` will write it.
-  const { loadConfig } = await import("../config.js");
   const config = await loadConfig(dir);
   const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
   const generated = await generateAndWrite(target);
@@ -237,9 +245,9 @@ export async function init(options: InitOptions): Promise<InitResult> {
 }
 
 /** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */
-function writing(path: string, write: () => void): void {
+function writing<T>(path: string, write: () => T): T {
   try {
-    write();
+    return write();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     const why =

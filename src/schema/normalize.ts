@@ -1,6 +1,7 @@
 import { CodegenError, joinPointer } from "../errors.js";
 import { cloneJson, isObject, type Json, type JsonObject } from "./json.js";
 import { walkSchema } from "./walk.js";
+import { closestName } from "../card/closest.js";
 
 /**
  * The one form every later stage reads, whatever dialect the input was written in:
@@ -130,7 +131,8 @@ function normalizeNode(
   }
   const target = decodeURIComponent((m[2] as string).replace(/~1/g, "/").replace(/~0/g, "~"));
   if (!Object.prototype.hasOwnProperty.call(definitions, target)) {
-    throw new CodegenError(`dangling $ref "${ref}": there is no definition "${target}"`, { file, pointer: refPointer });
+    const suggestion = closestName(target, Object.keys(definitions));
+    throw new CodegenError(`dangling $ref "${ref}": there is no definition "${target}"${suggestion ? `; did you mean "${suggestion}"?` : ""}`, { file, pointer: refPointer });
   }
   const out: JsonObject = { $ref: `#/definitions/${target}` };
   for (const [key, value] of Object.entries(node)) {

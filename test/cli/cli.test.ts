@@ -37,7 +37,6 @@ describe("CLI", () => {
     out = join(work, "out");
     const first = run(["generate", "--spec", "0.3.0", "--out", out], work);
     expect(first.code).toBe(0);
-    writeFileSync(join(out, "NOTES.md"), "a file of the user's, in the output folder\n");
     before = snapshot(out);
   });
 
@@ -87,7 +86,7 @@ describe("CLI", () => {
           return ["--schema", "dangling.json"];
         },
         code: 2,
-        message: /dangling\.json at \/definitions\/Message\/properties\/parts\/items\/\$ref: dangling \$ref "#\/definitions\/Partt": there is no definition "Partt"/,
+        message: /dangling\.json at \/definitions\/Message\/properties\/parts\/items\/\$ref: dangling \$ref "#\/definitions\/Partt": there is no definition "Partt"; did you mean "Part"\?$/m,
       },
       {
         name: "a name collision (0.1.0 dialect: $defs)",
@@ -193,13 +192,13 @@ describe("CLI", () => {
       expect(r.stderr).toMatch(/^\s+at /m);
     });
 
-    it("refuses to overwrite a file it does not own, and leaves the folder as it was", () => {
+    it("refuses a folder holding a file it does not own, and leaves the folder as it was", () => {
       const foreign = join(work, "foreign");
       mkdirSync(foreign, { recursive: true });
       writeFileSync(join(foreign, "models.ts"), "// mine\n");
       const r = run(["generate", "--out", foreign], work);
-      expect(r.code).toBe(3);
-      expect(r.stderr).toMatch(/would overwrite models\.ts, which a2a-codegen does not own/);
+      expect(r.code).toBe(2);
+      expect(r.stderr).toMatch(/foreign: the output folder holds files a2a-codegen does not own \(not in its a2a-codegen\.manifest\.json\): models\.ts;/);
       expect(listFiles(foreign)).toEqual(["models.ts"]);
       expect(readFileSync(join(foreign, "models.ts"), "utf8")).toBe("// mine\n");
     });
@@ -251,17 +250,15 @@ describe("CLI", () => {
   });
 
   describe("regeneration", () => {
-    it("replaces its own files, keeps the user's, and drops files it no longer generates", () => {
+    it("replaces its own files and drops files it no longer generates", () => {
       const dir = join(work, "regen");
       expect(run(["generate", "--spec", "0.2.5", "--out", dir], work).code).toBe(0);
-      writeFileSync(join(dir, "mine.ts"), "export const mine = 1;\n");
       const manifest = JSON.parse(readFileSync(join(dir, "a2a-codegen.manifest.json"), "utf8")) as { files: Array<{ path: string }> };
       // Pretend an older generator wrote one more file.
       manifest.files.push({ path: "old-output.ts" });
       writeFileSync(join(dir, "a2a-codegen.manifest.json"), JSON.stringify(manifest));
       writeFileSync(join(dir, "old-output.ts"), "// old\n");
       expect(run(["generate", "--spec", "0.3.0", "--out", dir], work).code).toBe(0);
-      expect(readFileSync(join(dir, "mine.ts"), "utf8")).toBe("export const mine = 1;\n");
       expect(existsSync(join(dir, "old-output.ts"))).toBe(false);
       expect(readFileSync(join(dir, "protocol.ts"), "utf8")).toMatch(/SPEC_VERSION = "0\.3\.0"/);
     });

@@ -35,12 +35,13 @@ describe("the a2a-codegen dependency of a scaffold", () => {
     expect(codegenSpec(root)).toEqual({ spec: `file:${realpathSync(tarball)}`, source: "tarball" });
   });
 
-  it("installed from a tarball that is gone, or with no lockfile (a global install): the package folder, which npm cannot build", () => {
+  it("installed from a tarball that is gone, or with no lockfile (a global install): the package folder, which init packs into the project", () => {
+    // An installed copy's folder is a path on this machine only (and npm may try to build it): init packs it
+    // into the project's vendor/ folder instead (issue 29, item 15).
     const gone = installed("file:../no-such-a2a-codegen.tgz");
-    expect(codegenSpec(gone.root)).toEqual({ spec: `file:${gone.root}`, source: "folder", installable: true });
+    expect(codegenSpec(gone.root)).toEqual({ spec: `file:${gone.root}`, source: "folder", installable: false });
     const unlocked = installed(undefined);
-    // Its prepare script builds with tsc, which an installed copy does not have: init packs it instead.
-    writeFileSync(join(unlocked.root, "package.json"), JSON.stringify({ name: "a2a-codegen", version: "0.4.2", scripts: { prepare: "npm run build" } }));
+    writeFileSync(join(unlocked.root, "package.json"), JSON.stringify({ name: "a2a-codegen", version: "0.4.2" }));
     expect(codegenSpec(unlocked.root)).toEqual({ spec: `file:${unlocked.root}`, source: "folder", installable: false });
   });
 

@@ -10,6 +10,7 @@ import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
 import { projectTempDir, ROOT } from "../helpers.js";
+import { engineUrl } from "../support/engines.js";
 
 type Json = Record<string, unknown>;
 const made: string[] = [];
@@ -37,11 +38,13 @@ describe("init --store", () => {
     expect(existsSync(join(dir, "generated", "runtime", "stores", "postgres.ts"))).toBe(true);
     expect(existsSync(join(dir, "generated", "runtime", "stores", "redis.ts"))).toBe(false);
     const server = readFileSync(join(dir, "src", "server.ts"), "utf8");
-    expect(server).toContain('connectStore(process.env["A2A_STORE_URL"])');
+    expect(server).toContain('const storeUrl = process.env["A2A_STORE_URL"];');
+    expect(server).toContain("connectStore(storeUrl)");
     expect(server).toMatch(/createA2AServer\(\{ card, executor: agent, store \}\)/);
     const readme = readFileSync(join(dir, "README.md"), "utf8");
     expect(readme).toContain("A2A_STORE_URL=postgres://");
-    expect(readme).toMatch(/PORT=3001 npm start &\nPORT=3002 npm start &/);
+    // Compiled once, then each instance served on its own port (two `npm start` would compile at once).
+    expect(readme).toMatch(/npm run build +# generate and compile once\nPORT=3001 npm run serve &\nPORT=3002 npm run serve &/);
   }, 60_000);
 
   it("redis: the Redis client instead", async () => {
@@ -65,12 +68,13 @@ describe("init --store", () => {
     await expect(init({ dir: join(projectTempDir("init-store-"), "x"), spec: "1.0.1", store: "mongo" })).rejects.toThrow(/unknown store "mongo"; stores: memory, postgres, redis/);
   });
 
-  const pgUrl = process.env.A2A_TEST_POSTGRES_URL;
+  const pgUrl = engineUrl("postgres", "init --store postgres with two instances");
   it.skipIf(!pgUrl)("postgres: the project type-checks and builds; two instances on one database serve the same tasks", async () => {
     const dir = await scaffold("postgres");
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { encoding: "utf8" });
     expect(tsc.status, `${tsc.stdout}${tsc.stderr}`).toBe(0);
+    const lines: string[] = [];
     const start = (port: number) =>
       new Promise<string>((resolve, reject) => {
         const child = spawn(process.execPath, [join(dir, "dist", "src", "server.js")], { env: { ...process.env, PORT: String(port), A2A_STORE_URL: pgUrl }, stdio: ["ignore", "pipe", "pipe"] });
@@ -78,6 +82,7 @@ describe("init --store", () => {
         let out = "";
         child.stdout?.on("data", (d: Buffer) => {
           out += d.toString();
+          if (/ listening on /.test(out)) lines.push(out);
           const url = / listening on (http:\/\/\S+) /.exec(out)?.[1];
           if (url) resolve(url);
         });
@@ -85,6 +90,10 @@ describe("init --store", () => {
         child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
       });
     const [one, two] = await Promise.all([start(0), start(0)]);
+    // The start-up line names the store, its URL without a password (issue 29, item 13).
+    const shown = new URL(pgUrl as string);
+    if (shown.password) shown.password = "***";
+    expect(lines.join("\n")).toContain(`; tasks in postgres at ${shown.href}`);
     const rpc = async (url: string | undefined, method: string, params: Json) => {
       const r = await fetch(`${url}/`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
       return ((await r.json()) as { result: Json }).result;

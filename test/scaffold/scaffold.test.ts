@@ -169,12 +169,15 @@ describe("a2a-codegen init", () => {
     expect(commands).toEqual([`npx --yes --package /path/to/${basename(tarball)} a2a-codegen init my-agent`, "cd my-agent", "npm install", "npm start"]);
     const [npx, ...args] = (commands[0] as string).replace("/path/to/", `${work}/`).split(" ");
     const init = sh(npx as string, args, work);
-    expect(init.out).toMatch(/created my-agent: 9 files, and generated\/ for A2A 1\.0\.1/);
-    expect(init.out).toContain(`a2a-codegen dependency: ${basename(tarball)} (the tarball it was installed from)`);
+    // 10 files and the vendored tarball.
+    expect(init.out).toMatch(/created my-agent: 11 files, and generated\/ for A2A 1\.0\.1/);
+    expect(init.out).toContain(`a2a-codegen dependency: file:vendor/${basename(tarball)} (in the project: it installs anywhere)`);
     expect(init.code, init.out).toBe(0);
     first = join(work, "my-agent");
     const manifest = JSON.parse(readFileSync(join(first, "package.json"), "utf8")) as { dependencies: Record<string, string>; devDependencies: Record<string, string> };
-    expect(manifest.devDependencies["a2a-codegen"]).toBe(`file:${realpathSync(tarball)}`);
+    // The tarball init ran from, copied into the project (issue 29, item 15): teammates and CI install it too.
+    expect(manifest.devDependencies["a2a-codegen"]).toBe(`file:vendor/${basename(tarball)}`);
+    expect(readFileSync(join(first, "vendor", basename(tarball)))).toEqual(readFileSync(realpathSync(tarball)));
     // gRPC is chosen by default for 1.0.1: its packages are dependencies; the README says how to call each binding.
     expect(Object.keys(manifest.dependencies)).toEqual(expect.arrayContaining(["@grpc/grpc-js", "protobufjs"]));
     const projectReadme = readFileSync(join(first, "README.md"), "utf8");
@@ -298,9 +301,9 @@ describe("a2a-codegen init", () => {
     expect(global.code, global.out).toBe(0);
     const init = sh(join(prefix, "bin", "a2a-codegen"), ["init", "from-global", "--framework", "node"], work);
     expect(init.code, init.out).toBe(0);
-    expect(init.out).toContain(`a2a-codegen dependency: file:./${basename(tarball)} (this copy, packed into the project: it installs anywhere)`);
+    expect(init.out).toContain(`a2a-codegen dependency: file:vendor/${basename(tarball)} (in the project: it installs anywhere)`);
     const dir = join(work, "from-global");
-    expect(existsSync(join(dir, basename(tarball)))).toBe(true);
+    expect(existsSync(join(dir, "vendor", basename(tarball)))).toBe(true);
     const install = sh("npm", ["install"], dir);
     expect(install.code, install.out).toBe(0);
     const check = sh("npm", ["run", "check"], dir);

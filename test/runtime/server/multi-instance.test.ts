@@ -62,7 +62,7 @@ const http = createNodeServer(server);
 http.listen(0, "127.0.0.1", () => console.log(JSON.stringify({ port: http.address().port })));
 `;
 
-const { engines } = enginesUnderTest();
+const { engines } = enginesUnderTest("the multi-instance tests");
 const durable = engines.filter((e) => e.name !== "memory");
 
 beforeAll(async () => {

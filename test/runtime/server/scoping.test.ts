@@ -17,7 +17,7 @@ interface Service {
   close(): Promise<void>;
 }
 
-const { engines } = enginesUnderTest();
+const { engines } = enginesUnderTest("the owner-scoping tests");
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);

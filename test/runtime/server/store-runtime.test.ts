@@ -45,7 +45,7 @@ const headers = { "a2a-version": "1.0" };
 const ctx = (extra: Record<string, string> = {}) => ({ headers: { ...headers, ...extra }, signal: new AbortController().signal, binding: "JSONRPC" });
 const message = (text: string, over: Json = {}) => ({ messageId: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text }], ...over });
 
-const { engines } = enginesUnderTest();
+const { engines } = enginesUnderTest("the store runtime tests");
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
   for (const step of cleanup.splice(0).reverse()) await step().catch(() => undefined);

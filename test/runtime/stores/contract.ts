@@ -25,6 +25,7 @@ import {
 import { LeaseWatch } from "../../../src/runtime/lease-watch.js";
 import { taskPatch } from "../../../src/runtime/task-patch.js";
 import { OutboxWorker } from "../../../src/runtime/outbox-worker.js";
+import { engineUrl as sharedEngineUrl } from "../../support/engines.js";
 
 export interface StoreHarness {
   /** Opens an instance on a namespace (of the shared engine, or of `url`); the same namespace opened twice shares its data. */
@@ -70,27 +71,9 @@ export function scriptEngine(engine: "postgres" | "redis"): (() => Promise<Priva
   };
 }
 
-/**
- * The engine URL from the environment. Absent: the suite skips with a message naming the engine,
- * except in CI (CI=true), where it fails.
- */
-export function engineUrl(variable: string, engine: string): string | undefined {
-  const url = process.env[variable];
-  if (url) return url;
-  const message = `${engine} is not available: set ${variable} (source .ci/engines.sh starts one)`;
-  if (process.env.CI === "true") {
-    describe(`${engine} store`, () => {
-      it("has an engine to test against", () => {
-        throw new Error(message);
-      });
-    });
-  } else {
-    console.warn(`skipping the ${engine} store contract: ${message}`);
-    describe.skip(`${engine} store (${message})`, () => {
-      it("contract", () => undefined);
-    });
-  }
-  return undefined;
+/** The engine URL from the environment (test/support/engines.ts: absent, a skipped suite naming it; in CI, a failure). */
+export function engineUrl(variable: "A2A_TEST_POSTGRES_URL" | "A2A_TEST_REDIS_URL", engine: string): string | undefined {
+  return sharedEngineUrl(variable === "A2A_TEST_POSTGRES_URL" ? "postgres" : "redis", `the ${engine} store tests`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
