@@ -3,7 +3,7 @@ import { basename, dirname, isAbsolute, join, resolve } from "node:path";
 import type protobuf from "protobufjs";
 import { protobufjs } from "./protobufjs.js";
 import { CodegenError } from "../errors.js";
-import { closestName } from "../card/closest.js";
+import { closestName } from "../closest-name.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 import { JSONRPC_ERRORS, ROLE_METHODS, type JsonRpcErrorFact } from "./binding.js";
 

@@ -1,7 +1,7 @@
 import { CodegenError, joinPointer } from "../errors.js";
 import { cloneJson, isObject, type Json, type JsonObject } from "./json.js";
 import { walkSchema } from "./walk.js";
-import { closestName } from "../card/closest.js";
+import { closestName } from "../closest-name.js";
 
 /**
  * The one form every later stage reads, whatever dialect the input was written in:
