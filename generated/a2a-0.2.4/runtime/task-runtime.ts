@@ -7,7 +7,7 @@
  * holds the task's execution lease. Several instances on one durable store thus serve the same tasks. Transport-free: the A2A service calls it with params
  * already authenticated and validated, and bindings read its streams as async iterables.
  */
-import { acceptedInputModes, acceptsMediaType, partMediaType } from "./input-modes.js";
+import { acceptedInputModes, acceptsMediaType, modeWarnings, partMediaType } from "./input-modes.js";
 import { A2AError } from "./a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
@@ -333,6 +333,7 @@ export class TaskRuntime {
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
+    for (const warning of modeWarnings(this.card)) this.logger.warn?.(`a2a: ${warning}`);
     this.instanceId = options.instanceId ?? `instance-${newId()}`;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.turnWaitMs = options.turnWaitMs ?? 30_000;

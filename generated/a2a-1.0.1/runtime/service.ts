@@ -168,7 +168,7 @@ export class A2AService {
     this.options = options;
     this.profile = binding.profile;
     this.shapes = new ProtocolShapes(binding.profile);
-    this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
+    this.logger = options.logger ?? { error: (m, d) => console.error(m, d), warn: (m, d) => (d === undefined ? console.warn(m) : console.warn(m, d)) };
     this.runtime = options.runtime ?? new TaskRuntime({
       shapes: this.shapes,
       executor: options.executor,
