@@ -266,7 +266,8 @@ const CONFIG_NAME = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]*)$/;
 function parseName(name: string, pattern: RegExp, field: string, config = false): string[] {
   const match = pattern.exec(name);
   if (!match) throw new ProtoJsonError(field, `expected "${config ? "tasks/{id}/pushNotificationConfigs/{configId}" : "tasks/{id}"}", got ${JSON.stringify(name)}`);
-  return match.slice(1).map((part) => decodeURIComponent(part));
+  // The ids as they are: a REST route has percent-decoded its path once already, and a gRPC name is not encoded.
+  return match.slice(1);
 }
 
 const taskName = (id: unknown) => `tasks/${String(id ?? "")}`;
