@@ -319,6 +319,11 @@ export class TaskRuntime {
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
+  /**
+   * What ends each open follow() channel at shutdown: one abort listener for them all (a listener per
+   * channel would make Node warn of a leak at the 11th subscription of a task).
+   */
+  private readonly followers = new Set<() => void>();
   private readonly leaseWatch: LeaseWatch;
   private readonly outbox: OutboxWorker | undefined;
 
@@ -347,6 +352,9 @@ export class TaskRuntime {
       onError: (error) => this.logger.warn?.("a2a: execution lease upkeep failed (retried)", error),
     });
     this.leaseWatch.start();
+    this.shutdown.signal.addEventListener("abort", () => {
+      for (const end of [...this.followers]) end();
+    }, { once: true });
     const sender = this.pushSender;
     if (sender && this.capability("pushNotifications")) {
       this.outbox = new OutboxWorker({
@@ -519,9 +527,9 @@ export class TaskRuntime {
     const channel = new EventChannel<unknown>(() => {
       subscription?.close();
       this.bus.remove(taskId);
-      this.shutdown.signal.removeEventListener("abort", onShutdown);
+      this.followers.delete(onShutdown);
     });
-    this.shutdown.signal.addEventListener("abort", onShutdown, { once: true });
+    if (!this.shutdown.signal.aborted) this.followers.add(onShutdown);
     this.bus.add(taskId);
     if (options.first !== undefined) channel.push(options.first);
     subscription = this.store.events.subscribe(
