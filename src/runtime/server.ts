@@ -55,6 +55,7 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   maxBatchSize?: number;
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
+  /** Where errors and warnings (e.g. a card mode that is not a media type) go; default console.error and console.warn. */
   logger?: ServerLogger;
   /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
   compat?: SecondVersion;
