@@ -211,6 +211,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
     } else {
       results.push(await generate(target, true));
     }
+    for (const warning of results[results.length - 1]?.warnings ?? []) io.err(`warning: ${warning}`);
   }
   let typeErrors = false;
   if (!args.check) {

@@ -190,7 +190,8 @@ export interface A2AClientOptions extends ClientOptions {
   /** Use this binding instead of the first of the card's order of preference that the client speaks. */
   binding?: ProtocolBinding;
   /**
-   * Checks a fetched agent card before the client uses it; a rejection refuses the card. For signed cards:
+   * Checks a fetched agent card (the public one, and the extended card the extended card method returns)
+   * before the client uses it; a rejection refuses the card. For signed cards:
    * `verifyCard: cardSignatureVerifier({ jwks })` from `./runtime/card-signature.js` (needs `jose`).
    */
   verifyCard?: (card: Models.AgentCard) => unknown;
@@ -348,13 +349,15 @@ export class A2AClient {
     return canonicalValue(value);
   }
 
-  /** Any unary method by name. */
-  call<M extends UnaryMethodName>(
+  /** Any unary method by name. The extended agent card is checked by `verifyCard` like the public one (§8.4.3). */
+  async call<M extends UnaryMethodName>(
     method: M,
     params: ParamsOf<M>,
     options?: CallOptions,
   ): Promise<ResultOf<M>> {
-    return this.transport.call(method, params, options) as Promise<ResultOf<M>>;
+    const result = (await this.transport.call(method, params, options)) as ResultOf<M>;
+    await verifyExtendedCard(method, result, this.options);
+    return result;
   }
 
   /** Any streaming method by name: the events, until the final one or the end of the stream. */
@@ -446,6 +449,12 @@ async function readCard(
     );
   if (options.verifyCard) await options.verifyCard(card);
   return card;
+}
+
+/** Runs `verifyCard` on the result of the extended card method (§8.4.3: a card is verified before it is trusted). */
+async function verifyExtendedCard(method: string, result: unknown, options: A2AClientOptions): Promise<void> {
+  if (method === A2A_PROFILE.methods.extendedCard && options.verifyCard)
+    await options.verifyCard(result as Models.AgentCard);
 }
 
 function describe(issues: readonly ValidationIssue[] | null | undefined): string {

@@ -1,6 +1,7 @@
 /**
  * Agent card signatures (specification-1.0.1.md §8.4, AgentCardSignature in 0.3.0 and 1.0.1): a JWS
- * (RFC 7515) with a detached payload, the RFC 8785 (JCS) canonical JSON of the card without `signatures`.
+ * (RFC 7515) with a detached payload, the RFC 8785 (JCS) canonical JSON of the card without `signatures`
+ * and without the fields left at their default value (§8.4.1 rule 1).
  * Signing is for the server (sign the card once at startup, serve the signed card); verification is for
  * the client (`A2AClient.fromAgentUrl(url, { verifyCard: cardSignatureVerifier({ jwks }) })`).
  *
@@ -53,15 +54,112 @@ export class A2ACardSignatureError extends Error {
 }
 
 /**
- * The payload that is signed (§8.4.1): the RFC 8785 canonical JSON of the card without its `signatures`.
- * The card is taken as served, so a server signs exactly what it serves (a ProtoJSON serializer already
- * leaves out unset fields and defaults).
+ * The payload that is signed (§8.4.1): the RFC 8785 canonical JSON of the card without its `signatures`
+ * and without the fields that hold their proto3 default value (rule 1): an empty string, 0, false, an
+ * empty list or map, unless the field is REQUIRED or has explicit presence (`optional`, a oneof member, a
+ * message). The card's fields are a2a-1.0.1.proto's (see CARD_FIELDS); a field it does not declare (another
+ * version's, an extension's) is kept as it is.
  */
 export function canonicalCardPayload(card: object): string {
+  const { signatures: _signatures, ...rest } = card as Record<string, unknown>;
+  const text = canonicalize(withoutDefaults(rest, "AgentCard"));
+  if (text === undefined) throw new TypeError("the agent card cannot be canonicalized");
+  return text;
+}
+
+/**
+ * The card's payload as it is (before default values were left out, as releases before 0.1.0's hardening
+ * signed it): verification accepts it too, so cards signed then still verify.
+ */
+function servedCardPayload(card: object): string {
   const { signatures: _signatures, ...rest } = card as Record<string, unknown>;
   const text = canonicalize(rest);
   if (text === undefined) throw new TypeError("the agent card cannot be canonicalized");
   return text;
+}
+
+/**
+ * The fields of the card's messages in a2a-1.0.1.proto, by JSON name: "!" first when the field is kept
+ * even with its default value (REQUIRED, `optional`, a oneof member); then "map " for a map; then the
+ * message type of its values ("struct": a google.protobuf.Struct, kept as it is); "" for a scalar or a
+ * list of scalars. A message field (a type named, no "map") has presence: kept when present.
+ */
+const CARD_FIELDS: Readonly<Record<string, Readonly<Record<string, string>>>> = {
+  AgentCard: {
+    name: "!",
+    description: "!",
+    supportedInterfaces: "!AgentInterface",
+    provider: "AgentProvider",
+    version: "!",
+    documentationUrl: "!",
+    capabilities: "!AgentCapabilities",
+    securitySchemes: "map SecurityScheme",
+    securityRequirements: "SecurityRequirement",
+    defaultInputModes: "!",
+    defaultOutputModes: "!",
+    skills: "!AgentSkill",
+    iconUrl: "!",
+  },
+  AgentInterface: { url: "!", protocolBinding: "!", tenant: "", protocolVersion: "!" },
+  AgentProvider: { url: "!", organization: "!" },
+  AgentCapabilities: { streaming: "!", pushNotifications: "!", extensions: "AgentExtension", extendedAgentCard: "!" },
+  AgentExtension: { uri: "", description: "", required: "", params: "struct" },
+  AgentSkill: { id: "!", name: "!", description: "!", tags: "!", examples: "", inputModes: "", outputModes: "", securityRequirements: "SecurityRequirement" },
+  SecurityRequirement: { schemes: "map StringList" },
+  StringList: { list: "" },
+  SecurityScheme: {
+    apiKeySecurityScheme: "!APIKeySecurityScheme",
+    httpAuthSecurityScheme: "!HTTPAuthSecurityScheme",
+    oauth2SecurityScheme: "!OAuth2SecurityScheme",
+    openIdConnectSecurityScheme: "!OpenIdConnectSecurityScheme",
+    mtlsSecurityScheme: "!MutualTlsSecurityScheme",
+  },
+  APIKeySecurityScheme: { description: "", location: "!", name: "!" },
+  HTTPAuthSecurityScheme: { description: "", scheme: "!", bearerFormat: "" },
+  OAuth2SecurityScheme: { description: "", flows: "!OAuthFlows", oauth2MetadataUrl: "" },
+  OpenIdConnectSecurityScheme: { description: "", openIdConnectUrl: "!" },
+  MutualTlsSecurityScheme: { description: "" },
+  OAuthFlows: {
+    authorizationCode: "!AuthorizationCodeOAuthFlow",
+    clientCredentials: "!ClientCredentialsOAuthFlow",
+    implicit: "!ImplicitOAuthFlow",
+    password: "!PasswordOAuthFlow",
+    deviceCode: "!DeviceCodeOAuthFlow",
+  },
+  AuthorizationCodeOAuthFlow: { authorizationUrl: "!", tokenUrl: "!", refreshUrl: "", scopes: "!map", pkceRequired: "" },
+  ClientCredentialsOAuthFlow: { tokenUrl: "!", refreshUrl: "", scopes: "!map" },
+  ImplicitOAuthFlow: { authorizationUrl: "", refreshUrl: "", scopes: "map" },
+  PasswordOAuthFlow: { tokenUrl: "", refreshUrl: "", scopes: "map" },
+  DeviceCodeOAuthFlow: { deviceAuthorizationUrl: "!", tokenUrl: "!", refreshUrl: "", scopes: "!map" },
+};
+
+const isPlainObject = (value: unknown): value is Record<string, unknown> => typeof value === "object" && value !== null && !Array.isArray(value);
+
+/** A value of a card message without its fields' default values (§8.4.1 rule 1); see {@link CARD_FIELDS}. */
+function withoutDefaults(value: unknown, type: string): unknown {
+  const fields = CARD_FIELDS[type];
+  if (fields === undefined || !isPlainObject(value)) return value;
+  const out: Record<string, unknown> = {};
+  for (const [key, v] of Object.entries(value)) {
+    const spec = fields[key];
+    if (spec === undefined) {
+      if (v !== undefined) out[key] = v; // not the proto's: kept as it is
+      continue;
+    }
+    const keep = spec.startsWith("!");
+    const rest = keep ? spec.slice(1) : spec;
+    const map = rest === "map" || rest.startsWith("map ");
+    const child = map ? rest.slice(4) : rest;
+    if (v === undefined || (v === null && !keep)) continue;
+    if (child === "struct") out[key] = v;
+    else if (Array.isArray(v)) {
+      if (v.length > 0 || keep) out[key] = child === "" ? v : v.map((item) => withoutDefaults(item, child));
+    } else if (map && isPlainObject(v)) {
+      if (Object.keys(v).length > 0 || keep) out[key] = child === "" ? v : Object.fromEntries(Object.entries(v).map(([k, item]) => [k, withoutDefaults(item, child)]));
+    } else if (child !== "" && isPlainObject(v)) out[key] = withoutDefaults(v, child);
+    else if (keep || (v !== "" && v !== 0 && v !== false)) out[key] = v;
+  }
+  return out;
 }
 
 /**
@@ -104,26 +202,40 @@ export interface CardSigningOptions {
   typ?: string;
   /** A JWS Unprotected Header. */
   header?: Record<string, unknown>;
+  /**
+   * Also sign the SDKs' compact form ({@link compactCardPayload}) when it differs from §8.4.1's (a card
+   * with an empty REQUIRED field or an empty map value, e.g. a bearer requirement with no scopes), so that
+   * @a2a-js/sdk and a2a-python verify the card too; default true.
+   */
+  compactSignature?: boolean;
 }
 
 /**
  * The card with one more signature (existing ones are kept, for key rotation): a JWS over
- * {@link canonicalCardPayload} with the protected header `{ alg, typ, kid, jku? }`. Call it once at
- * startup and serve the result.
+ * {@link canonicalCardPayload} with the protected header `{ alg, typ, kid, jku? }`, followed, when the
+ * SDKs' compact form of the card differs, by a second one (same key and header) over that form (see
+ * `compactSignature`). Call it once at startup and serve the result.
  */
 export async function signAgentCard<C extends object>(card: C, key: CardKey, options: CardSigningOptions): Promise<C & { signatures: AgentCardSignature[] }> {
   if (!options.kid) throw new TypeError("signAgentCard: options.kid is required (the key id clients look the key up by)");
   if (!options.alg) throw new TypeError("signAgentCard: options.alg is required (e.g. ES256)");
   const protectedHeader: JWSHeaderParameters = { alg: options.alg, typ: options.typ ?? "JOSE", kid: options.kid };
   if (options.jku !== undefined) protectedHeader.jku = options.jku;
-  const signer = new FlattenedSign(new TextEncoder().encode(canonicalCardPayload(card))).setProtectedHeader(protectedHeader);
-  if (options.header !== undefined) signer.setUnprotectedHeader(options.header);
-  const jws = await signer.sign(key);
-  if (jws.protected === undefined) throw new Error("signAgentCard: the JWS has no protected header");
-  const signature: AgentCardSignature = { protected: jws.protected, signature: jws.signature };
-  if (jws.header !== undefined) signature.header = jws.header;
+  const sign = async (payload: string): Promise<AgentCardSignature> => {
+    const signer = new FlattenedSign(new TextEncoder().encode(payload)).setProtectedHeader(protectedHeader);
+    if (options.header !== undefined) signer.setUnprotectedHeader(options.header);
+    const jws = await signer.sign(key);
+    if (jws.protected === undefined) throw new Error("signAgentCard: the JWS has no protected header");
+    const signature: AgentCardSignature = { protected: jws.protected, signature: jws.signature };
+    if (jws.header !== undefined) signature.header = jws.header;
+    return signature;
+  };
+  const canonical = canonicalCardPayload(card);
+  const compact = compactCardPayload(card);
+  const added = [await sign(canonical)];
+  if (options.compactSignature !== false && compact !== canonical) added.push(await sign(compact));
   const existing = (card as { signatures?: unknown }).signatures;
-  return { ...card, signatures: [...(Array.isArray(existing) ? (existing as AgentCardSignature[]) : []), signature] };
+  return { ...card, signatures: [...(Array.isArray(existing) ? (existing as AgentCardSignature[]) : []), ...added] };
 }
 
 /** Where verification finds public keys. Give `keys`, `jwks`, or both (keys are looked up first). */
@@ -160,7 +272,8 @@ async function verifyWith(card: object, getKey: FlattenedVerifyGetKey, accepted:
   const signatures = (card as { signatures?: unknown }).signatures;
   if (!Array.isArray(signatures) || signatures.length === 0) throw new A2ACardSignatureError("the agent card is not signed (no signatures)");
   const algorithms = [...(accepted ?? DEFAULT_CARD_ALGORITHMS)];
-  const payloads = [...new Set([canonicalCardPayload(card), compactCardPayload(card)])].map((p) => base64url.encode(new TextEncoder().encode(p)));
+  // §8.4.1's form first; then the card as served (signatures made before defaults were left out) and the SDKs' compact form.
+  const payloads = [...new Set([canonicalCardPayload(card), servedCardPayload(card), compactCardPayload(card)])].map((p) => base64url.encode(new TextEncoder().encode(p)));
   const reasons: string[] = [];
   for (const [index, entry] of signatures.entries()) {
     const where = `signatures[${index}]`;

@@ -303,6 +303,7 @@ export class CompatService extends A2AService {
       new A2AError(raised.code, raised.message, raised.data, {
         ...(raised.http ? { http: raised.http } : {}),
         ...(raised.challenge !== undefined ? { challenge: raised.challenge } : {}),
+        ...(raised.retryAfter !== undefined ? { retryAfter: raised.retryAfter } : {}),
       }),
     );
   }

@@ -33,13 +33,55 @@ export function partMediaType(part: JsonObject, discriminatorField: string | und
   return undefined;
 }
 
-/** Whether a media type is among the accepted ones: exact, `type/*` or `*\/*`; parameters and case ignored. */
+/**
+ * Whether a media type is among the accepted ones: exact, `type/*` or `*\/*`; parameters and case ignored.
+ * A mode that is a bare type with no subtype (`text`, as 0.1.0's schema default and many real cards have
+ * it) is read as `type/*`: `text` accepts `text/plain` and `text/markdown` (docs/interop.md).
+ */
 export function acceptsMediaType(accepted: readonly string[], mediaType: string): boolean {
   const bare = (type: string) => (type.split(";")[0] ?? "").trim().toLowerCase();
   const wanted = bare(mediaType);
   const major = wanted.split("/")[0];
   return accepted.some((mode) => {
     const m = bare(mode);
+    if (m !== "" && m !== "*" && !m.includes("/")) return m === major;
     return m === wanted || m === "*/*" || m === "*" || (m.endsWith("/*") && m.slice(0, -2) === major);
   });
+}
+
+/** The media type to suggest for a mode that is not one (`text` → `text/plain`), by its bare type. */
+const SUGGESTED_MEDIA_TYPES: Readonly<Record<string, string>> = {
+  text: "text/plain",
+  data: "application/json",
+  json: "application/json",
+  file: "application/octet-stream",
+  image: "image/*",
+  audio: "audio/*",
+  video: "video/*",
+};
+
+/**
+ * A warning for each input or output mode of a card that is not a media type (1.0.1 §4.4.1: modes are
+ * media types), naming where it is and suggesting one; such a mode is still read (a bare type as `type/*`).
+ */
+export function modeWarnings(card: unknown): string[] {
+  if (!isObject(card)) return [];
+  const warnings: string[] = [];
+  const check = (list: unknown, pointer: string) => {
+    if (!Array.isArray(list)) return;
+    for (const [i, mode] of list.entries()) {
+      if (typeof mode !== "string" || mode === "*" || /^[^\s/;]+\/[^\s/;]+(\s*;.*)?$/.test(mode.trim())) continue;
+      const suggestion = SUGGESTED_MEDIA_TYPES[mode.trim().toLowerCase()] ?? (mode.includes("/") ? undefined : `${mode.trim().toLowerCase()}/*`);
+      const reading = mode.includes("/") || mode.trim() === "" ? "" : ` (read as ${mode.trim().toLowerCase()}/*)`;
+      warnings.push(`agent card ${pointer}/${i}: "${mode}" is not a media type${reading}; modes are media types (A2A 1.0.1 §4.4.1)${suggestion ? `: did you mean "${suggestion}"?` : ""}`);
+    }
+  };
+  for (const key of ["defaultInputModes", "defaultOutputModes"]) check(card[key], `/${key}`);
+  if (Array.isArray(card["skills"])) {
+    for (const [s, skill] of card["skills"].entries()) {
+      if (!isObject(skill)) continue;
+      for (const key of ["inputModes", "outputModes"]) check(skill[key], `/skills/${s}/${key}`);
+    }
+  }
+  return warnings;
 }

@@ -240,6 +240,33 @@ export function canonicalValue(value: unknown): string {
     .replace(/_/g, "-");
 }
 
+/**
+ * The state a misspelled one likely means ("complete", "Cancelled", "input_required" → "completed",
+ * "canceled", "input-required"), in the spelling the caller used (lower or TASK_STATE_); undefined when none is near.
+ */
+function closestState(state: unknown, states: readonly string[]): string | undefined {
+  if (typeof state !== "string") return undefined;
+  const wanted = canonicalValue(state.trim().replace(/^task_state_/i, ""));
+  let best: { value: string; distance: number } | undefined;
+  for (const value of states) {
+    const distance = editDistance(wanted, canonicalValue(value));
+    if (distance <= Math.max(1, Math.floor(wanted.length / 4)) && (!best || distance < best.distance)) best = { value, distance };
+  }
+  if (!best) return undefined;
+  return /^TASK_STATE_/i.test(state) ? best.value : canonicalValue(best.value);
+}
+
+/** Levenshtein distance (the strings here are short: task state names). */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i++) {
+    const row = [i];
+    for (let j = 1; j <= b.length; j++) row[j] = Math.min((previous[j] as number) + 1, (row[j - 1] as number) + 1, (previous[j - 1] as number) + (a[i - 1] === b[j - 1] ? 0 : 1));
+    previous = row;
+  }
+  return previous[b.length] as number;
+}
+
 /** A state written the 1.0 way, `TASK_STATE_INPUT_REQUIRED`, in the 0.x spelling: `input-required`. */
 export type CanonicalTaskState<S extends string> = S extends `TASK_STATE_${infer Rest}` ? Lowercase<Underscores<Rest>> : S;
 type Underscores<S extends string> = S extends `${infer Head}_${infer Tail}` ? `${Head}-${Underscores<Tail>}` : S;
@@ -383,7 +410,9 @@ export class ProtocolShapes {
     if (value === undefined) {
       const settable = this.profile.taskStates.filter((v) => canonicalValue(v) !== "unspecified");
       const spellings = settable.map((v) => (canonicalValue(v) === v ? `"${v}"` : `"${canonicalValue(v)}" (${v})`));
-      throw new TypeError(`${JSON.stringify(state)} is not a task state of A2A ${this.profile.specVersion}: one of ${spellings.join(", ")}`);
+      const near = closestState(state, settable);
+      const hint = near === undefined ? "" : `; did you mean "${near}"?`;
+      throw new TypeError(`${JSON.stringify(state)} is not a task state of A2A ${this.profile.specVersion}: one of ${spellings.join(", ")}${hint}`);
     }
     return value;
   }

@@ -3,29 +3,36 @@
  * The one error type of the server side, whatever the binding: an A2A error carries the version's JSON-RPC
  * code, a message and data; the bindings translate it to their own form (a JSON-RPC error object, an HTTP
  * status with a google.rpc.Status body, a gRPC status). Auth failures also carry the HTTP status and the
- * WWW-Authenticate challenge.
+ * WWW-Authenticate challenge; a temporary failure (the store is unavailable) HTTP 503 and the seconds to
+ * wait before retrying (Retry-After).
  */
 import { isObject, type ProtocolProfile } from "./profile.js";
 import type { ValidationIssue } from "./validation.js";
 
 export class A2AError extends Error {
-  /** The HTTP status of an auth failure (401 or 403); other errors take theirs from the binding's table. */
-  readonly http: 401 | 403 | undefined;
+  /**
+   * The HTTP status of an auth failure (401 or 403) or of a temporary failure (503; gRPC UNAVAILABLE);
+   * other errors take theirs from the binding's table.
+   */
+  readonly http: 401 | 403 | 503 | undefined;
   /** The WWW-Authenticate challenge of a 401. */
   readonly challenge: string | undefined;
+  /** Of a 503: the seconds to wait before retrying (HTTP Retry-After). */
+  readonly retryAfter: number | undefined;
 
   /** The version's JSON-RPC error code. */
   readonly code: number;
   /** The error's `data` (google.rpc-style details in 1.0). */
   readonly data: unknown;
 
-  constructor(code: number, message: string, data?: unknown, extra: { http?: 401 | 403; challenge?: string } = {}) {
+  constructor(code: number, message: string, data?: unknown, extra: { http?: 401 | 403 | 503; challenge?: string; retryAfter?: number } = {}) {
     super(message);
     this.name = "A2AError";
     this.code = code;
     this.data = data;
     this.http = extra.http;
     this.challenge = extra.challenge;
+    this.retryAfter = extra.retryAfter;
   }
 }
 

@@ -128,7 +128,58 @@ function parseCard(text: string, what: string, status: number): Record<string, u
   if (typeof card !== "object" || card === null || Array.isArray(card)) {
     throw new A2ATransportError(`${what}: the response is not a JSON object`, { status, body: text });
   }
+  // JSON.parse keeps the last of two same-named members, another reader the first: such a card would be
+  // verified (its signature, §8.4.3) as one card and read as another. I-JSON (RFC 7493 §2.3), which RFC 8785
+  // canonicalization requires, has no duplicate names.
+  const duplicate = duplicateMember(text);
+  if (duplicate !== undefined) {
+    throw new A2ATransportError(`${what}: the member "${duplicate.name}" appears twice in the object at ${duplicate.pointer || "/"} (a card must be I-JSON, RFC 7493 §2.3)`, { status, body: text });
+  }
   return card as Record<string, unknown>;
+}
+
+/**
+ * The first member name an object of a JSON text has twice (compared after unescaping, so `"n\u0061me"`
+ * is `"name"`), with the pointer of that object; undefined when every object's names are distinct. The
+ * text is valid JSON (parsed already).
+ */
+export function duplicateMember(text: string): { pointer: string; name: string } | undefined {
+  interface Frame {
+    names: Set<string> | undefined; // an object's names; undefined for an array
+    pointer: string;
+    key: string; // the object's current member name
+    index: number; // the array's current index
+  }
+  const stack: Frame[] = [];
+  let expectName = false;
+  for (let i = 0; i < text.length; i++) {
+    const c = text[i];
+    if (c === '"') {
+      let end = i + 1;
+      while (text[end] !== '"') end += text[end] === "\\" ? 2 : 1;
+      const top = stack[stack.length - 1];
+      if (expectName && top?.names !== undefined) {
+        const name = JSON.parse(text.slice(i, end + 1)) as string;
+        if (top.names.has(name)) return { pointer: top.pointer, name };
+        top.names.add(name);
+        top.key = name;
+        expectName = false;
+      }
+      i = end;
+    } else if (c === "{" || c === "[") {
+      const parent = stack[stack.length - 1];
+      const token = parent === undefined ? undefined : parent.names !== undefined ? parent.key.replace(/~/g, "~0").replace(/\//g, "~1") : String(parent.index);
+      stack.push({ names: c === "{" ? new Set() : undefined, pointer: token === undefined ? "" : `${parent?.pointer}/${token}`, key: "", index: 0 });
+      expectName = c === "{";
+    } else if (c === "}" || c === "]") {
+      stack.pop();
+    } else if (c === ",") {
+      const top = stack[stack.length - 1];
+      if (top?.names !== undefined) expectName = true;
+      else if (top !== undefined) top.index++;
+    }
+  }
+  return undefined;
 }
 
 /** The response's validators; a 304 that repeats none keeps the cached ones. */

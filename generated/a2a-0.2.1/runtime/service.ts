@@ -149,6 +149,9 @@ export interface ServiceOptions {
   cardSigning?: (card: JsonObject) => Promise<object> | object;
 }
 
+/** The seconds a client is asked to wait before retrying a call the unavailable store failed. */
+const STORE_RETRY_AFTER_SECONDS = 5;
+
 export class A2AService {
   readonly runtime: TaskRuntime;
   readonly shapes: ProtocolShapes;
@@ -168,7 +171,7 @@ export class A2AService {
     this.options = options;
     this.profile = binding.profile;
     this.shapes = new ProtocolShapes(binding.profile);
-    this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
+    this.logger = options.logger ?? { error: (m, d) => console.error(m, d), warn: (m, d) => (d === undefined ? console.warn(m) : console.warn(m, d)) };
     this.runtime = options.runtime ?? new TaskRuntime({
       shapes: this.shapes,
       executor: options.executor,
@@ -428,7 +431,13 @@ export class A2AService {
     if (unavailable || isStoreError(error, TaskVersionConflictError) || isStoreError(error, ExecutionLeaseHeldError)) {
       // Clean and retryable: the engine is down (it recovers by itself) or the task kept changing under this call.
       this.logger.error(`a2a: ${method} failed: ${error.message}`);
-      return new A2AError(JSON_RPC_ERROR.internalError, unavailable ? "The task store is unavailable; try again later" : "The task changed concurrently; try again");
+      if (unavailable) {
+        // A temporary failure (1.0.1 §3.3.2 "System Errors": 503 / UNAVAILABLE, retry guidance such as
+        // Retry-After). JSON-RPC keeps -32603, the code §3.3.2 gives it, with the guidance in the data.
+        const data = { retryAfterSeconds: STORE_RETRY_AFTER_SECONDS };
+        return new A2AError(JSON_RPC_ERROR.internalError, "The task store is unavailable; try again later", data, { http: 503, retryAfter: STORE_RETRY_AFTER_SECONDS });
+      }
+      return new A2AError(JSON_RPC_ERROR.internalError, "The task changed concurrently; try again");
     }
     this.logger.error(`a2a: internal error in ${method}`, error);
     return new A2AError(JSON_RPC_ERROR.internalError, "Internal error");
@@ -440,6 +449,7 @@ export class A2AService {
     const out = new A2AError(error.code, error.message, errorDetails(this.profile, error.code, error.data), {
       ...(error.http ? { http: error.http } : {}),
       ...(error.challenge !== undefined ? { challenge: error.challenge } : {}),
+      ...(error.retryAfter !== undefined ? { retryAfter: error.retryAfter } : {}),
     });
     published.add(out);
     if (out !== error) origins.set(out, error);

@@ -7,7 +7,7 @@
  * holds the task's execution lease. Several instances on one durable store thus serve the same tasks. Transport-free: the A2A service calls it with params
  * already authenticated and validated, and bindings read its streams as async iterables.
  */
-import { acceptedInputModes, acceptsMediaType, partMediaType } from "./input-modes.js";
+import { acceptedInputModes, acceptsMediaType, modeWarnings, partMediaType } from "./input-modes.js";
 import { A2AError } from "./a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "./jsonrpc.js";
@@ -319,6 +319,11 @@ export class TaskRuntime {
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
+  /**
+   * What ends each open follow() channel at shutdown: one abort listener for them all (a listener per
+   * channel would make Node warn of a leak at the 11th subscription of a task).
+   */
+  private readonly followers = new Set<() => void>();
   private readonly leaseWatch: LeaseWatch;
   private readonly outbox: OutboxWorker | undefined;
 
@@ -333,6 +338,7 @@ export class TaskRuntime {
     this.pushSender = options.pushSender;
     this.logger = options.logger;
     this.card = options.card;
+    for (const warning of modeWarnings(this.card)) this.logger.warn?.(`a2a: ${warning}`);
     this.instanceId = options.instanceId ?? `instance-${newId()}`;
     this.leaseMs = options.leaseMs ?? 30_000;
     this.turnWaitMs = options.turnWaitMs ?? 30_000;
@@ -346,6 +352,9 @@ export class TaskRuntime {
       onError: (error) => this.logger.warn?.("a2a: execution lease upkeep failed (retried)", error),
     });
     this.leaseWatch.start();
+    this.shutdown.signal.addEventListener("abort", () => {
+      for (const end of [...this.followers]) end();
+    }, { once: true });
     const sender = this.pushSender;
     if (sender && this.capability("pushNotifications")) {
       this.outbox = new OutboxWorker({
@@ -518,9 +527,9 @@ export class TaskRuntime {
     const channel = new EventChannel<unknown>(() => {
       subscription?.close();
       this.bus.remove(taskId);
-      this.shutdown.signal.removeEventListener("abort", onShutdown);
+      this.followers.delete(onShutdown);
     });
-    this.shutdown.signal.addEventListener("abort", onShutdown, { once: true });
+    if (!this.shutdown.signal.aborted) this.followers.add(onShutdown);
     this.bus.add(taskId);
     if (options.first !== undefined) channel.push(options.first);
     subscription = this.store.events.subscribe(

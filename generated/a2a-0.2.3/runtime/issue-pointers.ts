@@ -5,7 +5,8 @@
  * and a version whose bindings carry other shapes than its JSON-RPC ones (0.3.0) names the service's
  * field ("/message/parts/0"). A binding without a JSON-RPC envelope re-points them into its own request
  * ("message.contextId"; 0.3.0's "/message/content/0"), so that an error names the field as the caller sent
- * it. Both forms of the data are handled: `{ issues }` (0.x) and google.rpc details with a BadRequest (1.0).
+ * it. Both forms of the data are handled: `{ issues }` or `{ pointer }` (0.x) and google.rpc details with a
+ * BadRequest or an ErrorInfo whose metadata has a `pointer` (1.0).
  */
 import { isObject } from "./profile.js";
 
@@ -33,9 +34,15 @@ export function repointIssues(data: unknown, toWire: (pointer: string) => string
     });
     return { ...data, issues };
   }
+  // An error naming one field (ContentTypeNotSupported's `{ pointer: "/params/message/parts/0" }`).
+  if (isObject(data) && typeof data["pointer"] === "string") return { ...data, pointer: toWire(withoutEnvelope(data["pointer"])) };
   if (Array.isArray(data)) {
     // 1.0's details: the field paths of a BadRequest (1.0 has no shape translation, only the envelope to strip).
     return data.map((detail) => {
+      if (isObject(detail) && isObject(detail["metadata"]) && typeof detail["metadata"]["pointer"] === "string") {
+        // An ErrorInfo naming one field in its metadata.
+        return { ...detail, metadata: { ...detail["metadata"], pointer: toWire(withoutEnvelope(detail["metadata"]["pointer"])) } };
+      }
       if (!isObject(detail) || !Array.isArray(detail["fieldViolations"])) return detail;
       const fieldViolations = detail["fieldViolations"].map((v) => {
         if (!isObject(v) || typeof v["field"] !== "string" || !/^params($|[.[])/.test(v["field"])) return v;

@@ -204,6 +204,7 @@ export class RestBinding {
   private error(error: A2AError, rpc?: string): CoreResponse {
     const published = this.published(error, rpc);
     const headers: Record<string, string> = published.challenge !== undefined ? { "www-authenticate": published.challenge } : {};
+    if (published.retryAfter !== undefined) headers["retry-after"] = String(published.retryAfter);
     return jsonResponse(this.httpStatus(published), this.errorBody(published), headers, this.contentType);
   }
 
@@ -215,7 +216,11 @@ export class RestBinding {
     const data = repointIssues(published.data, toWire);
     const message = repointText(published.message, toWire);
     if (data === published.data && message === published.message) return published;
-    return new A2AError(published.code, message, data, { ...(published.http ? { http: published.http } : {}), ...(published.challenge !== undefined ? { challenge: published.challenge } : {}) });
+    return new A2AError(published.code, message, data, {
+      ...(published.http ? { http: published.http } : {}),
+      ...(published.challenge !== undefined ? { challenge: published.challenge } : {}),
+      ...(published.retryAfter !== undefined ? { retryAfter: published.retryAfter } : {}),
+    });
   }
 
   private httpStatus(error: A2AError): number {
@@ -225,7 +230,7 @@ export class RestBinding {
   /** `{ error: { code, status, message, details } }`: google.rpc.Status as §11.6 writes it; 0.3: `{ code, message, data }`. */
   private errorBody(error: A2AError): JsonObject {
     if (!this.statusBodies) return error.data === undefined ? { code: error.code, message: error.message } : { code: error.code, message: error.message, data: error.data as JsonObject };
-    const status = error.http === 401 ? "UNAUTHENTICATED" : error.http === 403 ? "PERMISSION_DENIED" : this.statusOf(error.code).grpc;
+    const status = error.http === 401 ? "UNAUTHENTICATED" : error.http === 403 ? "PERMISSION_DENIED" : error.http === 503 ? "UNAVAILABLE" : this.statusOf(error.code).grpc;
     const details = Array.isArray(error.data) ? error.data : error.data === undefined ? [] : [{ "@type": "type.googleapis.com/google.protobuf.Struct", value: error.data }];
     return { error: { code: this.httpStatus(error), status, message: error.message, details } };
   }

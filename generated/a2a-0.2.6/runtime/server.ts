@@ -56,6 +56,7 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   maxBatchSize?: number;
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
+  /** Where errors and warnings (e.g. a card mode that is not a media type) go; default console.error and console.warn. */
   logger?: ServerLogger;
   /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
   compat?: SecondVersion;
@@ -152,7 +153,7 @@ export class A2AServerCore {
     this.pushConfigs = this.service.runtime.pushConfigs;
     // One object (the adapters read it on every request); frozen, so that no reader changes another's limits.
     this.limits = Object.freeze({ maxBodyBytes: options.maxBodyBytes ?? 1024 * 1024, bodyTimeoutMs: options.bodyTimeoutMs ?? 30_000 });
-    this.logger = options.logger ?? { error: (m, d) => console.error(m, d) };
+    this.logger = options.logger ?? { error: (m, d) => console.error(m, d), warn: (m, d) => (d === undefined ? console.warn(m) : console.warn(m, d)) };
     const heartbeatMs = options.heartbeatMs ?? 15_000;
     this.cardCache = options.cardCache;
     this.cardPaths = new Set([binding.profile.wellKnownAgentCardPath, "/.well-known/agent-card.json", "/.well-known/agent.json"]);

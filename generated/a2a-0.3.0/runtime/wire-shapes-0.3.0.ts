@@ -266,10 +266,19 @@ const CONFIG_NAME = /^tasks\/([^/]+)\/pushNotificationConfigs\/([^/]*)$/;
 function parseName(name: string, pattern: RegExp, field: string, config = false): string[] {
   const match = pattern.exec(name);
   if (!match) throw new ProtoJsonError(field, `expected "${config ? "tasks/{id}/pushNotificationConfigs/{configId}" : "tasks/{id}"}", got ${JSON.stringify(name)}`);
-  return match.slice(1).map((part) => decodeURIComponent(part));
+  // The ids as they are: a REST route has percent-decoded its path once already, and a gRPC name is not encoded.
+  return match.slice(1);
 }
 
 const taskName = (id: unknown) => `tasks/${String(id ?? "")}`;
+
+/** An int32 field of the proto (`history_length`): a whole number out of its range is a bad field (the proto cannot carry it). */
+function int32(value: unknown, field: string): unknown {
+  if (typeof value === "number" && Number.isInteger(value) && (value < -2147483648 || value > 2147483647)) {
+    throw new ProtoJsonError(field, `${value} is out of the range of int32`);
+  }
+  return value;
+}
 
 // ---------------------------------------------------------------------------------------------------
 // Pointers: where a field of the service's params sits in the wire request
@@ -335,12 +344,12 @@ export const SHAPES_0_3_0: WireShapeAdapter = {
         const c = w["configuration"] === undefined ? undefined : obj(w["configuration"]);
         // proto3's bool has no "unset": a configuration on the wire means blocking only when it says so
         // (the proto's default, false); no configuration leaves the service's default (blocking).
-        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes", "historyLength"]), blocking: c["blocking"] ?? false, pushNotificationConfig: c["pushNotification"] });
+        const configuration = c && defined({ ...pick(c, ["acceptedOutputModes"]), historyLength: int32(c["historyLength"], "configuration.historyLength"), blocking: c["blocking"] ?? false, pushNotificationConfig: c["pushNotification"] });
         return defined({ message: w["message"] === undefined ? undefined : messageFromWire(w["message"], "message"), configuration, metadata: w["metadata"] });
       }
       case "GetTask": {
         const [id] = parseName(String(w["name"] ?? ""), TASK_NAME, "name");
-        return defined({ id, historyLength: w["historyLength"] });
+        return defined({ id, historyLength: int32(w["historyLength"], "historyLength") });
       }
       case "CancelTask":
       case "TaskSubscription": {

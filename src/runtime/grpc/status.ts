@@ -86,6 +86,8 @@ export function statusOfError(error: A2AErrorLike, errorCodes: { readonly [name:
   let status: GrpcStatusName;
   if (error.http === 401) status = "UNAUTHENTICATED";
   else if (error.http === 403) status = "PERMISSION_DENIED";
+  // A temporary failure (the store is unavailable): UNAVAILABLE, which clients retry (1.0.1 §3.3.2).
+  else if (error.http === 503) status = "UNAVAILABLE";
   else status = (name && ERROR_STATUS[name]) || (error.code === AUTH_ERROR_CODE ? "UNAUTHENTICATED" : "UNKNOWN");
   return { code: GRPC_STATUS[status], message: error.message, details: detailsOf(error, name) };
 }

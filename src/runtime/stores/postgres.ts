@@ -196,6 +196,8 @@ export class PostgresStore implements A2AStore {
       ...(options.connectionString !== undefined ? { connectionString: options.connectionString } : {}),
       connectionTimeoutMillis: options.connectTimeoutMs ?? 5_000,
       query_timeout: options.queryTimeoutMs ?? 10_000,
+      // text and json read back as they were written (see "Strings PostgreSQL cannot hold").
+      types: STORED_TYPES,
     };
     const pool = new pg.Pool(config);
     // An idle connection the server closed (restart): the pool drops it and opens another on demand.
@@ -280,7 +282,7 @@ export class PostgresStore implements A2AStore {
         this.roundTrips.count++;
         try {
           // Named: each connection parses and plans a statement once, then only binds and runs it.
-          return await this.pool.query<R>({ name: statementName(text), text, values: values ?? [] });
+          return await this.pool.query<R>({ name: statementName(text), text, values: storableValues(text, values ?? []) });
         } catch (error) {
           throw postgresError(error, text.trimStart().split(/\s/, 1)[0]?.toLowerCase() ?? "query");
         }
@@ -499,10 +501,71 @@ function statementName(text: string): string {
   return name;
 }
 
-/** NOTIFY carries the task id (at most 8000 bytes); a longer id wakes every subscriber ("*"). */
+/** NOTIFY carries the task id (at most 8000 bytes, as stored); a longer id wakes every subscriber ("*"). */
 function notifyPayload(taskId: string): string {
-  return Buffer.byteLength(taskId) < 7_000 ? `t:${taskId}` : "*";
+  return Buffer.byteLength(toStoredText(taskId)) < 7_000 ? `t:${taskId}` : "*";
 }
+
+// ---------------------------------------------------------------------------------------------------
+// Strings PostgreSQL cannot hold
+
+/*
+ * Any JSON string is a valid id, text or metadata value, and the other engines keep it as it is. PostgreSQL
+ * text cannot hold U+0000; a lone surrogate cannot be written as UTF-8 (it would arrive as U+FFFD, so two
+ * ids would become one); and the json operators the store uses (`->`, `->>`) refuse the JSON escapes of
+ * both. So the store writes each such character, and U+0001 (so that the form can be read back), as
+ * U+0001 followed by its code in 4 lower-case hex digits: in a text parameter as those characters, in a
+ * json parameter (`$n::json`) as the escape `\u0001` followed by the digits (which `->>` reads as the same
+ * characters). Reads undo it (the text and json type parsers below). Other strings are stored as they are,
+ * so rows written before read the same.
+ */
+
+/** U+0000, U+0001 and lone surrogates: what a stored text writes as U+0001 and 4 hex digits. */
+const UNSTORABLE = /[\u0000\u0001]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+/** The JSON escapes of those characters (and every other escape, so that an escaped backslash is skipped). */
+const UNSTORABLE_ESCAPE = /\\(?:u(0000|0001|d[89a-f][0-9a-f]{2})|[^])/gi;
+
+function toStoredText(text: string): string {
+  return text.replace(UNSTORABLE, (c) => `\u0001${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function fromStoredText(text: string): string {
+  return text.includes("\u0001") ? text.replace(/\u0001([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text;
+}
+
+function toStoredJson(json: string): string {
+  return json.includes("\\u") ? json.replace(UNSTORABLE_ESCAPE, (m, hex: string | undefined) => (hex === undefined ? m : `\\u0001${hex.toLowerCase()}`)) : json;
+}
+
+function fromStoredJson(json: string): unknown {
+  const text = json.includes("\\u0001") ? json.replace(/\\(?:u0001([0-9a-f]{4})|[^])/g, (m, hex: string | undefined) => (hex === undefined ? m : `\\u${hex}`)) : json;
+  return JSON.parse(text) as unknown;
+}
+
+const jsonParameters = new Map<string, ReadonlySet<number>>();
+
+/** A statement's values as stored: the strings of its `$n::json` parameters as JSON, the other strings as text. */
+function storableValues(statement: string, values: readonly unknown[]): unknown[] {
+  let json = jsonParameters.get(statement);
+  if (json === undefined) {
+    json = new Set([...statement.matchAll(/\$(\d+)::json\b/g)].map((m) => Number(m[1]) - 1));
+    jsonParameters.set(statement, json);
+  }
+  const positions = json;
+  return values.map((value, i) => (typeof value !== "string" ? value : positions.has(i) ? toStoredJson(value) : toStoredText(value)));
+}
+
+const TEXT_OID = 25;
+const JSON_OID = 114;
+
+/** The type parsers of the store's connections: text and json as they were before they were stored. */
+const STORED_TYPES: pg.CustomTypesConfig = {
+  getTypeParser: ((oid: number, format?: "text" | "binary") => {
+    if (format !== "binary" && oid === TEXT_OID) return fromStoredText;
+    if (format !== "binary" && oid === JSON_OID) return fromStoredJson;
+    return format === undefined ? pg.types.getTypeParser(oid) : pg.types.getTypeParser(oid, format);
+  }) as pg.CustomTypesConfig["getTypeParser"],
+};
 
 // ---------------------------------------------------------------------------------------------------
 
@@ -568,7 +631,7 @@ export class PostgresTaskEventLog implements TaskEventLog {
       (taskId, after, limit) => this.read(taskId, after, limit),
       () => listener.listening(),
     );
-    listener.onNotification = (payload) => this.follower.wake(payload.startsWith("t:") ? payload.slice(2) : undefined);
+    listener.onNotification = (payload) => this.follower.wake(payload.startsWith("t:") ? fromStoredText(payload.slice(2)) : undefined);
     listener.onReconnect = () => this.follower.wake(undefined);
     listener.wanted = () => this.follower.size > 0;
   }

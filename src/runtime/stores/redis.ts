@@ -367,7 +367,7 @@ class Connection {
   async command<T extends Reply>(args: string[], operation: string): Promise<T> {
     this.roundTrips.count++;
     try {
-      return (await this.client.sendCommand(args)) as T;
+      return fromStoredReply(await this.client.sendCommand(args.map(toStoredText))) as T;
     } catch (error) {
       throw redisError(error, operation);
     }
@@ -375,20 +375,42 @@ class Connection {
 
   /** Runs a script by its hash, loading it on the first NOSCRIPT. */
   async script<T extends Reply>(name: ScriptName, args: Array<string | number>): Promise<T> {
-    const argv = [this.prefix, ...args.map(String)];
+    const argv = [this.prefix, ...args.map((arg) => toStoredText(String(arg)))];
     this.roundTrips.count++;
     try {
-      return (await this.client.sendCommand(["EVALSHA", SHAS[name], "0", ...argv])) as T;
+      return fromStoredReply(await this.client.sendCommand(["EVALSHA", SHAS[name], "0", ...argv])) as T;
     } catch (error) {
       if (!(error instanceof Error) || !/NOSCRIPT/.test(error.message)) throw redisError(error, name);
     }
     this.roundTrips.count++;
     try {
-      return (await this.client.sendCommand(["EVAL", SCRIPTS[name], "0", ...argv])) as T;
+      return fromStoredReply(await this.client.sendCommand(["EVAL", SCRIPTS[name], "0", ...argv])) as T;
     } catch (error) {
       throw redisError(error, name);
     }
   }
+}
+
+/*
+ * Strings Redis would change: a command's strings travel as UTF-8, where a lone surrogate becomes U+FFFD
+ * (two ids would become one). Any JSON string is a valid id or value (the other engines keep it), so each
+ * lone surrogate, and U+0001 (so that the form can be read back), is sent as U+0001 and its code in 4
+ * lower-case hex digits, and replies are read back the same way. JSON texts (JSON.stringify escapes both)
+ * and every other string travel as they are.
+ */
+const UNSTORABLE = /\u0001|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function toStoredText(text: string): string {
+  return text.replace(UNSTORABLE, (c) => `\u0001${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function fromStoredText(text: string): string {
+  return text.includes("\u0001") ? text.replace(/\u0001([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text;
+}
+
+function fromStoredReply(reply: unknown): unknown {
+  if (typeof reply === "string") return fromStoredText(reply);
+  return Array.isArray(reply) ? reply.map(fromStoredReply) : reply;
 }
 
 function clientOptions(options: RedisStoreOptions) {
@@ -759,7 +781,7 @@ class Subscriber {
       }
     }
     try {
-      await client.subscribe(this.channel, (message: string) => this.onMessage(message));
+      await client.subscribe(this.channel, (message: string) => this.onMessage(fromStoredText(message)));
       this.subscribed = true;
       this.retryDelay = 100;
     } catch (error) {
