@@ -21,6 +21,7 @@ import { taskPatch } from "./task-patch.js";
 import {
   ExecutionLeaseHeldError,
   isStoreError,
+  pushConfigId,
   storableJson,
   StoreUnavailableError,
   TaskVersionConflictError,
@@ -158,6 +159,13 @@ interface Execution {
   settled: Promise<void>;
   settle(): void;
   done: boolean;
+  /**
+   * Why this execution records nothing more (its task was finished elsewhere, its lease was lost, a write
+   * failed): updates still queued are dropped, with a log line, never written on top of another's.
+   */
+  stopped: string | undefined;
+  /** The terminal task another writer committed while this execution ran (a cancel on another instance). */
+  finishedElsewhere: JsonObject | undefined;
   abort: ExecutionAbort;
 }
 
@@ -273,6 +281,12 @@ export interface TaskRuntimeOptions {
 
 /** Tries of a commit that lost a compare-and-set race before the update gives up. */
 const MAX_CONFLICTS = 8;
+/**
+ * The same for a write that ends a turn (a cancel, the executor's last state): it races a writer that may
+ * write every few milliseconds (a cancel against a streaming turn on another instance), and giving up
+ * leaves the task to the expiry of its lease, so it tries longer.
+ */
+const MAX_FINAL_CONFLICTS = 64;
 /** Tries of a commit while the engine is unreachable, with a doubling pause from 100 ms. */
 const MAX_UNAVAILABLE = 5;
 /** The log event that marks where a follow-up turn starts (never streamed: it only positions readers). */
@@ -590,7 +604,23 @@ export class TaskRuntime {
     if (this.executor.cancel) await this.executor.cancel(context, publisher);
     if (!execution.done) publisher.canceled();
     await publisher.drain();
-    return execution.task ?? task;
+    // The answer is what the store holds (1.0.1 §3.1.5): CANCELED only once it holds CANCELED; another
+    // terminal state reached first is TaskNotCancelable; a cancel that could not be recorded (the engine
+    // unavailable, the task changing at every try) is that error, which the bindings answer as retryable.
+    const failure = publisher.failure();
+    if (failure !== undefined) throw failure;
+    let outcome = execution.finishedElsewhere ?? execution.task ?? task;
+    if (!isTerminalTask(outcome, this.shapes)) {
+      const fresh = await this.retryUnavailable(() => this.store.tasks.load(taskId));
+      if (!fresh) throw new A2AError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId });
+      if (!isTerminalTask(fresh.task, this.shapes)) throw new TaskVersionConflictError(taskId, execution.version, fresh.version);
+      outcome = fresh.task;
+    }
+    const state = isObject(outcome["status"]) ? outcome["status"]["state"] : undefined;
+    if (state !== this.shapes.stateValue("canceled")) {
+      throw new A2AError(this.code("TaskNotCancelable", JSON_RPC_ERROR.invalidParams), "Task cannot be canceled", { taskId, state });
+    }
+    return outcome;
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -691,6 +721,8 @@ export class TaskRuntime {
         settle();
       },
       done: false,
+      stopped: undefined,
+      finishedElsewhere: undefined,
       abort: new ExecutionAbort(),
     };
     return execution;
@@ -804,26 +836,41 @@ export class TaskRuntime {
       const task: JsonObject = { ...existing, history: [...history, message] };
       let sequences: number[];
       let version: number;
+      const writeId = this.keepsWriteIds ? newId() : undefined;
       try {
         ({ version, sequences } = await this.store.tasks.commit({
           task,
           expectedVersion: loaded.version,
           events: [{ event: { [TURN_MARK]: history.length + 1 }, final: false }],
           lease: { acquire: this.instanceId, ttlMs: this.leaseMs },
+          ...(writeId !== undefined ? { writeId } : {}),
         }));
       } catch (error) {
-        if (!isStoreError(error, TaskVersionConflictError) && !isStoreError(error, ExecutionLeaseHeldError)) throw error;
-        // Another instance runs a turn of the task (or just changed it): wait for it, then read again.
-        if (Date.now() + pause > deadline) throw stillWorking(taskId);
-        await sleep(pause);
-        pause = Math.min(pause * 2, 250);
-        continue;
+        const made = isStoreError(error, StoreUnavailableError) && writeId !== undefined ? await this.retryUnavailable(() => this.store.tasks.load(taskId)) : undefined;
+        if (made !== undefined && made.lastWriteId === writeId) {
+          // The turn's write was made (its answer was lost): the turn starts, its message appended once.
+          version = made.version;
+          sequences = [made.logSeq ?? (await this.logEnd(taskId))];
+        } else {
+          const unavailable = isStoreError(error, StoreUnavailableError);
+          if (!unavailable && !isStoreError(error, TaskVersionConflictError) && !isStoreError(error, ExecutionLeaseHeldError)) throw error;
+          // Another instance runs a turn of the task (or just changed it, or the engine is restarting): wait
+          // for it, then read again.
+          if (Date.now() + pause > deadline) throw unavailable ? error : stillWorking(taskId);
+          await sleep(pause);
+          pause = Math.min(pause * 2, 250);
+          continue;
+        }
       }
       const execution = this.newExecution(taskId, contextId, task, version);
       execution.leased = true;
       this.leaseWatch.hold(taskId);
       this.executions.set(taskId, execution);
-      if (request.pushConfig) await this.store.pushConfigs.set(taskId, this.withConfigId(request.pushConfig, taskId));
+      if (request.pushConfig) {
+        // Retried on its own; if it still fails, the execution keeps it (notified, saved at its next write).
+        execution.pendingPushConfig = this.withConfigId(request.pushConfig, taskId);
+        await this.savePushConfig(execution);
+      }
       beforeRun?.(execution, sequences[sequences.length - 1] ?? 0);
       // A non-blocking send answers with the task at once: what the executor raises later fails the task.
       if (!request.blocking) execution.published = true;
@@ -977,45 +1024,60 @@ export class TaskRuntime {
    * Commits a batch of updates as one compare-and-set write: the task at its new version, the events
    * in order, the push notifications of the new state, and the lease (taken when a turn goes on,
    * released with its final update). A lost race re-reads the task and applies the batch again; a task
-   * that became terminal meanwhile (canceled on another instance) ends the execution.
+   * that became terminal meanwhile (canceled on another instance) ends the execution, and nothing is ever
+   * written on top of a terminal state. The write is applied once: a retry after an engine error whose
+   * write was in fact made is recognised by its write id, and the side writes that follow a write (the
+   * push config of a new task) are retried on their own, never by running the batch again.
    */
   private async commitUpdates(execution: Execution, batch: readonly TaskUpdate[], userMessage?: JsonObject): Promise<void> {
+    if (execution.stopped !== undefined || isTerminalTask(execution.task, this.shapes)) {
+      // Finished (here or elsewhere): a batch queued behind the write that finished it is not recorded.
+      if (batch.length > 0) this.logger.warn?.(`a2a: task ${execution.taskId}: ${batch.length} update(s) of the agent dropped: ${execution.stopped ?? "the task is finished"}`);
+      return;
+    }
     let conflicts = 0;
     let unavailable = 0;
     // One id for this write, whichever attempt makes it: a store that keeps it tells whether a write whose
     // answer was lost was made (then it must not be applied again on the task read back).
     const writeId = this.keepsWriteIds ? newId() : undefined;
+    const maxConflicts = batch.some((u) => u.final) ? MAX_FINAL_CONFLICTS : MAX_CONFLICTS;
     let attempt: PreparedWrite | undefined;
+    let configs: readonly JsonObject[] | undefined;
+    let version: number;
     for (;;) {
       try {
-        // The push configs first: from the updates to the store's write nothing waits, so that nobody sees
-        // the turn's own parts arrays (appended to in place) holding chunks of a write not made yet.
-        const configs = batch.length > 0 && this.outbox ? await this.pushConfigsOf(execution) : [];
+        if (execution.version > 0 && execution.pendingPushConfig) await this.savePushConfig(execution);
+        // The push configs first (read once: a retry after a lost race goes straight back to the store):
+        // from the updates to the store's write nothing waits, so that nobody sees the turn's own parts
+        // arrays (appended to in place) holding chunks of a write not made yet.
+        configs ??= batch.length > 0 && this.outbox ? await this.pushConfigsOf(execution) : [];
         attempt = this.prepareWrite(execution, batch, configs, userMessage, writeId);
-        const result = await this.store.tasks.commit(attempt.write);
-        const saving = this.committed(execution, attempt, result.version);
-        if (saving) await saving;
-        return;
+        version = (await this.store.tasks.commit(attempt.write)).version;
+        break;
       } catch (error) {
-        const conflict = isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS;
-        const fresh = conflict ? await this.store.tasks.load(execution.taskId) : undefined;
+        const conflict = isStoreError(error, TaskVersionConflictError) && ++conflicts <= maxConflicts;
+        const fresh = conflict ? await this.retryUnavailable(() => this.store.tasks.load(execution.taskId)) : undefined;
         if (attempt !== undefined && writeId !== undefined && fresh?.lastWriteId === writeId) {
           // This very write was made (its answer was lost): nothing to apply again.
-          await this.committed(execution, attempt, fresh.version);
-          return;
+          version = fresh.version;
+          break;
         }
         // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
         if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
         if (conflict) {
-          if (fresh) {
-            execution.task = fresh.task;
-            execution.taskText = undefined;
-            execution.version = fresh.version;
+          if (!fresh) {
+            this.stop(execution, "the task was removed from the store");
+            return;
           }
-          if (fresh && !(isObject(fresh.task["status"]) && this.shapes.isTerminal(fresh.task["status"]["state"]))) continue;
-          // Canceled (or removed) elsewhere: this execution has nothing more to record.
-          this.stop(execution);
-          return;
+          if (isTerminalTask(fresh.task, this.shapes)) {
+            // Finished by another writer (a cancel on another instance): it stays as that writer left it.
+            this.finishedElsewhere(execution, fresh);
+            return;
+          }
+          execution.task = fresh.task;
+          execution.taskText = undefined;
+          execution.version = fresh.version;
+          continue;
         }
         if (isStoreError(error, StoreUnavailableError) && ++unavailable <= MAX_UNAVAILABLE && !this.shutdown.signal.aborted) {
           await sleep(100 * 2 ** (unavailable - 1));
@@ -1024,6 +1086,48 @@ export class TaskRuntime {
         throw error;
       }
     }
+    // Made: what follows it (the execution's state, the new task's push config) never runs the batch again.
+    const saving = this.committed(execution, attempt, version);
+    if (saving) await saving;
+  }
+
+  /** A store call retried while the engine is unavailable (the pauses of a commit's retries); other errors at once. */
+  private async retryUnavailable<T>(call: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!isStoreError(error, StoreUnavailableError) || tries > MAX_UNAVAILABLE || this.shutdown.signal.aborted) throw error;
+        await sleep(100 * 2 ** (tries - 1));
+      }
+    }
+  }
+
+  /**
+   * Saves the push config a request carried, once its task exists: retried while the engine is
+   * unavailable; when it still fails, the execution keeps it (its notifications still go to it) and
+   * tries again before its next write.
+   */
+  private async savePushConfig(execution: Execution): Promise<void> {
+    const config = execution.pendingPushConfig;
+    if (!config) return;
+    try {
+      await this.retryUnavailable(() => this.store.pushConfigs.set(execution.taskId, config));
+      if (execution.pendingPushConfig === config) execution.pendingPushConfig = undefined;
+    } catch (error) {
+      this.logger.error(`a2a: saving the push notification config of task ${execution.taskId} failed (tried again at its next update)`, error);
+    }
+  }
+
+  /** The execution learns that another writer finished its task: it stops, its queued updates are dropped. */
+  private finishedElsewhere(execution: Execution, fresh: VersionedTask): void {
+    execution.task = fresh.task;
+    execution.taskText = undefined;
+    execution.version = fresh.version;
+    execution.finishedElsewhere = fresh.task;
+    const state = isObject(fresh.task["status"]) ? String(fresh.task["status"]["state"]) : "finished";
+    this.logger.warn?.(`a2a: task ${execution.taskId} is ${state} (written by another instance or request): this turn stops, its updates not yet recorded are dropped`);
+    this.stop(execution, `the task is ${state}`);
   }
 
   /** The write of a batch of updates on the task as the execution last committed it. */
@@ -1093,17 +1197,14 @@ export class TaskRuntime {
       this.leaseWatch.drop(execution.taskId);
     }
     if (pushes.length > 0) this.outbox?.kick();
-    if (creating && execution.pendingPushConfig) {
-      const config = execution.pendingPushConfig;
-      execution.pendingPushConfig = undefined;
-      return this.store.pushConfigs.set(execution.taskId, config).then(() => undefined);
-    }
+    if (creating && execution.pendingPushConfig) return this.savePushConfig(execution);
     return undefined;
   }
 
-  /** Ends an execution whose task was finished elsewhere (a cancel on another instance, a lost lease). */
-  private stop(execution: Execution): void {
+  /** Ends an execution whose task was finished elsewhere (a cancel on another instance, a lost lease, a failed write). */
+  private stop(execution: Execution, reason: string): void {
     execution.done = true;
+    execution.stopped ??= reason;
     execution.abort.abort();
     if (execution.leased) {
       execution.leased = false;
@@ -1116,7 +1217,7 @@ export class TaskRuntime {
     const execution = this.executions.get(taskId);
     if (!execution || execution.done) return;
     execution.leased = false;
-    this.stop(execution);
+    this.stop(execution, "this instance lost the task's execution lease");
     this.endExecution(execution);
   }
 
@@ -1159,7 +1260,11 @@ export class TaskRuntime {
   /** The push configs of an execution's task (none without an outbox: push notifications are not sent). */
   private async pushConfigsOf(execution: Execution): Promise<readonly JsonObject[]> {
     if (!this.outbox) return [];
-    return execution.version === 0 ? (execution.pendingPushConfig ? [execution.pendingPushConfig] : []) : await this.store.pushConfigs.list(execution.taskId);
+    const pending = execution.pendingPushConfig;
+    if (execution.version === 0) return pending ? [pending] : [];
+    const saved = await this.store.pushConfigs.list(execution.taskId);
+    // A config whose save failed (kept by the execution until it is saved) is notified all the same.
+    return pending && !saved.some((c) => pushConfigId(execution.taskId, c) === pushConfigId(execution.taskId, pending)) ? [...saved, pending] : saved;
   }
 
   /** The push notifications of a task's new state: one per config. */
@@ -1198,8 +1303,11 @@ export class TaskRuntime {
     return out;
   }
 
-  /** The publisher of an execution, and `drain()`, which resolves when its updates are all recorded. */
-  publisher(execution: Execution, userMessage?: JsonObject): EventPublisher & { drain(): Promise<void> } {
+  /**
+   * The publisher of an execution, `drain()`, which resolves when its updates are all recorded (or given
+   * up), and `failure()`: why one of them could not be recorded (the engine failed), if one could not.
+   */
+  publisher(execution: Execution, userMessage?: JsonObject): EventPublisher & { drain(): Promise<void>; failure(): unknown } {
     const shapes = this.shapes;
     const asMessage = (content: JsonObject | string): JsonObject =>
       typeof content === "string"
@@ -1209,6 +1317,7 @@ export class TaskRuntime {
     let pending: TaskUpdate[] = [];
     let chain: Promise<void> = Promise.resolve();
     let flushing = false;
+    let failure: unknown;
     const flush = async () => {
       flushing = false;
       if (pending.length === 0) return;
@@ -1224,8 +1333,9 @@ export class TaskRuntime {
         this.logger.error("a2a: failed to record a task update", error);
         // The task stays at its last committed state; its lease expires and it is failed then.
         execution.error = error;
+        failure = error;
         execution.onError?.(error);
-        this.stop(execution);
+        this.stop(execution, "an earlier update could not be recorded");
       });
     };
     const finish = () => {
@@ -1250,7 +1360,8 @@ export class TaskRuntime {
       });
       if (final) finish();
     };
-    const publisher: EventPublisher & { drain(): Promise<void> } = {
+    const publisher: EventPublisher & { drain(): Promise<void>; failure(): unknown } = {
+      failure: () => failure,
       drain: async () => {
         // Work queued while draining is drained too.
         let seen: Promise<void> | undefined;
@@ -1473,6 +1584,11 @@ function lastUserMessage(task: JsonObject): JsonObject {
 function withoutTaskId(message: JsonObject): JsonObject {
   const { taskId: _taskId, ...rest } = message;
   return rest;
+}
+
+/** Whether a task is in a terminal state (nothing may be written on top of it). */
+function isTerminalTask(task: JsonObject | undefined, shapes: ProtocolShapes): boolean {
+  return task !== undefined && isObject(task["status"]) && shapes.isTerminal(task["status"]["state"]);
 }
 
 function stripChunkFlags(artifact: JsonObject): JsonObject {
