@@ -838,6 +838,7 @@ export class TaskRuntime {
       let version: number;
       const writeId = this.keepsWriteIds ? newId() : undefined;
       try {
+        if (await this.abandonedTurn(taskId, existing)) throw new ExecutionLeaseHeldError(taskId, "(expired)");
         ({ version, sequences } = await this.store.tasks.commit({
           task,
           expectedVersion: loaded.version,
@@ -854,8 +855,8 @@ export class TaskRuntime {
         } else {
           const unavailable = isStoreError(error, StoreUnavailableError);
           if (!unavailable && !isStoreError(error, TaskVersionConflictError) && !isStoreError(error, ExecutionLeaseHeldError)) throw error;
-          // Another instance runs a turn of the task (or just changed it, or the engine is restarting): wait
-          // for it, then read again.
+          // Another instance runs a turn of the task (or just changed it, or a dead instance's turn waits for
+          // its take-over, or the engine is restarting): wait for it, then read again.
           if (Date.now() + pause > deadline) throw unavailable ? error : stillWorking(taskId);
           await sleep(pause);
           pause = Math.min(pause * 2, 250);
@@ -877,6 +878,19 @@ export class TaskRuntime {
       this.run(execution, method, message, existing, streaming, principal, extensions);
       return execution;
     }
+  }
+
+  /**
+   * Whether a task's last turn was abandoned (its instance died: its lease expired) and waits for the
+   * take-over that fails or resumes it: a new turn must not start on top of it. Asked only of a task
+   * whose state says a turn may be under way (working, submitted, or waiting with the user's message
+   * unanswered); a waiting task's lease is released with the turn that made it wait.
+   */
+  private async abandonedTurn(taskId: string, task: JsonObject): Promise<boolean> {
+    const state = isObject(task["status"]) ? task["status"]["state"] : undefined;
+    if (this.shapes.isInterrupted(state) && !endsWithUserMessage(task)) return false;
+    const holder = await this.store.leases.holder(taskId);
+    return holder !== undefined && holder.expiresAt <= Date.now();
   }
 
   private async startNewTask(
@@ -961,9 +975,9 @@ export class TaskRuntime {
     execution.leased = false;
     this.leaseWatch.drop(execution.taskId);
     try {
-      await this.store.leases.release(execution.taskId, this.instanceId);
+      await this.retryUnavailable(() => this.store.leases.release(execution.taskId, this.instanceId));
     } catch (error) {
-      // It expires by itself; the lease watch of an instance then finds the task waiting and lets it be.
+      // It expires by itself; an instance then takes the task over (its history ends with the refused message: failed).
       this.logger.warn?.(`a2a: releasing the execution lease of task ${execution.taskId} failed`, error);
     }
   }
@@ -1236,7 +1250,9 @@ export class TaskRuntime {
     }
     const loaded = await this.store.tasks.load(taskId);
     const state = loaded && isObject(loaded.task["status"]) ? loaded.task["status"]["state"] : undefined;
-    if (!loaded || this.shapes.isTerminal(state) || this.shapes.isInterrupted(state)) {
+    // A task waiting for the client is left waiting; one waiting with the user's message unanswered had a
+    // follow-up turn start (its commit took this lease) and die before its first event: that turn is taken over.
+    if (!loaded || this.shapes.isTerminal(state) || (this.shapes.isInterrupted(state) && !endsWithUserMessage(loaded.task))) {
       await this.store.leases.release(taskId, this.instanceId);
       return;
     }
@@ -1579,6 +1595,13 @@ function lastUserMessage(task: JsonObject): JsonObject {
     if (isObject(m) && (m["role"] === "user" || m["role"] === "ROLE_USER")) return m;
   }
   return { role: "user", parts: [] };
+}
+
+/** Whether the task's history ends with a user's message (a turn was started and has not answered it yet). */
+function endsWithUserMessage(task: JsonObject): boolean {
+  const history = Array.isArray(task["history"]) ? (task["history"] as unknown[]) : [];
+  const last = history[history.length - 1];
+  return isObject(last) && (last["role"] === "user" || last["role"] === "ROLE_USER");
 }
 
 function withoutTaskId(message: JsonObject): JsonObject {

@@ -9,6 +9,8 @@
  *    task's first commit does not apply the batch again; the config is saved and its webhook fires;
  * 3. CancelTask's answer is the truth (1.0.1 §3.1.5, 0.3.0 §7.4: "the task might have already completed"):
  *    against tasks written every 5 ms from another instance, every answer agrees with the store's final state.
+ * And take-over covers every turn: a follow-up turn lost with its instance before its first event is failed
+ * with a status message, and a new turn waits for that take-over instead of starting on top of it.
  */
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
@@ -283,6 +285,49 @@ for (const engine of engines) {
         logs[i]!.close();
       }
       expect(canceled).toBeGreaterThan(0);
+    });
+
+    it("a follow-up turn lost with its instance before its first event is failed by take-over; a new turn waits for that instead of starting on top of it", async () => {
+      const { storeA, storeB } = await twoStores();
+      const dead = { a: false };
+      // A dies as its follow-up turn starts: the turn's commit is made (message appended, lease taken), then nothing.
+      const dying = hooked(storeA, {
+        commit: async (write, next) => {
+          if (dead.a) throw new StoreUnavailableError("test", "instance gone");
+          const made = await next(write);
+          const history = (write.task as Json).history as Json[] | undefined;
+          if (write.lease && "acquire" in write.lease && (history?.length ?? 0) > 2) dead.a = true;
+          return made;
+        },
+      });
+      const gone = new Promise<void>(() => undefined);
+      const turns = { a: 0, b: 0 };
+      const ask: (who: "a" | "b") => Executor = (who) => ({
+        async execute(c, events) {
+          turns[who]++;
+          if (c.text === "first") return events.inputRequired("more?");
+          if (who === "a") await gone; // A is dead: its executor never gets to publish.
+          events.completed(`answered ${c.text}`);
+        },
+      });
+      const a = await server(dying, "A", ask("a"), [], { leaseMs: 300 });
+      const b = await server(storeB, "B", ask("b"), [], { leaseMs: 300 });
+      const task = ((await a.call("SendMessage", { message: message("first") }, ctx())) as { task: Json }).task;
+      expect(stateOf(task)).toBe("TASK_STATE_INPUT_REQUIRED");
+      await a.call("SendMessage", { message: message("lost", { taskId: task.id }), configuration: { returnImmediately: true } }, ctx());
+      expect(dead.a).toBe(true);
+      await a.close(); // no lease upkeep, no take-over from A any more
+      // B's new turn must not start on top of A's abandoned one: it waits for take-over, which fails the task.
+      const next = await b.call("SendMessage", { message: message("next", { taskId: task.id }) }, ctx()).then(
+        (r) => ({ ok: true as const, result: r }),
+        (error: { code: number; message: string }) => ({ ok: false as const, error }),
+      );
+      const final = (await storeB.tasks.load(String(task.id)))!.task as Json & { status: { message?: { parts: Array<{ text: string }> } }; history: Array<{ parts: Array<{ text?: string }> }> };
+      expect(stateOf(final)).toBe("TASK_STATE_FAILED");
+      expect(final.status.message?.parts[0]?.text).toMatch(/instance running this task \(A\) stopped/);
+      expect(next.ok).toBe(false);
+      expect(final.history.map((m) => m.parts[0]?.text)).not.toContain("next");
+      expect(turns.b).toBe(0);
     });
   });
 }
