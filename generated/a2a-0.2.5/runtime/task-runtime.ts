@@ -255,6 +255,8 @@ interface TaskUpdate {
   apply(task: JsonObject, batch: Set<object>): { task: JsonObject; events: TaskEventInput[] };
   /** The last update of the turn (terminal or interrupted state). */
   final: boolean;
+  /** An artifact update: it may append to the turn's own parts arrays in place (`Execution.streamedParts`). */
+  artifact?: true;
 }
 
 export interface TaskRuntimeOptions {
@@ -591,13 +593,14 @@ export class TaskRuntime {
       });
     }
     const taskId = task["id"] as string;
-    let execution = this.executions.get(taskId);
-    if (!execution || execution.done) {
-      // Not running here: it may run on another instance (its lease), which stops when it loses the lease.
-      execution = this.newExecution(taskId, contextOf(task, this.shapes), task, loaded.version);
-      const holder = await this.store.leases.holder(taskId);
-      if (holder && holder.owner !== this.instanceId) execution.releaseFor = holder.owner;
-    }
+    // The cancel is a writer of its own, never one more publisher of the running turn's execution (two
+    // writers sharing one execution's task, version and streamed parts raced each other): the turn, here
+    // or on another instance, is aborted, and learns of the cancel at its next write (or when it loses
+    // the lease, which the cancel's write releases).
+    this.executions.get(taskId)?.abort.abort();
+    const execution = this.newExecution(taskId, contextOf(task, this.shapes), task, loaded.version);
+    const holder = await this.store.leases.holder(taskId);
+    if (holder) execution.releaseFor = holder.owner;
     const publisher = this.publisher(execution);
     const context = this.context(execution, "cancel", lastUserMessage(task), task, false, principal);
     execution.abort.abort();
@@ -1059,6 +1062,12 @@ export class TaskRuntime {
     let configs: readonly JsonObject[] | undefined;
     let version: number;
     for (;;) {
+      if (attempt !== undefined && isTerminalTask(execution.task, this.shapes)) {
+        // Finished while this write waited to try again (a cancel of this same execution committed meanwhile).
+        this.logger.warn?.(`a2a: task ${execution.taskId}: ${batch.length} update(s) of the agent dropped: the task is finished`);
+        this.stop(execution, "the task is finished");
+        return;
+      }
       try {
         if (execution.version > 0 && execution.pendingPushConfig) await this.savePushConfig(execution);
         // The push configs first (read once: a retry after a lost race goes straight back to the store):
@@ -1077,7 +1086,11 @@ export class TaskRuntime {
           break;
         }
         // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
-        if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
+        // Only a batch that appends does (another publisher of the execution, a cancel, may write meanwhile:
+        // it must not cut the chunks of a write still in flight).
+        if (execution.streamedParts && batch.some((u) => u.artifact)) {
+          for (const [parts, length] of execution.streamedParts) if (parts.length > length) parts.length = length;
+        }
         if (conflict) {
           if (!fresh) {
             this.stop(execution, "the task was removed from the store");
@@ -1086,6 +1099,16 @@ export class TaskRuntime {
           if (isTerminalTask(fresh.task, this.shapes)) {
             // Finished by another writer (a cancel on another instance): it stays as that writer left it.
             this.finishedElsewhere(execution, fresh);
+            return;
+          }
+          if (execution.leased && (await this.retryUnavailable(() => this.store.leases.holder(execution.taskId)))?.owner !== this.instanceId) {
+            // While this instance holds the lease, only a terminal write (a cancel, a take-over) can come
+            // between: without it, the turn is over here. Its final write was made with the answer lost, and
+            // the task has moved on (the write id is no longer the last), or its lease was taken over.
+            this.logger.warn?.(`a2a: task ${execution.taskId}: this instance no longer holds its execution lease; ${batch.length} update(s) of the agent not written again`);
+            execution.task = fresh.task; // what a blocking send answers: the task as the store holds it
+            execution.taskText = undefined;
+            this.stop(execution, "this instance no longer holds the task's execution lease");
             return;
           }
           execution.task = fresh.task;
@@ -1417,6 +1440,7 @@ export class TaskRuntime {
         execution.published = true;
         enqueue({
           final: false,
+          artifact: true,
           apply: (task, made) => {
             const current = task["artifacts"];
             let artifacts: JsonObject[];
