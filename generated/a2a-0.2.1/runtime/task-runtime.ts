@@ -594,10 +594,13 @@ export class TaskRuntime {
     }
     const taskId = task["id"] as string;
     // The cancel is a writer of its own, never one more publisher of the running turn's execution (two
-    // writers sharing one execution's task, version and streamed parts raced each other): the turn, here
-    // or on another instance, is aborted, and learns of the cancel at its next write (or when it loses
-    // the lease, which the cancel's write releases).
-    this.executions.get(taskId)?.abort.abort();
+    // writers sharing one execution's task, version and streamed parts raced each other). A turn running
+    // here is stopped: aborted, nothing more of it recorded (its executor, returning on the abort, would
+    // complete the task), its lease no longer renewed (the cancel's write releases it; if the cancel
+    // cannot be written, the lease expires and take-over fails the task). A turn on another instance
+    // learns of the cancel at its next write, or when it loses the lease.
+    const running = this.executions.get(taskId);
+    if (running && !running.done) this.stop(running, "the task is being canceled");
     const execution = this.newExecution(taskId, contextOf(task, this.shapes), task, loaded.version);
     const holder = await this.store.leases.holder(taskId);
     if (holder) execution.releaseFor = holder.owner;
