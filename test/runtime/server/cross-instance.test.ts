@@ -332,6 +332,66 @@ for (const engine of engines) {
   });
 }
 
+describe("0.3.0 tasks/cancel across instances (issue 30)", () => {
+  it("answers TaskNotCancelableError (-32002) when the task completed on another instance while the cancel was being written, not the completed task (0.3.0 §7.4: 'the task might have already completed')", async () => {
+    const m = await modules("0.3.0");
+    const shared = new (await import("../../../src/runtime/tasks.js")).InMemoryStore();
+    let finish!: () => void;
+    const finishing = new Promise<void>((r) => (finish = r));
+    let entered!: () => void;
+    const cancelInFlight = new Promise<void>((r) => (entered = r));
+    let release!: () => void;
+    const released = new Promise<void>((r) => (release = r));
+    // B's first write (its cancel) is held before it reaches the store.
+    let held = false;
+    const gatedB = hooked(shared, {
+      commit: async (write, next) => {
+        if (!held) {
+          held = true;
+          entered();
+          await released;
+        }
+        return next(write);
+      },
+    });
+    const make = (store: A2AStore, instanceId: string) => {
+      const core = m.core.createA2AServer({
+        card: testCard("0.3.0") as never,
+        executor: {
+          async execute(_c: Ctx, events: Events) {
+            events.working();
+            await finishing;
+            events.completed("done");
+          },
+        } as never,
+        store: store as never,
+        instanceId,
+        pushNotifications: false,
+        logger: { error: () => undefined, warn: () => undefined },
+      } as never);
+      const s = (core as unknown as { service: Service }).service;
+      cleanup.push(() => s.close());
+      return s;
+    };
+    const a = make(shared, "A");
+    const b = make(gatedB, "B");
+    const ctx030 = () => ({ headers: {}, signal: new AbortController().signal, binding: "JSONRPC" });
+    const sent = (await a.call("message/send", { message: { kind: "message", role: "user", messageId: "m-030", parts: [{ kind: "text", text: "go" }] }, configuration: { blocking: false } }, ctx030())) as Json;
+    const taskId = String(sent.id);
+    const cancel = b.call("tasks/cancel", { id: taskId }, ctx030()).then(
+      (task) => ({ ok: true as const, task }),
+      (error: { code: number }) => ({ ok: false as const, code: error.code }),
+    );
+    await cancelInFlight;
+    finish();
+    await until(async () => stateOf((await shared.tasks.load(taskId))?.task) === "completed");
+    release();
+    const answer = await cancel;
+    expect(stateOf((await shared.tasks.load(taskId))?.task)).toBe("completed");
+    expect(answer).toEqual({ ok: false, code: -32002 });
+  });
+});
+
 /** A webhook receiver on 127.0.0.1: the task states each task's notifications carried. */
 async function webhook(): Promise<{ url: string; states(taskId: string): string[] }> {
   const received: Json[] = [];
