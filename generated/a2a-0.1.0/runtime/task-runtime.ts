@@ -1066,7 +1066,8 @@ export class TaskRuntime {
     let version: number;
     for (;;) {
       if (attempt !== undefined && isTerminalTask(execution.task, this.shapes)) {
-        // Finished while this write waited to try again (a cancel of this same execution committed meanwhile).
+        // Finished while this write waited to try again (adopted from the store, or by another write of this
+        // execution): nothing is written on top of it.
         this.logger.warn?.(`a2a: task ${execution.taskId}: ${batch.length} update(s) of the agent dropped: the task is finished`);
         this.stop(execution, "the task is finished");
         return;
@@ -1089,8 +1090,7 @@ export class TaskRuntime {
           break;
         }
         // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
-        // Only a batch that appends does (another publisher of the execution, a cancel, may write meanwhile:
-        // it must not cut the chunks of a write still in flight).
+        // Only a batch that appends did, and an array is only ever cut, never lengthened (with holes).
         if (execution.streamedParts && batch.some((u) => u.artifact)) {
           for (const [parts, length] of execution.streamedParts) if (parts.length > length) parts.length = length;
         }
