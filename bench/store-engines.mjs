@@ -29,8 +29,8 @@ const ENGINES = [
 ];
 
 /**
- * The engines that can run here, each with `open(label)`: a store with a fresh table / key prefix (named
- * after the label and the time). An engine whose URL is not set is left out, with a line that says so.
+ * The engines that can run here, each with `open(label, suffix?)`: a store with a fresh table / key prefix
+ * (named after the label and the time, or the suffix given). An engine whose URL is not set is left out, with a line that says so.
  */
 export function availableEngines() {
   return ENGINES.flatMap(({ name, variable, open }) => {
@@ -39,7 +39,8 @@ export function availableEngines() {
       console.log(`${name}: skipped (set ${variable}; source .ci/engines.sh starts one)`);
       return [];
     }
-    return [{ name, open: (label) => open(url, `${label}${Date.now().toString(36)}`) }];
+    // `suffix`: the same one opens the same tables / keys again (several instances on one store).
+    return [{ name, open: (label, suffix = Date.now().toString(36)) => open(url, `${label}${suffix}`) }];
   });
 }
 

@@ -82,6 +82,34 @@ for (const { name, open } of availableEngines()) {
 }
 
 // ---------------------------------------------------------------------------------------------------
+// Instances on one PostgreSQL (issue 30): 1 and 3 servers in this process, each with its own store (its own
+// connection pool) on the same tables, the sends spread round-robin. One process: what this measures is
+// the commit path's cost as instances (and connections) are added, not the CPU of more node processes.
+
+const instanceRows = [];
+const postgres = availableEngines().find((e) => e.name === "postgres");
+if (postgres) {
+  for (const count of [1, 3]) {
+    const suffix = `${Date.now().toString(36)}n${count}`;
+    const stores = [];
+    for (let i = 0; i < count; i++) stores.push(await postgres.open("inst", suffix));
+    const cores = stores.map((store, i) => createA2AServer({ card, executor, store, instanceId: `bench-${i}`, pushNotifications: false, logger: { error: (m, d) => console.error(m, d) } }));
+    let next = 0;
+    const send = async () => {
+      const result = await cores[next++ % count].service.call("SendMessage", { message: message() }, callContext);
+      if (result.task?.status?.state !== "TASK_STATE_COMPLETED") throw new Error(`unexpected answer ${JSON.stringify(result)}`);
+    };
+    for (let i = 0; i < count; i++) await send();
+    const before = pgQueries;
+    const m = await measure(send);
+    instanceRows.push({ count, ...m, roundTrips: (pgQueries - before) / m.n });
+    for (const core of cores) await core.close();
+    for (const store of stores.slice(1)) await store.close();
+    await dropAndClose(stores[0]);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
 // @a2a-js/sdk 1.3: DefaultRequestHandler + DatabaseTaskStore (Kysely, PostgresDialect) on the same PostgreSQL
 
 const pgUrl = process.env.A2A_TEST_POSTGRES_URL;
@@ -143,6 +171,12 @@ if (ours && sdk) {
   const ratio = ours.perSecond / sdk.perSecond;
   console.log(`\nPostgreSQL: ${ratio.toFixed(2)}× the SDK's req/s (goal ≥ 2×): ${ratio >= 2 ? "PASS" : "MISS"}`);
   console.log(`PostgreSQL: ${ours.roundTrips.toFixed(2)} round trips per SendMessage (goal ≤ 3): ${ours.roundTrips <= 3 ? "PASS" : "MISS"}`);
+}
+if (instanceRows.length > 0) {
+  console.log(`\nInstances on one PostgreSQL (one process, each instance its own pool, sends round-robin)\n`);
+  console.log("| instances | req/s | p50 ms | p99 ms | round trips / request |");
+  console.log("|---:|---:|---:|---:|---:|");
+  for (const r of instanceRows) console.log(`| ${r.count} | ${r.perSecond} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.roundTrips.toFixed(2)} |`);
 }
 if (!process.argv.includes("--no-write")) {
   const command = `node bench/stores.bench.mjs ${process.argv.slice(2).join(" ")}`.trim();

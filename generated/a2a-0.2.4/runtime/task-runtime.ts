@@ -21,6 +21,7 @@ import { taskPatch } from "./task-patch.js";
 import {
   ExecutionLeaseHeldError,
   isStoreError,
+  pushConfigId,
   storableJson,
   StoreUnavailableError,
   TaskVersionConflictError,
@@ -158,6 +159,13 @@ interface Execution {
   settled: Promise<void>;
   settle(): void;
   done: boolean;
+  /**
+   * Why this execution records nothing more (its task was finished elsewhere, its lease was lost, a write
+   * failed): updates still queued are dropped, with a log line, never written on top of another's.
+   */
+  stopped: string | undefined;
+  /** The terminal task another writer committed while this execution ran (a cancel on another instance). */
+  finishedElsewhere: JsonObject | undefined;
   abort: ExecutionAbort;
 }
 
@@ -247,6 +255,8 @@ interface TaskUpdate {
   apply(task: JsonObject, batch: Set<object>): { task: JsonObject; events: TaskEventInput[] };
   /** The last update of the turn (terminal or interrupted state). */
   final: boolean;
+  /** An artifact update: it may append to the turn's own parts arrays in place (`Execution.streamedParts`). */
+  artifact?: true;
 }
 
 export interface TaskRuntimeOptions {
@@ -273,6 +283,12 @@ export interface TaskRuntimeOptions {
 
 /** Tries of a commit that lost a compare-and-set race before the update gives up. */
 const MAX_CONFLICTS = 8;
+/**
+ * The same for a write that ends a turn (a cancel, the executor's last state): it races a writer that may
+ * write every few milliseconds (a cancel against a streaming turn on another instance), and giving up
+ * leaves the task to the expiry of its lease, so it tries longer.
+ */
+const MAX_FINAL_CONFLICTS = 64;
 /** Tries of a commit while the engine is unreachable, with a doubling pause from 100 ms. */
 const MAX_UNAVAILABLE = 5;
 /** The log event that marks where a follow-up turn starts (never streamed: it only positions readers). */
@@ -586,20 +602,40 @@ export class TaskRuntime {
       });
     }
     const taskId = task["id"] as string;
-    let execution = this.executions.get(taskId);
-    if (!execution || execution.done) {
-      // Not running here: it may run on another instance (its lease), which stops when it loses the lease.
-      execution = this.newExecution(taskId, contextOf(task, this.shapes), task, loaded.version);
-      const holder = await this.store.leases.holder(taskId);
-      if (holder && holder.owner !== this.instanceId) execution.releaseFor = holder.owner;
-    }
+    // The cancel is a writer of its own, never one more publisher of the running turn's execution (two
+    // writers sharing one execution's task, version and streamed parts raced each other). A turn running
+    // here is stopped: aborted, nothing more of it recorded (its executor, returning on the abort, would
+    // complete the task), its lease no longer renewed (the cancel's write releases it; if the cancel
+    // cannot be written, the lease expires and take-over fails the task). A turn on another instance
+    // learns of the cancel at its next write, or when it loses the lease.
+    const running = this.executions.get(taskId);
+    if (running && !running.done) this.stop(running, "the task is being canceled");
+    const execution = this.newExecution(taskId, contextOf(task, this.shapes), task, loaded.version);
+    const holder = await this.store.leases.holder(taskId);
+    if (holder) execution.releaseFor = holder.owner;
     const publisher = this.publisher(execution);
     const context = this.context(execution, "cancel", lastUserMessage(task), task, false, principal);
     execution.abort.abort();
     if (this.executor.cancel) await this.executor.cancel(context, publisher);
     if (!execution.done) publisher.canceled();
     await publisher.drain();
-    return execution.task ?? task;
+    // The answer is what the store holds (1.0.1 §3.1.5): CANCELED only once it holds CANCELED; another
+    // terminal state reached first is TaskNotCancelable; a cancel that could not be recorded (the engine
+    // unavailable, the task changing at every try) is that error, which the bindings answer as retryable.
+    const failure = publisher.failure();
+    if (failure !== undefined) throw failure;
+    let outcome = execution.finishedElsewhere ?? execution.task ?? task;
+    if (!isTerminalTask(outcome, this.shapes)) {
+      const fresh = await this.retryUnavailable(() => this.store.tasks.load(taskId));
+      if (!fresh) throw new A2AError(this.code("TaskNotFound", JSON_RPC_ERROR.invalidParams), "Task not found", { taskId });
+      if (!isTerminalTask(fresh.task, this.shapes)) throw new TaskVersionConflictError(taskId, execution.version, fresh.version);
+      outcome = fresh.task;
+    }
+    const state = isObject(outcome["status"]) ? outcome["status"]["state"] : undefined;
+    if (state !== this.shapes.stateValue("canceled")) {
+      throw new A2AError(this.code("TaskNotCancelable", JSON_RPC_ERROR.invalidParams), "Task cannot be canceled", { taskId, state });
+    }
+    return outcome;
   }
 
   // ------------------------------------------------------------------------------------------------
@@ -700,6 +736,8 @@ export class TaskRuntime {
         settle();
       },
       done: false,
+      stopped: undefined,
+      finishedElsewhere: undefined,
       abort: new ExecutionAbort(),
     };
     return execution;
@@ -813,32 +851,61 @@ export class TaskRuntime {
       const task: JsonObject = { ...existing, history: [...history, message] };
       let sequences: number[];
       let version: number;
+      const writeId = this.keepsWriteIds ? newId() : undefined;
       try {
+        if (await this.abandonedTurn(taskId, existing)) throw new ExecutionLeaseHeldError(taskId, "(expired)");
         ({ version, sequences } = await this.store.tasks.commit({
           task,
           expectedVersion: loaded.version,
           events: [{ event: { [TURN_MARK]: history.length + 1 }, final: false }],
           lease: { acquire: this.instanceId, ttlMs: this.leaseMs },
+          ...(writeId !== undefined ? { writeId } : {}),
         }));
       } catch (error) {
-        if (!isStoreError(error, TaskVersionConflictError) && !isStoreError(error, ExecutionLeaseHeldError)) throw error;
-        // Another instance runs a turn of the task (or just changed it): wait for it, then read again.
-        if (Date.now() + pause > deadline) throw stillWorking(taskId);
-        await sleep(pause);
-        pause = Math.min(pause * 2, 250);
-        continue;
+        const made = isStoreError(error, StoreUnavailableError) && writeId !== undefined ? await this.retryUnavailable(() => this.store.tasks.load(taskId)) : undefined;
+        if (made !== undefined && made.lastWriteId === writeId) {
+          // The turn's write was made (its answer was lost): the turn starts, its message appended once.
+          version = made.version;
+          sequences = [made.logSeq ?? (await this.logEnd(taskId))];
+        } else {
+          const unavailable = isStoreError(error, StoreUnavailableError);
+          if (!unavailable && !isStoreError(error, TaskVersionConflictError) && !isStoreError(error, ExecutionLeaseHeldError)) throw error;
+          // Another instance runs a turn of the task (or just changed it, or a dead instance's turn waits for
+          // its take-over, or the engine is restarting): wait for it, then read again.
+          if (Date.now() + pause > deadline) throw unavailable ? error : stillWorking(taskId);
+          await sleep(pause);
+          pause = Math.min(pause * 2, 250);
+          continue;
+        }
       }
       const execution = this.newExecution(taskId, contextId, task, version);
       execution.leased = true;
       this.leaseWatch.hold(taskId);
       this.executions.set(taskId, execution);
-      if (request.pushConfig) await this.store.pushConfigs.set(taskId, this.withConfigId(request.pushConfig, taskId));
+      if (request.pushConfig) {
+        // Retried on its own; if it still fails, the execution keeps it (notified, saved at its next write).
+        execution.pendingPushConfig = this.withConfigId(request.pushConfig, taskId);
+        await this.savePushConfig(execution);
+      }
       beforeRun?.(execution, sequences[sequences.length - 1] ?? 0);
       // A non-blocking send answers with the task at once: what the executor raises later fails the task.
       if (!request.blocking) execution.published = true;
       this.run(execution, method, message, existing, streaming, principal, extensions);
       return execution;
     }
+  }
+
+  /**
+   * Whether a task's last turn was abandoned (its instance died: its lease expired) and waits for the
+   * take-over that fails or resumes it: a new turn must not start on top of it. Asked only of a task
+   * whose state says a turn may be under way (working, submitted, or waiting with the user's message
+   * unanswered); a waiting task's lease is released with the turn that made it wait.
+   */
+  private async abandonedTurn(taskId: string, task: JsonObject): Promise<boolean> {
+    const state = isObject(task["status"]) ? task["status"]["state"] : undefined;
+    if (this.shapes.isInterrupted(state) && !endsWithUserMessage(task)) return false;
+    const holder = await this.store.leases.holder(taskId);
+    return holder !== undefined && holder.expiresAt <= Date.now();
   }
 
   private async startNewTask(
@@ -923,9 +990,9 @@ export class TaskRuntime {
     execution.leased = false;
     this.leaseWatch.drop(execution.taskId);
     try {
-      await this.store.leases.release(execution.taskId, this.instanceId);
+      await this.retryUnavailable(() => this.store.leases.release(execution.taskId, this.instanceId));
     } catch (error) {
-      // It expires by itself; the lease watch of an instance then finds the task waiting and lets it be.
+      // It expires by itself; an instance then takes the task over (its history ends with the refused message: failed).
       this.logger.warn?.(`a2a: releasing the execution lease of task ${execution.taskId} failed`, error);
     }
   }
@@ -986,45 +1053,80 @@ export class TaskRuntime {
    * Commits a batch of updates as one compare-and-set write: the task at its new version, the events
    * in order, the push notifications of the new state, and the lease (taken when a turn goes on,
    * released with its final update). A lost race re-reads the task and applies the batch again; a task
-   * that became terminal meanwhile (canceled on another instance) ends the execution.
+   * that became terminal meanwhile (canceled on another instance) ends the execution, and nothing is ever
+   * written on top of a terminal state. The write is applied once: a retry after an engine error whose
+   * write was in fact made is recognised by its write id, and the side writes that follow a write (the
+   * push config of a new task) are retried on their own, never by running the batch again.
    */
   private async commitUpdates(execution: Execution, batch: readonly TaskUpdate[], userMessage?: JsonObject): Promise<void> {
+    if (execution.stopped !== undefined || isTerminalTask(execution.task, this.shapes)) {
+      // Finished (here or elsewhere): a batch queued behind the write that finished it is not recorded.
+      if (batch.length > 0) this.logger.warn?.(`a2a: task ${execution.taskId}: ${batch.length} update(s) of the agent dropped: ${execution.stopped ?? "the task is finished"}`);
+      return;
+    }
     let conflicts = 0;
     let unavailable = 0;
     // One id for this write, whichever attempt makes it: a store that keeps it tells whether a write whose
     // answer was lost was made (then it must not be applied again on the task read back).
     const writeId = this.keepsWriteIds ? newId() : undefined;
+    const maxConflicts = batch.some((u) => u.final) ? MAX_FINAL_CONFLICTS : MAX_CONFLICTS;
     let attempt: PreparedWrite | undefined;
+    let configs: readonly JsonObject[] | undefined;
+    let version: number;
     for (;;) {
-      try {
-        // The push configs first: from the updates to the store's write nothing waits, so that nobody sees
-        // the turn's own parts arrays (appended to in place) holding chunks of a write not made yet.
-        const configs = batch.length > 0 && this.outbox ? await this.pushConfigsOf(execution) : [];
-        attempt = this.prepareWrite(execution, batch, configs, userMessage, writeId);
-        const result = await this.store.tasks.commit(attempt.write);
-        const saving = this.committed(execution, attempt, result.version);
-        if (saving) await saving;
+      if (attempt !== undefined && isTerminalTask(execution.task, this.shapes)) {
+        // Finished while this write waited to try again (adopted from the store, or by another write of this
+        // execution): nothing is written on top of it.
+        this.logger.warn?.(`a2a: task ${execution.taskId}: ${batch.length} update(s) of the agent dropped: the task is finished`);
+        this.stop(execution, "the task is finished");
         return;
+      }
+      try {
+        if (execution.version > 0 && execution.pendingPushConfig) await this.savePushConfig(execution);
+        // The push configs first (read once: a retry after a lost race goes straight back to the store):
+        // from the updates to the store's write nothing waits, so that nobody sees the turn's own parts
+        // arrays (appended to in place) holding chunks of a write not made yet.
+        configs ??= batch.length > 0 && this.outbox ? await this.pushConfigsOf(execution) : [];
+        attempt = this.prepareWrite(execution, batch, configs, userMessage, writeId);
+        version = (await this.store.tasks.commit(attempt.write)).version;
+        break;
       } catch (error) {
-        const conflict = isStoreError(error, TaskVersionConflictError) && ++conflicts <= MAX_CONFLICTS;
-        const fresh = conflict ? await this.store.tasks.load(execution.taskId) : undefined;
+        const conflict = isStoreError(error, TaskVersionConflictError) && ++conflicts <= maxConflicts;
+        const fresh = conflict ? await this.retryUnavailable(() => this.store.tasks.load(execution.taskId)) : undefined;
         if (attempt !== undefined && writeId !== undefined && fresh?.lastWriteId === writeId) {
           // This very write was made (its answer was lost): nothing to apply again.
-          await this.committed(execution, attempt, fresh.version);
-          return;
+          version = fresh.version;
+          break;
         }
         // This try may have appended to the turn's own parts arrays: back to the lengths last committed.
-        if (execution.streamedParts) for (const [parts, length] of execution.streamedParts) parts.length = length;
+        // Only a batch that appends did, and an array is only ever cut, never lengthened (with holes).
+        if (execution.streamedParts && batch.some((u) => u.artifact)) {
+          for (const [parts, length] of execution.streamedParts) if (parts.length > length) parts.length = length;
+        }
         if (conflict) {
-          if (fresh) {
-            execution.task = fresh.task;
-            execution.taskText = undefined;
-            execution.version = fresh.version;
+          if (!fresh) {
+            this.stop(execution, "the task was removed from the store");
+            return;
           }
-          if (fresh && !(isObject(fresh.task["status"]) && this.shapes.isTerminal(fresh.task["status"]["state"]))) continue;
-          // Canceled (or removed) elsewhere: this execution has nothing more to record.
-          this.stop(execution);
-          return;
+          if (isTerminalTask(fresh.task, this.shapes)) {
+            // Finished by another writer (a cancel on another instance): it stays as that writer left it.
+            this.finishedElsewhere(execution, fresh);
+            return;
+          }
+          if (execution.leased && (await this.retryUnavailable(() => this.store.leases.holder(execution.taskId)))?.owner !== this.instanceId) {
+            // While this instance holds the lease, only a terminal write (a cancel, a take-over) can come
+            // between: without it, the turn is over here. Its final write was made with the answer lost, and
+            // the task has moved on (the write id is no longer the last), or its lease was taken over.
+            this.logger.warn?.(`a2a: task ${execution.taskId}: this instance no longer holds its execution lease; ${batch.length} update(s) of the agent not written again`);
+            execution.task = fresh.task; // what a blocking send answers: the task as the store holds it
+            execution.taskText = undefined;
+            this.stop(execution, "this instance no longer holds the task's execution lease");
+            return;
+          }
+          execution.task = fresh.task;
+          execution.taskText = undefined;
+          execution.version = fresh.version;
+          continue;
         }
         if (isStoreError(error, StoreUnavailableError) && ++unavailable <= MAX_UNAVAILABLE && !this.shutdown.signal.aborted) {
           await sleep(100 * 2 ** (unavailable - 1));
@@ -1033,6 +1135,48 @@ export class TaskRuntime {
         throw error;
       }
     }
+    // Made: what follows it (the execution's state, the new task's push config) never runs the batch again.
+    const saving = this.committed(execution, attempt, version);
+    if (saving) await saving;
+  }
+
+  /** A store call retried while the engine is unavailable (the pauses of a commit's retries); other errors at once. */
+  private async retryUnavailable<T>(call: () => Promise<T>): Promise<T> {
+    for (let tries = 1; ; tries++) {
+      try {
+        return await call();
+      } catch (error) {
+        if (!isStoreError(error, StoreUnavailableError) || tries > MAX_UNAVAILABLE || this.shutdown.signal.aborted) throw error;
+        await sleep(100 * 2 ** (tries - 1));
+      }
+    }
+  }
+
+  /**
+   * Saves the push config a request carried, once its task exists: retried while the engine is
+   * unavailable; when it still fails, the execution keeps it (its notifications still go to it) and
+   * tries again before its next write.
+   */
+  private async savePushConfig(execution: Execution): Promise<void> {
+    const config = execution.pendingPushConfig;
+    if (!config) return;
+    try {
+      await this.retryUnavailable(() => this.store.pushConfigs.set(execution.taskId, config));
+      if (execution.pendingPushConfig === config) execution.pendingPushConfig = undefined;
+    } catch (error) {
+      this.logger.error(`a2a: saving the push notification config of task ${execution.taskId} failed (tried again at its next update)`, error);
+    }
+  }
+
+  /** The execution learns that another writer finished its task: it stops, its queued updates are dropped. */
+  private finishedElsewhere(execution: Execution, fresh: VersionedTask): void {
+    execution.task = fresh.task;
+    execution.taskText = undefined;
+    execution.version = fresh.version;
+    execution.finishedElsewhere = fresh.task;
+    const state = isObject(fresh.task["status"]) ? String(fresh.task["status"]["state"]) : "finished";
+    this.logger.warn?.(`a2a: task ${execution.taskId} is ${state} (written by another instance or request): this turn stops, its updates not yet recorded are dropped`);
+    this.stop(execution, `the task is ${state}`);
   }
 
   /** The write of a batch of updates on the task as the execution last committed it. */
@@ -1102,17 +1246,14 @@ export class TaskRuntime {
       this.leaseWatch.drop(execution.taskId);
     }
     if (pushes.length > 0) this.outbox?.kick();
-    if (creating && execution.pendingPushConfig) {
-      const config = execution.pendingPushConfig;
-      execution.pendingPushConfig = undefined;
-      return this.store.pushConfigs.set(execution.taskId, config).then(() => undefined);
-    }
+    if (creating && execution.pendingPushConfig) return this.savePushConfig(execution);
     return undefined;
   }
 
-  /** Ends an execution whose task was finished elsewhere (a cancel on another instance, a lost lease). */
-  private stop(execution: Execution): void {
+  /** Ends an execution whose task was finished elsewhere (a cancel on another instance, a lost lease, a failed write). */
+  private stop(execution: Execution, reason: string): void {
     execution.done = true;
+    execution.stopped ??= reason;
     execution.abort.abort();
     if (execution.leased) {
       execution.leased = false;
@@ -1125,7 +1266,7 @@ export class TaskRuntime {
     const execution = this.executions.get(taskId);
     if (!execution || execution.done) return;
     execution.leased = false;
-    this.stop(execution);
+    this.stop(execution, "this instance lost the task's execution lease");
     this.endExecution(execution);
   }
 
@@ -1144,7 +1285,9 @@ export class TaskRuntime {
     }
     const loaded = await this.store.tasks.load(taskId);
     const state = loaded && isObject(loaded.task["status"]) ? loaded.task["status"]["state"] : undefined;
-    if (!loaded || this.shapes.isTerminal(state) || this.shapes.isInterrupted(state)) {
+    // A task waiting for the client is left waiting; one waiting with the user's message unanswered had a
+    // follow-up turn start (its commit took this lease) and die before its first event: that turn is taken over.
+    if (!loaded || this.shapes.isTerminal(state) || (this.shapes.isInterrupted(state) && !endsWithUserMessage(loaded.task))) {
       await this.store.leases.release(taskId, this.instanceId);
       return;
     }
@@ -1168,7 +1311,11 @@ export class TaskRuntime {
   /** The push configs of an execution's task (none without an outbox: push notifications are not sent). */
   private async pushConfigsOf(execution: Execution): Promise<readonly JsonObject[]> {
     if (!this.outbox) return [];
-    return execution.version === 0 ? (execution.pendingPushConfig ? [execution.pendingPushConfig] : []) : await this.store.pushConfigs.list(execution.taskId);
+    const pending = execution.pendingPushConfig;
+    if (execution.version === 0) return pending ? [pending] : [];
+    const saved = await this.store.pushConfigs.list(execution.taskId);
+    // A config whose save failed (kept by the execution until it is saved) is notified all the same.
+    return pending && !saved.some((c) => pushConfigId(execution.taskId, c) === pushConfigId(execution.taskId, pending)) ? [...saved, pending] : saved;
   }
 
   /** The push notifications of a task's new state: one per config. */
@@ -1207,8 +1354,11 @@ export class TaskRuntime {
     return out;
   }
 
-  /** The publisher of an execution, and `drain()`, which resolves when its updates are all recorded. */
-  publisher(execution: Execution, userMessage?: JsonObject): EventPublisher & { drain(): Promise<void> } {
+  /**
+   * The publisher of an execution, `drain()`, which resolves when its updates are all recorded (or given
+   * up), and `failure()`: why one of them could not be recorded (the engine failed), if one could not.
+   */
+  publisher(execution: Execution, userMessage?: JsonObject): EventPublisher & { drain(): Promise<void>; failure(): unknown } {
     const shapes = this.shapes;
     const asMessage = (content: JsonObject | string): JsonObject =>
       typeof content === "string"
@@ -1218,6 +1368,7 @@ export class TaskRuntime {
     let pending: TaskUpdate[] = [];
     let chain: Promise<void> = Promise.resolve();
     let flushing = false;
+    let failure: unknown;
     const flush = async () => {
       flushing = false;
       if (pending.length === 0) return;
@@ -1233,8 +1384,9 @@ export class TaskRuntime {
         this.logger.error("a2a: failed to record a task update", error);
         // The task stays at its last committed state; its lease expires and it is failed then.
         execution.error = error;
+        failure = error;
         execution.onError?.(error);
-        this.stop(execution);
+        this.stop(execution, "an earlier update could not be recorded");
       });
     };
     const finish = () => {
@@ -1259,7 +1411,8 @@ export class TaskRuntime {
       });
       if (final) finish();
     };
-    const publisher: EventPublisher & { drain(): Promise<void> } = {
+    const publisher: EventPublisher & { drain(): Promise<void>; failure(): unknown } = {
+      failure: () => failure,
       drain: async () => {
         // Work queued while draining is drained too.
         let seen: Promise<void> | undefined;
@@ -1299,6 +1452,7 @@ export class TaskRuntime {
         execution.published = true;
         enqueue({
           final: false,
+          artifact: true,
           apply: (task, made) => {
             const current = task["artifacts"];
             let artifacts: JsonObject[];
@@ -1479,9 +1633,21 @@ function lastUserMessage(task: JsonObject): JsonObject {
   return { role: "user", parts: [] };
 }
 
+/** Whether the task's history ends with a user's message (a turn was started and has not answered it yet). */
+function endsWithUserMessage(task: JsonObject): boolean {
+  const history = Array.isArray(task["history"]) ? (task["history"] as unknown[]) : [];
+  const last = history[history.length - 1];
+  return isObject(last) && (last["role"] === "user" || last["role"] === "ROLE_USER");
+}
+
 function withoutTaskId(message: JsonObject): JsonObject {
   const { taskId: _taskId, ...rest } = message;
   return rest;
+}
+
+/** Whether a task is in a terminal state (nothing may be written on top of it). */
+function isTerminalTask(task: JsonObject | undefined, shapes: ProtocolShapes): boolean {
+  return task !== undefined && isObject(task["status"]) && shapes.isTerminal(task["status"]["state"]);
 }
 
 function stripChunkFlags(artifact: JsonObject): JsonObject {
