@@ -34,8 +34,8 @@ import {
   type ClientTransportFactory,
   type ProtocolBinding,
   type ResponseChecks,
-} from "./runtime/client.js";
-import { isFinalEvent, protocolHeaders } from "./runtime/client-protocol.js";
+} from "./runtime/client/client.js";
+import { isFinalEvent, protocolHeaders } from "./runtime/client/protocol.js";
 import { canonicalValue, ProtocolShapes } from "./runtime/profile.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
@@ -48,7 +48,7 @@ export {
   A2ATransportError,
   A2AUntrustedOriginError,
   AgentCardCache,
-} from "./runtime/client.js";
+} from "./runtime/client/client.js";
 export type {
   CallOptions,
   ClientAuth,
@@ -57,7 +57,7 @@ export type {
   ClientTransportFactory,
   FetchLike,
   ProtocolBinding,
-} from "./runtime/client.js";
+} from "./runtime/client/client.js";
 
 /**
  * A2A specific error indicating the requested task ID was not found.

@@ -16,7 +16,7 @@ import type {
   Transform,
   UnionPlan,
   VersionMapping,
-} from "../runtime/compat.js";
+} from "../runtime/compat/converter.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { refName } from "../schema/normalize.js";
 import type { CompatTable, UnionEntry } from "./table.js";

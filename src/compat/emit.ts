@@ -11,7 +11,7 @@ import type { TemplateRenderer } from "../emit/templates.js";
 import { emitValidatorFiles } from "../emit/validators.js";
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
-import type { VersionMapping } from "../runtime/compat.js";
+import type { VersionMapping } from "../runtime/compat/converter.js";
 import { bundledVersions } from "../schema/load.js";
 import { GENERATOR_VERSION } from "../version.js";
 import { deriveMapping } from "./derive.js";
@@ -120,7 +120,7 @@ function mappingModule(mapping: VersionMapping, header: string): string {
     ` * versions' IR diff and the explicit table of what their schemas do not state. Read by the runtime's`,
     ` * \`VersionConverter\` (runtime/compat.ts).`,
     ` */`,
-    `import type { LossyField, VersionMapping } from "../../runtime/compat.js";`,
+    `import type { LossyField, VersionMapping } from "../../runtime/compat/converter.js";`,
     ``,
     `export const COMPAT_MAPPING: VersionMapping = ${JSON.stringify(mapping, null, 2)};`,
     ``,

@@ -1,6 +1,5 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type protobuf from "protobufjs";
 import { protobufjs } from "../proto/protobufjs.js";
 import { CodegenError } from "../errors.js";
@@ -8,14 +7,11 @@ import type { ProtocolIR } from "../ir/types.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 
 /**
- * The gRPC binding in a generated output, only when the user chose it (`--transports …,grpc`): the runtime
- * files of `src/runtime/grpc/` (copied verbatim to `runtime/grpc/`), the version's proto as protobufjs JSON
+ * The gRPC binding in a generated output, only when the user chose it (`--transports …,grpc`): besides the
+ * runtime files of `src/runtime/grpc/` (the gRPC bundle of emit/runtime-bundles.ts), the version's proto as protobufjs JSON
  * (`grpc.ts`, so nothing reads a .proto at run time), `server/grpc.ts` (serveGrpc for this version) and
  * `grpc-client.ts` (the client transport). The default output has none of them and needs no grpc-js.
  */
-
-/** The gRPC runtime files (works from src/ and dist/). */
-const GRPC_RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/runtime/grpc");
 
 /** Where the minimal google/api declarations the A2A protos import are kept. */
 const PROTO_INCLUDE_DIR = join(BUNDLED_SCHEMA_DIR, "proto");
@@ -150,7 +146,7 @@ export function grpcRpcs(protoPath: string, version: string): GrpcRpcFact[] {
   }));
 }
 
-/** The files of the gRPC binding for `ir`'s version (paths relative to the output folder): its runtime, the binding and the server entry. */
+/** The files of the gRPC binding for `ir`'s version (paths relative to the output folder): the binding and the server entry. */
 export function emitGrpc(
   ir: ProtocolIR,
   schemaPath: string,
@@ -159,9 +155,6 @@ export function emitGrpc(
   compatFolder?: string,
 ): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
-    files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
-  }
   Object.assign(files, emitGrpcBinding(ir, schemaPath, header));
   files["server/grpc.ts"] = serverModule(header, compatFolder);
   return files;
@@ -254,7 +247,7 @@ function clientModule(header: string): string {
  *
  *   const client = await A2AClient.fromAgentUrl(url, { transports: [grpcTransport] });
  */
-import type { ClientTransportFactory, ResponseChecks } from "./runtime/client.js";
+import type { ClientTransportFactory, ResponseChecks } from "./runtime/client/client.js";
 import { GrpcTransport, grpcTransportFactory, type GrpcClientOptions } from "./runtime/grpc/client-transport.js";
 import { A2A_GRPC_BINDING } from "./grpc.js";
 

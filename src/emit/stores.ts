@@ -1,16 +1,7 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
 
 /** The store engines `generate --store` can add to an output (in-memory is always there). */
 export const STORES = ["postgres", "redis"] as const;
 export type StoreEngine = (typeof STORES)[number];
-
-/** The runtime files each engine needs, under src/runtime/stores/. */
-const STORE_FILES: Record<StoreEngine, readonly string[]> = {
-  postgres: ["follower.ts", "postgres.ts", "task-patches.ts"],
-  redis: ["follower.ts", "redis.ts", "task-patches.ts"],
-};
-
 
 /** The packages a generated project adds when it chooses an engine (the same versions this repository tests). */
 export const STORE_DEPENDENCIES: Record<StoreEngine, { dependencies: Record<string, string>; devDependencies: Record<string, string> }> = {
@@ -24,15 +15,12 @@ export function unknownStore(stores: readonly string[]): string | undefined {
 }
 
 /**
- * The files of the chosen engines, as output paths (`runtime/stores/<file>`) with the output's
- * header, and `runtime/stores/connect.ts` (a URL to a store, among those engines). Nothing for none:
- * the default output imports no database client.
+ * `runtime/stores/connect.ts` (a URL to a store, among the chosen engines; their runtime files are the
+ * engines' bundles of emit/runtime-bundles.ts). Nothing for none: the default output imports no database client.
  */
-export function emitStoreFiles(runtimeDir: string, header: string, stores: readonly StoreEngine[]): Record<string, string> {
+export function emitStoreConnect(header: string, stores: readonly StoreEngine[]): Record<string, string> {
   const out: Record<string, string> = {};
   const chosen = STORES.filter((s) => stores.includes(s));
-  const files = new Set(chosen.flatMap((store) => STORE_FILES[store]));
-  for (const file of [...files].sort()) out[`runtime/stores/${file}`] = `${header}\n${readFileSync(join(runtimeDir, "stores", file), "utf8")}`;
   if (chosen.length > 0) out["runtime/stores/connect.ts"] = connectFile(header, chosen);
   return out;
 }
@@ -48,7 +36,9 @@ function connectFile(header: string, chosen: readonly StoreEngine[]): string {
     " * none: the in-memory store (one process). The same build thus runs as one process or as many instances",
     " * sharing one engine.",
     " */",
-    'import { InMemoryStore, StoreError, type A2AStore } from "../tasks.js";',
+    'import type { A2AStore } from "./contract.js";',
+    'import { StoreError } from "./errors.js";',
+    'import { InMemoryStore } from "./memory.js";',
     ...(has("postgres") ? ['import { PostgresStore, type PostgresStoreOptions } from "./postgres.js";'] : []),
     ...(has("redis") ? ['import { RedisStore, type RedisStoreOptions } from "./redis.js";'] : []),
     "",

@@ -1,6 +1,6 @@
 import { isObject, type JsonObject } from "../schema/json.js";
 import { refName } from "../schema/normalize.js";
-import type { InputFields } from "../runtime/proto-json-input.js";
+import type { InputFields } from "../runtime/wire/proto-json-input.js";
 
 /**
  * The fields a ProtoJSON reader accepts in the params of each method (1.0): for every object definition the

@@ -1,6 +1,6 @@
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { refName } from "../schema/normalize.js";
-import type { Holding, ProtoJsonDefaults, TypeDefaults } from "../runtime/proto-defaults.js";
+import type { Holding, ProtoJsonDefaults, TypeDefaults } from "../runtime/wire/proto-defaults.js";
 import { objectShape } from "./unions.js";
 
 /**

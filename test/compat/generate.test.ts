@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../src/generate.js";
-import type { VersionMapping } from "../../src/runtime/compat.js";
+import type { VersionMapping } from "../../src/runtime/compat/converter.js";
 import { independentValidator, projectTempDir, ROOT, tempDir } from "../helpers.js";
 import { derived } from "./support.js";
 
@@ -78,7 +78,7 @@ describe("generate --compat", () => {
   });
 
   it("the generated interpreter, mapping and validators work together: a 0.3 send becomes a valid 1.0 SendMessageRequest", async () => {
-    const { VersionConverter } = (await import(join(outDir, "runtime/compat.ts"))) as typeof import("../../src/runtime/compat.js");
+    const { VersionConverter } = (await import(join(outDir, "runtime/compat.ts"))) as typeof import("../../src/runtime/compat/converter.js");
     const { COMPAT_MAPPING } = (await import(join(outDir, "compat/a2a-0.3.0/mapping.ts"))) as { COMPAT_MAPPING: VersionMapping };
     const v1 = (await import(join(outDir, "validators.ts"))) as { validators: Record<string, (x: unknown) => boolean> };
     const v03 = (await import(join(outDir, "compat/a2a-0.3.0/validators.ts"))) as { validators: Record<string, (x: unknown) => boolean> };

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { CompatMappingError, VersionConverter, type Loss, type Plan, type VersionMapping } from "../../src/runtime/compat.js";
+import { CompatMappingError, VersionConverter, type Loss, type Plan, type VersionMapping } from "../../src/runtime/compat/converter.js";
 
 /**
  * The mapping interpreter (src/runtime/compat.ts) on a small hand-written mapping, one rule kind per test:

@@ -8,9 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/diff/load.js";
 import { ProtocolShapes } from "../../src/runtime/profile.js";
-import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/task-text.js";
+import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/tasks/task-texts.js";
 import { bundledVersions } from "../../src/schema/load.js";
-import { InMemoryStore, StoreError } from "../../src/runtime/tasks.js";
+import { InMemoryStore } from "../../src/runtime/stores/memory.js";
+import { StoreError } from "../../src/runtime/stores/errors.js";
 
 type Json = Record<string, unknown>;
 const parts = (n: number, from = 0): Json[] => Array.from({ length: n }, (_, i) => ({ kind: "text", text: `chunk ${from + i} "q"\n✓` }));

@@ -6,6 +6,7 @@
  * Everything here is decided by the profile's shapes, which are derived from the schema.
  */
 import { jsonTextOf, withJsonText } from "./event-ids.js";
+import { isObject, type JsonObject } from "./json.js";
 import { newId } from "./random-ids.js";
 
 /** A random id (UUID v4), made where every module of the runtime has long imported it from. */
@@ -116,8 +117,6 @@ export interface ProtocolProfile {
    */
   readonly extensionsHeader?: string;
 }
-
-export type JsonObject = { [key: string]: unknown };
 
 /**
  * Where the params of the send/stream method carry each thing the runtime reads or writes of a send, as
@@ -263,10 +262,6 @@ function enumValue(values: readonly string[], canonical: string): string {
 /** `1.0.1` → `1.0`. */
 export function majorMinor(version: string): string {
   return version.split(".").slice(0, 2).join(".");
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 let isoMs = Number.NaN;

@@ -5,7 +5,8 @@
  * status with a google.rpc.Status body, a gRPC status). Auth failures also carry the HTTP status and the
  * WWW-Authenticate challenge.
  */
-import { isObject, type ProtocolProfile } from "./profile.js";
+import { isObject } from "./json.js";
+import type { ProtocolProfile } from "./profile.js";
 import type { ValidationIssue } from "./validation.js";
 
 export class A2AError extends Error {

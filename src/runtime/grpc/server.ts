@@ -13,7 +13,7 @@ import grpc from "@grpc/grpc-js";
 import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
-import { repointIssues, repointText } from "../issue-pointers.js";
+import { repointIssues, repointText } from "../wire/issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
 
 /** What a binding passes the service with each call (service.ts `CallContext`). */

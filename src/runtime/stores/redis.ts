@@ -27,40 +27,14 @@
  */
 import { createHash } from "node:crypto";
 import { createClient } from "@redis/client";
-import {
-  ExecutionLeaseHeldError,
-  StoreError,
-  StoreUnavailableError,
-  TaskVersionConflictError,
-  decodePageToken,
-  encodePageToken,
-  pageSizeOf,
-  pushConfigId,
-  storableJson,
-  taskFacts,
-  type A2AStore,
-  type EventSubscription,
-  type EventSubscriptionOptions,
-  type ExecutionLeases,
-  type LeaseHolder,
-  type LoggedEvent,
-  type OutboxEntry,
-  type OutboxMessage,
-  type PushConfigStore,
-  type PushOutbox,
-  type TaskCommit,
-  type TaskCommitResult,
-  type TaskEventInput,
-  type TaskEventLog,
-  type TaskPage,
-  type TaskQuery,
-  type VersionedTask,
-  type VersionedTaskStore,
-} from "../tasks.js";
-import type { JsonObject } from "../profile.js";
+import { ExecutionLeaseHeldError, StoreError, StoreUnavailableError, TaskVersionConflictError } from "./errors.js";
+import { decodePageToken, encodePageToken, pageSizeOf } from "./paging.js";
+import { pushConfigId, storableJson, taskFacts } from "./task-json.js";
+import type { A2AStore, EventSubscription, EventSubscriptionOptions, ExecutionLeases, LeaseHolder, LoggedEvent, OutboxEntry, OutboxMessage, PushConfigStore, PushOutbox, TaskCommit, TaskCommitResult, TaskEventInput, TaskEventLog, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
+import type { JsonObject } from "../json.js";
 import { LogFollower } from "./follower.js";
-import { TaskPatchPolicy, withPatches } from "./task-patches.js";
-import type { TaskPatchOperation } from "../task-patch.js";
+import { TaskPatchPolicy, withPatches } from "./patch-policy.js";
+import type { TaskPatchOperation } from "./task-patch.js";
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`. */

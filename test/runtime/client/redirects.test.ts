@@ -3,7 +3,7 @@
 // same-origin ones up to a bound, and sends credentials (auth, option and call headers) only to origins
 // the user configured — also when an agent card names an endpoint on another origin.
 import { describe, expect, it } from "vitest";
-import { A2ARedirectError, fetchAgentCard, JsonRpcTransport, type ClientOptions } from "../../../src/runtime/client.js";
+import { A2ARedirectError, fetchAgentCard, JsonRpcTransport, type ClientOptions } from "../../../src/runtime/client/client.js";
 import * as Generated from "../../../generated/a2a-1.0.1/client.js";
 
 // The generated client has its own copy of the runtime (and so of the error classes).

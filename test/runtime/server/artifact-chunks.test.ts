@@ -12,7 +12,9 @@
  *   task as that write held it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { InMemoryStore, StoreUnavailableError, type TaskCommit } from "../../../src/runtime/tasks.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
+import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import type { TaskCommit } from "../../../src/runtime/stores/contract.js";
 import { inProcessContext as ctx, modules, testCard, type ChunkPublisher as Events, type InProcessService as Service } from "./harness.js";
 
 type Json = Record<string, unknown>;

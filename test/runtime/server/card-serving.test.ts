@@ -11,7 +11,7 @@
  */
 import { generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { signAgentCard, verifyAgentCard, A2ACardSignatureError } from "../../../src/runtime/card-signature.js";
+import { signAgentCard, verifyAgentCard, A2ACardSignatureError } from "../../../src/runtime/card/signature.js";
 import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer } from "./harness.js";
 
 type Json = Record<string, unknown>;

@@ -3,7 +3,7 @@
 // "timed-out" when the body has not arrived in time.
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readBody } from "../../../src/runtime/http-node.js";
+import { readBody } from "../../../src/runtime/adapters/node.js";
 
 const text = (body: Uint8Array | string) => (typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
 

@@ -16,7 +16,8 @@
  *   first event is the call's error and gives the execution lease back (the task keeps waiting).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { StoreUnavailableError, type A2AStore } from "../../../src/runtime/tasks.js";
+import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 import { slowStore } from "../stores/slow.js";
 import { modules, testCard } from "./harness.js";
 import { enginesUnderTest, freshNamespace } from "./stores-support.js";
