@@ -45,7 +45,7 @@ export interface GenerateOptions {
   transports?: readonly Transport[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
-  /** Also emit runtime/card-signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
+  /** Also emit runtime/card/signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
   cardSignatures?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;

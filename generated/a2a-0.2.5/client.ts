@@ -191,7 +191,7 @@ export interface A2AClientOptions extends ClientOptions {
   binding?: ProtocolBinding;
   /**
    * Checks a fetched agent card before the client uses it; a rejection refuses the card. For signed cards:
-   * `verifyCard: cardSignatureVerifier({ jwks })` from `./runtime/card-signature.js` (needs `jose`).
+   * `verifyCard: cardSignatureVerifier({ jwks })` from `./runtime/card/signature.js` (needs `jose`).
    */
   verifyCard?: (card: Models.AgentCard) => unknown;
   /** Where fetched cards are kept and revalidated (§8.6.2); default one cache per client; false keeps none. */

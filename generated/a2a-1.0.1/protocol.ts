@@ -624,7 +624,7 @@ export const A2A_PROFILE: ProtocolProfile = {
 /**
  * ProtoJSON input: the fields of each definition the methods' params reach (JSON names) and what each holds
  * ("" a value, a definition, "map:<definition>"). The server reads params under these names or their proto
- * names (`history_length`) and leaves out fields not listed (runtime/proto-json-input.ts).
+ * names (`history_length`) and leaves out fields not listed (runtime/wire/proto-json-input.ts).
  */
 export const A2A_INPUT_FIELDS: InputFields = {
   AuthenticationInfo: { scheme: "", credentials: "" },

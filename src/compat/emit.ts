@@ -38,7 +38,7 @@ export function compatMapping(primary: ProtocolIR, compatVersion: string): { com
  * The files that let a primary-version output also serve a compat version (issue 10): beside the primary
  * output, under `compat/a2a-<version>/`, the compat version's models, validators, protocol table and client
  * (importing the primary output's shared runtime), and `mapping.ts`, the derived mapping as data for the
- * runtime interpreter (`runtime/compat.ts`, which generate copies when a compat version is asked for).
+ * runtime interpreter (`runtime/compat/converter.ts`, which generate copies when a compat version is asked for).
  */
 export async function emitCompat(
   primary: ProtocolIR,
@@ -76,7 +76,7 @@ export async function emitCompat(
 
 /**
  * The project's card in the compat version's shape (a2a-codegen's card converter): the server serves its
- * security schemes and requirements in both versions' shapes (runtime/compat-card.ts), so that a client
+ * security schemes and requirements in both versions' shapes (runtime/compat/card.ts), so that a client
  * that checks the card against 0.3.0's schema reads it too.
  */
 function compatCardModule(card: { path: string; displayPath: string }, primary: ProtocolIR, compat: ProtocolIR, templates: TemplateRenderer, header: string): string {
@@ -118,7 +118,7 @@ function mappingModule(mapping: VersionMapping, header: string): string {
     `/**`,
     ` * How A2A ${mapping.compat} and ${mapping.primary} objects convert into each other: derived from the two`,
     ` * versions' IR diff and the explicit table of what their schemas do not state. Read by the runtime's`,
-    ` * \`VersionConverter\` (runtime/compat.ts).`,
+    ` * \`VersionConverter\` (runtime/compat/converter.ts).`,
     ` */`,
     `import type { LossyField, VersionMapping } from "../../runtime/compat/converter.js";`,
     ``,

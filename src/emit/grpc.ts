@@ -37,7 +37,7 @@ const RPC_METHODS_BY_VERSION: { [version: string]: { [rpc: string]: string } } =
 
 /**
  * Versions whose proto shapes differ from their JSON-RPC shapes: the runtime module that maps them (see
- * src/runtime/wire-shapes-0.3.0.ts, shared by the gRPC and HTTP+JSON bindings). From 1.0 on the JSON-RPC
+ * src/runtime/wire/shapes-0.3.0.ts, shared by the gRPC and HTTP+JSON bindings). From 1.0 on the JSON-RPC
  * params and results are the proto's ProtoJSON.
  */
 export const SHAPES_BY_VERSION: { readonly [version: string]: { readonly module: string; readonly name: string } } = {

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { CompatMappingError, VersionConverter, type Loss, type Plan, type VersionMapping } from "../../src/runtime/compat/converter.js";
 
 /**
- * The mapping interpreter (src/runtime/compat.ts) on a small hand-written mapping, one rule kind per test:
+ * The mapping interpreter (src/runtime/compat/converter.ts) on a small hand-written mapping, one rule kind per test:
  * it must follow the data and nothing else, and report every loss.
  */
 

@@ -1,4 +1,4 @@
-// The client's default fetch on Node (src/runtime/client-node-fetch.ts, issue 12: client speed): node:http
+// The client's default fetch on Node (src/runtime/client/node-fetch.ts, issue 12: client speed): node:http
 // answered as a web Response. It must do what the client relies on fetch for: exact bytes out, status,
 // headers and body in, no redirect following, bodiless statuses, decoded compressed bodies, aborts before
 // and during the body, cancelling a body, and a network failure as a rejected promise.

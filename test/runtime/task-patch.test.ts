@@ -1,5 +1,5 @@
 /**
- * The patch of an interim write (runtime/task-patch.ts): what a durable store keeps instead of the whole
+ * The patch of an interim write (runtime/stores/task-patch.ts): what a durable store keeps instead of the whole
  * task at each write of a streamed artifact (issue 12). A patch made from two tasks, applied to the first
  * task's text read back, gives the second exactly; a change it cannot say makes the writer write whole.
  */

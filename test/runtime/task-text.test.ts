@@ -1,5 +1,5 @@
 /**
- * The task text the runtime builds for a long streamed artifact (runtime/task-text.ts) is exactly
+ * The task text the runtime builds for a long streamed artifact (runtime/tasks/task-texts.ts) is exactly
  * JSON.stringify(task): the stores keep it instead of serializing the task, so any difference would be
  * a difference in what GetTask returns. A task JSON cannot write is refused as the stores refuse it.
  * Likewise the artifact-update event texts it builds: they are what a stream's subscribers get and what

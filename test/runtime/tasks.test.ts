@@ -1,5 +1,5 @@
 /**
- * The task runtime's own pieces (src/runtime/tasks.ts) beyond the store contract (test/runtime/stores/):
+ * The store pieces of src/runtime/stores/ beyond the store contract (test/runtime/stores/):
  * the in-memory store's bounds, the facts stores index, page tokens, values that cannot be stored,
  * and compare-and-set under real latency.
  */

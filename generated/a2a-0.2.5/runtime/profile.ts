@@ -217,7 +217,7 @@ export function taskContextOf(task: JsonObject): string | undefined {
   return undefined;
 }
 
-/** The field a server serving two versions stores in a push config to record the version of the client that registered it (runtime/compat-service.ts). */
+/** The field a server serving two versions stores in a push config to record the version of the client that registered it (runtime/compat/service.ts). */
 export const PUSH_CONFIG_VERSION_FIELD = "a2aCompatVersion";
 
 const TERMINAL = ["completed", "canceled", "failed", "rejected"];

@@ -1,6 +1,6 @@
 /**
  * The fetch the client runtime is written against: the part of `fetch` it calls, what it reads of a
- * response, and the abort it listens to (shared by client-http.ts and client-node-fetch.ts).
+ * response, and the abort it listens to (shared by client/http.ts and client/node-fetch.ts).
  */
 
 /** The part of `fetch` the client uses; pass one to add retries, logging, a proxy or a test double. */
@@ -8,7 +8,7 @@ export type FetchLike = (input: string, init: RequestInit) => Promise<Response>;
 
 /**
  * What the client reads of an HTTP response. A web `Response` is one; on Node without a `fetch` option,
- * `send()` answers a lighter NodeAnswer (client-node-fetch.ts) whose body {@link readText} reads straight
+ * `send()` answers a lighter NodeAnswer (client/node-fetch.ts) whose body {@link readText} reads straight
  * from the socket.
  */
 export interface HttpAnswer {

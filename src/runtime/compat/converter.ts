@@ -149,7 +149,7 @@ export interface VersionMapping {
   readonly plans: { readonly toPrimary: { readonly [id: string]: Plan }; readonly toCompat: { readonly [id: string]: Plan } };
   /** Every place a conversion may lose information. */
   readonly lossy: readonly LossyField[];
-  /** How the primary's agent card also serves compat clients (runtime/compat-card.ts), when the pair has a rule. */
+  /** How the primary's agent card also serves compat clients (runtime/compat/card.ts), when the pair has a rule. */
   readonly card?: DualCardRule;
 }
 

@@ -4,7 +4,7 @@
  * primary version's (1.0.1) with the mapping interpreter (compat.ts), runs them on the primary service
  * (one executor, one task store, one runtime), and converts its result, every streamed event and every
  * error back. Because it is an A2AService, every binding serves it as it serves the primary one: the
- * JSON-RPC binding picks one of the two per request with `route` (compat-route.ts: the A2A-Version header,
+ * JSON-RPC binding picks one of the two per request with `route` (compat/route.ts: the A2A-Version header,
  * absent meaning 0.3 per 1.0.1 §3.2.6, and the method name); the HTTP+JSON binding serves each version's
  * routes (0.3's under `/v1/`), a path both have going to the version the A2A-Version header names; gRPC
  * serves each version's service (0.3 `a2a.v1.A2AService`, 1.0 `lf.a2a.v1.A2AService`) on one port. Push configs a compat client registers are

@@ -1,6 +1,6 @@
 /**
  * Where a version's proto shapes (the ProtoJSON of its proto, which its gRPC and HTTP+JSON bindings speak)
- * differ from the JSON-RPC shapes its service speaks (A2A 0.3.0: `wire-shapes-0.3.0.ts`), a translation
+ * differ from the JSON-RPC shapes its service speaks (A2A 0.3.0: `wire/shapes-0.3.0.ts`), a translation
  * between the two, per rpc and both ways, shared by every binding that carries the proto's shapes. From
  * 1.0 on the JSON-RPC params and results are the proto's ProtoJSON and no translation is needed.
  */

@@ -3,7 +3,7 @@
  * (@a2a-js/sdk 1.3.0, installed as `a2a-sdk-v1`), both directions:
  * 1. the SDK's REST client (RestTransportFactory) against our generated 1.0.1 server on every adapter,
  *    every answer it gets checked against the 1.0.1 schema independently;
- * 2. our REST client transport (runtime/client-rest.ts, with the generated validators on) against the
+ * 2. our REST client transport (runtime/client/rest.ts, with the generated validators on) against the
  *    SDK's `restHandler` server.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";

@@ -1,5 +1,5 @@
 // The version logic the generated client used to keep in its template (issue 13), now in
-// src/runtime/client-protocol.ts: when a stream is over, and the protocol headers of every request.
+// src/runtime/client/protocol.ts: when a stream is over, and the protocol headers of every request.
 import { describe, expect, it } from "vitest";
 import { isFinalEvent, protocolHeaders } from "../../../src/runtime/client/protocol.js";
 import { ProtocolShapes } from "../../../src/runtime/profile.js";

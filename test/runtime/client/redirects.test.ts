@@ -147,7 +147,7 @@ describe("credentials go only to configured origins", () => {
 
 describe("originOf", () => {
   it("tells origins apart for schemes without URL origins (two gRPC hosts are not one \"null\" origin)", async () => {
-    const { originOf } = await import("../../../src/runtime/client-http.js");
+    const { originOf } = await import("../../../src/runtime/client/http.js");
     expect(originOf("https://a.example/x?y")).toBe("https://a.example");
     expect(originOf("grpc://a.example:50051")).toBe("grpc://a.example:50051");
     expect(originOf("grpc://a.example:50051")).not.toBe(originOf("grpc://b.example:50051"));

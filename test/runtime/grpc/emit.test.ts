@@ -91,8 +91,8 @@ describe("emitting the gRPC binding", () => {
     expect(v030.files["grpc.ts"]).toMatch(/shapes: SHAPES_0_3_0/);
     expect(v030.files["grpc.ts"]).toMatch(/TaskSubscription: "tasks\/resubscribe"/);
     expect(withGrpc.files["grpc.ts"]).not.toMatch(/shapes/);
-    expect(withGrpc.files["runtime/wire-shapes-0.3.0.ts"]).toBeUndefined();
-    expect(v030.files["runtime/wire-shapes-0.3.0.ts"]).toBeDefined();
+    expect(withGrpc.files["runtime/wire/shapes-0.3.0.ts"]).toBeUndefined();
+    expect(v030.files["runtime/wire/shapes-0.3.0.ts"]).toBeDefined();
   });
 
   it("type-checks under the strict settings generated code is held to (1.0.1 and 0.3.0)", () => {
@@ -163,7 +163,7 @@ describe("emitting the gRPC binding", () => {
     const code = await main(["generate", "--spec", "1.0.1", "--transports", "jsonrpc,grpc", "--out", out, "--quiet"], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
     expect(code, lines.join("\n")).toBe(0);
     expect(existsSync(join(out, "server", "grpc.ts"))).toBe(true);
-    expect(existsSync(join(out, "runtime", "grpc", "client-transport.ts"))).toBe(true);
+    expect(existsSync(join(out, "runtime", "grpc", "runtime/client/transport.ts"))).toBe(true);
   });
 
   it("the config file takes `transports`", () => {

@@ -1,7 +1,7 @@
 /**
  * The gRPC binding of A2A 0.3.0 (specification-0.3.0.md §3.2.2, §3.5.6; schema/a2a-0.3.0.proto, package
  * a2a.v1). The service speaks 0.3.0's JSON-RPC shapes (schema/a2a-0.3.0.json); the wire speaks the proto's,
- * which differ (runtime/wire-shapes-0.3.0.ts). Each decision where they disagree is pinned here:
+ * which differ (runtime/wire/shapes-0.3.0.ts). Each decision where they disagree is pinned here:
  *   D1 resource names: GetTask `name: "tasks/{id}"` ⇄ params `{ id }`; a bad name is INVALID_ARGUMENT on `name`;
  *   D2 enums: TASK_STATE_CANCELLED ⇄ "canceled" (the spec's spelling), ROLE_USER ⇄ "user";
  *   D3 parts: `{ file: { fileWithUri, mimeType } }` ⇄ `{ kind: "file", file: { uri, mimeType } }`, data in `data.data`;

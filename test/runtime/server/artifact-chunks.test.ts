@@ -27,7 +27,7 @@ afterAll(async () => {
 
 /**
  * Three chunks at once, a pause, then enough for the runtime to build the task's text from the parts'
- * texts (runtime/task-text.ts, from 16 parts), a pause, two more, then completed.
+ * texts (runtime/tasks/task-texts.ts, from 16 parts), a pause, two more, then completed.
  */
 const CHUNKS = [["once ", "upon ", "a "], Array.from({ length: 20 }, (_, i) => `time ${i}, `), ["time, ", "the end"]];
 

@@ -52,9 +52,9 @@ export async function modules(version: string): Promise<VersionModules> {
       express: await load("server/express.ts"),
       fastify: await load("server/fastify.ts"),
       hono: await load("server/hono.ts"),
-      clientRest: existsSync(join(dir, "runtime/client-rest.ts")) ? await load("runtime/client-rest.ts") : undefined,
-      httpRoutes: await load("runtime/http-routes.ts"),
-      clientProtocol: await load("runtime/client-protocol.ts"),
+      clientRest: existsSync(join(dir, "runtime/client/rest.ts")) ? await load("runtime/client/rest.ts") : undefined,
+      httpRoutes: await load("runtime/wire/http-routes.ts"),
+      clientProtocol: await load("runtime/client/protocol.ts"),
       profile: await load("runtime/profile.ts"),
     } as VersionModules;
     loaded.set(version, m);

@@ -24,7 +24,7 @@ export interface JsonRpcBindingOptions {
   maxBatchSize?: number;
   /** Interval of SSE heartbeat comments in ms; 0 = none. */
   heartbeatMs: number;
-  /** A server of two versions (runtime/compat-service.ts): the service that answers each request, or the error that refuses it. */
+  /** A server of two versions (runtime/compat/service.ts): the service that answers each request, or the error that refuses it. */
   route?: (ctx: CallContext, method: string) => A2AService | A2AError;
 }
 

@@ -3,9 +3,9 @@
  * The framework-free A2A server of the generated code: the HTTP host of the A2A service. It takes an
  * HTTP request as plain data ({ method, path, headers, body }) and answers with plain data (JSON, or a
  * stream of Server-Sent Events); the Express, Fastify, Hono and node:http adapters only translate. On one
- * port it serves the agent card and the HTTP bindings the card lists: JSON-RPC (`jsonrpc-binding.ts`) and
- * HTTP+JSON (`rest-binding.ts`), both thin translations over the transport-free service (`service.ts`),
- * which runs the task runtime (`task-runtime.ts`): the user writes an AgentExecutor, everything else is
+ * port it serves the agent card and the HTTP bindings the card lists: JSON-RPC (`http/jsonrpc-binding.ts`) and
+ * HTTP+JSON (`http/rest-binding.ts`), both thin translations over the transport-free service (`service.ts`),
+ * which runs the task runtime (`tasks/task-runtime.ts`): the user writes an AgentExecutor, everything else is
  * here, for every A2A version, driven by the version's profile.
  */
 import { A2AError, AUTH_ERROR_CODE } from "../a2a-error.js";
@@ -62,7 +62,7 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   /** Interval of SSE heartbeat comments in ms; default 15_000; 0 = none. */
   heartbeatMs?: number;
   logger?: ServerLogger;
-  /** A second, older version served beside the card's from the same executor and store (runtime/compat-service.ts; generated core.ts passes it with --compat). */
+  /** A second, older version served beside the card's from the same executor and store (runtime/compat/service.ts; generated core.ts passes it with --compat). */
   compat?: SecondVersion;
   /**
    * Caching of the agent card endpoint (specification-1.0.1.md §8.6.1): `Cache-Control: public,
@@ -73,7 +73,7 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
   cardCache?: { maxAgeSeconds?: number; lastModified?: Date } | false;
 }
 
-/** A second version a server serves (built by runtime/compat-service.ts, which the output has only with --compat). */
+/** A second version a server serves (built by runtime/compat/service.ts, which the output has only with --compat). */
 export interface SecondVersion {
   /** What a push notification carries for a config that version's clients registered. */
   readonly pushPayload?: PushPayloadHook;

@@ -73,7 +73,7 @@ export interface ClientTransportFactory {
 }
 
 /**
- * The request scope of a transport (for `send()` of client-http.ts): `context.trustedOrigins` when a
+ * The request scope of a transport (for `send()` of client/http.ts): `context.trustedOrigins` when a
  * factory was given a context, else the endpoint's origin and the option's `trustedOrigins` (the user
  * named the endpoint); the context's protocol headers.
  */

@@ -49,7 +49,7 @@ const UTF8 = new TextDecoder();
 
 /**
  * The client's default request on Node: a {@link NodeAnswer} (a web `Response` for a URL it leaves to the
- * platform's fetch); undefined off Node. `send()` of client-http.ts uses it when no `fetch` option is set,
+ * platform's fetch); undefined off Node. `send()` of client/http.ts uses it when no `fetch` option is set,
  * with its attempt: the request is aborted by the attempt's hook (no AbortController per call), else by
  * `init.signal`.
  */

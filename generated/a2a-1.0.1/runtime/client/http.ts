@@ -4,7 +4,7 @@
  * timeouts and abort wiring, credentials that go only to origins the user configured, redirects that
  * never leave the origin unless asked, and response bodies read with a running byte count so an
  * oversized answer is cut early. Web platform globals only (fetch, AbortController, TextDecoder); on Node,
- * client-node-fetch.ts's node:http request, which that file looks up at run time.
+ * client/node-fetch.ts's node:http request, which that file looks up at run time.
  */
 
 import { A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "./errors.js";
@@ -23,7 +23,7 @@ export type ClientAuth =
 
 /** Options of a transport (and of the agent card fetch). */
 export interface ClientOptions {
-  /** The fetch to use; default: on Node, node:http / node:https for http(s): URLs (client-node-fetch.ts), elsewhere `globalThis.fetch`. */
+  /** The fetch to use; default: on Node, node:http / node:https for http(s): URLs (client/node-fetch.ts), elsewhere `globalThis.fetch`. */
   fetch?: FetchLike;
   /**
    * Headers sent with every request; a function is called for every request. They are treated as
@@ -132,7 +132,7 @@ export interface Attempt {
   /** Aborted by the caller's signal, the timeout or abortQuietly (made when first asked for). */
   readonly signal: AbortSignal;
   /**
-   * The same abort as {@link signal} for client-node-fetch.ts's request, without making an AbortController
+   * The same abort as {@link signal} for client/node-fetch.ts's request, without making an AbortController
    * per call (its making and its listeners were about 5 % of the client's CPU per call on Node).
    */
   readonly hook: AbortHook;
@@ -289,7 +289,7 @@ export async function send(
   what: string,
   attempt: Attempt,
 ): Promise<HttpAnswer> {
-  // On Node, node:http (client-node-fetch.ts: a third of fetch's CPU per call); elsewhere the platform's fetch.
+  // On Node, node:http (client/node-fetch.ts: a third of fetch's CPU per call); elsewhere the platform's fetch.
   const userFetch = clientOptions.fetch;
   const node = nodeRequest;
   const doFetch: (input: string, init: RequestInit) => Promise<HttpAnswer> =

@@ -119,7 +119,7 @@ export interface ServiceOptions {
   runtime?: TaskRuntime;
   /**
    * Signs the agent card (and the extended card) once, before it is first served: e.g.
-   * `(card) => signAgentCard(card, privateKey, { kid: "key-1", alg: "ES256" })` of runtime/card-signature.ts
+   * `(card) => signAgentCard(card, privateKey, { kid: "key-1", alg: "ES256" })` of runtime/card/signature.ts
    * (generated with `--card-signatures`). The signed card must be the card plus its `signatures`.
    */
   cardSigning?: (card: JsonObject) => Promise<object> | object;

@@ -9,7 +9,7 @@ import { StoreError } from "./errors.js";
 import { eventText } from "./task-json.js";
 
 /**
- * A task's log in memory: each event as JSON text (a read parses it; kept as bytes, runtime/event-texts.ts)
+ * A task's log in memory: each event as JSON text (a read parses it; kept as bytes, runtime/stores/event-texts.ts)
  * and the sequences of the final ones; `dropped` events were trimmed from its start, so that sequences go
  * on with no gap. A trimmed log is kept as its length alone (a number costs no allocation).
  */
