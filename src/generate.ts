@@ -138,7 +138,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     );
     Object.assign(files, runtime.files);
     for (const path of runtime.prunable) copiedByDefault.add(path);
-    Object.assign(files, emitStoreConnect(header, options.stores ?? []));
+    Object.assign(files, emitStoreConnect(templates, header, options.stores ?? []));
     files["index.ts"] = emitIndex(files, templates, header);
   });
   if (compat !== undefined) {
