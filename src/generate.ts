@@ -130,7 +130,7 @@ export async function generate(options: GenerateOptions = {}): Promise<GenerateR
     const transports = options.transports ?? [];
     const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
     if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
-    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header, compatFacts?.grpc ? compatFacts.folder : undefined));
+    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, templates, header, compatFacts?.grpc ? compatFacts.folder : undefined));
     // The runtime files of the features chosen (emit/runtime-bundles.ts declares which files each brings).
     const runtime = runtimeFiles(
       { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks },

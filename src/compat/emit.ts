@@ -66,7 +66,7 @@ export async function emitCompat(
     // Named as the profiles name them (VersionNotSupported): the name picks the status and the ErrorInfo reason.
     const known = new Set(Object.values(compat.profile.errorCodes));
     const extra = Object.fromEntries(Object.entries(primary.profile.errorCodes).filter(([, code]) => !known.has(code)));
-    Object.assign(files, emitGrpcBinding(compat, irSourcePath(compat), header, { version: primary.specVersion, codes: extra }));
+    Object.assign(files, emitGrpcBinding(compat, irSourcePath(compat), templates, header, { version: primary.specVersion, codes: extra }));
   }
   const folder = compatFolder(compat.specVersion);
   const out: Record<string, string> = {};
