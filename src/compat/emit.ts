@@ -57,7 +57,7 @@ export async function emitCompat(
   files["protocol.ts"] = emitProtocol(compat, templates, header);
   files["client.ts"] = emitClient(compat, templates, header);
   files["index.ts"] = emitIndex(files, templates, header);
-  files["mapping.ts"] = mappingModule(mapping, header);
+  files["mapping.ts"] = mappingModule(mapping, templates, header);
   if (card) files["card.ts"] = compatCardModule(card, primary, compat, templates, header);
   if (grpc) {
     // Its service (0.3.0: a2a.v1.A2AService) is served beside the primary's on the same port; the runtime is the primary output's.
@@ -112,20 +112,12 @@ function sharedRuntime(text: string): string {
   return text.replace(/(from\s+["'])\.\/runtime\//g, "$1../../runtime/");
 }
 
-function mappingModule(mapping: VersionMapping, header: string): string {
-  return [
+/** mapping.ts: the mapping as plain data, for the runtime's interpreter. */
+function mappingModule(mapping: VersionMapping, templates: TemplateRenderer, header: string): string {
+  return templates.render("compat/mapping.ts.hbs", {
     header,
-    `/**`,
-    ` * How A2A ${mapping.compat} and ${mapping.primary} objects convert into each other: derived from the two`,
-    ` * versions' IR diff and the explicit table of what their schemas do not state. Read by the runtime's`,
-    ` * \`VersionConverter\` (runtime/compat/converter.ts).`,
-    ` */`,
-    `import type { LossyField, VersionMapping } from "../../runtime/compat/converter.js";`,
-    ``,
-    `export const COMPAT_MAPPING: VersionMapping = ${JSON.stringify(mapping, null, 2)};`,
-    ``,
-    `/** Every place a conversion may lose information, each way (the README's "what does not survive the round trip"). */`,
-    `export const LOSSY_FIELDS: readonly LossyField[] = COMPAT_MAPPING.lossy;`,
-    ``,
-  ].join("\n");
+    compatVersion: mapping.compat,
+    primaryVersion: mapping.primary,
+    mapping: JSON.stringify(mapping, null, 2),
+  });
 }
