@@ -3,7 +3,7 @@ import type * as Models from "./models.js";
 import type { ProtocolProfile } from "./runtime/profile.js";
 import type { ErrorStatus } from "./runtime/service/service.js";
 import type { HttpRoute } from "./runtime/wire/http-routes.js";
-import { SHAPES_0_3_0 } from "./runtime/wire-shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "./runtime/wire/shapes-0.3.0.js";
 import type { WireShapeAdapter } from "./runtime/wire/shapes.js";
 
 /** The A2A specification version this folder was generated for. */

@@ -42,7 +42,7 @@ const RPC_METHODS_BY_VERSION: { [version: string]: { [rpc: string]: string } } =
  * params and results are the proto's ProtoJSON.
  */
 export const SHAPES_BY_VERSION: { readonly [version: string]: { readonly module: string; readonly name: string } } = {
-  "0.3.0": { module: "wire-shapes-0.3.0", name: "SHAPES_0_3_0" },
+  "0.3.0": { module: "wire/shapes-0.3.0", name: "SHAPES_0_3_0" },
 };
 
 /**

@@ -1,7 +1,7 @@
 /**
  * Serving a second, older version from the same agent (docs/compat.md): an A2AService for the compat
  * version (0.3.0) that validates a request against that version's schema, converts its params to the
- * primary version's (1.0.1) with the mapping interpreter (compat.ts), runs them on the primary service
+ * primary version's (1.0.1) with the mapping interpreter (compat/converter.ts), runs them on the primary service
  * (one executor, one task store, one runtime), and converts its result, every streamed event and every
  * error back. Because it is an A2AService, every binding serves it as it serves the primary one: the
  * JSON-RPC binding picks one of the two per request with `route` (compat/route.ts: the A2A-Version header,

@@ -4,7 +4,7 @@
  * HTTP request as plain data ({ method, path, headers, body }) and answers with plain data (JSON, or a
  * stream of Server-Sent Events); the Express, Fastify, Hono and node:http adapters only translate. On one
  * port it serves the agent card and the HTTP bindings the card lists: JSON-RPC (`http/jsonrpc-binding.ts`) and
- * HTTP+JSON (`http/rest-binding.ts`), both thin translations over the transport-free service (`service.ts`),
+ * HTTP+JSON (`http/rest-binding.ts`), both thin translations over the transport-free service (`service/service.ts`),
  * which runs the task runtime (`tasks/task-runtime.ts`): the user writes an AgentExecutor, everything else is
  * here, for every A2A version, driven by the version's profile.
  */
