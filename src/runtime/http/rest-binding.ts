@@ -15,14 +15,12 @@
  */
 import { A2AError } from "../a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, jsonResponse, mediaType, sseOf } from "./http.js";
-import type { CoreRequest, CoreResponse } from "../call.js";
+import type { CoreRequest, CoreResponse, CallContext } from "../call.js";
 import { JSON_RPC_ERROR, parseJsonSafe } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
 import { afterFirstEvent } from "../wire/sse.js";
-import { jsonFieldName, RouteTable } from "../wire/http-routes.js";
+import { jsonFieldName, RouteTable, type HttpRoute } from "../wire/http-routes.js";
 import type { A2AService, ErrorStatus } from "../service/service.js";
-import type { CallContext } from "../call.js";
-import type { HttpRoute } from "../wire/http-routes.js";
 import type { ValidationIssue } from "../validation.js";
 import { repointIssues, repointText } from "../wire/issue-pointers.js";
 import { ProtoJsonError, type WireShapeAdapter } from "../wire/shapes.js";

@@ -112,7 +112,7 @@ function migrations(p: string): string[] {
     `ALTER TABLE ${p}tasks ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
      CREATE INDEX ${p}tasks_owner ON ${p}tasks (owner, status_time, id);
      CREATE INDEX ${p}tasks_owner_context ON ${p}tasks (owner, context_id, status_time, id);`,
-    // 3: the patches of a running task's interim writes kept after its last whole text (task-patches.ts),
+    // 3: the patches of a running task's interim writes kept after its last whole text (patch-policy.ts),
     // by the version each made; a whole write deletes them. The id of each task's last write (writeId).
     `ALTER TABLE ${p}tasks ADD COLUMN last_write text;
      CREATE TABLE ${p}task_patches (
@@ -275,7 +275,7 @@ interface TaskRow {
 }
 
 export class PostgresTaskStore implements VersionedTaskStore {
-  /** An interim write of a streamed artifact may be kept as its patch (task-patches.ts). */
+  /** An interim write of a streamed artifact may be kept as its patch (patch-policy.ts). */
   readonly storesTaskPatches = true;
   /** Each task's last write id is kept (`last_write`) and read with it. */
   readonly keepsWriteIds = true;

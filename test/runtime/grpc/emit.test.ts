@@ -1,8 +1,7 @@
 import { spawnSync } from "node:child_process";
-import { mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { mkdirSync, readFileSync, rmSync, writeFileSync, existsSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { existsSync } from "node:fs";
 import { main } from "../../../src/cli.js";
 import { parseConfig } from "../../../src/config.js";
 import { grpcRpcs } from "../../../src/emit/grpc.js";
@@ -163,7 +162,7 @@ describe("emitting the gRPC binding", () => {
     const code = await main(["generate", "--spec", "1.0.1", "--transports", "jsonrpc,grpc", "--out", out, "--quiet"], { out: (l) => lines.push(l), err: (l) => lines.push(l) });
     expect(code, lines.join("\n")).toBe(0);
     expect(existsSync(join(out, "server", "grpc.ts"))).toBe(true);
-    expect(existsSync(join(out, "runtime", "grpc", "runtime/client/transport.ts"))).toBe(true);
+    expect(existsSync(join(out, "runtime", "grpc", "client-transport.ts"))).toBe(true);
   });
 
   it("the config file takes `transports`", () => {

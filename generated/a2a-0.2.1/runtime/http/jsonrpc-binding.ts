@@ -8,12 +8,11 @@
 import { A2AError, errorDetails, publicIssues } from "../a2a-error.js";
 import { jsonTextOf } from "../event-ids.js";
 import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce } from "./http.js";
-import type { CoreRequest, CoreResponse, SseResponse } from "../call.js";
+import type { CoreRequest, CoreResponse, SseResponse, CallContext } from "../call.js";
 import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, stringifySuccessText, success, successTextHead, type JsonRpcId, type JsonRpcResponse } from "../wire/jsonrpc.js";
 import { isObject } from "../json.js";
 import { afterFirstEvent } from "../wire/sse.js";
 import type { A2AService } from "../service/service.js";
-import type { CallContext } from "../call.js";
 
 export interface JsonRpcBindingOptions {
   /** Largest request body in bytes (the adapters stop reading there). */

@@ -10,7 +10,7 @@
  */
 import { A2AError, AUTH_ERROR_CODE } from "../a2a-error.js";
 import { jsonResponse } from "./http.js";
-import type { CoreRequest, CoreResponse } from "../call.js";
+import type { CoreRequest, CoreResponse, CallContext } from "../call.js";
 import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "../card/cache-headers.js";
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -18,7 +18,6 @@ import { isObject, type JsonObject } from "../json.js";
 import { ProtocolShapes } from "../profile.js";
 import { RestBinding } from "./rest-binding.js";
 import { A2AService, type ProtocolBinding, type ServiceOptions } from "../service/service.js";
-import type { CallContext } from "../call.js";
 import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "../tasks/task-runtime.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "../stores/contract.js";
 

@@ -25,11 +25,10 @@ import {
 import { bodyChunks, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, isEventStream, readText, send, startAttempt, streamFailure, timeoutOf, type Attempt, type RequestScope } from "./http.js";
 import type { HttpAnswer } from "./fetch.js";
 import { requestScope } from "./transport.js";
-import { expandRoute } from "../wire/http-routes.js";
+import { expandRoute, type HttpRoute } from "../wire/http-routes.js";
 import { parseJsonSafe } from "../wire/jsonrpc.js";
 import { isObject } from "../json.js";
 import type { ProtocolProfile } from "../profile.js";
-import type { HttpRoute } from "../wire/http-routes.js";
 import { parseSse } from "../wire/sse.js";
 import type { WireShapeAdapter } from "../wire/shapes.js";
 
