@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { bundledIR } from "../diff/load.js";
-import { parseJson, bundledVersions } from "../schema/load.js";
+import { parseJson } from "../schema/load.js";
 import { convertCard } from "./card.js";
 import { emitClient } from "../emit/client.js";
 import { emitModels } from "../emit/models.js";
@@ -12,6 +12,7 @@ import { emitValidatorFiles } from "../emit/validators.js";
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
 import type { VersionMapping } from "../runtime/compat/converter.js";
+import { bundledVersions } from "../schema/load.js";
 import { GENERATOR_VERSION } from "../version.js";
 import { deriveMapping } from "./derive.js";
 import { COMPAT_TABLES } from "./tables.js";

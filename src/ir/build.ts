@@ -1,7 +1,8 @@
 import { basename } from "node:path";
 import { CodegenError, joinPointer } from "../errors.js";
 import { isObject, type JsonObject } from "../schema/json.js";
-import { type NormalizedSchema, refName } from "../schema/normalize.js";
+import type { NormalizedSchema } from "../schema/normalize.js";
+import { refName } from "../schema/normalize.js";
 import type { Overlay } from "./overlay.js";
 import { METHOD_ROLES, type EnumInfo, type ErrorInfo, type MethodInfo, type MethodRole, type ProtocolIR, type TypeDecl, type TypeKind, type UnionInfo } from "./types.js";
 import { buildProfile } from "./profile.js";

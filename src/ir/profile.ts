@@ -3,8 +3,9 @@ import { isObject, type JsonObject } from "../schema/json.js";
 import type { Overlay } from "./overlay.js";
 import { refName } from "../schema/normalize.js";
 import { objectShape } from "./unions.js";
-import { PROFILE_OBJECTS, TASK_CONTEXT_FIELDS, type SendFields, type TaskParamFields } from "../runtime/profile.js";
+import { PROFILE_OBJECTS, TASK_CONTEXT_FIELDS } from "../runtime/profile.js";
 import { METHOD_ROLES, type CoreTypes, type ErrorInfo, type MethodInfo, type MethodRole, type ObjectShape, type ProtocolProfile, type UnionInfo } from "./types.js";
+import type { SendFields, TaskParamFields } from "../runtime/profile.js";
 
 export function buildProfile(
   defs: Record<string, JsonObject>,

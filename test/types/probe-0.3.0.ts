@@ -21,8 +21,9 @@ import {
 import type { AgentExecutor as Executor03, PushConfigStore as PushConfigStore03 } from "../../generated/a2a-0.3.0/server/core.js";
 // No numbered duplicate types.
 // @ts-expect-error Message1 does not exist
-import type { Message1, Task2 } from "../../generated/a2a-0.3.0/models.js";
+import type { Message1 } from "../../generated/a2a-0.3.0/models.js";
 // @ts-expect-error Task2 does not exist
+import type { Task2 } from "../../generated/a2a-0.3.0/models.js";
 
 declare const part: Part;
 declare const message: Message;

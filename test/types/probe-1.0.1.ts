@@ -36,8 +36,9 @@ import {
   type VersionedTask,
   type VersionedTaskStore,
 } from "../../generated/a2a-1.0.1/server/core.js";
-import type { AgentCard, Task, TaskPushNotificationConfig, Message1 } from "../../generated/a2a-1.0.1/models.js";
+import type { AgentCard, Task, TaskPushNotificationConfig } from "../../generated/a2a-1.0.1/models.js";
 // @ts-expect-error no numbered duplicates
+import type { Message1 } from "../../generated/a2a-1.0.1/models.js";
 
 declare const part: Part;
 declare const event: StreamResponse;

@@ -1,11 +1,12 @@
 import grpc from "@grpc/grpc-js";
 import protobuf from "protobufjs";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { loadGrpcBinding, type LoadedGrpcBinding, type GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
+import { loadGrpcBinding, type LoadedGrpcBinding } from "../../../src/runtime/grpc/binding.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../../src/runtime/grpc/google-rpc.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import { join } from "node:path";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
+import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import { SCHEMA_DIR } from "../../helpers.js";
 import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
