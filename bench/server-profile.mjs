@@ -74,10 +74,10 @@ export function printSummary(summary, { top = 15, log = console.log } = {}) {
   for (const [area, ms] of summary.areas.filter(([a]) => a !== "idle").slice(0, 12)) log(`    ${msf(ms)} ${pct(ms)}  ${area}`);
   log(`  top ${top} functions by self time:`);
   for (const [key, ms] of summary.self.filter(([k]) => !k.startsWith("(idle)")).slice(0, top)) log(`    ${msf(ms)} ${pct(ms)}  ${key}`);
-  const runtime = summary.inclusive.filter(([k]) => /\s(server|http-node|http-web|jsonrpc|profile|push|sse|tasks|validation)\.js:\d+$/.test(k));
+  const runtime = summary.inclusive.filter(([k]) => /\s(server|node|web|jsonrpc|profile|push|sse|memory[a-z-]*|task-json|paging|validation)\.js:\d+$/.test(k));
   log(`  top ${top} a2a runtime functions by inclusive time (callees included):`);
   for (const [key, ms] of runtime.slice(0, top)) log(`    ${msf(ms)} ${pct(ms)}  ${key}`);
-  const runtimeSelf = summary.self.filter(([k]) => /\s(server|http-node|http-web|jsonrpc|profile|push|sse|tasks|validation)\.js:\d+$/.test(k));
+  const runtimeSelf = summary.self.filter(([k]) => /\s(server|node|web|jsonrpc|profile|push|sse|memory[a-z-]*|task-json|paging|validation)\.js:\d+$/.test(k));
   log(`  top ${top} a2a runtime functions by self time:`);
   for (const [key, ms] of runtimeSelf.slice(0, top)) log(`    ${msf(ms)} ${pct(ms)}  ${key}`);
 }

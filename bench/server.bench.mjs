@@ -135,7 +135,7 @@ function build() {
   writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
   // express, fastify, hono… resolve from the project's node_modules.
   symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  for (const f of ["server/core.js", "runtime/server.js", "validators.js", "validators.ajv.js"]) {
+  for (const f of ["server/core.js", "runtime/http/server.js", "validators.js", "validators.ajv.js"]) {
     if (!existsSync(join(dir, f))) throw new Error(`build: ${f} missing in ${dir}`);
   }
   return { dir, ms: performance.now() - started };

@@ -6,7 +6,7 @@ import { pathToFileURL } from "node:url";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
-const { InMemoryStore } = await fromDist("runtime/tasks.js");
+const { InMemoryStore } = await fromDist("runtime/stores/memory.js");
 const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
 const { RedisStore } = await fromDist("runtime/stores/redis.js");
 

@@ -1,13 +1,12 @@
-import { existsSync, readFileSync, readdirSync, statSync } from "node:fs";
-import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { existsSync, statSync } from "node:fs";
+import { resolve } from "node:path";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./card/emit.js";
 import { emitClient } from "./emit/client.js";
 import { compatMapping, compatServerFacts, emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
-import { emitStoreFiles, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
+import { emitStoreConnect, STORES, unknownStore, type StoreEngine } from "./emit/stores.js";
 import { emitIndex } from "./emit/index-file.js";
 import { emitModels } from "./emit/models.js";
 import { emitProtocol } from "./emit/protocol.js";
@@ -26,9 +25,7 @@ import type { TargetInputs } from "./write/up-to-date.js";
 import type { Agree, ConfigKey } from "./options/declarations.js";
 import { displayPath } from "./display-path.js";
 import { unusedRuntimeFiles } from "./emit/runtime-files.js";
-
-/** The runtime files copied verbatim into every output folder (works from src/ and dist/). */
-const RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../src/runtime");
+import { runtimeFiles } from "./emit/runtime-bundles.js";
 
 export interface GenerateOptions {
   /** A bundled spec version, e.g. "0.3.0" (default: the newest bundled). */
@@ -49,7 +46,7 @@ export interface GenerateOptions {
   transports?: readonly Transport[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
-  /** Also emit runtime/card-signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
+  /** Also emit runtime/card/signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
   cardSignatures?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
@@ -67,19 +64,6 @@ void EVERY_OPTION_FINGERPRINTED;
 // the other. A new key in either fails to compile until it is declared (or added) in both.
 const GENERATE_OPTIONS_DECLARED: Agree<Exclude<keyof GenerateOptions, "cwd">, ConfigKey> = true;
 void GENERATE_OPTIONS_DECLARED;
-
-/** Runtime files emitted only when their feature is chosen (they import packages the default output does not need). */
-const OPTIONAL_RUNTIME: Readonly<Record<string, (options: GenerateOptions, ir: ProtocolIR) => boolean>> = {
-  // The translation between 0.3.0's proto shapes and its JSON-RPC shapes (its HTTP+JSON and gRPC bindings),
-  // in 0.3.0 outputs and in outputs whose compat 0.3.0 folder shares this runtime.
-  "wire-shapes-0.3.0.ts": (options, ir) => ir.specVersion === "0.3.0" || options.compat === "0.3.0",
-  "card-signature.ts": (options) => options.cardSignatures === true,
-  // The compat interpreter, only in outputs that serve a compat version.
-  "compat.ts": (options) => options.compat !== undefined,
-  "compat-route.ts": (options) => options.compat !== undefined,
-  "compat-card.ts": (options) => options.compat !== undefined,
-  "compat-service.ts": (options) => options.compat !== undefined,
-};
 
 export type Phase = "load" | "normalize" | "ir" | "models" | "validators" | "protocol" | "format" | "write" | "check";
 
@@ -159,12 +143,15 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
     const transports = options.transports ?? [];
     const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
     if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
-    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, header, compatFacts?.grpc ? compatFacts.folder : undefined));
-    for (const name of readdirSync(RUNTIME_DIR).filter((n) => n.endsWith(".ts") && (OPTIONAL_RUNTIME[n]?.(options, ir) ?? true)).sort()) {
-      files[`runtime/${name}`] = `${header}\n${readFileSync(join(RUNTIME_DIR, name), "utf8")}`;
-      if (OPTIONAL_RUNTIME[name] === undefined) copiedByDefault.add(`runtime/${name}`);
-    }
-    Object.assign(files, emitStoreFiles(RUNTIME_DIR, header, options.stores ?? []));
+    if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, templates, header, compatFacts?.grpc ? compatFacts.folder : undefined));
+    // The runtime files of the features chosen (emit/runtime-bundles.ts declares which files each brings).
+    const runtime = runtimeFiles(
+      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks },
+      header,
+    );
+    Object.assign(files, runtime.files);
+    for (const path of runtime.prunable) copiedByDefault.add(path);
+    Object.assign(files, emitStoreConnect(templates, header, options.stores ?? []));
     files["index.ts"] = emitIndex(files, templates, header);
   });
   if (compat !== undefined) {

@@ -6,7 +6,7 @@
  */
 import type * as Models from "./models.js";
 import { createValidator, type Validator } from "./runtime/validation.js";
-import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "./runtime/proto-defaults.js";
+import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "./runtime/wire/proto-defaults.js";
 import * as compiled from "./validators.ajv.js";
 
 export const validateA2AError: Validator<Models.A2AError> = createValidator<Models.A2AError>(

@@ -34,8 +34,8 @@ import {
   type ClientTransportFactory,
   type ProtocolBinding,
   type ResponseChecks,
-} from "./runtime/client.js";
-import { isFinalEvent, protocolHeaders } from "./runtime/client-protocol.js";
+} from "./runtime/client/client.js";
+import { isFinalEvent, protocolHeaders } from "./runtime/client/protocol.js";
 import { canonicalValue, ProtocolShapes } from "./runtime/profile.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
@@ -48,7 +48,7 @@ export {
   A2ATransportError,
   A2AUntrustedOriginError,
   AgentCardCache,
-} from "./runtime/client.js";
+} from "./runtime/client/client.js";
 export type {
   CallOptions,
   ClientAuth,
@@ -57,7 +57,7 @@ export type {
   ClientTransportFactory,
   FetchLike,
   ProtocolBinding,
-} from "./runtime/client.js";
+} from "./runtime/client/client.js";
 
 /**
  * A2A specific error indicating the requested task ID was not found.
@@ -192,7 +192,7 @@ export interface A2AClientOptions extends ClientOptions {
   /**
    * Checks a fetched agent card (the public one, and the extended card the extended card method returns)
    * before the client uses it; a rejection refuses the card. For signed cards:
-   * `verifyCard: cardSignatureVerifier({ jwks })` from `./runtime/card-signature.js` (needs `jose`).
+   * `verifyCard: cardSignatureVerifier({ jwks })` from `./runtime/card/signature.js` (needs `jose`).
    */
   verifyCard?: (card: Models.AgentCard) => unknown;
   /** Where fetched cards are kept and revalidated (§8.6.2); default one cache per client; false keeps none. */

@@ -38,9 +38,9 @@ import {
   type ClientTransportFactory,
   type ProtocolBinding,
   type ResponseChecks,
-} from "./runtime/client.js";
-import { isFinalEvent, protocolHeaders } from "./runtime/client-protocol.js";
-import { restTransportFactory } from "./runtime/client-rest.js";
+} from "./runtime/client/client.js";
+import { isFinalEvent, protocolHeaders } from "./runtime/client/protocol.js";
+import { restTransportFactory } from "./runtime/client/rest.js";
 import { canonicalValue, ProtocolShapes } from "./runtime/profile.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
@@ -53,7 +53,7 @@ export {
   A2ATransportError,
   A2AUntrustedOriginError,
   AgentCardCache,
-} from "./runtime/client.js";
+} from "./runtime/client/client.js";
 export type {
   CallOptions,
   ClientAuth,
@@ -62,8 +62,8 @@ export type {
   ClientTransportFactory,
   FetchLike,
   ProtocolBinding,
-} from "./runtime/client.js";
-export { RestTransport } from "./runtime/client-rest.js";
+} from "./runtime/client/client.js";
+export { RestTransport } from "./runtime/client/rest.js";
 
 /**
  * The HTTP+JSON (REST) binding of this version (specification-1.0.1.md §11), for the `transports` option:
@@ -230,7 +230,7 @@ export interface A2AClientOptions extends ClientOptions {
   /**
    * Checks a fetched agent card (the public one, and the extended card the extended card method returns)
    * before the client uses it; a rejection refuses the card. For signed cards:
-   * `verifyCard: cardSignatureVerifier({ jwks })` from `./runtime/card-signature.js` (needs `jose`).
+   * `verifyCard: cardSignatureVerifier({ jwks })` from `./runtime/card/signature.js` (needs `jose`).
    */
   verifyCard?: (card: Models.AgentCard) => unknown;
   /** Where fetched cards are kept and revalidated (§8.6.2); default one cache per client; false keeps none. */

@@ -2,7 +2,7 @@ import { readFileSync } from "node:fs";
 import type { TemplateRenderer } from "../emit/templates.js";
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
-import { modeWarnings } from "../runtime/input-modes.js";
+import { modeWarnings } from "../runtime/tasks/input-modes.js";
 import { parseJson } from "../schema/load.js";
 import { checkCard } from "./check.js";
 

@@ -15,7 +15,7 @@ import type {
   Transform,
   UnionPlan,
   VersionMapping,
-} from "../runtime/compat.js";
+} from "../runtime/compat/converter.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { refName } from "../schema/normalize.js";
 import { canonicalizer, constsOf, enumValues, patternOf, requiredOf, roleOf, successResult } from "./schema-facts.js";

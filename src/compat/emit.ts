@@ -11,7 +11,7 @@ import type { TemplateRenderer } from "../emit/templates.js";
 import { emitValidatorFiles } from "../emit/validators.js";
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
-import type { VersionMapping } from "../runtime/compat.js";
+import type { VersionMapping } from "../runtime/compat/converter.js";
 import { bundledVersions } from "../schema/load.js";
 import { GENERATOR_VERSION } from "../version.js";
 import { deriveMapping } from "./derive.js";
@@ -38,7 +38,7 @@ export function compatMapping(primary: ProtocolIR, compatVersion: string): { com
  * The files that let a primary-version output also serve a compat version (issue 10): beside the primary
  * output, under `compat/a2a-<version>/`, the compat version's models, validators, protocol table and client
  * (importing the primary output's shared runtime), and `mapping.ts`, the derived mapping as data for the
- * runtime interpreter (`runtime/compat.ts`, which generate copies when a compat version is asked for).
+ * runtime interpreter (`runtime/compat/converter.ts`, which generate copies when a compat version is asked for).
  */
 export async function emitCompat(
   primary: ProtocolIR,
@@ -57,7 +57,7 @@ export async function emitCompat(
   files["protocol.ts"] = emitProtocol(compat, templates, header);
   files["client.ts"] = emitClient(compat, templates, header);
   files["index.ts"] = emitIndex(files, templates, header);
-  files["mapping.ts"] = mappingModule(mapping, header);
+  files["mapping.ts"] = mappingModule(mapping, templates, header);
   if (card) files["card.ts"] = compatCardModule(card, primary, compat, templates, header);
   if (grpc) {
     // Its service (0.3.0: a2a.v1.A2AService) is served beside the primary's on the same port; the runtime is the primary output's.
@@ -66,7 +66,7 @@ export async function emitCompat(
     // Named as the profiles name them (VersionNotSupported): the name picks the status and the ErrorInfo reason.
     const known = new Set(Object.values(compat.profile.errorCodes));
     const extra = Object.fromEntries(Object.entries(primary.profile.errorCodes).filter(([, code]) => !known.has(code)));
-    Object.assign(files, emitGrpcBinding(compat, irSourcePath(compat), header, { version: primary.specVersion, codes: extra }));
+    Object.assign(files, emitGrpcBinding(compat, irSourcePath(compat), templates, header, { version: primary.specVersion, codes: extra }));
   }
   const folder = compatFolder(compat.specVersion);
   const out: Record<string, string> = {};
@@ -76,7 +76,7 @@ export async function emitCompat(
 
 /**
  * The project's card in the compat version's shape (a2a-codegen's card converter): the server serves its
- * security schemes and requirements in both versions' shapes (runtime/compat-card.ts), so that a client
+ * security schemes and requirements in both versions' shapes (runtime/compat/card.ts), so that a client
  * that checks the card against 0.3.0's schema reads it too.
  */
 function compatCardModule(card: { path: string; displayPath: string }, primary: ProtocolIR, compat: ProtocolIR, templates: TemplateRenderer, header: string): string {
@@ -112,20 +112,12 @@ function sharedRuntime(text: string): string {
   return text.replace(/(from\s+["'])\.\/runtime\//g, "$1../../runtime/");
 }
 
-function mappingModule(mapping: VersionMapping, header: string): string {
-  return [
+/** mapping.ts: the mapping as plain data, for the runtime's interpreter. */
+function mappingModule(mapping: VersionMapping, templates: TemplateRenderer, header: string): string {
+  return templates.render("compat/mapping.ts.hbs", {
     header,
-    `/**`,
-    ` * How A2A ${mapping.compat} and ${mapping.primary} objects convert into each other: derived from the two`,
-    ` * versions' IR diff and the explicit table of what their schemas do not state. Read by the runtime's`,
-    ` * \`VersionConverter\` (runtime/compat.ts).`,
-    ` */`,
-    `import type { LossyField, VersionMapping } from "../../runtime/compat.js";`,
-    ``,
-    `export const COMPAT_MAPPING: VersionMapping = ${JSON.stringify(mapping, null, 2)};`,
-    ``,
-    `/** Every place a conversion may lose information, each way (the README's "what does not survive the round trip"). */`,
-    `export const LOSSY_FIELDS: readonly LossyField[] = COMPAT_MAPPING.lossy;`,
-    ``,
-  ].join("\n");
+    compatVersion: mapping.compat,
+    primaryVersion: mapping.primary,
+    mapping: JSON.stringify(mapping, null, 2),
+  });
 }

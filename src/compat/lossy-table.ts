@@ -1,4 +1,4 @@
-import type { LossReason, LossyField, VersionMapping } from "../runtime/compat.js";
+import type { LossReason, LossyField, VersionMapping } from "../runtime/compat/converter.js";
 
 const REASONS: Record<LossReason, string> = {
   "no-field": "dropped: no such field",

@@ -1,5 +1,5 @@
 import type { MethodInfo, MethodRole, ProtocolIR } from "../ir/types.js";
-import type { JsonValue } from "../runtime/compat.js";
+import type { JsonValue } from "../runtime/compat/converter.js";
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { refName } from "../schema/normalize.js";
 

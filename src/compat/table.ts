@@ -1,4 +1,4 @@
-import type { Condition, DualCardRule, Transform } from "../runtime/compat.js";
+import type { Condition, DualCardRule, Transform } from "../runtime/compat/converter.js";
 
 /**
  * What the version mapping cannot derive from the two schemas and their diff: the few facts that only a

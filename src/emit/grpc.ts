@@ -1,21 +1,18 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import type protobuf from "protobufjs";
 import { protobufjs } from "../proto/protobufjs.js";
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
+import type { TemplateRenderer } from "./templates.js";
 
 /**
- * The gRPC binding in a generated output, only when the user chose it (`--transports …,grpc`): the runtime
- * files of `src/runtime/grpc/` (copied verbatim to `runtime/grpc/`), the version's proto as protobufjs JSON
+ * The gRPC binding in a generated output, only when the user chose it (`--transports …,grpc`): besides the
+ * runtime files of `src/runtime/grpc/` (the gRPC bundle of emit/runtime-bundles.ts), the version's proto as protobufjs JSON
  * (`grpc.ts`, so nothing reads a .proto at run time), `server/grpc.ts` (serveGrpc for this version) and
  * `grpc-client.ts` (the client transport). The default output has none of them and needs no grpc-js.
  */
-
-/** The gRPC runtime files (works from src/ and dist/). */
-const GRPC_RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/runtime/grpc");
 
 /** Where the minimal google/api declarations the A2A protos import are kept. */
 const PROTO_INCLUDE_DIR = join(BUNDLED_SCHEMA_DIR, "proto");
@@ -41,11 +38,11 @@ const RPC_METHODS_BY_VERSION: { [version: string]: { [rpc: string]: string } } =
 
 /**
  * Versions whose proto shapes differ from their JSON-RPC shapes: the runtime module that maps them (see
- * src/runtime/wire-shapes-0.3.0.ts, shared by the gRPC and HTTP+JSON bindings). From 1.0 on the JSON-RPC
+ * src/runtime/wire/shapes-0.3.0.ts, shared by the gRPC and HTTP+JSON bindings). From 1.0 on the JSON-RPC
  * params and results are the proto's ProtoJSON.
  */
 export const SHAPES_BY_VERSION: { readonly [version: string]: { readonly module: string; readonly name: string } } = {
-  "0.3.0": { module: "wire-shapes-0.3.0", name: "SHAPES_0_3_0" },
+  "0.3.0": { module: "wire/shapes-0.3.0", name: "SHAPES_0_3_0" },
 };
 
 /**
@@ -150,20 +147,18 @@ export function grpcRpcs(protoPath: string, version: string): GrpcRpcFact[] {
   }));
 }
 
-/** The files of the gRPC binding for `ir`'s version (paths relative to the output folder): its runtime, the binding and the server entry. */
+/** The files of the gRPC binding for `ir`'s version (paths relative to the output folder): the binding and the server entry. */
 export function emitGrpc(
   ir: ProtocolIR,
   schemaPath: string,
+  templates: TemplateRenderer,
   header: string,
   /** The folder of a compat version whose gRPC binding is generated too (compat/a2a-0.3.0): serveGrpc serves its service beside this one. */
   compatFolder?: string,
 ): Record<string, string> {
   const files: Record<string, string> = {};
-  for (const name of readdirSync(GRPC_RUNTIME_DIR).filter((n) => n.endsWith(".ts")).sort()) {
-    files[`runtime/grpc/${name}`] = `${header}\n${readFileSync(join(GRPC_RUNTIME_DIR, name), "utf8")}`;
-  }
-  Object.assign(files, emitGrpcBinding(ir, schemaPath, header));
-  files["server/grpc.ts"] = serverModule(header, compatFolder);
+  Object.assign(files, emitGrpcBinding(ir, schemaPath, templates, header));
+  files["server/grpc.ts"] = templates.render("grpc/server.ts.hbs", { header, compatFolder: compatFolder ?? "" });
   return files;
 }
 
@@ -176,6 +171,7 @@ export function emitGrpc(
 export function emitGrpcBinding(
   ir: ProtocolIR,
   schemaPath: string,
+  templates: TemplateRenderer,
   header: string,
   extraErrors?: { readonly version: string; readonly codes: Readonly<Record<string, number>> },
 ): Record<string, string> {
@@ -191,89 +187,18 @@ export function emitGrpcBinding(
       ? "A2A_PROFILE.errorCodes"
       : `{ ...A2A_PROFILE.errorCodes, ${extra.map(([name, code]) => `${name}: ${code}`).join(", ")} }`;
   const files: Record<string, string> = {};
-  files["grpc.ts"] = `${header}
-/** The gRPC binding of A2A ${ir.specVersion}: the proto (as protobufjs JSON), its service, which A2A method each rpc is. */
-import type { GrpcBindingSpec } from "./runtime/grpc/binding.js";
-${shapes ? `import { ${shapes.name} } from "./runtime/${shapes.module}.js";\n` : ""}import { A2A_PROFILE } from "./protocol.js";
-
-export const A2A_GRPC_BINDING: GrpcBindingSpec = {
-  service: ${JSON.stringify(descriptor.service)},
-  methods: ${JSON.stringify(descriptor.methods)},
-${extra.length > 0 ? `  // With ${extraErrors?.version}'s errors the compat service raises too.\n` : ""}  errorCodes: ${errorCodes},
-${shapes ? `  shapes: ${shapes.name},\n` : ""}  proto: ${JSON.stringify(descriptor.proto)},
-};
-`;
-  files["grpc-client.ts"] = clientModule(header);
+  files["grpc.ts"] = templates.render("grpc/binding.ts.hbs", {
+    header,
+    specVersion: ir.specVersion,
+    shapes: shapes ?? false,
+    service: descriptor.service,
+    methods: descriptor.methods,
+    extraErrorsVersion: extra.length > 0 ? (extraErrors?.version ?? "") : "",
+    errorCodes,
+    proto: descriptor.proto,
+  });
+  files["grpc-client.ts"] = templates.render("grpc/client.ts.hbs", { header });
   return files;
-}
-
-/** server/grpc.ts: serveGrpc and grpcService for the output's core (and the compat version's service beside it). */
-function serverModule(header: string, compatFolder: string | undefined): string {
-  return `${header}
-/**
- * Serves this version's A2A service over gRPC (@grpc/grpc-js must be installed), beside the HTTP adapters:
- * the same core, the same executor, tasks, auth and limits.
- *
- *   const core = createA2AServer({ card, executor, transports: ["GRPC"] });
- *   createNodeServer(core).listen(3000);            // JSON-RPC and HTTP+JSON
- *   const grpc = await serveGrpc(core, { port: 50051 }); // gRPC on its own port
- */
-import { A2A_GRPC_BINDING } from "../grpc.js";
-${compatFolder ? `import { A2A_GRPC_BINDING as COMPAT_GRPC_BINDING } from "../${compatFolder}/grpc.js";\n` : ""}import { grpcService as bindingService, serveGrpc as serveBinding, type GrpcServeOptions, type GrpcServerHandle, type GrpcServeTarget, type GrpcServiceOptions } from "../runtime/grpc/server.js";
-
-export type { A2AServiceLike, GrpcCallContext, GrpcServeOptions, GrpcServerHandle, GrpcServeTarget } from "../runtime/grpc/server.js";
-
-/**
- * Listens on its own port (default 127.0.0.1, a free port) and serves every rpc of the version's A2AService
- * for \`target\`: the core of \`createA2AServer\` (its card must list a GRPC interface; startup fails naming it
- * otherwise) or a service of your own.
- */
-export function serveGrpc(target: GrpcServeTarget, options: GrpcServeOptions = {}): Promise<GrpcServerHandle> {
-${
-  compatFolder
-    ? `  // A core that serves the compat version too: its gRPC service (another proto package) on the same port.
-  const compat = "service" in target ? target.compatService : undefined;
-  if (compat) return serveBinding(A2A_GRPC_BINDING, target, { ...options, services: [...(options.services ?? []), { spec: COMPAT_GRPC_BINDING, service: compat }] });
-`
-    : ""
-}  return serveBinding(A2A_GRPC_BINDING, target, options);
-}
-
-/** The grpc-js service definition and implementation, to add to a grpc.Server of your own. */
-export function grpcService(target: GrpcServeTarget, options: GrpcServiceOptions = {}): ReturnType<typeof bindingService> {
-  return bindingService(A2A_GRPC_BINDING, target, options);
-}
-`;
-}
-
-/** grpc-client.ts: the client's gRPC transport over the version's binding. */
-function clientModule(header: string): string {
-  return `${header}
-/**
- * The gRPC transport of the client (an optional import: only this file pulls @grpc/grpc-js).
- *
- *   const client = await A2AClient.fromAgentUrl(url, { transports: [grpcTransport] });
- */
-import type { ClientTransportFactory, ResponseChecks } from "./runtime/client.js";
-import { GrpcTransport, grpcTransportFactory, type GrpcClientOptions } from "./runtime/grpc/client-transport.js";
-import { A2A_GRPC_BINDING } from "./grpc.js";
-
-export type { GrpcClientOptions } from "./runtime/grpc/client-transport.js";
-export { GrpcTransport, grpcInterfaceOf } from "./runtime/grpc/client-transport.js";
-
-/** The gRPC binding of this version, for the client's \`transports\` option (the card's GRPC interface). */
-export const grpcTransport: ClientTransportFactory = grpcTransportFactory(A2A_GRPC_BINDING);
-
-/** The gRPC binding with grpc-js channel credentials or options of your own (e.g. mutual TLS). */
-export function grpcTransportWith(options: Pick<GrpcClientOptions, "credentials" | "channelOptions">): ClientTransportFactory {
-  return grpcTransportFactory(A2A_GRPC_BINDING, options);
-}
-
-/** A transport to the agent's gRPC interface (\`host:port\` or the card's URL). */
-export function createGrpcTransport(target: string, options: GrpcClientOptions = {}, checks: ResponseChecks = {}): GrpcTransport {
-  return new GrpcTransport(A2A_GRPC_BINDING, target, options, checks);
-}
-`;
 }
 
 function methodNamesOf(ir: ProtocolIR): string[] {

@@ -1,7 +1,7 @@
 /**
  * Which runtime files an output uses. The runtime is copied verbatim, but an output takes only the files
  * its chosen frameworks and features reach: a node:http-only server has no use for the web adapter
- * (runtime/http-web.ts, Hono's), a version without an HTTP+JSON binding none for its client transport.
+ * (runtime/adapters/web.ts, Hono's), a version without an HTTP+JSON binding none for its client transport.
  */
 
 /** The relative modules a file imports or re-exports (`from "./x.js"`, `import("../y.js")`), as written. */

@@ -1,16 +1,8 @@
-import { readFileSync } from "node:fs";
-import { join } from "node:path";
-
-/** The store engines `generate --store` can add to an output (in-memory is always there). */
+import type { TemplateRenderer } from "./templates.js";
 import { STORES, type StoreEngine } from "../options/vocabularies.js";
+
+// The store engines `generate --store` can add to an output (in-memory is always there): options/vocabularies.ts.
 export { STORES, type StoreEngine };
-
-/** The runtime files each engine needs, under src/runtime/stores/. */
-const STORE_FILES: Record<StoreEngine, readonly string[]> = {
-  postgres: ["follower.ts", "postgres.ts", "task-patches.ts"],
-  redis: ["follower.ts", "redis.ts", "task-patches.ts"],
-};
-
 
 /** The packages a generated project adds when it chooses an engine (the same versions this repository tests). */
 export const STORE_DEPENDENCIES: Record<StoreEngine, { dependencies: Record<string, string>; devDependencies: Record<string, string> }> = {
@@ -24,47 +16,25 @@ export function unknownStore(stores: readonly string[]): string | undefined {
 }
 
 /**
- * The files of the chosen engines, as output paths (`runtime/stores/<file>`) with the output's
- * header, and `runtime/stores/connect.ts` (a URL to a store, among those engines). Nothing for none:
- * the default output imports no database client.
+ * `runtime/stores/connect.ts` (a URL to a store, among the chosen engines; their runtime files are the
+ * engines' bundles of emit/runtime-bundles.ts). Nothing for none: the default output imports no database client.
  */
-export function emitStoreFiles(runtimeDir: string, header: string, stores: readonly StoreEngine[]): Record<string, string> {
+export function emitStoreConnect(templates: TemplateRenderer, header: string, stores: readonly StoreEngine[]): Record<string, string> {
   const out: Record<string, string> = {};
   const chosen = STORES.filter((s) => stores.includes(s));
-  const files = new Set(chosen.flatMap((store) => STORE_FILES[store]));
-  for (const file of [...files].sort()) out[`runtime/stores/${file}`] = `${header}\n${readFileSync(join(runtimeDir, "stores", file), "utf8")}`;
-  if (chosen.length > 0) out["runtime/stores/connect.ts"] = connectFile(header, chosen);
+  if (chosen.length > 0) out["runtime/stores/connect.ts"] = connectFile(templates, header, chosen);
   return out;
 }
 
 /** `connectStore(url)`: the store a URL names, among the engines generated (absent URL: in-memory). */
-function connectFile(header: string, chosen: readonly StoreEngine[]): string {
+function connectFile(templates: TemplateRenderer, header: string, chosen: readonly StoreEngine[]): string {
   const has = (s: StoreEngine) => chosen.includes(s);
   const schemes = [...(has("postgres") ? ["postgres://", "postgresql://"] : []), ...(has("redis") ? ["redis://", "rediss://"] : [])];
-  return [
+  return templates.render("stores/connect.ts.hbs", {
     header,
-    "/**",
-    " * The store an agent runs on, from a URL (typically `A2A_STORE_URL`): " + schemes.map((s) => `\`${s}…\``).join(", ") + ";",
-    " * none: the in-memory store (one process). The same build thus runs as one process or as many instances",
-    " * sharing one engine.",
-    " */",
-    'import { InMemoryStore, StoreError, type A2AStore } from "../tasks.js";',
-    ...(has("postgres") ? ['import { PostgresStore, type PostgresStoreOptions } from "./postgres.js";'] : []),
-    ...(has("redis") ? ['import { RedisStore, type RedisStoreOptions } from "./redis.js";'] : []),
-    "",
-    "export interface ConnectStoreOptions {",
-    ...(has("postgres") ? ['  postgres?: Omit<PostgresStoreOptions, "connectionString">;'] : []),
-    ...(has("redis") ? ['  redis?: Omit<RedisStoreOptions, "url">;'] : []),
-    "}",
-    "",
-    "export async function connectStore(url: string | undefined, options: ConnectStoreOptions = {}): Promise<A2AStore> {",
-    '  if (url === undefined || url === "") return new InMemoryStore();',
-    '  const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? "";',
-    ...(has("postgres") ? ['  if (scheme === "postgres" || scheme === "postgresql") return PostgresStore.connect({ ...options.postgres, connectionString: url });'] : []),
-    ...(has("redis") ? ['  if (scheme === "redis" || scheme === "rediss") return RedisStore.connect({ ...options.redis, url });'] : []),
-    "  // The URL itself is not echoed: it may hold a password.",
-    `  throw new StoreError(\`store URL: unsupported scheme "\${scheme}"; this agent was generated with: ${schemes.join(", ")}\`, "invalid");`,
-    "}",
-    "",
-  ].join("\n");
+    postgres: has("postgres"),
+    redis: has("redis"),
+    schemeList: schemes.map((s) => `\`${s}…\``).join(", "),
+    schemes: schemes.join(", "),
+  });
 }

@@ -1,13 +1,13 @@
 import { isObject, type JsonObject } from "../schema/json.js";
 import { refName } from "../schema/normalize.js";
-import type { InputFields } from "../runtime/proto-json-input.js";
+import type { InputFields } from "../runtime/wire/proto-json-input.js";
 
 /**
  * The fields a ProtoJSON reader accepts in the params of each method (1.0): for every object definition the
  * params reach, its fields (lowerCamel JSON names, as the schema derived from the proto has them) and what
  * each holds: "" a value kept as it is (a scalar, an enum, a free-form Struct such as `metadata`), a
  * definition name (a message, or a list of them), or "map:<definition>" (a map of messages). The runtime
- * (`runtime/proto-json-input.ts`) accepts each field also under its proto name (`history_length`), as
+ * (`runtime/wire/proto-json-input.ts`) accepts each field also under its proto name (`history_length`), as
  * ProtoJSON parsers do, and leaves out fields a definition does not have.
  */
 export function inputFieldsOf(definitions: Record<string, JsonObject>, roots: readonly string[]): InputFields {

@@ -1,11 +1,11 @@
 import { isObject, type Json, type JsonObject } from "../schema/json.js";
 import { refName } from "../schema/normalize.js";
-import type { Holding, ProtoJsonDefaults, TypeDefaults } from "../runtime/proto-defaults.js";
+import type { Holding, ProtoJsonDefaults, TypeDefaults } from "../runtime/wire/proto-defaults.js";
 import { objectShape } from "./unions.js";
 
 /**
  * The ProtoJSON defaults of a version whose wire format is ProtoJSON (1.0), for the reading side
- * (src/runtime/proto-defaults.ts): for each message definition, its REQUIRED fields that a ProtoJSON
+ * (src/runtime/wire/proto-defaults.ts): for each message definition, its REQUIRED fields that a ProtoJSON
  * writer leaves out at their default (lists → [], maps → {}, strings → "", numbers → 0, booleans →
  * false, enumerations → their `_UNSPECIFIED` zero value), and where definitions with defaults nest.
  * Not defaulted: fields holding a message (absent means not set), constants, fields of several types,

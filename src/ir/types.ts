@@ -1,7 +1,7 @@
 import type { MethodRole, ObjectShape, ProtocolProfile } from "../runtime/profile.js";
 import type { JsonObject } from "../schema/json.js";
-import type { ProtoJsonDefaults } from "../runtime/proto-defaults.js";
-import type { InputFields } from "../runtime/proto-json-input.js";
+import type { ProtoJsonDefaults } from "../runtime/wire/proto-defaults.js";
+import type { InputFields } from "../runtime/wire/proto-json-input.js";
 
 export type { MethodRole, ObjectShape, ProtocolProfile };
 

@@ -5,7 +5,7 @@
  */
 import { existsSync } from "node:fs";
 import { join } from "node:path";
-import type { BindingName } from "../runtime/service.js";
+import type { BindingName } from "../runtime/service/service.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 
 /** The web frameworks a server adapter is generated for (`--framework`, the config's `frameworks`). */

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { A2AClient as Generated03 } from "../../generated/a2a-0.3.0/client.js";
 import { A2AClient as Generated1 } from "../../generated/a2a-1.0.1/client.js";
 import { sdkSend } from "../product/interop/sdk-v1-wire.js";
-import { dualCard, unservedCompatInterfaces } from "../../src/runtime/compat-card.js";
+import { dualCard, unservedCompatInterfaces } from "../../src/runtime/compat/card.js";
 import { derived, validator } from "./support.js";
 
 /**

@@ -3,7 +3,7 @@ import { existsSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../src/generate.js";
-import type { VersionMapping } from "../../src/runtime/compat.js";
+import type { VersionMapping } from "../../src/runtime/compat/converter.js";
 import { independentValidator, projectTempDir, ROOT, tempDir } from "../helpers.js";
 import { derived } from "./support.js";
 
@@ -43,12 +43,12 @@ describe("generate --compat", () => {
         "compat/a2a-0.3.0/protocol.ts",
         "compat/a2a-0.3.0/validators.ajv.ts",
         "compat/a2a-0.3.0/validators.ts",
-        "runtime/compat-card.ts",
-        "runtime/compat-route.ts",
-        "runtime/compat-service.ts",
-        "runtime/compat.ts",
+        "runtime/compat/card.ts",
+        "runtime/compat/route.ts",
+        "runtime/compat/service.ts",
+        "runtime/compat/converter.ts",
         // 0.3.0's wire-shape translation: its protocol.ts (HTTP+JSON from a2a-0.3.0.proto) imports it.
-        "runtime/wire-shapes-0.3.0.ts",
+        "runtime/wire/shapes-0.3.0.ts",
       ].sort(),
     );
     for (const [file, text] of Object.entries(plain)) if (file !== "a2a-codegen.manifest.json" && file !== "server/core.ts") expect(withCompat[file], file).toBe(text);
@@ -68,7 +68,7 @@ describe("generate --compat", () => {
       .filter(([f]) => f.startsWith("compat/"))
       .flatMap(([, text]) => [...text.matchAll(/from "(\.[^"]*)"/g)].map((m) => m[1]));
     expect(imports.filter((i) => i?.includes("runtime/"))).not.toHaveLength(0);
-    for (const i of imports) expect(i).toMatch(/^(\.\/[a-z.]+\.js|\.\.\/\.\.\/runtime\/[a-z0-9.-]+\.js)$/);
+    for (const i of imports) expect(i).toMatch(/^(\.\/[a-z.]+\.js|\.\.\/\.\.\/runtime\/(?:[a-z]+\/)?[a-z0-9.-]+\.js)$/);
   });
 
   it("mapping.ts holds exactly the mapping derived from the IR diff and the table", async () => {
@@ -78,7 +78,7 @@ describe("generate --compat", () => {
   });
 
   it("the generated interpreter, mapping and validators work together: a 0.3 send becomes a valid 1.0 SendMessageRequest", async () => {
-    const { VersionConverter } = (await import(join(outDir, "runtime/compat.ts"))) as typeof import("../../src/runtime/compat.js");
+    const { VersionConverter } = (await import(join(outDir, "runtime/compat/converter.ts"))) as typeof import("../../src/runtime/compat/converter.js");
     const { COMPAT_MAPPING } = (await import(join(outDir, "compat/a2a-0.3.0/mapping.ts"))) as { COMPAT_MAPPING: VersionMapping };
     const v1 = (await import(join(outDir, "validators.ts"))) as { validators: Record<string, (x: unknown) => boolean> };
     const v03 = (await import(join(outDir, "compat/a2a-0.3.0/validators.ts"))) as { validators: Record<string, (x: unknown) => boolean> };

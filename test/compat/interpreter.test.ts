@@ -1,8 +1,8 @@
 import { describe, expect, it } from "vitest";
-import { CompatMappingError, VersionConverter, type Loss, type Plan, type VersionMapping } from "../../src/runtime/compat.js";
+import { CompatMappingError, VersionConverter, type Loss, type Plan, type VersionMapping } from "../../src/runtime/compat/converter.js";
 
 /**
- * The mapping interpreter (src/runtime/compat.ts) on a small hand-written mapping, one rule kind per test:
+ * The mapping interpreter (src/runtime/compat/converter.ts) on a small hand-written mapping, one rule kind per test:
  * it must follow the data and nothing else, and report every loss.
  */
 

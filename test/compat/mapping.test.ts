@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { deriveMapping } from "../../src/compat/derive.js";
 import { TABLE_0_3_TO_1_0, type CompatTable } from "../../src/compat/table.js";
 import { CodegenError } from "../../src/errors.js";
-import { VersionConverter, type Loss } from "../../src/runtime/compat.js";
+import { VersionConverter, type Loss } from "../../src/runtime/compat/converter.js";
 import { derived, validator } from "./support.js";
 
 /**

@@ -2,7 +2,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { TABLE_0_3_TO_1_0 } from "../../src/compat/table.js";
 import type { MethodRole } from "../../src/ir/types.js";
-import { VersionConverter, type Direction, type Loss } from "../../src/runtime/compat.js";
+import { VersionConverter, type Direction, type Loss } from "../../src/runtime/compat/converter.js";
 import { schemaArbitrary } from "../support/arbitrary.js";
 import { arbitraryContext, COMPAT, derived, listed, PRIMARY, successResponse, validator, without } from "./support.js";
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { routeByVersion } from "../../src/runtime/compat-route.js";
+import { routeByVersion } from "../../src/runtime/compat/route.js";
 import { majorMinor } from "../../src/runtime/profile.js";
 import { derived } from "./support.js";
 

@@ -16,7 +16,7 @@ import { LegacyJsonRpcTransportHandler } from "a2a-sdk-v1/compat/v0_3/server";
 import { ServerCallContext } from "a2a-sdk-v1/server";
 import { describe, expect, it } from "vitest";
 import { TABLE_0_3_TO_1_0 } from "../../src/compat/table.js";
-import { VersionConverter, type Loss } from "../../src/runtime/compat.js";
+import { VersionConverter, type Loss } from "../../src/runtime/compat/converter.js";
 import { schemaArbitrary } from "../support/arbitrary.js";
 import { arbitraryContext, derived, successResponse } from "./support.js";
 

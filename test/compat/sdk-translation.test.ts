@@ -3,7 +3,7 @@ import { StreamResponse } from "a2a-sdk-v1";
 import { legacyPushNotificationToV1StreamResponse } from "a2a-sdk-v1/compat/v0_3";
 import { V03PushNotificationSerializer } from "a2a-sdk-v1/compat/v0_3/server";
 import { describe, expect, it } from "vitest";
-import { VersionConverter, type Loss } from "../../src/runtime/compat.js";
+import { VersionConverter, type Loss } from "../../src/runtime/compat/converter.js";
 import { schemaArbitrary } from "../support/arbitrary.js";
 import { arbitraryContext, derived } from "./support.js";
 

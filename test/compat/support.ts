@@ -3,7 +3,7 @@ import { deriveMapping } from "../../src/compat/derive.js";
 import { TABLE_0_3_TO_1_0 } from "../../src/compat/table.js";
 import { bundledIR } from "../../src/load/protocol.js";
 import type { MethodInfo, ProtocolIR } from "../../src/ir/types.js";
-import type { Loss, LossyField, VersionMapping } from "../../src/runtime/compat.js";
+import type { Loss, LossyField, VersionMapping } from "../../src/runtime/compat/converter.js";
 import { refName } from "../../src/schema/normalize.js";
 import { independentValidator, readSchema } from "../helpers.js";
 import { SchemaContext, unescapeToken } from "../support/arbitrary.js";

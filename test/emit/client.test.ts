@@ -56,12 +56,12 @@ describe("the generated 1.0.1 client", () => {
     }
   });
 
-  it("emits runtime/card-signature.ts only with cardSignatures (it imports jose)", async () => {
+  it("emits runtime/card/signature.ts only with cardSignatures (it imports jose)", async () => {
     const plain = await generate({ spec: "1.0.1", frameworks: ["node"] });
     const signed = await generate({ spec: "1.0.1", frameworks: ["node"], cardSignatures: true });
-    expect(Object.keys(plain.files)).not.toContain("runtime/card-signature.ts");
-    expect(signed.files["runtime/card-signature.ts"]).toMatch(/from "jose"/);
+    expect(Object.keys(plain.files)).not.toContain("runtime/card/signature.ts");
+    expect(signed.files["runtime/card/signature.ts"]).toMatch(/from "jose"/);
     // Nothing else imports it: the default client needs no package.
-    for (const [path, text] of Object.entries(signed.files)) if (path !== "runtime/card-signature.ts") expect(text, path).not.toMatch(/card-signature\.js"|from "jose"/);
+    for (const [path, text] of Object.entries(signed.files)) if (path !== "runtime/card/signature.ts") expect(text, path).not.toMatch(/card\/signature\.js"|from "jose"/);
   });
 });

@@ -44,24 +44,24 @@ describe("unusedRuntimeFiles", () => {
 });
 
 describe("generated outputs take the runtime files they use", () => {
-  it("a node:http-only 1.0.1 server has no web adapter (runtime/http-web.ts, Hono's); with hono it has", async () => {
+  it("a node:http-only 1.0.1 server has no web adapter (runtime/adapters/web.ts, Hono's); with hono it has", async () => {
     const node = await generate({ spec: "1.0.1", frameworks: ["node"] });
-    expect(Object.keys(node.files)).not.toContain("runtime/http-web.ts");
-    expect(Object.keys(node.files)).toContain("runtime/http-node.ts");
+    expect(Object.keys(node.files)).not.toContain("runtime/adapters/web.ts");
+    expect(Object.keys(node.files)).toContain("runtime/adapters/node.ts");
     expect(unresolved(node.files)).toEqual([]);
     const hono = await generate({ spec: "1.0.1", frameworks: ["hono"] });
-    expect(Object.keys(hono.files)).toContain("runtime/http-web.ts");
+    expect(Object.keys(hono.files)).toContain("runtime/adapters/web.ts");
     expect(unresolved(hono.files)).toEqual([]);
   });
 
   it("a version without an HTTP+JSON binding (0.2.5) has no REST client transport; 0.3.0 has, and every import resolves", async () => {
     const v025 = await generate({ spec: "0.2.5", frameworks: ["node"] });
-    expect(Object.keys(v025.files)).not.toContain("runtime/client-rest.ts");
+    expect(Object.keys(v025.files)).not.toContain("runtime/client/rest.ts");
     expect(unresolved(v025.files)).toEqual([]);
     const v030 = await generate({ spec: "0.3.0", frameworks: ["node"], cardSignatures: true });
-    expect(Object.keys(v030.files)).toContain("runtime/client-rest.ts");
+    expect(Object.keys(v030.files)).toContain("runtime/client/rest.ts");
     // A chosen optional file stays though no generated file imports it: the user's code does.
-    expect(Object.keys(v030.files)).toContain("runtime/card-signature.ts");
+    expect(Object.keys(v030.files)).toContain("runtime/card/signature.ts");
     expect(unresolved(v030.files)).toEqual([]);
   });
 });

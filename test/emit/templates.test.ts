@@ -29,6 +29,28 @@ describe("template overrides", () => {
     }
   });
 
+  it("overrides the files of optional features too: store connect, gRPC binding, server and client, compat mapping", async () => {
+    const dir = tempDir();
+    const overrides: Record<string, string> = {
+      "stores/connect.ts.hbs": "runtime/stores/connect.ts",
+      "grpc/binding.ts.hbs": "grpc.ts",
+      "grpc/server.ts.hbs": "server/grpc.ts",
+      "grpc/client.ts.hbs": "grpc-client.ts",
+      "compat/mapping.ts.hbs": "compat/a2a-0.3.0/mapping.ts",
+    };
+    for (const template of Object.keys(overrides)) {
+      mkdirSync(join(dir, template.split("/")[0]!), { recursive: true });
+      writeFileSync(join(dir, template), `{{header}}\nexport const FROM_TEMPLATE = ${JSON.stringify(template)};\n`);
+    }
+    const options = { spec: "1.0.1", stores: ["redis" as const], transports: ["grpc" as const], compat: "0.3.0", frameworks: ["node" as const] };
+    const custom = await generate({ ...options, templates: dir });
+    for (const [template, output] of Object.entries(overrides)) {
+      expect(custom.files[output], output).toContain(`export const FROM_TEMPLATE = "${template}";`);
+    }
+    // The compat folder's gRPC binding is rendered from the same template.
+    expect(custom.files["compat/a2a-0.3.0/grpc.ts"]).toContain('export const FROM_TEMPLATE = "grpc/binding.ts.hbs";');
+  });
+
   it("takes the templates folder from the config, relative to it", () => {
     const project = tempDir();
     mkdirSync(join(project, "tpl", "core"), { recursive: true });

@@ -61,7 +61,7 @@ describe("generated code under @tsconfig/strictest, exactOptionalPropertyTypes a
       await generate({ spec: "0.3.0", out: join(base, "v03"), stores: ["postgres", "redis"], transports: ["jsonrpc", "rest", "grpc"], cardSignatures: true, frameworks: ["node"] }),
     ).outDir;
     // The features' files are really there (a test of nothing would pass too).
-    for (const file of ["runtime/stores/postgres.ts", "runtime/stores/redis.ts", "runtime/grpc/server.ts", "runtime/compat-service.ts", "runtime/card-signature.ts"]) {
+    for (const file of ["runtime/stores/postgres.ts", "runtime/stores/redis.ts", "runtime/grpc/server.ts", "runtime/compat/service.ts", "runtime/card/signature.ts"]) {
       expect(existsSync(join(full, file)), file).toBe(true);
     }
     expect(strictestErrors([full, full03]).slice(0, 20)).toEqual([]);

@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import * as sourceProfile from "../../src/runtime/profile.js";
-import * as sourceServer from "../../src/runtime/server.js";
+import * as sourceServer from "../../src/runtime/http/server.js";
 import * as generatedProfile from "../../generated/a2a-1.0.1/runtime/profile.js";
 import * as core from "../../generated/a2a-1.0.1/server/core.js";
 import * as legacyCore from "../../generated/a2a-0.1.0/server/core.js";

@@ -1,4 +1,4 @@
-// The client's default fetch on Node (src/runtime/client-node-fetch.ts, issue 12: client speed): node:http
+// The client's default fetch on Node (src/runtime/client/node-fetch.ts, issue 12: client speed): node:http
 // answered as a web Response. It must do what the client relies on fetch for: exact bytes out, status,
 // headers and body in, no redirect following, bodiless statuses, decoded compressed bodies, aborts before
 // and during the body, cancelling a body, and a network failure as a rejected promise.
@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NodeAnswer, nodeFetch, nodeRequest } from "../../src/runtime/client-node-fetch.js";
+import { NodeAnswer, nodeFetch, nodeRequest } from "../../src/runtime/client/node-fetch.js";
 
 let server: Server;
 let base: string;

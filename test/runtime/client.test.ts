@@ -9,8 +9,8 @@ import {
   type ClientOptions,
   type FetchLike,
   type ResponseChecks,
-} from "../../src/runtime/client.js";
-import { SseParseError } from "../../src/runtime/sse.js";
+} from "../../src/runtime/client/client.js";
+import { SseParseError } from "../../src/runtime/wire/sse.js";
 import { serve, type Handler } from "./client/servers.js";
 import type { ValidationIssue } from "../../src/runtime/validation.js";
 

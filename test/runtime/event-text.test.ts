@@ -7,8 +7,9 @@
 import { inspect } from "node:util";
 import { describe, expect, it } from "vitest";
 import { eventIdOf, jsonTextOf, withEventId, withJsonText } from "../../src/runtime/event-ids.js";
-import { stringifyResponse, stringifySuccessText, success } from "../../src/runtime/jsonrpc.js";
-import { InMemoryStore, type LoggedEvent } from "../../src/runtime/tasks.js";
+import { stringifyResponse, stringifySuccessText, success } from "../../src/runtime/wire/jsonrpc.js";
+import { InMemoryStore } from "../../src/runtime/stores/memory.js";
+import type { LoggedEvent } from "../../src/runtime/stores/contract.js";
 
 describe("event texts", () => {
   const event = { kind: "artifact-update", taskId: "t", contextId: "c", artifact: { artifactId: "a", parts: [{ kind: "text", text: 'line 1\nline "2" ✓' }] }, append: true };

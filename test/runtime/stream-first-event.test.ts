@@ -1,12 +1,12 @@
 /**
- * The two stream primitives behind issue 15 items 4 and 10: `afterFirstEvent` (runtime/sse.ts) waits for
+ * The two stream primitives behind issue 15 items 4 and 10: `afterFirstEvent` (runtime/wire/sse.ts) waits for
  * a stream's first event before a binding commits to SSE, so that an error before it can be the call's
- * error; `EventChannel.fail` (runtime/event-channel.ts) ends a channel with an error, thrown once after
+ * error; `EventChannel.fail` (runtime/tasks/event-channel.ts) ends a channel with an error, thrown once after
  * the events queued before it.
  */
 import { describe, expect, it } from "vitest";
-import { EventChannel } from "../../src/runtime/event-channel.js";
-import { afterFirstEvent } from "../../src/runtime/sse.js";
+import { EventChannel } from "../../src/runtime/tasks/event-channel.js";
+import { afterFirstEvent } from "../../src/runtime/wire/sse.js";
 
 const drain = async <T>(events: AsyncIterable<T>): Promise<T[]> => {
   const out: T[] = [];

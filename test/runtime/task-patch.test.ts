@@ -1,12 +1,12 @@
 /**
- * The patch of an interim write (runtime/task-patch.ts): what a durable store keeps instead of the whole
+ * The patch of an interim write (runtime/stores/task-patch.ts): what a durable store keeps instead of the whole
  * task at each write of a streamed artifact (issue 12). A patch made from two tasks, applied to the first
  * task's text read back, gives the second exactly; a change it cannot say makes the writer write whole.
  */
 import { describe, expect, it } from "vitest";
-import { applyTaskPatch, taskPatch } from "../../src/runtime/task-patch.js";
-import { TaskPatchPolicy, withPatches } from "../../src/runtime/stores/task-patches.js";
-import type { TaskCommit } from "../../src/runtime/tasks.js";
+import { applyTaskPatch, taskPatch } from "../../src/runtime/stores/task-patch.js";
+import { TaskPatchPolicy, withPatches } from "../../src/runtime/stores/patch-policy.js";
+import type { TaskCommit } from "../../src/runtime/stores/contract.js";
 import { rng } from "../support/seeded-random.js";
 
 type Json = Record<string, unknown>;

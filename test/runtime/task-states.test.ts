@@ -7,7 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/load/protocol.js";
 import { canonicalValue, isTerminalState, ProtocolShapes } from "../../src/runtime/profile.js";
-import { taskFacts } from "../../src/runtime/tasks.js";
+import { taskFacts } from "../../src/runtime/stores/task-json.js";
 import { bundledVersions } from "../../src/schema/load.js";
 import { modules, testCard } from "./server/harness.js";
 

@@ -1,5 +1,5 @@
 /**
- * The task text the runtime builds for a long streamed artifact (runtime/task-text.ts) is exactly
+ * The task text the runtime builds for a long streamed artifact (runtime/tasks/task-texts.ts) is exactly
  * JSON.stringify(task): the stores keep it instead of serializing the task, so any difference would be
  * a difference in what GetTask returns. A task JSON cannot write is refused as the stores refuse it.
  * Likewise the artifact-update event texts it builds: they are what a stream's subscribers get and what
@@ -8,9 +8,10 @@
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/load/protocol.js";
 import { ProtocolShapes } from "../../src/runtime/profile.js";
-import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/task-text.js";
+import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/tasks/task-texts.js";
 import { bundledVersions } from "../../src/schema/load.js";
-import { InMemoryStore, StoreError } from "../../src/runtime/tasks.js";
+import { InMemoryStore } from "../../src/runtime/stores/memory.js";
+import { StoreError } from "../../src/runtime/stores/errors.js";
 
 type Json = Record<string, unknown>;
 const parts = (n: number, from = 0): Json[] => Array.from({ length: n }, (_, i) => ({ kind: "text", text: `chunk ${from + i} "q"\n✓` }));

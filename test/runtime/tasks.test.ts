@@ -1,21 +1,15 @@
 /**
- * The task runtime's own pieces (src/runtime/tasks.ts) beyond the store contract (test/runtime/stores/):
+ * The store pieces of src/runtime/stores/ beyond the store contract (test/runtime/stores/):
  * the in-memory store's bounds, the facts stores index, page tokens, values that cannot be stored,
  * and compare-and-set under real latency.
  */
 import { describe, expect, it } from "vitest";
-import {
-  InMemoryStore,
-  InMemoryTaskStore,
-  StoreError,
-  TaskVersionConflictError,
-  decodePageToken,
-  encodePageToken,
-  scheduleRetention,
-  taskFacts,
-  type A2AStore,
-  type TaskStore,
-} from "../../src/runtime/tasks.js";
+import { InMemoryStore, scheduleRetention } from "../../src/runtime/stores/memory.js";
+import { InMemoryTaskStore } from "../../src/runtime/stores/memory-task-store.js";
+import { StoreError, TaskVersionConflictError } from "../../src/runtime/stores/errors.js";
+import { decodePageToken, encodePageToken } from "../../src/runtime/stores/paging.js";
+import { taskFacts } from "../../src/runtime/stores/task-json.js";
+import type { A2AStore, TaskStore } from "../../src/runtime/stores/contract.js";
 import { slowStore } from "./stores/slow.js";
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, contextId: "c", status: { state: "working", timestamp: "2026-01-01T00:00:00.000Z" }, ...extra });

@@ -58,7 +58,11 @@ describe("init --store", () => {
   it("memory (the default): no engine, no database client, and a clear refusal of A2A_STORE_URL", async () => {
     const dir = await scaffold(undefined);
     expect(JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8"))).not.toHaveProperty("stores");
-    expect(existsSync(join(dir, "generated", "runtime", "stores"))).toBe(false);
+    // runtime/stores/ holds the store contract and the in-memory engine; no engine file, no connect.ts.
+    for (const engineFile of ["connect.ts", "postgres.ts", "redis.ts", "follower.ts", "patch-policy.ts"]) {
+      expect(existsSync(join(dir, "generated", "runtime", "stores", engineFile)), engineFile).toBe(false);
+    }
+    expect(existsSync(join(dir, "generated", "runtime", "stores", "memory.ts"))).toBe(true);
     const pkg = JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { dependencies: Json };
     expect(Object.keys(pkg.dependencies)).not.toContain("pg");
     expect(readFileSync(join(dir, "src", "server.ts"), "utf8")).toContain("A2A_STORE_URL is set, but this agent keeps its tasks in memory");

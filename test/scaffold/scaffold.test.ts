@@ -3,7 +3,7 @@ import { execFileSync, spawn, spawnSync, type ChildProcess } from "node:child_pr
 import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
-import type { ClientTransportFactory } from "../../src/runtime/client-transport.js";
+import type { ClientTransportFactory } from "../../src/runtime/client/transport.js";
 import { ROOT, tempDir } from "../helpers.js";
 
 /**

@@ -1,6 +1,7 @@
 /**
  * A Vite plugin for the test run: a committed generated file that imports its runtime
- * (`generated/a2a-<v>/runtime/<file>.js`) gets `src/runtime/<file>.ts` instead, so that the server and
+ * (`generated/a2a-<v>/runtime/<path>.js`, folders included: `runtime/http/server.js`) gets
+ * `src/runtime/<path>.ts` instead, so that the server and
  * client suites exercise the runtime as it is in the source, not the copy made at the last
  * `npm run generate:all`. The copies themselves are guarded by the snapshot test alone
  * (test/product/snapshot.test.ts: the runtime files equal `src/runtime` byte for byte, after their header).

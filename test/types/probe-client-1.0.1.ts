@@ -12,7 +12,7 @@ import {
   type TaskStatusUpdateEvent,
   type Unwrapped,
 } from "../../generated/a2a-1.0.1/index.js";
-import { cardSignatureVerifier } from "../../src/runtime/card-signature.js";
+import { cardSignatureVerifier } from "../../src/runtime/card/signature.js";
 
 declare const client: A2AClient;
 declare const sent: ResultOf<"SendMessage">;

@@ -4,9 +4,10 @@
  * the A2A server itself (its size limit, its JSON-RPC errors), not by Fastify's parsers.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
-import { INTERNAL_ERROR_BODY, targetPath, type CoreResponse } from "../runtime/http.js";
-import { coreRequest, readBody, writeResponse } from "../runtime/http-node.js";
-import type { A2AServerCore } from "../runtime/server.js";
+import { INTERNAL_ERROR_BODY, targetPath } from "../runtime/http/http.js";
+import type { CoreResponse } from "../runtime/call.js";
+import { coreRequest, readBody, writeResponse } from "../runtime/adapters/node.js";
+import type { A2AServerCore } from "../runtime/http/server.js";
 
 export function a2aFastifyPlugin(core: A2AServerCore): (fastify: FastifyInstance) => Promise<void> {
   return async (fastify) => {

@@ -4,9 +4,9 @@
  */
 import { Hono } from "hono";
 import { serve, type ServerType } from "@hono/node-server";
-import { targetPath } from "../runtime/http.js";
-import { handleNodeAsWebRequest, handleWebRequest, nodeBindingsOf } from "../runtime/http-web.js";
-import type { A2AServerCore } from "../runtime/server.js";
+import { targetPath } from "../runtime/http/http.js";
+import { handleNodeAsWebRequest, handleWebRequest, nodeBindingsOf } from "../runtime/adapters/web.js";
+import type { A2AServerCore } from "../runtime/http/server.js";
 
 export function a2aHonoApp(core: A2AServerCore): Hono {
   const app = new Hono();

@@ -6,7 +6,8 @@
  * WWW-Authenticate challenge; a temporary failure (the store is unavailable) HTTP 503 and the seconds to
  * wait before retrying (Retry-After).
  */
-import { isObject, type ProtocolProfile } from "./profile.js";
+import { isObject } from "./json.js";
+import type { ProtocolProfile } from "./profile.js";
 import type { ValidationIssue } from "./validation.js";
 
 export class A2AError extends Error {

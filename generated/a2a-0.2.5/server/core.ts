@@ -20,7 +20,7 @@ import type {
   TaskStore as RuntimeTaskStore,
   VersionedTask as RuntimeVersionedTask,
   VersionedTaskStore as RuntimeVersionedTaskStore,
-} from "../runtime/tasks.js";
+} from "../runtime/stores/contract.js";
 import {
   A2AError,
   A2AServerCore,
@@ -30,10 +30,10 @@ import {
   type MethodHandler,
   type RequestContext as RuntimeRequestContext,
   type ServerOptions,
-} from "../runtime/server.js";
+} from "../runtime/http/server.js";
 
 export { A2AServerCore, A2AServerError };
-export { A2AError, A2AService, AUTH_ERROR_CODE } from "../runtime/server.js";
+export { A2AError, A2AService, AUTH_ERROR_CODE } from "../runtime/http/server.js";
 export type {
   AuthDecision,
   AuthOptions,
@@ -44,15 +44,11 @@ export type {
   MethodHandler,
   MethodHandlerContext,
   ServerLogger,
-} from "../runtime/server.js";
-export type { TaskCommitResult, TaskQuery } from "../runtime/tasks.js";
-export {
-  InMemoryStore,
-  InMemoryTaskStore,
-  InMemoryPushConfigStore,
-  StoreError,
-  StoreUnavailableError,
-} from "../runtime/tasks.js";
+} from "../runtime/http/server.js";
+export type { TaskCommitResult, TaskQuery } from "../runtime/stores/contract.js";
+export { InMemoryStore, InMemoryPushConfigStore } from "../runtime/stores/memory.js";
+export { InMemoryTaskStore } from "../runtime/stores/memory-task-store.js";
+export { StoreError, StoreUnavailableError } from "../runtime/stores/errors.js";
 
 /**
  * A store written against the 0.2.5 Task model, with no casts: `class MyStore implements A2AStore`,

@@ -6,6 +6,7 @@
  * Everything here is decided by the profile's shapes, which are derived from the schema.
  */
 import { jsonTextOf, withJsonText } from "./event-ids.js";
+import { isObject, type JsonObject } from "./json.js";
 import { newId } from "./random-ids.js";
 
 /** A random id (UUID v4), made where every module of the runtime has long imported it from. */
@@ -117,8 +118,6 @@ export interface ProtocolProfile {
   readonly extensionsHeader?: string;
 }
 
-export type JsonObject = { [key: string]: unknown };
-
 /**
  * Where the params of the send/stream method carry each thing the runtime reads or writes of a send, as
  * JSON pointers into the params: `/message/contextId` (0.2+) or 0.1.0's `/sessionId`, `/configuration/
@@ -218,7 +217,7 @@ export function taskContextOf(task: JsonObject): string | undefined {
   return undefined;
 }
 
-/** The field a server serving two versions stores in a push config to record the version of the client that registered it (runtime/compat-service.ts). */
+/** The field a server serving two versions stores in a push config to record the version of the client that registered it (runtime/compat/service.ts). */
 export const PUSH_CONFIG_VERSION_FIELD = "a2aCompatVersion";
 
 const TERMINAL = ["completed", "canceled", "failed", "rejected"];
@@ -290,10 +289,6 @@ function enumValue(values: readonly string[], canonical: string): string {
 /** `1.0.1` → `1.0`. */
 export function majorMinor(version: string): string {
   return version.split(".").slice(0, 2).join(".");
-}
-
-export function isObject(value: unknown): value is JsonObject {
-  return typeof value === "object" && value !== null && !Array.isArray(value);
 }
 
 let isoMs = Number.NaN;

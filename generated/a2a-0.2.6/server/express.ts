@@ -5,9 +5,14 @@
  * server's size limit); a body already parsed by express.json() is used as it is.
  */
 import { Router, type NextFunction, type Request, type Response } from "express";
-import { targetPath } from "../runtime/http.js";
-import { coreRequest, handleNodeRequest, writeInternalError, writeResponse } from "../runtime/http-node.js";
-import type { A2AServerCore } from "../runtime/server.js";
+import { targetPath } from "../runtime/http/http.js";
+import {
+  coreRequest,
+  handleNodeRequest,
+  writeInternalError,
+  writeResponse,
+} from "../runtime/adapters/node.js";
+import type { A2AServerCore } from "../runtime/http/server.js";
 
 export function a2aExpressRouter(core: A2AServerCore): Router {
   const router = Router();

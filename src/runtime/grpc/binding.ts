@@ -6,7 +6,7 @@
  */
 import protobuf from "protobufjs/light.js";
 import { GOOGLE_RPC_DESCRIPTOR } from "./google-rpc.js";
-import type { WireShapeAdapter } from "../wire-shapes.js";
+import type { WireShapeAdapter } from "../wire/shapes.js";
 import { messageFromJson, messageToJson, type ToJsonOptions } from "./proto-json.js";
 
 export interface GrpcBindingSpec {

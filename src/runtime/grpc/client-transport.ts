@@ -22,7 +22,7 @@ import {
   type ClientTransportFactory,
   type ResponseChecks,
   type TransportContext,
-} from "../client.js";
+} from "../client/client.js";
 import { decodeResult, encodeParams, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { decodeStatus, STATUS_DETAILS_KEY, type ErrorDetail } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";

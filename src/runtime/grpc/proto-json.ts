@@ -9,7 +9,7 @@
  * and what is wrong with it.
  */
 import protobuf from "protobufjs/light.js";
-import { ProtoJsonError } from "../wire-shapes.js";
+import { ProtoJsonError } from "../wire/shapes.js";
 
 /** A field of the input that cannot be converted: where (a JSON path, camelCase) and why. */
 export { ProtoJsonError };

@@ -13,10 +13,10 @@ import grpc from "@grpc/grpc-js";
 import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
-import { repointIssues, repointText } from "../issue-pointers.js";
+import { repointIssues, repointText } from "../wire/issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
 
-/** What a binding passes the service with each call (service.ts `CallContext`). */
+/** What a binding passes the service with each call (call.ts `CallContext`). */
 export interface GrpcCallContext {
   /** The call's metadata, names lower-case (binary `-bin` entries left out; repeated entries joined by ", "). */
   readonly headers: Readonly<Record<string, string | undefined>>;
@@ -27,7 +27,7 @@ export interface GrpcCallContext {
   readonly authenticated?: { readonly principal: unknown };
 }
 
-/** The transport-free A2A service (service.ts `A2AService`), as far as this binding uses it. */
+/** The transport-free A2A service (service/service.ts `A2AService`), as far as this binding uses it. */
 export interface A2AServiceLike {
   /** False when the card declares no security scheme: calls then skip authentication. */
   readonly requiresAuth?: boolean;

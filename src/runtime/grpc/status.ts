@@ -59,7 +59,7 @@ export const ERROR_STATUS: { readonly [errorName: string]: GrpcStatusName } = {
 /** The ErrorInfo domain of A2A errors (§10.6). */
 export const A2A_ERROR_DOMAIN = "a2a-protocol.org";
 
-/** The JSON-RPC code the runtime uses for authentication and authorization failures (server.ts AUTH_ERROR_CODE). */
+/** The JSON-RPC code the runtime uses for authentication and authorization failures (a2a-error.ts AUTH_ERROR_CODE). */
 export const AUTH_ERROR_CODE = -32000;
 
 /** What the service throws: the version's JSON-RPC code, message and data; auth failures carry `http` and `challenge`. */

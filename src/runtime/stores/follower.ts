@@ -7,7 +7,8 @@
  * dropped) is made good by the catch-up read that follows the reconnection, and a wake-up for events
  * already read delivers nothing twice.
  */
-import { StoreError, StoreUnavailableError, type EventSubscription, type EventSubscriptionOptions, type LoggedEvent } from "../tasks.js";
+import { StoreError, StoreUnavailableError } from "./errors.js";
+import type { EventSubscription, EventSubscriptionOptions, LoggedEvent } from "./contract.js";
 
 interface Subscriber {
   listener: (event: LoggedEvent) => void;

@@ -14,40 +14,14 @@
  */
 import { createHash } from "node:crypto";
 import pg from "pg";
-import {
-  ExecutionLeaseHeldError,
-  StoreError,
-  StoreUnavailableError,
-  TaskVersionConflictError,
-  decodePageToken,
-  encodePageToken,
-  pageSizeOf,
-  pushConfigId,
-  storableJson,
-  taskFacts,
-  type A2AStore,
-  type EventSubscription,
-  type EventSubscriptionOptions,
-  type ExecutionLeases,
-  type LeaseHolder,
-  type LoggedEvent,
-  type OutboxEntry,
-  type OutboxMessage,
-  type PushConfigStore,
-  type PushOutbox,
-  type TaskCommit,
-  type TaskCommitResult,
-  type TaskEventInput,
-  type TaskEventLog,
-  type TaskPage,
-  type TaskQuery,
-  type VersionedTask,
-  type VersionedTaskStore,
-} from "../tasks.js";
-import type { JsonObject } from "../profile.js";
+import { ExecutionLeaseHeldError, StoreError, StoreUnavailableError, TaskVersionConflictError } from "./errors.js";
+import { decodePageToken, encodePageToken, pageSizeOf } from "./paging.js";
+import { pushConfigId, storableJson, taskFacts } from "./task-json.js";
+import type { A2AStore, EventSubscription, EventSubscriptionOptions, ExecutionLeases, LeaseHolder, LoggedEvent, OutboxEntry, OutboxMessage, PushConfigStore, PushOutbox, TaskCommit, TaskCommitResult, TaskEventInput, TaskEventLog, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
+import type { JsonObject } from "../json.js";
 import { LogFollower } from "./follower.js";
-import { TaskPatchPolicy, withPatches } from "./task-patches.js";
-import type { TaskPatchOperation } from "../task-patch.js";
+import { TaskPatchPolicy, withPatches } from "./patch-policy.js";
+import type { TaskPatchOperation } from "./task-patch.js";
 
 export interface PostgresStoreOptions {
   /** `postgres://user:password@host:port/database` (or a `pg` pool config in `pool`). */
@@ -138,7 +112,7 @@ function migrations(p: string): string[] {
     `ALTER TABLE ${p}tasks ADD COLUMN owner text COLLATE "C" NOT NULL DEFAULT '';
      CREATE INDEX ${p}tasks_owner ON ${p}tasks (owner, status_time, id);
      CREATE INDEX ${p}tasks_owner_context ON ${p}tasks (owner, context_id, status_time, id);`,
-    // 3: the patches of a running task's interim writes kept after its last whole text (task-patches.ts),
+    // 3: the patches of a running task's interim writes kept after its last whole text (patch-policy.ts),
     // by the version each made; a whole write deletes them. The id of each task's last write (writeId).
     `ALTER TABLE ${p}tasks ADD COLUMN last_write text;
      CREATE TABLE ${p}task_patches (
@@ -303,7 +277,7 @@ interface TaskRow {
 }
 
 export class PostgresTaskStore implements VersionedTaskStore {
-  /** An interim write of a streamed artifact may be kept as its patch (task-patches.ts). */
+  /** An interim write of a streamed artifact may be kept as its patch (patch-policy.ts). */
   readonly storesTaskPatches = true;
   /** Each task's last write id is kept (`last_write`) and read with it. */
   readonly keepsWriteIds = true;

@@ -27,40 +27,14 @@
  */
 import { createHash } from "node:crypto";
 import { createClient } from "@redis/client";
-import {
-  ExecutionLeaseHeldError,
-  StoreError,
-  StoreUnavailableError,
-  TaskVersionConflictError,
-  decodePageToken,
-  encodePageToken,
-  pageSizeOf,
-  pushConfigId,
-  storableJson,
-  taskFacts,
-  type A2AStore,
-  type EventSubscription,
-  type EventSubscriptionOptions,
-  type ExecutionLeases,
-  type LeaseHolder,
-  type LoggedEvent,
-  type OutboxEntry,
-  type OutboxMessage,
-  type PushConfigStore,
-  type PushOutbox,
-  type TaskCommit,
-  type TaskCommitResult,
-  type TaskEventInput,
-  type TaskEventLog,
-  type TaskPage,
-  type TaskQuery,
-  type VersionedTask,
-  type VersionedTaskStore,
-} from "../tasks.js";
-import type { JsonObject } from "../profile.js";
+import { ExecutionLeaseHeldError, StoreError, StoreUnavailableError, TaskVersionConflictError } from "./errors.js";
+import { decodePageToken, encodePageToken, pageSizeOf } from "./paging.js";
+import { pushConfigId, storableJson, taskFacts } from "./task-json.js";
+import type { A2AStore, EventSubscription, EventSubscriptionOptions, ExecutionLeases, LeaseHolder, LoggedEvent, OutboxEntry, OutboxMessage, PushConfigStore, PushOutbox, TaskCommit, TaskCommitResult, TaskEventInput, TaskEventLog, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
+import type { JsonObject } from "../json.js";
 import { LogFollower } from "./follower.js";
-import { TaskPatchPolicy, withPatches } from "./task-patches.js";
-import type { TaskPatchOperation } from "../task-patch.js";
+import { TaskPatchPolicy, withPatches } from "./patch-policy.js";
+import type { TaskPatchOperation } from "./task-patch.js";
 
 export interface RedisStoreOptions {
   /** `redis://[user:password@]host:port[/db]` or `rediss://…`. */
@@ -117,7 +91,7 @@ const LUA = {
 const SCRIPTS = {
   // ARGV: prefix, id, json (or a patch), expected (-1: unconditional), ctx, state, terminal, member,
   //       lease mode (none, acquire, release), lease owner, lease ttl, task owner (kept from the creation),
-  //       '1' when ARGV[3] is a patch (kept after the task's text, task-patches.ts) else '0', write id ('' none),
+  //       '1' when ARGV[3] is a patch (kept after the task's text, patch-policy.ts) else '0', write id ('' none),
   //       event count, (final, event)..., push count, (taskId, target, payload)...
   // Returns {1, version, lastSeq}, {0, currentVersion} (version conflict) or {2, holder} (lease held).
   commit: `
@@ -340,7 +314,7 @@ const SHAS = Object.fromEntries(Object.entries(SCRIPTS).map(([name, body]) => [n
 
 /**
  * The data layout version this store writes, kept at `<prefix>schema`. 2: a running task's patches
- * (`patches:<id>`, task-patches.ts), which a store of layout 1 would not apply. Each layout reads the
+ * (`patches:<id>`, patch-policy.ts), which a store of layout 1 would not apply. Each layout reads the
  * data of the layouts before it: a store raises the version it finds, and refuses a newer one.
  */
 const SCHEMA_VERSION = 2;
@@ -529,7 +503,7 @@ function globEscape(text: string): string {
 // ---------------------------------------------------------------------------------------------------
 
 export class RedisTaskStore implements VersionedTaskStore {
-  /** An interim write of a streamed artifact may be kept as its patch (task-patches.ts). */
+  /** An interim write of a streamed artifact may be kept as its patch (patch-policy.ts). */
   readonly storesTaskPatches = true;
   /** Each task's last write id is kept (the hash's `w`) and read with it. */
   readonly keepsWriteIds = true;

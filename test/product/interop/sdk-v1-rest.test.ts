@@ -3,7 +3,7 @@
  * (@a2a-js/sdk 1.3.0, installed as `a2a-sdk-v1`), both directions:
  * 1. the SDK's REST client (RestTransportFactory) against our generated 1.0.1 server on every adapter,
  *    every answer it gets checked against the 1.0.1 schema independently;
- * 2. our REST client transport (runtime/client-rest.ts, with the generated validators on) against the
+ * 2. our REST client transport (runtime/client/rest.ts, with the generated validators on) against the
  *    SDK's `restHandler` server.
  */
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
@@ -15,10 +15,10 @@ import { agentCardHandler, restHandler, UserBuilder } from "a2a-sdk-v1/server/ex
 import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, type Client } from "a2a-sdk-v1/client";
 import { TaskNotFoundError } from "a2a-sdk-v1/errors";
 import { A2AClient, A2AJsonRpcError, A2ATaskNotFoundError } from "../../../generated/a2a-1.0.1/client.js";
-import { isFinalEvent as isFinalIn } from "../../../generated/a2a-1.0.1/runtime/client-protocol.js";
+import { isFinalEvent as isFinalIn } from "../../../generated/a2a-1.0.1/runtime/client/protocol.js";
 import { ProtocolShapes } from "../../../generated/a2a-1.0.1/runtime/profile.js";
 import { A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE } from "../../../generated/a2a-1.0.1/protocol.js";
-import { RestTransport } from "../../../generated/a2a-1.0.1/runtime/client-rest.js";
+import { RestTransport } from "../../../generated/a2a-1.0.1/runtime/client/rest.js";
 import { validators } from "../../../generated/a2a-1.0.1/validators.js";
 import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startServer, type Captured, type RunningServer } from "../../runtime/server/harness.js";
 import { EchoExecutor, sdkText } from "./sdk-v1-agent.js";

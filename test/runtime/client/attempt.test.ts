@@ -1,8 +1,8 @@
-// The abort wiring of one client request (src/runtime/client-http.ts startAttempt, issue 12: client speed):
-// its AbortController is made only when its signal is asked for, and its hook (what client-node-fetch.ts's
+// The abort wiring of one client request (src/runtime/client/http.ts startAttempt, issue 12: client speed):
+// its AbortController is made only when its signal is asked for, and its hook (what runtime/client/node-fetch.ts's
 // request listens to instead) must abort exactly when and why that signal would.
 import { describe, expect, it } from "vitest";
-import { startAttempt } from "../../../src/runtime/client-http.js";
+import { startAttempt } from "../../../src/runtime/client/http.js";
 
 describe("startAttempt", () => {
   it("the caller's abort aborts the signal and the hook with the caller's reason, and counts as aborted", () => {

@@ -1,8 +1,8 @@
 // The server-side counterpart of the client's card cache (specification-1.0.1.md §8.6.1): caching
 // headers and 304 answers, exercised end to end with the client's AgentCardCache.
 import { describe, expect, it } from "vitest";
-import { cardCacheHeaders, cardNotModified, DEFAULT_CARD_MAX_AGE_SECONDS } from "../../../src/runtime/card-cache-headers.js";
-import { AgentCardCache, fetchAgentCard } from "../../../src/runtime/client.js";
+import { cardCacheHeaders, cardNotModified, DEFAULT_CARD_MAX_AGE_SECONDS } from "../../../src/runtime/card/cache-headers.js";
+import { AgentCardCache, fetchAgentCard } from "../../../src/runtime/client/client.js";
 import { serve } from "./servers.js";
 
 describe("cardCacheHeaders / cardNotModified", () => {

@@ -4,7 +4,7 @@
 import { createHash } from "node:crypto";
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
-import { AgentCardCache, fetchAgentCard } from "../../../src/runtime/client.js";
+import { AgentCardCache, fetchAgentCard } from "../../../src/runtime/client/client.js";
 import * as Generated from "../../../generated/a2a-1.0.1/client.js";
 import { json, serve } from "./servers.js";
 

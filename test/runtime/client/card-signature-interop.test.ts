@@ -4,7 +4,7 @@
 import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "jose";
 import { canonicalizeAgentCard, generateAgentCardSignature, verifyAgentCardSignature, type AgentCard } from "a2a-sdk-v1";
-import { canonicalCardPayload, signAgentCard, verifyAgentCard } from "../../../src/runtime/card-signature.js";
+import { canonicalCardPayload, signAgentCard, verifyAgentCard } from "../../../src/runtime/card/signature.js";
 
 const card = {
   name: "Signed Agent",

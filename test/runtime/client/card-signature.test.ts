@@ -9,7 +9,7 @@ import {
   compactCardPayload,
   signAgentCard,
   verifyAgentCard,
-} from "../../../src/runtime/card-signature.js";
+} from "../../../src/runtime/card/signature.js";
 
 const card = {
   name: "Signed Agent",

@@ -5,8 +5,8 @@
 // RFC 7493 §2.3, which RFC 8785 canonicalization (§8.4.1) requires).
 import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "jose";
-import { A2ACardSignatureError, cardSignatureVerifier, signAgentCard } from "../../../src/runtime/card-signature.js";
-import { duplicateMember } from "../../../src/runtime/client-card.js";
+import { A2ACardSignatureError, cardSignatureVerifier, signAgentCard } from "../../../src/runtime/card/signature.js";
+import { duplicateMember } from "../../../src/runtime/client/card.js";
 import { json, serve } from "./servers.js";
 
 const card = (url: string, name = "Signed Agent") => ({

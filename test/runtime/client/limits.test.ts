@@ -9,7 +9,7 @@ import {
   DEFAULT_MAX_RESPONSE_BYTES,
   fetchAgentCard,
   JsonRpcTransport,
-} from "../../../src/runtime/client.js";
+} from "../../../src/runtime/client/client.js";
 import { failure, json, serve } from "./servers.js";
 
 const MiB = 1024 * 1024;

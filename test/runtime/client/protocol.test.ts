@@ -1,7 +1,7 @@
 // The version logic the generated client used to keep in its template (issue 13), now in
-// src/runtime/client-protocol.ts: when a stream is over, and the protocol headers of every request.
+// src/runtime/client/protocol.ts: when a stream is over, and the protocol headers of every request.
 import { describe, expect, it } from "vitest";
-import { isFinalEvent, protocolHeaders } from "../../../src/runtime/client-protocol.js";
+import { isFinalEvent, protocolHeaders } from "../../../src/runtime/client/protocol.js";
 import { ProtocolShapes } from "../../../src/runtime/profile.js";
 import { A2A_PROFILE as V03 } from "../../../generated/a2a-0.3.0/protocol.js";
 import { A2A_PROFILE as V1 } from "../../../generated/a2a-1.0.1/protocol.js";

@@ -3,7 +3,7 @@
 // same-origin ones up to a bound, and sends credentials (auth, option and call headers) only to origins
 // the user configured — also when an agent card names an endpoint on another origin.
 import { describe, expect, it } from "vitest";
-import { A2ARedirectError, fetchAgentCard, JsonRpcTransport, type ClientOptions } from "../../../src/runtime/client.js";
+import { A2ARedirectError, fetchAgentCard, JsonRpcTransport, type ClientOptions } from "../../../src/runtime/client/client.js";
 import * as Generated from "../../../generated/a2a-1.0.1/client.js";
 
 // The generated client has its own copy of the runtime (and so of the error classes).
@@ -147,7 +147,7 @@ describe("credentials go only to configured origins", () => {
 
 describe("originOf", () => {
   it("tells origins apart for schemes without URL origins (two gRPC hosts are not one \"null\" origin)", async () => {
-    const { originOf } = await import("../../../src/runtime/client-http.js");
+    const { originOf } = await import("../../../src/runtime/client/http.js");
     expect(originOf("https://a.example/x?y")).toBe("https://a.example");
     expect(originOf("grpc://a.example:50051")).toBe("grpc://a.example:50051");
     expect(originOf("grpc://a.example:50051")).not.toBe(originOf("grpc://b.example:50051"));

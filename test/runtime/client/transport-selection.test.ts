@@ -3,11 +3,11 @@
 // `supportedInterfaces`, specification-1.0.1.md §5 / §8; 0.3 `preferredTransport` + `additionalInterfaces`,
 // specification-0.3.0.md §5.6); an option forces one. Other bindings plug in as ClientTransportFactory.
 import { describe, expect, it } from "vitest";
-import { A2AInterfaceSelectionError, cardInterfaces, selectInterface } from "../../../src/runtime/client-transport.js";
+import { A2AInterfaceSelectionError, cardInterfaces, selectInterface } from "../../../src/runtime/client/transport.js";
 import * as V1 from "../../../generated/a2a-1.0.1/client.js";
 import * as V03 from "../../../generated/a2a-0.3.0/client.js";
-import type { CallOptions, ClientOptions } from "../../../src/runtime/client-http.js";
-import type { ClientTransport, ClientTransportFactory, ResponseChecks, TransportContext } from "../../../src/runtime/client-transport.js";
+import type { CallOptions, ClientOptions } from "../../../src/runtime/client/http.js";
+import type { ClientTransport, ClientTransportFactory, ResponseChecks, TransportContext } from "../../../src/runtime/client/transport.js";
 import { answer, json, serve } from "./servers.js";
 
 function v1Card(interfaces: { url: string; protocolBinding: string; protocolVersion?: string; tenant?: string }[]): Record<string, unknown> {

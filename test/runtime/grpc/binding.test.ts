@@ -6,7 +6,7 @@ import { grpcEndpoint, grpcInterfaceOf, GrpcTransport } from "../../../src/runti
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../../src/runtime/grpc/google-rpc.js";
 import { ProtoJsonError } from "../../../src/runtime/grpc/proto-json.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
-import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError } from "../../../src/runtime/client.js";
+import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError } from "../../../src/runtime/client/client.js";
 import type { Validator } from "../../../src/runtime/validation.js";
 import { generatedValidators } from "../../helpers.js";
 import { binding101, FakeService } from "./fixture.js";

@@ -91,8 +91,8 @@ describe("emitting the gRPC binding", () => {
     expect(v030.files["grpc.ts"]).toMatch(/shapes: SHAPES_0_3_0/);
     expect(v030.files["grpc.ts"]).toMatch(/TaskSubscription: "tasks\/resubscribe"/);
     expect(withGrpc.files["grpc.ts"]).not.toMatch(/shapes/);
-    expect(withGrpc.files["runtime/wire-shapes-0.3.0.ts"]).toBeUndefined();
-    expect(v030.files["runtime/wire-shapes-0.3.0.ts"]).toBeDefined();
+    expect(withGrpc.files["runtime/wire/shapes-0.3.0.ts"]).toBeUndefined();
+    expect(v030.files["runtime/wire/shapes-0.3.0.ts"]).toBeDefined();
   });
 
   it("type-checks under the strict settings generated code is held to (1.0.1 and 0.3.0)", () => {

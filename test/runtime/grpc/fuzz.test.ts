@@ -7,7 +7,7 @@ import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/serv
 import { join } from "node:path";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
-import { SHAPES_0_3_0 } from "../../../src/runtime/wire-shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import { SCHEMA_DIR } from "../../helpers.js";
 import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
 import { binding101, FakeService, withGrpcInterface } from "./fixture.js";

@@ -25,7 +25,7 @@ import { TaskNotFoundError } from "a2a-sdk-v1/errors";
 import { DefaultRequestHandler, InMemoryTaskStore } from "a2a-sdk-v1/server";
 import { A2AService, grpcService as sdkGrpcService, UserBuilder } from "a2a-sdk-v1/server/grpc";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { A2AJsonRpcError } from "../../../src/runtime/client.js";
+import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";

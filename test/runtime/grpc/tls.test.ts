@@ -2,7 +2,7 @@ import grpc from "@grpc/grpc-js";
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { A2ATransportError } from "../../../src/runtime/client.js";
+import { A2ATransportError } from "../../../src/runtime/client/client.js";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";

@@ -1,7 +1,7 @@
 /**
  * The gRPC binding of A2A 0.3.0 (specification-0.3.0.md §3.2.2, §3.5.6; schema/a2a-0.3.0.proto, package
  * a2a.v1). The service speaks 0.3.0's JSON-RPC shapes (schema/a2a-0.3.0.json); the wire speaks the proto's,
- * which differ (runtime/wire-shapes-0.3.0.ts). Each decision where they disagree is pinned here:
+ * which differ (runtime/wire/shapes-0.3.0.ts). Each decision where they disagree is pinned here:
  *   D1 resource names: GetTask `name: "tasks/{id}"` ⇄ params `{ id }`; a bad name is INVALID_ARGUMENT on `name`;
  *   D2 enums: TASK_STATE_CANCELLED ⇄ "canceled" (the spec's spelling), ROLE_USER ⇄ "user";
  *   D3 parts: `{ file: { fileWithUri, mimeType } }` ⇄ `{ kind: "file", file: { uri, mimeType } }`, data in `data.data`;
@@ -23,12 +23,12 @@ import { UserBuilder } from "a2a-sdk-v1/server/grpc";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
-import { A2AJsonRpcError } from "../../../src/runtime/client.js";
+import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
 import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../../src/runtime/grpc/google-rpc.js";
 import { serveGrpc, type A2AServiceLike, type GrpcCallContext, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
-import { SHAPES_0_3_0 } from "../../../src/runtime/wire-shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import type { Validator } from "../../../src/runtime/validation.js";
 import { GENERATED, generatedValidators, SCHEMA_DIR } from "../../helpers.js";
 import { EchoExecutor, sdkText } from "../../product/interop/sdk-v1-agent.js";

@@ -12,7 +12,9 @@
  *   task as that write held it.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { InMemoryStore, StoreUnavailableError, type TaskCommit } from "../../../src/runtime/tasks.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
+import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import type { TaskCommit } from "../../../src/runtime/stores/contract.js";
 import { inProcessContext as ctx, modules, testCard, type ChunkPublisher as Events, type InProcessService as Service } from "./harness.js";
 
 type Json = Record<string, unknown>;
@@ -25,7 +27,7 @@ afterAll(async () => {
 
 /**
  * Three chunks at once, a pause, then enough for the runtime to build the task's text from the parts'
- * texts (runtime/task-text.ts, from 16 parts), a pause, two more, then completed.
+ * texts (runtime/tasks/task-texts.ts, from 16 parts), a pause, two more, then completed.
  */
 const CHUNKS = [["once ", "upon ", "a "], Array.from({ length: 20 }, (_, i) => `time ${i}, `), ["time, ", "the end"]];
 

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { FRAMEWORKS, startServer } from "./harness.js";
 
 /**
- * The call context every binding passes to the service (runtime/service.ts CallContext) carries a signal
+ * The call context every binding passes to the service (runtime/service/service.ts CallContext) carries a signal
  * that aborts when the caller goes away; over HTTP each adapter ties it to the connection. Seen through a
  * custom method, which gets the request.
  */

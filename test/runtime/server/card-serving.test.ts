@@ -7,11 +7,11 @@
  *   `If-Modified-Since` not before it (RFC 9110 §13.1.3); `cardCache: false` sends `no-cache`;
  * - signing (§8.4, AgentCardSignature in 0.3.0 and 1.0.1): the `cardSigning` option signs the card once;
  *   the card served carries the JWS, which verifies against the public key (generated here) with
- *   runtime/card-signature.ts, and a tampered copy does not. The extended card is signed too.
+ *   runtime/card/signature.ts, and a tampered copy does not. The extended card is signed too.
  */
 import { generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { canonicalCardPayload, compactCardPayload, signAgentCard, verifyAgentCard, A2ACardSignatureError } from "../../../src/runtime/card-signature.js";
+import { canonicalCardPayload, compactCardPayload, signAgentCard, verifyAgentCard, A2ACardSignatureError } from "../../../src/runtime/card/signature.js";
 import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer } from "./harness.js";
 
 type Json = Record<string, unknown>;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { httpCallContext } from "../../../src/runtime/http.js";
+import { httpCallContext } from "../../../src/runtime/http/http.js";
 import { startServer } from "./harness.js";
 
 /**

@@ -19,7 +19,9 @@
  * so a seed reproduces a run's choices, not its exact schedule: a failure names the seed and the step.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { InMemoryStore, StoreUnavailableError, TaskVersionConflictError, type A2AStore, type TaskCommit, type VersionedTask } from "../../../src/runtime/tasks.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
+import { StoreUnavailableError, TaskVersionConflictError } from "../../../src/runtime/stores/errors.js";
+import type { A2AStore, TaskCommit, VersionedTask } from "../../../src/runtime/stores/contract.js";
 import { rng, type Rng } from "../../support/seeded-random.js";
 import { modules, testCard } from "./harness.js";
 

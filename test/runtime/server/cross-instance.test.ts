@@ -15,7 +15,8 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
-import { StoreUnavailableError, type A2AStore, type LoggedEvent, type TaskCommit } from "../../../src/runtime/tasks.js";
+import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import type { A2AStore, LoggedEvent, TaskCommit } from "../../../src/runtime/stores/contract.js";
 import { slowStore } from "../stores/slow.js";
 import { modules, testCard } from "./harness.js";
 import { enginesUnderTest, freshNamespace } from "./stores-support.js";
@@ -335,7 +336,7 @@ for (const engine of engines) {
 describe("0.3.0 tasks/cancel across instances (issue 30)", () => {
   it("answers TaskNotCancelableError (-32002) when the task completed on another instance while the cancel was being written, not the completed task (0.3.0 §7.4: 'the task might have already completed')", async () => {
     const m = await modules("0.3.0");
-    const shared = new (await import("../../../src/runtime/tasks.js")).InMemoryStore();
+    const shared = new (await import("../../../src/runtime/stores/memory.js")).InMemoryStore();
     let finish!: () => void;
     const finishing = new Promise<void>((r) => (finish = r));
     let entered!: () => void;

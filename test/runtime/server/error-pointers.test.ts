@@ -8,10 +8,10 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
-import { A2AJsonRpcError } from "../../../src/runtime/client.js";
+import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
-import { SHAPES_0_3_0 } from "../../../src/runtime/wire-shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import { SCHEMA_DIR } from "../../helpers.js";
 import { withGrpcInterface } from "../grpc/fixture.js";
 import { modules, rawPost, startServer, testCard, testExecutor, type RunningServer } from "./harness.js";

@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
-import { SHAPES_0_3_0 } from "../../../src/runtime/wire-shapes-0.3.0.js";
+import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import { ROOT } from "../../helpers.js";
 import { FRAMEWORKS, modules, startServer, TEST_AUTH, TEST_TOKEN, testCard, testExecutor, type RunningServer } from "./harness.js";
 

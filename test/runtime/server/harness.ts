@@ -31,9 +31,9 @@ export interface VersionModules {
   hono: typeof import("../../../generated/a2a-0.3.0/server/hono.js");
   /** The HTTP+JSON client transport and route table (every version has the runtime files). */
   /** The HTTP+JSON client transport, in the outputs of versions with that binding (0.3.0, 1.0.1) only. */
-  clientRest: typeof import("../../../generated/a2a-1.0.1/runtime/client-rest.js") | undefined;
-  httpRoutes: typeof import("../../../generated/a2a-1.0.1/runtime/http-routes.js");
-  clientProtocol: typeof import("../../../generated/a2a-1.0.1/runtime/client-protocol.js");
+  clientRest: typeof import("../../../generated/a2a-1.0.1/runtime/client/rest.js") | undefined;
+  httpRoutes: typeof import("../../../generated/a2a-1.0.1/runtime/wire/http-routes.js");
+  clientProtocol: typeof import("../../../generated/a2a-1.0.1/runtime/client/protocol.js");
   profile: typeof import("../../../generated/a2a-1.0.1/runtime/profile.js");
 }
 
@@ -52,9 +52,9 @@ export async function modules(version: string): Promise<VersionModules> {
       express: await load("server/express.ts"),
       fastify: await load("server/fastify.ts"),
       hono: await load("server/hono.ts"),
-      clientRest: existsSync(join(dir, "runtime/client-rest.ts")) ? await load("runtime/client-rest.ts") : undefined,
-      httpRoutes: await load("runtime/http-routes.ts"),
-      clientProtocol: await load("runtime/client-protocol.ts"),
+      clientRest: existsSync(join(dir, "runtime/client/rest.ts")) ? await load("runtime/client/rest.ts") : undefined,
+      httpRoutes: await load("runtime/wire/http-routes.ts"),
+      clientProtocol: await load("runtime/client/protocol.ts"),
       profile: await load("runtime/profile.ts"),
     } as VersionModules;
     loaded.set(version, m);

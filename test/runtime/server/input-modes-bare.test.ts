@@ -10,7 +10,7 @@ import { spawnSync } from "node:child_process";
 import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { acceptsMediaType, modeWarnings } from "../../../src/runtime/input-modes.js";
+import { acceptsMediaType, modeWarnings } from "../../../src/runtime/tasks/input-modes.js";
 import { ROOT, tempDir } from "../../helpers.js";
 import { rawPost, startServer, type RunningServer } from "./harness.js";
 

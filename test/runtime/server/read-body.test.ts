@@ -1,9 +1,9 @@
-// readBody (runtime/http-node.ts) on its two paths: a node stream read through its events, any other
+// readBody (runtime/adapters/node.ts) on its two paths: a node stream read through its events, any other
 // async iterable through its iterator. The same answers either way: the bytes, "too-large" over the limit,
 // "timed-out" when the body has not arrived in time.
 import { PassThrough, Readable } from "node:stream";
 import { describe, expect, it } from "vitest";
-import { readBody } from "../../../src/runtime/http-node.js";
+import { readBody } from "../../../src/runtime/adapters/node.js";
 
 const text = (body: Uint8Array | string) => (typeof body === "string" ? body : Buffer.from(body).toString("utf8"));
 

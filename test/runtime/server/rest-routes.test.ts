@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { ERROR_STATUS, httpRoutesOf } from "../../../src/proto/binding.js";
-import { expandRoute, RouteTable } from "../../../src/runtime/http-routes.js";
-import type { HttpRoute } from "../../../src/runtime/service.js";
+import { expandRoute, RouteTable } from "../../../src/runtime/wire/http-routes.js";
+import type { HttpRoute } from "../../../src/runtime/wire/http-routes.js";
 import { ROOT } from "../../helpers.js";
 import { modules } from "./harness.js";
 

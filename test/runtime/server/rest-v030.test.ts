@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2A_HTTP_ROUTES } from "../../../generated/a2a-0.3.0/protocol.js";
-import { SHAPES_0_3_0 } from "../../../src/runtime/wire-shapes-0.3.0.js";
-import { expandRoute } from "../../../src/runtime/http-routes.js";
+import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
+import { expandRoute } from "../../../src/runtime/wire/http-routes.js";
 import { FRAMEWORKS, sseData, startServer, subset, type RunningServer } from "./harness.js";
 import { protoJsonProblem, restErrorProblem030 } from "./rest-wire.js";
 

@@ -6,7 +6,7 @@
  * the task, never inside it).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import type { A2AStore } from "../../../src/runtime/tasks.js";
+import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 import { modules, testCard, testExecutor } from "./harness.js";
 import { enginesUnderTest, freshNamespace } from "./stores-support.js";
 

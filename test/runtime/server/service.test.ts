@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { modules, testCard, testExecutor } from "./harness.js";
 
 /**
- * The transport-free A2A service (runtime/service.ts) that every binding calls: typed params plus a call
+ * The transport-free A2A service (runtime/service/service.ts) that every binding calls: typed params plus a call
  * context in, results or async iterables of events out, A2AErrors thrown, with auth (the card's schemes),
  * version negotiation (specification-1.0.1.md §3.2.6 A2A-Version) and validation done by the service, so
  * that a binding without steps of its own (gRPC) gets them all. Driven directly, with no HTTP.

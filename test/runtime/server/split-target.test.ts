@@ -1,8 +1,8 @@
-// splitTarget (runtime/http.ts): the adapters' path and query of a request target or absolute URL. A plain
+// splitTarget (runtime/http/http.ts): the adapters' path and query of a request target or absolute URL. A plain
 // path is taken as it is; the answer must always be the URL parser's (dot segments resolved, a leading
 // '//' not read as a host, percent-encoded dots, queries, hosts with ports and IPv6 literals).
 import { describe, expect, it } from "vitest";
-import { splitTarget, targetPath } from "../../../src/runtime/http.js";
+import { splitTarget, targetPath } from "../../../src/runtime/http/http.js";
 
 const TARGETS = [
   "/a2a",

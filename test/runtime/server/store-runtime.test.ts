@@ -16,7 +16,8 @@
  *   first event is the call's error and gives the execution lease back (the task keeps waiting).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { StoreUnavailableError, type A2AStore } from "../../../src/runtime/tasks.js";
+import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import type { A2AStore } from "../../../src/runtime/stores/memory.js";
 import { slowStore } from "../stores/slow.js";
 import { modules, testCard } from "./harness.js";
 import { enginesUnderTest, freshNamespace } from "./stores-support.js";
@@ -112,7 +113,7 @@ const textOf = (event: unknown) => (event as { statusUpdate?: { status?: { messa
 describe("one execution per task on a store with latency (issue 16 item 2)", () => {
   it("applies concurrent messages to one task in order, none lost, executions never overlapping", async () => {
     const stats = { running: 0, maxRunning: 0, aborted: [] as string[] };
-    const { InMemoryStore } = await import("../../../src/runtime/tasks.js");
+    const { InMemoryStore } = await import("../../../src/runtime/stores/memory.js");
     const s = await server(slowStore(new InMemoryStore(), 5), stats);
     const task = ((await s.call("SendMessage", { message: message("first") }, ctx())) as { task: Json }).task;
     const sends = ["a", "b", "c"].map((t) => s.call("SendMessage", { message: message(t, { taskId: task.id }) }, ctx()));
@@ -272,7 +273,7 @@ for (const engine of engines) {
 
 describe("a resumable executor", () => {
   it("runs the turn of a dead instance again on the instance that takes its lease over", async () => {
-    const { InMemoryStore } = await import("../../../src/runtime/tasks.js");
+    const { InMemoryStore } = await import("../../../src/runtime/stores/memory.js");
     const shared = new InMemoryStore();
     const dying = killable(shared);
     const m = await modules("1.0.1");
@@ -311,7 +312,7 @@ describe("a resumable executor", () => {
 
 describe("a lost engine", () => {
   it("answers -32603 with a clear message (no stack, no hang), and serves again once the engine is back", async () => {
-    const { InMemoryStore } = await import("../../../src/runtime/tasks.js");
+    const { InMemoryStore } = await import("../../../src/runtime/stores/memory.js");
     const engine = killable(new InMemoryStore());
     const errors: unknown[] = [];
     const m = await modules("1.0.1");

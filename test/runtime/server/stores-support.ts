@@ -6,7 +6,8 @@
 import { engineUrl } from "../../support/engines.js";
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
 import { RedisStore } from "../../../src/runtime/stores/redis.js";
-import { InMemoryStore, type A2AStore } from "../../../src/runtime/tasks.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
+import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 
 export interface EngineUnderTest {
   name: "memory" | "postgres" | "redis";

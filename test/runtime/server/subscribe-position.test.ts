@@ -6,7 +6,7 @@
  * its log position in one step (`VersionedTask.logSeq`); a store without it still loses nothing.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { InMemoryStore } from "../../../src/runtime/tasks.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "./harness.js";
 
 type Json = Record<string, unknown>;

@@ -12,19 +12,11 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterEach, describe, expect, it } from "vitest";
-import {
-  ExecutionLeaseHeldError,
-  InvalidStoreQueryError,
-  StoreError,
-  StoreUnavailableError,
-  TaskVersionConflictError,
-  type A2AStore,
-  type EventSubscription,
-  type LoggedEvent,
-} from "../../../src/runtime/tasks.js";
-import { LeaseWatch } from "../../../src/runtime/lease-watch.js";
-import { taskPatch } from "../../../src/runtime/task-patch.js";
-import { OutboxWorker } from "../../../src/runtime/outbox-worker.js";
+import { ExecutionLeaseHeldError, InvalidStoreQueryError, StoreError, StoreUnavailableError, TaskVersionConflictError } from "../../../src/runtime/stores/errors.js";
+import type { A2AStore, EventSubscription, LoggedEvent } from "../../../src/runtime/stores/contract.js";
+import { LeaseWatch } from "../../../src/runtime/tasks/lease-watch.js";
+import { taskPatch } from "../../../src/runtime/stores/task-patch.js";
+import { OutboxWorker } from "../../../src/runtime/tasks/outbox-worker.js";
 import { engineUrl as sharedEngineUrl } from "../../support/engines.js";
 
 export interface StoreHarness {

@@ -5,7 +5,7 @@
  */
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
 import { RedisStore } from "../../../src/runtime/stores/redis.js";
-import type { A2AStore } from "../../../src/runtime/tasks.js";
+import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 import { engineUrl } from "./contract.js";
 
 export interface DurableEngine {

@@ -1,11 +1,11 @@
 /**
  * The in-memory event log keeps its events' JSON texts as UTF-8 bytes in one array
- * (runtime/event-texts.ts): what a resumption replays (specification-0.3.0.md §7.9, tasks/resubscribe;
+ * (runtime/stores/event-texts.ts): what a resumption replays (specification-0.3.0.md §7.9, tasks/resubscribe;
  * 1.0.1 SubscribeToTask with Last-Event-ID) must be each event's text exactly as logged.
  */
 import { describe, expect, it } from "vitest";
-import { EventTexts } from "../../../src/runtime/event-texts.js";
-import { InMemoryStore } from "../../../src/runtime/tasks.js";
+import { EventTexts } from "../../../src/runtime/stores/event-texts.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 
 describe("EventTexts", () => {
   it("gives every text back exactly, whatever its characters, across many growths of the array", () => {

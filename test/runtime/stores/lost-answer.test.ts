@@ -6,7 +6,7 @@
  * (`TaskCommit.writeId`, `VersionedTask.lastWriteId`), so the runtime sees its own write and goes on.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { StoreUnavailableError } from "../../../src/runtime/tasks.js";
+import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
 import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../server/harness.js";
 import { durableEngines } from "./durable-engines.js";
 

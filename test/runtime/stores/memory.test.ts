@@ -1,6 +1,7 @@
 /** The store contract on the in-memory store (the embedded default). */
 import { describe, expect, it, vi } from "vitest";
-import { compactTaskText, expandTaskText, InMemoryStore } from "../../../src/runtime/tasks.js";
+import { compactTaskText, expandTaskText } from "../../../src/runtime/stores/task-json.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 import { rng } from "../../support/seeded-random.js";
 import { storeContract } from "./contract.js";
 

@@ -2,7 +2,7 @@
  * A store with real latency: every call of every part waits `ms` before and after it runs, like a
  * database across a network. For tests of races between concurrent requests (issue 16 item 2).
  */
-import type { A2AStore } from "../../../src/runtime/tasks.js";
+import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));
 

@@ -6,8 +6,8 @@
  * §3.1.6 SubscribeToTask: a subscriber's snapshot and the updates after it make exactly the artifact).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import type { A2AStore } from "../../../src/runtime/tasks.js";
-import type { PatchPlan } from "../../../src/runtime/stores/task-patches.js";
+import type { A2AStore } from "../../../src/runtime/stores/contract.js";
+import type { PatchPlan } from "../../../src/runtime/stores/patch-policy.js";
 import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../server/harness.js";
 import { durableEngines } from "./durable-engines.js";
 

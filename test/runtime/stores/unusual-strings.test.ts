@@ -9,7 +9,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { enginesUnderTest, freshNamespace } from "../server/stores-support.js";
 import { rawPost, startServer } from "../server/harness.js";
-import type { A2AStore, LoggedEvent } from "../../../src/runtime/tasks.js";
+import type { A2AStore, LoggedEvent } from "../../../src/runtime/stores/contract.js";
 
 const NUL = "\u0000";
 const ONE = "\u0001";

@@ -1,0 +1,97 @@
+/**
+ * Which runtime files reach a generated output, declared once per feature: the files (or folders) of
+ * `src/runtime/` each feature brings and when it applies. generate.ts copies what this module answers,
+ * verbatim under `runtime/` with the output's header; a test checks that every runtime file belongs to
+ * exactly one bundle. Files of a prunable bundle are left out again when nothing of the output imports
+ * them (emit/runtime-files.ts: a version without an HTTP+JSON binding has no use for the client's REST
+ * transport).
+ */
+import { readdirSync, readFileSync, statSync } from "node:fs";
+import { dirname, join, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import type { Framework } from "../options/vocabularies.js";
+import type { StoreEngine } from "./stores.js";
+
+/** The runtime sources (works from src/ and dist/). */
+export const RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/runtime");
+
+/** What decides which bundles an output takes. */
+export interface RuntimeChoice {
+  readonly specVersion: string;
+  readonly compat?: string | undefined;
+  readonly cardSignatures: boolean;
+  readonly transports: readonly string[];
+  readonly stores: readonly StoreEngine[];
+  readonly frameworks: readonly Framework[];
+}
+
+export interface RuntimeBundle {
+  /** What the bundle is for, as the docs name it. */
+  readonly feature: string;
+  /** Paths under src/runtime/: a file (`json.ts`) or a folder (`tasks/`: every .ts file in it). */
+  readonly brings: readonly string[];
+  readonly when: (choice: RuntimeChoice) => boolean;
+  /** Its files are left out when no other file of the output imports them (see the module comment). */
+  readonly prunable: boolean;
+}
+
+const always = (): boolean => true;
+const ENGINE_FILES = ["stores/follower.ts", "stores/patch-policy.ts"];
+
+export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
+  {
+    feature: "core: the ground floor, wire formats, the store contract and memory engine, the task runtime, the service and the HTTP bindings",
+    brings: [
+      "a2a-error.ts", "call.ts", "event-ids.ts", "json.ts", "profile.ts", "random-ids.ts", "validation.ts",
+      "wire/http-routes.ts", "wire/issue-pointers.ts", "wire/jsonrpc.ts", "wire/proto-defaults.ts", "wire/proto-json-input.ts", "wire/shapes.ts", "wire/sse.ts",
+      "stores/contract.ts", "stores/errors.ts", "stores/event-texts.ts", "stores/memory.ts", "stores/memory-event-log.ts", "stores/memory-leases.ts",
+      "stores/memory-task-store.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",
+      "tasks/", "service/", "http/", "card/cache-headers.ts",
+    ],
+    when: always,
+    prunable: true,
+  },
+  { feature: "client", brings: ["client/"], when: always, prunable: true },
+  { feature: "node:http adapter (node, Express, Fastify; Hono's web adapter reads bodies with it)", brings: ["adapters/node.ts"], when: (c) => c.frameworks.length > 0, prunable: true },
+  { feature: "web adapter (Hono)", brings: ["adapters/web.ts"], when: (c) => c.frameworks.includes("hono"), prunable: true },
+  // The translation between 0.3.0's proto shapes and its JSON-RPC shapes (its HTTP+JSON and gRPC bindings),
+  // in 0.3.0 outputs and in outputs whose compat 0.3.0 folder shares this runtime.
+  { feature: "0.3.0 wire shapes", brings: ["wire/shapes-0.3.0.ts"], when: (c) => c.specVersion === "0.3.0" || c.compat === "0.3.0", prunable: false },
+  { feature: "agent card signatures (--card-signatures; needs jose and canonicalize)", brings: ["card/signature.ts"], when: (c) => c.cardSignatures, prunable: false },
+  { feature: "compat: serving a second version (--compat)", brings: ["compat/"], when: (c) => c.compat !== undefined, prunable: false },
+  { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
+  { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
+  { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
+];
+
+/** The .ts files an entry of `brings` names, as paths under src/runtime/. */
+export function bundleEntryFiles(entry: string): string[] {
+  if (!entry.endsWith("/")) return [entry];
+  const out: string[] = [];
+  const walk = (rel: string): void => {
+    for (const name of readdirSync(join(RUNTIME_DIR, rel)).sort()) {
+      const path = rel + name;
+      if (statSync(join(RUNTIME_DIR, path)).isDirectory()) walk(`${path}/`);
+      else if (name.endsWith(".ts")) out.push(path);
+    }
+  };
+  walk(entry);
+  return out;
+}
+
+/**
+ * The runtime files of an output, by output path (`runtime/<path>`), with the output's header, and the
+ * set of those a prune may leave out.
+ */
+export function runtimeFiles(choice: RuntimeChoice, header: string): { files: Record<string, string>; prunable: Set<string> } {
+  const files: Record<string, string> = {};
+  const prunable = new Set<string>();
+  for (const bundle of RUNTIME_BUNDLES.filter((b) => b.when(choice))) {
+    for (const path of bundle.brings.flatMap(bundleEntryFiles)) {
+      const out = `runtime/${path}`;
+      files[out] = `${header}\n${readFileSync(join(RUNTIME_DIR, path), "utf8")}`;
+      if (bundle.prunable) prunable.add(out);
+    }
+  }
+  return { files, prunable };
+}
