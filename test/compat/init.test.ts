@@ -53,7 +53,7 @@ describe("init --spec 0.3.0 --transports", () => {
     const typecheck = run(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit"], dir);
     expect(typecheck.out).toBe("");
     expect(typecheck.code).toBe(0);
-    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--dir", "test", "--reporter", "verbose"], dir);
+    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--reporter", "verbose"], dir);
     expect(tests.code, tests.out).toBe(0);
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) expect(tests.out).toContain(`answers over ${binding}`);
     expect(tests.out).toMatch(/Tests\s+7 passed/);
@@ -69,7 +69,7 @@ describe("init --spec 0.3.0 --transports", () => {
     symlinkSync(join(ROOT, "node_modules"), join(only, "node_modules"), "dir");
     const typecheck = run(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit"], only);
     expect(typecheck.out).toBe("");
-    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--dir", "test"], only);
+    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run"], only);
     expect(tests.code, tests.out).toBe(0);
     expect(tests.out).toMatch(passed);
   }, 180_000);
@@ -117,7 +117,7 @@ describe("init --compat", () => {
     const typecheck = run(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", ".", "--noEmit"], dir);
     expect(typecheck.out).toBe("");
     expect(typecheck.code).toBe(0);
-    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--dir", "test", "--reporter", "verbose"], dir);
+    const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--reporter", "verbose"], dir);
     expect(tests.code, tests.out).toBe(0);
     expect(tests.out).toContain("agent, called by an A2A 0.3 client");
     expect(tests.out).toContain("a task the 0.3 client starts, the 1.0 client finishes");
