@@ -150,6 +150,21 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
+        "migrate [paths..]",
+        "rewrite your code from one spec version's generated code to another's (and the scaffold's files, the config, the card)",
+        (y) =>
+          y
+            .positional("paths", { type: "string", array: true, describe: "files or folders to rewrite (default: the project folder); nothing outside them is written" })
+            .option("from", { type: "string", describe: "the version the code is written for (default: the project's generated folder's)" })
+            .option("to", { type: "string", describe: `the version to move it to (default: ${defaultVersion()})` })
+            .option("dry-run", { type: "boolean", default: false, describe: "print a unified diff of the changes; write nothing" })
+            .example("$0 migrate --from 0.3.0 --to 1.0.1", "an agent generated for 0.3.0 to 1.0.1, in place"),
+        async (args) => {
+          const { runMigrate } = await import("./migrate/run.js");
+          code = await runMigrate(args as unknown as Parameters<typeof runMigrate>[0], io);
+        },
+      )
+      .command(
         "schema",
         "write the JSON Schema a proto derives (A2A 1.0 on: the proto is normative)",
         (y) =>

@@ -125,8 +125,48 @@ export async function init(options: InitOptions): Promise<InitResult> {
       kind: "usage",
     });
   }
-  const spec = options.spec ?? defaultVersion();
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
+  const { view, engine, compat, spec } = await scaffoldView({ ...options, dir }, codegen);
+  const templates = new TemplateRenderer();
+  const written: string[] = [];
+  const skipped: string[] = [];
+  const display = (path: string) => relative(cwd, join(dir, path)) || dir;
+  writing(display(""), () => mkdirSync(dir, { recursive: true }));
+  if (codegen.source === "folder" && codegen.installable === false) {
+    // An installed copy (npm i -g ./a2a-codegen.tgz) npm would try to build: the project gets it packed.
+    const packed = packInto(PACKAGE_ROOT, dir);
+    if (packed) {
+      codegen = packed;
+      written.push(packed.spec.slice("file:./".length));
+      view.devDependencies["a2a-codegen"] = packed.spec;
+    }
+  }
+  for (const [template, path] of SCAFFOLD) {
+    const target = join(dir, path);
+    if (existsSync(target)) {
+      skipped.push(path);
+      continue;
+    }
+    const text = templates.render(`scaffold/${template}`, view);
+    writing(display(path), () => {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text, { flag: "wx" });
+    });
+    written.push(path);
+  }
+  // The generated/ folder, exactly as `npm run generate` will write it.
+  const { loadConfig } = await import("../config.js");
+  const config = await loadConfig(dir);
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
+  const generated = await generateAndWrite(target);
+  return { dir, written, skipped, generated, codegen, compat };
+}
+
+/** What the scaffold's templates are rendered with, for a project's options (`init`, and `migrate` for the scaffold's own files). */
+export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, codegen: { spec: string }) {
+  const dir = options.dir;
+  const framework = options.framework ?? "fastify";
+  const spec = options.spec ?? defaultVersion();
   // The IR of the version decides the card's shape, the bindings it has and the client's method names.
   const { ir } = await generate({ spec });
   // HTTP+JSON and gRPC for versions with a proto (1.0.1's source; 0.3.0's beside its JSON Schema): the card
@@ -201,39 +241,16 @@ export async function init(options: InitOptions): Promise<InitResult> {
     }),
   };
 
+  return { view, ir, engine, compat, framework, spec };
+}
+
+/** The scaffold files `init` writes for these options, rendered (path in the project → text). */
+export async function renderScaffold(options: Omit<InitOptions, "cwd" | "force">, paths: readonly string[]): Promise<Record<string, string>> {
+  const { view } = await scaffoldView(options, { spec: options.codegenSpec ?? "a2a-codegen" });
   const templates = new TemplateRenderer();
-  const written: string[] = [];
-  const skipped: string[] = [];
-  const display = (path: string) => relative(cwd, join(dir, path)) || dir;
-  writing(display(""), () => mkdirSync(dir, { recursive: true }));
-  if (codegen.source === "folder" && codegen.installable === false) {
-    // An installed copy (npm i -g ./a2a-codegen.tgz) npm would try to build: the project gets it packed.
-    const packed = packInto(PACKAGE_ROOT, dir);
-    if (packed) {
-      codegen = packed;
-      written.push(packed.spec.slice("file:./".length));
-      view.devDependencies["a2a-codegen"] = packed.spec;
-    }
-  }
-  for (const [template, path] of SCAFFOLD) {
-    const target = join(dir, path);
-    if (existsSync(target)) {
-      skipped.push(path);
-      continue;
-    }
-    const text = templates.render(`scaffold/${template}`, view);
-    writing(display(path), () => {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text, { flag: "wx" });
-    });
-    written.push(path);
-  }
-  // The generated/ folder, exactly as `npm run generate` will write it.
-  const { loadConfig } = await import("../config.js");
-  const config = await loadConfig(dir);
-  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
-  const generated = await generateAndWrite(target);
-  return { dir, written, skipped, generated, codegen, compat };
+  const files: Record<string, string> = {};
+  for (const [template, path] of SCAFFOLD) if (paths.includes(path)) files[path] = templates.render(`scaffold/${template}`, view);
+  return files;
 }
 
 /** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */

@@ -1,0 +1,166 @@
+import { existsSync, readFileSync, renameSync, unlinkSync, writeFileSync } from "node:fs";
+import { dirname, join, relative, resolve } from "node:path";
+import { convertCardFile } from "../card/convert-file.js";
+import { COMPAT_TABLES } from "../compat/tables.js";
+import { CodegenError } from "../errors.js";
+import { defaultVersion } from "../schema/load.js";
+import { generatedVersions, inside, readProject, type ProjectFacts } from "./project.js";
+import { rewriteFile, type Morph, type Unchanged } from "./rewrite.js";
+import { migrationRules, type MigrationRules } from "./rules.js";
+import { mergeScaffold, SCAFFOLD_CODE } from "./scaffold.js";
+import { unifiedDiff } from "./text-diff.js";
+
+export interface MigrateOptions {
+  /** The version the code is written for (default: the project's generated folder's). */
+  from?: string | undefined;
+  /** The version to move it to (default: the newest bundled). */
+  to?: string | undefined;
+  /** Print a unified diff, write nothing. */
+  dryRun?: boolean | undefined;
+  /** Files or folders to rewrite (default: the project folder); nothing outside them is written. */
+  paths?: readonly string[] | undefined;
+  /** The project folder (its tsconfig.json, a2a-codegen.config.json): default the working folder. */
+  cwd?: string | undefined;
+}
+
+/** One file `migrate` changes (or would, with --dry-run). */
+export interface MigratedFile {
+  /** Relative to the project folder. */
+  path: string;
+  before: string;
+  after: string;
+  /** What changed it: the protocol shapes, the scaffold's new version, the config, the card. */
+  why: "code" | "scaffold" | "config" | "card";
+}
+
+export interface MigrateResult {
+  from: string;
+  to: string;
+  source: MigrationRules["source"];
+  files: MigratedFile[];
+  /** What could not be changed, for the user to finish. */
+  unchanged: Unchanged[];
+  /** Scaffold files left with conflict markers. */
+  conflicts: string[];
+  /** Files that would change but are outside the given paths (left as they are). */
+  outside: string[];
+  /** The generated folder was regenerated for `to`. */
+  regenerated: boolean;
+  /** The unified diff of every change (what --dry-run prints). */
+  diff: string;
+}
+
+/**
+ * `a2a-codegen migrate`: moves a project's own TypeScript from the generated code of one spec version to
+ * another's, by the rules the version mapping (or the IR diff) gives (./rules.ts), with the type checker
+ * finding the protocol values (./rewrite.ts); the scaffold's own files follow what `init` writes for the new
+ * version (./scaffold.ts); the config and the card move too, and generated/ is regenerated.
+ */
+export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
+  const cwd = resolve(options.cwd ?? process.cwd());
+  const project = readProject(cwd);
+  const from = options.from ?? project.generatedVersion;
+  if (from === undefined) throw new CodegenError("cannot tell which version the code is written for: no a2a-codegen.config.json here; give --from", { kind: "usage" });
+  const to = options.to ?? defaultVersion();
+  const rules = migrationRules(from, to);
+  const roots = (options.paths && options.paths.length > 0 ? options.paths : ["."]).map((p) => resolve(cwd, p));
+  for (const root of roots) if (!existsSync(root)) throw new CodegenError("no such file or folder", { file: relative(cwd, root) || root, kind: "usage" });
+
+  // ts-morph is loaded here only: a cold `generate` never pays for it.
+  const morph: Morph = await import("ts-morph");
+  const tsconfig = join(cwd, "tsconfig.json");
+  const project_ = existsSync(tsconfig)
+    ? new morph.Project({ tsConfigFilePath: tsconfig })
+    : new morph.Project({ compilerOptions: { strict: true, module: morph.ts.ModuleKind.NodeNext, moduleResolution: morph.ts.ModuleResolutionKind.NodeNext, target: morph.ts.ScriptTarget.ES2022 } });
+  if (!existsSync(tsconfig)) for (const root of roots) project_.addSourceFilesAtPaths(root.endsWith(".ts") ? root : [`${root}/**/*.ts`, `!${root}/**/node_modules/**`]);
+  const versionOf = generatedVersions(cwd);
+  const own = project_
+    .getSourceFiles()
+    .filter((f) => !f.isDeclarationFile() && !f.getFilePath().includes("/node_modules/") && versionOf(f.getFilePath()) === undefined && inside(f.getFilePath(), roots));
+
+  const files: MigratedFile[] = [];
+  const unchanged: Unchanged[] = [];
+  const conflicts: string[] = [];
+  const outside: string[] = [];
+  const rel = (path: string) => relative(cwd, path).split("\\").join("/");
+  const scaffoldFiles = project.config ? SCAFFOLD_CODE.filter((p) => own.some((f) => rel(f.getFilePath()) === p)) : [];
+  // The scaffold's files as `init` writes them for `from`, beside the user's, rewritten by the same rules.
+  const scaffold = scaffoldFiles.length > 0 ? await mergeScaffold(morph, project_, project, rules, scaffoldFiles, versionOf) : undefined;
+  for (const file of own) {
+    const path = rel(file.getFilePath());
+    if (scaffold?.bases.has(path)) continue;
+    const result = rewriteFile(morph, file, rules, versionOf);
+    unchanged.push(...result.unchanged.map((u) => ({ ...u, file: rel(u.file) })));
+    if (result.after !== result.before) files.push({ path, before: result.before, after: result.after, why: "code" });
+  }
+  if (scaffold) {
+    for (const f of scaffold.files) {
+      if (f.after !== f.before) files.push(f);
+      if (f.conflicts > 0) conflicts.push(f.path);
+    }
+    unchanged.push(...scaffold.unchanged.map((u) => ({ ...u, file: rel(u.file) })));
+  }
+  files.push(...projectFiles(project, rules, rel));
+
+  const writable = files.filter((f) => inside(resolve(cwd, f.path), roots));
+  outside.push(...files.filter((f) => !writable.includes(f)).map((f) => f.path));
+  const diff = writable.map((f) => unifiedDiff(f.path, f.before, f.after)).join("");
+  let regenerated = false;
+  if (!options.dryRun) {
+    for (const f of writable) writeAtomic(resolve(cwd, f.path), f.after);
+    // generated/ for the new version, as `npm run generate` writes it (the config moved with the code).
+    if (project.configFile && writable.some((f) => f.why === "config")) {
+      const { loadConfig } = await import("../config.js");
+      const { generateAndWrite } = await import("../generate.js");
+      const config = await loadConfig(cwd);
+      for (const target of config?.targets ?? []) await generateAndWrite({ ...target, cwd });
+      regenerated = true;
+    }
+  }
+  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, regenerated, diff };
+}
+
+/** The config's `spec` (and `compat`, which keeps the old version's callers) and the agent card, moved to `to`. */
+function projectFiles(project: ProjectFacts, rules: MigrationRules, rel: (path: string) => string): MigratedFile[] {
+  const files: MigratedFile[] = [];
+  if (project.configFile && project.config) {
+    const before = readFileSync(project.configFile, "utf8");
+    let after = before;
+    if (project.config.spec === rules.from) after = after.replace(/("spec"\s*:\s*)"[^"]*"/, `$1"${rules.to}"`);
+    // The old version's clients keep working: `compat` when a2a-codegen serves the pair together.
+    const serves = COMPAT_TABLES.some((t) => t.primary === rules.to && t.compat === rules.from);
+    if (serves && project.config.compat === undefined && after !== before) {
+      after = after.replace(/^(\s*)("spec"\s*:\s*"[^"]*",?)/m, (_m, indent: string, line: string) => `${indent}${line}${line.endsWith(",") ? "" : ","}\n${indent}"compat": "${rules.from}"${line.endsWith(",") ? "," : ""}`);
+    } else if (project.config.compat === rules.to) {
+      after = after.replace(/\n\s*"compat"\s*:\s*"[^"]*",?/, "");
+    }
+    if (after !== before) files.push({ path: rel(project.configFile), before, after, why: "config" });
+  }
+  if (project.cardFile && existsSync(project.cardFile) && project.config?.spec === rules.from) {
+    const before = readFileSync(project.cardFile, "utf8");
+    const after = convertedCard(project.cardFile, rules);
+    if (after !== undefined && after !== before) files.push({ path: rel(project.cardFile), before, after, why: "card" });
+  }
+  return files;
+}
+
+/** The card converted as `a2a-codegen card --from --to` does (undefined when it cannot be: `card` says why). */
+function convertedCard(file: string, rules: MigrationRules): string | undefined {
+  try {
+    return convertCardFile({ file, from: rules.from, to: rules.to, dryRun: true }).text;
+  } catch {
+    return undefined;
+  }
+}
+
+/** Writes a file through a temporary file beside it and a rename: never half-written. */
+function writeAtomic(path: string, text: string): void {
+  const temp = join(dirname(path), `.${Date.now()}.${process.pid}.migrate.tmp`);
+  try {
+    writeFileSync(temp, text, { flag: "wx" });
+    renameSync(temp, path);
+  } catch (error) {
+    if (existsSync(temp)) unlinkSync(temp);
+    throw new CodegenError(`cannot write: ${(error as NodeJS.ErrnoException).code ?? String(error)}`, { file: path, kind: "io", cause: error });
+  }
+}

@@ -1,0 +1,631 @@
+import type * as TsMorph from "ts-morph";
+import type { Condition, JsonValue, Transform } from "../runtime/compat.js";
+import type { MigrationRules, ObjectRule, UnionRule, WrappedMember } from "./rules.js";
+
+/** The ts-morph module, loaded by the migrate command only (`await import("ts-morph")`). */
+export type Morph = typeof TsMorph;
+type Node = TsMorph.Node;
+type Type = TsMorph.Type;
+
+/** A replacement of a span of a file's original text. */
+export interface Edit {
+  readonly start: number;
+  readonly end: number;
+  readonly text: string;
+}
+
+/** What `migrate` could not change: where, the old and the new shape, and what to do. */
+export interface Unchanged {
+  readonly file: string;
+  readonly line: number;
+  readonly old: string;
+  readonly new: string;
+  readonly hint: string;
+}
+
+export interface FileRewrite {
+  readonly path: string;
+  readonly before: string;
+  readonly after: string;
+  readonly unchanged: Unchanged[];
+}
+
+/**
+ * Where a declaration comes from: the spec version of the generated folder holding the file (its
+ * `a2a-codegen.manifest.json`), or undefined for any other file.
+ */
+export type GeneratedVersionOf = (filePath: string) => string | undefined;
+
+/**
+ * Rewrites the protocol shapes of one file from `rules.from` to `rules.to`, with the type checker telling
+ * which literals, strings and names are protocol values of `rules.from`. Only the smallest nodes that
+ * change are replaced (a property, a string literal, a name): the rest of the file keeps its bytes.
+ */
+export function rewriteFile(morph: Morph, file: TsMorph.SourceFile, rules: MigrationRules, versionOf: GeneratedVersionOf): FileRewrite {
+  return new FileRewriter(morph, file, rules, versionOf).run();
+}
+
+class FileRewriter {
+  private readonly edits: Edit[] = [];
+  private readonly unchanged: Unchanged[] = [];
+  private readonly K: typeof TsMorph.SyntaxKind;
+
+  constructor(
+    private readonly morph: Morph,
+    private readonly file: TsMorph.SourceFile,
+    private readonly rules: MigrationRules,
+    private readonly versionOf: GeneratedVersionOf,
+  ) {
+    this.K = morph.SyntaxKind;
+  }
+
+  run(): FileRewrite {
+    const { Node } = this.morph;
+    this.file.forEachDescendant((node) => {
+      if (Node.isObjectLiteralExpression(node)) this.objectLiteral(node);
+      else if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) this.stringLiteral(node);
+      else if (Node.isBinaryExpression(node)) this.kindCheck(node);
+      else if (Node.isIdentifier(node)) this.identifier(node);
+      else if (Node.isCallExpression(node)) this.wrappedCall(node);
+      if (Node.isPropertyAccessExpression(node)) this.propertyAccess(node);
+    });
+    const before = this.file.getFullText();
+    return { path: this.file.getFilePath(), before, after: applyEdits(before, this.edits), unchanged: this.unchanged };
+  }
+
+  // --- which protocol type -----------------------------------------------------------------------
+
+  /** The `from` definition a type is (by its alias or interface name, declared in a generated folder of `from`). */
+  private definitionOf(type: Type | undefined): string | undefined {
+    if (!type) return undefined;
+    for (const t of [type, type.getNonNullableType()]) {
+      const alias = t.getAliasSymbol();
+      if (alias && this.isFrom(alias)) return alias.getName();
+      const symbol = t.getSymbol();
+      if (symbol && !alias && this.isFrom(symbol) && (t.isInterface() || t.isObject())) return symbol.getName();
+    }
+    return undefined;
+  }
+
+  private isFrom(symbol: TsMorph.Symbol): boolean {
+    const resolved = symbol.isAlias() ? (symbol.getAliasedSymbol() ?? symbol) : symbol;
+    return resolved.getDeclarations().some((d) => this.versionOf(d.getSourceFile().getFilePath()) === this.rules.from);
+  }
+
+  // --- object literals ---------------------------------------------------------------------------
+
+  private objectLiteral(node: TsMorph.ObjectLiteralExpression): void {
+    const definition = this.definitionOf(node.getContextualType());
+    if (definition === undefined) return;
+    const union = this.rules.unions.get(definition) ?? this.rules.unions.get(this.rules.unionOf.get(definition) ?? "");
+    if (union) {
+      const member = union.members.find((m) => m.when.every((c) => this.holds(node, c)));
+      if (!member) {
+        // Already in the new shape (a second run), or not told apart by literal values: reported unless it has none of the old tags.
+        if (this.oldTagged(node, union)) {
+          this.report(node, `${union.source} literal`, union.members.map((m) => m.rule.target).join(" | "), "its tag is not a literal value here: rewrite it as the member it is");
+        }
+        return;
+      }
+      this.applyObject(node, member.rule);
+      return;
+    }
+    const rule = this.rules.objects.get(definition);
+    if (rule) this.applyObject(node, rule);
+  }
+
+  private oldTagged(node: TsMorph.ObjectLiteralExpression, union: UnionRule): boolean {
+    const paths = new Set(union.members.flatMap((m) => m.when.filter((c) => "equals" in c).map((c) => c.path)));
+    return [...paths].some((p) => this.property(node, p) !== undefined);
+  }
+
+  /** A literal property at a dotted path (through nested object literals). */
+  private property(node: TsMorph.ObjectLiteralExpression, path: string): TsMorph.ObjectLiteralElementLike | undefined {
+    const [head, ...rest] = path.split(".");
+    const prop = node.getProperty(head as string);
+    if (!prop || rest.length === 0) return prop;
+    const init = this.morph.Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
+    return init && this.morph.Node.isObjectLiteralExpression(init) ? this.property(init, rest.join(".")) : undefined;
+  }
+
+  private holds(node: TsMorph.ObjectLiteralExpression, condition: Condition): boolean {
+    const prop = this.property(node, condition.path);
+    if (!prop) return false;
+    if ("present" in condition) return true;
+    const value = this.literalValue(prop);
+    return value !== undefined && value === condition.equals;
+  }
+
+  private literalValue(prop: TsMorph.ObjectLiteralElementLike): JsonValue | undefined {
+    const { Node } = this.morph;
+    if (!Node.isPropertyAssignment(prop)) return undefined;
+    const init = prop.getInitializer();
+    if (init && (Node.isStringLiteral(init) || Node.isNoSubstitutionTemplateLiteral(init))) return init.getLiteralValue();
+    if (init && Node.isAsExpression(init)) {
+      const inner = init.getExpression();
+      if (Node.isStringLiteral(inner)) return inner.getLiteralValue();
+    }
+    return undefined;
+  }
+
+  private applyObject(node: TsMorph.ObjectLiteralExpression, rule: ObjectRule): void {
+    const { Node } = this.morph;
+    const props = node.getProperties();
+    for (const field of rule.drop) {
+      const prop = node.getProperty(field);
+      if (prop) this.remove(node, prop);
+    }
+    // Fields moved up out of a nested object (`file: { bytes, mimeType }` → `raw, mediaType`), grouped by that object.
+    const nested = new Map<string, Array<{ from: string; to: string; transform?: Transform }>>();
+    for (const r of rule.renames) {
+      if (r.from.includes(".")) {
+        const top = r.from.split(".")[0] as string;
+        nested.set(top, [...(nested.get(top) ?? []), r]);
+        continue;
+      }
+      if (r.to.includes(".")) {
+        const prop = node.getProperty(r.from);
+        if (prop) this.report(prop, `${rule.source}.${r.from}`, `${rule.target}.${r.to}`, `move it into ${r.to.split(".")[0]}`);
+        continue;
+      }
+      const prop = node.getProperty(r.from);
+      if (prop) this.renameProperty(prop, r.to, r.transform, rule);
+    }
+    for (const [top, renames] of nested) {
+      const prop = node.getProperty(top);
+      if (!prop) continue;
+      const init = Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
+      if (!init || !Node.isObjectLiteralExpression(init)) {
+        this.report(prop, `${rule.source}.${top}`, renames.map((r) => `${rule.target}.${r.to}`).join(", "), `spell its fields out: ${renames.map((r) => `${r.to}: …${r.from.slice(top.length)}`).join(", ")}`);
+        continue;
+      }
+      const parts: string[] = [];
+      let ok = true;
+      for (const inner of init.getProperties()) {
+        const name = propertyName(this.morph, inner);
+        const r = renames.find((x) => x.from === `${top}.${name}`);
+        if (!r || name === undefined) {
+          ok = false;
+          this.report(inner, `${rule.source}.${top}.${name ?? "…"}`, `(no ${rule.target} field)`, `${rule.target} has no such field: drop it or keep it in metadata`);
+          continue;
+        }
+        parts.push(`${r.to}: ${this.valueText(inner)}`);
+      }
+      if (ok) this.edit(prop.getStart(), prop.getEnd(), parts.join(", "));
+    }
+    for (const g of rule.gone) {
+      const prop = node.getProperty(g.field);
+      if (prop && !rule.drop.includes(g.field)) this.report(prop, `${rule.source}.${g.field}`, `(no ${rule.target} field)`, g.note);
+    }
+    const missing = Object.entries(rule.set).filter(([field]) => !node.getProperty(field));
+    if (missing.length > 0) {
+      const first = props[0];
+      const text = missing.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join(", ");
+      if (first) this.edit(first.getStart(), first.getStart(), `${text}, `);
+      else this.edit(node.getStart() + 1, node.getStart() + 1, ` ${text} `);
+    }
+  }
+
+  private valueText(prop: TsMorph.ObjectLiteralElementLike): string {
+    const { Node } = this.morph;
+    if (Node.isPropertyAssignment(prop)) return prop.getInitializerOrThrow().getText();
+    if (Node.isShorthandPropertyAssignment(prop)) return prop.getName();
+    return prop.getText();
+  }
+
+  private renameProperty(prop: TsMorph.ObjectLiteralElementLike, to: string, transform: Transform | undefined, rule: ObjectRule): void {
+    const { Node } = this.morph;
+    const value = this.valueText(prop);
+    let converted = value;
+    if (transform?.op === "not") {
+      converted = value === "true" ? "false" : value === "false" ? "true" : `!(${value})`;
+    } else if (transform?.op === "first" || transform?.op === "list") {
+      const init = Node.isPropertyAssignment(prop) ? prop.getInitializer() : undefined;
+      if (transform.op === "first" && init && Node.isArrayLiteralExpression(init) && init.getElements().length === 1) converted = (init.getElements()[0] as Node).getText();
+      else if (transform.op === "list") converted = `[${value}]`;
+      else {
+        this.report(prop, `${rule.source}.${propertyName(this.morph, prop) ?? ""}: a list`, `${rule.target}.${to}: one value`, `${rule.target}.${to} holds one value: pick it`);
+        return;
+      }
+    } else if (transform !== undefined && transform.op !== "pattern") {
+      this.report(prop, `${rule.source}.${propertyName(this.morph, prop) ?? ""}`, `${rule.target}.${to}`, `rename it to ${to} and convert its value (${transform.op})`);
+      return;
+    }
+    if (Node.isPropertyAssignment(prop) && converted === value) {
+      const name = prop.getNameNode();
+      this.edit(name.getStart(), name.getEnd(), to);
+    } else {
+      this.edit(prop.getStart(), prop.getEnd(), `${to}: ${converted}`);
+    }
+  }
+
+  /** Removes a property with its separating comma, keeping the layout of the others. */
+  private remove(node: TsMorph.ObjectLiteralExpression, prop: TsMorph.ObjectLiteralElementLike): void {
+    const props = node.getProperties();
+    const i = props.indexOf(prop);
+    const next = props[i + 1];
+    const previous = props[i - 1];
+    if (next) this.edit(prop.getStart(), next.getStart(), "");
+    else if (previous) this.edit(previous.getEnd(), prop.getEnd(), "");
+    else {
+      const after = prop.getNextSibling();
+      const end = after?.getKind() === this.K.CommaToken ? after.getEnd() : prop.getEnd();
+      this.edit(prop.getStart(), end, "");
+    }
+  }
+
+  // --- strings: enum values, protocol constants, import paths ------------------------------------
+
+  private stringLiteral(node: TsMorph.StringLiteral | TsMorph.NoSubstitutionTemplateLiteral): void {
+    const { Node } = this.morph;
+    const value = node.getLiteralValue();
+    const parent = node.getParent();
+    if (parent && (Node.isImportDeclaration(parent) || Node.isExportDeclaration(parent) || (Node.isCallExpression(parent) && parent.getExpression().getKind() === this.K.ImportKeyword))) {
+      const moved = movePath(value, this.rules.from, this.rules.to);
+      if (moved !== value) this.replaceString(node, moved);
+      return;
+    }
+    if (parent && Node.isLiteralTypeNode(parent)) return;
+    const fact = this.rules.strings.get(value);
+    if (fact !== undefined) {
+      this.replaceString(node, fact);
+      return;
+    }
+    const key = this.enumKey(node);
+    if (key === undefined) return;
+    const rule = this.rules.enums.get(key);
+    if (!rule) return;
+    const next = rule.values[value];
+    if (next !== undefined) this.replaceString(node, next);
+    else if (rule.gone.includes(value)) this.report(node, `${rule.source} "${value}"`, `(no ${rule.target} value)`, `${this.rules.to} has no such value: use another one`);
+  }
+
+  /** The enumeration a string literal is a value of: its contextual type, the other side of a comparison, or the switch it is a case of. */
+  private enumKey(node: Node): string | undefined {
+    const { Node: N } = this.morph;
+    const parent = node.getParent();
+    let other: TsMorph.Expression | undefined;
+    if (parent && N.isBinaryExpression(parent) && isEquality(parent.getOperatorToken().getKind(), this.K)) {
+      other = parent.getLeft() === node ? parent.getRight() : parent.getLeft();
+    } else if (parent && N.isCaseClause(parent)) {
+      const sw = parent.getParentOrThrow().getParentOrThrow();
+      if (N.isSwitchStatement(sw)) other = sw.getExpression();
+    }
+    if (other) return this.enumKeyOfType(other.getType()) ?? this.enumKeyOfField(other);
+    if (parent && N.isPropertyAssignment(parent)) {
+      const literal = parent.getParent();
+      const owner = N.isObjectLiteralExpression(literal) ? this.definitionOf(literal.getContextualType()) : undefined;
+      if (owner !== undefined && this.rules.enums.has(`${owner}.${parent.getName()}`)) return `${owner}.${parent.getName()}`;
+    }
+    return N.isExpression(node) ? this.enumKeyOfType(node.getContextualType()) : undefined;
+  }
+
+  private enumKeyOfType(type: Type | undefined): string | undefined {
+    const name = this.definitionOf(type);
+    return name !== undefined && this.rules.enums.has(name) ? name : undefined;
+  }
+
+  /** `message.role` where the enumeration is inline in its object (0.3 Message.role): `Message.role`. */
+  private enumKeyOfField(expression: Node): string | undefined {
+    const { Node: N } = this.morph;
+    if (!N.isPropertyAccessExpression(expression)) return undefined;
+    const owner = this.definitionOf(expression.getExpression().getType());
+    const key = owner === undefined ? undefined : `${owner}.${expression.getName()}`;
+    return key !== undefined && this.rules.enums.has(key) ? key : undefined;
+  }
+
+  private replaceString(node: Node, value: string): void {
+    const text = node.getText();
+    const quote = text[0] ?? '"';
+    this.edit(node.getStart(), node.getEnd(), `${quote}${value.replace(/\\/g, "\\\\").replace(new RegExp(quote, "g"), `\\${quote}`)}${quote}`);
+  }
+
+  // --- `part.kind === "text"`: the union's tag checks become presence checks --------------------
+
+  private kindCheck(node: TsMorph.BinaryExpression): void {
+    const { Node: N } = this.morph;
+    const op = node.getOperatorToken().getKind();
+    if (!isEquality(op, this.K)) return;
+    const [access, literal] = N.isPropertyAccessExpression(node.getLeft()) ? [node.getLeft(), node.getRight()] : [node.getRight(), node.getLeft()];
+    if (!N.isPropertyAccessExpression(access) || !(N.isStringLiteral(literal) || N.isNoSubstitutionTemplateLiteral(literal))) return;
+    const subject = access.getExpression();
+    const value = literal.getLiteralValue();
+    const field = access.getName();
+    const negated = op === this.K.ExclamationEqualsEqualsToken || op === this.K.ExclamationEqualsToken;
+    // A wrapped client result (`result.kind === "task"` → `"task" in result`).
+    const wrapped = this.wrappedMembersOf(subject);
+    if (wrapped) {
+      const member = wrapped.find((m) => m.tags[field] === value);
+      if (member) this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, presence([member.property], subject.getText(), negated)));
+      return;
+    }
+    const definition = this.definitionOf(subject.getType());
+    const union = definition === undefined ? undefined : (this.rules.unions.get(definition) ?? this.rules.unions.get(this.rules.unionOf.get(definition) ?? ""));
+    if (!union) return;
+    const members = union.members.filter((m) => m.when.some((c) => c.path === field && "equals" in c && c.equals === value));
+    const markers = [...new Set(members.map((m) => m.marker))];
+    if (members.length === 0 || markers.some((m) => m === undefined)) return;
+    if (!isPlainReference(this.morph, subject)) {
+      this.report(node, `${union.source}.${field} === "${value}"`, presence(markers as string[], "…", negated), `store the value in a variable first, then test ${presence(markers as string[], "it", negated)}`);
+      return;
+    }
+    this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, presence(markers as string[], subject.getText(), negated)));
+  }
+
+  /** A test in parentheses, unless where it stands needs none (`if (…)`, `a || …`). */
+  private parenthesized(node: Node, test: string): string {
+    const { Node: N } = this.morph;
+    if (!test.startsWith("(")) return test;
+    const parent = node.getParent();
+    const bare =
+      !parent ||
+      N.isIfStatement(parent) ||
+      N.isWhileStatement(parent) ||
+      N.isParenthesizedExpression(parent) ||
+      N.isReturnStatement(parent) ||
+      N.isVariableDeclaration(parent) ||
+      (N.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === this.K.BarBarToken);
+    return bare ? test.slice(1, -1) : test;
+  }
+
+  // --- reads of renamed fields (`part.file.name` → `part.filename`, `config.blocking`) -----------
+
+  private propertyAccess(node: TsMorph.PropertyAccessExpression): void {
+    const { Node: N } = this.morph;
+    const subject = node.getExpression();
+    const definition = this.definitionOf(subject.getType());
+    if (definition === undefined) return;
+    const name = node.getName();
+    const unionName = this.rules.unions.has(definition) ? definition : this.rules.unionOf.get(definition);
+    const union = unionName === undefined ? undefined : this.rules.unions.get(unionName);
+    const rules = union ? union.members.map((m) => m.rule) : [this.rules.objects.get(definition)].filter((r): r is ObjectRule => r !== undefined);
+    if (rules.length === 0) return;
+    const parent = node.getParent();
+    // A field of a nested object the new version carries at the top (`file.name` → `filename`).
+    if (parent && N.isPropertyAccessExpression(parent) && parent.getExpression() === node) {
+      const path = `${name}.${parent.getName()}`;
+      const targets = new Set(rules.flatMap((r) => r.renames.filter((x) => x.from === path && !x.to.includes(".")).map((x) => x.to)));
+      if (targets.size === 1) {
+        this.edit(node.getNameNode().getStart(), parent.getEnd(), [...targets][0] as string);
+        return;
+      }
+    }
+    const renames = rules.flatMap((r) => r.renames.filter((x) => x.from === name));
+    const targets = new Set(renames.map((x) => x.to));
+    if (renames.length > 0 && targets.size === 1 && !(renames[0]?.to ?? "").includes(".")) {
+      const transform = renames[0]?.transform;
+      if (transform === undefined || transform.op === "pattern") this.edit(node.getNameNode().getStart(), node.getNameNode().getEnd(), renames[0]?.to ?? name);
+      else this.report(node, `${definition}.${name}`, `${rules[0]?.target ?? definition}.${renames[0]?.to ?? name}`, `renamed, and its value converts (${transform.op}): rewrite this use by hand`);
+      return;
+    }
+    const gone = rules.flatMap((r) => r.gone.filter((g) => g.field === name));
+    if (gone.length > 0 && gone.length === rules.length) {
+      this.report(node, `${definition}.${name}`, `(no ${rules[0]?.target ?? definition} field)`, (gone[0] as { note: string }).note);
+      return;
+    }
+    const tag = rules.some((r) => r.drop.includes(name));
+    if (tag && !(parent && N.isBinaryExpression(parent)) && !this.wrappedMembersOf(subject)) {
+      this.report(node, `${definition}.${name}`, `(no ${rules[0]?.target ?? definition} ${name})`, `${this.rules.to} has no ${name} tag: test which member it is by the field it has`);
+    }
+  }
+
+  // --- renamed types, guards and client methods --------------------------------------------------
+
+  private identifier(node: TsMorph.Identifier): void {
+    const { Node: N } = this.morph;
+    const name = node.getText();
+    const parent = node.getParent();
+    const method = this.rules.methods.get(name);
+    const type = this.rules.types.get(name);
+    if (method === undefined && type === undefined) return;
+    // `import { X as Y }`: only the imported name changes.
+    if (parent && N.isImportSpecifier(parent) && parent.getAliasNode() === node) return;
+    const symbol = node.getSymbol();
+    if (!symbol || !this.isFrom(symbol)) return;
+    if (method !== undefined && parent && (N.isPropertyAccessExpression(parent) || N.isMethodDeclaration(parent)) && !N.isImportSpecifier(parent)) {
+      this.edit(node.getStart(), node.getEnd(), method);
+    } else if (type !== undefined) {
+      this.edit(node.getStart(), node.getEnd(), type);
+    }
+  }
+
+  // --- wrapped results (`{ task }`) --------------------------------------------------------------
+
+  /** `await client.sendMessage(…)` / `for await (const e of client.sendStreamingMessage(…))`: its variable's uses get the wrapper. */
+  private wrappedCall(node: TsMorph.CallExpression): void {
+    const members = this.wrappedCallMembers(node);
+    if (!members) return;
+    const variable = bindingOf(this.morph, node);
+    if (!variable) {
+      this.report(node, `${node.getExpression().getText()}(…): ${members.map((m) => m.definition).join(" | ")}`, members.map((m) => `{ ${m.property} }`).join(" | "), `the result is wrapped by what it is: read it as ${members.map((m) => `result.${m.property}`).join(" or ")}`);
+      return;
+    }
+    for (const ref of variable.findReferencesAsNodes()) {
+      if (ref.getSourceFile() !== this.file) continue;
+      const parent = ref.getParent();
+      if (!parent || !this.morph.Node.isPropertyAccessExpression(parent) || parent.getExpression() !== ref) {
+        this.report(ref, `${variable.getText()}: ${members.map((m) => m.definition).join(" | ")}`, members.map((m) => `{ ${m.property} }`).join(" | "), `unwrap it where it is used: ${members.map((m) => `${variable.getText()}.${m.property}`).join(" or ")}`);
+        continue;
+      }
+      const field = parent.getName();
+      if (members.some((m) => m.tags[field] !== undefined) && this.morph.Node.isBinaryExpression(parent.getParent())) continue; // the tag check itself
+      const narrowed = this.narrowed(ref, variable.getText(), members);
+      if (narrowed.length === 1) this.edit(ref.getEnd(), ref.getEnd(), `.${(narrowed[0] as WrappedMember).property}`);
+      else this.report(parent, `${variable.getText()}.${field}`, narrowed.map((m) => `${variable.getText()}.${m.property}.${field}`).join(" or "), `test which it is first (${members.map((m) => `"${m.property}" in ${variable.getText()}`).join(", ")})`);
+    }
+  }
+
+  private wrappedCallMembers(node: TsMorph.CallExpression): readonly WrappedMember[] | undefined {
+    const { Node: N } = this.morph;
+    const callee = node.getExpression();
+    if (!N.isPropertyAccessExpression(callee)) return undefined;
+    const members = this.rules.wrapped.get(callee.getName());
+    if (!members) return undefined;
+    const symbol = callee.getNameNode().getSymbol();
+    return symbol && this.isFrom(symbol) ? members : undefined;
+  }
+
+  /** The wrapped result a subject is: a variable bound to a wrapped call. */
+  private wrappedMembersOf(subject: Node): readonly WrappedMember[] | undefined {
+    const { Node: N } = this.morph;
+    if (!N.isIdentifier(subject)) return undefined;
+    for (const d of subject.getSymbol()?.getDeclarations() ?? []) {
+      if (!N.isVariableDeclaration(d)) continue;
+      const call = callOfBinding(this.morph, d);
+      const members = call ? this.wrappedCallMembers(call) : undefined;
+      if (members) return members;
+    }
+    return undefined;
+  }
+
+  /** Which members a reference can be, from the tag checks of the `if`s around it. */
+  private narrowed(ref: Node, name: string, members: readonly WrappedMember[]): WrappedMember[] {
+    const { Node: N } = this.morph;
+    let left = [...members];
+    let child: Node = ref;
+    for (let node = ref.getParent(); node; child = node, node = node.getParent()) {
+      if (N.isBlock(node) || N.isSourceFile(node)) {
+        // `if (r.kind === "task") { …; return; }` before it: r is not a task here.
+        const statements = node.getStatements();
+        for (const previous of statements.slice(0, statements.indexOf(child as TsMorph.Statement))) {
+          if (!N.isIfStatement(previous) || previous.getElseStatement() || !exits(this.morph, previous.getThenStatement())) continue;
+          const check = tagCheck(this.morph, previous.getExpression(), name);
+          const member = check && members.find((m) => m.tags[check.field] === check.value);
+          if (check && member) left = check.negated ? left.filter((m) => m === member) : left.filter((m) => m !== member);
+        }
+        continue;
+      }
+      if (N.isBinaryExpression(node) && node.getOperatorToken().getKind() === this.K.AmpersandAmpersandToken && child === node.getRight()) {
+        const check = tagCheck(this.morph, node.getLeft(), name);
+        const member = check && members.find((m) => m.tags[check.field] === check.value);
+        if (check && member) left = check.negated ? left.filter((m) => m !== member) : left.filter((m) => m === member);
+        continue;
+      }
+      if (!N.isIfStatement(node) && !N.isConditionalExpression(node)) continue;
+      const condition = N.isIfStatement(node) ? node.getExpression() : node.getCondition();
+      if (child === condition) continue;
+      const check = tagCheck(this.morph, condition, name);
+      if (!check) continue;
+      const member = members.find((m) => m.tags[check.field] === check.value);
+      if (!member) continue;
+      const inThen = N.isIfStatement(node) ? child === node.getThenStatement() : child === node.getWhenTrue();
+      const isMember = inThen !== check.negated;
+      left = isMember ? left.filter((m) => m === member) : left.filter((m) => m !== member);
+    }
+    return left;
+  }
+
+  // --- edits and reports -------------------------------------------------------------------------
+
+  private edit(start: number, end: number, text: string): void {
+    this.edits.push({ start, end, text });
+  }
+
+  private report(node: Node, old: string, next: string, hint: string): void {
+    this.unchanged.push({ file: this.file.getFilePath(), line: node.getStartLineNumber(), old, new: next, hint });
+  }
+}
+
+// --- helpers ----------------------------------------------------------------------------------------
+
+function isEquality(kind: TsMorph.SyntaxKind, K: typeof TsMorph.SyntaxKind): boolean {
+  return kind === K.EqualsEqualsEqualsToken || kind === K.ExclamationEqualsEqualsToken || kind === K.EqualsEqualsToken || kind === K.ExclamationEqualsToken;
+}
+
+function presence(markers: readonly string[], subject: string, negated: boolean): string {
+  const test = markers.map((m) => `${JSON.stringify(m)} in ${subject}`).join(" || ");
+  if (negated) return `!(${test})`;
+  return markers.length > 1 ? `(${test})` : test;
+}
+
+function isPlainReference(morph: Morph, node: Node): boolean {
+  const { Node: N } = morph;
+  if (N.isIdentifier(node) || node.getKind() === morph.SyntaxKind.ThisKeyword) return true;
+  return N.isPropertyAccessExpression(node) && isPlainReference(morph, node.getExpression());
+}
+
+function propertyName(morph: Morph, prop: TsMorph.ObjectLiteralElementLike): string | undefined {
+  const { Node: N } = morph;
+  return N.isPropertyAssignment(prop) || N.isShorthandPropertyAssignment(prop) || N.isMethodDeclaration(prop) ? prop.getName() : undefined;
+}
+
+/** Whether a statement always leaves the block it is in (ends with return, throw, break or continue). */
+function exits(morph: Morph, statement: TsMorph.Statement): boolean {
+  const { Node: N } = morph;
+  if (N.isBlock(statement)) {
+    const last = statement.getStatements().at(-1);
+    return last !== undefined && exits(morph, last);
+  }
+  return N.isReturnStatement(statement) || N.isThrowStatement(statement) || N.isBreakStatement(statement) || N.isContinueStatement(statement);
+}
+
+/** `subject.field === "value"` (or !==) on the named variable. */
+function tagCheck(morph: Morph, condition: Node, name: string): { field: string; value: string; negated: boolean } | undefined {
+  const { Node: N } = morph;
+  if (!N.isBinaryExpression(condition)) return undefined;
+  const K = morph.SyntaxKind;
+  const op = condition.getOperatorToken().getKind();
+  if (!isEquality(op, K)) return undefined;
+  const [access, literal] = N.isPropertyAccessExpression(condition.getLeft()) ? [condition.getLeft(), condition.getRight()] : [condition.getRight(), condition.getLeft()];
+  if (!N.isPropertyAccessExpression(access) || access.getExpression().getText() !== name || !N.isStringLiteral(literal)) return undefined;
+  return { field: access.getName(), value: literal.getLiteralValue(), negated: op === K.ExclamationEqualsEqualsToken || op === K.ExclamationEqualsToken };
+}
+
+/** The variable a call's result is bound to: `const r = await call()` or `for await (const r of call())`. */
+function bindingOf(morph: Morph, call: TsMorph.CallExpression): TsMorph.Identifier | undefined {
+  const { Node: N } = morph;
+  let node: Node = call;
+  const parent = node.getParent();
+  if (parent && N.isAwaitExpression(parent)) node = parent;
+  const holder = node.getParent();
+  if (holder && N.isVariableDeclaration(holder) && holder.getInitializer() === node) {
+    const name = holder.getNameNode();
+    return N.isIdentifier(name) ? name : undefined;
+  }
+  if (holder && N.isForOfStatement(holder) && holder.getExpression() === node) {
+    const init = holder.getInitializer();
+    if (N.isVariableDeclarationList(init)) {
+      const name = init.getDeclarations()[0]?.getNameNode();
+      return name && N.isIdentifier(name) ? name : undefined;
+    }
+  }
+  return undefined;
+}
+
+function callOfBinding(morph: Morph, declaration: TsMorph.VariableDeclaration): TsMorph.CallExpression | undefined {
+  const { Node: N } = morph;
+  let init: Node | undefined = declaration.getInitializer();
+  if (init && N.isAwaitExpression(init)) init = init.getExpression();
+  if (init && N.isCallExpression(init)) return init;
+  const list = declaration.getParent();
+  const loop = list?.getParent();
+  if (loop && N.isForOfStatement(loop)) {
+    const expression = loop.getExpression();
+    return N.isCallExpression(expression) ? expression : undefined;
+  }
+  return undefined;
+}
+
+/** `…/a2a-0.3.0/…` → `…/a2a-1.0.1/…` in a module specifier. */
+export function movePath(specifier: string, from: string, to: string): string {
+  return specifier.replace(new RegExp(`(^|/)a2a-${from.replace(/\./g, "\\.")}(?=/|$)`), `$1a2a-${to}`);
+}
+
+/** Applies non-overlapping edits (an edit inside one already kept is dropped: the outer one rewrote its text). */
+export function applyEdits(text: string, edits: readonly Edit[]): string {
+  const sorted = [...edits].sort((a, b) => a.start - b.start || b.end - a.end);
+  const kept: Edit[] = [];
+  for (const e of sorted) {
+    const last = kept[kept.length - 1];
+    if (last && e.start < last.end) continue;
+    if (last && e.start === last.end && e.start === e.end && last.start === last.end && e.text === last.text) continue;
+    kept.push(e);
+  }
+  let out = "";
+  let at = 0;
+  for (const e of kept) {
+    out += text.slice(at, e.start) + e.text;
+    at = e.end;
+  }
+  return out + text.slice(at);
+}
