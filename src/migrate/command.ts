@@ -44,6 +44,8 @@ export interface MigrateResult {
   conflicts: string[];
   /** Files that would change but are outside the given paths (left as they are). */
   outside: string[];
+  /** The project was generated for `to` already (its scaffold files, config and card were left as they are). */
+  moved: boolean;
   /** The generated folder was regenerated for `to`. */
   regenerated: boolean;
   /** The unified diff of every change (what --dry-run prints). */
@@ -62,6 +64,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const from = options.from ?? project.generatedVersion;
   if (from === undefined) throw new CodegenError("cannot tell which version the code is written for: no a2a-codegen.config.json here; give --from", { kind: "usage" });
   const to = options.to ?? defaultVersion();
+  if (from === to && options.from === undefined) {
+    return { from, to, source: "diff", files: [], unchanged: [], conflicts: [], outside: [], moved: true, regenerated: false, diff: "" };
+  }
   const rules = migrationRules(from, to);
   const roots = (options.paths && options.paths.length > 0 ? options.paths : ["."]).map((p) => resolve(cwd, p));
   for (const root of roots) if (!existsSync(root)) throw new CodegenError("no such file or folder", { file: relative(cwd, root) || root, kind: "usage" });
@@ -83,7 +88,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const conflicts: string[] = [];
   const outside: string[] = [];
   const rel = (path: string) => relative(cwd, path).split("\\").join("/");
-  const scaffoldFiles = project.config ? SCAFFOLD_CODE.filter((p) => own.some((f) => rel(f.getFilePath()) === p)) : [];
+  // The scaffold's files, the config and the card move once: not when the project is generated for `to` already (a second run).
+  const moved = project.generatedVersion === rules.to;
+  const scaffoldFiles = project.config && !moved ? SCAFFOLD_CODE.filter((p) => own.some((f) => rel(f.getFilePath()) === p)) : [];
   // The scaffold's files as `init` writes them for `from`, beside the user's, rewritten by the same rules.
   const scaffold = scaffoldFiles.length > 0 ? await mergeScaffold(morph, project_, project, rules, scaffoldFiles, versionOf) : undefined;
   for (const file of own) {
@@ -100,7 +107,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     }
     unchanged.push(...scaffold.unchanged.map((u) => ({ ...u, file: rel(u.file) })));
   }
-  files.push(...projectFiles(project, rules, rel));
+  if (!moved) files.push(...projectFiles(project, rules, rel));
 
   const writable = files.filter((f) => inside(resolve(cwd, f.path), roots));
   outside.push(...files.filter((f) => !writable.includes(f)).map((f) => f.path));
@@ -117,7 +124,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
       regenerated = true;
     }
   }
-  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, regenerated, diff };
+  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, moved, regenerated, diff };
 }
 
 /** The config's `spec` (and `compat`, which keeps the old version's callers) and the agent card, moved to `to`. */

@@ -262,7 +262,10 @@ class FileRewriter {
     const parent = node.getParent();
     if (parent && (Node.isImportDeclaration(parent) || Node.isExportDeclaration(parent) || (Node.isCallExpression(parent) && parent.getExpression().getKind() === this.K.ImportKeyword))) {
       const moved = movePath(value, this.rules.from, this.rules.to);
-      if (moved !== value) this.replaceString(node, moved);
+      // Only a path into a generated folder of `from` (not `compat/a2a-0.3.0/` inside a 1.0.1 output).
+      const target = Node.isImportDeclaration(parent) || Node.isExportDeclaration(parent) ? parent.getModuleSpecifierSourceFile() : undefined;
+      const version = target ? this.versionOf(target.getFilePath()) : this.rules.from;
+      if (moved !== value && version === this.rules.from) this.replaceString(node, moved);
       return;
     }
     if (parent && Node.isLiteralTypeNode(parent)) return;
@@ -309,6 +312,11 @@ class FileRewriter {
   private enumKeyOfField(expression: Node): string | undefined {
     const { Node: N } = this.morph;
     if (!N.isPropertyAccessExpression(expression)) return undefined;
+    // The field's declared type (a narrowed `state` is a union of literals without its alias).
+    for (const d of expression.getNameNode().getSymbol()?.getDeclarations() ?? []) {
+      const declared = this.enumKeyOfType(d.getType());
+      if (declared !== undefined) return declared;
+    }
     const owner = this.definitionOf(expression.getExpression().getType());
     const key = owner === undefined ? undefined : `${owner}.${expression.getName()}`;
     return key !== undefined && this.rules.enums.has(key) ? key : undefined;
@@ -440,8 +448,7 @@ class FileRewriter {
       this.report(node, `${node.getExpression().getText()}(…): ${members.map((m) => m.definition).join(" | ")}`, members.map((m) => `{ ${m.property} }`).join(" | "), `the result is wrapped by what it is: read it as ${members.map((m) => `result.${m.property}`).join(" or ")}`);
       return;
     }
-    for (const ref of variable.findReferencesAsNodes()) {
-      if (ref.getSourceFile() !== this.file) continue;
+    for (const ref of this.referencesOf(variable)) {
       const parent = ref.getParent();
       if (!parent || !this.morph.Node.isPropertyAccessExpression(parent) || parent.getExpression() !== ref) {
         this.report(ref, `${variable.getText()}: ${members.map((m) => m.definition).join(" | ")}`, members.map((m) => `{ ${m.property} }`).join(" | "), `unwrap it where it is used: ${members.map((m) => `${variable.getText()}.${m.property}`).join(" or ")}`);
@@ -453,6 +460,16 @@ class FileRewriter {
       if (narrowed.length === 1) this.edit(ref.getEnd(), ref.getEnd(), `.${(narrowed[0] as WrappedMember).property}`);
       else this.report(parent, `${variable.getText()}.${field}`, narrowed.map((m) => `${variable.getText()}.${m.property}.${field}`).join(" or "), `test which it is first (${members.map((m) => `"${m.property}" in ${variable.getText()}`).join(", ")})`);
     }
+  }
+
+  /** The uses of a variable in its file (the identifiers naming the same symbol, its declaration left out). */
+  private referencesOf(variable: TsMorph.Identifier): TsMorph.Identifier[] {
+    const symbol = variable.getSymbol();
+    if (!symbol) return [];
+    const scope = variable.getFirstAncestor((n) => this.morph.Node.isFunctionLikeDeclaration(n) || this.morph.Node.isSourceFile(n)) ?? this.file;
+    return scope
+      .getDescendantsOfKind(this.K.Identifier)
+      .filter((id) => id !== variable && id.getText() === variable.getText() && id.getSymbol() === symbol);
   }
 
   private wrappedCallMembers(node: TsMorph.CallExpression): readonly WrappedMember[] | undefined {

@@ -14,6 +14,10 @@ export interface MigrateArgs {
 export async function runMigrate(args: MigrateArgs, io: CliIo): Promise<number> {
   const started = performance.now();
   const result = await migrate({ from: args.from, to: args.to, dryRun: args.dryRun, paths: args.paths });
+  if (result.from === result.to) {
+    io.out(`the project is generated for A2A ${result.to} already: nothing to migrate (give --from to rewrite code written for another version)`);
+    return EXIT_CODES.ok;
+  }
   if (args.dryRun) {
     if (result.diff !== "") io.out(result.diff.trimEnd());
     io.out(`${result.files.length === 0 ? "nothing to change" : `${result.files.length} file${result.files.length === 1 ? "" : "s"} would change`} (A2A ${result.from} → ${result.to}, rules from the ${result.source === "mapping" ? "version mapping" : "IR diff"}); nothing written`);
@@ -28,6 +32,6 @@ export async function runMigrate(args: MigrateArgs, io: CliIo): Promise<number> 
     io.out(`\n${result.unchanged.length} place${result.unchanged.length === 1 ? "" : "s"} to change by hand:`);
     io.out(formatUnchanged(result.unchanged));
   }
-  if (!args.dryRun && !result.regenerated && result.files.length > 0) io.out("\nnext: set `spec` to the new version and run `npm run generate` (a2a-codegen generate)");
-  return result.conflicts.length > 0 ? EXIT_CODES.ok : EXIT_CODES.ok;
+  if (!args.dryRun && !result.regenerated && !result.moved && result.files.length > 0) io.out("\nnext: set `spec` to the new version and run `npm run generate` (a2a-codegen generate)");
+  return EXIT_CODES.ok;
 }

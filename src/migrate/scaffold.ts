@@ -41,7 +41,7 @@ export async function mergeScaffold(
     transports: strings(config.transports),
     store: strings(config.stores)?.[0],
   };
-  const fromCompat = typeof config.compat === "string" ? config.compat : false;
+  const fromCompat = typeof config.compat === "string" && config.spec === rules.from ? config.compat : false;
   const toCompat = COMPAT_TABLES.some((t) => t.primary === rules.to && t.compat === rules.from) ? rules.from : false;
   const old = await renderScaffold({ ...common, spec: rules.from, compat: fromCompat }, paths);
   const next = await renderScaffold({ ...common, spec: rules.to, compat: toCompat }, paths);
