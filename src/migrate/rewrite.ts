@@ -513,21 +513,27 @@ class FileRewriter {
         continue;
       }
       if (N.isBinaryExpression(node) && node.getOperatorToken().getKind() === this.K.AmpersandAmpersandToken && child === node.getRight()) {
-        const check = tagCheck(this.morph, node.getLeft(), name);
-        const member = check && members.find((m) => m.tags[check.field] === check.value);
-        if (check && member) left = check.negated ? left.filter((m) => m !== member) : left.filter((m) => m === member);
+        for (const test of conjuncts(this.morph, node.getLeft())) {
+          const check = tagCheck(this.morph, test, name);
+          const member = check && members.find((m) => m.tags[check.field] === check.value);
+          if (check && member) left = check.negated ? left.filter((m) => m !== member) : left.filter((m) => m === member);
+        }
         continue;
       }
       if (!N.isIfStatement(node) && !N.isConditionalExpression(node)) continue;
       const condition = N.isIfStatement(node) ? node.getExpression() : node.getCondition();
       if (child === condition) continue;
-      const check = tagCheck(this.morph, condition, name);
-      if (!check) continue;
-      const member = members.find((m) => m.tags[check.field] === check.value);
-      if (!member) continue;
       const inThen = N.isIfStatement(node) ? child === node.getThenStatement() : child === node.getWhenTrue();
-      const isMember = inThen !== check.negated;
-      left = isMember ? left.filter((m) => m === member) : left.filter((m) => m !== member);
+      // `if (a && b)`: each conjunct holds in the then-branch; the else-branch knows only a lone test failed.
+      const tests = conjuncts(this.morph, condition);
+      if (!inThen && tests.length > 1) continue;
+      for (const test of tests) {
+        const check = tagCheck(this.morph, test, name);
+        const member = check && members.find((m) => m.tags[check.field] === check.value);
+        if (!check || !member) continue;
+        const isMember = inThen !== check.negated;
+        left = isMember ? left.filter((m) => m === member) : left.filter((m) => m !== member);
+      }
     }
     return left;
   }
@@ -564,6 +570,16 @@ function isPlainReference(morph: Morph, node: Node): boolean {
 function propertyName(morph: Morph, prop: TsMorph.ObjectLiteralElementLike): string | undefined {
   const { Node: N } = morph;
   return N.isPropertyAssignment(prop) || N.isShorthandPropertyAssignment(prop) || N.isMethodDeclaration(prop) ? prop.getName() : undefined;
+}
+
+/** The tests of an `a && b && c` condition (the condition itself otherwise). */
+function conjuncts(morph: Morph, condition: Node): Node[] {
+  const { Node: N } = morph;
+  if (N.isParenthesizedExpression(condition)) return conjuncts(morph, condition.getExpression());
+  if (N.isBinaryExpression(condition) && condition.getOperatorToken().getKind() === morph.SyntaxKind.AmpersandAmpersandToken) {
+    return [...conjuncts(morph, condition.getLeft()), ...conjuncts(morph, condition.getRight())];
+  }
+  return [condition];
 }
 
 /** Whether a statement always leaves the block it is in (ends with return, throw, break or continue). */

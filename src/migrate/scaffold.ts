@@ -38,7 +38,8 @@ export async function mergeScaffold(
     dir: facts.dir,
     name: facts.name,
     framework: (strings(config.frameworks)?.[0] ?? "fastify") as Framework,
-    transports: strings(config.transports),
+    // As generate reads the config: JSON-RPC only when it names no transports.
+    transports: strings(config.transports) ?? ["jsonrpc"],
     store: strings(config.stores)?.[0],
   };
   const fromCompat = typeof config.compat === "string" && config.spec === rules.from ? config.compat : false;
