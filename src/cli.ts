@@ -275,6 +275,9 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
       if (changes) {
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
         if (!args.quiet) io.out(`\nThe spec changed. ${changes.text}`);
+        const migrating = await import("./migrate/cli-notes.js");
+        const notice = migrating.compatNotice(changes.from, written.ir.specVersion, target.compat);
+        if (notice !== undefined) io.err(notice);
         if (errors === undefined) {
           if (!args.quiet) io.out("(install typescript in the project to see what the change breaks in your code)");
         } else if (errors.length === 0) {
@@ -284,8 +287,9 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
           say(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
           for (const e of errors) {
             say(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
-            for (const hint of changes.diff ? hintsFor(e.message, changes.diff) : []) say(`      → ${hint}`);
+            for (const hint of [...(changes.diff ? hintsFor(e.message, changes.diff) : []), ...migrating.hints(e.message, changes.from, written.ir.specVersion)]) say(`      → ${hint}`);
           }
+          say(migrating.migrateLine(changes.from, written.ir.specVersion));
           if (!args.allowTypeErrors) {
             say(`${displayPath(written.outDir, cwd)} is written; fix your code (or pass --allow-type-errors to exit 0 with type errors).`);
             typeErrors = true;
@@ -489,6 +493,8 @@ async function runCard(args: CardArgs, io: CliIo): Promise<number> {
   if (result.from === result.to) say(`${file}: already a valid A2A ${result.to} agent card`);
   else say(`${result.written ? displayPath(result.written, cwd) : file}: converted from A2A ${result.from} to ${result.to}`);
   for (const note of result.notes) say(`  ${note}`);
+  const notice = (await import("./migrate/cli-notes.js")).compatNotice(result.from, result.to, target?.compat);
+  if (notice !== undefined) say(notice);
   return EXIT_CODES.ok;
 }
 

@@ -81,7 +81,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const versionOf = generatedVersions(cwd);
   const own = project_
     .getSourceFiles()
-    .filter((f) => !f.isDeclarationFile() && !f.getFilePath().includes("/node_modules/") && versionOf(f.getFilePath()) === undefined && inside(f.getFilePath(), roots));
+    .filter((f) => !f.isDeclarationFile() && !relative(cwd, f.getFilePath()).split(/[\\/]/).includes("node_modules") && versionOf(f.getFilePath()) === undefined && inside(f.getFilePath(), roots));
 
   const files: MigratedFile[] = [];
   const unchanged: Unchanged[] = [];

@@ -67,7 +67,7 @@ export function generatedVersions(root: string): (file: string) => string | unde
     cache.set(folder, version);
     return version;
   };
-  return (file) => (file.includes(`${sep}node_modules${sep}`) ? undefined : lookup(dirname(file)));
+  return (file) => (relative(root, file).split(/[\\/]/).includes("node_modules") ? undefined : lookup(dirname(file)));
 }
 
 /** Whether a path is one of the given paths or inside one. */
