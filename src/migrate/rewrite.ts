@@ -197,6 +197,9 @@ class FileRewriter {
       const prop = node.getProperty(g.field);
       if (prop && !rule.drop.includes(g.field)) this.report(prop, `${rule.source}.${g.field}`, `(no ${rule.target} field)`, g.note);
     }
+    for (const c of rule.computed) {
+      if (!node.getProperty(c.field) && !node.getProperties().some((p) => this.morph.Node.isSpreadAssignment(p))) this.report(node, `${rule.source} without ${c.field}`, `${rule.target} with ${c.field}`, c.note);
+    }
     const missing = Object.entries(rule.set).filter(([field]) => !node.getProperty(field));
     if (missing.length > 0) {
       const first = props[0];

@@ -51,6 +51,8 @@ export interface ObjectRule {
   readonly renames: ReadonlyArray<{ readonly from: string; readonly to: string; readonly transform?: Transform; readonly why: string }>;
   /** Fields `to` does not have: cannot be carried over (reported). */
   readonly gone: ReadonlyArray<{ readonly field: string; readonly note: string }>;
+  /** Fields `to` requires that `from` does not carry, computed from others (reported when a literal lacks them). */
+  readonly computed: ReadonlyArray<{ readonly field: string; readonly note: string }>;
 }
 
 export interface UnionRule {
@@ -106,7 +108,9 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
   };
   const lossy = mapping.lossy.filter((l) => l.direction === direction);
   const objectRule = (id: string, plan: ObjectPlan): ObjectRule => {
-    const moved = plan.fields.filter((f) => f.from !== f.to && f.from !== "" && f.to !== "");
+    const moved = plan.fields.filter((f) => f.from !== f.to && f.from !== "" && f.to !== "" && f.transform?.op !== "in");
+    // A field the target requires that is computed from another (0.3 `final`, from 1.0.1's state).
+    const computed = plan.fields.filter((f) => f.transform?.op === "in").map((f) => ({ field: f.to, note: `${plan.target} requires ${f.to}, computed from ${f.from}: add it` }));
     const renames = moved.map((f) => ({
       from: f.from,
       to: f.to,
@@ -114,9 +118,9 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
       why: `${plan.source}.${f.from} is ${plan.target}.${f.to}`,
     }));
     const gone = lossy
-      .filter((l) => l.source === plan.source && l.reason === "no-field" && !l.field.includes("."))
+      .filter((l, i, all) => l.source === plan.source && l.target === plan.target && l.reason === "no-field" && !l.field.includes(".") && all.findIndex((x) => x.source === l.source && x.field === l.field && x.reason === l.reason) === i)
       .map((l) => ({ field: l.field, note: l.note }));
-    return { source: plan.source, target: plan.target, drop: [...plan.ignore], set: plan.set, renames, gone };
+    return { source: plan.source, target: plan.target, drop: [...plan.ignore], set: plan.set, renames, gone, computed };
   };
   const objects = new Map<string, ObjectRule>();
   const unions = new Map<string, UnionRule>();
@@ -126,8 +130,10 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
     if (id.startsWith("{") || id.includes("[]")) continue; // wrapped results: see `wrapped`
     if (plan.kind === "object" && id.includes(" in {")) continue;
     const name = nameOf(id);
-    if (!id.includes("#") && !name.includes(".") && !targetOf(id).includes(".") && name !== targetOf(id)) renameType(types, name, targetOf(id));
-    if (plan.kind === "object" && !id.includes("#")) objects.set(name, objectRule(id, plan));
+    if (!id.includes("#") && !name.includes(".") && !targetOf(id).includes(".")) renameType(types, name, targetOf(id));
+    // A definition two plans start from (1.0.1 TaskPushNotificationConfig: 0.3's of the same name, and its
+    // PushNotificationConfig): its literals follow the plan that keeps its name.
+    if (plan.kind === "object" && !id.includes("#") && (!objects.has(name) || name === targetOf(id))) objects.set(name, objectRule(id, plan));
     if (plan.kind === "enum") {
       const changed = Object.entries(plan.values).filter(([a, b]) => a !== b);
       const gone = lossy.filter((l) => l.source === plan.source && l.reason === "value").map((l) => l.field.replace(/^"|"$/g, ""));
@@ -143,7 +149,7 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
       unions.set(name, { source: plan.source, members });
     }
   }
-  for (const [name, target] of [...types]) if (target === AMBIGUOUS) types.delete(name);
+  for (const [name, target] of [...types]) if (target === AMBIGUOUS || target === name) types.delete(name);
   // Client methods: the mapping pairs them; each version's client names them from its IR.
   const methods = new Map<string, string>();
   const wrapped = new Map<string, WrappedMember[]>();
@@ -218,7 +224,7 @@ function fromDiff(diff: SpecDiff, fromIr: ProtocolIR, toIr: ProtocolIR): Migrati
       else if (c.change === "const" && c.from !== null) drop.push(c.field);
     }
     if (gone.length > 0 || drop.length > 0 || Object.keys(set).length > 0) {
-      objects.set(t.from, { source: t.from, target: t.to, drop, set, renames: [], gone });
+      objects.set(t.from, { source: t.from, target: t.to, drop, set, renames: [], gone, computed: [] });
     }
     for (const c of t.changes) {
       if (c.change !== "enum" || c.field !== null) continue;

@@ -113,39 +113,34 @@ export function merge3(base: string, ours: string, theirs: string, labels: { our
   const st = side(t);
   const out: string[] = [];
   let conflicts = 0;
+  const same = (x: string[], y: string[]) => x.length === y.length && x.every((l, k) => l === y[k]);
+  const nl = (xs: string[]) => xs.map((l) => (l.endsWith("\n") ? l : `${l}\n`));
+  // A chunk: the insertions before base line i, and the run of base lines from i that a side deletes (with
+  // the insertions among them), up to the next line both keep.
   let i = 0;
   while (i <= b.length) {
-    // A run of base lines where either side changed something (a deletion or an insertion), merged as one chunk.
-    const stable = (k: number) => k < b.length && so.kept[k] && st.kept[k] && (so.inserted[k] as string[]).length === 0 && (st.inserted[k] as string[]).length === 0;
-    if (stable(i)) {
-      out.push(b[i] as string);
-      i++;
-      continue;
-    }
     let j = i;
-    while (j <= b.length && !stable(j)) j++;
-    // Chunk covers base lines [i, j) and the insertions before them (and the end insertions if j > b.length).
+    while (j < b.length && (!so.kept[j] || !st.kept[j])) j++;
     const render = (s: typeof so) => {
       const text: string[] = [];
-      for (let k = i; k < Math.min(j, b.length + 1); k++) {
+      for (let k = i; k <= j; k++) {
         text.push(...(s.inserted[k] as string[]));
-        if (k < b.length && s.kept[k]) text.push(b[k] as string);
+        if (k < j && s.kept[k]) text.push(b[k] as string);
       }
       return text;
     };
     const mine = render(so);
     const yours = render(st);
-    const original = b.slice(i, Math.min(j, b.length));
-    const same = (x: string[], y: string[]) => x.length === y.length && x.every((l, k) => l === y[k]);
+    const original = b.slice(i, j);
     if (same(mine, yours) || same(yours, original)) out.push(...mine);
     else if (same(mine, original)) out.push(...yours);
     else {
       conflicts++;
-      const nl = (xs: string[]) => xs.map((l) => (l.endsWith("\n") ? l : `${l}\n`));
       out.push(`<<<<<<< ${labels.ours}\n`, ...nl(mine), "=======\n", ...nl(yours), `>>>>>>> ${labels.theirs}\n`);
     }
-    i = j;
-    if (j > b.length) break;
+    // b[j], which both keep (or the end).
+    if (j < b.length) out.push(b[j] as string);
+    i = j + 1;
   }
   return { text: out.join(""), conflicts };
 }
