@@ -2,6 +2,9 @@ import { spawnSync } from "node:child_process";
 import { cpSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
+import { convertCardFile } from "../../src/card/convert-file.js";
+import { loadConfig } from "../../src/config.js";
+import { generateAndWrite } from "../../src/generate.js";
 import { migrate } from "../../src/migrate/command.js";
 import { init } from "../../src/scaffold/init.js";
 import { ROOT, tempDir } from "../helpers.js";
@@ -85,6 +88,17 @@ describe("acceptance: an edited 0.3.0 agent migrates to 1.0.1", () => {
     );
     expect(typeErrors(dir)).toEqual([]);
 
+    // The manual path, on a copy: the card converted, `spec` and `compat` set, generated/ regenerated, and
+    // nothing else: the user's code breaks (the count is this project's, reported below).
+    const manual = join(tempDir(), "agent");
+    cpSync(dir, manual, { recursive: true });
+    const card = convertCardFile({ file: join(manual, "agent-card.json"), from: "0.3.0", to: "1.0.1" });
+    expect(card.written).toBeDefined();
+    writeFileSync(join(manual, "a2a-codegen.config.json"), readFileSync(join(manual, "a2a-codegen.config.json"), "utf8").replace(`"spec": "0.3.0"`, `"spec": "1.0.1", "compat": "0.3.0"`));
+    for (const target of (await loadConfig(manual))?.targets ?? []) await generateAndWrite({ ...target, cwd: manual });
+    const manualErrors = typeErrors(manual);
+    expect(manualErrors.length).toBeGreaterThan(0);
+
     const started = performance.now();
     const result = await migrate({ cwd: dir, from: "0.3.0", to: "1.0.1" });
     const ms = performance.now() - started;
@@ -120,7 +134,10 @@ describe("acceptance: an edited 0.3.0 agent migrates to 1.0.1", () => {
     const again = await migrate({ cwd: dir, from: "0.3.0", to: "1.0.1" });
     expect(again.files).toEqual([]);
     expect(snapshot(dir)).toEqual(before);
-    console.log(`0.3.0 → 1.0.1: ${result.files.length} files rewritten in ${Math.round(ms)} ms; type errors after: ${errors.length}; left to do by hand: ${result.unchanged.length}`);
+    console.log(
+      `0.3.0 → 1.0.1: type errors after the manual path (card, spec, generate): ${manualErrors.length}; after migrate: ${errors.length}; ` +
+        `${result.files.length} files rewritten in ${Math.round(ms)} ms; left to do by hand: ${result.unchanged.length}`,
+    );
   });
 });
 
@@ -142,5 +159,21 @@ describe("acceptance: a 0.2.5 agent migrates to 0.3.0", () => {
     const run = spawnSync(VITEST, ["run"], { cwd: dir, encoding: "utf8", env: { ...process.env, CI: "1" } });
     expect(run.status, run.stdout + run.stderr).toBe(0);
     expect((await migrate({ cwd: dir, from: "0.2.5", to: "0.3.0" })).files).toEqual([]);
+  });
+});
+
+describe("the scaffold's own files", () => {
+  it("a user's edit to lines the new scaffold also changes is left as a marked conflict (--dry-run writes nothing)", async () => {
+    const dir = await editedProject("0.3.0", "agent-0.3.0");
+    edit(dir, "src/server.ts", `card.url = urlOf(card.preferredTransport ?? "JSONRPC");`, `\n  console.log("serving at", card.url);`);
+    const before = snapshot(dir);
+    const result = await migrate({ cwd: dir, from: "0.3.0", to: "1.0.1", dryRun: true });
+    expect(result.conflicts).toEqual(["src/server.ts"]);
+    const server = result.files.find((f) => f.path === "src/server.ts")?.after ?? "";
+    expect(server).toMatch(/<<<<<<< src\/server\.ts \(yours, 0\.3\.0 shapes rewritten\)\n[\s\S]*console\.log\("serving at", card\.url\);\n[\s\S]*=======\n[\s\S]*for \(const entry of card\.supportedInterfaces\) \{[\s\S]*>>>>>>> src\/server\.ts as init writes it for 1\.0\.1\n/);
+    // Outside the conflict, the new scaffold: its card copy with supportedInterfaces.
+    expect(server).toContain("const card = { ...agentCard, supportedInterfaces: agentCard.supportedInterfaces.map((i) => ({ ...i })) };");
+    expect(result.diff).toContain("+<<<<<<< src/server.ts");
+    expect(snapshot(dir)).toEqual(before);
   });
 });
