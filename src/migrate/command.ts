@@ -48,6 +48,8 @@ export interface MigrateResult {
   moved: boolean;
   /** The generated folder was regenerated for `to`. */
   regenerated: boolean;
+  /** The store engines the config names whose stored tasks keep the old version's shapes (migrate does not convert them). */
+  stores: string[];
   /** The unified diff of every change (what --dry-run prints). */
   diff: string;
 }
@@ -65,7 +67,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   if (from === undefined) throw new CodegenError("cannot tell which version the code is written for: no a2a-codegen.config.json here; give --from", { kind: "usage" });
   const to = options.to ?? defaultVersion();
   if (from === to && options.from === undefined) {
-    return { from, to, source: "diff", files: [], unchanged: [], conflicts: [], outside: [], moved: true, regenerated: false, diff: "" };
+    return { from, to, source: "diff", files: [], unchanged: [], conflicts: [], outside: [], moved: true, regenerated: false, stores: [], diff: "" };
   }
   const rules = migrationRules(from, to);
   const roots = (options.paths && options.paths.length > 0 ? options.paths : ["."]).map((p) => resolve(cwd, p));
@@ -124,7 +126,9 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
       regenerated = true;
     }
   }
-  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, moved, regenerated, diff };
+    const engines = Array.isArray(project.config?.stores) ? project.config.stores.filter((x): x is string => typeof x === "string") : [];
+  const stores = !moved && (rules.objects.has("Task") || rules.enums.size > 0) ? engines : [];
+  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, moved, regenerated, stores, diff };
 }
 
 /** The config's `spec` (and `compat`, which keeps the old version's callers) and the agent card, moved to `to`. */

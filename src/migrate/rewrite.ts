@@ -649,7 +649,8 @@ export function movePath(specifier: string, from: string, to: string): string {
 
 /** Applies non-overlapping edits (an edit inside one already kept is dropped: the outer one rewrote its text). */
 export function applyEdits(text: string, edits: readonly Edit[]): string {
-  const sorted = [...edits].sort((a, b) => a.start - b.start || b.end - a.end);
+  // By position; at one position an insertion first (it never overlaps what follows), then the longest edit.
+  const sorted = [...edits].sort((a, b) => a.start - b.start || Number(b.start === b.end) - Number(a.start === a.end) || b.end - a.end);
   const kept: Edit[] = [];
   for (const e of sorted) {
     const last = kept[kept.length - 1];
