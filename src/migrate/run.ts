@@ -30,8 +30,8 @@ export async function runMigrate(args: MigrateArgs, io: CliIo): Promise<number> 
   if (result.outside.length > 0) io.out(`outside the given paths, left as they are: ${result.outside.join(", ")}`);
   if (result.stores.length > 0) {
     io.out(
-      `\nnot converted: the tasks your ${result.stores.join(" and ")} store already holds are in A2A ${result.from}'s shapes, which the ${result.to} agent does not read; ` +
-        `let the running tasks finish before switching, and point the ${result.to} agent at a new database or key prefix (A2A_STORE_URL)`,
+      `\nnot converted: the tasks your ${result.stores.join(" and ")} store already holds stay in A2A ${result.from}'s shapes (migrate does not rewrite stored data); ` +
+        `let the running tasks finish before switching, or point the ${result.to} agent at a new database or key prefix (A2A_STORE_URL)`,
     );
   }
   if (result.unchanged.length > 0) {
