@@ -54,6 +54,7 @@ function section(rules: MigrationRules): string[] {
   list("Import paths", [`\`…/a2a-${rules.from}/…\` → \`…/a2a-${rules.to}/…\``]);
   list("Types renamed", [...rules.types].filter(([a]) => !/^is[A-Z]/.test(a) || !rules.types.has(a.slice(2))).map(([a, b]) => `\`${a}\` → \`${b}\``));
   list("Guards renamed", [...rules.types].filter(([a]) => /^is[A-Z]/.test(a) && rules.types.has(a.slice(2))).map(([a, b]) => `\`${a}\` → \`${b}\``));
+  list("Types with several counterparts (reported, not renamed)", [...rules.ambiguous].map(([a, b]) => `\`${a}\` → ${b.map((x) => `\`${x}\``).join(" or ")}`));
   list("Client methods renamed", [...rules.methods].map(([a, b]) => `\`${a}()\` → \`${b}()\``));
   list("Protocol strings", [...rules.strings].map(([a, b]) => `\`"${a}"\` → \`"${b}"\``));
   for (const [method, members] of rules.wrapped) {

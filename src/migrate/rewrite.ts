@@ -428,6 +428,12 @@ class FileRewriter {
     const parent = node.getParent();
     const method = this.rules.methods.get(name);
     const type = this.rules.types.get(name);
+    const choices = this.rules.ambiguous.get(name);
+    if (choices && !(parent && N.isImportSpecifier(parent)) && !(parent && N.isPropertyAccessExpression(parent) && parent.getNameNode() === node)) {
+      const symbol = node.getSymbol();
+      if (symbol && this.isFrom(symbol)) this.report(node, name, choices.join(" or "), `${this.rules.to} has one type per method here: use the one of the method it is for`);
+      return;
+    }
     if (method === undefined && type === undefined) return;
     // `import { X as Y }`: only the imported name changes.
     if (parent && N.isImportSpecifier(parent) && parent.getAliasNode() === node) return;

@@ -31,6 +31,8 @@ export interface MigrationRules {
   readonly enums: ReadonlyMap<string, EnumRule>;
   /** Type (and guard) names of `from` that `to` calls otherwise. */
   readonly types: ReadonlyMap<string, string>;
+  /** Types of `from` that several types of `to` correspond to (0.3 TaskIdParams: CancelTaskRequest, SubscribeToTaskRequest): reported, not renamed. */
+  readonly ambiguous: ReadonlyMap<string, readonly string[]>;
   /** Client method names of `from` that `to` calls otherwise. */
   readonly methods: ReadonlyMap<string, string>;
   /** String constants of the protocol `to` spells otherwise (the well-known card path): old → new. */
@@ -126,11 +128,15 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
   const unions = new Map<string, UnionRule>();
   const enums = new Map<string, EnumRule>();
   const types = new Map<string, string>();
+  const candidates = new Map<string, string[]>();
   for (const [id, plan] of Object.entries(plans)) {
     if (id.startsWith("{") || id.includes("[]")) continue; // wrapped results: see `wrapped`
     if (plan.kind === "object" && id.includes(" in {")) continue;
     const name = nameOf(id);
-    if (!id.includes("#") && !name.includes(".") && !targetOf(id).includes(".")) renameType(types, name, targetOf(id));
+    if (!id.includes("#") && !name.includes(".") && !targetOf(id).includes(".")) {
+      renameType(types, name, targetOf(id));
+      candidates.set(name, [...new Set([...(candidates.get(name) ?? []), targetOf(id)])]);
+    }
     // A definition two plans start from (1.0.1 TaskPushNotificationConfig: 0.3's of the same name, and its
     // PushNotificationConfig): its literals follow the plan that keeps its name.
     if (plan.kind === "object" && !id.includes("#") && (!objects.has(name) || name === targetOf(id))) objects.set(name, objectRule(id, plan));
@@ -149,7 +155,11 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
       unions.set(name, { source: plan.source, members });
     }
   }
-  for (const [name, target] of [...types]) if (target === AMBIGUOUS || target === name) types.delete(name);
+  const ambiguous = new Map<string, string[]>();
+  for (const [name, target] of [...types]) {
+    if (target === AMBIGUOUS) ambiguous.set(name, candidates.get(name) ?? []);
+    if (target === AMBIGUOUS || target === name) types.delete(name);
+  }
   // Client methods: the mapping pairs them; each version's client names them from its IR.
   const methods = new Map<string, string>();
   const wrapped = new Map<string, WrappedMember[]>();
@@ -171,7 +181,7 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
   }
   // Guards of union members (`isFilePart`) named after a member `to` calls otherwise.
   addGuardRenames(types, fromIr, toIr);
-  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", objects, unions, enums, types, methods, wrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr) };
+  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", objects, unions, enums, types, methods, wrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr), ambiguous };
 }
 
 /** Marks a type two definitions of `to` correspond to (0.3 TaskIdParams: CancelTaskRequest or SubscribeToTaskRequest): not renamed. */
@@ -249,7 +259,7 @@ function fromDiff(diff: SpecDiff, fromIr: ProtocolIR, toIr: ProtocolIR): Migrati
     if (fm && tm && clientMethodName(fm) !== clientMethodName(tm)) methods.set(clientMethodName(fm), clientMethodName(tm));
   }
   addGuardRenames(types, fromIr, toIr);
-  return { from: fromIr.specVersion, to: toIr.specVersion, source: "diff", objects, unions: new Map(), enums, types, methods, wrapped: new Map(), strings: factStrings(diff), unionOf: unionMembers(fromIr) };
+  return { from: fromIr.specVersion, to: toIr.specVersion, source: "diff", objects, unions: new Map(), enums, types, methods, wrapped: new Map(), strings: factStrings(diff), unionOf: unionMembers(fromIr), ambiguous: new Map() };
 }
 
 function enumOf(ir: ProtocolIR, name: string): string[] {
