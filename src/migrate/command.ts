@@ -79,7 +79,8 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const project_ = existsSync(tsconfig)
     ? new morph.Project({ tsConfigFilePath: tsconfig })
     : new morph.Project({ compilerOptions: { strict: true, module: morph.ts.ModuleKind.NodeNext, moduleResolution: morph.ts.ModuleResolutionKind.NodeNext, target: morph.ts.ScriptTarget.ES2022 } });
-  if (!existsSync(tsconfig)) for (const root of roots) project_.addSourceFilesAtPaths(root.endsWith(".ts") ? root : [`${root}/**/*.ts`, `!${root}/**/node_modules/**`]);
+  // The given paths' TypeScript files, also those the tsconfig does not include (a script beside the project).
+  for (const root of roots) project_.addSourceFilesAtPaths(/\.[cm]?tsx?$/.test(root) ? root : [`${root}/**/*.{ts,mts,cts,tsx}`, `!${root}/**/node_modules/**`, `!${root}/**/*.d.ts`]);
   const versionOf = generatedVersions(cwd);
   const own = project_
     .getSourceFiles()
