@@ -50,6 +50,8 @@ export function rewriteFile(morph: Morph, file: TsMorph.SourceFile, rules: Migra
 
 class FileRewriter {
   private readonly edits: Edit[] = [];
+  /** Switches on a tag rewritten to `switch (true)` (their `x.kind` is not reported). */
+  private readonly switches = new Set<Node>();
   private readonly unchanged: Unchanged[] = [];
   private readonly K: typeof TsMorph.SyntaxKind;
 
@@ -68,6 +70,7 @@ class FileRewriter {
       if (Node.isObjectLiteralExpression(node)) this.objectLiteral(node);
       else if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) this.stringLiteral(node);
       else if (Node.isBinaryExpression(node)) this.kindCheck(node);
+      else if (Node.isSwitchStatement(node)) this.switchOnTag(node);
       else if (Node.isIdentifier(node)) this.identifier(node);
       else if (Node.isCallExpression(node)) this.wrappedCall(node);
       if (Node.isPropertyAccessExpression(node)) this.propertyAccess(node);
@@ -366,6 +369,45 @@ class FileRewriter {
     this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, presence(markers as string[], subject.getText(), negated)));
   }
 
+  /**
+   * `switch (x.kind) { case "text": … }` → `switch (true) { case "text" in x: … }` (TypeScript narrows by
+   * such cases as by `if`s), when every case is a tag value the rules turn into a presence test.
+   */
+  private switchOnTag(node: TsMorph.SwitchStatement): void {
+    const { Node: N } = this.morph;
+    const access = node.getExpression();
+    if (!N.isPropertyAccessExpression(access)) return;
+    const subject = access.getExpression();
+    const tests: Array<[Node, string]> = [];
+    for (const clause of node.getCaseBlock().getClauses()) {
+      if (!N.isCaseClause(clause)) continue;
+      const literal = clause.getExpression();
+      if (!N.isStringLiteral(literal) && !N.isNoSubstitutionTemplateLiteral(literal)) return;
+      const test = this.tagTest(subject, access.getName(), literal.getLiteralValue());
+      if (test === undefined) return;
+      tests.push([literal, test]);
+    }
+    if (tests.length === 0) return;
+    this.switches.add(node);
+    this.edit(access.getStart(), access.getEnd(), "true");
+    for (const [literal, test] of tests) this.edit(literal.getStart(), literal.getEnd(), test);
+  }
+
+  /** The presence test a tag value becomes (`"task" in r`, `"raw" in p || "url" in p`), for a wrapped result or a union the rules map. */
+  private tagTest(subject: Node, field: string, value: string): string | undefined {
+    const wrapped = this.wrappedMembersOf(subject);
+    if (wrapped) {
+      const member = wrapped.find((m) => m.tags[field] === value);
+      return member ? presence([member.property], subject.getText(), false) : undefined;
+    }
+    const definition = this.definitionOf(subject.getType());
+    const union = definition === undefined ? undefined : (this.rules.unions.get(definition) ?? this.rules.unions.get(this.rules.unionOf.get(definition) ?? ""));
+    const members = union?.members.filter((m) => m.when.some((c) => c.path === field && "equals" in c && c.equals === value)) ?? [];
+    const markers = [...new Set(members.map((m) => m.marker))];
+    if (members.length === 0 || markers.some((m) => m === undefined) || !isPlainReference(this.morph, subject)) return undefined;
+    return presence(markers as string[], subject.getText(), false).replace(/^\((.*)\)$/, "$1");
+  }
+
   /** A test in parentheses, unless where it stands needs none (`if (…)`, `a || …`). */
   private parenthesized(node: Node, test: string): string {
     const { Node: N } = this.morph;
@@ -418,7 +460,7 @@ class FileRewriter {
       return;
     }
     const tag = rules.some((r) => r.drop.includes(name));
-    if (tag && !(parent && N.isBinaryExpression(parent)) && !this.wrappedMembersOf(subject)) {
+    if (tag && !(parent && (N.isBinaryExpression(parent) || this.switches.has(parent))) && !this.wrappedMembersOf(subject)) {
       this.report(node, `${definition}.${name}`, `(no ${rules[0]?.target ?? definition} ${name})`, `${this.rules.to} has no ${name} tag: test which member it is by the field it has`);
     }
   }
@@ -467,7 +509,8 @@ class FileRewriter {
         continue;
       }
       const field = parent.getName();
-      if (members.some((m) => m.tags[field] !== undefined) && this.morph.Node.isBinaryExpression(parent.getParent())) continue; // the tag check itself
+      const holder = parent.getParent();
+      if (members.some((m) => m.tags[field] !== undefined) && holder && (this.morph.Node.isBinaryExpression(holder) || this.morph.Node.isSwitchStatement(holder))) continue; // the tag check itself
       const narrowed = this.narrowed(ref, variable.getText(), members);
       if (narrowed.length === 1) this.edit(ref.getEnd(), ref.getEnd(), `.${(narrowed[0] as WrappedMember).property}`);
       else this.report(parent, `${variable.getText()}.${field}`, narrowed.map((m) => `${variable.getText()}.${m.property}.${field}`).join(" or "), `test which it is first (${members.map((m) => `"${m.property}" in ${variable.getText()}`).join(", ")})`);
@@ -529,6 +572,21 @@ class FileRewriter {
           const check = tagCheck(this.morph, test, name);
           const member = check && members.find((m) => m.tags[check.field] === check.value);
           if (check && member) left = check.negated ? left.filter((m) => m !== member) : left.filter((m) => m === member);
+        }
+        continue;
+      }
+      if (N.isCaseClause(node) || N.isDefaultClause(node)) {
+        // `switch (r.kind) { case "task": … }`: this case's member; `default:` the members no case names.
+        const sw = node.getParent()?.getParent();
+        const tag = sw && N.isSwitchStatement(sw) ? sw.getExpression() : undefined;
+        if (!tag || !N.isPropertyAccessExpression(tag) || tag.getExpression().getText() !== name) continue;
+        const field = tag.getName();
+        const valueOf = (clause: Node) => (N.isCaseClause(clause) && N.isStringLiteral(clause.getExpression()) ? (clause.getExpression() as TsMorph.StringLiteral).getLiteralValue() : undefined);
+        if (N.isCaseClause(node)) left = left.filter((m) => m.tags[field] === valueOf(node));
+        else {
+          const block = node.getParentOrThrow();
+          const named = new Set((N.isCaseBlock(block) ? block.getClauses() : []).map(valueOf));
+          left = left.filter((m) => !named.has(m.tags[field] as string));
         }
         continue;
       }

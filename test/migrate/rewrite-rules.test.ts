@@ -48,6 +48,35 @@ describe("migrate 0.3.0 → 1.0.1: one rule at a time, each from the version map
     expect(out).toContain(`if (!("text" in part)) continue;`);
   });
 
+  it("a switch on a part's `kind` becomes `switch (true)` with presence cases, by which TypeScript narrows alike (1.0.1 §4.1.6)", () => {
+    const out = body(
+      `${V03}export function show(part: M.Part): string {
+  switch (part.kind) {
+    case "text":
+      return part.text;
+    case "file":
+      return part.file.name ?? "";
+    default:
+      return "data";
+  }
+}
+`,
+    );
+    expect(out).toBe(
+      `export function show(part: M.Part): string {
+  switch (true) {
+    case "text" in part:
+      return part.text;
+    case "raw" in part || "url" in part:
+      return part.filename ?? "";
+    default:
+      return "data";
+  }
+}
+`,
+    );
+  });
+
   it("`blocking` becomes `returnImmediately` with the opposite meaning (1.0.1 §3.2.2)", () => {
     const out = body(`${V03}const c: M.MessageSendConfiguration = { blocking: true, acceptedOutputModes: [] };\nexport const d = (b: boolean): M.MessageSendConfiguration => ({ blocking: b });\n`);
     expect(out).toContain(`const c: M.SendMessageConfiguration = { returnImmediately: false, acceptedOutputModes: [] };`);
@@ -79,6 +108,29 @@ describe("migrate 0.3.0 → 1.0.1: one rule at a time, each from the version map
     );
     expect(out).toContain(`if ("artifactUpdate" in e) console.log(e.artifactUpdate.artifact.artifactId);`);
     expect(out).toContain(`else if ("statusUpdate" in e && e.statusUpdate.final) break;`);
+  });
+
+  it("a switch on a streamed event's `kind` tests its wrapper, and each case reads through it (1.0.1 §3.1.2)", () => {
+    const out = body(
+      `${V03}export async function f(c: A2AClient, p: M.MessageSendParams) {
+  for await (const e of c.sendStreamingMessage(p)) {
+    switch (e.kind) {
+      case "status-update":
+        console.log(e.status.state);
+        break;
+      case "artifact-update":
+        console.log(e.artifact.artifactId);
+        break;
+    }
+  }
+}
+`,
+    );
+    expect(out).toContain(`switch (true) {
+      case "statusUpdate" in e:
+        console.log(e.statusUpdate.status.state);`);
+    expect(out).toContain(`case "artifactUpdate" in e:
+        console.log(e.artifactUpdate.artifact.artifactId);`);
   });
 
   it("what it cannot change is reported with its line, the old and new shape and a hint (1.0.1 drops `final`, §3.1.2)", () => {
