@@ -52,6 +52,8 @@ class FileRewriter {
   private readonly edits: Edit[] = [];
   /** Switches on a tag rewritten to `switch (true)` (their `x.kind` is not reported). */
   private readonly switches = new Set<Node>();
+  /** Guard calls rewritten to presence tests. */
+  private readonly guardsRewritten: TsMorph.CallExpression[] = [];
   private readonly unchanged: Unchanged[] = [];
   private readonly K: typeof TsMorph.SyntaxKind;
 
@@ -72,9 +74,13 @@ class FileRewriter {
       else if (Node.isBinaryExpression(node)) this.kindCheck(node);
       else if (Node.isSwitchStatement(node)) this.switchOnTag(node);
       else if (Node.isIdentifier(node)) this.identifier(node);
-      else if (Node.isCallExpression(node)) this.wrappedCall(node);
+      else if (Node.isCallExpression(node)) {
+        this.wrappedCall(node);
+        this.guardCall(node);
+      }
       if (Node.isPropertyAccessExpression(node)) this.propertyAccess(node);
     });
+    this.unusedGuardImports();
     const before = this.file.getFullText();
     return { path: this.file.getFilePath(), before, after: applyEdits(before, this.edits), unchanged: this.unchanged };
   }
@@ -420,7 +426,8 @@ class FileRewriter {
       N.isParenthesizedExpression(parent) ||
       N.isReturnStatement(parent) ||
       N.isVariableDeclaration(parent) ||
-      (N.isBinaryExpression(parent) && parent.getOperatorToken().getKind() === this.K.BarBarToken);
+      N.isArrowFunction(parent) ||
+      (N.isBinaryExpression(parent) && [this.K.BarBarToken, this.K.AmpersandAmpersandToken].includes(parent.getOperatorToken().getKind()) && !test.includes(" || "));
     return bare ? test.slice(1, -1) : test;
   }
 
@@ -488,6 +495,52 @@ class FileRewriter {
       this.edit(node.getStart(), node.getEnd(), method);
     } else if (type !== undefined) {
       this.edit(node.getStart(), node.getEnd(), type);
+    }
+  }
+
+  // --- guards of members the new version does not have (`isFilePart(p)` → `"raw" in p || "url" in p`) ---
+
+  private guardCall(node: TsMorph.CallExpression): void {
+    const { Node: N } = this.morph;
+    const callee = node.getExpression();
+    const guard = N.isIdentifier(callee) ? this.rules.guards.get(callee.getText()) : undefined;
+    const [argument, ...rest] = node.getArguments();
+    if (!guard || !argument || rest.length > 0) return;
+    const symbol = (callee as TsMorph.Identifier).getSymbol();
+    if (!symbol || !this.isFrom(symbol)) return;
+    const test = this.tagTest(argument, guard.field, guard.value);
+    if (test === undefined) {
+      this.report(node, `${callee.getText()}(…)`, `a test of the field ${this.rules.to}'s member has`, `${this.rules.to} has no ${guard.definition}: test which field the value has`);
+      return;
+    }
+    this.guardsRewritten.push(node);
+    this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, `(${test})`));
+  }
+
+  /** Imports of guards every call of which was rewritten: removed (the new version does not export them). */
+  private unusedGuardImports(): void {
+    const { Node: N } = this.morph;
+    for (const declaration of this.file.getImportDeclarations()) {
+      const named = declaration.getNamedImports();
+      const unused = named.filter((specifier) => {
+        const local = (specifier.getAliasNode() ?? specifier.getNameNode()).getText();
+        if (!this.rules.guards.has(specifier.getName())) return false;
+        const uses = this.file.getDescendantsOfKind(this.K.Identifier).filter((id) => id.getText() === local && !N.isImportSpecifier(id.getParent()));
+        return uses.length > 0 && uses.every((id) => this.guardsRewritten.some((call) => call.getExpression() === id));
+      });
+      if (unused.length === 0) continue;
+      if (unused.length === named.length && !declaration.getDefaultImport() && !declaration.getNamespaceImport()) {
+        const end = declaration.getEnd();
+        this.edit(declaration.getStart(), this.file.getFullText()[end] === "\n" ? end + 1 : end, "");
+        continue;
+      }
+      for (const specifier of unused) {
+        const i = named.indexOf(specifier);
+        const next = named[i + 1];
+        const previous = named[i - 1];
+        if (next) this.edit(specifier.getStart(), next.getStart(), "");
+        else if (previous) this.edit(previous.getEnd(), specifier.getEnd(), "");
+      }
     }
   }
 

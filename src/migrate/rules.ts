@@ -1,6 +1,6 @@
 import { clientMethodName } from "../emit/client.js";
 import { deriveMapping } from "../compat/derive.js";
-import { canonicalizer } from "../compat/schema-facts.js";
+import { canonicalizer, constsOf } from "../compat/schema-facts.js";
 import { COMPAT_TABLES } from "../compat/tables.js";
 import { diffProtocols, type SpecDiff } from "../diff/diff.js";
 import { CodegenError } from "../errors.js";
@@ -33,6 +33,8 @@ export interface MigrationRules {
   readonly types: ReadonlyMap<string, string>;
   /** Types of `from` that several types of `to` correspond to (0.3 TaskIdParams: CancelTaskRequest, SubscribeToTaskRequest): reported, not renamed. */
   readonly ambiguous: ReadonlyMap<string, readonly string[]>;
+  /** Guards of union members `to` does not have (`isFilePart`): the tag they test, which becomes a presence test. */
+  readonly guards: ReadonlyMap<string, { readonly definition: string; readonly field: string; readonly value: string }>;
   /** Client method names of `from` that `to` calls otherwise. */
   readonly methods: ReadonlyMap<string, string>;
   /** String constants of the protocol `to` spells otherwise (the well-known card path): old → new. */
@@ -181,7 +183,7 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
   }
   // Guards of union members (`isFilePart`) named after a member `to` calls otherwise.
   addGuardRenames(types, fromIr, toIr);
-  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", objects, unions, enums, types, methods, wrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr), ambiguous };
+  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", objects, unions, enums, types, methods, wrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr), ambiguous, guards: memberGuards(fromIr, toIr, unions) };
 }
 
 /** Marks a type two definitions of `to` correspond to (0.3 TaskIdParams: CancelTaskRequest or SubscribeToTaskRequest): not renamed. */
@@ -259,7 +261,7 @@ function fromDiff(diff: SpecDiff, fromIr: ProtocolIR, toIr: ProtocolIR): Migrati
     if (fm && tm && clientMethodName(fm) !== clientMethodName(tm)) methods.set(clientMethodName(fm), clientMethodName(tm));
   }
   addGuardRenames(types, fromIr, toIr);
-  return { from: fromIr.specVersion, to: toIr.specVersion, source: "diff", objects, unions: new Map(), enums, types, methods, wrapped: new Map(), strings: factStrings(diff), unionOf: unionMembers(fromIr), ambiguous: new Map() };
+  return { from: fromIr.specVersion, to: toIr.specVersion, source: "diff", objects, unions: new Map(), enums, types, methods, wrapped: new Map(), strings: factStrings(diff), unionOf: unionMembers(fromIr), ambiguous: new Map(), guards: new Map() };
 }
 
 function enumOf(ir: ProtocolIR, name: string): string[] {
@@ -287,4 +289,19 @@ function unionMembers(ir: ProtocolIR): Map<string, string> {
     }
   }
   return members;
+}
+
+/** The guards (`is<Member>`) of `from`'s union members that `to` has no definition for, with the one tag each tests. */
+function memberGuards(fromIr: ProtocolIR, toIr: ProtocolIR, unions: ReadonlyMap<string, UnionRule>): Map<string, { definition: string; field: string; value: string }> {
+  const guards = new Map<string, { definition: string; field: string; value: string }>();
+  // The definitions `to` has, and the names it gives its oneofs' members (1.0.1 TextPart, RawPart, …).
+  const toNames = new Set([...toIr.types.map((t) => t.name), ...toIr.namedUnions.flatMap((u) => u.members.map((m) => m.name))]);
+  for (const [member, union] of unionMembers(fromIr)) {
+    if (!unions.has(union) || toNames.has(member)) continue;
+    const schema = fromIr.types.find((t) => t.name === member)?.schema;
+    const tags = Object.entries(schema && isObject(schema.properties) ? constsOf(schema.properties) : {});
+    const [tag] = tags;
+    if (tags.length === 1 && tag && typeof tag[1] === "string") guards.set(`is${member}`, { definition: member, field: tag[0], value: tag[1] });
+  }
+  return guards;
 }

@@ -77,6 +77,12 @@ describe("migrate 0.3.0 → 1.0.1: one rule at a time, each from the version map
     );
   });
 
+  it("the guard of a member 1.0.1 does not have becomes its presence test, and its import goes (1.0.1 §4.1.6)", () => {
+    const code = `import { isFilePart, isTextPart } from "../../generated/a2a-0.3.0/models.js";\nimport type { Part } from "../../generated/a2a-0.3.0/models.js";\nexport const files = (parts: Part[]) => parts.filter((p) => isFilePart(p) && !isTextPart(p));\n`;
+    const out = rewrite(code, "0.3.0", "1.0.1").after;
+    expect(out).toBe(`import { isTextPart } from "../../generated/a2a-1.0.1/models.js";\nimport type { Part } from "../../generated/a2a-1.0.1/models.js";\nexport const files = (parts: Part[]) => parts.filter((p) => ("raw" in p || "url" in p) && !isTextPart(p));\n`);
+  });
+
   it("`blocking` becomes `returnImmediately` with the opposite meaning (1.0.1 §3.2.2)", () => {
     const out = body(`${V03}const c: M.MessageSendConfiguration = { blocking: true, acceptedOutputModes: [] };\nexport const d = (b: boolean): M.MessageSendConfiguration => ({ blocking: b });\n`);
     expect(out).toContain(`const c: M.SendMessageConfiguration = { returnImmediately: false, acceptedOutputModes: [] };`);
