@@ -55,6 +55,7 @@ function section(rules: MigrationRules): string[] {
   list("Types renamed", [...rules.types].filter(([a]) => !/^is[A-Z]/.test(a) || !rules.types.has(a.slice(2))).map(([a, b]) => `\`${a}\` → \`${b}\``));
   list("Guards renamed", [...rules.types].filter(([a]) => /^is[A-Z]/.test(a) && rules.types.has(a.slice(2))).map(([a, b]) => `\`${a}\` → \`${b}\``));
   list("Types with several counterparts (reported, not renamed)", [...rules.ambiguous].map(([a, b]) => `\`${a}\` → ${b.map((x) => `\`${x}\``).join(" or ")}`));
+  list("Guards of members it has no more, become presence tests", [...rules.guards].map(([g, x]) => `\`${g}(v)\` (\`${x.field}: ${JSON.stringify(x.value)}\`)`));
   list("Client methods renamed", [...rules.methods].map(([a, b]) => `\`${a}()\` → \`${b}()\``));
   list("Protocol strings", [...rules.strings].map(([a, b]) => `\`"${a}"\` → \`"${b}"\``));
   for (const [method, members] of rules.wrapped) {
