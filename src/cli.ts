@@ -158,6 +158,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             .option("from", { type: "string", describe: "the version the code is written for (default: the project's generated folder's)" })
             .option("to", { type: "string", describe: `the version to move it to (default: ${defaultVersion()})` })
             .option("dry-run", { type: "boolean", default: false, describe: "print a unified diff of the changes; write nothing" })
+            .option("store", { type: "string", describe: "also rewrite the tasks and push configs of this durable store (postgres://…, redis://…) in the new version's shapes" })
             .example("$0 migrate --from 0.3.0 --to 1.0.1", "an agent generated for 0.3.0 to 1.0.1, in place"),
         async (args) => {
           const { runMigrate } = await import("./migrate/run.js");

@@ -8,6 +8,7 @@ import { generatedVersions, inside, readProject, type ProjectFacts } from "./pro
 import { rewriteFile, type Morph, type Unchanged } from "./rewrite.js";
 import { migrationRules, type MigrationRules } from "./rules.js";
 import { mergeScaffold, SCAFFOLD_CODE } from "./scaffold.js";
+import { convertStore, openStore, type StoreConversion } from "./store.js";
 import { unifiedDiff } from "./text-diff.js";
 
 export interface MigrateOptions {
@@ -19,6 +20,8 @@ export interface MigrateOptions {
   dryRun?: boolean | undefined;
   /** Files or folders to rewrite (default: the project folder); nothing outside them is written. */
   paths?: readonly string[] | undefined;
+  /** A durable store (postgres://…, redis://…) whose tasks and push configs are rewritten in `to`'s shapes (./store.ts). */
+  store?: string | undefined;
   /** The project folder (its tsconfig.json, a2a-codegen.config.json): default the working folder. */
   cwd?: string | undefined;
 }
@@ -48,6 +51,8 @@ export interface MigrateResult {
   moved: boolean;
   /** The generated folder was regenerated for `to`. */
   regenerated: boolean;
+  /** What the store conversion did (`store` given, not a dry run). */
+  stored?: StoreConversion;
   /** The store engines the config names whose stored tasks keep the old version's shapes (migrate does not convert them). */
   stores: string[];
   /** The unified diff of every change (what --dry-run prints). */
@@ -127,9 +132,19 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
       regenerated = true;
     }
   }
-    const engines = Array.isArray(project.config?.stores) ? project.config.stores.filter((x): x is string => typeof x === "string") : [];
-  const stores = !moved && (rules.objects.has("Task") || rules.enums.size > 0) ? engines : [];
-  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, moved, regenerated, stores, diff };
+    let stored: StoreConversion | undefined;
+  if (options.store !== undefined && !options.dryRun) {
+    if (!rules.mapping) throw new CodegenError(`no version mapping pairs ${rules.from} and ${rules.to} (src/compat/tables.ts): their stored tasks cannot be converted`, { kind: "usage" });
+    const store = await openStore(options.store);
+    try {
+      stored = await convertStore(store, rules.mapping.mapping, rules.mapping.direction);
+    } finally {
+      await store.close();
+    }
+  }
+  const engines = Array.isArray(project.config?.stores) ? project.config.stores.filter((x): x is string => typeof x === "string") : [];
+  const stores = !moved && options.store === undefined && (rules.objects.has("Task") || rules.enums.size > 0) ? engines : [];
+  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, moved, regenerated, stores, ...(stored ? { stored } : {}), diff };
 }
 
 /** The config's `spec` (and `compat`, which keeps the old version's callers) and the agent card, moved to `to`. */

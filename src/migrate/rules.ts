@@ -21,6 +21,8 @@ export interface MigrationRules {
   readonly to: string;
   /** Where the rules come from, for reports and the doc. */
   readonly source: "mapping" | "diff";
+  /** The version mapping and the direction from `from` to `to`, when the rules come from it (stored data converts by it). */
+  readonly mapping?: { readonly mapping: VersionMapping; readonly direction: Direction };
   /** Object definitions of `from` (by name) and how a literal of one becomes a literal of `to`. */
   readonly objects: ReadonlyMap<string, ObjectRule>;
   /** Unions of `from` whose members change shape: which member a literal is, by its fields. */
@@ -183,7 +185,7 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
   }
   // Guards of union members (`isFilePart`) named after a member `to` calls otherwise.
   addGuardRenames(types, fromIr, toIr);
-  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", objects, unions, enums, types, methods, wrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr), ambiguous, guards: memberGuards(fromIr, toIr, unions) };
+  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", mapping: { mapping, direction }, objects, unions, enums, types, methods, wrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr), ambiguous, guards: memberGuards(fromIr, toIr, unions) };
 }
 
 /** Marks a type two definitions of `to` correspond to (0.3 TaskIdParams: CancelTaskRequest or SubscribeToTaskRequest): not renamed. */

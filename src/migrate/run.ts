@@ -8,12 +8,13 @@ export interface MigrateArgs {
   from?: string;
   to?: string;
   dryRun?: boolean;
+  store?: string;
 }
 
 /** `a2a-codegen migrate`: runs the migration and prints the diff (--dry-run) or what was written, then what is left to do. */
 export async function runMigrate(args: MigrateArgs, io: CliIo): Promise<number> {
   const started = performance.now();
-  const result = await migrate({ from: args.from, to: args.to, dryRun: args.dryRun, paths: args.paths });
+  const result = await migrate({ from: args.from, to: args.to, dryRun: args.dryRun, paths: args.paths, store: args.store });
   if (result.from === result.to) {
     io.out(`the project is generated for A2A ${result.to} already: nothing to migrate (give --from to rewrite code written for another version)`);
     return EXIT_CODES.ok;
@@ -28,10 +29,12 @@ export async function runMigrate(args: MigrateArgs, io: CliIo): Promise<number> 
     );
   }
   if (result.outside.length > 0) io.out(`outside the given paths, left as they are: ${result.outside.join(", ")}`);
+  if (result.stored) io.out(`store: ${result.stored.tasks} task${result.stored.tasks === 1 ? "" : "s"} and ${result.stored.configs} push config${result.stored.configs === 1 ? "" : "s"} rewritten in A2A ${result.to}'s shapes (${result.stored.unchanged} already were)`);
+  else if (args.store !== undefined && args.dryRun) io.out("store: left as it is (--dry-run)");
   if (result.stores.length > 0) {
     io.out(
-      `\nnot converted: the tasks your ${result.stores.join(" and ")} store already holds stay in A2A ${result.from}'s shapes (migrate does not rewrite stored data); ` +
-        `let the running tasks finish before switching, or point the ${result.to} agent at a new database or key prefix (A2A_STORE_URL)`,
+      `\nnot converted yet: the tasks your ${result.stores.join(" and ")} store holds are in A2A ${result.from}'s shapes; ` +
+        `let the running tasks finish, then rewrite them with \`a2a-codegen migrate --from ${result.from} --to ${result.to} --store "$A2A_STORE_URL"\``,
     );
   }
   if (result.unchanged.length > 0) {
