@@ -4,6 +4,7 @@ import { validateTask as validateTask03 } from "../../generated/a2a-0.3.0/valida
 import { migrationRules } from "../../src/migrate/rules.js";
 import { convertStore } from "../../src/migrate/store.js";
 import type { A2AStore } from "../../src/runtime/tasks.js";
+import { inProcessContext, modules, testCard, type InProcessService } from "../runtime/server/harness.js";
 import { durableEngines } from "../runtime/stores/durable-engines.js";
 
 /**
@@ -80,6 +81,34 @@ describe.each(engines)("$name store, written by a 0.3.0 agent", (engine) => {
     expect(await store.pushConfigs.list("t-asks")).toEqual([{ taskId: "t-asks", id: "cfg-1", url: "https://client.example.com/hook", token: "secret" }]);
 
     expect(await convertStore(store, mapping.mapping, mapping.direction)).toEqual({ tasks: 0, unchanged: 2, configs: 0 });
+
+    // The 1.0.1 agent reads them: GetTask answers the finished task, and the task that asked for input
+    // goes on with the next message (1.0.1 §3.1.3, §3.3.3), its executor seeing the task in 1.0.1's shape.
+    const m = await modules("1.0.1");
+    const seen: unknown[] = [];
+    const core = m.core.createA2AServer({
+      card: testCard("1.0.1") as never,
+      executor: {
+        execute(c: { task: unknown }, events: { completed(m?: string): void }) {
+          seen.push(c.task);
+          events.completed("Nice to meet you!");
+        },
+      } as never,
+      store: store as never,
+      logger: { error: () => undefined, warn: () => undefined },
+    } as never);
+    const service = (core as unknown as { service: InProcessService }).service;
+    try {
+      const got = (await service.call("GetTask", { id: "t-done" }, inProcessContext())) as Record<string, unknown>;
+      expect(validateTask10(got), JSON.stringify(validateTask10.errors)).toBe(true);
+      expect(got).toMatchObject({ id: "t-done", status: { state: "TASK_STATE_COMPLETED" } });
+      const message = { messageId: "m-5", role: "ROLE_USER", parts: [{ text: "Ada" }], taskId: "t-asks", contextId: "c-2" };
+      const sent = (await service.call("SendMessage", { message }, inProcessContext())) as { task?: Record<string, unknown> };
+      expect(sent.task).toMatchObject({ id: "t-asks", status: { state: "TASK_STATE_COMPLETED" } });
+      expect(seen).toEqual([expect.objectContaining({ id: "t-asks", status: expect.objectContaining({ state: "TASK_STATE_INPUT_REQUIRED" }) })]);
+    } finally {
+      await service.close();
+    }
   });
 });
 
