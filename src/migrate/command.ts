@@ -78,73 +78,77 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const roots = (options.paths && options.paths.length > 0 ? options.paths : ["."]).map((p) => resolve(cwd, p));
   for (const root of roots) if (!existsSync(root)) throw new CodegenError("no such file or folder", { file: relative(cwd, root) || root, kind: "usage" });
 
-  // ts-morph is loaded here only: a cold `generate` never pays for it.
-  const morph: Morph = await import("ts-morph");
-  const tsconfig = join(cwd, "tsconfig.json");
-  const project_ = existsSync(tsconfig)
-    ? new morph.Project({ tsConfigFilePath: tsconfig })
-    : new morph.Project({ compilerOptions: { strict: true, module: morph.ts.ModuleKind.NodeNext, moduleResolution: morph.ts.ModuleResolutionKind.NodeNext, target: morph.ts.ScriptTarget.ES2022 } });
-  // The given paths' TypeScript files, also those the tsconfig does not include (a script beside the project).
-  for (const root of roots) project_.addSourceFilesAtPaths(/\.[cm]?tsx?$/.test(root) ? root : [`${root}/**/*.{ts,mts,cts,tsx}`, `!${root}/**/node_modules/**`, `!${root}/**/*.d.ts`]);
-  const versionOf = generatedVersions(cwd);
-  const own = project_
-    .getSourceFiles()
-    .filter((f) => !f.isDeclarationFile() && !relative(cwd, f.getFilePath()).split(/[\\/]/).includes("node_modules") && versionOf(f.getFilePath()) === undefined && inside(f.getFilePath(), roots));
+  // The store first: a pair it cannot convert, or an engine it cannot reach, stops the run before any write.
+  if (options.store !== undefined && !rules.mapping) {
+    throw new CodegenError(`no version mapping pairs ${rules.from} and ${rules.to} (src/compat/tables.ts): their stored tasks cannot be converted`, { kind: "usage" });
+  }
+  const store = options.store !== undefined && !options.dryRun ? await openStore(options.store) : undefined;
 
-  const files: MigratedFile[] = [];
-  const unchanged: Unchanged[] = [];
-  const conflicts: string[] = [];
-  const outside: string[] = [];
-  const rel = (path: string) => relative(cwd, path).split("\\").join("/");
-  // The scaffold's files, the config and the card move once: not when the project is generated for `to` already (a second run).
-  const moved = project.generatedVersion === rules.to;
-  const scaffoldFiles = project.config && !moved ? SCAFFOLD_CODE.filter((p) => own.some((f) => rel(f.getFilePath()) === p)) : [];
-  // The scaffold's files as `init` writes them for `from`, beside the user's, rewritten by the same rules.
-  const scaffold = scaffoldFiles.length > 0 ? await mergeScaffold(morph, project_, project, rules, scaffoldFiles, versionOf) : undefined;
-  for (const file of own) {
-    const path = rel(file.getFilePath());
-    if (scaffold?.bases.has(path)) continue;
-    const result = rewriteFile(morph, file, rules, versionOf);
-    unchanged.push(...result.unchanged.map((u) => ({ ...u, file: rel(u.file) })));
-    if (result.after !== result.before) files.push({ path, before: result.before, after: result.after, why: "code" });
-  }
-  if (scaffold) {
-    for (const f of scaffold.files) {
-      if (f.after !== f.before) files.push(f);
-      if (f.conflicts > 0) conflicts.push(f.path);
-    }
-    unchanged.push(...scaffold.unchanged.map((u) => ({ ...u, file: rel(u.file) })));
-  }
-  if (!moved) files.push(...projectFiles(project, rules, rel));
+  try {
+    // ts-morph is loaded here only: a cold `generate` never pays for it.
+    const morph: Morph = await import("ts-morph");
+    const tsconfig = join(cwd, "tsconfig.json");
+    const tsProject = existsSync(tsconfig)
+      ? new morph.Project({ tsConfigFilePath: tsconfig })
+      : new morph.Project({ compilerOptions: { strict: true, module: morph.ts.ModuleKind.NodeNext, moduleResolution: morph.ts.ModuleResolutionKind.NodeNext, target: morph.ts.ScriptTarget.ES2022 } });
+    // The given paths' TypeScript files, also those the tsconfig does not include (a script beside the project).
+    for (const root of roots) tsProject.addSourceFilesAtPaths(/\.[cm]?tsx?$/.test(root) ? root : [`${root}/**/*.{ts,mts,cts,tsx}`, `!${root}/**/node_modules/**`, `!${root}/**/*.d.ts`]);
+    const versionOf = generatedVersions(cwd);
+    const own = tsProject
+      .getSourceFiles()
+      .filter((f) => !f.isDeclarationFile() && !relative(cwd, f.getFilePath()).split(/[\\/]/).includes("node_modules") && versionOf(f.getFilePath()) === undefined && inside(f.getFilePath(), roots));
 
-  const writable = files.filter((f) => inside(resolve(cwd, f.path), roots));
-  outside.push(...files.filter((f) => !writable.includes(f)).map((f) => f.path));
-  const diff = writable.map((f) => unifiedDiff(f.path, f.before, f.after)).join("");
-  let regenerated = false;
-  if (!options.dryRun) {
-    for (const f of writable) writeAtomic(resolve(cwd, f.path), f.after);
-    // generated/ for the new version, as `npm run generate` writes it (the config moved with the code).
-    if (project.configFile && writable.some((f) => f.why === "config")) {
-      const { loadConfig } = await import("../config.js");
-      const { generateAndWrite } = await import("../generate.js");
-      const config = await loadConfig(cwd);
-      for (const target of config?.targets ?? []) await generateAndWrite({ ...target, cwd });
-      regenerated = true;
+    const files: MigratedFile[] = [];
+    const unchanged: Unchanged[] = [];
+    const conflicts: string[] = [];
+    const outside: string[] = [];
+    const rel = (path: string) => relative(cwd, path).split("\\").join("/");
+    // The scaffold's files, the config and the card move once: not when the project is generated for `to` already (a second run).
+    const moved = project.generatedVersion === rules.to;
+    const scaffoldFiles = project.config && !moved ? SCAFFOLD_CODE.filter((p) => own.some((f) => rel(f.getFilePath()) === p)) : [];
+    // The scaffold's files as `init` writes them for `from`, beside the user's, rewritten by the same rules.
+    const scaffold = scaffoldFiles.length > 0 ? await mergeScaffold(morph, tsProject, project, rules, scaffoldFiles, versionOf) : undefined;
+    for (const file of own) {
+      const path = rel(file.getFilePath());
+      if (scaffold?.bases.has(path)) continue;
+      const result = rewriteFile(morph, file, rules, versionOf);
+      unchanged.push(...result.unchanged.map((u) => ({ ...u, file: rel(u.file) })));
+      if (result.after !== result.before) files.push({ path, before: result.before, after: result.after, why: "code" });
     }
-  }
+    if (scaffold) {
+      for (const f of scaffold.files) {
+        if (f.after !== f.before) files.push(f);
+        if (f.conflicts > 0) conflicts.push(f.path);
+      }
+      unchanged.push(...scaffold.unchanged.map((u) => ({ ...u, file: rel(u.file) })));
+    }
+    if (!moved) files.push(...projectFiles(project, rules, rel));
+
+    const writable = files.filter((f) => inside(resolve(cwd, f.path), roots));
+    outside.push(...files.filter((f) => !writable.includes(f)).map((f) => f.path));
+    const diff = writable.map((f) => unifiedDiff(f.path, f.before, f.after)).join("");
+    let regenerated = false;
+    if (!options.dryRun) {
+      for (const f of writable) writeAtomic(resolve(cwd, f.path), f.after);
+      // generated/ for the new version, as `npm run generate` writes it (the config moved with the code).
+      if (project.configFile && writable.some((f) => f.why === "config")) {
+        const { loadConfig } = await import("../config.js");
+        const { generateAndWrite } = await import("../generate.js");
+        const config = await loadConfig(cwd);
+        for (const target of config?.targets ?? []) await generateAndWrite({ ...target, cwd });
+        regenerated = true;
+      }
+    }
     let stored: StoreConversion | undefined;
-  if (options.store !== undefined && !options.dryRun) {
-    if (!rules.mapping) throw new CodegenError(`no version mapping pairs ${rules.from} and ${rules.to} (src/compat/tables.ts): their stored tasks cannot be converted`, { kind: "usage" });
-    const store = await openStore(options.store);
-    try {
+    if (store !== undefined && rules.mapping) {
       stored = await convertStore(store, rules.mapping.mapping, rules.mapping.direction);
-    } finally {
-      await store.close();
     }
+    const engines = Array.isArray(project.config?.stores) ? project.config.stores.filter((x): x is string => typeof x === "string") : [];
+    const stores = !moved && options.store === undefined && (rules.objects.has("Task") || rules.enums.size > 0) ? engines : [];
+    return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, moved, regenerated, stores, ...(stored ? { stored } : {}), diff };
+  } finally {
+    await store?.close();
   }
-  const engines = Array.isArray(project.config?.stores) ? project.config.stores.filter((x): x is string => typeof x === "string") : [];
-  const stores = !moved && options.store === undefined && (rules.objects.has("Task") || rules.enums.size > 0) ? engines : [];
-  return { from: rules.from, to: rules.to, source: rules.source, files: writable, unchanged, conflicts, outside, moved, regenerated, stores, ...(stored ? { stored } : {}), diff };
 }
 
 /** The config's `spec` (and `compat`, which keeps the old version's callers) and the agent card, moved to `to`. */
@@ -157,9 +161,14 @@ function projectFiles(project: ProjectFacts, rules: MigrationRules, rel: (path: 
     // The old version's clients keep working: `compat` when a2a-codegen serves the pair together.
     const serves = COMPAT_TABLES.some((t) => t.primary === rules.to && t.compat === rules.from);
     if (serves && project.config.compat === undefined && after !== before) {
-      after = after.replace(/^(\s*)("spec"\s*:\s*"[^"]*",?)/m, (_m, indent: string, line: string) => `${indent}${line}${line.endsWith(",") ? "" : ","}\n${indent}"compat": "${rules.from}"${line.endsWith(",") ? "," : ""}`);
+      // On a line of its own after `spec` (one key per line), else right after it.
+      const line = /^([ \t]*)("spec"\s*:\s*"[^"]*")(,?)[ \t]*$/m;
+      after = line.test(after)
+        ? after.replace(line, (_m, indent: string, spec: string, comma: string) => `${indent}${spec},\n${indent}"compat": "${rules.from}"${comma}`)
+        : after.replace(/("spec"\s*:\s*"[^"]*")/, `$1, "compat": "${rules.from}"`);
     } else if (project.config.compat === rules.to) {
-      after = after.replace(/\n\s*"compat"\s*:\s*"[^"]*",?/, "");
+      // The version served beside is the spec now: the key goes, with one of its commas.
+      after = after.replace(/(\s*"compat"\s*:\s*"[^"]*"\s*,)|(,\s*"compat"\s*:\s*"[^"]*")/, "");
     }
     if (after !== before) files.push({ path: rel(project.configFile), before, after, why: "config" });
   }
