@@ -129,14 +129,27 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     const diff = writable.map((f) => unifiedDiff(f.path, f.before, f.after)).join("");
     let regenerated = false;
     if (!options.dryRun) {
-      for (const f of writable) writeAtomic(resolve(cwd, f.path), f.after);
-      // generated/ for the new version, as `npm run generate` writes it (the config moved with the code).
-      if (project.configFile && writable.some((f) => f.why === "config")) {
-        const { loadConfig } = await import("../config.js");
-        const { generateAndWrite } = await import("../generate.js");
-        const config = await loadConfig(cwd);
-        for (const target of config?.targets ?? []) await generateAndWrite({ ...target, cwd });
-        regenerated = true;
+      const written: MigratedFile[] = [];
+      try {
+        for (const f of writable) {
+          writeAtomic(resolve(cwd, f.path), f.after);
+          written.push(f);
+        }
+        // generated/ for the new version, as `npm run generate` writes it (the config moved with the code):
+        // every target generated in memory first, then written.
+        if (project.configFile && writable.some((f) => f.why === "config")) {
+          const { loadConfig } = await import("../config.js");
+          const { generate, writeResult } = await import("../generate.js");
+          const targets = (await loadConfig(cwd))?.targets ?? [];
+          const results = [];
+          for (const target of targets) results.push(await generate({ ...target, cwd }));
+          for (const [i, result] of results.entries()) writeResult(result, targets[i]?.cwd ?? cwd);
+          regenerated = true;
+        }
+      } catch (error) {
+        // The project as it was: the files written so far get their old text back.
+        for (const f of written.reverse()) writeAtomic(resolve(cwd, f.path), f.before);
+        throw error;
       }
     }
     let stored: StoreConversion | undefined;

@@ -1,5 +1,5 @@
 import { spawnSync } from "node:child_process";
-import { cpSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdirSync, readdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
 import { convertCardFile } from "../../src/card/convert-file.js";
@@ -175,5 +175,17 @@ describe("the scaffold's own files", () => {
     expect(server).toContain("const card = { ...agentCard, supportedInterfaces: agentCard.supportedInterfaces.map((i) => ({ ...i })) };");
     expect(result.diff).toContain("+<<<<<<< src/server.ts");
     expect(snapshot(dir)).toEqual(before);
+  });
+});
+
+describe("a run that fails", () => {
+  it("leaves the project as it was: a file the new generated folder would overwrite stops it after the rewrite, which is undone", async () => {
+    const dir = await editedProject("0.3.0", "agent-0.3.0");
+    mkdirSync(join(dir, "generated/compat/a2a-0.3.0"), { recursive: true });
+    writeFileSync(join(dir, "generated/compat/a2a-0.3.0/card.ts"), "// the user's, not a2a-codegen's\n");
+    const before = snapshot(dir);
+    await expect(migrate({ cwd: dir, from: "0.3.0", to: "1.0.1" })).rejects.toThrow(/would overwrite compat\/a2a-0\.3\.0\/card\.ts, which a2a-codegen does not own/);
+    expect(snapshot(dir)).toEqual(before);
+    expect(readFileSync(join(dir, "generated/a2a-codegen.manifest.json"), "utf8")).toContain(`"specVersion": "0.3.0"`);
   });
 });
