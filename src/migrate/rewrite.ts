@@ -175,11 +175,8 @@ class FileRewriter {
         nested.set(top, [...(nested.get(top) ?? []), r]);
         continue;
       }
-      if (r.to.includes(".")) {
-        const prop = node.getProperty(r.from);
-        if (prop) this.report(prop, `${rule.source}.${r.from}`, `${rule.target}.${r.to}`, `move it into ${r.to.split(".")[0]}`);
-        continue;
-      }
+      if (r.to.includes(".")) continue; // moved into a nested object: below
+
       const prop = node.getProperty(r.from);
       if (prop) this.renameProperty(prop, r.to, r.transform, rule);
     }
@@ -204,6 +201,25 @@ class FileRewriter {
         parts.push(`${r.to}: ${this.valueText(inner)}`);
       }
       if (ok) this.edit(prop.getStart(), prop.getEnd(), parts.join(", "));
+    }
+    // Fields moved down into a nested object (`url, mediaType` → `file: { uri, mimeType }`), grouped by that object.
+    const nests = new Map<string, Array<{ prop: TsMorph.ObjectLiteralElementLike; field: string; transform?: Transform }>>();
+    for (const r of rule.renames) {
+      const prop = r.to.includes(".") && !r.from.includes(".") ? node.getProperty(r.from) : undefined;
+      if (!prop) continue;
+      const [top, ...rest] = r.to.split(".");
+      nests.set(top as string, [...(nests.get(top as string) ?? []), { prop, field: rest.join("."), ...(r.transform ? { transform: r.transform } : {}) }]);
+    }
+    for (const [top, moved] of nests) {
+      const convertible = moved.every((m) => m.transform === undefined || m.transform.op === "pattern") && node.getProperty(top) === undefined;
+      if (!convertible) {
+        for (const m of moved) this.report(m.prop, `${rule.source}.${propertyName(this.morph, m.prop) ?? ""}`, `${rule.target}.${top}.${m.field}`, `move it into ${top}`);
+        continue;
+      }
+      const ordered = [...moved].sort((a, b) => a.prop.getStart() - b.prop.getStart());
+      const first = ordered[0] as (typeof ordered)[number];
+      this.edit(first.prop.getStart(), first.prop.getEnd(), `${top}: { ${ordered.map((m) => `${m.field}: ${this.valueText(m.prop)}`).join(", ")} }`);
+      for (const m of ordered.slice(1)) this.remove(node, m.prop);
     }
     for (const g of rule.gone) {
       const prop = node.getProperty(g.field);

@@ -155,6 +155,18 @@ describe("migrate 1.0.1 → 0.3.0: the same mapping, the other direction", () =>
   });
 });
 
+describe("migrate 1.0.1 → 0.3.0: fields move back into nested objects", () => {
+  it("a url part becomes a file part with `file: { uri, mimeType }` (0.3.0 §6.5.2; 1.0.1 §4.1.6)", () => {
+    const out = body(`${V10}const p: M.Part = { url: "https://x/y.txt", mediaType: "text/plain" };\n`, "1.0.1", "0.3.0");
+    expect(out).toBe(`const p: M.Part = { kind: "file", file: { uri: "https://x/y.txt", mimeType: "text/plain" } };\n`);
+  });
+
+  it("a flat push config nests its fields in `pushNotificationConfig` (0.3.0 §6.10; 1.0.1 flattens it)", () => {
+    const out = body(`${V10}const c: M.TaskPushNotificationConfig = {\n  taskId: "t",\n  url: "https://hook",\n  token: "s",\n};\n`, "1.0.1", "0.3.0");
+    expect(out).toBe(`const c: M.TaskPushNotificationConfig = {\n  taskId: "t",\n  pushNotificationConfig: { url: "https://hook", token: "s" },\n};\n`);
+  });
+});
+
 describe("a rewrite leaves everything else as it was", () => {
   it("code that touches no protocol shape is byte-identical, odd formatting and all", () => {
     const code = `${V03}// a comment\nconst   x = { kind:"text",  text : 'not a part' } ;\nexport   function  g ( a:string ){return a+ "completed"}\n\n\n/* trailing */`;
