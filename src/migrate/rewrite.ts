@@ -573,6 +573,12 @@ class FileRewriter {
     }
     for (const ref of this.referencesOf(variable)) {
       const parent = ref.getParent();
+      // Passed to the generated code itself (`A2AClient.unwrap(result)`), which takes either shape.
+      if (parent && this.morph.Node.isCallExpression(parent) && parent.getArguments().includes(ref)) {
+        const callee = parent.getExpression();
+        const symbol = (this.morph.Node.isPropertyAccessExpression(callee) ? callee.getNameNode() : callee).getSymbol();
+        if (symbol && this.isFrom(symbol)) continue;
+      }
       if (!parent || !this.morph.Node.isPropertyAccessExpression(parent) || parent.getExpression() !== ref) {
         this.report(ref, `${variable.getText()}: ${members.map((m) => m.definition).join(" | ")}`, members.map((m) => `{ ${m.property} }`).join(" | "), `unwrap it where it is used: ${members.map((m) => `${variable.getText()}.${m.property}`).join(" or ")}`);
         continue;

@@ -108,6 +108,15 @@ describe("migrate 0.3.0 → 1.0.1: one rule at a time, each from the version map
     expect(out).toContain(`return r.message.messageId;`);
   });
 
+  it("a result passed whole to the generated client's own helpers is left as it is; passed elsewhere, it is reported", () => {
+    const result = rewrite(
+      `${V03}export async function f(c: A2AClient, p: M.MessageSendParams, keep: (x: unknown) => void) {\n  const r = await c.sendMessage(p);\n  keep(A2AClient.unwrap(r));\n  keep(r);\n}\n`,
+      "0.3.0",
+      "1.0.1",
+    );
+    expect(result.unchanged).toEqual([expect.objectContaining({ line: 6, old: "r: Task | Message", new: "{ task } | { message }" })]);
+  });
+
   it("streamed events are wrapped too: `statusUpdate`, `artifactUpdate` (1.0.1 §3.1.2)", () => {
     const out = body(
       `${V03}export async function f(c: A2AClient, p: M.MessageSendParams) {\n  for await (const e of c.sendStreamingMessage(p)) {\n    if (e.kind === "artifact-update") console.log(e.artifact.artifactId);\n    else if (e.kind === "status-update" && e.final) break;\n  }\n}\n`,
