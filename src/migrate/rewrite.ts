@@ -1,7 +1,7 @@
 import type * as TsMorph from "ts-morph";
 import type { Condition, JsonValue, Transform } from "../runtime/compat.js";
 import type { MigrationRules, ObjectRule, UnionRule, WrappedMember } from "./rules.js";
-import { applyEdits, bindingOf, callOfBinding, conjuncts, exits, isEquality, isPlainReference, movePath, presence, propertyName, tagCheck } from "./syntax.js";
+import { applyEdits, bindingOf, callOfBinding, conjuncts, disjunctsOf, exits, isEquality, isPlainReference, movePath, presence, propertyName, tagCheck } from "./syntax.js";
 
 export { applyEdits, movePath } from "./syntax.js";
 
@@ -95,6 +95,12 @@ class FileRewriter {
       if (alias && this.isFrom(alias)) return alias.getName();
       const symbol = t.getSymbol();
       if (symbol && !alias && this.isFrom(symbol) && (t.isInterface() || t.isObject())) return symbol.getName();
+      // Members of one union, narrowed (`RawPart | UrlPart`): that union.
+      if (t.isUnion()) {
+        const unions = new Set(t.getUnionTypes().map((u) => this.definitionOf(u)).map((d) => (d === undefined ? undefined : this.rules.unions.has(d) ? d : this.rules.unionOf.get(d))));
+        const [only] = unions;
+        if (unions.size === 1 && only !== undefined) return only;
+      }
     }
     return undefined;
   }
@@ -218,8 +224,15 @@ class FileRewriter {
       }
       const ordered = [...moved].sort((a, b) => a.prop.getStart() - b.prop.getStart());
       const first = ordered[0] as (typeof ordered)[number];
-      this.edit(first.prop.getStart(), first.prop.getEnd(), `${top}: { ${ordered.map((m) => `${m.field}: ${this.valueText(m.prop)}`).join(", ")} }`);
-      for (const m of ordered.slice(1)) this.remove(node, m.prop);
+      const last = ordered[ordered.length - 1] as (typeof ordered)[number];
+      const text = `${top}: { ${ordered.map((m) => `${m.field}: ${this.valueText(m.prop)}`).join(", ")} }`;
+      const all = node.getProperties();
+      const contiguous = all.indexOf(last.prop) - all.indexOf(first.prop) === ordered.length - 1;
+      if (contiguous) this.edit(first.prop.getStart(), last.prop.getEnd(), text);
+      else {
+        this.edit(first.prop.getStart(), first.prop.getEnd(), text);
+        for (const m of ordered.slice(1)) this.remove(node, m.prop);
+      }
     }
     for (const g of rule.gone) {
       const prop = node.getProperty(g.field);
@@ -232,7 +245,12 @@ class FileRewriter {
     if (missing.length > 0) {
       const first = props[0];
       const text = missing.map(([field, value]) => `${field}: ${JSON.stringify(value)}`).join(", ");
-      if (first) this.edit(first.getStart(), first.getStart(), `${text}, `);
+      // On a line of its own when the properties are one per line.
+      const full = this.file.getFullText();
+      const lineStart = first ? full.lastIndexOf("\n", first.getStart() - 1) + 1 : 0;
+      const indent = first ? full.slice(lineStart, first.getStart()) : "";
+      if (first && /^[ \t]*$/.test(indent)) this.edit(first.getStart(), first.getStart(), missing.map(([field, value]) => `${field}: ${JSON.stringify(value)},\n${indent}`).join(""));
+      else if (first) this.edit(first.getStart(), first.getStart(), `${text}, `);
       else this.edit(node.getStart() + 1, node.getStart() + 1, ` ${text} `);
     }
   }
@@ -364,6 +382,20 @@ class FileRewriter {
   private kindCheck(node: TsMorph.BinaryExpression): void {
     const { Node: N } = this.morph;
     const op = node.getOperatorToken().getKind();
+    // The other way: `"task" in r` on a result `to` returns bare → `r.kind === "task"`.
+    if (op === this.K.InKeyword) {
+      const test = this.tagOfPresence(node);
+      if (test !== undefined) this.edit(node.getStart(), node.getEnd(), test.includes(" && ") ? this.parenthesized(node, `(${test})`) : test);
+      return;
+    }
+    // `"raw" in p || "url" in p`, both the same tag the other way: one test.
+    if (op === this.K.BarBarToken) {
+      const disjuncts = disjunctsOf(this.morph, node);
+      const tests = disjuncts.map((d) => (N.isBinaryExpression(d) && d.getOperatorToken().getKind() === this.K.InKeyword ? this.tagOfPresence(d) : undefined));
+      const unique = [...new Set(tests)];
+      if (tests.every((t) => t !== undefined) && unique.length < tests.length) this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, `(${unique.join(" || ")})`));
+      return;
+    }
     if (!isEquality(op, this.K)) return;
     const [access, literal] = N.isPropertyAccessExpression(node.getLeft()) ? [node.getLeft(), node.getRight()] : [node.getRight(), node.getLeft()];
     if (!N.isPropertyAccessExpression(access) || !(N.isStringLiteral(literal) || N.isNoSubstitutionTemplateLiteral(literal))) return;
@@ -430,6 +462,29 @@ class FileRewriter {
     return presence(markers as string[], subject.getText(), false).replace(/^\((.*)\)$/, "$1");
   }
 
+  /**
+   * The other way (presence → tag): `"task" in r` on a result `to` returns bare → `r.kind === "task"`;
+   * `"raw" in p` on a union `to` tells apart by a tag → `p.kind === "file"`.
+   */
+  private tagOfPresence(node: TsMorph.BinaryExpression): string | undefined {
+    const { Node: N } = this.morph;
+    const left = node.getLeft();
+    if (!N.isStringLiteral(left)) return undefined;
+    const subject = node.getRight();
+    const property = left.getLiteralValue();
+    let tags: Array<[string, JsonValue]> = [];
+    const member = this.wrappedMembersOf(subject, this.rules.unwrapped)?.find((m) => m.property === property);
+    if (member) tags = Object.entries(member.tags);
+    else {
+      const definition = this.definitionOf(subject.getType());
+      const union = definition === undefined ? undefined : (this.rules.unions.get(definition) ?? this.rules.unions.get(this.rules.unionOf.get(definition) ?? ""));
+      const byPresence = union?.members.find((m) => m.when.length === 1 && m.when.some((c) => c.path === property && "present" in c));
+      if (byPresence) tags = Object.entries(byPresence.rule.set);
+    }
+    if (tags.length === 0 || !isPlainReference(this.morph, subject)) return undefined;
+    return tags.map(([field, value]) => `${subject.getText()}.${field} === ${JSON.stringify(value)}`).join(" && ");
+  }
+
   /** A test in parentheses, unless where it stands needs none (`if (…)`, `a || …`). */
   private parenthesized(node: Node, test: string): string {
     const { Node: N } = this.morph;
@@ -452,6 +507,12 @@ class FileRewriter {
   private propertyAccess(node: TsMorph.PropertyAccessExpression): void {
     const { Node: N } = this.morph;
     const subject = node.getExpression();
+    // The other way: `r.task.status` on a result `to` returns bare → `r.status`.
+    const unwrapped = this.wrappedMembersOf(subject, this.rules.unwrapped);
+    if (unwrapped?.some((m) => m.property === node.getName())) {
+      this.edit(subject.getEnd(), node.getEnd(), "");
+      return;
+    }
     const definition = this.definitionOf(subject.getType());
     if (definition === undefined) return;
     const name = node.getName();
@@ -471,7 +532,7 @@ class FileRewriter {
     }
     const renames = rules.flatMap((r) => r.renames.filter((x) => x.from === name));
     const targets = new Set(renames.map((x) => x.to));
-    if (renames.length > 0 && targets.size === 1 && !(renames[0]?.to ?? "").includes(".")) {
+    if (renames.length > 0 && targets.size === 1) {
       const transform = renames[0]?.transform;
       if (transform === undefined || transform.op === "pattern") this.edit(node.getNameNode().getStart(), node.getNameNode().getEnd(), renames[0]?.to ?? name);
       else this.report(node, `${definition}.${name}`, `${rules[0]?.target ?? definition}.${renames[0]?.to ?? name}`, `renamed, and its value converts (${transform.op}): rewrite this use by hand`);
@@ -602,24 +663,24 @@ class FileRewriter {
       .filter((id) => id !== variable && id.getText() === variable.getText() && id.getSymbol() === symbol);
   }
 
-  private wrappedCallMembers(node: TsMorph.CallExpression): readonly WrappedMember[] | undefined {
+  private wrappedCallMembers(node: TsMorph.CallExpression, map = this.rules.wrapped): readonly WrappedMember[] | undefined {
     const { Node: N } = this.morph;
     const callee = node.getExpression();
     if (!N.isPropertyAccessExpression(callee)) return undefined;
-    const members = this.rules.wrapped.get(callee.getName());
+    const members = map.get(callee.getName());
     if (!members) return undefined;
     const symbol = callee.getNameNode().getSymbol();
     return symbol && this.isFrom(symbol) ? members : undefined;
   }
 
   /** The wrapped result a subject is: a variable bound to a wrapped call. */
-  private wrappedMembersOf(subject: Node): readonly WrappedMember[] | undefined {
+  private wrappedMembersOf(subject: Node, map = this.rules.wrapped): readonly WrappedMember[] | undefined {
     const { Node: N } = this.morph;
-    if (!N.isIdentifier(subject)) return undefined;
+    if (!N.isIdentifier(subject) || map.size === 0) return undefined;
     for (const d of subject.getSymbol()?.getDeclarations() ?? []) {
       if (!N.isVariableDeclaration(d)) continue;
       const call = callOfBinding(this.morph, d);
-      const members = call ? this.wrappedCallMembers(call) : undefined;
+      const members = call ? this.wrappedCallMembers(call, map) : undefined;
       if (members) return members;
     }
     return undefined;

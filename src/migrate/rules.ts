@@ -43,6 +43,8 @@ export interface MigrationRules {
   readonly strings: ReadonlyMap<string, string>;
   /** Client methods whose `to` result wraps the `from` result by what it is (`{ task }`): method → wrappers. */
   readonly wrapped: ReadonlyMap<string, readonly WrappedMember[]>;
+  /** The other way: client methods whose `from` result is wrapped (`{ task }`) and `to`'s bare, told apart by its tags. */
+  readonly unwrapped: ReadonlyMap<string, readonly WrappedMember[]>;
 }
 
 export interface ObjectRule {
@@ -167,6 +169,7 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
   // Client methods: the mapping pairs them; each version's client names them from its IR.
   const methods = new Map<string, string>();
   const wrapped = new Map<string, WrappedMember[]>();
+  const unwrapped = new Map<string, WrappedMember[]>();
   for (const m of mapping.methods) {
     const [f, t] = up ? [m.compat, m.primary] : [m.primary, m.compat];
     const fm = fromIr.methods.find((x) => x.method === f);
@@ -175,17 +178,17 @@ function fromMapping(mapping: VersionMapping, direction: Direction, fromIr: Prot
     const fName = clientMethodName(fm);
     const tName = clientMethodName(tm);
     if (fName !== tName) methods.set(fName, tName);
-    const wrappers = up ? (toIr.profile.resultWrappers as { readonly [role: string]: { readonly [definition: string]: string } | undefined })[m.role] : undefined;
+    // The primary's wrapped results (`{ task }`), told apart on the compat side by their tags (`kind: "task"`).
+    const [primaryIr, compatIr] = up ? [toIr, fromIr] : [fromIr, toIr];
+    const wrappers = (primaryIr.profile.resultWrappers as { readonly [role: string]: { readonly [definition: string]: string } | undefined })[m.role];
     if (wrappers && isPlanId(m.result.toPrimary, "{")) {
-      wrapped.set(
-        fName,
-        Object.entries(wrappers).map(([definition, property]) => ({ definition, property, tags: fromIr.profile.objects[definition]?.consts ?? {} })),
-      );
+      const members = Object.entries(wrappers).map(([definition, property]) => ({ definition, property, tags: compatIr.profile.objects[definition]?.consts ?? {} }));
+      (up ? wrapped : unwrapped).set(fName, members);
     }
   }
   // Guards of union members (`isFilePart`) named after a member `to` calls otherwise.
   addGuardRenames(types, fromIr, toIr);
-  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", mapping: { mapping, direction }, objects, unions, enums, types, methods, wrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr), ambiguous, guards: memberGuards(fromIr, toIr, unions) };
+  return { from: fromIr.specVersion, to: toIr.specVersion, source: "mapping", mapping: { mapping, direction }, objects, unions, enums, types, methods, wrapped, unwrapped, strings: factStrings(diffProtocols(fromIr, toIr)), unionOf: unionMembers(fromIr), ambiguous, guards: memberGuards(fromIr, toIr, unions) };
 }
 
 /** Marks a type two definitions of `to` correspond to (0.3 TaskIdParams: CancelTaskRequest or SubscribeToTaskRequest): not renamed. */
@@ -263,7 +266,7 @@ function fromDiff(diff: SpecDiff, fromIr: ProtocolIR, toIr: ProtocolIR): Migrati
     if (fm && tm && clientMethodName(fm) !== clientMethodName(tm)) methods.set(clientMethodName(fm), clientMethodName(tm));
   }
   addGuardRenames(types, fromIr, toIr);
-  return { from: fromIr.specVersion, to: toIr.specVersion, source: "diff", objects, unions: new Map(), enums, types, methods, wrapped: new Map(), strings: factStrings(diff), unionOf: unionMembers(fromIr), ambiguous: new Map(), guards: new Map() };
+  return { from: fromIr.specVersion, to: toIr.specVersion, source: "diff", objects, unions: new Map(), enums, types, methods, wrapped: new Map(), unwrapped: new Map(), strings: factStrings(diff), unionOf: unionMembers(fromIr), ambiguous: new Map(), guards: new Map() };
 }
 
 function enumOf(ir: ProtocolIR, name: string): string[] {
@@ -281,7 +284,8 @@ function factStrings(diff: SpecDiff): Map<string, string> {
 
 /** Each definition that is a member of a union of references, and that union. */
 function unionMembers(ir: ProtocolIR): Map<string, string> {
-  const members = new Map<string, string>();
+  // The named members of oneofs (1.0.1 TextPart, RawPart, …), then the referenced members of anyOfs.
+  const members = new Map<string, string>(ir.namedUnions.flatMap((u) => u.members.map((m): [string, string] => [m.name, u.union])));
   for (const t of ir.types) {
     const items = t.schema.anyOf ?? t.schema.oneOf;
     if (!Array.isArray(items)) continue;

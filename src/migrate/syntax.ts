@@ -120,3 +120,13 @@ export function applyEdits(text: string, edits: readonly Edit[]): string {
   }
   return out + text.slice(at);
 }
+
+/** The tests of an `a || b || c` expression. */
+export function disjunctsOf(morph: Morph, expression: Node): Node[] {
+  const { Node: N } = morph;
+  if (N.isParenthesizedExpression(expression)) return disjunctsOf(morph, expression.getExpression());
+  if (N.isBinaryExpression(expression) && expression.getOperatorToken().getKind() === morph.SyntaxKind.BarBarToken) {
+    return [...disjunctsOf(morph, expression.getLeft()), ...disjunctsOf(morph, expression.getRight())];
+  }
+  return [expression];
+}

@@ -134,6 +134,11 @@ describe("acceptance: an edited 0.3.0 agent migrates to 1.0.1", () => {
     const again = await migrate({ cwd: dir, from: "0.3.0", to: "1.0.1" });
     expect(again.files).toEqual([]);
     expect(snapshot(dir)).toEqual(before);
+    // And back: 1.0.1 → 0.3.0 by the same mapping read the other way, to the agent as it was written.
+    const back = await migrate({ cwd: dir, from: "1.0.1", to: "0.3.0" });
+    expect(back.conflicts).toEqual([]);
+    expect(typeErrors(dir)).toEqual([]);
+    expect(readFileSync(join(dir, "src/agent.ts"), "utf8")).toBe(readFileSync(join(FIXTURES, "agent-0.3.0/src/agent.ts"), "utf8"));
     console.log(
       `0.3.0 → 1.0.1: type errors after the manual path (card, spec, generate): ${manualErrors.length}; after migrate: ${errors.length}; ` +
         `${result.files.length} files rewritten in ${Math.round(ms)} ms; left to do by hand: ${result.unchanged.length}`,
