@@ -1,7 +1,9 @@
 import type * as TsMorph from "ts-morph";
 import type { Condition, JsonValue, Transform } from "../runtime/compat.js";
 import type { MigrationRules, ObjectRule, UnionRule, WrappedMember } from "./rules.js";
-import { applyEdits, bindingOf, callOfBinding, conjuncts, disjunctsOf, exits, isEquality, isPlainReference, movePath, presence, propertyName, tagCheck } from "./syntax.js";
+import { applyEdits, bindingOf, removal, callOfBinding, disjunctsOf, isEquality, isPlainReference, movePath, presence, propertyName } from "./syntax.js";
+
+import { narrowed } from "./narrowing.js";
 
 export { applyEdits, movePath } from "./syntax.js";
 
@@ -290,17 +292,7 @@ class FileRewriter {
 
   /** Removes a property with its separating comma, keeping the layout of the others. */
   private remove(node: TsMorph.ObjectLiteralExpression, prop: TsMorph.ObjectLiteralElementLike): void {
-    const props = node.getProperties();
-    const i = props.indexOf(prop);
-    const next = props[i + 1];
-    const previous = props[i - 1];
-    if (next) this.edit(prop.getStart(), next.getStart(), "");
-    else if (previous) this.edit(previous.getEnd(), prop.getEnd(), "");
-    else {
-      const after = prop.getNextSibling();
-      const end = after?.getKind() === this.K.CommaToken ? after.getEnd() : prop.getEnd();
-      this.edit(prop.getStart(), end, "");
-    }
+    this.edits.push(removal(this.morph, node, prop));
   }
 
   // --- strings: enum values, protocol constants, import paths ------------------------------------
@@ -647,9 +639,9 @@ class FileRewriter {
       const field = parent.getName();
       const holder = parent.getParent();
       if (members.some((m) => m.tags[field] !== undefined) && holder && (this.morph.Node.isBinaryExpression(holder) || this.morph.Node.isSwitchStatement(holder))) continue; // the tag check itself
-      const narrowed = this.narrowed(ref, variable.getText(), members);
-      if (narrowed.length === 1) this.edit(ref.getEnd(), ref.getEnd(), `.${(narrowed[0] as WrappedMember).property}`);
-      else this.report(parent, `${variable.getText()}.${field}`, narrowed.map((m) => `${variable.getText()}.${m.property}.${field}`).join(" or "), `test which it is first (${members.map((m) => `"${m.property}" in ${variable.getText()}`).join(", ")})`);
+      const left = narrowed(this.morph, ref, variable.getText(), members);
+      if (left.length === 1) this.edit(ref.getEnd(), ref.getEnd(), `.${(left[0] as WrappedMember).property}`);
+      else this.report(parent, `${variable.getText()}.${field}`, left.map((m) => `${variable.getText()}.${m.property}.${field}`).join(" or "), `test which it is first (${members.map((m) => `"${m.property}" in ${variable.getText()}`).join(", ")})`);
     }
   }
 
@@ -684,64 +676,6 @@ class FileRewriter {
       if (members) return members;
     }
     return undefined;
-  }
-
-  /** Which members a reference can be, from the tag checks of the `if`s around it. */
-  private narrowed(ref: Node, name: string, members: readonly WrappedMember[]): WrappedMember[] {
-    const { Node: N } = this.morph;
-    let left = [...members];
-    let child: Node = ref;
-    for (let node = ref.getParent(); node; child = node, node = node.getParent()) {
-      if (N.isBlock(node) || N.isSourceFile(node)) {
-        // `if (r.kind === "task") { …; return; }` before it: r is not a task here.
-        const statements = node.getStatements();
-        for (const previous of statements.slice(0, statements.indexOf(child as TsMorph.Statement))) {
-          if (!N.isIfStatement(previous) || previous.getElseStatement() || !exits(this.morph, previous.getThenStatement())) continue;
-          const check = tagCheck(this.morph, previous.getExpression(), name);
-          const member = check && members.find((m) => m.tags[check.field] === check.value);
-          if (check && member) left = check.negated ? left.filter((m) => m === member) : left.filter((m) => m !== member);
-        }
-        continue;
-      }
-      if (N.isBinaryExpression(node) && node.getOperatorToken().getKind() === this.K.AmpersandAmpersandToken && child === node.getRight()) {
-        for (const test of conjuncts(this.morph, node.getLeft())) {
-          const check = tagCheck(this.morph, test, name);
-          const member = check && members.find((m) => m.tags[check.field] === check.value);
-          if (check && member) left = check.negated ? left.filter((m) => m !== member) : left.filter((m) => m === member);
-        }
-        continue;
-      }
-      if (N.isCaseClause(node) || N.isDefaultClause(node)) {
-        // `switch (r.kind) { case "task": … }`: this case's member; `default:` the members no case names.
-        const sw = node.getParent()?.getParent();
-        const tag = sw && N.isSwitchStatement(sw) ? sw.getExpression() : undefined;
-        if (!tag || !N.isPropertyAccessExpression(tag) || tag.getExpression().getText() !== name) continue;
-        const field = tag.getName();
-        const valueOf = (clause: Node) => (N.isCaseClause(clause) && N.isStringLiteral(clause.getExpression()) ? (clause.getExpression() as TsMorph.StringLiteral).getLiteralValue() : undefined);
-        if (N.isCaseClause(node)) left = left.filter((m) => m.tags[field] === valueOf(node));
-        else {
-          const block = node.getParentOrThrow();
-          const named = new Set((N.isCaseBlock(block) ? block.getClauses() : []).map(valueOf));
-          left = left.filter((m) => !named.has(m.tags[field] as string));
-        }
-        continue;
-      }
-      if (!N.isIfStatement(node) && !N.isConditionalExpression(node)) continue;
-      const condition = N.isIfStatement(node) ? node.getExpression() : node.getCondition();
-      if (child === condition) continue;
-      const inThen = N.isIfStatement(node) ? child === node.getThenStatement() : child === node.getWhenTrue();
-      // `if (a && b)`: each conjunct holds in the then-branch; the else-branch knows only a lone test failed.
-      const tests = conjuncts(this.morph, condition);
-      if (!inThen && tests.length > 1) continue;
-      for (const test of tests) {
-        const check = tagCheck(this.morph, test, name);
-        const member = check && members.find((m) => m.tags[check.field] === check.value);
-        if (!check || !member) continue;
-        const isMember = inThen !== check.negated;
-        left = isMember ? left.filter((m) => m === member) : left.filter((m) => m !== member);
-      }
-    }
-    return left;
   }
 
   // --- edits and reports -------------------------------------------------------------------------

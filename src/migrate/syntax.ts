@@ -130,3 +130,15 @@ export function disjunctsOf(morph: Morph, expression: Node): Node[] {
   }
   return [expression];
 }
+
+/** The edit that removes a property of an object literal with its separating comma, keeping the layout of the others. */
+export function removal(morph: Morph, node: TsMorph.ObjectLiteralExpression, prop: TsMorph.ObjectLiteralElementLike): Edit {
+  const props = node.getProperties();
+  const i = props.indexOf(prop);
+  const next = props[i + 1];
+  const previous = props[i - 1];
+  if (next) return { start: prop.getStart(), end: next.getStart(), text: "" };
+  if (previous) return { start: previous.getEnd(), end: prop.getEnd(), text: "" };
+  const after = prop.getNextSibling();
+  return { start: prop.getStart(), end: after?.getKind() === morph.SyntaxKind.CommaToken ? after.getEnd() : prop.getEnd(), text: "" };
+}
