@@ -103,6 +103,15 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
+        COMMANDS.migrate.command,
+        COMMANDS.migrate.summary,
+        (y) => defineCommand(y, COMMANDS.migrate),
+        async (args) => {
+          const { runMigrate } = await import("./migrate/run.js");
+          code = await runMigrate(args as unknown as Parameters<typeof runMigrate>[0], io);
+        },
+      )
+      .command(
         COMMANDS.schema.command,
         COMMANDS.schema.summary,
         (y) => defineCommand(y, COMMANDS.schema),
@@ -226,6 +235,9 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
       if (changes) {
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);
         if (!args.quiet) io.out(`\nThe spec changed. ${changes.text}`);
+        const migrating = await import("./migrate/cli-notes.js");
+        const notice = migrating.compatNotice(changes.from, written.ir.specVersion, target.compat);
+        if (notice !== undefined) io.err(notice);
         if (errors === undefined) {
           if (!args.quiet) io.out("(install typescript in the project to see what the change breaks in your code)");
         } else if (errors.length === 0) {
@@ -235,8 +247,9 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
           say(`Your code has ${errors.length} type error${errors.length === 1 ? "" : "s"} against the new output:`);
           for (const e of errors) {
             say(`  ${e.file}:${e.line}:${e.column} ${e.code} ${e.message}`);
-            for (const hint of changes.diff ? hintsFor(e.message, changes.diff) : []) say(`      → ${hint}`);
+            for (const hint of [...(changes.diff ? hintsFor(e.message, changes.diff) : []), ...migrating.hints(e.message, changes.from, written.ir.specVersion)]) say(`      → ${hint}`);
           }
+          say(migrating.migrateLine(changes.from, written.ir.specVersion));
           if (!args.allowTypeErrors) {
             say(`${displayPath(written.outDir, cwd)} is written; fix your code (or pass --allow-type-errors to exit 0 with type errors).`);
             typeErrors = true;
@@ -447,6 +460,8 @@ async function runCard(args: CardArgs, io: CliIo): Promise<number> {
   if (result.from === result.to) say(`${file}: already a valid A2A ${result.to} agent card`);
   else say(`${result.written ? displayPath(result.written, cwd) : file}: converted from A2A ${result.from} to ${result.to}`);
   for (const note of result.notes) say(`  ${note}`);
+  const notice = (await import("./migrate/cli-notes.js")).compatNotice(result.from, result.to, target?.compat);
+  if (notice !== undefined) say(notice);
   return EXIT_CODES.ok;
 }
 

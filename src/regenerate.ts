@@ -13,14 +13,14 @@ import { readManifest } from "./write/manifest.js";
  * generated from (read before it is replaced), and afterwards the TypeScript errors the new output
  * causes in the user's own files.
  */
-export function specChangeReport(result: GenerateResult): { text: string; diff: SpecDiff | undefined } | undefined {
+export function specChangeReport(result: GenerateResult): { text: string; diff: SpecDiff | undefined; from: string } | undefined {
   const before = readManifest(result.outDir);
   if (!before || before.specVersion === result.ir.specVersion) return undefined;
   if (!bundledVersions().includes(before.specVersion)) {
-    return { text: `The output was generated from ${before.schema.file} (A2A ${before.specVersion}); it is now A2A ${result.ir.specVersion}.`, diff: undefined };
+    return { text: `The output was generated from ${before.schema.file} (A2A ${before.specVersion}); it is now A2A ${result.ir.specVersion}.`, diff: undefined, from: before.specVersion };
   }
   const diff = diffProtocols(bundledIR(before.specVersion), result.ir);
-  return isEmptyDiff(diff) ? undefined : { text: renderText(diff), diff };
+  return isEmptyDiff(diff) ? undefined : { text: renderText(diff), diff, from: before.specVersion };
 }
 
 /**

@@ -199,6 +199,14 @@ export const CARD_OPTIONS = [
   { flag: "stdout", type: "boolean", default: false, help: "print the converted card; write nothing" },
 ] as const satisfies readonly OptionDeclaration[];
 
+export const MIGRATE_OPTIONS = [
+  { flag: "paths", positional: true, type: "string", placeholder: "PATH…", help: "files or folders to rewrite (default: the project folder); nothing outside them is written" },
+  { flag: "from", type: "string", placeholder: "V", help: "the version the code is written for (default: the project's generated folder's)" },
+  { flag: "to", type: "string", placeholder: "V", help: "the version to move it to (default: the newest bundled)" },
+  { flag: "dry-run", type: "boolean", default: false, help: "print a unified diff of the changes; write nothing" },
+  { flag: "store", type: "string", placeholder: "URL", help: "also rewrite the tasks and push configs of this durable store (postgres://…, redis://…) in the new version's shapes" },
+] as const satisfies readonly OptionDeclaration[];
+
 export const SCHEMA_OPTIONS = [
   { flag: "from-proto", type: "string", placeholder: "FILE", required: true, help: "the A2A .proto file" },
   { flag: "out", type: "string", placeholder: "FILE", help: "the schema file to write (default: standard output)" },
@@ -254,6 +262,12 @@ export const COMMANDS = {
     options: CARD_OPTIONS,
     conflicts: [["out", "stdout"]],
     examples: [["$0 card --from 0.3.0 --to 1.0.1 agent-card.json", "a 0.3.0 card in the shape of 1.0.1 (supportedInterfaces, securityRequirements, ...)"]],
+  },
+  migrate: {
+    command: "migrate [paths..]",
+    summary: "rewrite your code from one spec version's generated code to another's (and the scaffold's files, the config, the card)",
+    options: MIGRATE_OPTIONS,
+    examples: [["$0 migrate --from 0.3.0 --to 1.0.1", "an agent generated for 0.3.0 to 1.0.1, in place"]],
   },
   schema: {
     command: "schema",

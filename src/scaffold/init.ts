@@ -127,8 +127,55 @@ export async function init(options: InitOptions): Promise<InitResult> {
       kind: "usage",
     });
   }
-  const spec = options.spec ?? defaultVersion();
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
+  const { view, engine, compat, spec } = await scaffoldView({ ...options, dir }, codegen);
+
+  // The generated/ folder must be one a2a-codegen may replace: checked before the project gets a file.
+  const { loadConfig } = await import("../config.js");
+  const ownConfig = existsSync(join(dir, "a2a-codegen.config.json")) ? await loadConfig(dir) : undefined;
+  const outDir = ownConfig?.targets[0]?.out ?? join(dir, "generated");
+  if (existsSync(outDir)) existingFolder(linkedFolder(outDir), relative(cwd, outDir) || outDir);
+
+  const templates = new TemplateRenderer();
+  const written: string[] = [];
+  const skipped: string[] = [];
+  const display = (path: string) => relative(cwd, join(dir, path)) || dir;
+  writing(display(""), () => mkdirSync(dir, { recursive: true }));
+  // The project carries the a2a-codegen it depends on (vendor/): it installs on any machine, not only this one.
+  const from = codegen;
+  const vendored = writing(display("vendor"), () =>
+    from.source === "tarball" ? vendorInto(from, dir) : from.source === "folder" && from.installable === false ? packInto(PACKAGE_ROOT, dir) : undefined,
+  );
+  if (vendored !== undefined && vendored !== codegen) {
+    codegen = vendored;
+    written.push(vendored.spec.slice("file:".length));
+    view.devDependencies["a2a-codegen"] = vendored.spec;
+  }
+  for (const [template, path] of SCAFFOLD) {
+    const target = join(dir, path);
+    if (existsSync(target)) {
+      skipped.push(path);
+      continue;
+    }
+    const text = templates.render(`scaffold/${template}`, view);
+    writing(display(path), () => {
+      mkdirSync(dirname(target), { recursive: true });
+      writeFileSync(target, text, { flag: "wx" });
+    });
+    written.push(path);
+  }
+  // The generated/ folder, exactly as `npm run generate` will write it.
+  const config = await loadConfig(dir);
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
+  const generated = await generateAndWrite(target);
+  return { dir, written, skipped, generated, codegen, compat };
+}
+
+/** What the scaffold's templates are rendered with, for a project's options (`init`, and `migrate` for the scaffold's own files). */
+export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, codegen: { spec: string }) {
+  const dir = options.dir;
+  const framework = options.framework ?? "fastify";
+  const spec = options.spec ?? defaultVersion();
   // The IR of the version decides the card's shape, the bindings it has and the client's method names.
   const { ir } = await generate({ spec });
   // HTTP+JSON and gRPC for versions with a proto (1.0.1's source; 0.3.0's beside its JSON Schema): the card
@@ -203,45 +250,16 @@ export async function init(options: InitOptions): Promise<InitResult> {
     }),
   };
 
-  // The generated/ folder must be one a2a-codegen may replace: checked before the project gets a file.
-  const { loadConfig } = await import("../config.js");
-  const ownConfig = existsSync(join(dir, "a2a-codegen.config.json")) ? await loadConfig(dir) : undefined;
-  const outDir = ownConfig?.targets[0]?.out ?? join(dir, "generated");
-  if (existsSync(outDir)) existingFolder(linkedFolder(outDir), relative(cwd, outDir) || outDir);
+  return { view, ir, engine, compat, framework, spec };
+}
 
+/** The scaffold files `init` writes for these options, rendered (path in the project → text). */
+export async function renderScaffold(options: Omit<InitOptions, "cwd" | "force">, paths: readonly string[]): Promise<Record<string, string>> {
+  const { view } = await scaffoldView(options, { spec: options.codegenSpec ?? "a2a-codegen" });
   const templates = new TemplateRenderer();
-  const written: string[] = [];
-  const skipped: string[] = [];
-  const display = (path: string) => relative(cwd, join(dir, path)) || dir;
-  writing(display(""), () => mkdirSync(dir, { recursive: true }));
-  // The project carries the a2a-codegen it depends on (vendor/): it installs on any machine, not only this one.
-  const from = codegen;
-  const vendored = writing(display("vendor"), () =>
-    from.source === "tarball" ? vendorInto(from, dir) : from.source === "folder" && from.installable === false ? packInto(PACKAGE_ROOT, dir) : undefined,
-  );
-  if (vendored !== undefined && vendored !== codegen) {
-    codegen = vendored;
-    written.push(vendored.spec.slice("file:".length));
-    view.devDependencies["a2a-codegen"] = vendored.spec;
-  }
-  for (const [template, path] of SCAFFOLD) {
-    const target = join(dir, path);
-    if (existsSync(target)) {
-      skipped.push(path);
-      continue;
-    }
-    const text = templates.render(`scaffold/${template}`, view);
-    writing(display(path), () => {
-      mkdirSync(dirname(target), { recursive: true });
-      writeFileSync(target, text, { flag: "wx" });
-    });
-    written.push(path);
-  }
-  // The generated/ folder, exactly as `npm run generate` will write it.
-  const config = await loadConfig(dir);
-  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
-  const generated = await generateAndWrite(target);
-  return { dir, written, skipped, generated, codegen, compat };
+  const files: Record<string, string> = {};
+  for (const [template, path] of SCAFFOLD) if (paths.includes(path)) files[path] = templates.render(`scaffold/${template}`, view);
+  return files;
 }
 
 /** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */

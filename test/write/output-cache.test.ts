@@ -48,6 +48,9 @@ describe("the output cache", () => {
     expect(loads(first.loaded, "protobufjs")).toBe(true);
     expect(loads(first.loaded, "ajv")).toBe(true);
     expect(loads(first.loaded, "json-schema-to-typescript")).toBe(true);
+    // ts-morph (and the TypeScript compiler it bundles) is the migrate command's alone: a cold generate never loads it.
+    expect(loads(first.loaded, "ts-morph")).toBe(false);
+    expect(loads(first.loaded, "@ts-morph/common")).toBe(false);
 
     const second = generateWithCache(cache, join(tempDir(), "out"));
     expect(loads(second.loaded, "handlebars", "dist/cjs/handlebars/compiler/")).toBe(false);
@@ -67,6 +70,20 @@ describe("the output cache", () => {
     const forced = generateWithCache(cache, join(tempDir(), "out"), ["--quiet", "--force"]);
     expect(loads(forced.loaded, "yargs")).toBe(true);
     expect(forced.files).toEqual(plain.files);
+  });
+
+  it("ts-morph is loaded by `migrate` (which the probe sees), never by `generate`", () => {
+    const dir = tempDir();
+    writeFileSync(join(dir, "a.ts"), "export const x = 1;\n");
+    const record = join(tempDir(), "loaded.txt");
+    const r = spawnSync(process.execPath, ["--import", PRELOAD, CLI, "migrate", "--from", "0.3.0", "--to", "1.0.1", "--dry-run", "a.ts"], {
+      cwd: dir,
+      encoding: "utf8",
+      env: { ...process.env, A2A_TEST_LOADED_FILE: record },
+    });
+    expect(r.status, r.stderr).toBe(0);
+    expect(r.stdout).toContain("nothing to change");
+    expect(loads(readFileSync(record, "utf8").split("\n"), "ts-morph")).toBe(true);
   });
 
   it("a template renders the same from its cached compiled form, and a damaged entry is compiled again", () => {
