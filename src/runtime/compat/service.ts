@@ -24,6 +24,7 @@ import { A2AService, raisedError, requestedVersion, type ProtocolBinding, type S
 import { versionRefusal } from "../service/version-refusal.js";
 import type { CallContext } from "../call.js";
 import type { PushPayloadHook } from "../tasks/task-runtime.js";
+import { modeWarnings } from "../tasks/input-modes.js";
 
 /** What the generated code knows of the compat version: its protocol binding and the mapping. */
 export interface CompatVersion {
@@ -103,6 +104,18 @@ function versionHeader(primary: A2AService, headers: CallContext["headers"], que
   return requestedVersion(primary.profile.versionHeader ?? "A2A-Version", headers, query);
 }
 
+/**
+ * A startup warning for each mode of the compat version's card that is not a media type (1.0.1 §4.4.1;
+ * 0.3.0 §5.5: "supported media types"), as the primary card's are warned of by its task runtime: a card a
+ * user passes (`compat: { card }`) is theirs to fix. A mode the primary card has at the same place is
+ * warned of once, by the primary (the generated compat card is the primary's, converted).
+ */
+function warnCompatModes(card: object | undefined, version: string, options: ServiceOptions): void {
+  const known = new Set(modeWarnings(options.card));
+  const warn = options.logger ? (m: string) => options.logger?.warn?.(m) : (m: string) => console.warn(m);
+  for (const warning of modeWarnings(card)) if (!known.has(warning)) warn(`a2a: ${warning.replace(/^agent card /, `agent card (its ${version} form) `)}`);
+}
+
 /** The compat version's A2A service: its own methods and validators, the primary's runtime. */
 export class CompatService extends A2AService {
   readonly converter: VersionConverter;
@@ -137,6 +150,7 @@ export class CompatService extends A2AService {
     this.primary = primary;
     this.mapping = version.mapping;
     this.compatCard = version.card as JsonObject | undefined;
+    warnCompatModes(version.card, version.mapping.compat, options);
     this.bindings = bindings;
     const extended = version.extendedCard as JsonObject | undefined;
     this.compatExtendedCard = extended;
