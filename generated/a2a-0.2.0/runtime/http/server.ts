@@ -35,7 +35,7 @@ export interface ServerLogger {
   warn?(message: string, detail?: unknown): void;
 }
 
-export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
+export interface ServerOptions extends Omit<ServiceOptions, "executor" | "alsoServes"> {
   executor: AgentExecutorOfAnyVersion;
   /** The path JSON-RPC requests are POSTed to; default: the path of the card's JSON-RPC interface (or card.url), else "/". */
   rpcPath?: string;
