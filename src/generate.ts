@@ -156,7 +156,7 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
   });
   if (compat !== undefined) {
     const card = options.card === undefined ? undefined : { path: resolve(cwd, options.card), displayPath: displayPath(resolve(cwd, options.card), cwd) };
-    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, compat, templates, card, compatFacts?.grpc === true)));
+    Object.assign(files, await timer.run("protocol", () => emitCompat(ir, compat, templates, card, compatFacts?.grpc === true, warnings)));
   }
   // Only the runtime files the output's frameworks and features reach (a node-only server has no web adapter).
   for (const unused of unusedRuntimeFiles(files, copiedByDefault)) delete files[unused];

@@ -210,6 +210,8 @@ export type Unwrapped<R> = R extends object
 const CHECKS: ResponseChecks = {
   makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
   isFinal: (result) => isFinalEvent(shapes, result),
+  // The extended card is refused when its JSON text names a member twice, as the public card is (§8.4.3).
+  cardMethod: "GetExtendedAgentCard",
   normalize: (method, response) => {
     const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;
     if (type !== null) withProtoJsonDefaults(type, response);

@@ -76,6 +76,8 @@ export function clientView(ir: ProtocolIR) {
     /** Whether the version's proto defines the HTTP+JSON binding (the client then exports `restTransport`). */
     hasHttpRoutes: httpRoutesFor(ir) !== undefined,
     hasWireShapes: httpRoutesFor(ir) !== undefined && SHAPES_BY_VERSION[ir.specVersion] !== undefined,
+    /** The extended card method, as a string literal (its response text gets the public card's duplicate-member check); "" without one. */
+    extendedCardMethod: ir.profile.methods.extendedCard === undefined ? "" : JSON.stringify(ir.profile.methods.extendedCard),
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     /** The core definitions by role (the schema may name them otherwise than Message, Task, ...). */
     types: ir.core,

@@ -110,7 +110,7 @@ describe("version rules per binding", () => {
     // The status of 1.0's table (specification-1.0.1.md §5.4: VersionNotSupportedError is 400), 0.3 having none.
     expect(answer.status).toBe(400);
     expect(answer.body).toMatchObject({ code: -32009 });
-    expect(String(answer.body.message)).toMatch(/this endpoint speaks 0\.3/);
+    expect(String(answer.body.message)).toMatch(/GET \/rest\/v1\/card is an A2A 0\.3 route that 1\.0 does not have; this agent serves 1\.0 and 0\.3: send A2A-Version: 0\.3/);
   });
 
   it("HTTP+JSON: an unknown version is VersionNotSupportedError; an unknown route is the named version's 404", async () => {
@@ -165,7 +165,7 @@ describe("version rules per binding", () => {
     const compat = out.compatGrpcClient as unknown as { createGrpcTransport(target: string, options: object): { call(method: string, params: unknown): Promise<unknown>; close(): void } };
     const primary = out.grpcClient as unknown as typeof compat;
     const as1 = compat.createGrpcTransport(agent.grpcTarget, { headers: { "a2a-version": "1.0" } });
-    await expect(as1.call("message/send", send03("hello"))).rejects.toMatchObject({ code: -32009, message: expect.stringMatching(/this endpoint speaks 0\.3/) });
+    await expect(as1.call("message/send", send03("hello"))).rejects.toMatchObject({ code: -32009, message: expect.stringMatching(/is to A2A 0\.3's service, not 1\.0's; this agent serves 1\.0 and 0\.3: send A2A-Version: 0\.3/) });
     const as03 = compat.createGrpcTransport(agent.grpcTarget, { headers: { "a2a-version": "0.3" } });
     expect(unwrap(await as03.call("message/send", send03("hello"))).parts).toEqual([{ kind: "text", text: "hello back" }]);
     const bare = primary.createGrpcTransport(agent.grpcTarget, {});

@@ -21,8 +21,10 @@ import { isObject, type JsonObject } from "../json.js";
 import { majorMinor, PUSH_CONFIG_VERSION_FIELD } from "../profile.js";
 import type { SecondVersion } from "../http/server.js";
 import { A2AService, raisedError, requestedVersion, type ProtocolBinding, type ServiceOptions } from "../service/service.js";
+import { versionRefusal } from "../service/version-refusal.js";
 import type { CallContext } from "../call.js";
 import type { PushPayloadHook } from "../tasks/task-runtime.js";
+import { modeWarnings } from "../tasks/input-modes.js";
 
 /** What the generated code knows of the compat version: its protocol binding and the mapping. */
 export interface CompatVersion {
@@ -44,6 +46,7 @@ export interface CompatVersion {
 export function serveCompat(version: CompatVersion): SecondVersion {
   const converter = new VersionConverter(version.mapping, version.onLoss ? { onLoss: version.onLoss } : {});
   return {
+    version: majorMinor(version.mapping.compat),
     pushPayload: compatPushPayload(version.mapping, converter),
     serve(primary, options, offered) {
       const service = new CompatService(primary, version, options, compatBindings(version, offered));
@@ -101,6 +104,18 @@ function versionHeader(primary: A2AService, headers: CallContext["headers"], que
   return requestedVersion(primary.profile.versionHeader ?? "A2A-Version", headers, query);
 }
 
+/**
+ * A startup warning for each mode of the compat version's card that is not a media type (1.0.1 §4.4.1;
+ * 0.3.0 §5.5: "supported media types"), as the primary card's are warned of by its task runtime: a card a
+ * user passes (`compat: { card }`) is theirs to fix. A mode the primary card has at the same place is
+ * warned of once, by the primary (the generated compat card is the primary's, converted).
+ */
+function warnCompatModes(card: object | undefined, version: string, options: ServiceOptions): void {
+  const known = new Set(modeWarnings(options.card));
+  const warn = options.logger ? (m: string) => options.logger?.warn?.(m) : (m: string) => console.warn(m);
+  for (const warning of modeWarnings(card)) if (!known.has(warning)) warn(`a2a: ${warning.replace(/^agent card /, `agent card (its ${version} form) `)}`);
+}
+
 /** The compat version's A2A service: its own methods and validators, the primary's runtime. */
 export class CompatService extends A2AService {
   readonly converter: VersionConverter;
@@ -135,6 +150,7 @@ export class CompatService extends A2AService {
     this.primary = primary;
     this.mapping = version.mapping;
     this.compatCard = version.card as JsonObject | undefined;
+    warnCompatModes(version.card, version.mapping.compat, options);
     this.bindings = bindings;
     const extended = version.extendedCard as JsonObject | undefined;
     this.compatExtendedCard = extended;
@@ -170,18 +186,20 @@ export class CompatService extends A2AService {
     return this.primary.authenticate(ctx);
   }
 
-  /** Only compat requests reach this service: a missing A2A-Version (§3.2.6) or the compat version's. */
+  /**
+   * Only compat requests reach this service: a missing A2A-Version (§3.2.6) or the compat version's. Another
+   * version is refused naming the versions the agent serves (`versionRefusal`): the primary's, asked where
+   * only the compat version has the call (0.3's `GET /v1/card` with `A2A-Version: 1.0`), says so.
+   */
   override negotiate(ctx: CallContext): void {
+    const name = this.primary.profile.versionHeader ?? "A2A-Version";
     const header = versionHeader(this.primary, ctx.headers, ctx.request?.query);
     const route = routeByVersion(this.mapping, { header, method: undefined });
     if ("version" in route && route.version === "compat") return;
-    const supported = majorMinor(this.mapping.compat);
+    const read = "version" in route ? majorMinor(this.mapping.primary) : majorMinor(String(header).trim());
+    const refusal = versionRefusal(name, header, read, majorMinor(this.mapping.compat), [majorMinor(this.mapping.primary), majorMinor(this.mapping.compat)], ctx);
     throw this.publicError(
-      new A2AError(
-        this.primary.runtime.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest),
-        `A2A-Version ${String(header)} is not served here; this endpoint speaks ${supported}`,
-        { supported: [supported], requested: header ?? null },
-      ),
+      new A2AError(this.primary.runtime.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest), refusal.message, { supported: refusal.supported, requested: header ?? null }),
     );
   }
 

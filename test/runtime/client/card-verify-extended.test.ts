@@ -72,3 +72,40 @@ describe("a card with a member named twice", () => {
     await expect(A2AClient.fromAgentUrl(server.url, { verifyCard, cardCache: false })).rejects.toThrow(/the member "name" appears twice in the object at \//);
   });
 });
+
+describe("an extended card with a member named twice (over JSON-RPC and HTTP+JSON)", () => {
+  // The transports read the extended card from the response text, as fetchAgentCard reads the public card:
+  // the same I-JSON check (RFC 7493 §2.3) before the card is verified (§8.4.3) or used.
+  const extendedText = (url: string) => {
+    const text = JSON.stringify({ ...card(url, "Extended Agent"), capabilities: { streaming: true } });
+    return { good: text, twice: `{"name":"Evil Agent",${text.slice(1)}`, nested: text.replace('"tags":["echo"]', '"tags":["echo"],"tags":["admin"]') };
+  };
+
+  for (const binding of ["JSONRPC", "HTTP+JSON"] as const) {
+    it(`${binding}: GetExtendedAgentCard refuses the card, naming the member and where it is; a card without one is read`, async () => {
+      const { A2AClient, restTransport } = await import("../../../generated/a2a-1.0.1/client.js");
+      let text = "";
+      const server = await serve((req, res, received) => {
+        if (req.method === "GET" && req.url === "/.well-known/agent-card.json") return json(res, 200, publicCard);
+        res.writeHead(200, { "content-type": "application/json" });
+        // JSON-RPC: the card in `result` of the envelope, as text; HTTP+JSON (GET /rest/extendedAgentCard, §11.3): the card itself.
+        res.end(binding === "JSONRPC" ? `{"jsonrpc":"2.0","id":${JSON.stringify(received.json?.["id"] ?? null)},"result":${text}}` : text);
+      });
+      const publicCard = {
+        ...card(`${server.url}/a2a`),
+        supportedInterfaces: [binding === "JSONRPC" ? { url: `${server.url}/a2a`, protocolBinding: "JSONRPC", protocolVersion: "1.0" } : { url: `${server.url}/rest`, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" }],
+      };
+      const client = await A2AClient.fromAgentUrl(server.url, binding === "JSONRPC" ? {} : { transports: [restTransport], binding });
+      expect(client.transport.binding).toBe(binding);
+      const texts = extendedText(`${server.url}/a2a`);
+      text = texts.good;
+      await expect(client.getExtendedAgentCard({} as never)).resolves.toMatchObject({ name: "Extended Agent" });
+      const where = binding === "JSONRPC" ? "/result" : "/";
+      text = texts.twice;
+      await expect(client.getExtendedAgentCard({} as never)).rejects.toThrow(`GetExtendedAgentCard: the member "name" appears twice in the object at ${where} (a card must be I-JSON, RFC 7493 §2.3)`);
+      text = texts.nested;
+      await expect(client.getExtendedAgentCard({} as never)).rejects.toThrow(`the member "tags" appears twice in the object at ${binding === "JSONRPC" ? "/result" : ""}/skills/0`);
+      if (binding === "HTTP+JSON") expect(server.received.at(-1)?.url).toBe("/rest/extendedAgentCard");
+    });
+  }
+});

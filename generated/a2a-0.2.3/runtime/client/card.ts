@@ -118,14 +118,22 @@ function parseCard(text: string, what: string, status: number): Record<string, u
   if (typeof card !== "object" || card === null || Array.isArray(card)) {
     throw new A2ATransportError(`${what}: the response is not a JSON object`, { status, body: text });
   }
-  // JSON.parse keeps the last of two same-named members, another reader the first: such a card would be
-  // verified (its signature, §8.4.3) as one card and read as another. I-JSON (RFC 7493 §2.3), which RFC 8785
-  // canonicalization requires, has no duplicate names.
+  refuseDuplicateMembers(text, what, status);
+  return card as Record<string, unknown>;
+}
+
+/**
+ * Throws an A2ATransportError when an object of a card's JSON text (parsed already) names a member twice:
+ * the public card (fetchAgentCard) and the extended card a transport receives (ResponseChecks.cardMethod).
+ * JSON.parse keeps the last of two same-named members, another reader the first: such a card would be
+ * verified (its signature, §8.4.3) as one card and read as another. I-JSON (RFC 7493 §2.3), which RFC 8785
+ * canonicalization requires, has no duplicate names.
+ */
+export function refuseDuplicateMembers(text: string, what: string, status: number): void {
   const duplicate = duplicateMember(text);
   if (duplicate !== undefined) {
     throw new A2ATransportError(`${what}: the member "${duplicate.name}" appears twice in the object at ${duplicate.pointer || "/"} (a card must be I-JSON, RFC 7493 §2.3)`, { status, body: text });
   }
-  return card as Record<string, unknown>;
 }
 
 /**

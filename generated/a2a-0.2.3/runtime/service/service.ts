@@ -14,6 +14,7 @@ import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
 import { majorMinor, ProtocolShapes, type MethodRole, type ProtocolProfile } from "../profile.js";
 import { declaredExtensions, extensionActivation, type DeclaredExtension } from "./extensions.js";
+import { NO_VERSION_HEADER, versionRefusal } from "./version-refusal.js";
 import { protoJsonInput, type InputFields } from "../wire/proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "../tasks/push.js";
 import { TaskRuntime, type AgentExecutorOfAnyVersion, type PushPayloadHook, type RuntimeLogger } from "../tasks/task-runtime.js";
@@ -123,6 +124,8 @@ export interface ServiceOptions {
    * (generated with `--card-signatures`). The signed card must be the card plus its `signatures`.
    */
   cardSigning?: (card: JsonObject) => Promise<object> | object;
+  /** `Major.Minor` of a second version the agent serves beside this one (the server sets it with `compat`): a version refusal names both. */
+  alsoServes?: string;
 }
 
 /** The seconds a client is asked to wait before retrying a call the unavailable store failed. */
@@ -256,7 +259,8 @@ export class A2AService {
   /**
    * Version negotiation (1.0 on): the client names the version it speaks in the A2A-Version header (or
    * query parameter); a Major.Minor other than the server's, or none (the spec reads none as 0.3), is
-   * answered with VersionNotSupportedError.
+   * answered with VersionNotSupportedError, worded by `versionRefusal` (an agent serving 0.3 too says
+   * that 0.3 has no such call, not that it does not speak 0.3).
    */
   negotiate(ctx: CallContext): void {
     const name = this.profile.versionHeader;
@@ -271,12 +275,11 @@ export class A2AService {
       this.extensions(ctx);
       return;
     }
+    const read = asked === undefined || asked.trim() === "" ? NO_VERSION_HEADER : majorMinor(asked.trim());
+    const beside = this.options.alsoServes;
+    const refusal = versionRefusal(name, asked, read, supported, beside ? [supported, beside] : [supported], ctx);
     throw this.publicError(
-      new A2AError(
-        this.runtime.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest),
-        asked ? `Version ${asked} is not supported; this agent speaks ${supported}` : `No ${name} given (read as 0.3); this agent speaks ${supported}`,
-        { supported: [supported], requested: asked ?? null },
-      ),
+      new A2AError(this.runtime.code("VersionNotSupported", JSON_RPC_ERROR.invalidRequest), refusal.message, { supported: refusal.supported, requested: asked ?? null }),
     );
   }
 

@@ -14,6 +14,7 @@ import type { HttpAnswer } from "./fetch.js";
 import { requestScope, type ClientTransport, type ClientTransportFactory, type ResponseChecks, type TransportContext } from "./transport.js";
 import { isJsonRpcResponse, parseJsonSafe, type JsonRpcResponse } from "../wire/jsonrpc.js";
 import { parseSse } from "../wire/sse.js";
+import { refuseDuplicateMembers } from "./card.js";
 
 export * from "./errors.js";
 export * from "./http.js";
@@ -83,6 +84,8 @@ export class JsonRpcTransport implements ClientTransport {
       if (!response.ok && !("error" in parsed.value)) {
         throw new A2ATransportError(`${method}: HTTP ${status}${statusText(response)}`, { status, body: text });
       }
+      // The card in `result` is read from this text: a member named twice anywhere in it is refused.
+      if (method === this.checks.cardMethod && "result" in parsed.value) refuseDuplicateMembers(text, method, status);
       return this.interpret(method, id, parsed.value, status, text);
     } finally {
       attempt.dispose();

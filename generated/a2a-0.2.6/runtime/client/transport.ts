@@ -52,6 +52,12 @@ export interface ResponseChecks {
   makeError?(method: string, error: A2AErrorObject): Error;
   /** Whether a streamed result is the last one (e.g. a status update with final: true, a direct Message, a task in a terminal state). */
   isFinal?(result: unknown): boolean;
+  /**
+   * The method that returns an agent card (the extended card: 1.0 `GetExtendedAgentCard`): its response text
+   * is refused when an object in it names a member twice, as `fetchAgentCard` refuses such a public card
+   * (`refuseDuplicateMembers` of card.ts): the card would be verified as one card and read as another (§8.4.3).
+   */
+  cardMethod?: string;
 }
 
 /** What a factory knows about the interface it connects to, beyond the URL. */

@@ -24,6 +24,7 @@ import {
 } from "./client.js";
 import { bodyChunks, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, isEventStream, readText, send, startAttempt, streamFailure, timeoutOf, type Attempt, type RequestScope } from "./http.js";
 import type { HttpAnswer } from "./fetch.js";
+import { refuseDuplicateMembers } from "./card.js";
 import { requestScope } from "./transport.js";
 import { expandRoute, type HttpRoute } from "../wire/http-routes.js";
 import { parseJsonSafe } from "../wire/jsonrpc.js";
@@ -92,6 +93,7 @@ export class RestTransport implements ClientTransport {
       if (!response.ok) throw this.errorOf(method, response.status, text);
       const parsed = text === "" ? { ok: true as const, value: {} } : parseJsonSafe(text);
       if (!parsed.ok) throw new A2ATransportError(`${method}: the response is not JSON (${parsed.message})`, { status: response.status, body: text });
+      if (method === this.checks.cardMethod) refuseDuplicateMembers(text, method, response.status);
       return this.checked(method, this.fromWire(method, parsed.value));
     } finally {
       attempt.dispose();

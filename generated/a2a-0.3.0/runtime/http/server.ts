@@ -35,7 +35,7 @@ export interface ServerLogger {
   warn?(message: string, detail?: unknown): void;
 }
 
-export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
+export interface ServerOptions extends Omit<ServiceOptions, "executor" | "alsoServes"> {
   executor: AgentExecutorOfAnyVersion;
   /** The path JSON-RPC requests are POSTed to; default: the path of the card's JSON-RPC interface (or card.url), else "/". */
   rpcPath?: string;
@@ -75,6 +75,8 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor"> {
 
 /** A second version a server serves (built by runtime/compat/service.ts, which the output has only with --compat). */
 export interface SecondVersion {
+  /** Its `Major.Minor` (0.3): the primary's version refusals name it among the versions served. */
+  readonly version: string;
   /** What a push notification carries for a config that version's clients registered. */
   readonly pushPayload?: PushPayloadHook;
   /**
@@ -148,7 +150,8 @@ export class A2AServerCore {
   private readonly createdAt = new Date();
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
-    this.service = new A2AService(binding, options.compat?.pushPayload ? { ...options, pushPayload: options.compat.pushPayload } : options);
+    const compat = options.compat;
+    this.service = new A2AService(binding, compat ? { ...options, alsoServes: compat.version, ...(compat.pushPayload ? { pushPayload: compat.pushPayload } : {}) } : options);
     checkExtendedCardAuth(options.card as JsonObject, this.service.requiresAuth);
     this.shapes = this.service.shapes;
     this.bus = this.service.runtime.bus;

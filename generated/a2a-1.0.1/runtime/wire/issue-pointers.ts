@@ -21,6 +21,44 @@ function retext(text: unknown, old: string, now: string): unknown {
   return text.startsWith(`${old}:`) ? `${now}${text.slice(old.length)}` : text;
 }
 
+const escapeToken = (t: string) => t.replace(/~/g, "~0").replace(/\//g, "~1");
+const unescapeToken = (t: string) => t.replace(/~1/g, "/").replace(/~0/g, "~");
+
+/**
+ * The object whose properties an issue names in its text (`a property "parts"`, `property "x" is not
+ * allowed`): the parent of the pointer for a missing or unknown property (the pointer is where it would
+ * be), the pointer itself for "one of these properties" (`requiredOneOf`); undefined for other issues.
+ */
+function propertyParent(pointer: string, keyword: unknown): string | undefined {
+  if (keyword === "requiredOneOf") return pointer;
+  if (keyword !== "required" && keyword !== "additionalProperties") return undefined;
+  const slash = pointer.lastIndexOf("/");
+  return slash < 0 ? undefined : pointer.slice(0, slash);
+}
+
+/**
+ * The issue's `expected` and `message` with each quoted property name of `parent` under its wire name: a
+ * 0.3.0 HTTP+JSON request's message has `content` where JSON-RPC's has `parts`, so a missing one is
+ * `required property "content"` at `/message/content`, not `"parts"`. A name the wire has elsewhere, or
+ * not at all, is left as it is.
+ */
+function renameProperties(issue: Record<string, unknown>, parent: string | undefined, toWire: (pointer: string) => string): Record<string, unknown> {
+  if (parent === undefined) return issue;
+  const wireParent = toWire(withoutEnvelope(parent));
+  const rename = (text: unknown) =>
+    typeof text !== "string"
+      ? text
+      : text.replace(/property ((?:"[^"]*"(?: or )?)+)/g, (_m, names: string) =>
+          `property ${names.replace(/"([^"]*)"/g, (quoted, name: string) => {
+            const wire = toWire(withoutEnvelope(`${parent}/${escapeToken(name)}`));
+            const prefix = `${wireParent}/`;
+            const token = wire.startsWith(prefix) ? wire.slice(prefix.length) : undefined;
+            return token !== undefined && !token.includes("/") ? `"${unescapeToken(token)}"` : quoted;
+          })}`,
+        );
+  return { ...issue, expected: rename(issue["expected"]), message: rename(issue["message"]) };
+}
+
 /**
  * The error data with every issue pointer (and field violation) re-pointed: the envelope stripped, then
  * `toWire` applied (a binding's shape translation; identity when its shapes are the service's).
@@ -30,7 +68,8 @@ export function repointIssues(data: unknown, toWire: (pointer: string) => string
     const issues = data["issues"].map((issue) => {
       if (!isObject(issue) || typeof issue["pointer"] !== "string") return issue;
       const pointer = toWire(withoutEnvelope(issue["pointer"]));
-      return { ...issue, pointer, message: retext(issue["message"], issue["pointer"] || "/", pointer || "/") };
+      const renamed = { ...issue, pointer, message: retext(issue["message"], issue["pointer"] || "/", pointer || "/") };
+      return renameProperties(renamed, propertyParent(issue["pointer"], issue["keyword"]), toWire);
     });
     return { ...data, issues };
   }
