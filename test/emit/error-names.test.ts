@@ -8,7 +8,8 @@
 import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { errorClassName } from "../../src/emit/error-classes.js";
+import { errorClasses, errorClassName } from "../../src/emit/error-classes.js";
+import type { ProtocolIR } from "../../src/ir/types.js";
 import { exportedNames } from "../../src/emit/index-file.js";
 import { GENERATED } from "../helpers.js";
 
@@ -93,5 +94,26 @@ describe.each(VERSIONS)("%s: one name per error", (version) => {
       expect([received.name, received.code]).toEqual([name, code]);
       expect(server[spec], `server/core.ts must not export ${spec}`).toBeUndefined();
     }
+  });
+});
+
+describe("errorClasses: a definition whose class name is taken is refused, naming it", () => {
+  const ir = (...names: string[]): ProtocolIR =>
+    ({ source: { file: "schema.json" }, errors: names.map((name, i) => ({ name, code: -32001 - i, description: undefined })) }) as unknown as ProtocolIR;
+
+  it("names each error's class once, from the definition", () => {
+    expect(errorClasses(ir("TaskNotFoundError", "UnsupportedOperation")).map((e) => [e.definition, e.className, e.message])).toEqual([
+      ["TaskNotFoundError", "A2ATaskNotFoundError", "Task Not Found"],
+      ["UnsupportedOperation", "A2AUnsupportedOperationError", "Unsupported Operation"],
+    ]);
+  });
+  it("a class the server already has (ServerError → A2AServerError)", () => {
+    expect(() => errorClasses(ir("ServerError"))).toThrow(/error definition "ServerError" would be the server's error class "A2AServerError", which the server already has/);
+  });
+  it("a class the client already has (TransportError → A2ATransportError)", () => {
+    expect(() => errorClasses(ir("TransportError"))).toThrow(/would be the client's error class "A2ATransportError", which the client already has/);
+  });
+  it("two definitions of one class", () => {
+    expect(() => errorClasses(ir("TaskNotFound", "TaskNotFoundError"))).toThrow(/error definitions "TaskNotFound" and "TaskNotFoundError" would both be/);
   });
 });
