@@ -1,4 +1,5 @@
 import { CodegenError } from "../errors.js";
+import { errorClasses } from "./error-classes.js";
 import type { MethodInfo, ProtocolIR } from "../ir/types.js";
 import { SHAPES_BY_VERSION } from "./grpc.js";
 import { httpRoutesFor } from "./protocol.js";
@@ -23,23 +24,6 @@ export function clientMethodName(method: Pick<MethodInfo, "method" | "requestTyp
 export function clientMethodDoc(method: Pick<MethodInfo, "method" | "description">): string {
   const rest = (method.description ?? "").replace(/^(?:Represents an? )?JSON-RPC request (?:of|for) the `[^`]+` method(?:\s*\([^)]*\))?\.?\s*/i, "").trim();
   return rest ? `\`${method.method}\`: ${rest}` : `\`${method.method}\``;
-}
-
-/** Classes client.ts declares or re-exports itself: an error definition must not become one of them. */
-const CLIENT_CLASSES = ["A2AClient", "A2AJsonRpcError", "A2ATransportError", "A2AResponseValidationError"];
-
-/** One error class per error definition (`TaskNotFoundError` → `A2ATaskNotFoundError`), each name once. */
-function errorClasses(ir: ProtocolIR) {
-  const seen = new Map<string, string>();
-  return ir.errors.map((e) => {
-    const className = `A2A${e.name.replace(/Error$/, "")}Error`;
-    const at = { file: ir.source.file, pointer: `/definitions/${e.name}` };
-    const other = seen.get(className);
-    if (other !== undefined) throw new CodegenError(`error definitions "${other}" and "${e.name}" would both be the client's error class "${className}"; rename one of them`, at);
-    if (CLIENT_CLASSES.includes(className)) throw new CodegenError(`error definition "${e.name}" would be the client's error class "${className}", which the client already has; rename it`, at);
-    seen.set(className, e.name);
-    return { className, code: e.code, description: e.description };
-  });
 }
 
 /** Members every generated client has: a request definition named after one of them is refused. */

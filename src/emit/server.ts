@@ -1,5 +1,6 @@
 import { pushConfigDefinition } from "../ir/profile.js";
 import type { ProtocolIR } from "../ir/types.js";
+import { errorClasses } from "./error-classes.js";
 import { SHAPES_BY_VERSION } from "./grpc.js";
 import { httpRoutesFor } from "./protocol.js";
 import type { TemplateRenderer } from "./templates.js";
@@ -42,8 +43,8 @@ export function emitServer(
     compat,
     customMethods: customMethodNames(ir),
     hasInputFields: ir.inputFields !== undefined,
-    /** One error class per error of the version's table, for the executor to raise (TaskNotFoundError → -32001). */
-    errors: ir.errors.map((e) => ({ name: e.name, code: e.code, message: e.defaultMessage ?? e.name.replace(/Error$/, "").replace(/([a-z0-9])([A-Z])/g, "$1 $2"), description: e.description })),
+    /** One error class per error of the version's table, for the executor to raise (A2ATaskNotFoundError → -32001), named as the client's. */
+    errors: errorClasses(ir),
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);
