@@ -8,6 +8,7 @@
  * already authenticated and validated, and bindings read its streams as async iterables.
  */
 import { acceptedInputModes, acceptsMediaType, modeWarnings, partMediaType } from "./input-modes.js";
+import { artifactStream, type ArtifactStream, type ArtifactStreamInit } from "./artifact-stream.js";
 import { A2AError } from "../a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -45,6 +46,12 @@ export interface RequestContext<TMessage = JsonObject, TTask = JsonObject> {
   readonly text: string;
   /** The extensions the client activated for this request (declared by the card and named in the version's extensions header). */
   readonly extensions: readonly string[];
+  /**
+   * The earlier tasks of this conversation (1.0.1 §3.4.1: the same contextId), oldest first, from the
+   * store: only those of the caller's owner scope, never the current task, at most `limit` (default 20,
+   * at most 100) of the newest.
+   */
+  conversation(options?: { limit?: number }): Promise<TTask[]>;
 }
 
 /**
@@ -67,6 +74,8 @@ export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArti
   inputRequired(message: TMessage | string): void;
   /** Adds an artifact, or appends to one (same artifactId, `append: true`). */
   artifact(artifact: Omit<TArtifact, "artifactId"> & { artifactId?: string }, options?: { append?: boolean; lastChunk?: boolean }): void;
+  /** An artifact of unknown length, written chunk by chunk: its `end()` marks the last chunk (`lastChunk`). */
+  artifactStream(init?: ArtifactStreamInit): ArtifactStream<TPart>;
   /** A message of the agent's, in this version's shape, from parts or a text. */
   agentMessage(content: string | TPart[]): TMessage;
   textPart(text: string): TPart;
@@ -159,6 +168,28 @@ interface Execution {
 /** Where a TurnContext keeps its execution's abort (a symbol: no member of the protocol's or a user's). */
 const TURN_ABORT = Symbol("a2a.turnAbort");
 
+/** Where a TurnContext reads its conversation: the task store and the caller's owner scope. */
+interface ConversationSource {
+  readonly store: VersionedTaskStore;
+  readonly owner: string;
+}
+
+const TURN_CONVERSATION = Symbol("a2a.turnConversation");
+const MAX_CONVERSATION = 100;
+
+/** The `conversation` method of every TurnContext (one function, own and enumerable like `signal`, so a copy keeps it). */
+async function turnConversation(this: RequestContext & { readonly [TURN_CONVERSATION]: ConversationSource }, options: { limit?: number } = {}): Promise<JsonObject[]> {
+  const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 0), MAX_CONVERSATION);
+  if (limit === 0) return [];
+  const source = this[TURN_CONVERSATION];
+  // Newest first from the store; one more than asked, in case the current task is among them.
+  const page = await source.store.query({ owner: source.owner, contextId: this.contextId, pageSize: limit + 1 });
+  return page.tasks
+    .filter((task) => task["id"] !== this.taskId)
+    .slice(0, limit)
+    .reverse();
+}
+
 /** The `signal` getter of every TurnContext: one function, so that every context shares one hidden class. */
 function turnSignal(this: { readonly [TURN_ABORT]: ExecutionAbort }): AbortSignal {
   return this[TURN_ABORT].signal;
@@ -183,9 +214,11 @@ class TurnContext implements RequestContext {
   readonly principal: unknown;
   readonly text: string;
   readonly extensions: readonly string[];
+  readonly conversation: RequestContext["conversation"];
   readonly [TURN_ABORT]: ExecutionAbort;
+  readonly [TURN_CONVERSATION]: ConversationSource;
 
-  constructor(abort: ExecutionAbort, fields: Omit<RequestContext, "signal">) {
+  constructor(abort: ExecutionAbort, conversation: ConversationSource, fields: Omit<RequestContext, "signal" | "conversation">) {
     this.taskId = fields.taskId;
     this.contextId = fields.contextId;
     this.message = fields.message;
@@ -196,7 +229,9 @@ class TurnContext implements RequestContext {
     this.principal = fields.principal;
     this.text = fields.text;
     this.extensions = fields.extensions;
+    this.conversation = turnConversation;
     this[TURN_ABORT] = abort;
+    this[TURN_CONVERSATION] = conversation;
   }
 }
 
@@ -1006,7 +1041,7 @@ export class TaskRuntime {
       text = first ? part["text"] : `${text}\n${part["text"]}`;
       first = false;
     }
-    return new TurnContext(execution.abort, {
+    return new TurnContext(execution.abort, { store: this.store.tasks, owner: this.scopeOf(principal) }, {
       taskId: execution.taskId,
       contextId: execution.contextId,
       message,
@@ -1503,6 +1538,7 @@ export class TaskRuntime {
         }),
       textPart: (text) => shapes.textPart(text),
       dataPart: (data) => shapes.dataPart(data),
+      artifactStream: (init) => artifactStream<JsonObject>(publisher, init),
     };
     return publisher;
   }
