@@ -325,7 +325,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
   }
   add("--templates", args.templates);
   if (!args.all) add("--compat", args.compat);
-  for (const list of ["framework", "transports", "store"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
+  for (const list of ["framework", "transports", "store", "bridge"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
   if (args.cardSignatures) flags.push("--card-signatures");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }

@@ -13,7 +13,7 @@
 import { CodegenError } from "../errors.js";
 import { closestName } from "../closest-name.js";
 import { bundledVersions, defaultVersion } from "../schema/load.js";
-import { FRAMEWORKS, STORES, TRANSPORTS } from "./vocabularies.js";
+import { BRIDGES, FRAMEWORKS, STORES, TRANSPORTS } from "./vocabularies.js";
 
 /** What an option takes, and what the docs and messages call it. */
 export interface OptionValues {
@@ -76,6 +76,7 @@ const VERSIONS: OptionValues = { allowed: bundledVersions, noun: "spec version",
 const FRAMEWORK_VALUES: OptionValues = { allowed: () => FRAMEWORKS, noun: "framework", nouns: "frameworks" };
 const TRANSPORT_VALUES: OptionValues = { allowed: () => TRANSPORTS, noun: "transport", nouns: "transports" };
 const STORE_VALUES: OptionValues = { allowed: () => STORES, noun: "store", nouns: "stores" };
+const BRIDGE_VALUES: OptionValues = { allowed: () => BRIDGES, noun: "bridge", nouns: "bridges" };
 
 /** The options of `generate`, in the order --help and the docs list them. */
 export const GENERATE_OPTIONS = [
@@ -126,6 +127,17 @@ export const GENERATE_OPTIONS = [
     config: "compat",
     fingerprint: true,
     help: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping",
+  },
+  {
+    flag: "bridge",
+    aliases: ["bridges"],
+    type: "string",
+    list: true,
+    values: BRIDGE_VALUES,
+    placeholder: "LIST",
+    config: "bridges",
+    fingerprint: true,
+    help: "LLM framework bridges to add: ai-sdk (runtime/bridges/ai-sdk.ts; needs the `ai` package) (default: none)",
   },
   { flag: "card-signatures", type: "boolean", config: "cardSignatures", fingerprint: true, help: "also emit runtime/card/signature.ts: sign and verify agent cards (needs jose and canonicalize)" },
   { flag: "config", type: "string", placeholder: "FILE", help: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" },
