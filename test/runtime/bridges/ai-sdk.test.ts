@@ -8,6 +8,7 @@
  * - a tool that asks the user ends the turn input-required; the answer continues the task and the model
  *   then sees the whole conversation;
  * - canceling the task aborts the model call; a model error fails the task with the error's message.
+ * The same agent serves 0.3 clients too (`--compat 0.3.0`): they see the same turns in 0.3.0's shapes.
  */
 import { mkdirSync, rmSync } from "node:fs";
 import type { Server } from "node:http";
@@ -42,6 +43,7 @@ interface BridgeModule {
 
 const scripted = scriptedModel();
 let client: ClientModule;
+let client03: ClientModule;
 let grpcTransport: Factory;
 let http: Server | undefined;
 let grpcHandle: { close(graceMs?: number): Promise<void> } | undefined;
@@ -49,11 +51,12 @@ let baseUrl: string;
 let closeCore: (() => Promise<void>) | undefined;
 
 beforeAll(async () => {
-  const result = await generate({ spec: "1.0.1", transports: ["jsonrpc", "rest", "grpc"], bridges: ["ai-sdk"], out: OUT, cwd: ROOT });
+  const result = await generate({ spec: "1.0.1", compat: "0.3.0", transports: ["jsonrpc", "rest", "grpc"], bridges: ["ai-sdk"], out: OUT, cwd: ROOT });
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
   writeResult(result, ROOT);
   client = (await import(join(OUT, "client.ts"))) as ClientModule;
+  client03 = (await import(join(OUT, "compat", "a2a-0.3.0", "client.ts"))) as ClientModule;
   grpcTransport = ((await import(join(OUT, "grpc-client.ts"))) as { grpcTransport: Factory }).grpcTransport;
   const core = (await import(join(OUT, "server", "core.ts"))) as { createA2AServer(o: Json): { service: { close(): Promise<void> } } };
   const node = (await import(join(OUT, "server", "node.ts"))) as { createNodeServer(c: unknown): Server };
@@ -91,6 +94,7 @@ beforeAll(async () => {
       },
       executor,
       transports: ["GRPC"],
+      compat: {},
       logger: { error: () => undefined, warn: () => undefined },
     });
     closeCore = () => server.service.close();
@@ -208,3 +212,44 @@ for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
     });
   });
 }
+
+describe("the AI SDK bridge for a 0.3 client of the compat agent (0.3.0 message/stream)", () => {
+  const connect = () => client03.A2AClient.fromAgentUrl(baseUrl);
+  const collect03 = async (stream: AsyncIterable<Json>) => {
+    const out: Json[] = [];
+    for await (const event of stream) out.push(event);
+    return out;
+  };
+
+  it("streams the answer as artifact-update events, appended, the last one marked", async () => {
+    const a2a = await connect();
+    const events = await collect03(a2a.sendStreamingMessage(client03.A2AClient.sendParams("story")));
+    const chunks = events.filter((e) => e["kind"] === "artifact-update");
+    expect(chunks.map((c) => texts(c["artifact"] as Json).join(""))).toEqual(["Once ", "upon ", "a time."]);
+    expect(chunks.map((c) => c["append"] === true)).toEqual([false, true, true]);
+    expect(chunks.map((c) => c["lastChunk"] === true)).toEqual([false, false, true]);
+    expect(events[events.length - 1]).toMatchObject({ kind: "status-update", final: true, status: { state: "completed" } });
+  });
+
+  it("input-required, then the follow-up continues with the whole conversation; a tool call is a data part", async () => {
+    const a2a = await connect();
+    const first = await collect03(a2a.sendStreamingMessage(client03.A2AClient.sendParams("book a table")));
+    const asked = first[first.length - 1] as Json;
+    expect(asked).toMatchObject({ kind: "status-update", final: true, status: { state: "input-required" } });
+    const toolCall = ((asked["status"] as Json)["message"] as Json)["parts"] as Json[];
+    expect(toolCall).toContainEqual({ kind: "data", data: { toolCall: { toolCallId: "call-askUser", toolName: "askUser", input: { question: "For which date?" } } } });
+    const before = scripted.calls.length;
+    const second = await collect03(a2a.sendStreamingMessage(client03.A2AClient.sendParams("friday", { taskId: asked["taskId"], contextId: asked["contextId"] })));
+    expect(second[second.length - 1]).toMatchObject({ status: { state: "completed" } });
+    const call = scripted.calls[before];
+    expect(call && promptLines(call.prompt)).toEqual(["system: You are a test agent.", "user: book a table", "assistant: For which date?", "user: friday"]);
+  });
+
+  it("a model error fails the task with its message", async () => {
+    const a2a = await connect();
+    const events = await collect03(a2a.sendStreamingMessage(client03.A2AClient.sendParams("boom")));
+    const last = events[events.length - 1] as Json;
+    expect(last).toMatchObject({ kind: "status-update", status: { state: "failed" } });
+    expect(texts((last["status"] as Json)["message"] as Json).join("")).toContain("rate limit exceeded");
+  });
+});
