@@ -62,6 +62,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             ["spec", args.spec === undefined ? [] : [String(args.spec)]],
             ["framework", [String(args.framework)]],
             ["store", [String(args.store)]],
+            ["template", [String(args.template)]],
             ["transports", transports ?? []],
             ["compat", typeof compat === "string" ? [compat] : []],
           ] as const) {
@@ -74,6 +75,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             name: args.name as string | undefined,
             transports,
             store: args.store as string | undefined,
+            template: args.template as string | undefined,
             force: Boolean(args.force),
             codegenSpec: args["codegen-spec"] as string | undefined,
             compat,

@@ -13,7 +13,7 @@
 import { CodegenError } from "../errors.js";
 import { closestName } from "../closest-name.js";
 import { bundledVersions, defaultVersion } from "../schema/load.js";
-import { BRIDGES, FRAMEWORKS, STORES, TRANSPORTS } from "./vocabularies.js";
+import { BRIDGES, FRAMEWORKS, STORES, TEMPLATES, TRANSPORTS } from "./vocabularies.js";
 
 /** What an option takes, and what the docs and messages call it. */
 export interface OptionValues {
@@ -157,6 +157,14 @@ export const INIT_OPTIONS = [
   { flag: "framework", type: "string", values: FRAMEWORK_VALUES, placeholder: "F", default: "fastify", help: "the server framework: fastify, express, hono, node" },
   { flag: "name", type: "string", placeholder: "N", help: "the agent's name (default: the folder's name)" },
   {
+    flag: "template",
+    type: "string",
+    values: { allowed: () => TEMPLATES, noun: "template", nouns: "templates" },
+    placeholder: "T",
+    default: "echo",
+    help: "the agent: echo (no model), or ai-sdk (an LLM agent on the Vercel AI SDK: a tool, streaming, multi-turn; the model from AI_MODEL)",
+  },
+  {
     flag: "transports",
     aliases: ["transport"],
     type: "string",
@@ -248,6 +256,7 @@ export const COMMANDS = {
       ["$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5"],
       ["$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC"],
       ["$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like"],
+      ["$0 init my-agent --template ai-sdk", "an LLM agent on the Vercel AI SDK (AI_MODEL, AI_GATEWAY_API_KEY)"],
       ["$0 init my-agent --no-compat", "an A2A 1.0.1 agent that does not also serve 0.3 clients"],
     ],
   },
