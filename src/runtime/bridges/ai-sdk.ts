@@ -77,7 +77,10 @@ export function aiSdkExecutor(options: AiSdkExecutorOptions): AgentExecutorOfAny
             case "tool-call": {
               const call = { toolCallId: part.toolCallId, toolName: part.toolName, input: part.input };
               progress(events, { toolCall: call });
-              if (tools[part.toolName]?.execute === undefined) question = { text: questionText(part.toolName, part.input), call };
+              // A tool of ours without `execute` (not one the provider runs itself) is a question for the user.
+              if (part.providerExecuted !== true && part.invalid !== true && tools[part.toolName] !== undefined && tools[part.toolName]?.execute === undefined) {
+                question = { text: questionText(part.toolName, part.input), call };
+              }
               break;
             }
             case "tool-result":
