@@ -85,11 +85,13 @@ describe("events.artifactStream (1.0.1 §4.2.2: append, lastChunk)", () => {
 });
 
 describe("ctx.conversation (1.0.1 §3.4.1 contextId, §13.1 owner scope)", () => {
-  it("gives the earlier tasks of the context, oldest first, bounded, never the current task nor another owner's", async () => {
+  it("gives the earlier tasks of the context, oldest first, bounded, never the current task nor another owner's (also from a copy of ctx)", async () => {
     const seen: Json[][] = [];
     const s = await service(
       async (ctx, events) => {
-        if (ctx.text.startsWith("look")) seen.push(await ctx.conversation({ limit: Number(ctx.text.split(" ")[1]) }));
+        // Through a copy of the context, as an executor wrapping another passes it on.
+        const copy = { ...ctx };
+        if (ctx.text.startsWith("look")) seen.push(await copy.conversation({ limit: Number(ctx.text.split(" ")[1]) }));
         events.completed(`done: ${ctx.text}`);
       },
       { verify: (c) => ({ allow: true, principal: c.value }) },

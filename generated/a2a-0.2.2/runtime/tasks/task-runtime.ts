@@ -9,6 +9,7 @@
  */
 import { acceptedInputModes, acceptsMediaType, modeWarnings, partMediaType } from "./input-modes.js";
 import { artifactStream, type ArtifactStream, type ArtifactStreamInit } from "./artifact-stream.js";
+import { TURN_CONVERSATION, turnConversation, type ConversationSource } from "./conversation.js";
 import { A2AError } from "../a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -167,28 +168,6 @@ interface Execution {
 
 /** Where a TurnContext keeps its execution's abort (a symbol: no member of the protocol's or a user's). */
 const TURN_ABORT = Symbol("a2a.turnAbort");
-
-/** Where a TurnContext reads its conversation: the task store and the caller's owner scope. */
-interface ConversationSource {
-  readonly store: VersionedTaskStore;
-  readonly owner: string;
-}
-
-const TURN_CONVERSATION = Symbol("a2a.turnConversation");
-const MAX_CONVERSATION = 100;
-
-/** The `conversation` method of every TurnContext (one function, own and enumerable like `signal`, so a copy keeps it). */
-async function turnConversation(this: RequestContext & { readonly [TURN_CONVERSATION]: ConversationSource }, options: { limit?: number } = {}): Promise<JsonObject[]> {
-  const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 0), MAX_CONVERSATION);
-  if (limit === 0) return [];
-  const source = this[TURN_CONVERSATION];
-  // Newest first from the store; one more than asked, in case the current task is among them.
-  const page = await source.store.query({ owner: source.owner, contextId: this.contextId, pageSize: limit + 1 });
-  return page.tasks
-    .filter((task) => task["id"] !== this.taskId)
-    .slice(0, limit)
-    .reverse();
-}
 
 /** The `signal` getter of every TurnContext: one function, so that every context shares one hidden class. */
 function turnSignal(this: { readonly [TURN_ABORT]: ExecutionAbort }): AbortSignal {
