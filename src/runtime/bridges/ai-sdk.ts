@@ -196,7 +196,7 @@ export interface A2AClientClass<TParams, TClient extends StreamingA2AClient<TPar
 }
 
 export interface A2AToolOptions {
-  /** What the model reads to decide to call the agent (default: the agent card's description). */
+  /** What the model reads to decide to call the agent: say what it is good at (default: "Send a message to the A2A agent at <url>."). */
   readonly description?: string;
   /** Keep one conversation (contextId) with the agent across calls of this tool (default true). */
   readonly sameContext?: boolean;
