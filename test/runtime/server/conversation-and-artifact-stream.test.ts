@@ -6,6 +6,7 @@
  * - `ctx.conversation()`: the earlier tasks of the same contextId (1.0.1 §3.4.1), oldest first, bounded,
  *   and only those of the caller's owner scope (1.0.1 §13.1).
  */
+import { inspect } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { distinctTimestamp, inProcessContext, modules, testCard, type InProcessService } from "./harness.js";
 
@@ -87,10 +88,12 @@ describe("events.artifactStream (1.0.1 §4.2.2: append, lastChunk)", () => {
 describe("ctx.conversation (1.0.1 §3.4.1 contextId, §13.1 owner scope)", () => {
   it("gives the earlier tasks of the context, oldest first, bounded, never the current task nor another owner's (also from a copy of ctx)", async () => {
     const seen: Json[][] = [];
+    const logged: string[] = [];
     const s = await service(
       async (ctx, events) => {
         // Through a copy of the context, as an executor wrapping another passes it on.
         const copy = { ...ctx };
+        logged.push(inspect(ctx));
         if (ctx.text.startsWith("look")) seen.push(await copy.conversation({ limit: Number(ctx.text.split(" ")[1]) }));
         events.completed(`done: ${ctx.text}`);
       },
@@ -113,5 +116,8 @@ describe("ctx.conversation (1.0.1 §3.4.1 contextId, §13.1 owner scope)", () =>
     await send("look 1", "c1");
     // The newest one only (the earlier "look 10" task), never the running one.
     expect(texts(seen[1] ?? [])).toEqual(["look 10"]);
+    // A logged context shows its fields, not the runtime it reads the store through.
+    expect(logged[0]).toContain("conversation: [Getter]");
+    expect(logged.some((l) => l.includes("TaskRuntime"))).toBe(false);
   });
 });

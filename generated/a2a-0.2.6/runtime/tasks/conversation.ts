@@ -6,38 +6,45 @@
 import type { JsonObject } from "../json.js";
 import type { VersionedTaskStore } from "../stores/contract.js";
 
-/** Where a turn's context reads its conversation: the task store and the caller's owner scope. */
+/** Where a turn's context reads its conversation (the task runtime is one): the task store, and a caller's owner scope. */
 export interface ConversationSource {
-  readonly store: VersionedTaskStore;
-  readonly owner: string;
+  readonly tasks: VersionedTaskStore;
+  scopeOf(principal: unknown): string;
 }
 
-/** The key a turn's context keeps its ConversationSource under (not a field an executor sees by name). */
+/** The key a turn's context keeps its ConversationSource under: not enumerable, so a logged context does not show it. */
 export const TURN_CONVERSATION = Symbol("a2a.turnConversation");
 
 /** At most this many tasks per call (the default is 20). */
 export const MAX_CONVERSATION = 100;
 
-/** The context fields `turnConversation` reads. */
+/** The context fields the conversation is read with. */
 interface ConversationHolder {
   readonly taskId: string;
   readonly contextId: string;
+  readonly principal: unknown;
   readonly [TURN_CONVERSATION]: ConversationSource;
 }
 
+export type ConversationReader = (options?: { limit?: number }) => Promise<JsonObject[]>;
+
 /**
- * The `conversation` method of every turn's context: one function, set as an own enumerable property
- * (like `signal`), so that a copy of the context (`{ ...ctx }`) keeps it. Oldest first, never the
- * current task, at most `limit` of the newest.
+ * The `conversation` getter of every turn's context: one function for all of them, an own enumerable
+ * property (like `signal`), so that a copy of the context (`{ ...ctx }`) gets the reader of the original.
  */
-export async function turnConversation(this: ConversationHolder, options: { limit?: number } = {}): Promise<JsonObject[]> {
+export function conversationOf(this: ConversationHolder): ConversationReader {
+  return (options) => readConversation(this, options);
+}
+
+/** Oldest first, never the current task, at most `limit` (default 20, at most 100) of the newest. */
+async function readConversation(holder: ConversationHolder, options: { limit?: number } = {}): Promise<JsonObject[]> {
   const limit = Math.min(Math.max(Math.floor(options.limit ?? 20), 0), MAX_CONVERSATION);
   if (limit === 0) return [];
-  const source = this[TURN_CONVERSATION];
+  const source = holder[TURN_CONVERSATION];
   // Newest first from the store; one more than asked, in case the current task is among them.
-  const page = await source.store.query({ owner: source.owner, contextId: this.contextId, pageSize: limit + 1 });
+  const page = await source.tasks.query({ owner: source.scopeOf(holder.principal), contextId: holder.contextId, pageSize: limit + 1 });
   return page.tasks
-    .filter((task) => task["id"] !== this.taskId)
+    .filter((task) => task["id"] !== holder.taskId)
     .slice(0, limit)
     .reverse();
 }

@@ -9,7 +9,7 @@
  */
 import { acceptedInputModes, acceptsMediaType, modeWarnings, partMediaType } from "./input-modes.js";
 import { artifactStream, type ArtifactStream, type ArtifactStreamInit } from "./artifact-stream.js";
-import { TURN_CONVERSATION, turnConversation, type ConversationSource } from "./conversation.js";
+import { conversationOf, TURN_CONVERSATION, type ConversationSource } from "./conversation.js";
 import { A2AError } from "../a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -193,9 +193,9 @@ class TurnContext implements RequestContext {
   readonly principal: unknown;
   readonly text: string;
   readonly extensions: readonly string[];
-  readonly conversation: RequestContext["conversation"];
+  declare readonly conversation: RequestContext["conversation"];
   readonly [TURN_ABORT]: ExecutionAbort;
-  readonly [TURN_CONVERSATION]: ConversationSource;
+  declare readonly [TURN_CONVERSATION]: ConversationSource;
 
   constructor(abort: ExecutionAbort, conversation: ConversationSource, fields: Omit<RequestContext, "signal" | "conversation">) {
     this.taskId = fields.taskId;
@@ -208,9 +208,9 @@ class TurnContext implements RequestContext {
     this.principal = fields.principal;
     this.text = fields.text;
     this.extensions = fields.extensions;
-    this.conversation = turnConversation;
+    Object.defineProperty(this, "conversation", { get: conversationOf, enumerable: true, configurable: true });
     this[TURN_ABORT] = abort;
-    this[TURN_CONVERSATION] = conversation;
+    Object.defineProperty(this, TURN_CONVERSATION, { value: conversation });
   }
 }
 
@@ -1020,7 +1020,7 @@ export class TaskRuntime {
       text = first ? part["text"] : `${text}\n${part["text"]}`;
       first = false;
     }
-    return new TurnContext(execution.abort, { store: this.store.tasks, owner: this.scopeOf(principal) }, {
+    return new TurnContext(execution.abort, this, {
       taskId: execution.taskId,
       contextId: execution.contextId,
       message,
