@@ -62,6 +62,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             ["spec", args.spec === undefined ? [] : [String(args.spec)]],
             ["framework", [String(args.framework)]],
             ["store", [String(args.store)]],
+            ["template", [String(args.template)]],
             ["transports", transports ?? []],
             ["compat", typeof compat === "string" ? [compat] : []],
           ] as const) {
@@ -74,6 +75,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
             name: args.name as string | undefined,
             transports,
             store: args.store as string | undefined,
+            template: args.template as string | undefined,
             force: Boolean(args.force),
             codegenSpec: args["codegen-spec"] as string | undefined,
             compat,
@@ -338,7 +340,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
   }
   add("--templates", args.templates);
   if (!args.all) add("--compat", args.compat);
-  for (const list of ["framework", "transports", "store"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
+  for (const list of ["framework", "transports", "store", "bridge"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
   if (args.cardSignatures) flags.push("--card-signatures");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }

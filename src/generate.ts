@@ -16,6 +16,7 @@ import { defaultFrameworks } from "./frameworks.js";
 import type { ProtocolIR } from "./ir/types.js";
 import { loadProtocol } from "./load/protocol.js";
 import { TRANSPORTS, type Transport } from "./transports.js";
+import { BRIDGES, type Bridge } from "./options/vocabularies.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { formatRendered } from "./template-blame.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
@@ -46,6 +47,8 @@ export interface GenerateOptions {
   transports?: readonly Transport[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
+  /** LLM framework bridges to add under runtime/bridges/ (default: none): "ai-sdk" needs the `ai` package. */
+  bridges?: readonly Bridge[] | undefined;
   /** Also emit runtime/card/signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
   cardSignatures?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
@@ -143,10 +146,12 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
     const transports = options.transports ?? [];
     const unknownTransport = transports.find((t) => !(TRANSPORTS as readonly string[]).includes(t));
     if (unknownTransport !== undefined) throw new CodegenError(`unknown transport "${unknownTransport}"; transports: ${TRANSPORTS.join(", ")}`, { kind: "usage" });
+    const unknownBridge = (options.bridges ?? []).find((b) => !(BRIDGES as readonly string[]).includes(b));
+    if (unknownBridge !== undefined) throw new CodegenError(`unknown bridge "${unknownBridge}"; bridges: ${BRIDGES.join(", ")}`, { kind: "usage" });
     if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, templates, header, compatFacts?.grpc ? compatFacts.folder : undefined));
     // The runtime files of the features chosen (emit/runtime-bundles.ts declares which files each brings).
     const runtime = runtimeFiles(
-      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks },
+      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks, bridges: options.bridges ?? [] },
       header,
     );
     Object.assign(files, runtime.files);

@@ -9,7 +9,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import type { Framework } from "../options/vocabularies.js";
+import type { Bridge, Framework } from "../options/vocabularies.js";
 import type { StoreEngine } from "./stores.js";
 
 /** The runtime sources (works from src/ and dist/). */
@@ -23,6 +23,7 @@ export interface RuntimeChoice {
   readonly transports: readonly string[];
   readonly stores: readonly StoreEngine[];
   readonly frameworks: readonly Framework[];
+  readonly bridges?: readonly Bridge[];
 }
 
 export interface RuntimeBundle {
@@ -61,6 +62,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "compat: serving a second version (--compat)", brings: ["compat/"], when: (c) => c.compat !== undefined, prunable: false },
   { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
   { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
+  { feature: "Vercel AI SDK bridge (--bridge ai-sdk; needs ai)", brings: ["bridges/ai-sdk.ts"], when: (c) => (c.bridges ?? []).includes("ai-sdk"), prunable: false },
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
 ];
 

@@ -13,7 +13,7 @@
 import { CodegenError } from "../errors.js";
 import { closestName } from "../closest-name.js";
 import { bundledVersions, defaultVersion } from "../schema/load.js";
-import { FRAMEWORKS, STORES, TRANSPORTS } from "./vocabularies.js";
+import { BRIDGES, FRAMEWORKS, STORES, TEMPLATES, TRANSPORTS } from "./vocabularies.js";
 
 /** What an option takes, and what the docs and messages call it. */
 export interface OptionValues {
@@ -76,6 +76,7 @@ const VERSIONS: OptionValues = { allowed: bundledVersions, noun: "spec version",
 const FRAMEWORK_VALUES: OptionValues = { allowed: () => FRAMEWORKS, noun: "framework", nouns: "frameworks" };
 const TRANSPORT_VALUES: OptionValues = { allowed: () => TRANSPORTS, noun: "transport", nouns: "transports" };
 const STORE_VALUES: OptionValues = { allowed: () => STORES, noun: "store", nouns: "stores" };
+const BRIDGE_VALUES: OptionValues = { allowed: () => BRIDGES, noun: "bridge", nouns: "bridges" };
 
 /** The options of `generate`, in the order --help and the docs list them. */
 export const GENERATE_OPTIONS = [
@@ -127,6 +128,17 @@ export const GENERATE_OPTIONS = [
     fingerprint: true,
     help: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping",
   },
+  {
+    flag: "bridge",
+    aliases: ["bridges"],
+    type: "string",
+    list: true,
+    values: BRIDGE_VALUES,
+    placeholder: "LIST",
+    config: "bridges",
+    fingerprint: true,
+    help: "LLM framework bridges to add: ai-sdk (runtime/bridges/ai-sdk.ts; needs the `ai` package) (default: none)",
+  },
   { flag: "card-signatures", type: "boolean", config: "cardSignatures", fingerprint: true, help: "also emit runtime/card/signature.ts: sign and verify agent cards (needs jose and canonicalize)" },
   { flag: "config", type: "string", placeholder: "FILE", help: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" },
   { flag: "check", type: "boolean", default: false, help: "write nothing; exit 1 and list the files that are stale" },
@@ -144,6 +156,14 @@ export const INIT_OPTIONS = [
   { flag: "spec", type: "string", values: VERSIONS, placeholder: "V", help: `spec version (default: the newest, ${defaultVersion()})` },
   { flag: "framework", type: "string", values: FRAMEWORK_VALUES, placeholder: "F", default: "fastify", help: "the server framework: fastify, express, hono, node" },
   { flag: "name", type: "string", placeholder: "N", help: "the agent's name (default: the folder's name)" },
+  {
+    flag: "template",
+    type: "string",
+    values: { allowed: () => TEMPLATES, noun: "template", nouns: "templates" },
+    placeholder: "T",
+    default: "echo",
+    help: "the agent: echo (no model), or ai-sdk (an LLM agent on the Vercel AI SDK: a tool, streaming, multi-turn; the model from AI_MODEL)",
+  },
   {
     flag: "transports",
     aliases: ["transport"],
@@ -244,6 +264,7 @@ export const COMMANDS = {
       ["$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5"],
       ["$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC"],
       ["$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like"],
+      ["$0 init my-agent --template ai-sdk", "an LLM agent on the Vercel AI SDK (AI_MODEL, AI_GATEWAY_API_KEY)"],
       ["$0 init my-agent --no-compat", "an A2A 1.0.1 agent that does not also serve 0.3 clients"],
     ],
   },

@@ -16,6 +16,14 @@ export type Framework = (typeof FRAMEWORKS)[number];
 export const STORES = ["postgres", "redis"] as const;
 export type StoreEngine = (typeof STORES)[number];
 
+/** The LLM framework bridges an output can add (`--bridge`, the config's `bridges`): runtime/bridges/<name>.ts. */
+export const BRIDGES = ["ai-sdk"] as const;
+export type Bridge = (typeof BRIDGES)[number];
+
+/** The agents `init --template` scaffolds: an echo agent (no model), or an LLM agent on the AI SDK bridge. */
+export const TEMPLATES = ["echo", "ai-sdk"] as const;
+export type Template = (typeof TEMPLATES)[number];
+
 /**
  * The protocol bindings a generation can ask for (`--transports`, the config's `transports`), by the
  * spec's protocolBinding names lower-cased: JSONRPC, HTTP+JSON (REST) and GRPC (specification-1.0.1.md §5).

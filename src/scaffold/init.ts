@@ -13,6 +13,7 @@ import { codegenSpec, PACKAGE_ROOT, packInto, vendorInto, type CodegenSpec } fro
 import { compatFolder } from "../compat/emit.js";
 import { COMPAT_TABLES } from "../compat/tables.js";
 import { bundledIR } from "../load/protocol.js";
+import { TEMPLATES, type Template } from "../options/vocabularies.js";
 
 export interface InitOptions {
   /** The project folder (created when missing). */
@@ -33,6 +34,8 @@ export interface InitOptions {
    * store is generated, and the agent connects to `A2A_STORE_URL`, so that several instances share tasks).
    */
   store?: string | undefined;
+  /** The agent: "echo" (default; no model) or "ai-sdk" (an LLM agent on the AI SDK bridge, its model from the environment). */
+  template?: string | undefined;
   /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
   codegenSpec?: string | undefined;
   /**
@@ -93,6 +96,19 @@ const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
 /** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite). */
 export const NODE_ENGINES = "^20.19.0 || ^22.12.0 || >=24";
 
+/** The packages an agent template adds (the AI SDK bridge needs `ai`, the version this repository tests). */
+const TEMPLATE_DEPENDENCIES: Record<Template, Record<string, string>> = { echo: {}, "ai-sdk": { ai: "^7.0.0" } };
+
+/** The files an agent template writes instead of the echo agent's (template → path in the project). */
+const TEMPLATE_FILES: Record<Template, ReadonlyArray<readonly [string, string]>> = {
+  echo: [],
+  "ai-sdk": [
+    ["ai-sdk/agent.ts.hbs", "src/agent.ts"],
+    ["ai-sdk/model.ts.hbs", "src/model.ts"],
+    ["ai-sdk/agent.test.ts.hbs", "test/agent.test.ts"],
+  ],
+};
+
 /** The scaffold's files: template → path in the project. */
 const SCAFFOLD = [
   ["package.json.hbs", "package.json"],
@@ -128,7 +144,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     });
   }
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
-  const { view, engine, compat, spec } = await scaffoldView({ ...options, dir }, codegen);
+  const { view, engine, compat, spec, template } = await scaffoldView({ ...options, dir }, codegen);
 
   // The generated/ folder must be one a2a-codegen may replace: checked before the project gets a file.
   const { loadConfig } = await import("../config.js");
@@ -151,13 +167,13 @@ export async function init(options: InitOptions): Promise<InitResult> {
     written.push(vendored.spec.slice("file:".length));
     view.devDependencies["a2a-codegen"] = vendored.spec;
   }
-  for (const [template, path] of SCAFFOLD) {
+  for (const [file, path] of scaffoldFiles(template)) {
     const target = join(dir, path);
     if (existsSync(target)) {
       skipped.push(path);
       continue;
     }
-    const text = templates.render(`scaffold/${template}`, view);
+    const text = templates.render(`scaffold/${file}`, view);
     writing(display(path), () => {
       mkdirSync(dirname(target), { recursive: true });
       writeFileSync(target, text, { flag: "wx" });
@@ -166,7 +182,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
   }
   // The generated/ folder, exactly as `npm run generate` will write it.
   const config = await loadConfig(dir);
-  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), cwd: dir, compat };
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), ...(template === "ai-sdk" ? { bridges: ["ai-sdk" as const] } : {}), cwd: dir, compat };
   const generated = await generateAndWrite(target);
   return { dir, written, skipped, generated, codegen, compat };
 }
@@ -187,6 +203,10 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     throw new CodegenError(`unknown store "${store}"; stores: memory, ${STORES.join(", ")}`, { kind: "usage" });
   }
   const engine = store === "memory" ? undefined : (store as StoreEngine);
+  const template = (options.template ?? "echo") as Template;
+  if (!(TEMPLATES as readonly string[]).includes(template)) {
+    throw new CodegenError(`unknown template "${template}"; templates: ${TEMPLATES.join(", ")}`, { kind: "usage" });
+  }
   const compat = chooseCompat(options.compat, spec);
   const compatIr = compat === undefined ? undefined : bundledIR(compat);
   const compatMethod = (role: "send" | "stream") => {
@@ -205,7 +225,9 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     sendMethod: send ? clientMethodName(send) : "call",
     streamMethod: stream ? clientMethodName(stream) : "stream",
-    card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? [], transports), null, 2),
+    card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? [], transports, template), null, 2),
+    /** The agent is an LLM agent on the AI SDK bridge (`--template ai-sdk`). */
+    aiSdk: template === "ai-sdk",
     interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
     /** A 0.3 card: `url` is the `preferredTransport`'s, `additionalInterfaces` lists the others. */
     preferredCard: ir.profile.objects.AgentCard?.properties.includes("preferredTransport") ?? false,
@@ -235,6 +257,7 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
       ...FRAMEWORK_DEPENDENCIES[framework],
       ...(transports.includes("grpc") ? GRPC_DEPENDENCIES : {}),
       ...(engine ? STORE_DEPENDENCIES[engine].dependencies : {}),
+      ...TEMPLATE_DEPENDENCIES[template],
     }),
     overrides: FRAMEWORK_OVERRIDES[framework],
     hasOverrides: Object.keys(FRAMEWORK_OVERRIDES[framework]).length > 0,
@@ -250,16 +273,22 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     }),
   };
 
-  return { view, ir, engine, compat, framework, spec };
+  return { view, ir, engine, compat, framework, spec, template };
 }
 
 /** The scaffold files `init` writes for these options, rendered (path in the project → text). */
 export async function renderScaffold(options: Omit<InitOptions, "cwd" | "force">, paths: readonly string[]): Promise<Record<string, string>> {
-  const { view } = await scaffoldView(options, { spec: options.codegenSpec ?? "a2a-codegen" });
+  const { view, template } = await scaffoldView(options, { spec: options.codegenSpec ?? "a2a-codegen" });
   const templates = new TemplateRenderer();
   const files: Record<string, string> = {};
-  for (const [template, path] of SCAFFOLD) if (paths.includes(path)) files[path] = templates.render(`scaffold/${template}`, view);
+  for (const [file, path] of scaffoldFiles(template)) if (paths.includes(path)) files[path] = templates.render(`scaffold/${file}`, view);
   return files;
+}
+
+/** The scaffold's files for an agent template: the echo agent's, with the template's own in their place and beside them. */
+function scaffoldFiles(template: Template): ReadonlyArray<readonly [string, string]> {
+  const replaced = new Map(TEMPLATE_FILES[template].map(([file, path]) => [path, file]));
+  return [...SCAFFOLD.map(([file, path]) => [replaced.get(path) ?? file, path] as const), ...TEMPLATE_FILES[template].filter(([, path]) => !SCAFFOLD.some(([, p]) => p === path))];
 }
 
 /** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */
@@ -309,7 +338,7 @@ function chooseTransports(asked: readonly string[] | undefined, available: reado
   return TRANSPORTS.filter((t) => names.includes(t));
 }
 
-function defaultCard(name: string, spec: string, properties: readonly string[], transports: readonly Transport[]): Record<string, unknown> {
+function defaultCard(name: string, spec: string, properties: readonly string[], transports: readonly Transport[], template: Template): Record<string, unknown> {
   const card: Record<string, unknown> = {};
   const protocolVersion = spec.split(".").slice(0, 2).join(".");
   const interfaces = transports.map((t) =>
@@ -321,13 +350,21 @@ function defaultCard(name: string, spec: string, properties: readonly string[], 
   if (properties.includes("protocolVersion")) card.protocolVersion = spec;
   Object.assign(card, {
     name,
-    description: "An agent that echoes, streams your words back, and asks for your name.",
+    description: template === "ai-sdk" ? "An assistant on a language model: it streams its answers, rolls dice, and asks when it needs to know more." : "An agent that echoes, streams your words back, and asks for your name.",
     ...(properties.includes("supportedInterfaces") ? { supportedInterfaces: interfaces } : { url: main.url }),
     version: "0.1.0",
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: [
+    skills: template === "ai-sdk" ? [
+      {
+        id: "assistant",
+        name: "Assistant",
+        description: "Answers questions in a conversation; rolls dice with its rollDice tool.",
+        tags: ["assistant", "example"],
+        examples: ["hello", "roll two dice", "let us play a game"],
+      },
+    ] : [
       {
         id: "echo",
         name: "Echo",

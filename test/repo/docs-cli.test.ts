@@ -33,7 +33,7 @@ describe("docs/cli.md and the CLI", () => {
     const synopsis = CLI_DOC.slice(CLI_DOC.indexOf("<!-- options:synopsis:begin -->"), CLI_DOC.indexOf("<!-- options:synopsis:end -->"));
     const line = synopsis.split(/\n(?=a2a-codegen )/).find((l) => l.startsWith(`a2a-codegen ${command[0]}`)) ?? "";
     // The synopsis names each option once, under its main spelling (a list flag's other spelling is in the table).
-    const aliases = new Set(["--frameworks", "--transport", "--stores"]);
+    const aliases = new Set(["--frameworks", "--transport", "--stores", "--bridges"]);
     expect(options.filter((o) => !aliases.has(o) && !new RegExp(`${o}(?![a-z-])`).test(line))).toEqual([]);
   });
 

@@ -24,6 +24,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   grpc: ["", "wire", "client"],
   compat: ["", "wire", "stores", "tasks", "service", "http", "card"],
   adapters: ["", "http"],
+  bridges: ["", "tasks"],
 };
 
 function runtimeFiles(dir = ""): string[] {

@@ -8,6 +8,8 @@
  * already authenticated and validated, and bindings read its streams as async iterables.
  */
 import { acceptedInputModes, acceptsMediaType, modeWarnings, partMediaType } from "./input-modes.js";
+import { artifactStream, type ArtifactStream, type ArtifactStreamInit } from "./artifact-stream.js";
+import { conversationOf, TURN_CONVERSATION, type ConversationSource } from "./conversation.js";
 import { A2AError } from "../a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -45,6 +47,12 @@ export interface RequestContext<TMessage = JsonObject, TTask = JsonObject> {
   readonly text: string;
   /** The extensions the client activated for this request (declared by the card and named in the version's extensions header). */
   readonly extensions: readonly string[];
+  /**
+   * The earlier tasks of this conversation (1.0.1 §3.4.1: the same contextId), oldest first, from the
+   * store: only those of the caller's owner scope, never the current task, at most `limit` (default 20,
+   * at most 100) of the newest.
+   */
+  conversation(options?: { limit?: number }): Promise<TTask[]>;
 }
 
 /**
@@ -67,6 +75,8 @@ export interface EventPublisher<TMessage = JsonObject, TPart = JsonObject, TArti
   inputRequired(message: TMessage | string): void;
   /** Adds an artifact, or appends to one (same artifactId, `append: true`). */
   artifact(artifact: Omit<TArtifact, "artifactId"> & { artifactId?: string }, options?: { append?: boolean; lastChunk?: boolean }): void;
+  /** An artifact of unknown length, written chunk by chunk: its `end()` marks the last chunk (`lastChunk`). */
+  artifactStream(init?: ArtifactStreamInit): ArtifactStream<TPart>;
   /** A message of the agent's, in this version's shape, from parts or a text. */
   agentMessage(content: string | TPart[]): TMessage;
   textPart(text: string): TPart;
@@ -183,9 +193,11 @@ class TurnContext implements RequestContext {
   readonly principal: unknown;
   readonly text: string;
   readonly extensions: readonly string[];
+  declare readonly conversation: RequestContext["conversation"];
   readonly [TURN_ABORT]: ExecutionAbort;
+  declare readonly [TURN_CONVERSATION]: ConversationSource;
 
-  constructor(abort: ExecutionAbort, fields: Omit<RequestContext, "signal">) {
+  constructor(abort: ExecutionAbort, conversation: ConversationSource, fields: Omit<RequestContext, "signal" | "conversation">) {
     this.taskId = fields.taskId;
     this.contextId = fields.contextId;
     this.message = fields.message;
@@ -196,7 +208,9 @@ class TurnContext implements RequestContext {
     this.principal = fields.principal;
     this.text = fields.text;
     this.extensions = fields.extensions;
+    Object.defineProperty(this, "conversation", { get: conversationOf, enumerable: true, configurable: true });
     this[TURN_ABORT] = abort;
+    Object.defineProperty(this, TURN_CONVERSATION, { value: conversation });
   }
 }
 
@@ -1006,7 +1020,7 @@ export class TaskRuntime {
       text = first ? part["text"] : `${text}\n${part["text"]}`;
       first = false;
     }
-    return new TurnContext(execution.abort, {
+    return new TurnContext(execution.abort, this, {
       taskId: execution.taskId,
       contextId: execution.contextId,
       message,
@@ -1503,6 +1517,7 @@ export class TaskRuntime {
         }),
       textPart: (text) => shapes.textPart(text),
       dataPart: (data) => shapes.dataPart(data),
+      artifactStream: (init) => artifactStream<JsonObject>(publisher, init),
     };
     return publisher;
   }
