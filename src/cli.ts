@@ -327,6 +327,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
   if (!args.all) add("--compat", args.compat);
   for (const list of ["framework", "transports", "store"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
   if (args.cardSignatures) flags.push("--card-signatures");
+  if (args.testing) flags.push("--testing");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }
 

@@ -128,6 +128,7 @@ export const GENERATE_OPTIONS = [
     help: "an older bundled version to serve too (e.g. 0.3.0 with --spec 1.0.1): its files in compat/a2a-<version>/ and the mapping",
   },
   { flag: "card-signatures", type: "boolean", config: "cardSignatures", fingerprint: true, help: "also emit runtime/card/signature.ts: sign and verify agent cards (needs jose and canonicalize)" },
+  { flag: "testing", type: "boolean", config: "testing", fingerprint: true, help: "also emit the test kit in testing/: an in-memory transport, a scriptable mock agent, MSW handlers (needs msw) and fixtures" },
   { flag: "config", type: "string", placeholder: "FILE", help: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" },
   { flag: "check", type: "boolean", default: false, help: "write nothing; exit 1 and list the files that are stale" },
   { flag: "force", type: "boolean", help: "generate (or check) even when the inputs are those the folder was made from" },

@@ -24,6 +24,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   grpc: ["", "wire", "client"],
   compat: ["", "wire", "stores", "tasks", "service", "http", "card"],
   adapters: ["", "http"],
+  testing: ["", "wire", "client", "http", "adapters"],
 };
 
 function runtimeFiles(dir = ""): string[] {
