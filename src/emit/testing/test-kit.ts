@@ -26,6 +26,7 @@ export function mockCard(ir: ProtocolIR, examples: Record<string, unknown>, rest
   }
   if ("url" in properties) card["url"] = `${ORIGIN}/`;
   if ("preferredTransport" in properties) card["preferredTransport"] = "JSONRPC";
+  for (const modes of ["defaultInputModes", "defaultOutputModes"]) if (modes in properties) card[modes] = ["text/plain", "application/json"];
   if ("capabilities" in properties) card["capabilities"] = { ...((card["capabilities"] ?? {}) as object), streaming: true };
   return card;
 }
