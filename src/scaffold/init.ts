@@ -167,6 +167,11 @@ export async function init(options: InitOptions): Promise<InitResult> {
     grpc: transports.includes("grpc"),
     /** A binding other than JSON-RPC: the tests' clients get its transport (the card may list no JSON-RPC). */
     otherTransports: transports.some((t) => t !== "jsonrpc"),
+    /** A binding the test kit's in-memory client speaks (JSON-RPC or HTTP+JSON): the tests run the agent in process too. */
+    httpBinding: transports.some((t) => t !== "grpc"),
+    /** The generated guards of the tests: the Task validator and the Task's context field (0.1: `sessionId`). */
+    taskType: ir.core.task,
+    taskContextField: ir.profile.objects[ir.core.task]?.properties.includes("contextId") ? "contextId" : "sessionId",
     /** The client transports of those bindings, as the README and the tests pass them (`restTransport, grpcTransport`), and the compat client's. */
     clientTransports: clientTransports(transports, ""),
     compatClientTransports: clientTransports(transports, "Compat"),
@@ -195,6 +200,8 @@ export async function init(options: InitOptions): Promise<InitResult> {
     devDependencies: sortKeys({
       "a2a-codegen": codegen.spec,
       "@types/node": "^20.19.0",
+      // The test kit's MSW handlers (generated/testing/msw.ts) import it.
+      msw: "^2.15.0",
       tsx: "^4.20.0",
       typescript: "^7.0.0",
       vitest: "^4.0.0",
