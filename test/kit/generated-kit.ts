@@ -11,16 +11,20 @@ export interface Kit {
   msw: { mockAgentHandlers: (agent: unknown, origin?: string) => unknown[]; TEST_AGENT_ORIGIN: string };
   client: Record<string, any>;
   core: Record<string, any>;
+  /** server/<framework>.ts of each framework asked for. */
+  servers: Record<string, Record<string, any>>;
 }
 
-export async function generateKit(spec = "1.0.1"): Promise<Kit> {
+export async function generateKit(spec = "1.0.1", frameworks: Array<"node" | "hono"> = ["node"]): Promise<Kit> {
   const dir = join(projectTempDir("kit-"), `a2a-${spec}`);
-  writeResult(await generate({ spec, out: dir, frameworks: ["node"], transports: ["jsonrpc", "rest"], testing: true }, true));
+  writeResult(await generate({ spec, out: dir, frameworks, transports: ["jsonrpc", "rest"], testing: true }, true));
   const [testing, msw, client, core] = await Promise.all([
     import(join(dir, "testing", "index.ts")),
     import(join(dir, "testing", "msw.ts")),
     import(join(dir, "client.ts")),
     import(join(dir, "server", "core.ts")),
   ]);
-  return { dir, testing, msw, client, core };
+  const servers: Record<string, Record<string, any>> = {};
+  for (const framework of frameworks) servers[framework] = await import(join(dir, "server", `${framework}.ts`));
+  return { dir, testing, msw, client, core, servers };
 }
