@@ -90,8 +90,8 @@ const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
   hono: {},
 };
 
-/** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite). */
-export const NODE_ENGINES = "^20.19.0 || ^22.12.0 || >=24";
+/** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite; msw's prompts: 22.13 on). */
+export const NODE_ENGINES = "^20.19.0 || ^22.13.0 || >=24";
 
 /** The scaffold's files: template → path in the project. */
 const SCAFFOLD = [
