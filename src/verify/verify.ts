@@ -91,7 +91,8 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
   };
 
   // The card.
-  const cardUrl = new URL("/.well-known/agent-card.json", agentUrl).href;
+  // Below the agent's URL, path included (an agent mounted at /a2a/ has its card at /a2a/.well-known/…).
+  const cardUrl = new URL(".well-known/agent-card.json", agentUrl.endsWith("/") ? agentUrl : `${agentUrl}/`).href;
   let card: Json | undefined;
   let cardResponse: Response | undefined;
   const fetched = await run(CHECKS.cardFetch, async () => {

@@ -37,6 +37,17 @@ describe("verify against the project's own agent", () => {
     expect(seen.every((m) => typeof m === "object" && m !== null && (m as Record<string, unknown>)[VERIFY_MARK] === true)).toBe(true);
   });
 
+  it("reads the card below the agent URL's path (an agent mounted at /a2a)", async () => {
+    const urls: string[] = [];
+    const mounted = (input: string, init?: RequestInit) => {
+      urls.push(input);
+      return input.startsWith("http://agent.test/a2a/") ? agentFetch(input.replace("/a2a/", "/"), init) : agentFetch(input, init);
+    };
+    const report = await verifyAgent("http://agent.test/a2a", { fetch: mounted, bindings: [] });
+    expect(urls[0]).toBe("http://agent.test/a2a/.well-known/agent-card.json");
+    expect(outcome(report, "card.schema")?.outcome).toBe("pass");
+  });
+
   it("filters by level and binding, and writes JUnit XML", async () => {
     const report = await verifyAgent("http://agent.test", { fetch: agentFetch, levels: ["MUST"], bindings: ["JSONRPC"] });
     expect(report.results.every((r) => r.level === "MUST" && r.scope !== "HTTP+JSON")).toBe(true);
