@@ -138,6 +138,19 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
+        COMMANDS.verify.command,
+        COMMANDS.verify.summary,
+        (y) => defineCommand(y, COMMANDS.verify),
+        async (args) => {
+          const { runVerify } = await import("./verify/cli.js");
+          const levels = listValues((args.level as string[] | undefined) ?? []).map((l) => l.toUpperCase());
+          const bindings = listValues((args.binding as string[] | undefined) ?? []);
+          checkFlagValues(declarationOf(COMMANDS.verify.options, "level") as OptionDeclaration, levels);
+          checkFlagValues(declarationOf(COMMANDS.verify.options, "binding") as OptionDeclaration, bindings);
+          code = await runVerify({ url: String(args.url), levels, bindings, json: Boolean(args.json), junit: args.junit as string | undefined }, io);
+        },
+      )
+      .command(
         COMMANDS.versions.command,
         COMMANDS.versions.summary,
         (y) => defineCommand(y, COMMANDS.versions),
@@ -342,6 +355,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
   if (!args.all) add("--compat", args.compat);
   for (const list of ["framework", "transports", "store", "bridge"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
   if (args.cardSignatures) flags.push("--card-signatures");
+  if (args.testing) flags.push("--testing");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }
 

@@ -27,6 +27,7 @@ import type { Agree, ConfigKey } from "./options/declarations.js";
 import { displayPath } from "./display-path.js";
 import { unusedRuntimeFiles } from "./emit/runtime-files.js";
 import { runtimeFiles } from "./emit/runtime-bundles.js";
+import { emitTestKit } from "./emit/testing/test-kit.js";
 
 export interface GenerateOptions {
   /** A bundled spec version, e.g. "0.3.0" (default: the newest bundled). */
@@ -51,6 +52,8 @@ export interface GenerateOptions {
   bridges?: readonly Bridge[] | undefined;
   /** Also emit runtime/card/signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
   cardSignatures?: boolean | undefined;
+  /** Also emit the test kit under testing/ (in-memory transport, mock agent, MSW handlers, fixtures). */
+  testing?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
   /** A bundled older version to serve too (e.g. "0.3.0" beside 1.0.1): its files in compat/a2a-<version>/ and the mapping (issue 10). */
@@ -151,9 +154,10 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
     if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, templates, header, compatFacts?.grpc ? compatFacts.folder : undefined));
     // The runtime files of the features chosen (emit/runtime-bundles.ts declares which files each brings).
     const runtime = runtimeFiles(
-      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks, bridges: options.bridges ?? [] },
+      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks, bridges: options.bridges ?? [], testing: options.testing === true },
       header,
     );
+    if (options.testing === true) Object.assign(files, emitTestKit(ir, templates, header, files["client.ts"] ?? ""));
     Object.assign(files, runtime.files);
     for (const path of runtime.prunable) copiedByDefault.add(path);
     Object.assign(files, emitStoreConnect(templates, header, options.stores ?? []));

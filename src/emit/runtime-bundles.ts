@@ -24,6 +24,8 @@ export interface RuntimeChoice {
   readonly stores: readonly StoreEngine[];
   readonly frameworks: readonly Framework[];
   readonly bridges?: readonly Bridge[];
+  /** The test kit (--testing): its in-memory transport runs the server core through the web adapter. */
+  readonly testing?: boolean;
 }
 
 export interface RuntimeBundle {
@@ -53,14 +55,15 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
     prunable: true,
   },
   { feature: "client", brings: ["client/"], when: always, prunable: true },
-  { feature: "node:http adapter (node, Express, Fastify; Hono's web adapter reads bodies with it)", brings: ["adapters/node.ts"], when: (c) => c.frameworks.length > 0, prunable: true },
-  { feature: "web adapter (Hono)", brings: ["adapters/web.ts"], when: (c) => c.frameworks.includes("hono"), prunable: true },
+  { feature: "node:http adapter (node, Express, Fastify; Hono's web adapter reads bodies with it)", brings: ["adapters/node.ts"], when: (c) => c.frameworks.length > 0 || c.testing === true, prunable: true },
+  { feature: "web adapter (Hono)", brings: ["adapters/web.ts"], when: (c) => c.frameworks.includes("hono") || c.testing === true, prunable: true },
   // The translation between 0.3.0's proto shapes and its JSON-RPC shapes (its HTTP+JSON and gRPC bindings),
   // in 0.3.0 outputs and in outputs whose compat 0.3.0 folder shares this runtime.
   { feature: "0.3.0 wire shapes", brings: ["wire/shapes-0.3.0.ts"], when: (c) => c.specVersion === "0.3.0" || c.compat === "0.3.0", prunable: false },
   { feature: "agent card signatures (--card-signatures; needs jose and canonicalize)", brings: ["card/signature.ts"], when: (c) => c.cardSignatures, prunable: false },
   { feature: "compat: serving a second version (--compat)", brings: ["compat/"], when: (c) => c.compat !== undefined, prunable: false },
   { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
+  { feature: "test kit (--testing): the in-memory transport and the scriptable mock agent", brings: ["testing/"], when: (c) => c.testing === true, prunable: false },
   { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
   { feature: "Vercel AI SDK bridge (--bridge ai-sdk; needs ai)", brings: ["bridges/ai-sdk.ts"], when: (c) => (c.bridges ?? []).includes("ai-sdk"), prunable: false },
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },

@@ -140,6 +140,7 @@ export const GENERATE_OPTIONS = [
     help: "LLM framework bridges to add: ai-sdk (runtime/bridges/ai-sdk.ts; needs the `ai` package) (default: none)",
   },
   { flag: "card-signatures", type: "boolean", config: "cardSignatures", fingerprint: true, help: "also emit runtime/card/signature.ts: sign and verify agent cards (needs jose and canonicalize)" },
+  { flag: "testing", type: "boolean", config: "testing", fingerprint: true, help: "also emit the test kit in testing/: an in-memory transport, a scriptable mock agent, MSW handlers (needs msw) and fixtures" },
   { flag: "config", type: "string", placeholder: "FILE", help: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" },
   { flag: "check", type: "boolean", default: false, help: "write nothing; exit 1 and list the files that are stale" },
   { flag: "force", type: "boolean", help: "generate (or check) even when the inputs are those the folder was made from" },
@@ -235,6 +236,16 @@ export const SCHEMA_OPTIONS = [
 
 export const VERSIONS_OPTIONS = [JSON_OUTPUT] as const satisfies readonly OptionDeclaration[];
 
+const LEVEL_VALUES: OptionValues = { allowed: () => ["MUST", "SHOULD"], noun: "level", nouns: "levels" };
+const BINDING_VALUES: OptionValues = { allowed: () => ["jsonrpc", "rest"], noun: "binding", nouns: "bindings" };
+export const VERIFY_OPTIONS = [
+  { flag: "url", positional: true, type: "string", placeholder: "URL", required: true, help: "the agent's base URL (its card is at /.well-known/agent-card.json below it)" },
+  { flag: "level", type: "string", list: true, values: LEVEL_VALUES, placeholder: "LIST", help: "only checks of these levels: MUST, SHOULD (default: both)" },
+  { flag: "binding", type: "string", list: true, values: BINDING_VALUES, placeholder: "LIST", help: "only these bindings of the card: jsonrpc, rest (default: every one it lists)" },
+  JSON_OUTPUT,
+  { flag: "junit", type: "string", placeholder: "FILE", help: "also write the results as JUnit XML to FILE" },
+] as const satisfies readonly OptionDeclaration[];
+
 /** Every command, in the order --help lists them. */
 export const COMMANDS = {
   generate: {
@@ -295,6 +306,15 @@ export const COMMANDS = {
     summary: "write the JSON Schema a proto derives (A2A 1.0 on: the proto is normative)",
     options: SCHEMA_OPTIONS,
     examples: [["$0 schema --from-proto a2a.proto --out a2a-1.0.1.json", "the JSON Schema of A2A 1.0.1"]],
+  },
+  verify: {
+    command: "verify <url>",
+    summary: "check a live A2A 1.0 agent against the specification: its card, then each binding it lists (exit 1 on a MUST failure)",
+    options: VERIFY_OPTIONS,
+    examples: [
+      ["$0 verify http://localhost:3000", "every check, as a table"],
+      ["$0 verify https://agent.example.com --level MUST --junit verify.xml", "in CI: MUST checks only, JUnit XML for the dashboard"],
+    ],
   },
   versions: {
     command: "versions",

@@ -93,8 +93,8 @@ const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
   hono: {},
 };
 
-/** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite). */
-export const NODE_ENGINES = "^20.19.0 || ^22.12.0 || >=24";
+/** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite; msw's prompts: 22.13 on). */
+export const NODE_ENGINES = "^20.19.0 || ^22.13.0 || >=24";
 
 /** The packages an agent template adds (the AI SDK bridge needs `ai`, the version this repository tests). */
 const TEMPLATE_DEPENDENCIES: Record<Template, Record<string, string>> = { echo: {}, "ai-sdk": { ai: "^7.0.0" } };
@@ -236,6 +236,11 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     grpc: transports.includes("grpc"),
     /** A binding other than JSON-RPC: the tests' clients get its transport (the card may list no JSON-RPC). */
     otherTransports: transports.some((t) => t !== "jsonrpc"),
+    /** A binding the test kit's in-memory client speaks (JSON-RPC or HTTP+JSON): the tests run the agent in process too. */
+    httpBinding: transports.some((t) => t !== "grpc"),
+    /** The generated guards of the tests: the Task validator and the Task's context field (0.1: `sessionId`). */
+    taskType: ir.core.task,
+    taskContextField: ir.profile.objects[ir.core.task]?.properties.includes("contextId") ? "contextId" : "sessionId",
     /** The client transports of those bindings, as the README and the tests pass them (`restTransport, grpcTransport`), and the compat client's. */
     clientTransports: clientTransports(transports, ""),
     compatClientTransports: clientTransports(transports, "Compat"),
@@ -265,6 +270,8 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     devDependencies: sortKeys({
       "a2a-codegen": codegen.spec,
       "@types/node": "^20.19.0",
+      // The test kit's MSW handlers (generated/testing/msw.ts) import it.
+      msw: "^2.15.0",
       tsx: "^4.20.0",
       typescript: "^7.0.0",
       vitest: "^4.0.0",

@@ -25,6 +25,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   compat: ["", "wire", "stores", "tasks", "service", "http", "card"],
   adapters: ["", "http"],
   bridges: ["", "tasks"],
+  testing: ["", "wire", "client", "http", "adapters"],
 };
 
 function runtimeFiles(dir = ""): string[] {

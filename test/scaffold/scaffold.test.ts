@@ -202,8 +202,8 @@ describe("a2a-codegen init", () => {
 
   it("the project's own tests and type-check pass", () => {
     const test = sh("npm", ["test"], first);
-    // The 4 contract tests, one answer over each of the three bindings, and the 4 of a 0.3 client with its answer over each binding (--compat 0.3.0 by default).
-    expect(test.out).toMatch(/14 passed/);
+    // The 4 contract tests, one answer over each of the three bindings, the 2 in process (the test kit), and the 4 of a 0.3 client with its answer over each binding (--compat 0.3.0 by default).
+    expect(test.out).toMatch(/16 passed/);
     expect(test.code).toBe(0);
     const check = sh("npm", ["run", "check"], first);
     expect(check.code, check.out).toBe(0);
@@ -232,8 +232,8 @@ describe("a2a-codegen init", () => {
     const typecheck = sh("npm", ["run", "typecheck"], dir);
     expect(typecheck.code, typecheck.out).toBe(0);
     const test = sh("npm", ["test"], dir);
-    // 0.3.0: the 4 contract tests and one answer over each binding.
-    expect(test.out).toMatch(spec === "0.3.0" ? /7 passed/ : /4 passed/);
+    // The 4 contract tests and the 2 in process (the test kit); 0.3.0: one answer over each binding too.
+    expect(test.out).toMatch(spec === "0.3.0" ? /9 passed/ : /6 passed/);
     const server = await serve(dir);
     try {
       await talk(dir, server.url);

@@ -1,0 +1,36 @@
+/** `a2a-codegen verify`: runs the checks and prints the report (loaded only for this command). */
+import { writeFileSync } from "node:fs";
+import { resolve } from "node:path";
+import type { CliIo } from "../cli-up-to-date.js";
+import { CodegenError, EXIT_CODES } from "../errors.js";
+import type { Level, Scope } from "./checks.js";
+import { renderJson, renderJunit, renderTable } from "./report.js";
+import { verifyAgent } from "./verify.js";
+
+export interface VerifyArgs {
+  url: string;
+  /** MUST, SHOULD (empty: both). */
+  levels: readonly string[];
+  /** jsonrpc, rest (empty: every binding of the card). */
+  bindings: readonly string[];
+  json: boolean;
+  junit?: string | undefined;
+}
+
+/** Exit 0 when no MUST check failed, 1 when one did. */
+export async function runVerify(args: VerifyArgs, io: CliIo): Promise<number> {
+  let url: URL;
+  try {
+    url = new URL(args.url);
+  } catch {
+    throw new CodegenError(`not a URL: ${JSON.stringify(args.url)} (give the agent's base URL, e.g. http://localhost:3000)`, { kind: "usage" });
+  }
+  const report = await verifyAgent(url.href, {
+    levels: args.levels.length > 0 ? (args.levels as Level[]) : undefined,
+    bindings: args.bindings.length > 0 ? args.bindings.map((b): Scope => (b === "rest" ? "HTTP+JSON" : "JSONRPC")) : undefined,
+  });
+  io.out(args.json ? renderJson(report) : renderTable(report));
+  if (args.junit !== undefined) writeFileSync(resolve(args.junit), renderJunit(report));
+  // 1: a MUST requirement failed (as a test runner exits on a failed test).
+  return report.failed ? 1 : EXIT_CODES.ok;
+}

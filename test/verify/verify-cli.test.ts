@@ -1,0 +1,88 @@
+// `a2a-codegen verify` from the command line against the project's own 1.0.1 agent served on a socket by the
+// node:http adapter (exit 0, every MUST check passes, --json and --junit written), the same agent behind the
+// Hono adapter (its fetch handler, no socket), and an agent that answers nothing right (exit 1).
+import { spawn } from "node:child_process";
+import { createServer, type Server } from "node:http";
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { verifyAgent } from "../../src/verify/verify.js";
+import { renderTable } from "../../src/verify/report.js";
+import { generateKit, type Kit } from "../kit/generated-kit.js";
+import { ROOT, tempDir } from "../helpers.js";
+
+let kit: Kit;
+const servers: Server[] = [];
+const executor = { async execute(_ctx: unknown, events: any) { events.inputRequired("What next?"); } };
+
+/** The kit's mock card with its interfaces at `base`. */
+function cardAt(base: string): Record<string, unknown> {
+  const card = structuredClone(kit.testing["MOCK_AGENT_CARD"]) as Record<string, any>;
+  card["supportedInterfaces"] = card["supportedInterfaces"].map((i: Record<string, unknown>) => ({ ...i, url: i["protocolBinding"] === "JSONRPC" ? `${base}/` : base }));
+  return card;
+}
+
+async function listen(handler: Parameters<typeof createServer>[1]): Promise<string> {
+  const server = createServer(handler);
+  servers.push(server);
+  await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+  return `http://127.0.0.1:${(server.address() as { port: number }).port}`;
+}
+
+function cli(args: string[]): Promise<{ code: number | null; out: string }> {
+  return new Promise((resolve) => {
+    const child = spawn(process.execPath, [join(ROOT, "dist", "cli.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    let out = "";
+    child.stdout.on("data", (d) => (out += d));
+    child.stderr.on("data", (d) => (out += d));
+    child.on("close", (code) => resolve({ code, out }));
+  });
+}
+
+beforeAll(async () => {
+  kit = await generateKit("1.0.1", ["node", "hono"]);
+}, 120_000);
+afterAll(() => {
+  for (const server of servers) server.close();
+});
+
+describe("a2a-codegen verify <url>", () => {
+  it("node:http adapter on a socket: exit 0, every MUST check passes, JSON and JUnit written", async () => {
+    let handler: ((req: any, res: any) => void) | undefined;
+    const base = await listen((req, res) => handler?.(req, res));
+    handler = kit.servers["node"]!["createNodeHandler"](kit.core["createA2AServer"]({ card: cardAt(base), executor }));
+    const junit = join(tempDir("verify-"), "verify.xml");
+    const { code, out } = await cli(["verify", base, "--json", "--junit", junit]);
+    expect(code, out).toBe(0);
+    const report = JSON.parse(out) as { failed: boolean; results: Array<{ id: string; outcome: string; level: string }> };
+    expect(report.failed).toBe(false);
+    expect(report.results.filter((r) => r.level === "MUST" && r.outcome !== "pass")).toEqual([]);
+    expect(readFileSync(junit, "utf8")).toContain('failures="0"');
+  });
+
+  it("Hono adapter (its fetch handler): every MUST check passes on both bindings", async () => {
+    const app = kit.servers["hono"]!["a2aHonoApp"](kit.core["createA2AServer"]({ card: cardAt("http://hono.test"), executor }));
+    const report = await verifyAgent("http://hono.test", { fetch: async (input, init) => app.fetch(new Request(input, init)) });
+    expect(report.results.filter((r) => r.level === "MUST" && r.outcome !== "pass"), renderTable(report)).toEqual([]);
+  });
+
+  it("an agent that answers every call with {}: exit 1, the table names the MUST failures", async () => {
+    let base = "";
+    base = await listen((req, res) => {
+      res.setHeader("content-type", "application/json");
+      res.end(req.method === "GET" ? JSON.stringify(cardAt(base)) : "{}");
+    });
+    const { code, out } = await cli(["verify", base, "--binding", "jsonrpc"]);
+    expect(code).toBe(1);
+    expect(out).toMatch(/FAIL\s+MUST\s+jsonrpc\.send/);
+    expect(out).toMatch(/FAIL\s+MUST\s+jsonrpc\.method-not-found/);
+    expect(out).not.toContain("rest.");
+  });
+
+  it("refuses a URL that is not one, and an unknown level, as usage errors", async () => {
+    expect((await cli(["verify", "not a url"])).code).toBe(2);
+    const bad = await cli(["verify", "http://127.0.0.1:9", "--level", "MAY"]);
+    expect(bad.code).toBe(2);
+    expect(bad.out).toContain("unknown level");
+  });
+});
