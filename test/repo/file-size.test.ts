@@ -17,7 +17,6 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   "runtime/stores/postgres.ts": "temporary: the PostgreSQL engine, to be carved by part (tasks, event log, outbox, leases)",
   "runtime/stores/redis.ts": "temporary: the Redis engine, to be carved by part (tasks, event log, outbox, leases)",
   "runtime/profile.ts": "temporary: the protocol profile, to be carved (shapes, send params, events)",
-  "proto/to-json-schema.ts": "temporary: the proto to JSON Schema conversion (its did-you-mean for unresolved types grew it), to be carved (fields, enums, errors)",
 };
 
 function sourceFiles(dir = ""): string[] {
