@@ -42,7 +42,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   {
     feature: "core: the ground floor, wire formats, the store contract and memory engine, the task runtime, the service and the HTTP bindings",
     brings: [
-      "a2a-error.ts", "call.ts", "event-ids.ts", "json.ts", "profile.ts", "random-ids.ts", "validation.ts",
+      "a2a-error.ts", "call.ts", "event-ids.ts", "json.ts", "profile.ts", "protocol-shapes.ts", "random-ids.ts", "validation.ts",
       "wire/http-routes.ts", "wire/issue-pointers.ts", "wire/jsonrpc.ts", "wire/proto-defaults.ts", "wire/proto-json-input.ts", "wire/shapes.ts", "wire/sse.ts",
       "stores/contract.ts", "stores/errors.ts", "stores/event-texts.ts", "stores/memory.ts", "stores/memory-event-log.ts", "stores/memory-leases.ts",
       "stores/memory-task-store.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",

@@ -16,7 +16,6 @@ const EXCEPTIONS: Readonly<Record<string, string>> = {
   "runtime/tasks/task-runtime.ts": "temporary: the task runtime class (executions, turns, leases, commit loop, publisher) is carved next",
   "runtime/stores/postgres.ts": "temporary: the PostgreSQL engine, to be carved by part (tasks, event log, outbox, leases)",
   "runtime/stores/redis.ts": "temporary: the Redis engine, to be carved by part (tasks, event log, outbox, leases)",
-  "runtime/profile.ts": "temporary: the protocol profile, to be carved (shapes, send params, events)",
 };
 
 function sourceFiles(dir = ""): string[] {

@@ -15,7 +15,7 @@ import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "../car
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
-import { ProtocolShapes } from "../profile.js";
+import { ProtocolShapes } from "../protocol-shapes.js";
 import { RestBinding } from "./rest-binding.js";
 import { A2AService, type ProtocolBinding, type ServiceOptions } from "../service/service.js";
 import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "../tasks/task-runtime.js";
