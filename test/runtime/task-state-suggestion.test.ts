@@ -4,7 +4,7 @@
  * the state it likely means, in the caller's spelling.
  */
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/diff/load.js";
+import { bundledIR } from "../../src/load/protocol.js";
 import { ProtocolShapes } from "../../src/runtime/protocol-shapes.js";
 
 const shapesOf = (version: string) => new ProtocolShapes(bundledIR(version).profile);
