@@ -60,8 +60,8 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "agent card signatures (--card-signatures; needs jose and canonicalize)", brings: ["card/signature.ts"], when: (c) => c.cardSignatures, prunable: false },
   { feature: "compat: serving a second version (--compat)", brings: ["compat/"], when: (c) => c.compat !== undefined, prunable: false },
   { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
-  { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
-  { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
+  { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", "stores/postgres/", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
+  { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", "stores/redis/", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
 ];
 
 /** The .ts files an entry of `brings` names, as paths under src/runtime/. */
