@@ -5,7 +5,6 @@
  * grouped by `sessionId` (0.1.0) or `contextId`, events naming their task by `id` or `taskId`, ...
  * Everything here is decided by the profile's shapes, which are derived from the schema.
  */
-import { jsonTextOf, withJsonText } from "./event-ids.js";
 import { isObject, type JsonObject } from "./json.js";
 import { newId } from "./random-ids.js";
 
