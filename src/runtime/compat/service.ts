@@ -22,7 +22,7 @@ import { majorMinor, PUSH_CONFIG_VERSION_FIELD } from "../profile.js";
 import type { SecondVersion } from "../http/server.js";
 import { A2AService, raisedError, requestedVersion, type ProtocolBinding, type ServiceOptions } from "../service/service.js";
 import type { CallContext } from "../call.js";
-import type { PushPayloadHook } from "../tasks/task-runtime.js";
+import type { PushPayloadHook } from "../tasks/push-configs.js";
 
 /** What the generated code knows of the compat version: its protocol binding and the mapping. */
 export interface CompatVersion {
