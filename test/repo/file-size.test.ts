@@ -12,7 +12,8 @@ const LIMIT = 600;
 
 /** Files allowed over the limit, by path under src/. */
 const EXCEPTIONS: Readonly<Record<string, string>> = {
-  // TEMPORARY: to be carved right after the runtime moved into folders (issue 28 item 1).
+  // None: the runtime files issue 28 item 1 listed here were carved (tasks/task-runtime.ts, stores/postgres.ts,
+  // stores/redis.ts, profile.ts) and so was proto/to-json-schema.ts.
 };
 
 function sourceFiles(dir = ""): string[] {

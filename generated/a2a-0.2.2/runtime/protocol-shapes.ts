@@ -9,7 +9,6 @@ import { isObject, type JsonObject } from "./json.js";
 import { canonicalValue, INTERRUPTED_STATES, isoNow, isTerminalState, PUSH_CONFIG_VERSION_FIELD, valueAt, type MethodRole, type ProfileObject, type ProtocolProfile } from "./profile.js";
 import { newId } from "./random-ids.js";
 
-
 export interface SendRequestParts {
   message: JsonObject;
   /** The task the message continues: the message's taskId, or (0.1.0) the params' client-chosen id. */

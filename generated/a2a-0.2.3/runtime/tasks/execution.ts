@@ -133,7 +133,6 @@ export class ExecutionAbort {
   }
 }
 
-
 /** One change of a task by the executor: the task after it, and the events it logs. */
 export interface TaskUpdate {
   /**
@@ -213,7 +212,6 @@ export function turnContext(
     extensions,
   });
 }
-
 
 /** The current lengths of those of `streamed` that are the parts of an artifact of `task`. */
 export function partLengths(task: JsonObject, streamed: ReadonlyMap<unknown[], number>): Map<unknown[], number> {

@@ -37,8 +37,6 @@ import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publish
 import { retryUnavailable, sleep } from "./retry.js";
 import { SubscriptionCounter, TaskStreams, TURN_MARK } from "./task-streams.js";
 
-
-
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
   executor: AgentExecutorOfAnyVersion;
@@ -549,7 +547,6 @@ export class TaskRuntime {
     return turnPublisher(execution, this.publisherDeps, userMessage);
   }
 }
-
 
 function stillWorking(taskId: string): A2AError {
   return new A2AError(JSON_RPC_ERROR.invalidParams, `Task ${taskId} is still working on the previous message`, { taskId });
