@@ -36,7 +36,8 @@ import {
   type ResponseChecks,
 } from "./runtime/client/client.js";
 import { isFinalEvent, protocolHeaders } from "./runtime/client/protocol.js";
-import { canonicalValue, ProtocolShapes } from "./runtime/profile.js";
+import { canonicalValue } from "./runtime/profile.js";
+import { ProtocolShapes } from "./runtime/protocol-shapes.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
 export {

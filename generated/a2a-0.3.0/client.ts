@@ -42,7 +42,8 @@ import {
 } from "./runtime/client/client.js";
 import { isFinalEvent, protocolHeaders } from "./runtime/client/protocol.js";
 import { restTransportFactory } from "./runtime/client/rest.js";
-import { canonicalValue, ProtocolShapes } from "./runtime/profile.js";
+import { canonicalValue } from "./runtime/profile.js";
+import { ProtocolShapes } from "./runtime/protocol-shapes.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
 export {

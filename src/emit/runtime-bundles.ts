@@ -45,7 +45,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   {
     feature: "core: the ground floor, wire formats, the store contract and memory engine, the task runtime, the service and the HTTP bindings",
     brings: [
-      "a2a-error.ts", "call.ts", "event-ids.ts", "json.ts", "profile.ts", "random-ids.ts", "validation.ts",
+      "a2a-error.ts", "call.ts", "event-ids.ts", "json.ts", "profile.ts", "protocol-shapes.ts", "random-ids.ts", "validation.ts",
       "wire/http-routes.ts", "wire/issue-pointers.ts", "wire/jsonrpc.ts", "wire/proto-defaults.ts", "wire/proto-json-input.ts", "wire/shapes.ts", "wire/sse.ts",
       "stores/contract.ts", "stores/errors.ts", "stores/event-texts.ts", "stores/memory.ts", "stores/memory-event-log.ts", "stores/memory-leases.ts",
       "stores/memory-task-store.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",
@@ -64,9 +64,9 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "compat: serving a second version (--compat)", brings: ["compat/"], when: (c) => c.compat !== undefined, prunable: false },
   { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
   { feature: "test kit (--testing): the in-memory transport and the scriptable mock agent", brings: ["testing/"], when: (c) => c.testing === true, prunable: false },
-  { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
+  { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", "stores/postgres/", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
   { feature: "Vercel AI SDK bridge (--bridge ai-sdk; needs ai)", brings: ["bridges/ai-sdk.ts"], when: (c) => (c.bridges ?? []).includes("ai-sdk"), prunable: false },
-  { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
+  { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", "stores/redis/", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
 ];
 
 /** The .ts files an entry of `brings` names, as paths under src/runtime/. */

@@ -6,7 +6,8 @@
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/load/protocol.js";
 import { pushConfigDefinition } from "../../src/ir/profile.js";
-import { PROFILE_OBJECTS, ProtocolShapes, TASK_CONTEXT_FIELDS, taskContextOf } from "../../src/runtime/profile.js";
+import { PROFILE_OBJECTS, TASK_CONTEXT_FIELDS, taskContextOf } from "../../src/runtime/profile.js";
+import { ProtocolShapes } from "../../src/runtime/protocol-shapes.js";
 import { bundledVersions } from "../../src/schema/load.js";
 
 const v010 = bundledIR("0.1.0").profile;

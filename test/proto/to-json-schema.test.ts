@@ -1,7 +1,8 @@
 import { describe, expect, it } from "vitest";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { protoToJsonSchema, cleanComment } from "../../src/proto/to-json-schema.js";
+import { cleanComment } from "../../src/proto/message-schema.js";
+import { protoToJsonSchema } from "../../src/proto/to-json-schema.js";
 import { JSONRPC_ERRORS, messageFromErrorName } from "../../src/proto/binding.js";
 import { writeSchemaFromProto } from "../../src/proto/cli.js";
 import { normalizeSchema } from "../../src/schema/normalize.js";

@@ -1,7 +1,8 @@
 // ProtocolShapes.stamp copies a message (Object.assign for speed): the copy is a plain object whatever
 // keys the message has; an own "__proto__" key (JSON.parse makes one) stays a key, never a prototype.
 import { describe, expect, it } from "vitest";
-import { ProtocolShapes, type ProtocolProfile } from "../../src/runtime/profile.js";
+import { type ProtocolProfile } from "../../src/runtime/profile.js";
+import { ProtocolShapes } from "../../src/runtime/protocol-shapes.js";
 
 const shapes = new ProtocolShapes({
   objects: { Message: { properties: ["kind", "role", "parts", "messageId", "taskId", "contextId"], required: [], consts: { kind: "message" } } },

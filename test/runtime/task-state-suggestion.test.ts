@@ -5,7 +5,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/load/protocol.js";
-import { ProtocolShapes } from "../../src/runtime/profile.js";
+import { ProtocolShapes } from "../../src/runtime/protocol-shapes.js";
 
 const shapesOf = (version: string) => new ProtocolShapes(bundledIR(version).profile);
 const messageOf = (work: () => unknown) => {

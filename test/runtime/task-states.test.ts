@@ -6,7 +6,8 @@
  */
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/load/protocol.js";
-import { canonicalValue, isTerminalState, ProtocolShapes } from "../../src/runtime/profile.js";
+import { canonicalValue, isTerminalState } from "../../src/runtime/profile.js";
+import { ProtocolShapes } from "../../src/runtime/protocol-shapes.js";
 import { taskFacts } from "../../src/runtime/stores/task-json.js";
 import { bundledVersions } from "../../src/schema/load.js";
 import { modules, testCard } from "./server/harness.js";

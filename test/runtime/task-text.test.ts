@@ -7,7 +7,7 @@
  */
 import { describe, expect, it } from "vitest";
 import { bundledIR } from "../../src/load/protocol.js";
-import { ProtocolShapes } from "../../src/runtime/profile.js";
+import { ProtocolShapes } from "../../src/runtime/protocol-shapes.js";
 import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/tasks/task-texts.js";
 import { bundledVersions } from "../../src/schema/load.js";
 import { InMemoryStore } from "../../src/runtime/stores/memory.js";

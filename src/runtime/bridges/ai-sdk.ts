@@ -15,7 +15,7 @@
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type StopCondition, type Tool, type ToolSet } from "ai";
 import { isObject, type JsonObject } from "../json.js";
 import type { ArtifactStream } from "../tasks/artifact-stream.js";
-import type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "../tasks/task-runtime.js";
+import type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "../tasks/executor.js";
 
 export interface AiSdkExecutorOptions {
   /** The model: a provider's (`openai("gpt-4o")`, `anthropic(...)`), a gateway id, or a mock of `ai/test`. */

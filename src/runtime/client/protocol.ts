@@ -4,7 +4,8 @@
  */
 
 import { isObject } from "../json.js";
-import type { ProtocolProfile, ProtocolShapes } from "../profile.js";
+import type { ProtocolProfile } from "../profile.js";
+import type { ProtocolShapes } from "../protocol-shapes.js";
 
 /**
  * Whether a streamed result ends the stream: a direct message, a task that is done, or a status update

@@ -23,7 +23,7 @@ import type { SecondVersion } from "../http/server.js";
 import { A2AService, raisedError, requestedVersion, type ProtocolBinding, type ServiceOptions } from "../service/service.js";
 import { versionRefusal } from "../service/version-refusal.js";
 import type { CallContext } from "../call.js";
-import type { PushPayloadHook } from "../tasks/task-runtime.js";
+import type { PushPayloadHook } from "../tasks/push-configs.js";
 import { modeWarnings } from "../tasks/input-modes.js";
 
 /** What the generated code knows of the compat version: its protocol binding and the mapping. */

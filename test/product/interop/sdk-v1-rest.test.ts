@@ -16,7 +16,7 @@ import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, type Cli
 import { TaskNotFoundError } from "a2a-sdk-v1/errors";
 import { A2AClient, A2AJsonRpcError, A2ATaskNotFoundError } from "../../../generated/a2a-1.0.1/client.js";
 import { isFinalEvent as isFinalIn } from "../../../generated/a2a-1.0.1/runtime/client/protocol.js";
-import { ProtocolShapes } from "../../../generated/a2a-1.0.1/runtime/profile.js";
+import { ProtocolShapes } from "../../../generated/a2a-1.0.1/runtime/protocol-shapes.js";
 import { A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE } from "../../../generated/a2a-1.0.1/protocol.js";
 import { RestTransport } from "../../../generated/a2a-1.0.1/runtime/client/rest.js";
 import { validators } from "../../../generated/a2a-1.0.1/validators.js";

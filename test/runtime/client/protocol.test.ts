@@ -2,7 +2,7 @@
 // src/runtime/client/protocol.ts: when a stream is over, and the protocol headers of every request.
 import { describe, expect, it } from "vitest";
 import { isFinalEvent, protocolHeaders } from "../../../src/runtime/client/protocol.js";
-import { ProtocolShapes } from "../../../src/runtime/profile.js";
+import { ProtocolShapes } from "../../../src/runtime/protocol-shapes.js";
 import { A2A_PROFILE as V03 } from "../../../generated/a2a-0.3.0/protocol.js";
 import { A2A_PROFILE as V1 } from "../../../generated/a2a-1.0.1/protocol.js";
 import { A2A_PROFILE as V010 } from "../../../generated/a2a-0.1.0/protocol.js";

@@ -35,6 +35,7 @@ export interface VersionModules {
   httpRoutes: typeof import("../../../generated/a2a-1.0.1/runtime/wire/http-routes.js");
   clientProtocol: typeof import("../../../generated/a2a-1.0.1/runtime/client/protocol.js");
   profile: typeof import("../../../generated/a2a-1.0.1/runtime/profile.js");
+  protocolShapes: typeof import("../../../generated/a2a-1.0.1/runtime/protocol-shapes.js");
 }
 
 const loaded = new Map<string, VersionModules>();
@@ -56,6 +57,7 @@ export async function modules(version: string): Promise<VersionModules> {
       httpRoutes: await load("runtime/wire/http-routes.ts"),
       clientProtocol: await load("runtime/client/protocol.ts"),
       profile: await load("runtime/profile.ts"),
+      protocolShapes: await load("runtime/protocol-shapes.ts"),
     } as VersionModules;
     loaded.set(version, m);
   }

@@ -15,10 +15,12 @@ import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "../car
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
-import { ProtocolShapes } from "../profile.js";
+import { ProtocolShapes } from "../protocol-shapes.js";
 import { RestBinding } from "./rest-binding.js";
 import { A2AService, type ProtocolBinding, type ServiceOptions } from "../service/service.js";
-import type { AgentExecutorOfAnyVersion, PushPayloadHook, SubscriptionCounter } from "../tasks/task-runtime.js";
+import type { AgentExecutorOfAnyVersion } from "../tasks/executor.js";
+import type { PushPayloadHook } from "../tasks/push-configs.js";
+import type { SubscriptionCounter } from "../tasks/task-streams.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "../stores/contract.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
@@ -27,7 +29,7 @@ export type { CallContext } from "../call.js";
 export type { BindingName, ErrorStatus, MethodFacts, MethodHandler, MethodHandlerContext, ProtocolBinding } from "../service/service.js";
 export type { HttpRoute } from "../wire/http-routes.js";
 export type { AuthDecision, AuthOptions, Credential } from "../service/auth.js";
-export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "../tasks/task-runtime.js";
+export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "../tasks/executor.js";
 export type { CoreRequest, CoreResponse, SseSink } from "../call.js";
 
 export interface ServerLogger {
