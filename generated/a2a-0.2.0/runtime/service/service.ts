@@ -487,8 +487,7 @@ export class A2AService {
           issues: [{ pointer: "/params/statusTimestampAfter", expected: "an RFC 3339 timestamp", got: JSON.stringify(params["statusTimestampAfter"]), keyword: "format", message: "/params/statusTimestampAfter: expected an RFC 3339 timestamp" }],
         });
       }
-      // "Greater than or equal" (the proto's comment).
-      statusTimestampAfter = after;
+      statusTimestampAfter = after; // "Greater than or equal" (the proto's comment).
     }
     const pageSize = Math.min(Math.max(typeof params["pageSize"] === "number" && params["pageSize"] > 0 ? params["pageSize"] : 50, 1), 100);
     const pageToken = typeof params["pageToken"] === "string" && params["pageToken"] !== "" ? params["pageToken"] : undefined;
