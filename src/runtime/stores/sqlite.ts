@@ -1,0 +1,639 @@
+/**
+ * The SQLite store (better-sqlite3): tasks, push configs, task event logs, the push outbox and execution
+ * leases in one database file, in WAL mode, which the store creates and migrates itself.
+ *
+ * - One file serves one agent process or several on one host: every write is one IMMEDIATE transaction
+ *   (SQLite's single writer lock, across processes), so compare-and-set commits, outbox claims and lease
+ *   take-overs are atomic between processes; a writer that finds the lock taken waits up to `busyTimeoutMs`.
+ * - Migrations are versioned (`migrations` table) and run in one IMMEDIATE transaction: processes starting
+ *   at once migrate once. A file migrated by a newer store is refused.
+ * - Live event subscriptions: a commit of this store wakes its own subscribers at once; commits of other
+ *   connections (other processes) are seen by polling `PRAGMA data_version` every `pollMs` while anyone
+ *   subscribes. Events are always read from the log after the last sequence delivered (follower.ts).
+ * - Time (leases, outbox, retention) is the host's clock: every process on one host shares it.
+ * - The driver is synchronous: a call blocks the event loop for the statement's time (microseconds for
+ *   the store's indexed statements), or up to `busyTimeoutMs` while another process writes.
+ */
+import Database from "better-sqlite3";
+import { mkdirSync } from "node:fs";
+import { dirname } from "node:path";
+import { ExecutionLeaseHeldError, StoreError, StoreUnavailableError, TaskVersionConflictError } from "./errors.js";
+import { decodePageToken, encodePageToken, pageSizeOf } from "./paging.js";
+import { eventText, pushConfigId, storableJson, taskFacts } from "./task-json.js";
+import type { A2AStore, EventSubscription, EventSubscriptionOptions, ExecutionLeases, LeaseHolder, LoggedEvent, OutboxEntry, OutboxMessage, PushConfigStore, PushOutbox, TaskCommit, TaskCommitResult, TaskEventInput, TaskEventLog, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
+import type { JsonObject } from "../json.js";
+import { LogFollower } from "./follower.js";
+
+export interface SqliteStoreOptions {
+  /** The database file (created with its folder when missing), or ":memory:" (one connection only). */
+  path: string;
+  /** Longest wait for another process's write lock, in ms; default 5_000. */
+  busyTimeoutMs?: number;
+  /** How often other processes' commits are looked for while anyone subscribes to a log, in ms; default 25. */
+  pollMs?: number;
+  /** Run the migrations when opening; default true. Without them, a file behind this store's schema is refused. */
+  migrate?: boolean;
+}
+
+const ENGINE = "sqlite";
+
+/** Maps a driver error to a store error: the lock held too long or the file unreachable, or a failure naming the operation. */
+export function sqliteError(error: unknown, operation: string): StoreError {
+  if (error instanceof StoreError) return error;
+  const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
+  const message = error instanceof Error ? error.message : String(error);
+  if (/^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/.test(code) || /ENOENT|EACCES|EROFS/.test(code)) {
+    return new StoreUnavailableError(ENGINE, `${operation}: ${message}`, { cause: error });
+  }
+  return new StoreError(`${ENGINE} store: ${operation} failed: ${message}`, "failed", { cause: error });
+}
+
+/** The versioned schema: migration N is `SQLITE_MIGRATIONS[N - 1]`; never edit a published one, add one. */
+export const SQLITE_MIGRATIONS: readonly string[] = [
+  `CREATE TABLE tasks (
+     id TEXT PRIMARY KEY,
+     context_id TEXT NOT NULL,
+     state TEXT NOT NULL,
+     terminal INTEGER NOT NULL,
+     status_time INTEGER NOT NULL,
+     version INTEGER NOT NULL,
+     last_seq INTEGER NOT NULL DEFAULT 0,
+     updated_at INTEGER NOT NULL,
+     owner TEXT NOT NULL DEFAULT '',
+     last_write TEXT,
+     task TEXT NOT NULL
+   );
+   CREATE INDEX tasks_recent ON tasks (status_time, id);
+   CREATE INDEX tasks_context ON tasks (context_id, status_time, id);
+   CREATE INDEX tasks_state ON tasks (state, status_time, id);
+   CREATE INDEX tasks_owner ON tasks (owner, status_time, id);
+   CREATE INDEX tasks_owner_context ON tasks (owner, context_id, status_time, id);
+   CREATE INDEX tasks_finished ON tasks (updated_at) WHERE terminal = 1;
+   CREATE TABLE events (
+     task_id TEXT NOT NULL,
+     seq INTEGER NOT NULL,
+     final INTEGER NOT NULL,
+     event TEXT NOT NULL,
+     PRIMARY KEY (task_id, seq)
+   ) WITHOUT ROWID;
+   CREATE TABLE push_configs (
+     position INTEGER PRIMARY KEY AUTOINCREMENT,
+     task_id TEXT NOT NULL,
+     config_id TEXT NOT NULL,
+     config TEXT NOT NULL,
+     UNIQUE (task_id, config_id)
+   );
+   CREATE TABLE outbox (
+     id INTEGER PRIMARY KEY AUTOINCREMENT,
+     task_id TEXT NOT NULL,
+     target TEXT NOT NULL,
+     payload TEXT NOT NULL,
+     attempts INTEGER NOT NULL DEFAULT 0,
+     due_at INTEGER NOT NULL,
+     owner TEXT
+   );
+   CREATE INDEX outbox_due ON outbox (due_at, id);
+   CREATE TABLE leases (
+     task_id TEXT PRIMARY KEY,
+     owner TEXT NOT NULL,
+     expires_at INTEGER NOT NULL
+   ) WITHOUT ROWID;
+   CREATE INDEX leases_expiry ON leases (expires_at);`,
+];
+
+const MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)";
+
+/** The schema version a database file holds (0: none yet), read without changing it. */
+export function sqliteSchemaVersion(db: Database.Database): number {
+  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").get();
+  if (!table) return 0;
+  const row = db.prepare("SELECT coalesce(max(version), 0) AS v FROM migrations").get() as { v: number };
+  return row.v;
+}
+
+/**
+ * Applies the migrations the file lacks in one IMMEDIATE transaction (once across processes); returns the
+ * versions applied. A file at a newer version than this store knows is refused.
+ */
+export function migrateSqlite(db: Database.Database): number[] {
+  return db.transaction(() => {
+    db.exec(MIGRATIONS_TABLE);
+    const current = sqliteSchemaVersion(db);
+    if (current > SQLITE_MIGRATIONS.length) throw newerSchemaError(current, SQLITE_MIGRATIONS.length);
+    const applied: number[] = [];
+    for (let version = current + 1; version <= SQLITE_MIGRATIONS.length; version++) {
+      db.exec(SQLITE_MIGRATIONS[version - 1] as string);
+      db.prepare("INSERT INTO migrations (version, applied_at) VALUES (?, ?)").run(version, Date.now());
+      applied.push(version);
+    }
+    return applied;
+  }).immediate();
+}
+
+function newerSchemaError(current: number, known: number): StoreError {
+  return new StoreError(`${ENGINE} store: the database schema is at version ${current}, newer than this store knows (${known}); upgrade the agent`, "failed");
+}
+
+/** Opens a database file as the store uses it: WAL, a busy timeout, the folder created. */
+export function openSqliteDatabase(path: string, busyTimeoutMs = 5_000): Database.Database {
+  if (path !== ":memory:" && path !== "") mkdirSync(dirname(path), { recursive: true });
+  const db = new Database(path, { timeout: busyTimeoutMs });
+  if (path !== ":memory:") db.pragma("journal_mode = WAL");
+  // WAL with synchronous=NORMAL: a commit survives a process crash (kill -9); only a power loss may lose the last ones.
+  db.pragma("synchronous = NORMAL");
+  return db;
+}
+
+export class SqliteStore implements A2AStore {
+  readonly engine = ENGINE;
+  readonly tasks: SqliteTaskStore;
+  readonly pushConfigs: SqlitePushConfigStore;
+  readonly events: SqliteTaskEventLog;
+  readonly outbox: SqlitePushOutbox;
+  readonly leases: SqliteExecutionLeases;
+  /** Statements run so far, for benchmarks. */
+  readonly roundTrips = { count: 0 };
+  private closed = false;
+  private readonly db: Database.Database;
+
+  private constructor(db: Database.Database, pollMs: number) {
+    this.db = db;
+    const sql = new Sql(db, this.roundTrips, () => this.closed);
+    this.events = new SqliteTaskEventLog(sql, pollMs);
+    this.tasks = new SqliteTaskStore(sql, (taskId) => this.events.wake(taskId));
+    this.pushConfigs = new SqlitePushConfigStore(sql);
+    this.outbox = new SqlitePushOutbox(sql);
+    this.leases = new SqliteExecutionLeases(sql);
+  }
+
+  /** Opens (creating) the file, runs the pending migrations, and returns the store. */
+  static async open(options: SqliteStoreOptions): Promise<SqliteStore> {
+    let db: Database.Database;
+    try {
+      db = openSqliteDatabase(options.path, options.busyTimeoutMs ?? 5_000);
+    } catch (error) {
+      throw new StoreUnavailableError(ENGINE, `open ${options.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
+    }
+    try {
+      if (options.migrate !== false) migrateSqlite(db);
+      else {
+        const current = sqliteSchemaVersion(db);
+        if (current > SQLITE_MIGRATIONS.length) throw newerSchemaError(current, SQLITE_MIGRATIONS.length);
+        if (current < SQLITE_MIGRATIONS.length) {
+          throw new StoreError(
+            `${ENGINE} store: the database schema is at version ${current}, this store needs ${SQLITE_MIGRATIONS.length}; run \`a2a-codegen store migrate --url sqlite:${options.path}\``,
+            "failed",
+          );
+        }
+      }
+    } catch (error) {
+      db.close();
+      throw sqliteError(error, "migrate");
+    }
+    return new SqliteStore(db, options.pollMs ?? 25);
+  }
+
+  /** Opens the store of a `sqlite:<path>` or `file:<path>` URL (`sqlite::memory:` for a private in-memory one). */
+  static connect(url: string, options: Omit<SqliteStoreOptions, "path"> = {}): Promise<SqliteStore> {
+    return SqliteStore.open({ ...options, path: sqlitePathOf(url) });
+  }
+
+  async purgeFinished(options: { olderThanMs: number; limit?: number }): Promise<number> {
+    const sql = new Sql(this.db, this.roundTrips, () => this.closed);
+    return sql.write("purge", () => {
+      const ids = sql.all<{ id: string }>("SELECT id FROM tasks WHERE terminal = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?", Date.now() - options.olderThanMs, options.limit ?? 10_000);
+      for (const { id } of ids) {
+        for (const table of ["events", "push_configs", "leases"]) sql.run(`DELETE FROM ${table} WHERE task_id = ?`, id);
+        sql.run("DELETE FROM tasks WHERE id = ?", id);
+      }
+      return ids.length;
+    });
+  }
+
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.events.stop();
+    this.db.close();
+  }
+}
+
+/** The file of a `sqlite:` / `file:` URL: `sqlite:./data/agent.db`, `sqlite:///abs/agent.db`, `file:agent.db`. */
+export function sqlitePathOf(url: string): string {
+  const match = /^(?:sqlite|file):(.*)$/i.exec(url);
+  if (!match) throw new StoreError(`store URL: expected sqlite:<path> or file:<path>`, "invalid");
+  let path = (match[1] ?? "").replace(/[?#].*$/, "");
+  if (path.startsWith("//")) path = path.slice(2); // sqlite:///abs → /abs, sqlite://./rel → ./rel
+  path = decodeURIComponent(path);
+  if (path === "") throw new StoreError("store URL: sqlite: needs a file path (sqlite:./data/agent.db)", "invalid");
+  return path;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+/** Prepared statements, cached by text, counted, and mapped to store errors. */
+class Sql {
+  private readonly statements = new Map<string, Database.Statement>();
+  constructor(
+    private readonly db: Database.Database,
+    private readonly counter: { count: number },
+    private readonly isClosed: () => boolean,
+  ) {}
+
+  private statement(text: string): Database.Statement {
+    if (this.isClosed()) throw new StoreError(`${ENGINE} store: closed`, "failed");
+    let statement = this.statements.get(text);
+    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
+    this.counter.count++;
+    return statement;
+  }
+
+  get<R>(text: string, ...values: unknown[]): R | undefined {
+    return this.statement(text).get(...values) as R | undefined;
+  }
+
+  all<R>(text: string, ...values: unknown[]): R[] {
+    return this.statement(text).all(...values) as R[];
+  }
+
+  run(text: string, ...values: unknown[]): number {
+    return this.statement(text).run(...values).changes;
+  }
+
+  /** Runs `fn` in an IMMEDIATE transaction (the write lock taken first, so no read inside it is stale). */
+  write<T>(operation: string, fn: () => T): T {
+    try {
+      return this.db.transaction(fn).immediate();
+    } catch (error) {
+      throw sqliteError(error, operation);
+    }
+  }
+
+  read<T>(operation: string, fn: () => T): T {
+    try {
+      return fn();
+    } catch (error) {
+      throw sqliteError(error, operation);
+    }
+  }
+
+  /** Changes whenever another connection commits to the file. */
+  dataVersion(): number {
+    return this.db.pragma("data_version", { simple: true }) as number;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+// Strings SQLite's UTF-8 text cannot hold
+
+/*
+ * Any JSON string is a valid id. A lone surrogate cannot be written as UTF-8 (it would arrive as U+FFFD,
+ * so two ids would become one). Id, owner and write-id columns thus write each lone surrogate, U+0000 and
+ * U+0001 as U+0001 followed by its code in 4 hex digits, and reads undo it; JSON columns are safe as they
+ * are (JSON.stringify escapes lone surrogates).
+ */
+const UNSTORABLE = /[\u0000\u0001]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
+
+function key(text: string): string {
+  return text.replace(UNSTORABLE, (c) => `\u0001${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
+}
+
+function unkey(text: string): string {
+  return text.includes("\u0001") ? text.replace(/\u0001([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text;
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+interface TaskRow {
+  task: string;
+  version: number;
+  owner: string;
+  last_seq: number;
+  last_write: string | null;
+}
+
+export class SqliteTaskStore implements VersionedTaskStore {
+  /** Each task's last write id is kept (`last_write`) and read with it. */
+  readonly keepsWriteIds = true;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly wake: (taskId: string) => void,
+  ) {}
+
+  async get(taskId: string): Promise<JsonObject | undefined> {
+    return (await this.load(taskId))?.task;
+  }
+
+  async load(taskId: string): Promise<VersionedTask | undefined> {
+    const row = this.sql.read("load", () => this.sql.get<TaskRow>("SELECT task, version, owner, last_seq, last_write FROM tasks WHERE id = ?", key(taskId)));
+    if (!row) return undefined;
+    const loaded: VersionedTask = { task: JSON.parse(row.task) as JsonObject, version: row.version, logSeq: row.last_seq };
+    if (row.owner !== "") loaded.owner = unkey(row.owner);
+    if (row.last_write !== null) loaded.lastWriteId = unkey(row.last_write);
+    return loaded;
+  }
+
+  async save(task: JsonObject): Promise<void> {
+    const facts = taskFacts(task);
+    const json = storableJson(task, `task "${facts.id}"`);
+    this.sql.write("save", () =>
+      this.sql.run(
+        `INSERT INTO tasks (id, task, context_id, state, terminal, status_time, version, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
+         ON CONFLICT (id) DO UPDATE SET task = excluded.task, context_id = excluded.context_id, state = excluded.state, terminal = excluded.terminal,
+           status_time = excluded.status_time, version = version + 1, last_write = NULL, updated_at = excluded.updated_at`,
+        key(facts.id), json, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, Date.now(),
+      ),
+    );
+  }
+
+  async commit(write: TaskCommit): Promise<TaskCommitResult> {
+    const facts = taskFacts(write.task);
+    const json = write.text ?? write.interimText?.() ?? storableJson(write.task, `task "${facts.id}"`);
+    const events = (write.events ?? []).map((e, i) => ({ final: e.final, text: eventText(e.event, `event ${i} of task "${facts.id}"`) }));
+    const pushes = (write.pushes ?? []).map((m) => ({ taskId: key(m.taskId), target: storableJson(m.target, "a push target"), payload: storableJson(m.payload, "a push payload") }));
+    const id = key(facts.id);
+    const sql = this.sql;
+    const result = sql.write("commit", () => {
+      const now = Date.now();
+      const lease = write.lease;
+      if (lease !== undefined && "acquire" in lease) {
+        const holder = sql.get<{ owner: string }>("SELECT owner FROM leases WHERE task_id = ? AND owner <> ? AND expires_at > ?", id, key(lease.acquire), now);
+        if (holder) {
+          const current = sql.get<{ version: number }>("SELECT version FROM tasks WHERE id = ?", id)?.version ?? 0;
+          if (current === write.expectedVersion) throw new ExecutionLeaseHeldError(facts.id, unkey(holder.owner));
+          throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
+        }
+      }
+      let row: { version: number; last_seq: number } | undefined;
+      if (write.expectedVersion === 0) {
+        row = sql.get(
+          `INSERT INTO tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
+           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`,
+          id, json, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, key(write.owner ?? ""), write.writeId === undefined ? null : key(write.writeId),
+        );
+      } else {
+        row = sql.get(
+          `UPDATE tasks SET task = ?, context_id = ?, state = ?, terminal = ?, status_time = ?, version = version + 1, last_seq = last_seq + ?, updated_at = ?, last_write = ?
+           WHERE id = ? AND version = ? RETURNING version, last_seq`,
+          json, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, write.writeId === undefined ? null : key(write.writeId), id, write.expectedVersion,
+        );
+      }
+      if (!row) {
+        const current = sql.get<{ version: number }>("SELECT version FROM tasks WHERE id = ?", id)?.version ?? 0;
+        throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
+      }
+      const first = row.last_seq - events.length + 1;
+      events.forEach((e, i) => sql.run("INSERT INTO events (task_id, seq, final, event) VALUES (?, ?, ?, ?)", id, first + i, e.final ? 1 : 0, e.text));
+      for (const p of pushes) sql.run("INSERT INTO outbox (task_id, target, payload, due_at) VALUES (?, ?, ?, ?)", p.taskId, p.target, p.payload, now);
+      if (lease !== undefined && "acquire" in lease) {
+        sql.run("INSERT INTO leases (task_id, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (task_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at", id, key(lease.acquire), now + lease.ttlMs);
+      } else if (lease !== undefined) {
+        sql.run("DELETE FROM leases WHERE task_id = ? AND owner = ?", id, key(lease.release));
+      }
+      return { version: row.version, sequences: events.map((_, i) => first + i) };
+    });
+    if (events.length > 0) this.wake(facts.id);
+    return result;
+  }
+
+  async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
+    const rows = this.sql.read("list", () =>
+      filter.contextId === undefined
+        ? this.sql.all<{ task: string }>("SELECT task FROM tasks ORDER BY status_time DESC, id DESC")
+        : this.sql.all<{ task: string }>("SELECT task FROM tasks WHERE context_id = ? ORDER BY status_time DESC, id DESC", key(filter.contextId)),
+    );
+    return rows.map((r) => JSON.parse(r.task) as JsonObject);
+  }
+
+  async query(query: TaskQuery): Promise<TaskPage> {
+    const pageSize = pageSizeOf(query);
+    const where: string[] = [];
+    const values: unknown[] = [];
+    if (query.owner !== undefined) (where.push("owner = ?"), values.push(key(query.owner)));
+    if (query.contextId !== undefined) (where.push("context_id = ?"), values.push(key(query.contextId)));
+    if (query.status !== undefined) (where.push("state = ?"), values.push(query.status));
+    if (query.statusTimestampAfter !== undefined) (where.push("status_time >= ?"), values.push(Math.ceil(query.statusTimestampAfter)));
+    const filters = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+    const countValues = [...values];
+    if (query.pageToken) {
+      const cursor = decodePageToken(query.pageToken);
+      where.push("(status_time, id) < (?, ?)");
+      values.push(cursor.statusTime, key(cursor.id));
+    }
+    const pageWhere = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
+    const { rows, total } = this.sql.read("query", () => ({
+      rows: this.sql.all<{ task: string; id: string; status_time: number }>(`SELECT task, id, status_time FROM tasks ${pageWhere} ORDER BY status_time DESC, id DESC LIMIT ?`, ...values, pageSize + 1),
+      total: this.sql.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${filters}`, ...countValues)?.n ?? 0,
+    }));
+    const page = rows.slice(0, pageSize);
+    const last = page.at(-1);
+    return {
+      tasks: page.map((r) => JSON.parse(r.task) as JsonObject),
+      nextPageToken: rows.length > pageSize && last ? encodePageToken(last.status_time, unkey(last.id)) : "",
+      totalSize: total,
+    };
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+export class SqlitePushConfigStore implements PushConfigStore {
+  constructor(private readonly sql: Sql) {}
+
+  async set(taskId: string, config: JsonObject): Promise<JsonObject> {
+    const id = pushConfigId(taskId, config);
+    const json = storableJson(config, `push config "${id}"`);
+    this.sql.write("set push config", () =>
+      this.sql.run("INSERT INTO push_configs (task_id, config_id, config) VALUES (?, ?, ?) ON CONFLICT (task_id, config_id) DO UPDATE SET config = excluded.config", key(taskId), key(id), json),
+    );
+    return JSON.parse(json) as JsonObject;
+  }
+
+  async get(taskId: string, configId?: string): Promise<JsonObject | undefined> {
+    const row = this.sql.read("get push config", () =>
+      configId === undefined
+        ? this.sql.get<{ config: string }>("SELECT config FROM push_configs WHERE task_id = ? ORDER BY position DESC LIMIT 1", key(taskId))
+        : this.sql.get<{ config: string }>("SELECT config FROM push_configs WHERE task_id = ? AND config_id = ?", key(taskId), key(configId)),
+    );
+    return row && (JSON.parse(row.config) as JsonObject);
+  }
+
+  async list(taskId: string): Promise<JsonObject[]> {
+    const rows = this.sql.read("list push configs", () => this.sql.all<{ config: string }>("SELECT config FROM push_configs WHERE task_id = ? ORDER BY position", key(taskId)));
+    return rows.map((r) => JSON.parse(r.config) as JsonObject);
+  }
+
+  async delete(taskId: string, configId: string): Promise<boolean> {
+    return this.sql.write("delete push config", () => this.sql.run("DELETE FROM push_configs WHERE task_id = ? AND config_id = ?", key(taskId), key(configId)) > 0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+export class SqliteTaskEventLog implements TaskEventLog {
+  private readonly follower: LogFollower;
+  private timer: NodeJS.Timeout | undefined;
+  private seenVersion = -1;
+
+  constructor(
+    private readonly sql: Sql,
+    private readonly pollMs: number,
+  ) {
+    this.follower = new LogFollower(
+      (taskId, after, limit) => this.read(taskId, after, limit),
+      async () => this.poll(),
+    );
+  }
+
+  /** This store wrote events of a task: its subscribers catch up now. */
+  wake(taskId: string): void {
+    this.follower.wake(taskId);
+  }
+
+  async append(taskId: string, events: readonly TaskEventInput[]): Promise<number[]> {
+    if (events.length === 0) return [];
+    const texts = events.map((e, i) => ({ final: e.final, text: eventText(e.event, `event ${i} of task "${taskId}"`) }));
+    const id = key(taskId);
+    const sequences = this.sql.write("append", () => {
+      const row = this.sql.get<{ last_seq: number }>("UPDATE tasks SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq", events.length, id);
+      if (!row) throw new StoreError(`task "${taskId}" not found`, "not-found");
+      const first = row.last_seq - events.length + 1;
+      texts.forEach((e, i) => this.sql.run("INSERT INTO events (task_id, seq, final, event) VALUES (?, ?, ?, ?)", id, first + i, e.final ? 1 : 0, e.text));
+      return texts.map((_, i) => first + i);
+    });
+    this.wake(taskId);
+    return sequences;
+  }
+
+  async read(taskId: string, after = 0, limit = 10_000): Promise<LoggedEvent[]> {
+    const rows = this.sql.read("read events", () =>
+      this.sql.all<{ seq: number; final: number; event: string }>("SELECT seq, final, event FROM events WHERE task_id = ? AND seq > ? ORDER BY seq LIMIT ?", key(taskId), after, limit),
+    );
+    return rows.map((r) => ({ seq: r.seq, final: r.final === 1, event: JSON.parse(r.event) as JsonObject }));
+  }
+
+  async end(taskId: string): Promise<number> {
+    return this.sql.read("read log end", () => this.sql.get<{ last_seq: number }>("SELECT last_seq FROM tasks WHERE id = ?", key(taskId))?.last_seq ?? 0);
+  }
+
+  subscribe(taskId: string, listener: (event: LoggedEvent) => void, options?: EventSubscriptionOptions): EventSubscription {
+    return this.follower.subscribe(taskId, listener, options);
+  }
+
+  /** Starts polling for other connections' commits (while anyone subscribes). */
+  private poll(): void {
+    if (this.timer) return;
+    this.seenVersion = this.sql.dataVersion();
+    this.timer = setInterval(() => {
+      if (this.follower.size === 0) {
+        clearInterval(this.timer);
+        this.timer = undefined;
+        return;
+      }
+      let version: number;
+      try {
+        version = this.sql.dataVersion();
+      } catch {
+        return; // closed, or the file is busy: the next tick tries again
+      }
+      if (version !== this.seenVersion) {
+        this.seenVersion = version;
+        this.follower.wake(undefined);
+      }
+    }, this.pollMs);
+    this.timer.unref();
+  }
+
+  stop(): void {
+    if (this.timer) clearInterval(this.timer);
+    this.timer = undefined;
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+export class SqlitePushOutbox implements PushOutbox {
+  constructor(private readonly sql: Sql) {}
+
+  async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
+    if (messages.length === 0) return [];
+    const rows = messages.map((m) => [key(m.taskId), storableJson(m.target, "a push target"), storableJson(m.payload, "a push payload")] as const);
+    return this.sql.write("enqueue", () => {
+      const now = Date.now();
+      return rows.map((r) => String(this.sql.get<{ id: number }>("INSERT INTO outbox (task_id, target, payload, due_at) VALUES (?, ?, ?, ?) RETURNING id", ...r, now)?.id));
+    });
+  }
+
+  async claim(owner: string, options: { leaseMs: number; limit?: number }): Promise<OutboxEntry[]> {
+    const rows = this.sql.write("claim", () => {
+      const now = Date.now();
+      const due = this.sql.all<{ id: number }>("SELECT id FROM outbox WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", now, options.limit ?? 10);
+      return due.map(
+        ({ id }) =>
+          this.sql.get<{ id: number; task_id: string; target: string; payload: string; attempts: number }>(
+            "UPDATE outbox SET owner = ?, attempts = attempts + 1, due_at = ? WHERE id = ? RETURNING id, task_id, target, payload, attempts",
+            key(owner), now + options.leaseMs, id,
+          )!,
+      );
+    });
+    return rows
+      .map((r) => ({ id: String(r.id), taskId: unkey(r.task_id), target: JSON.parse(r.target) as JsonObject, payload: JSON.parse(r.payload) as JsonObject, attempts: r.attempts }))
+      .sort((a, b) => Number(a.id) - Number(b.id));
+  }
+
+  async ack(id: string, owner: string): Promise<boolean> {
+    if (!/^\d+$/.test(id)) return false;
+    return this.sql.write("ack", () => this.sql.run("DELETE FROM outbox WHERE id = ? AND owner = ?", Number(id), key(owner)) > 0);
+  }
+
+  async retry(id: string, owner: string, delayMs: number): Promise<boolean> {
+    if (!/^\d+$/.test(id)) return false;
+    return this.sql.write("retry", () => this.sql.run("UPDATE outbox SET owner = NULL, due_at = ? WHERE id = ? AND owner = ?", Date.now() + delayMs, Number(id), key(owner)) > 0);
+  }
+
+  async size(): Promise<number> {
+    return this.sql.read("outbox size", () => this.sql.get<{ n: number }>("SELECT count(*) AS n FROM outbox")?.n ?? 0);
+  }
+}
+
+// ---------------------------------------------------------------------------------------------------
+
+export class SqliteExecutionLeases implements ExecutionLeases {
+  constructor(private readonly sql: Sql) {}
+
+  async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.sql.write("acquire lease", () => {
+      const now = Date.now();
+      return (
+        this.sql.run(
+          `INSERT INTO leases (task_id, owner, expires_at) VALUES (?, ?, ?)
+           ON CONFLICT (task_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at WHERE owner = excluded.owner OR expires_at <= ?`,
+          key(taskId), key(owner), now + ttlMs, now,
+        ) > 0
+      );
+    });
+  }
+
+  async renew(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
+    return this.sql.write("renew lease", () => this.sql.run("UPDATE leases SET expires_at = ? WHERE task_id = ? AND owner = ?", Date.now() + ttlMs, key(taskId), key(owner)) > 0);
+  }
+
+  async release(taskId: string, owner: string): Promise<void> {
+    this.sql.write("release lease", () => this.sql.run("DELETE FROM leases WHERE task_id = ? AND owner = ?", key(taskId), key(owner)));
+  }
+
+  async holder(taskId: string): Promise<LeaseHolder | undefined> {
+    const row = this.sql.read("lease holder", () => this.sql.get<{ owner: string; expires_at: number }>("SELECT owner, expires_at FROM leases WHERE task_id = ?", key(taskId)));
+    return row && { owner: unkey(row.owner), expiresAt: row.expires_at };
+  }
+
+  async claimExpired(owner: string, ttlMs: number, limit = 100): Promise<Array<{ taskId: string; previousOwner: string }>> {
+    return this.sql.write("claim expired leases", () => {
+      const now = Date.now();
+      const expired = this.sql.all<{ task_id: string; owner: string }>("SELECT task_id, owner FROM leases WHERE expires_at <= ? ORDER BY expires_at LIMIT ?", now, limit);
+      for (const row of expired) this.sql.run("UPDATE leases SET owner = ?, expires_at = ? WHERE task_id = ?", key(owner), now + ttlMs, row.task_id);
+      return expired.map((r) => ({ taskId: unkey(r.task_id), previousOwner: unkey(r.owner) }));
+    });
+  }
+}
