@@ -23,6 +23,8 @@ import { eventText, pushConfigId, storableJson, taskFacts } from "./task-json.js
 import type { A2AStore, EventSubscription, EventSubscriptionOptions, ExecutionLeases, LeaseHolder, LoggedEvent, OutboxEntry, OutboxMessage, PushConfigStore, PushOutbox, TaskCommit, TaskCommitResult, TaskEventInput, TaskEventLog, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
 import type { JsonObject } from "../json.js";
 import { LogFollower } from "./follower.js";
+import { TaskPatchPolicy, withPatches } from "./patch-policy.js";
+import type { TaskPatchOperation } from "./task-patch.js";
 
 export interface SqliteStoreOptions {
   /** The database file (created with its folder when missing), or ":memory:" (one connection only). */
@@ -61,6 +63,7 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      updated_at INTEGER NOT NULL,
      owner TEXT NOT NULL DEFAULT '',
      last_write TEXT,
+     patches INTEGER NOT NULL DEFAULT 0,
      task TEXT NOT NULL
    );
    CREATE INDEX tasks_recent ON tasks (status_time, id);
@@ -75,6 +78,12 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      final INTEGER NOT NULL,
      event TEXT NOT NULL,
      PRIMARY KEY (task_id, seq)
+   ) WITHOUT ROWID;
+   CREATE TABLE task_patches (
+     task_id TEXT NOT NULL,
+     version INTEGER NOT NULL,
+     patch TEXT NOT NULL,
+     PRIMARY KEY (task_id, version)
    ) WITHOUT ROWID;
    CREATE TABLE push_configs (
      position INTEGER PRIMARY KEY AUTOINCREMENT,
@@ -155,9 +164,12 @@ export class SqliteStore implements A2AStore {
   readonly roundTrips = { count: 0 };
   private closed = false;
   private readonly db: Database.Database;
+  /** The database file. */
+  readonly path: string;
 
-  private constructor(db: Database.Database, pollMs: number) {
+  private constructor(db: Database.Database, path: string, pollMs: number) {
     this.db = db;
+    this.path = path;
     const sql = new Sql(db, this.roundTrips, () => this.closed);
     this.events = new SqliteTaskEventLog(sql, pollMs);
     this.tasks = new SqliteTaskStore(sql, (taskId) => this.events.wake(taskId));
@@ -190,7 +202,7 @@ export class SqliteStore implements A2AStore {
       db.close();
       throw sqliteError(error, "migrate");
     }
-    return new SqliteStore(db, options.pollMs ?? 25);
+    return new SqliteStore(db, options.path, options.pollMs ?? 25);
   }
 
   /** Opens the store of a `sqlite:<path>` or `file:<path>` URL (`sqlite::memory:` for a private in-memory one). */
@@ -203,7 +215,7 @@ export class SqliteStore implements A2AStore {
     return sql.write("purge", () => {
       const ids = sql.all<{ id: string }>("SELECT id FROM tasks WHERE terminal = 1 AND updated_at < ? ORDER BY updated_at LIMIT ?", Date.now() - options.olderThanMs, options.limit ?? 10_000);
       for (const { id } of ids) {
-        for (const table of ["events", "push_configs", "leases"]) sql.run(`DELETE FROM ${table} WHERE task_id = ?`, id);
+        for (const table of ["events", "task_patches", "push_configs", "leases"]) sql.run(`DELETE FROM ${table} WHERE task_id = ?`, id);
         sql.run("DELETE FROM tasks WHERE id = ?", id);
       }
       return ids.length;
@@ -269,9 +281,10 @@ class Sql {
     }
   }
 
+  /** Runs `fn` in a read transaction (one snapshot: a task row and its patches agree). */
   read<T>(operation: string, fn: () => T): T {
     try {
-      return fn();
+      return this.db.inTransaction ? fn() : this.db.transaction(fn).deferred();
     } catch (error) {
       throw sqliteError(error, operation);
     }
@@ -310,11 +323,15 @@ interface TaskRow {
   owner: string;
   last_seq: number;
   last_write: string | null;
+  patches: number;
 }
 
 export class SqliteTaskStore implements VersionedTaskStore {
   /** Each task's last write id is kept (`last_write`) and read with it. */
   readonly keepsWriteIds = true;
+  /** An interim write of a streamed artifact may be kept as its patch (patch-policy.ts). */
+  readonly storesTaskPatches = true;
+  private readonly patchPolicy = new TaskPatchPolicy();
 
   constructor(
     private readonly sql: Sql,
@@ -326,30 +343,39 @@ export class SqliteTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const row = this.sql.read("load", () => this.sql.get<TaskRow>("SELECT task, version, owner, last_seq, last_write FROM tasks WHERE id = ?", key(taskId)));
+    const row = this.sql.read("load", () => this.sql.get<TaskRow>("SELECT task, version, owner, last_seq, last_write, patches FROM tasks WHERE id = ?", key(taskId)));
     if (!row) return undefined;
-    const loaded: VersionedTask = { task: JSON.parse(row.task) as JsonObject, version: row.version, logSeq: row.last_seq };
+    const loaded: VersionedTask = { task: this.taskOf(taskId, row), version: row.version, logSeq: row.last_seq };
     if (row.owner !== "") loaded.owner = unkey(row.owner);
     if (row.last_write !== null) loaded.lastWriteId = unkey(row.last_write);
     return loaded;
   }
 
+  /** A row's task with the patches kept after its text applied (read only when it has some). */
+  private taskOf(taskId: string, row: { task: string; patches: number }): JsonObject {
+    const task = JSON.parse(row.task) as JsonObject;
+    if (row.patches === 0) return task;
+    const patches = this.sql.all<{ patch: string }>("SELECT patch FROM task_patches WHERE task_id = ? ORDER BY version", key(taskId));
+    return withPatches(task, patches.map((p) => JSON.parse(p.patch) as TaskPatchOperation[]), taskId);
+  }
+
   async save(task: JsonObject): Promise<void> {
     const facts = taskFacts(task);
     const json = storableJson(task, `task "${facts.id}"`);
-    this.sql.write("save", () =>
-      this.sql.run(
+    this.sql.write("save", () => {
+      this.sql.run("DELETE FROM task_patches WHERE task_id = ?", key(facts.id));
+      return this.sql.run(
         `INSERT INTO tasks (id, task, context_id, state, terminal, status_time, version, updated_at) VALUES (?, ?, ?, ?, ?, ?, 1, ?)
          ON CONFLICT (id) DO UPDATE SET task = excluded.task, context_id = excluded.context_id, state = excluded.state, terminal = excluded.terminal,
-           status_time = excluded.status_time, version = version + 1, last_write = NULL, updated_at = excluded.updated_at`,
+           status_time = excluded.status_time, version = version + 1, last_write = NULL, patches = 0, updated_at = excluded.updated_at`,
         key(facts.id), json, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, Date.now(),
-      ),
-    );
+      );
+    });
   }
 
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
     const facts = taskFacts(write.task);
-    const json = write.text ?? write.interimText?.() ?? storableJson(write.task, `task "${facts.id}"`);
+    const plan = this.patchPolicy.plan(facts.id, write);
     const events = (write.events ?? []).map((e, i) => ({ final: e.final, text: eventText(e.event, `event ${i} of task "${facts.id}"`) }));
     const pushes = (write.pushes ?? []).map((m) => ({ taskId: key(m.taskId), target: storableJson(m.target, "a push target"), payload: storableJson(m.payload, "a push payload") }));
     const id = key(facts.id);
@@ -370,19 +396,29 @@ export class SqliteTaskStore implements VersionedTaskStore {
         row = sql.get(
           `INSERT INTO tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
            VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`,
-          id, json, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, key(write.owner ?? ""), write.writeId === undefined ? null : key(write.writeId),
+          id, "patch" in plan ? plan.patch : plan.whole, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, key(write.owner ?? ""), write.writeId === undefined ? null : key(write.writeId),
         );
-      } else {
+      } else if ("patch" in plan) {
+        // The patch, kept by the version it makes; the task's text stays as it was.
         row = sql.get(
-          `UPDATE tasks SET task = ?, context_id = ?, state = ?, terminal = ?, status_time = ?, version = version + 1, last_seq = last_seq + ?, updated_at = ?, last_write = ?
+          `UPDATE tasks SET context_id = ?, state = ?, terminal = ?, status_time = ?, version = version + 1, last_seq = last_seq + ?, updated_at = ?, last_write = ?, patches = patches + 1
            WHERE id = ? AND version = ? RETURNING version, last_seq`,
-          json, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, write.writeId === undefined ? null : key(write.writeId), id, write.expectedVersion,
+          key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, write.writeId === undefined ? null : key(write.writeId), id, write.expectedVersion,
+        );
+        if (row) sql.run("INSERT INTO task_patches (task_id, version, patch) VALUES (?, ?, ?)", id, row.version, plan.patch);
+      } else {
+        // The whole text: the patches kept before it are dropped.
+        row = sql.get(
+          `UPDATE tasks SET task = ?, context_id = ?, state = ?, terminal = ?, status_time = ?, version = version + 1, last_seq = last_seq + ?, updated_at = ?, last_write = ?, patches = 0
+           WHERE id = ? AND version = ? RETURNING version, last_seq`,
+          plan.whole, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, write.writeId === undefined ? null : key(write.writeId), id, write.expectedVersion,
         );
       }
       if (!row) {
         const current = sql.get<{ version: number }>("SELECT version FROM tasks WHERE id = ?", id)?.version ?? 0;
         throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
       }
+      if (write.expectedVersion > 0 && !("patch" in plan)) sql.run("DELETE FROM task_patches WHERE task_id = ?", id);
       const first = row.last_seq - events.length + 1;
       events.forEach((e, i) => sql.run("INSERT INTO events (task_id, seq, final, event) VALUES (?, ?, ?, ?)", id, first + i, e.final ? 1 : 0, e.text));
       for (const p of pushes) sql.run("INSERT INTO outbox (task_id, target, payload, due_at) VALUES (?, ?, ?, ?)", p.taskId, p.target, p.payload, now);
@@ -393,6 +429,7 @@ export class SqliteTaskStore implements VersionedTaskStore {
       }
       return { version: row.version, sequences: events.map((_, i) => first + i) };
     });
+    this.patchPolicy.written(facts.id, plan);
     if (events.length > 0) this.wake(facts.id);
     return result;
   }
@@ -400,10 +437,10 @@ export class SqliteTaskStore implements VersionedTaskStore {
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
     const rows = this.sql.read("list", () =>
       filter.contextId === undefined
-        ? this.sql.all<{ task: string }>("SELECT task FROM tasks ORDER BY status_time DESC, id DESC")
-        : this.sql.all<{ task: string }>("SELECT task FROM tasks WHERE context_id = ? ORDER BY status_time DESC, id DESC", key(filter.contextId)),
+        ? this.sql.all<{ task: string; id: string; patches: number }>("SELECT task, id, patches FROM tasks ORDER BY status_time DESC, id DESC")
+        : this.sql.all<{ task: string; id: string; patches: number }>("SELECT task, id, patches FROM tasks WHERE context_id = ? ORDER BY status_time DESC, id DESC", key(filter.contextId)),
     );
-    return rows.map((r) => JSON.parse(r.task) as JsonObject);
+    return rows.map((r) => this.taskOf(unkey(r.id), r));
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
@@ -423,13 +460,13 @@ export class SqliteTaskStore implements VersionedTaskStore {
     }
     const pageWhere = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
     const { rows, total } = this.sql.read("query", () => ({
-      rows: this.sql.all<{ task: string; id: string; status_time: number }>(`SELECT task, id, status_time FROM tasks ${pageWhere} ORDER BY status_time DESC, id DESC LIMIT ?`, ...values, pageSize + 1),
+      rows: this.sql.all<{ task: string; id: string; status_time: number; patches: number }>(`SELECT task, id, status_time, patches FROM tasks ${pageWhere} ORDER BY status_time DESC, id DESC LIMIT ?`, ...values, pageSize + 1),
       total: this.sql.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${filters}`, ...countValues)?.n ?? 0,
     }));
     const page = rows.slice(0, pageSize);
     const last = page.at(-1);
     return {
-      tasks: page.map((r) => JSON.parse(r.task) as JsonObject),
+      tasks: page.map((r) => this.taskOf(unkey(r.id), r)),
       nextPageToken: rows.length > pageSize && last ? encodePageToken(last.status_time, unkey(last.id)) : "",
       totalSize: total,
     };
