@@ -158,8 +158,8 @@ export const INIT_OPTIONS = [
     type: "string",
     values: { allowed: () => ["memory", ...STORES], noun: "store", nouns: "stores" },
     placeholder: "S",
-    default: "memory",
-    help: "where tasks are kept: memory (one process), or postgres, redis read from A2A_STORE_URL (several instances)",
+    default: "sqlite",
+    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts), memory (one process), or postgres, redis read from A2A_STORE_URL (several instances)",
   },
   {
     flag: "compat",
@@ -207,6 +207,21 @@ export const SCHEMA_OPTIONS = [
 
 export const VERSIONS_OPTIONS = [JSON_OUTPUT] as const satisfies readonly OptionDeclaration[];
 
+/** The options of `store`. */
+export const STORE_OPTIONS = [
+  {
+    flag: "action",
+    positional: true,
+    required: true,
+    type: "string",
+    values: { allowed: () => ["migrate", "status"], noun: "action", nouns: "actions" },
+    placeholder: "ACTION",
+    help: "migrate: apply the migrations the database lacks (under the engine's lock); status: its schema version and what is pending",
+  },
+  { flag: "url", type: "string", required: true, placeholder: "URL", help: "the store's URL: sqlite:<path>, file:<path>, postgres://…, redis://…" },
+  { flag: "sql", type: "boolean", help: "print the SQL of the pending migrations instead of applying them (SQLite; changes nothing)" },
+] as const satisfies readonly OptionDeclaration[];
+
 /** Every command, in the order --help lists them. */
 export const COMMANDS = {
   generate: {
@@ -236,6 +251,7 @@ export const COMMANDS = {
       ["$0 init my-agent --framework express --spec 0.2.5", "an Express agent for A2A 0.2.5"],
       ["$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC"],
       ["$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like"],
+      ["$0 init my-agent --store memory", "tasks in the process only (lost at exit), no database"],
       ["$0 init my-agent --no-compat", "an A2A 1.0.1 agent that does not also serve 0.3 clients"],
     ],
   },
@@ -260,6 +276,16 @@ export const COMMANDS = {
     summary: "write the JSON Schema a proto derives (A2A 1.0 on: the proto is normative)",
     options: SCHEMA_OPTIONS,
     examples: [["$0 schema --from-proto a2a.proto --out a2a-1.0.1.json", "the JSON Schema of A2A 1.0.1"]],
+  },
+  store: {
+    command: "store <action>",
+    summary: "the schema of a store's database: its version, and the migrations it lacks applied or printed",
+    options: STORE_OPTIONS,
+    examples: [
+      ["$0 store status --url sqlite:./data/agent.db", "the schema version of an agent's SQLite file and what is pending"],
+      ["$0 store migrate --url sqlite:./data/agent.db", "apply the pending migrations (the agent also does when it starts)"],
+      ["$0 store migrate --url sqlite:./data/agent.db --sql", "print them as one SQL transaction instead, changing nothing"],
+    ],
   },
   versions: {
     command: "versions",

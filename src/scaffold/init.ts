@@ -14,6 +14,9 @@ import { compatFolder } from "../compat/emit.js";
 import { COMPAT_TABLES } from "../compat/tables.js";
 import { bundledIR } from "../load/protocol.js";
 
+/** Where an agent scaffolded with the default store keeps its tasks (relative to the folder it starts in). */
+export const DEFAULT_SQLITE_URL = "sqlite:./data/agent.db";
+
 export interface InitOptions {
   /** The project folder (created when missing). */
   dir: string;
@@ -29,8 +32,9 @@ export interface InitOptions {
    */
   transports?: readonly string[] | undefined;
   /**
-   * Where the agent keeps its tasks: "memory" (default; one process), "postgres" or "redis" (the engine's
-   * store is generated, and the agent connects to `A2A_STORE_URL`, so that several instances share tasks).
+   * Where the agent keeps its tasks: "sqlite" (default: the file `./data/agent.db`, created on first start,
+   * or the `sqlite:` URL `A2A_STORE_URL` names; tasks survive restarts), "memory" (one process, lost at exit),
+   * "postgres" or "redis" (the agent connects to `A2A_STORE_URL`, so that several instances share tasks).
    */
   store?: string | undefined;
   /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
@@ -135,7 +139,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
   // lists them (1.0 supportedInterfaces; 0.3 preferredTransport + additionalInterfaces), the tests call each.
   const available = bindingsOfVersion(spec).map((binding): Transport => (binding === "HTTP+JSON" ? "rest" : binding === "GRPC" ? "grpc" : "jsonrpc"));
   const transports = chooseTransports(options.transports, available, spec);
-  const store = options.store ?? "memory";
+  const store = options.store ?? "sqlite";
   if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {
     throw new CodegenError(`unknown store "${store}"; stores: memory, ${STORES.join(", ")}`, { kind: "usage" });
   }
@@ -183,7 +187,10 @@ export async function init(options: InitOptions): Promise<InitResult> {
     bindings: transports.map((t) => (t === "rest" ? "HTTP+JSON" : t.toUpperCase())),
     /** The store engine generated into the project (none: in-memory). */
     store: engine,
-    storeScheme: engine === "postgres" ? "postgres://" : engine === "redis" ? "redis://" : undefined,
+    storeScheme: engine === "postgres" ? "postgres://" : engine === "redis" ? "redis://" : engine === "sqlite" ? "sqlite:" : undefined,
+    /** SQLite: the file the agent keeps its tasks in when A2A_STORE_URL is not set. */
+    sqlite: engine === "sqlite",
+    defaultStoreUrl: engine === "sqlite" ? DEFAULT_SQLITE_URL : undefined,
     dependencies: sortKeys({
       ...FRAMEWORK_DEPENDENCIES[framework],
       ...(transports.includes("grpc") ? GRPC_DEPENDENCIES : {}),
