@@ -62,7 +62,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
   { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
-  { feature: "SQLite store (--store sqlite)", brings: ["stores/sqlite.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite"), prunable: false },
+  { feature: "SQLite store (--store sqlite)", brings: ["stores/sqlite.ts", "stores/sqlite-database.ts", "stores/sqlite-queues.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite"), prunable: false },
 ];
 
 /** The .ts files an entry of `brings` names, as paths under src/runtime/. */

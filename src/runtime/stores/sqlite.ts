@@ -14,17 +14,20 @@
  * - The driver is synchronous: a call blocks the event loop for the statement's time (microseconds for
  *   the store's indexed statements), or up to `busyTimeoutMs` while another process writes.
  */
-import Database from "better-sqlite3";
-import { mkdirSync } from "node:fs";
-import { dirname } from "node:path";
+import type Database from "better-sqlite3";
 import { ExecutionLeaseHeldError, StoreError, StoreUnavailableError, TaskVersionConflictError } from "./errors.js";
 import { decodePageToken, encodePageToken, pageSizeOf } from "./paging.js";
 import { eventText, pushConfigId, storableJson, taskFacts } from "./task-json.js";
-import type { A2AStore, EventSubscription, EventSubscriptionOptions, ExecutionLeases, LeaseHolder, LoggedEvent, OutboxEntry, OutboxMessage, PushConfigStore, PushOutbox, TaskCommit, TaskCommitResult, TaskEventInput, TaskEventLog, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
+import type { A2AStore, EventSubscription, EventSubscriptionOptions, LoggedEvent, PushConfigStore, TaskCommit, TaskCommitResult, TaskEventInput, TaskEventLog, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
 import type { JsonObject } from "../json.js";
 import { LogFollower } from "./follower.js";
 import { TaskPatchPolicy, withPatches } from "./patch-policy.js";
 import type { TaskPatchOperation } from "./task-patch.js";
+import { ENGINE, key, migrateSqlite, newerSchemaError, openSqliteDatabase, Sql, SQLITE_MIGRATIONS, sqliteError, sqlitePathOf, sqliteSchemaVersion, unkey } from "./sqlite-database.js";
+import { SqliteExecutionLeases, SqlitePushOutbox } from "./sqlite-queues.js";
+
+export { migrateSqlite, openSqliteDatabase, SQLITE_MIGRATIONS, sqliteError, sqlitePathOf, sqliteSchemaVersion } from "./sqlite-database.js";
+export { SqliteExecutionLeases, SqlitePushOutbox } from "./sqlite-queues.js";
 
 export interface SqliteStoreOptions {
   /** The database file (created with its folder when missing), or ":memory:" (one connection only). */
@@ -37,121 +40,6 @@ export interface SqliteStoreOptions {
   migrate?: boolean;
 }
 
-const ENGINE = "sqlite";
-
-/** Maps a driver error to a store error: the lock held too long or the file unreachable, or a failure naming the operation. */
-export function sqliteError(error: unknown, operation: string): StoreError {
-  if (error instanceof StoreError) return error;
-  const code = typeof error === "object" && error !== null && "code" in error ? String((error as { code: unknown }).code) : "";
-  const message = error instanceof Error ? error.message : String(error);
-  if (/^SQLITE_(BUSY|LOCKED|CANTOPEN|IOERR|FULL|READONLY)/.test(code) || /ENOENT|EACCES|EROFS/.test(code)) {
-    return new StoreUnavailableError(ENGINE, `${operation}: ${message}`, { cause: error });
-  }
-  return new StoreError(`${ENGINE} store: ${operation} failed: ${message}`, "failed", { cause: error });
-}
-
-/** The versioned schema: migration N is `SQLITE_MIGRATIONS[N - 1]`; never edit a published one, add one. */
-export const SQLITE_MIGRATIONS: readonly string[] = [
-  `CREATE TABLE tasks (
-     id TEXT PRIMARY KEY,
-     context_id TEXT NOT NULL,
-     state TEXT NOT NULL,
-     terminal INTEGER NOT NULL,
-     status_time INTEGER NOT NULL,
-     version INTEGER NOT NULL,
-     last_seq INTEGER NOT NULL DEFAULT 0,
-     updated_at INTEGER NOT NULL,
-     owner TEXT NOT NULL DEFAULT '',
-     last_write TEXT,
-     patches INTEGER NOT NULL DEFAULT 0,
-     task TEXT NOT NULL
-   );
-   CREATE INDEX tasks_recent ON tasks (status_time, id);
-   CREATE INDEX tasks_context ON tasks (context_id, status_time, id);
-   CREATE INDEX tasks_state ON tasks (state, status_time, id);
-   CREATE INDEX tasks_owner ON tasks (owner, status_time, id);
-   CREATE INDEX tasks_owner_context ON tasks (owner, context_id, status_time, id);
-   CREATE INDEX tasks_finished ON tasks (updated_at) WHERE terminal = 1;
-   CREATE TABLE events (
-     task_id TEXT NOT NULL,
-     seq INTEGER NOT NULL,
-     final INTEGER NOT NULL,
-     event TEXT NOT NULL,
-     PRIMARY KEY (task_id, seq)
-   ) WITHOUT ROWID;
-   CREATE TABLE task_patches (
-     task_id TEXT NOT NULL,
-     version INTEGER NOT NULL,
-     patch TEXT NOT NULL,
-     PRIMARY KEY (task_id, version)
-   ) WITHOUT ROWID;
-   CREATE TABLE push_configs (
-     position INTEGER PRIMARY KEY AUTOINCREMENT,
-     task_id TEXT NOT NULL,
-     config_id TEXT NOT NULL,
-     config TEXT NOT NULL,
-     UNIQUE (task_id, config_id)
-   );
-   CREATE TABLE outbox (
-     id INTEGER PRIMARY KEY AUTOINCREMENT,
-     task_id TEXT NOT NULL,
-     target TEXT NOT NULL,
-     payload TEXT NOT NULL,
-     attempts INTEGER NOT NULL DEFAULT 0,
-     due_at INTEGER NOT NULL,
-     owner TEXT
-   );
-   CREATE INDEX outbox_due ON outbox (due_at, id);
-   CREATE TABLE leases (
-     task_id TEXT PRIMARY KEY,
-     owner TEXT NOT NULL,
-     expires_at INTEGER NOT NULL
-   ) WITHOUT ROWID;
-   CREATE INDEX leases_expiry ON leases (expires_at);`,
-];
-
-const MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)";
-
-/** The schema version a database file holds (0: none yet), read without changing it. */
-export function sqliteSchemaVersion(db: Database.Database): number {
-  const table = db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'migrations'").get();
-  if (!table) return 0;
-  const row = db.prepare("SELECT coalesce(max(version), 0) AS v FROM migrations").get() as { v: number };
-  return row.v;
-}
-
-/**
- * Applies the migrations the file lacks in one IMMEDIATE transaction (once across processes); returns the
- * versions applied. A file at a newer version than this store knows is refused.
- */
-export function migrateSqlite(db: Database.Database): number[] {
-  return db.transaction(() => {
-    db.exec(MIGRATIONS_TABLE);
-    const current = sqliteSchemaVersion(db);
-    if (current > SQLITE_MIGRATIONS.length) throw newerSchemaError(current, SQLITE_MIGRATIONS.length);
-    const applied: number[] = [];
-    for (let version = current + 1; version <= SQLITE_MIGRATIONS.length; version++) {
-      db.exec(SQLITE_MIGRATIONS[version - 1] as string);
-      db.prepare("INSERT INTO migrations (version, applied_at) VALUES (?, ?)").run(version, Date.now());
-      applied.push(version);
-    }
-    return applied;
-  }).immediate();
-}
-
-function newerSchemaError(current: number, known: number): StoreError {
-  return new StoreError(`${ENGINE} store: the database schema is at version ${current}, newer than this store knows (${known}); upgrade the agent`, "failed");
-}
-
-/** Opens a database file as the store uses it: WAL, a busy timeout, the folder created. */
-export function openSqliteDatabase(path: string, busyTimeoutMs = 5_000): Database.Database {
-  if (path !== ":memory:" && path !== "") mkdirSync(dirname(path), { recursive: true });
-  const db = new Database(path, { timeout: busyTimeoutMs });
-  if (path !== ":memory:") db.pragma("journal_mode = WAL");
-  // WAL with synchronous=NORMAL: a commit survives a process crash (kill -9); only a power loss may lose the last ones.
-  db.pragma("synchronous = NORMAL");
-  return db;
-}
 
 export class SqliteStore implements A2AStore {
   readonly engine = ENGINE;
@@ -230,91 +118,6 @@ export class SqliteStore implements A2AStore {
   }
 }
 
-/** The file of a `sqlite:` / `file:` URL: `sqlite:./data/agent.db`, `sqlite:///abs/agent.db`, `file:agent.db`. */
-export function sqlitePathOf(url: string): string {
-  const match = /^(?:sqlite|file):(.*)$/i.exec(url);
-  if (!match) throw new StoreError(`store URL: expected sqlite:<path> or file:<path>`, "invalid");
-  let path = (match[1] ?? "").replace(/[?#].*$/, "");
-  if (path.startsWith("//")) path = path.slice(2); // sqlite:///abs → /abs, sqlite://./rel → ./rel
-  path = decodeURIComponent(path);
-  if (path === "") throw new StoreError("store URL: sqlite: needs a file path (sqlite:./data/agent.db)", "invalid");
-  return path;
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-/** Prepared statements, cached by text, counted, and mapped to store errors. */
-class Sql {
-  private readonly statements = new Map<string, Database.Statement>();
-  constructor(
-    private readonly db: Database.Database,
-    private readonly counter: { count: number },
-    private readonly isClosed: () => boolean,
-  ) {}
-
-  private statement(text: string): Database.Statement {
-    if (this.isClosed()) throw new StoreError(`${ENGINE} store: closed`, "failed");
-    let statement = this.statements.get(text);
-    if (!statement) this.statements.set(text, (statement = this.db.prepare(text)));
-    this.counter.count++;
-    return statement;
-  }
-
-  get<R>(text: string, ...values: unknown[]): R | undefined {
-    return this.statement(text).get(...values) as R | undefined;
-  }
-
-  all<R>(text: string, ...values: unknown[]): R[] {
-    return this.statement(text).all(...values) as R[];
-  }
-
-  run(text: string, ...values: unknown[]): number {
-    return this.statement(text).run(...values).changes;
-  }
-
-  /** Runs `fn` in an IMMEDIATE transaction (the write lock taken first, so no read inside it is stale). */
-  write<T>(operation: string, fn: () => T): T {
-    try {
-      return this.db.transaction(fn).immediate();
-    } catch (error) {
-      throw sqliteError(error, operation);
-    }
-  }
-
-  /** Runs `fn` in a read transaction (one snapshot: a task row and its patches agree). */
-  read<T>(operation: string, fn: () => T): T {
-    try {
-      return this.db.inTransaction ? fn() : this.db.transaction(fn).deferred();
-    } catch (error) {
-      throw sqliteError(error, operation);
-    }
-  }
-
-  /** Changes whenever another connection commits to the file. */
-  dataVersion(): number {
-    return this.db.pragma("data_version", { simple: true }) as number;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-// Strings SQLite's UTF-8 text cannot hold
-
-/*
- * Any JSON string is a valid id. A lone surrogate cannot be written as UTF-8 (it would arrive as U+FFFD,
- * so two ids would become one). Id, owner and write-id columns thus write each lone surrogate, U+0000 and
- * U+0001 as U+0001 followed by its code in 4 hex digits, and reads undo it; JSON columns are safe as they
- * are (JSON.stringify escapes lone surrogates).
- */
-const UNSTORABLE = /[\u0000\u0001]|[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/g;
-
-function key(text: string): string {
-  return text.replace(UNSTORABLE, (c) => `\u0001${c.charCodeAt(0).toString(16).padStart(4, "0")}`);
-}
-
-function unkey(text: string): string {
-  return text.includes("\u0001") ? text.replace(/\u0001([0-9a-f]{4})/g, (_m, hex: string) => String.fromCharCode(Number.parseInt(hex, 16))) : text;
-}
-
 // ---------------------------------------------------------------------------------------------------
 
 interface TaskRow {
@@ -343,12 +146,30 @@ export class SqliteTaskStore implements VersionedTaskStore {
   }
 
   async load(taskId: string): Promise<VersionedTask | undefined> {
-    const row = this.sql.read("load", () => this.sql.get<TaskRow>("SELECT task, version, owner, last_seq, last_write, patches FROM tasks WHERE id = ?", key(taskId)));
-    if (!row) return undefined;
-    const loaded: VersionedTask = { task: this.taskOf(taskId, row), version: row.version, logSeq: row.last_seq };
+    const [row, task] = this.withTasks("load", () => {
+      const found = this.sql.get<TaskRow>("SELECT task, version, owner, last_seq, last_write, patches FROM tasks WHERE id = ?", key(taskId));
+      return found ? [found] : [];
+    }, () => taskId);
+    if (!row || !task) return undefined;
+    const loaded: VersionedTask = { task, version: row.version, logSeq: row.last_seq };
     if (row.owner !== "") loaded.owner = unkey(row.owner);
     if (row.last_write !== null) loaded.lastWriteId = unkey(row.last_write);
     return loaded;
+  }
+
+  /**
+   * Task rows and their tasks: one statement when no row has kept patches (the usual case), else the rows
+   * read again with their patches in one read transaction, so that a row and its patches agree.
+   */
+  private withTasks<R extends { task: string; patches: number }>(operation: string, rowsOf: () => R[], idOf: (row: R) => string): [R | undefined, JsonObject | undefined, R[], JsonObject[]] {
+    const first = this.sql.read(operation, rowsOf);
+    const [rows, tasks] = !first.some((r) => r.patches > 0)
+      ? [first, first.map((r) => JSON.parse(r.task) as JsonObject)]
+      : this.sql.snapshot(operation, () => {
+          const again = rowsOf();
+          return [again, again.map((r) => this.taskOf(idOf(r), r))] as const;
+        });
+    return [rows[0], tasks[0], rows, tasks];
   }
 
   /** A row's task with the patches kept after its text applied (read only when it has some). */
@@ -435,12 +256,15 @@ export class SqliteTaskStore implements VersionedTaskStore {
   }
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
-    const rows = this.sql.read("list", () =>
-      filter.contextId === undefined
-        ? this.sql.all<{ task: string; id: string; patches: number }>("SELECT task, id, patches FROM tasks ORDER BY status_time DESC, id DESC")
-        : this.sql.all<{ task: string; id: string; patches: number }>("SELECT task, id, patches FROM tasks WHERE context_id = ? ORDER BY status_time DESC, id DESC", key(filter.contextId)),
+    const [, , , tasks] = this.withTasks(
+      "list",
+      () =>
+        filter.contextId === undefined
+          ? this.sql.all<{ task: string; id: string; patches: number }>("SELECT task, id, patches FROM tasks ORDER BY status_time DESC, id DESC")
+          : this.sql.all<{ task: string; id: string; patches: number }>("SELECT task, id, patches FROM tasks WHERE context_id = ? ORDER BY status_time DESC, id DESC", key(filter.contextId)),
+      (r) => unkey(r.id),
     );
-    return rows.map((r) => this.taskOf(unkey(r.id), r));
+    return tasks;
   }
 
   async query(query: TaskQuery): Promise<TaskPage> {
@@ -459,14 +283,16 @@ export class SqliteTaskStore implements VersionedTaskStore {
       values.push(cursor.statusTime, key(cursor.id));
     }
     const pageWhere = where.length > 0 ? `WHERE ${where.join(" AND ")}` : "";
-    const { rows, total } = this.sql.read("query", () => ({
-      rows: this.sql.all<{ task: string; id: string; status_time: number; patches: number }>(`SELECT task, id, status_time, patches FROM tasks ${pageWhere} ORDER BY status_time DESC, id DESC LIMIT ?`, ...values, pageSize + 1),
-      total: this.sql.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${filters}`, ...countValues)?.n ?? 0,
-    }));
+    const [, , rows, tasks] = this.withTasks(
+      "query",
+      () => this.sql.all<{ task: string; id: string; status_time: number; patches: number }>(`SELECT task, id, status_time, patches FROM tasks ${pageWhere} ORDER BY status_time DESC, id DESC LIMIT ?`, ...values, pageSize + 1),
+      (r) => unkey(r.id),
+    );
+    const total = this.sql.read("query", () => this.sql.get<{ n: number }>(`SELECT count(*) AS n FROM tasks ${filters}`, ...countValues)?.n ?? 0);
     const page = rows.slice(0, pageSize);
     const last = page.at(-1);
     return {
-      tasks: page.map((r) => this.taskOf(unkey(r.id), r)),
+      tasks: tasks.slice(0, pageSize),
       nextPageToken: rows.length > pageSize && last ? encodePageToken(last.status_time, unkey(last.id)) : "",
       totalSize: total,
     };
@@ -585,92 +411,5 @@ export class SqliteTaskEventLog implements TaskEventLog {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-export class SqlitePushOutbox implements PushOutbox {
-  constructor(private readonly sql: Sql) {}
-
-  async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
-    if (messages.length === 0) return [];
-    const rows = messages.map((m) => [key(m.taskId), storableJson(m.target, "a push target"), storableJson(m.payload, "a push payload")] as const);
-    return this.sql.write("enqueue", () => {
-      const now = Date.now();
-      return rows.map((r) => String(this.sql.get<{ id: number }>("INSERT INTO outbox (task_id, target, payload, due_at) VALUES (?, ?, ?, ?) RETURNING id", ...r, now)?.id));
-    });
-  }
-
-  async claim(owner: string, options: { leaseMs: number; limit?: number }): Promise<OutboxEntry[]> {
-    const rows = this.sql.write("claim", () => {
-      const now = Date.now();
-      const due = this.sql.all<{ id: number }>("SELECT id FROM outbox WHERE due_at <= ? ORDER BY due_at, id LIMIT ?", now, options.limit ?? 10);
-      return due.map(
-        ({ id }) =>
-          this.sql.get<{ id: number; task_id: string; target: string; payload: string; attempts: number }>(
-            "UPDATE outbox SET owner = ?, attempts = attempts + 1, due_at = ? WHERE id = ? RETURNING id, task_id, target, payload, attempts",
-            key(owner), now + options.leaseMs, id,
-          )!,
-      );
-    });
-    return rows
-      .map((r) => ({ id: String(r.id), taskId: unkey(r.task_id), target: JSON.parse(r.target) as JsonObject, payload: JSON.parse(r.payload) as JsonObject, attempts: r.attempts }))
-      .sort((a, b) => Number(a.id) - Number(b.id));
-  }
-
-  async ack(id: string, owner: string): Promise<boolean> {
-    if (!/^\d+$/.test(id)) return false;
-    return this.sql.write("ack", () => this.sql.run("DELETE FROM outbox WHERE id = ? AND owner = ?", Number(id), key(owner)) > 0);
-  }
-
-  async retry(id: string, owner: string, delayMs: number): Promise<boolean> {
-    if (!/^\d+$/.test(id)) return false;
-    return this.sql.write("retry", () => this.sql.run("UPDATE outbox SET owner = NULL, due_at = ? WHERE id = ? AND owner = ?", Date.now() + delayMs, Number(id), key(owner)) > 0);
-  }
-
-  async size(): Promise<number> {
-    return this.sql.read("outbox size", () => this.sql.get<{ n: number }>("SELECT count(*) AS n FROM outbox")?.n ?? 0);
-  }
-}
-
-// ---------------------------------------------------------------------------------------------------
-
-export class SqliteExecutionLeases implements ExecutionLeases {
-  constructor(private readonly sql: Sql) {}
-
-  async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.sql.write("acquire lease", () => {
-      const now = Date.now();
-      return (
-        this.sql.run(
-          `INSERT INTO leases (task_id, owner, expires_at) VALUES (?, ?, ?)
-           ON CONFLICT (task_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at WHERE owner = excluded.owner OR expires_at <= ?`,
-          key(taskId), key(owner), now + ttlMs, now,
-        ) > 0
-      );
-    });
-  }
-
-  async renew(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return this.sql.write("renew lease", () => this.sql.run("UPDATE leases SET expires_at = ? WHERE task_id = ? AND owner = ?", Date.now() + ttlMs, key(taskId), key(owner)) > 0);
-  }
-
-  async release(taskId: string, owner: string): Promise<void> {
-    this.sql.write("release lease", () => this.sql.run("DELETE FROM leases WHERE task_id = ? AND owner = ?", key(taskId), key(owner)));
-  }
-
-  async holder(taskId: string): Promise<LeaseHolder | undefined> {
-    const row = this.sql.read("lease holder", () => this.sql.get<{ owner: string; expires_at: number }>("SELECT owner, expires_at FROM leases WHERE task_id = ?", key(taskId)));
-    return row && { owner: unkey(row.owner), expiresAt: row.expires_at };
-  }
-
-  async claimExpired(owner: string, ttlMs: number, limit = 100): Promise<Array<{ taskId: string; previousOwner: string }>> {
-    return this.sql.write("claim expired leases", () => {
-      const now = Date.now();
-      const expired = this.sql.all<{ task_id: string; owner: string }>("SELECT task_id, owner FROM leases WHERE expires_at <= ? ORDER BY expires_at LIMIT ?", now, limit);
-      for (const row of expired) this.sql.run("UPDATE leases SET owner = ?, expires_at = ? WHERE task_id = ?", key(owner), now + ttlMs, row.task_id);
-      return expired.map((r) => ({ taskId: unkey(r.task_id), previousOwner: unkey(r.owner) }));
-    });
   }
 }
