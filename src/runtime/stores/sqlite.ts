@@ -241,7 +241,7 @@ export class SqliteTaskStore implements VersionedTaskStore {
       }
       if (write.expectedVersion > 0 && !("patch" in plan)) sql.run("DELETE FROM task_patches WHERE task_id = ?", id);
       const first = row.last_seq - events.length + 1;
-      events.forEach((e, i) => sql.run("INSERT INTO events (task_id, seq, final, event) VALUES (?, ?, ?, ?)", id, first + i, e.final ? 1 : 0, e.text));
+      insertEvents(sql, id, first, events);
       for (const p of pushes) sql.run("INSERT INTO outbox (task_id, target, payload, due_at) VALUES (?, ?, ?, ?)", p.taskId, p.target, p.payload, now);
       if (lease !== undefined && "acquire" in lease) {
         sql.run("INSERT INTO leases (task_id, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (task_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at", id, key(lease.acquire), now + lease.ttlMs);
@@ -362,7 +362,7 @@ export class SqliteTaskEventLog implements TaskEventLog {
       const row = this.sql.get<{ last_seq: number }>("UPDATE tasks SET last_seq = last_seq + ? WHERE id = ? RETURNING last_seq", events.length, id);
       if (!row) throw new StoreError(`task "${taskId}" not found`, "not-found");
       const first = row.last_seq - events.length + 1;
-      texts.forEach((e, i) => this.sql.run("INSERT INTO events (task_id, seq, final, event) VALUES (?, ?, ?, ?)", id, first + i, e.final ? 1 : 0, e.text));
+      insertEvents(this.sql, id, first, texts);
       return texts.map((_, i) => first + i);
     });
     this.wake(taskId);
@@ -411,5 +411,18 @@ export class SqliteTaskEventLog implements TaskEventLog {
   stop(): void {
     if (this.timer) clearInterval(this.timer);
     this.timer = undefined;
+  }
+}
+
+/** Events per INSERT statement (one statement for a commit's events, up to this many). */
+const EVENTS_PER_STATEMENT = 64;
+
+/** Logs events from sequence `first` on, as few multi-row INSERTs (each row text cached by its row count). */
+function insertEvents(sql: Sql, taskId: string, first: number, events: ReadonlyArray<{ final: boolean; text: string }>): void {
+  for (let from = 0; from < events.length; from += EVENTS_PER_STATEMENT) {
+    const batch = events.slice(from, from + EVENTS_PER_STATEMENT);
+    const values: unknown[] = [];
+    batch.forEach((e, i) => values.push(taskId, first + from + i, e.final ? 1 : 0, e.text));
+    sql.run(`INSERT INTO events (task_id, seq, final, event) VALUES ${Array.from(batch, () => "(?, ?, ?, ?)").join(", ")}`, ...values);
   }
 }

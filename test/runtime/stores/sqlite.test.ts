@@ -41,6 +41,29 @@ describe("sqlite store files and migrations", () => {
     await expect(SqliteStore.open({ path: empty, migrate: false })).rejects.toThrow(/schema is at version 0, this store needs 1; run `a2a-codegen store migrate --url sqlite:.*empty\.db`/);
   });
 
+  it("keeps a task, its log, its push configs, pending pushes and leases across a restart (the file reopened)", async () => {
+    const path = join(dir, "restart.db");
+    const before = await SqliteStore.open({ path });
+    const task = { id: "r1", contextId: "c", status: { state: "working", timestamp: new Date().toISOString() }, history: [{ role: "user", parts: [{ text: "hi" }] }] };
+    await before.tasks.commit({ task, expectedVersion: 0, owner: "alice", events: [{ event: { n: 1 }, final: false }], pushes: [{ taskId: "r1", target: { url: "http://127.0.0.1:1/hook" }, payload: { n: 1 } }], lease: { acquire: "i1", ttlMs: 60_000 } });
+    await before.pushConfigs.set("r1", { id: "p1", url: "http://127.0.0.1:1/hook" });
+    // A new connection opens the file, as the agent started again does (kill -9 itself: scaffold-durable.test.ts).
+    const after = await SqliteStore.open({ path });
+    try {
+      expect(await after.tasks.load("r1")).toMatchObject({ task, version: 1, owner: "alice", logSeq: 1 });
+      expect(await after.events.read("r1")).toEqual([{ seq: 1, final: false, event: { n: 1 } }]);
+      expect(await after.pushConfigs.list("r1")).toEqual([{ id: "p1", url: "http://127.0.0.1:1/hook" }]);
+      expect(await after.leases.holder("r1")).toMatchObject({ owner: "i1" });
+      const claimed = await after.outbox.claim("i2", { leaseMs: 1_000 });
+      expect(claimed).toMatchObject([{ taskId: "r1", target: { url: "http://127.0.0.1:1/hook" }, payload: { n: 1 }, attempts: 1 }]);
+      expect(await after.outbox.ack(claimed[0]!.id, "i2")).toBe(true);
+      expect(await after.outbox.size()).toBe(0);
+    } finally {
+      await after.close();
+      await before.close();
+    }
+  });
+
   it("reads the file of sqlite: and file: URLs", () => {
     expect(sqlitePathOf("sqlite:./data/agent.db")).toBe("./data/agent.db");
     expect(sqlitePathOf("sqlite:///var/lib/agent.db")).toBe("/var/lib/agent.db");
