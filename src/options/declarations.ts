@@ -116,7 +116,7 @@ export const GENERATE_OPTIONS = [
     placeholder: "LIST",
     config: "stores",
     fingerprint: true,
-    help: "store engines to add: postgres, redis (default: in-memory only)",
+    help: "store engines to add: postgres, redis, sqlite (default: in-memory only)",
   },
   {
     flag: "compat",
