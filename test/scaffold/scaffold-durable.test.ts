@@ -96,6 +96,15 @@ describe("a scaffolded agent, durable by default (issue 36)", () => {
     expect(readFileSync(join(dir, ".gitignore"), "utf8")).toMatch(/^data\/$/m);
   });
 
+  it("refuses an A2A_STORE_URL of another engine in one line, without echoing it", () => {
+    const r = spawnSync(process.execPath, [join(dir, "dist", "src", "server.js")], { cwd: dir, env: { ...projectEnv(), A2A_STORE_URL: "postgres://agent:s3cret@127.0.0.1:1/db" }, encoding: "utf8", timeout: 60_000 });
+    expect(r.status).toBe(1);
+    expect(r.stderr.trim()).toBe(
+      'agent: A2A_STORE_URL: this agent keeps its tasks in SQLite and takes sqlite:<path> (or file:<path>); for another engine, scaffold it with --store postgres|redis (or add it to "stores" in a2a-codegen.config.json)',
+    );
+    expect(`${r.stdout}${r.stderr}`).not.toContain("s3cret");
+  });
+
   it("survives kill -9: GetTask returns the task with its history, and the stream resumes after Last-Event-ID", async () => {
     expect(existsSync(join(dir, "data", "agent.db"))).toBe(false);
     const first = await start(dir);
