@@ -1,7 +1,9 @@
-// The stores the store benchmarks run on: the in-memory store, and PostgreSQL and Redis when their URLs are
+// The stores the store benchmarks run on: the in-memory store, SQLite (a temp file), and PostgreSQL and Redis when their URLs are
 // set (A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL; `source .ci/engines.sh` starts both), from the built
 // runtime (dist/: `npm run build` first). Each opened store gets a table / key prefix of its own.
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -9,6 +11,11 @@ const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).hre
 const { InMemoryStore } = await fromDist("runtime/stores/memory.js");
 const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
 const { RedisStore } = await fromDist("runtime/stores/redis.js");
+const { SqliteStore } = await fromDist("runtime/stores/sqlite.js");
+
+/** SQLite needs no server: a file per opened namespace in a temp folder, removed with the store. */
+const SQLITE_DIR = mkdtempSync(join(tmpdir(), "a2a-bench-sqlite-"));
+process.on("exit", () => rmSync(SQLITE_DIR, { recursive: true, force: true }));
 
 /** The 1.0.1 agent card of the store benchmarks (their servers are called through the service, not HTTP). */
 export const BENCH_CARD = {
@@ -24,6 +31,7 @@ export const BENCH_CARD = {
 
 const ENGINES = [
   { name: "memory", variable: undefined, open: async () => new InMemoryStore() },
+  { name: "sqlite", variable: undefined, open: (_url, ns) => SqliteStore.open({ path: join(SQLITE_DIR, `${ns}.db`) }) },
   { name: "postgres", variable: "A2A_TEST_POSTGRES_URL", open: (url, ns) => PostgresStore.connect({ connectionString: url, tablePrefix: `${ns}_` }) },
   { name: "redis", variable: "A2A_TEST_REDIS_URL", open: (url, ns) => RedisStore.connect({ url, keyPrefix: `${ns}:` }) },
 ];
@@ -48,4 +56,5 @@ export function availableEngines() {
 export async function dropAndClose(store) {
   await (store.dropTables?.() ?? store.dropKeys?.() ?? Promise.resolve());
   await store.close();
+  if (store.engine === "sqlite") for (const suffix of ["", "-wal", "-shm"]) rmSync(`${store.path}${suffix}`, { force: true });
 }

@@ -1,17 +1,20 @@
 // Store benchmark: the task lifecycle of a blocking SendMessage that completes in one turn, through the
-// server's service (no HTTP: the store is what is measured), on each store — in-memory, PostgreSQL,
+// server's service (no HTTP: the store is what is measured), on each store — in-memory, SQLite, PostgreSQL,
 // Redis — beside @a2a-js/sdk 1.3's DefaultRequestHandler on its DatabaseTaskStore (Kysely over pg) on
-// the same PostgreSQL, in the same run: lifecycles/s, p50/p99 latency and database round trips per
-// SendMessage (every pg query counted the same way for both; Redis commands by the store's counter).
-// Goal (issue 11): ≥ 2× the SDK's req/s on PostgreSQL, and ≤ 3 round trips per SendMessage.
+// the same PostgreSQL and (Kysely's SqliteDialect over better-sqlite3) on SQLite, in the same run:
+// lifecycles/s, p50/p99 latency and database round trips per SendMessage (every pg query counted the same
+// way for both; SQLite statements, BEGIN and COMMIT included, ours by the store's counter, the SDK's by its
+// prepare calls; Redis commands by the store's counter).
+// Goals (issues 11, 36): ≥ 2× the SDK's req/s on each SQL engine, and ≤ 3 round trips (statements) per SendMessage.
 //
 //   npm run build && source .ci/engines.sh && node bench/stores.bench.mjs [--duration 4] [--concurrency 16]
 //
 // Engines come from A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL; a missing one is skipped with a message.
 // Each run uses its own table / key prefix and deletes it afterwards.
 import { randomUUID } from "node:crypto";
-import { rmSync } from "node:fs";
-import { resolve } from "node:path";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
 import pg from "pg";
 import { compileGenerated } from "./compile-generated.mjs";
@@ -158,6 +161,56 @@ if (pgUrl) {
   await admin.end();
 } else console.log("@a2a-js/sdk DatabaseTaskStore: skipped (set A2A_TEST_POSTGRES_URL)");
 
+// ---------------------------------------------------------------------------------------------------
+// @a2a-js/sdk 1.3's DatabaseTaskStore on SQLite (Kysely's SqliteDialect over better-sqlite3, the driver its
+// a2a-db CLI uses for sqlite: URLs), in WAL mode like ours; statements counted by the SDK's prepare calls.
+
+{
+  const { Kysely, SqliteDialect } = await import("kysely");
+  const Database = (await import("better-sqlite3")).default;
+  const { AgentCard, Message, TaskState, SendMessageRequest } = await import("a2a-sdk-v1");
+  const { AgentEvent, DefaultRequestHandler, ServerCallContext } = await import("a2a-sdk-v1/server");
+  const { DatabaseTaskStore } = await import("a2a-sdk-v1/server/database");
+  const dir = mkdtempSync(join(tmpdir(), "a2a-bench-sdk-sqlite-"));
+  const sqlite = new Database(join(dir, "sdk.db"));
+  sqlite.pragma("journal_mode = WAL");
+  sqlite.pragma("synchronous = NORMAL");
+  let statements = 0;
+  const prepare = sqlite.prepare.bind(sqlite);
+  sqlite.prepare = (text) => (statements++, prepare(text));
+  // The table the SDK's migrations create for SQLite (its a2a-db CLI's DDL: "collate binary", text payloads).
+  sqlite.exec(`CREATE TABLE a2a_tasks (
+    tenant varchar(255) collate binary NOT NULL, owner varchar(255) collate binary NOT NULL, id varchar(36) collate binary NOT NULL,
+    context_id varchar(36) collate binary NOT NULL, status_last_updated bigint NOT NULL, status_state varchar(255) collate binary,
+    status text, artifacts text, history text, metadata text, protocol_version varchar(255),
+    CONSTRAINT a2a_tasks_pkey PRIMARY KEY (tenant, owner, id));
+    CREATE INDEX a2a_tasks_scope_updated_idx ON a2a_tasks (tenant, owner, status_last_updated, id);
+    CREATE INDEX a2a_tasks_scope_context_updated_idx ON a2a_tasks (tenant, owner, context_id, status_last_updated, id);`);
+  const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
+  const now = () => new Date().toISOString();
+  const sdkExecutor = {
+    async execute(ctx, bus) {
+      const { taskId, contextId, userMessage } = ctx;
+      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: now(), message: undefined }, artifacts: [], history: [userMessage], metadata: undefined }));
+      const done = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_AGENT", parts: [{ text: "done" }], taskId, contextId });
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: now(), message: done }, metadata: undefined }));
+      bus.finished();
+    },
+    async cancelTask() {},
+  };
+  const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new DatabaseTaskStore(db, { tableName: "a2a_tasks" }), sdkExecutor);
+  const send = async () => {
+    const result = await handler.sendMessage(SendMessageRequest.fromJSON({ message: message() }), new ServerCallContext());
+    if (result.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`unexpected SDK answer ${JSON.stringify(result)}`);
+  };
+  await send();
+  const before = statements;
+  const m = await measure(send);
+  results.push({ name: "@a2a-js/sdk 1.3 DatabaseTaskStore, sqlite", ...m, roundTrips: (statements - before) / m.n });
+  await db.destroy();
+  rmSync(dir, { recursive: true, force: true });
+}
+
 rmSync(build, { recursive: true, force: true });
 
 const printed = captureConsole();
@@ -165,8 +218,15 @@ console.log(`\nBlocking one-turn SendMessage, ${concurrency} concurrent, ${durat
 console.log("| store | req/s | p50 ms | p99 ms | round trips / request |");
 console.log("|---|---:|---:|---:|---:|");
 for (const r of results) console.log(`| ${r.name} | ${r.perSecond} | ${r.p50.toFixed(2)} | ${r.p99.toFixed(2)} | ${r.roundTrips.toFixed(2)} |`);
+const oursSqlite = results.find((r) => r.name === "a2a-codegen, sqlite");
+const sdkSqlite = results.find((r) => r.name === "@a2a-js/sdk 1.3 DatabaseTaskStore, sqlite");
+if (oursSqlite && sdkSqlite) {
+  const ratio = oursSqlite.perSecond / sdkSqlite.perSecond;
+  console.log(`\nSQLite: ${ratio.toFixed(2)}× the SDK's req/s (goal ≥ 2×): ${ratio >= 2 ? "PASS" : "MISS"}`);
+  console.log(`SQLite: ${oursSqlite.roundTrips.toFixed(2)} statements per SendMessage, BEGIN and COMMIT included (goal ≤ 3): ${oursSqlite.roundTrips <= 3 ? "PASS" : "MISS"}`);
+}
 const ours = results.find((r) => r.name === "a2a-codegen, postgres");
-const sdk = results.find((r) => r.name.startsWith("@a2a-js/sdk"));
+const sdk = results.find((r) => r.name === "@a2a-js/sdk 1.3 DatabaseTaskStore, postgres");
 if (ours && sdk) {
   const ratio = ours.perSecond / sdk.perSecond;
   console.log(`\nPostgreSQL: ${ratio.toFixed(2)}× the SDK's req/s (goal ≥ 2×): ${ratio >= 2 ? "PASS" : "MISS"}`);

@@ -151,6 +151,15 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
         },
       )
       .command(
+        COMMANDS.store.command,
+        COMMANDS.store.summary,
+        (y) => defineCommand(y, COMMANDS.store),
+        async (args) => {
+          const { runStoreCommand } = await import("./store-admin/command.js");
+          code = await runStoreCommand({ action: args.action as "migrate" | "status", url: String(args.url), sql: Boolean(args.sql) }, io);
+        },
+      )
+      .command(
         COMMANDS.versions.command,
         COMMANDS.versions.summary,
         (y) => defineCommand(y, COMMANDS.versions),

@@ -67,6 +67,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", "stores/postgres/", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
   { feature: "Vercel AI SDK bridge (--bridge ai-sdk; needs ai)", brings: ["bridges/ai-sdk.ts"], when: (c) => (c.bridges ?? []).includes("ai-sdk"), prunable: false },
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", "stores/redis/", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
+  { feature: "SQLite store (--store sqlite)", brings: ["stores/sqlite.ts", "stores/sqlite-database.ts", "stores/sqlite-queues.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite"), prunable: false },
 ];
 
 /** The .ts files an entry of `brings` names, as paths under src/runtime/. */

@@ -117,7 +117,7 @@ export const GENERATE_OPTIONS = [
     placeholder: "LIST",
     config: "stores",
     fingerprint: true,
-    help: "store engines to add: postgres, redis (default: in-memory only)",
+    help: "store engines to add: postgres, redis, sqlite (default: in-memory only)",
   },
   {
     flag: "compat",
@@ -179,8 +179,8 @@ export const INIT_OPTIONS = [
     type: "string",
     values: { allowed: () => ["memory", ...STORES], noun: "store", nouns: "stores" },
     placeholder: "S",
-    default: "memory",
-    help: "where tasks are kept: memory (one process), or postgres, redis read from A2A_STORE_URL (several instances)",
+    default: "sqlite",
+    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts), memory (one process), or postgres, redis read from A2A_STORE_URL (several instances)",
   },
   {
     flag: "compat",
@@ -246,6 +246,21 @@ export const VERIFY_OPTIONS = [
   { flag: "junit", type: "string", placeholder: "FILE", help: "also write the results as JUnit XML to FILE" },
 ] as const satisfies readonly OptionDeclaration[];
 
+/** The options of `store`. */
+export const STORE_OPTIONS = [
+  {
+    flag: "action",
+    positional: true,
+    required: true,
+    type: "string",
+    values: { allowed: () => ["migrate", "status"], noun: "action", nouns: "actions" },
+    placeholder: "ACTION",
+    help: "migrate: apply the migrations the database lacks (under the engine's lock); status: its schema version and what is pending",
+  },
+  { flag: "url", type: "string", required: true, placeholder: "URL", help: "the store's URL: sqlite:<path>, file:<path>, postgres://…, redis://…" },
+  { flag: "sql", type: "boolean", help: "print the SQL of the pending migrations instead of applying them (SQLite; changes nothing)" },
+] as const satisfies readonly OptionDeclaration[];
+
 /** Every command, in the order --help lists them. */
 export const COMMANDS = {
   generate: {
@@ -276,6 +291,7 @@ export const COMMANDS = {
       ["$0 init my-agent --transports jsonrpc,rest", "JSON-RPC and HTTP+JSON, no gRPC"],
       ["$0 init my-agent --store postgres", "tasks in PostgreSQL (A2A_STORE_URL): run as many instances as you like"],
       ["$0 init my-agent --template ai-sdk", "an LLM agent on the Vercel AI SDK (AI_MODEL, AI_GATEWAY_API_KEY)"],
+      ["$0 init my-agent --store memory", "tasks in the process only (lost at exit), no database"],
       ["$0 init my-agent --no-compat", "an A2A 1.0.1 agent that does not also serve 0.3 clients"],
     ],
   },
@@ -314,6 +330,16 @@ export const COMMANDS = {
     examples: [
       ["$0 verify http://localhost:3000", "every check, as a table"],
       ["$0 verify https://agent.example.com --level MUST --junit verify.xml", "in CI: MUST checks only, JUnit XML for the dashboard"],
+    ],
+  },
+  store: {
+    command: "store <action>",
+    summary: "the schema of a store's database: its version, and the migrations it lacks applied or printed",
+    options: STORE_OPTIONS,
+    examples: [
+      ["$0 store status --url sqlite:./data/agent.db", "the schema version of an agent's SQLite file and what is pending"],
+      ["$0 store migrate --url sqlite:./data/agent.db", "apply the pending migrations (the agent also does when it starts)"],
+      ["$0 store migrate --url sqlite:./data/agent.db --sql", "print them as one SQL transaction instead, changing nothing"],
     ],
   },
   versions: {

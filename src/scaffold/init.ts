@@ -15,6 +15,9 @@ import { COMPAT_TABLES } from "../compat/tables.js";
 import { bundledIR } from "../load/protocol.js";
 import { TEMPLATES, type Template } from "../options/vocabularies.js";
 
+/** Where an agent scaffolded with the default store keeps its tasks (relative to the folder it starts in). */
+export const DEFAULT_SQLITE_URL = "sqlite:./data/agent.db";
+
 export interface InitOptions {
   /** The project folder (created when missing). */
   dir: string;
@@ -30,8 +33,9 @@ export interface InitOptions {
    */
   transports?: readonly string[] | undefined;
   /**
-   * Where the agent keeps its tasks: "memory" (default; one process), "postgres" or "redis" (the engine's
-   * store is generated, and the agent connects to `A2A_STORE_URL`, so that several instances share tasks).
+   * Where the agent keeps its tasks: "sqlite" (default: the file `./data/agent.db`, created on first start,
+   * or the `sqlite:` URL `A2A_STORE_URL` names; tasks survive restarts), "memory" (one process, lost at exit),
+   * "postgres" or "redis" (the agent connects to `A2A_STORE_URL`, so that several instances share tasks).
    */
   store?: string | undefined;
   /** The agent: "echo" (default; no model) or "ai-sdk" (an LLM agent on the AI SDK bridge, its model from the environment). */
@@ -198,7 +202,7 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
   // lists them (1.0 supportedInterfaces; 0.3 preferredTransport + additionalInterfaces), the tests call each.
   const available = bindingsOfVersion(spec).map((binding): Transport => (binding === "HTTP+JSON" ? "rest" : binding === "GRPC" ? "grpc" : "jsonrpc"));
   const transports = chooseTransports(options.transports, available, spec);
-  const store = options.store ?? "memory";
+  const store = options.store ?? "sqlite";
   if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {
     throw new CodegenError(`unknown store "${store}"; stores: memory, ${STORES.join(", ")}`, { kind: "usage" });
   }
@@ -257,7 +261,10 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     bindings: transports.map((t) => (t === "rest" ? "HTTP+JSON" : t.toUpperCase())),
     /** The store engine generated into the project (none: in-memory). */
     store: engine,
-    storeScheme: engine === "postgres" ? "postgres://" : engine === "redis" ? "redis://" : undefined,
+    storeScheme: engine === "postgres" ? "postgres://" : engine === "redis" ? "redis://" : engine === "sqlite" ? "sqlite:" : undefined,
+    /** SQLite: the file the agent keeps its tasks in when A2A_STORE_URL is not set. */
+    sqlite: engine === "sqlite",
+    defaultStoreUrl: engine === "sqlite" ? DEFAULT_SQLITE_URL : undefined,
     dependencies: sortKeys({
       ...FRAMEWORK_DEPENDENCIES[framework],
       ...(transports.includes("grpc") ? GRPC_DEPENDENCIES : {}),

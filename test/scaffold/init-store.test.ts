@@ -1,5 +1,5 @@
 /**
- * `a2a-codegen init --store postgres|redis|memory`: the scaffolded agent reads A2A_STORE_URL, its config
+ * `a2a-codegen init --store postgres|redis|memory` (sqlite, the default: scaffold-durable.test.ts): the scaffolded agent reads A2A_STORE_URL, its config
  * generates the engine's store, its package.json names the engine's client, its README shows two
  * instances against one database; the project type-checks under its own strict settings, and two
  * instances of it, started as the README says, serve the same tasks (with an engine: .ci/engines.sh).
@@ -55,8 +55,8 @@ describe("init --store", () => {
     expect(readFileSync(join(dir, "README.md"), "utf8")).toContain("A2A_STORE_URL=redis://");
   }, 60_000);
 
-  it("memory (the default): no engine, no database client, and a clear refusal of A2A_STORE_URL", async () => {
-    const dir = await scaffold(undefined);
+  it("memory (--store memory; the default is sqlite since issue 36): no engine, no database client, and a clear refusal of A2A_STORE_URL", async () => {
+    const dir = await scaffold("memory");
     expect(JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8"))).not.toHaveProperty("stores");
     // runtime/stores/ holds the store contract and the in-memory engine; no engine file, no connect.ts.
     for (const engineFile of ["connect.ts", "postgres.ts", "redis.ts", "follower.ts", "patch-policy.ts"]) {

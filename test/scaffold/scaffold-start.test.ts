@@ -76,7 +76,7 @@ describe("a scaffolded agent's start (issue 29, items 12-14)", () => {
   let grpcAgent: string;
   let storeAgent: string;
   beforeAll(async () => {
-    [grpcAgent, storeAgent] = await Promise.all([project({ transports: ["jsonrpc", "grpc"] }), project({ transports: ["jsonrpc", "grpc"], store: "postgres" })]);
+    [grpcAgent, storeAgent] = await Promise.all([project({ transports: ["jsonrpc", "grpc"], store: "memory" }), project({ transports: ["jsonrpc", "grpc"], store: "postgres" })]);
   }, 180_000);
 
   it("item 12: a port in use is one line naming GRPC_PORT or PORT, exit 1, no stack trace", async () => {

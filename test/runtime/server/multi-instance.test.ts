@@ -67,7 +67,7 @@ const durable = engines.filter((e) => e.name !== "memory");
 
 beforeAll(async () => {
   if (durable.length === 0) return;
-  const result = await generate({ spec: "1.0.1", stores: ["postgres", "redis"], frameworks: ["node"], out: join(WORK, "gen") });
+  const result = await generate({ spec: "1.0.1", stores: ["postgres", "redis", "sqlite"], frameworks: ["node"], out: join(WORK, "gen") });
   for (const [path, text] of Object.entries(result.files)) {
     const out = join(WORK, "src", path);
     mkdirSync(dirname(out), { recursive: true });

@@ -7,10 +7,14 @@ import { engineUrl } from "../../support/engines.js";
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
 import { RedisStore } from "../../../src/runtime/stores/redis.js";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
+import { SqliteStore } from "../../../src/runtime/stores/sqlite.js";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 
 export interface EngineUnderTest {
-  name: "memory" | "postgres" | "redis";
+  name: "memory" | "sqlite" | "postgres" | "redis";
   /** The engine's URL (undefined for memory). */
   url: string | undefined;
   /** A store in a fresh namespace `ns` (every call with the same `ns` shares it). */
@@ -36,6 +40,15 @@ export function enginesUnderTest(what = "the server tests"): { engines: EngineUn
       return store;
     },
     drop: async (ns) => void memories.delete(ns),
+  });
+  // SQLite needs no server: always there, a file per namespace in a folder of this test file's own
+  // (the OS removes it with the temp folder); `url` is one file, for the suites that start agent processes.
+  const sqliteDir = mkdtempSync(join(tmpdir(), "a2a-sqlite-engine-"));
+  engines.push({
+    name: "sqlite",
+    url: `sqlite:${join(sqliteDir, "shared.db")}`,
+    open: (ns) => SqliteStore.open({ path: join(sqliteDir, `${ns}.db`) }),
+    drop: async () => undefined,
   });
   const pgUrl = engineUrl("postgres", what);
   if (pgUrl) {

@@ -5,11 +5,15 @@
  */
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
 import { RedisStore } from "../../../src/runtime/stores/redis.js";
+import { SqliteStore } from "../../../src/runtime/stores/sqlite.js";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 import { engineUrl } from "./contract.js";
 
 export interface DurableEngine {
-  name: "postgres" | "redis";
+  name: "sqlite" | "postgres" | "redis";
   open(ns: string): Promise<A2AStore>;
   /** Deletes the namespace's tables or keys (through a store opened on it). */
   drop(store: A2AStore): Promise<void>;
@@ -17,6 +21,17 @@ export interface DurableEngine {
 
 export function durableEngines(): DurableEngine[] {
   const engines: DurableEngine[] = [];
+  // SQLite needs no server: always there, a file per namespace in a temp folder.
+  const sqliteDir = mkdtempSync(join(tmpdir(), "a2a-sqlite-durable-"));
+  engines.push({
+    name: "sqlite",
+    open: (ns) => SqliteStore.open({ path: join(sqliteDir, `${ns}.db`) }),
+    drop: async (s) => {
+      const path = (s as SqliteStore).path;
+      await s.close();
+      for (const suffix of ["", "-wal", "-shm"]) rmSync(`${path}${suffix}`, { force: true });
+    },
+  });
   const pgUrl = engineUrl("A2A_TEST_POSTGRES_URL", "PostgreSQL");
   if (pgUrl) {
     engines.push({ name: "postgres", open: (ns) => PostgresStore.connect({ connectionString: pgUrl, tablePrefix: `${ns}_` }), drop: (s) => (s as PostgresStore).dropTables() });
