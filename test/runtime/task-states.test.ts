@@ -9,7 +9,7 @@ import { bundledIR } from "../../src/load/protocol.js";
 import { canonicalValue, isTerminalState, ProtocolShapes } from "../../src/runtime/profile.js";
 import { taskFacts } from "../../src/runtime/stores/task-json.js";
 import { bundledVersions } from "../../src/schema/load.js";
-import { modules, testCard } from "./server/harness.js";
+import { modules, testCard } from "../support/servers.js";
 
 const shapesOf = (version: string) => new ProtocolShapes(bundledIR(version).profile);
 

@@ -10,7 +10,7 @@ import { StoreError, TaskVersionConflictError } from "../../src/runtime/stores/e
 import { decodePageToken, encodePageToken } from "../../src/runtime/stores/paging.js";
 import { taskFacts } from "../../src/runtime/stores/task-json.js";
 import type { A2AStore, TaskStore } from "../../src/runtime/stores/contract.js";
-import { slowStore } from "./stores/slow.js";
+import { slowStore } from "../support/stores/slow.js";
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, contextId: "c", status: { state: "working", timestamp: "2026-01-01T00:00:00.000Z" }, ...extra });
 

@@ -7,7 +7,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { modules } from "./harness.js";
+import { modules } from "../../support/servers.js";
 
 const INTERNAL_ERROR = { jsonrpc: "2.0", id: null, error: { code: -32603, message: "Internal error" } };
 const failingCore = {

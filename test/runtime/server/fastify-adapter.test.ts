@@ -6,7 +6,7 @@
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";
 import { afterEach, describe, expect, it } from "vitest";
-import { modules, testCard, testExecutor } from "./harness.js";
+import { modules, testCard, testExecutor } from "../../support/servers.js";
 
 const apps: Array<{ close(): Promise<unknown> }> = [];
 afterEach(async () => {

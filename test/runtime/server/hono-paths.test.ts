@@ -2,7 +2,7 @@
 // (handleNodeAsWebRequest), on any other runtime (here Hono's own app.request, no node bindings) the web
 // Request (handleWebRequest). Same JSON-RPC results, same errors, same limits.
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { modules, startServer, testCard, testExecutor, type RunningServer } from "./harness.js";
+import { modules, startServer, testCard, testExecutor, type RunningServer } from "../../support/servers.js";
 
 const VERSION = "0.3.0";
 const send = (id: string, text: string) =>

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, restErrorProblem, startServer, type RunningServer } from "./harness.js";
-import { sendFuzzRequests } from "./rest-fuzz-driver.js";
-import { restErrorProblem030 } from "./rest-wire.js";
+import { FRAMEWORKS, modules, restErrorProblem, startServer, type RunningServer } from "../../support/servers.js";
+import { sendFuzzRequests } from "../../support/wire/rest-fuzz-driver.js";
+import { restErrorProblem030 } from "../../support/wire/rest-0.3.0.js";
 import { rng, type Rng } from "../../support/seeded-random.js";
 
 /**

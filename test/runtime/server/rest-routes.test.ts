@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { ERROR_STATUS, httpRoutesOf } from "../../../src/proto/binding.js";
 import { expandRoute, RouteTable } from "../../../src/runtime/wire/http-routes.js";
 import type { HttpRoute } from "../../../src/runtime/wire/http-routes.js";
-import { ROOT } from "../../helpers.js";
-import { modules } from "./harness.js";
+import { ROOT } from "../../support/project.js";
+import { modules } from "../../support/servers.js";
 
 /**
  * The facts of the HTTP+JSON binding against their sources: the route table is the proto's

@@ -6,7 +6,7 @@
  * push config is found.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const JSON_TYPE = { "content-type": "application/json" };

@@ -5,7 +5,7 @@
  * compat surface and the gRPC binding do, instead of being served.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startServer, type RunningServer } from "./harness.js";
+import { startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

@@ -2,8 +2,8 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { A2A_HTTP_ROUTES } from "../../../generated/a2a-0.3.0/protocol.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import { expandRoute } from "../../../src/runtime/wire/http-routes.js";
-import { FRAMEWORKS, sseData, startServer, subset, type RunningServer } from "./harness.js";
-import { protoJsonProblem, restErrorProblem030 } from "./rest-wire.js";
+import { FRAMEWORKS, sseData, startServer, subset, type RunningServer } from "../../support/servers.js";
+import { protoJsonProblem, restErrorProblem030 } from "../../support/wire/rest-0.3.0.js";
 
 /**
  * A2A 0.3.0's HTTP+JSON binding (specification-0.3.0.md §3.2.3, §3.3.3, §3.5.3, §3.5.6), generated from the

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, distinctTimestamp, restErrorProblem, sseData, startServer, subset, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, distinctTimestamp, restErrorProblem, sseData, startServer, subset, type RunningServer } from "../../support/servers.js";
 
 /**
  * The HTTP+JSON binding of 1.0.1 (specification-1.0.1.md §11) on every adapter: routes from the proto's

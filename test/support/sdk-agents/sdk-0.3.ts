@@ -22,7 +22,7 @@ import {
   type RequestContext,
 } from "@a2a-js/sdk/server";
 import { A2AExpressApp } from "@a2a-js/sdk/server/express";
-import { textOf } from "./wire.js";
+import { textOf } from "../wire/jsonrpc.js";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 

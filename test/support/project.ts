@@ -1,12 +1,12 @@
 import { createRequire } from "node:module";
 import { existsSync, mkdirSync, mkdtempSync, readFileSync } from "node:fs";
-import { protoToJsonSchema } from "../src/proto/to-json-schema.js";
+import { protoToJsonSchema } from "../../src/proto/to-json-schema.js";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import type { ValidateFunction } from "ajv";
-import type { Validator } from "../src/runtime/validation.js";
+import type { Validator } from "../../src/runtime/validation.js";
 
-export const ROOT = resolve(import.meta.dirname, "..");
+export const ROOT = resolve(import.meta.dirname, "../..");
 export const SCHEMA_DIR = join(ROOT, "schema");
 export const GENERATED = join(ROOT, "generated");
 /** The real-world corpus, copied into the repository (see its README for provenance and labels). */

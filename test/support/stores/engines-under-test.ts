@@ -3,7 +3,7 @@
  * A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL name one (`source .ci/engines.sh` starts both). In CI a
  * missing engine fails loudly; locally its tests are skipped with a message naming it.
  */
-import { engineUrl } from "../../support/engines.js";
+import { engineUrl } from "../engines.js";
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
 import { RedisStore } from "../../../src/runtime/stores/redis.js";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";

@@ -17,7 +17,7 @@ import type { A2AStore, EventSubscription, LoggedEvent } from "../../../src/runt
 import { LeaseWatch } from "../../../src/runtime/tasks/lease-watch.js";
 import { taskPatch } from "../../../src/runtime/stores/task-patch.js";
 import { OutboxWorker } from "../../../src/runtime/tasks/outbox-worker.js";
-import { engineUrl as sharedEngineUrl } from "../../support/engines.js";
+import { engineUrl as sharedEngineUrl } from "../engines.js";
 
 export interface StoreHarness {
   /** Opens an instance on a namespace (of the shared engine, or of `url`); the same namespace opened twice shares its data. */

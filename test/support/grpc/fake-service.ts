@@ -11,7 +11,7 @@ import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import type { A2AServiceLike, GrpcCallContext } from "../../../src/runtime/grpc/server.js";
 import { fieldPath } from "../../../src/runtime/grpc/status.js";
 import type { ValidationIssue, Validator } from "../../../src/runtime/validation.js";
-import { generatedValidators, GENERATED, SCHEMA_DIR } from "../../helpers.js";
+import { generatedValidators, GENERATED, SCHEMA_DIR } from "../project.js";
 
 type Json = Record<string, unknown>;
 

@@ -5,7 +5,7 @@
  */
 import { randomUUID } from "node:crypto";
 import { Message, SendMessageRequest } from "a2a-sdk-v1";
-import { rawRpc, startTwoLineSseStub, type RawAnswer } from "./wire.js";
+import { rawRpc, startTwoLineSseStub, type RawAnswer } from "./jsonrpc.js";
 
 type Json = Record<string, unknown>;
 

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
 import { loadGrpcBinding, type LoadedGrpcBinding } from "../../../src/runtime/grpc/binding.js";
 import { messageFromJson } from "../../../src/runtime/grpc/proto-json.js";
-import { ROOT } from "../../helpers.js";
+import { ROOT } from "../project.js";
 
 let binding: LoadedGrpcBinding | undefined;
 

@@ -2,7 +2,7 @@
  * What the gRPC fuzz suites share (a server per version here, a compat agent in test/compat): the byte
  * mutations of a valid request, and a valid request of every rpc of 0.3.0's service to mutate.
  */
-import type { Rng } from "../../support/seeded-random.js";
+import type { Rng } from "../seeded-random.js";
 
 /** A valid 0.3.0 request of each rpc of a2a.v1.A2AService (protobufjs objects, snake_case as the proto). */
 export const SEEDS_0_3_0: Record<string, object> = {

@@ -7,8 +7,8 @@ import { existsSync } from "node:fs";
 import { createServer, type IncomingMessage, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { join } from "node:path";
-import { GENERATED, independentValidator } from "../../helpers.js";
-import { protoJsonProblem, restErrorProblem030 } from "./rest-wire.js";
+import { GENERATED, independentValidator } from "./project.js";
+import { protoJsonProblem, restErrorProblem030 } from "./wire/rest-0.3.0.js";
 
 export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
@@ -23,18 +23,18 @@ export interface VersionModules {
     A2A_METHODS: Record<string, { responseType: string | null; streaming: boolean; requestType: string }>;
     WELL_KNOWN_AGENT_CARD_PATH: string;
   };
-  client: typeof import("../../../generated/a2a-0.3.0/client.js");
-  core: typeof import("../../../generated/a2a-0.3.0/server/core.js");
-  node: typeof import("../../../generated/a2a-0.3.0/server/node.js");
-  express: typeof import("../../../generated/a2a-0.3.0/server/express.js");
-  fastify: typeof import("../../../generated/a2a-0.3.0/server/fastify.js");
-  hono: typeof import("../../../generated/a2a-0.3.0/server/hono.js");
+  client: typeof import("../../generated/a2a-0.3.0/client.js");
+  core: typeof import("../../generated/a2a-0.3.0/server/core.js");
+  node: typeof import("../../generated/a2a-0.3.0/server/node.js");
+  express: typeof import("../../generated/a2a-0.3.0/server/express.js");
+  fastify: typeof import("../../generated/a2a-0.3.0/server/fastify.js");
+  hono: typeof import("../../generated/a2a-0.3.0/server/hono.js");
   /** The HTTP+JSON client transport and route table (every version has the runtime files). */
   /** The HTTP+JSON client transport, in the outputs of versions with that binding (0.3.0, 1.0.1) only. */
-  clientRest: typeof import("../../../generated/a2a-1.0.1/runtime/client/rest.js") | undefined;
-  httpRoutes: typeof import("../../../generated/a2a-1.0.1/runtime/wire/http-routes.js");
-  clientProtocol: typeof import("../../../generated/a2a-1.0.1/runtime/client/protocol.js");
-  profile: typeof import("../../../generated/a2a-1.0.1/runtime/profile.js");
+  clientRest: typeof import("../../generated/a2a-1.0.1/runtime/client/rest.js") | undefined;
+  httpRoutes: typeof import("../../generated/a2a-1.0.1/runtime/wire/http-routes.js");
+  clientProtocol: typeof import("../../generated/a2a-1.0.1/runtime/client/protocol.js");
+  profile: typeof import("../../generated/a2a-1.0.1/runtime/profile.js");
 }
 
 const loaded = new Map<string, VersionModules>();

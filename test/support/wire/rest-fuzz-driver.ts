@@ -4,7 +4,7 @@
  * error body that is not the binding's, a 2xx that is not JSON or an event stream of JSON events, a failed
  * request — and how many answers each status had.
  */
-import { sseData } from "./harness.js";
+import { sseData } from "../servers.js";
 
 export interface FuzzRequest {
   method: string;

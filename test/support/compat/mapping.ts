@@ -1,12 +1,12 @@
 import type { ValidateFunction } from "ajv";
-import { deriveMapping } from "../../src/compat/derive.js";
-import { TABLE_0_3_TO_1_0 } from "../../src/compat/table.js";
-import { bundledIR } from "../../src/load/protocol.js";
-import type { MethodInfo, ProtocolIR } from "../../src/ir/types.js";
-import type { Loss, LossyField, VersionMapping } from "../../src/runtime/compat/converter.js";
-import { refName } from "../../src/schema/normalize.js";
-import { independentValidator, readSchema } from "../helpers.js";
-import { SchemaContext, unescapeToken } from "../support/arbitrary.js";
+import { deriveMapping } from "../../../src/compat/derive.js";
+import { TABLE_0_3_TO_1_0 } from "../../../src/compat/table.js";
+import { bundledIR } from "../../../src/load/protocol.js";
+import type { MethodInfo, ProtocolIR } from "../../../src/ir/types.js";
+import type { Loss, LossyField, VersionMapping } from "../../../src/runtime/compat/converter.js";
+import { refName } from "../../../src/schema/normalize.js";
+import { independentValidator, readSchema } from "../project.js";
+import { SchemaContext, unescapeToken } from "../arbitrary.js";
 
 export const COMPAT = "0.3.0";
 export const PRIMARY = "1.0.1";

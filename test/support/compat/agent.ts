@@ -6,26 +6,26 @@
  */
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
-import { generate, writeResult } from "../../src/generate.js";
-import { projectTempDir } from "../helpers.js";
-import { listenOn, withFreePorts } from "../support/ports.js";
-import { convertCard } from "../../src/card/convert.js";
-import { bundledIR } from "../../src/load/protocol.js";
-import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../runtime/server/harness.js";
+import { generate, writeResult } from "../../../src/generate.js";
+import { projectTempDir } from "../project.js";
+import { listenOn, withFreePorts } from "../ports.js";
+import { convertCard } from "../../../src/card/convert.js";
+import { bundledIR } from "../../../src/load/protocol.js";
+import { sseData, TEST_AUTH, testCard, testExecutor, type Framework } from "../servers.js";
 
 type Json = Record<string, unknown>;
 
 export interface CompatOutput {
   dir: string;
-  core: typeof import("../../generated/a2a-1.0.1/server/core.js") & { createA2AServer(options: object): import("../../generated/a2a-1.0.1/server/core.js").A2AServerCore };
-  node: typeof import("../../generated/a2a-1.0.1/server/node.js");
-  express: typeof import("../../generated/a2a-1.0.1/server/express.js");
-  fastify: typeof import("../../generated/a2a-1.0.1/server/fastify.js");
-  hono: typeof import("../../generated/a2a-1.0.1/server/hono.js");
+  core: typeof import("../../../generated/a2a-1.0.1/server/core.js") & { createA2AServer(options: object): import("../../../generated/a2a-1.0.1/server/core.js").A2AServerCore };
+  node: typeof import("../../../generated/a2a-1.0.1/server/node.js");
+  express: typeof import("../../../generated/a2a-1.0.1/server/express.js");
+  fastify: typeof import("../../../generated/a2a-1.0.1/server/fastify.js");
+  hono: typeof import("../../../generated/a2a-1.0.1/server/hono.js");
   /** The 1.0.1 client. */
-  client: typeof import("../../generated/a2a-1.0.1/client.js");
+  client: typeof import("../../../generated/a2a-1.0.1/client.js");
   /** The 0.3.0 client of the compat folder. */
-  compatClient: typeof import("../../generated/a2a-0.3.0/client.js");
+  compatClient: typeof import("../../../generated/a2a-0.3.0/client.js");
   /** server/grpc.ts: serves 1.0.1's gRPC service and, on a compat core, 0.3.0's beside it. */
   grpc: { serveGrpc(core: object, options?: { port?: number; health?: boolean; reflection?: boolean }): Promise<{ port: number; close(): Promise<void> }> };
   /** The gRPC client transports: 1.0.1's (grpc-client.ts) and 0.3.0's (compat/a2a-0.3.0/grpc-client.ts). */

@@ -1,5 +1,5 @@
-import { corpusRows, readCorpusDocument, type CorpusRow } from "../support/corpus.js";
-import { generatedValidators } from "../helpers.js";
+import { corpusRows, readCorpusDocument, type CorpusRow } from "./corpus.js";
+import { generatedValidators } from "./project.js";
 import type { ValidationIssue } from "../../src/runtime/validation.js";
 
 export interface Failure {
