@@ -1,5 +1,5 @@
 /**
- * The driver of the HTTP+JSON fuzz suites (rest-fuzz.test.ts here, and a compat agent's in test/compat):
+ * The driver of the HTTP+JSON fuzz suites (test/runtime/http/rest-fuzz.test.ts, and a compat agent's in test/compat):
  * sends the seeded requests with a few in flight and collects what is wrong with each answer — a 5xx, an
  * error body that is not the binding's, a 2xx that is not JSON or an event stream of JSON events, a failed
  * request — and how many answers each status had.

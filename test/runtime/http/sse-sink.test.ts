@@ -6,7 +6,7 @@
  * during a stream arrive as a JSON-RPC error response in an event; §11.7 likewise for HTTP+JSON).
  */
 import { describe, expect, it } from "vitest";
-import { sseOf } from "../../src/runtime/http/http.js";
+import { sseOf } from "../../../src/runtime/http/http.js";
 
 /** An event source of `values` that records whether it was returned (its subscription released). */
 function source(values: unknown[]) {
@@ -152,8 +152,8 @@ describe("sseOf: writes", () => {
 
 describe("sseOf: a burst from a channel", () => {
   it("writes every event of a burst taken from the channel, in order, with its id, in one write, then the later ones", async () => {
-    const { EventChannel } = await import("../../src/runtime/tasks/event-channel.js");
-    const { withEventId } = await import("../../src/runtime/event-ids.js");
+    const { EventChannel } = await import("../../../src/runtime/tasks/event-channel.js");
+    const { withEventId } = await import("../../../src/runtime/event-ids.js");
     const channel = new EventChannel<unknown>();
     const out = sink();
     const response = sseOf(channel, (event) => JSON.stringify(event), () => "{}", 0);

@@ -9,10 +9,10 @@ import {
   type ClientOptions,
   type FetchLike,
   type ResponseChecks,
-} from "../../src/runtime/client/client.js";
-import { SseParseError } from "../../src/runtime/wire/sse.js";
-import { serve, type Handler } from "../support/stub-servers.js";
-import type { ValidationIssue } from "../../src/runtime/validation.js";
+} from "../../../src/runtime/client/client.js";
+import { SseParseError } from "../../../src/runtime/wire/sse.js";
+import { serve, type Handler } from "../../support/stub-servers.js";
+import type { ValidationIssue } from "../../../src/runtime/validation.js";
 
 // Network rule: every server here listens on 127.0.0.1 with an ephemeral port, and every request goes there.
 

@@ -4,10 +4,10 @@
  * task's text read back, gives the second exactly; a change it cannot say makes the writer write whole.
  */
 import { describe, expect, it } from "vitest";
-import { applyTaskPatch, taskPatch } from "../../src/runtime/stores/task-patch.js";
-import { TaskPatchPolicy, withPatches } from "../../src/runtime/stores/patch-policy.js";
-import type { TaskCommit } from "../../src/runtime/stores/contract.js";
-import { rng } from "../support/seeded-random.js";
+import { applyTaskPatch, taskPatch } from "../../../src/runtime/stores/task-patch.js";
+import { TaskPatchPolicy, withPatches } from "../../../src/runtime/stores/patch-policy.js";
+import type { TaskCommit } from "../../../src/runtime/stores/contract.js";
+import { rng } from "../../support/seeded-random.js";
 
 type Json = Record<string, unknown>;
 const reread = <T>(value: T): T => JSON.parse(JSON.stringify(value)) as T;

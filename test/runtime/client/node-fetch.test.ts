@@ -6,7 +6,7 @@ import { createServer, type IncomingMessage, type Server, type ServerResponse } 
 import type { AddressInfo } from "node:net";
 import { gzipSync } from "node:zlib";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { NodeAnswer, nodeFetch, nodeRequest } from "../../src/runtime/client/node-fetch.js";
+import { NodeAnswer, nodeFetch, nodeRequest } from "../../../src/runtime/client/node-fetch.js";
 
 let server: Server;
 let base: string;

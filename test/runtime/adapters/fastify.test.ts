@@ -1,7 +1,7 @@
 /**
  * The Fastify adapter (server/fastify.ts) answers JSON through Fastify's own reply, so that the app's
  * hooks apply to A2A answers as to its other routes, and writes streams to the raw response (what a
- * failing core gets: adapter-internal-error.test.ts).
+ * failing core gets: internal-error.test.ts).
  */
 import type { AddressInfo } from "node:net";
 import Fastify from "fastify";

@@ -8,11 +8,11 @@
  */
 import { describe, expect, it } from "vitest";
 import { AgentCard, ListTasksResponse, Task } from "a2a-sdk-v1";
-import { generate } from "../../src/generate.js";
-import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "../../src/runtime/wire/proto-defaults.js";
-import { generatedValidators } from "../support/project.js";
+import { generate } from "../../../src/generate.js";
+import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "../../../src/runtime/wire/proto-defaults.js";
+import { generatedValidators } from "../../support/project.js";
 import { join } from "node:path";
-import { GENERATED } from "../support/project.js";
+import { GENERATED } from "../../support/project.js";
 
 type Json = Record<string, unknown>;
 

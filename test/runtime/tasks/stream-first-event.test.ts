@@ -5,8 +5,8 @@
  * the events queued before it.
  */
 import { describe, expect, it } from "vitest";
-import { EventChannel } from "../../src/runtime/tasks/event-channel.js";
-import { afterFirstEvent } from "../../src/runtime/wire/sse.js";
+import { EventChannel } from "../../../src/runtime/tasks/event-channel.js";
+import { afterFirstEvent } from "../../../src/runtime/wire/sse.js";
 
 const drain = async <T>(events: AsyncIterable<T>): Promise<T[]> => {
   const out: T[] = [];

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
-import { A2AJsonRpcError, A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "../../src/runtime/client/client.js";
-import { RestTransport, restInterfaceOf } from "../../src/runtime/client/rest.js";
-import type { HttpRoute } from "../../src/runtime/wire/http-routes.js";
+import { A2AJsonRpcError, A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "../../../src/runtime/client/client.js";
+import { RestTransport, restInterfaceOf } from "../../../src/runtime/client/rest.js";
+import type { HttpRoute } from "../../../src/runtime/wire/http-routes.js";
 
 /**
  * The HTTP+JSON client transport against a scripted fetch: what it sends for each rule (verb, path,

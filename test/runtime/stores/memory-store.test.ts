@@ -4,13 +4,13 @@
  * and compare-and-set under real latency.
  */
 import { describe, expect, it } from "vitest";
-import { InMemoryStore, scheduleRetention } from "../../src/runtime/stores/memory.js";
-import { InMemoryTaskStore } from "../../src/runtime/stores/memory-task-store.js";
-import { StoreError, TaskVersionConflictError } from "../../src/runtime/stores/errors.js";
-import { decodePageToken, encodePageToken } from "../../src/runtime/stores/paging.js";
-import { taskFacts } from "../../src/runtime/stores/task-json.js";
-import type { A2AStore, TaskStore } from "../../src/runtime/stores/contract.js";
-import { slowStore } from "../support/stores/slow.js";
+import { InMemoryStore, scheduleRetention } from "../../../src/runtime/stores/memory.js";
+import { InMemoryTaskStore } from "../../../src/runtime/stores/memory-task-store.js";
+import { StoreError, TaskVersionConflictError } from "../../../src/runtime/stores/errors.js";
+import { decodePageToken, encodePageToken } from "../../../src/runtime/stores/paging.js";
+import { taskFacts } from "../../../src/runtime/stores/task-json.js";
+import type { A2AStore, TaskStore } from "../../../src/runtime/stores/contract.js";
+import { slowStore } from "../../support/stores/slow.js";
 
 const task = (id: string, extra: Record<string, unknown> = {}) => ({ id, contextId: "c", status: { state: "working", timestamp: "2026-01-01T00:00:00.000Z" }, ...extra });
 

@@ -8,7 +8,7 @@ import {
   parseJsonSafe,
   success,
   type JsonRpcId,
-} from "../../src/runtime/wire/jsonrpc.js";
+} from "../../../src/runtime/wire/jsonrpc.js";
 
 /** The envelope check of a JSON text (which must parse). */
 function checkText(text: string): ReturnType<typeof checkRequestEnvelope> {
@@ -263,14 +263,14 @@ describe("isJsonRpcResponse", () => {
 
 describe("numericIdSources / stringifyResponse (JSON-RPC 2.0 §5: the id echoed as sent)", () => {
   it("finds the top-level id's source text, not a nested one", async () => {
-    const { numericIdSources } = await import("../../src/runtime/wire/jsonrpc.js");
+    const { numericIdSources } = await import("../../../src/runtime/wire/jsonrpc.js");
     expect(numericIdSources('{"params":{"id":1},"id":9007199254740993}')).toEqual(["9007199254740993"]);
     expect(numericIdSources('{"id":"x"}')).toEqual([]);
     expect(numericIdSources('[1, {"id": -1e400}, {"a":[{"id":3}]}, {"id" : 12345678901234567890}]')).toEqual([undefined, "-1e400", undefined, "12345678901234567890"]);
     expect(numericIdSources('{"k":"\\"id\\":5","id":7}')).toEqual(["7"]);
   });
   it("reads member names as JSON does: escapes decoded, whitespace of any JSON kind before the colon", async () => {
-    const { numericIdSources } = await import("../../src/runtime/wire/jsonrpc.js");
+    const { numericIdSources } = await import("../../../src/runtime/wire/jsonrpc.js");
     expect(numericIdSources('{"\\u0069d":42}')).toEqual(["42"]);
     expect(numericIdSources('{"i\\u0064" \t\r\n: 7.5e+3}')).toEqual(["7.5e+3"]);
     expect(numericIdSources('{"idx":1,"ids":[2],"Id":3,"id ":4,"":5}')).toEqual([]);
@@ -284,7 +284,7 @@ describe("numericIdSources / stringifyResponse (JSON-RPC 2.0 §5: the id echoed 
     }
   });
   it("writes a numeric id from its source text", async () => {
-    const { stringifyResponse, success, failure } = await import("../../src/runtime/wire/jsonrpc.js");
+    const { stringifyResponse, success, failure } = await import("../../../src/runtime/wire/jsonrpc.js");
     expect(stringifyResponse(success(9007199254740992, { a: 1 }), "9007199254740993")).toBe('{"jsonrpc":"2.0","id":9007199254740993,"result":{"a":1}}');
     expect(stringifyResponse(failure(null, { code: 1, message: "m" }), "5")).toBe('{"jsonrpc":"2.0","id":null,"error":{"code":1,"message":"m"}}');
   });

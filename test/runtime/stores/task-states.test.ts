@@ -5,11 +5,11 @@
  * its input). The compile-time half is in test/types/probe-*.ts (`events.status("complet")`).
  */
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/load/protocol.js";
-import { canonicalValue, isTerminalState, ProtocolShapes } from "../../src/runtime/profile.js";
-import { taskFacts } from "../../src/runtime/stores/task-json.js";
-import { bundledVersions } from "../../src/schema/load.js";
-import { modules, testCard } from "../support/servers.js";
+import { bundledIR } from "../../../src/load/protocol.js";
+import { canonicalValue, isTerminalState, ProtocolShapes } from "../../../src/runtime/profile.js";
+import { taskFacts } from "../../../src/runtime/stores/task-json.js";
+import { bundledVersions } from "../../../src/schema/load.js";
+import { modules, testCard } from "../../support/servers.js";
 
 const shapesOf = (version: string) => new ProtocolShapes(bundledIR(version).profile);
 

@@ -6,12 +6,12 @@
  * its log replays on resumption.
  */
 import { describe, expect, it } from "vitest";
-import { bundledIR } from "../../src/load/protocol.js";
-import { ProtocolShapes } from "../../src/runtime/profile.js";
-import { ArtifactEventTexts, TaskTexts } from "../../src/runtime/tasks/task-texts.js";
-import { bundledVersions } from "../../src/schema/load.js";
-import { InMemoryStore } from "../../src/runtime/stores/memory.js";
-import { StoreError } from "../../src/runtime/stores/errors.js";
+import { bundledIR } from "../../../src/load/protocol.js";
+import { ProtocolShapes } from "../../../src/runtime/profile.js";
+import { ArtifactEventTexts, TaskTexts } from "../../../src/runtime/tasks/task-texts.js";
+import { bundledVersions } from "../../../src/schema/load.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
+import { StoreError } from "../../../src/runtime/stores/errors.js";
 
 type Json = Record<string, unknown>;
 const parts = (n: number, from = 0): Json[] => Array.from({ length: n }, (_, i) => ({ kind: "text", text: `chunk ${from + i} "q"\n✓` }));

@@ -1,7 +1,7 @@
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { describe, it, expect } from "vitest";
-import { formatSseComment, formatSseEvent, parseSse, SseParseError, type SseEvent, type SseParseOptions } from "../../src/runtime/wire/sse.js";
+import { formatSseComment, formatSseEvent, parseSse, SseParseError, type SseEvent, type SseParseOptions } from "../../../src/runtime/wire/sse.js";
 
 const encoder = new TextEncoder();
 const bytes = (text: string): Uint8Array => encoder.encode(text);
