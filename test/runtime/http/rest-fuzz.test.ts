@@ -10,7 +10,7 @@ import { rng, type Rng } from "../../support/seeded-random.js";
  * nearly right, query parameters of the wrong type, valid bodies mutated, random JSON, broken bytes and
  * odd content types and versions. Every reply must be a 2xx JSON or event stream, or an HTTP 4xx with
  * §11.6's google.rpc.Status body whose code is the status (specification-1.0.1.md §11.6; 0.3.0: the A2A
- * error object, rest-v030.test.ts); never a 5xx, never a hang, and the server still answers at the end.
+ * error object, rest.test.ts); never a 5xx, never a hang, and the server still answers at the end.
  * Reproducible: the seed is fixed.
  */
 const REQUESTS_PER_FRAMEWORK = 1_500;

@@ -4,7 +4,7 @@
  * bundled proto, not from the generated code), strictly: no field the proto does not declare, enums by
  * their names, oneofs with one member. specification-0.3.0.md §3.2.3 asks for JSON "structurally
  * equivalent to the core A2A data structures"; the official 0.3 SDK speaks the proto's JSON (the decision
- * is recorded in rest-v030.test.ts).
+ * is recorded in test/runtime/http/rest.test.ts).
  */
 import { join } from "node:path";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
