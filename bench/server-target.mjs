@@ -9,7 +9,7 @@
 // (@a2a-js/sdk's Express server).
 // <build-dir>: the generated/a2a-0.3.0 folder compiled to JavaScript by the parent.
 //
-// Every target behaves like test/runtime/server/harness.ts's test agent for the texts the bench sends:
+// Every target behaves like test/support/servers.ts's test agent for the texts the bench sends:
 // "hello" → a direct message reply; "task" → working, one artifact, completed; "burst" → working,
 // <burst-events> artifact chunks of one artifact (a yield to the event loop every 32), then completed.
 //

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { cardProblems, CardError, checkCard } from "../../src/card/check.js";
 import { closestName } from "../../src/closest-name.js";
 import { bundledIR } from "../../src/load/protocol.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 /**
  * The agent card is checked like code at generate time (issue 14): the fields a version's AgentCard

@@ -6,7 +6,7 @@ import { cardProblems } from "../../src/card/check.js";
 import { convertCard } from "../../src/card/convert.js";
 import { bundledIR } from "../../src/load/protocol.js";
 import { corpusRows, readCorpusDocument } from "../support/corpus.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 /**
  * Agent cards converted between 0.3.0 and 1.0.1 (src/card/convert.ts). The shapes are the specifications':

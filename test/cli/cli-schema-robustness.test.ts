@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 import { aliasChain, base, deeplyNested, protoKeyedDefinitionText, protoKeyedPropertyText, renamedCoreTypes } from "../support/unusual-schemas.js";
 
 const CLI = join(ROOT, "dist", "cli.js");

@@ -4,7 +4,7 @@ import { chmodSync, cpSync, existsSync, mkdirSync, readFileSync, readdirSync, rm
 import { createHash } from "node:crypto";
 import { join } from "node:path";
 import { listFiles } from "../../src/write/writer.js";
-import { projectTempDir, readSchema, ROOT, tempDir } from "../helpers.js";
+import { projectTempDir, readSchema, ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 

@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { parseGenerateFlags, resolveTargets } from "../../src/cli-up-to-date.js";
 import { listValues, suggestion } from "../../src/options/declarations.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 

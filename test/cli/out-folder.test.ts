@@ -9,7 +9,7 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { lstatSync, mkdirSync, readdirSync, readFileSync, readlinkSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../src/generate.js";
 import { importedPackages } from "../../src/output-packages.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 function run(args: string[], cwd: string) {

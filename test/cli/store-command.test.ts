@@ -10,7 +10,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { describe, expect, it } from "vitest";
 import { SQLITE_MIGRATIONS, SqliteStore } from "../../src/runtime/stores/sqlite.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const KNOWN = SQLITE_MIGRATIONS.length;
 

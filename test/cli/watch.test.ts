@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { spawn } from "node:child_process";
 import { copyFileSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { projectTempDir, ROOT } from "../helpers.js";
+import { projectTempDir, ROOT } from "../support/project.js";
 
 /** `generate --watch`: change the card, see the output regenerated; break the schema, see the error; fix it, see it recover. */
 describe("generate --watch", () => {

@@ -20,10 +20,10 @@ import type { Message, Task } from "@a2a-js/sdk";
 import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, TaskNotFoundError, type Client as SdkClient } from "@a2a-js/sdk/client";
 import { GrpcTransportFactory } from "@a2a-js/sdk/client/grpc";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, TEST_TOKEN, type Captured } from "../runtime/server/harness.js";
-import { drain, textOf, userMessage } from "../product/interop/wire.js";
+import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, TEST_TOKEN, type Captured } from "../support/servers.js";
+import { drain, textOf, userMessage } from "../support/wire/jsonrpc.js";
 import { AUTH_ERROR_CODE } from "../../src/runtime/a2a-error.js";
-import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "./agent.js";
+import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "../support/compat/agent.js";
 
 type Json = Record<string, unknown>;
 

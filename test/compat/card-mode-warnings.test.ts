@@ -11,9 +11,9 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { convertCard } from "../../src/card/convert.js";
 import { bundledIR } from "../../src/load/protocol.js";
-import { ROOT, tempDir } from "../helpers.js";
-import { testCard, testExecutor } from "../runtime/server/harness.js";
-import { compatOutput, type CompatOutput } from "./agent.js";
+import { ROOT, tempDir } from "../support/project.js";
+import { testCard, testExecutor } from "../support/servers.js";
+import { compatOutput, type CompatOutput } from "../support/compat/agent.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,9 +1,9 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { convertCard } from "../../src/card/convert.js";
 import { bundledIR } from "../../src/load/protocol.js";
-import { independentValidator } from "../helpers.js";
-import { startWebhookReceiver, type WebhookReceiver } from "../runtime/server/harness.js";
-import { compatOutput, rpc, startCompatAgent, type CompatAgent } from "./agent.js";
+import { independentValidator } from "../support/project.js";
+import { startWebhookReceiver, type WebhookReceiver } from "../support/servers.js";
+import { compatOutput, rpc, startCompatAgent, type CompatAgent } from "../support/compat/agent.js";
 
 /**
  * One agent, two versions, one store (issue 10): a task one version's client starts is seen, continued

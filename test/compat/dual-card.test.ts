@@ -3,9 +3,9 @@ import { ClientFactory as ClientFactory1, ClientFactoryOptions as Options1, Defa
 import { describe, expect, it } from "vitest";
 import { A2AClient as Generated03 } from "../../generated/a2a-0.3.0/client.js";
 import { A2AClient as Generated1 } from "../../generated/a2a-1.0.1/client.js";
-import { sdkSend } from "../product/interop/sdk-v1-wire.js";
+import { sdkSend } from "../support/wire/jsonrpc-1.0.js";
 import { dualCard, unservedCompatInterfaces } from "../../src/runtime/compat/card.js";
-import { derived, validator } from "./support.js";
+import { derived, validator } from "../support/compat/mapping.js";
 
 /**
  * The agent card served to both kinds of clients (issue 10, docs/compat.md): the 1.0.1 card whose

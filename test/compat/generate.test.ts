@@ -4,8 +4,8 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../src/generate.js";
 import type { VersionMapping } from "../../src/runtime/compat/converter.js";
-import { independentValidator, projectTempDir, ROOT, tempDir } from "../helpers.js";
-import { derived } from "./support.js";
+import { independentValidator, projectTempDir, ROOT, tempDir } from "../support/project.js";
+import { derived } from "../support/compat/mapping.js";
 
 /**
  * `generate --spec 1.0.1 --compat 0.3.0` (issue 10): beside the 1.0.1 output, 0.3.0's models, validators,

@@ -4,10 +4,10 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from "../../src/runtime/grpc/binding.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../src/runtime/grpc/google-rpc.js";
-import { TEST_TOKEN } from "../runtime/server/harness.js";
-import { compatOutput, startCompatAgent, type CompatAgent } from "./agent.js";
+import { TEST_TOKEN } from "../support/servers.js";
+import { compatOutput, startCompatAgent, type CompatAgent } from "../support/compat/agent.js";
 import { rng } from "../support/seeded-random.js";
-import { mutate, SEEDS_0_3_0 } from "../runtime/grpc/fuzz-seeds.js";
+import { mutate, SEEDS_0_3_0 } from "../support/grpc/fuzz-seeds.js";
 
 /**
  * Seeded fuzzing of a compat agent's gRPC port (issue 9): 0.3.0's `a2a.v1.A2AService` (the compat service,

@@ -6,11 +6,11 @@ import type { Message as Message03, Task as Task03 } from "@a2a-js/sdk";
 import { ClientFactory as Factory03 } from "@a2a-js/sdk/client";
 import { CancelTaskRequest, GetTaskRequest, Role, SubscribeToTaskRequest, TaskState, type Message, type StreamResponse, type Task } from "a2a-sdk-v1";
 import { ClientFactory } from "a2a-sdk-v1/client";
-import { sdkSend } from "../product/interop/sdk-v1-wire.js";
-import { drain, textOf, userMessage } from "../product/interop/wire.js";
+import { sdkSend } from "../support/wire/jsonrpc-1.0.js";
+import { drain, textOf, userMessage } from "../support/wire/jsonrpc.js";
 import { CodegenError } from "../../src/errors.js";
 import { init } from "../../src/scaffold/init.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 /**
  * `init` scaffolds a 1.0.1 agent that serves 0.3 clients too (issue 10): `--compat 0.3.0` is on by default

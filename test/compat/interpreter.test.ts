@@ -212,7 +212,7 @@ describe("VersionConverter", () => {
 describe("VersionConverter on any input (the derived 0.3.0 ↔ 1.0.1 mapping)", () => {
   it("never throws and never changes a prototype, whatever JSON it is given", async () => {
     const fc = (await import("fast-check")).default;
-    const { derived } = await import("./support.js");
+    const { derived } = await import("../support/compat/mapping.js");
     const { mapping: real } = derived();
     const c = new VersionConverter(real);
     fc.assert(

@@ -2,8 +2,8 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { renderLossyTable } from "../../src/compat/lossy-table.js";
-import { ROOT } from "../helpers.js";
-import { derived } from "./support.js";
+import { ROOT } from "../support/project.js";
+import { derived } from "../support/compat/mapping.js";
 
 /** docs/compat.md's "what does not survive the round trip" section is the mapping's LOSSY_FIELDS, rendered. */
 describe("docs/compat.md: the lossy fields of the 0.3.0 ↔ 1.0.1 mapping", () => {

@@ -3,7 +3,7 @@ import { deriveMapping } from "../../src/compat/derive.js";
 import { TABLE_0_3_TO_1_0, type CompatTable } from "../../src/compat/table.js";
 import { CodegenError } from "../../src/errors.js";
 import { VersionConverter, type Loss } from "../../src/runtime/compat/converter.js";
-import { derived, validator } from "./support.js";
+import { derived, validator } from "../support/compat/mapping.js";
 
 /**
  * The 0.3.0 ↔ 1.0.1 mapping derived from the IR diff and the table: what it pairs, and conversions of

@@ -1,8 +1,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, restErrorProblem } from "../runtime/server/harness.js";
-import { sendFuzzRequests } from "../runtime/server/rest-fuzz-driver.js";
-import { restErrorProblem030 } from "../runtime/server/rest-wire.js";
-import { startCompatAgent, type CompatAgent } from "./agent.js";
+import { FRAMEWORKS, modules, restErrorProblem } from "../support/servers.js";
+import { sendFuzzRequests } from "../support/wire/rest-fuzz-driver.js";
+import { restErrorProblem030 } from "../support/wire/rest-0.3.0.js";
+import { startCompatAgent, type CompatAgent } from "../support/compat/agent.js";
 import { rng, type Rng } from "../support/seeded-random.js";
 
 /**

@@ -10,7 +10,7 @@
  * said "this agent speaks 1.0" to a 0.3 client it serves).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { startCompatAgent, type CompatAgent } from "./agent.js";
+import { startCompatAgent, type CompatAgent } from "../support/compat/agent.js";
 
 type Json = Record<string, unknown>;
 const JSON_TYPE = { "content-type": "application/json" };

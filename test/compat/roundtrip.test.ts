@@ -4,7 +4,7 @@ import { TABLE_0_3_TO_1_0 } from "../../src/compat/table.js";
 import type { MethodRole } from "../../src/ir/types.js";
 import { VersionConverter, type Direction, type Loss } from "../../src/runtime/compat/converter.js";
 import { schemaArbitrary } from "../support/arbitrary.js";
-import { arbitraryContext, COMPAT, derived, listed, PRIMARY, successResponse, validator, without } from "./support.js";
+import { arbitraryContext, COMPAT, derived, listed, PRIMARY, successResponse, validator, without } from "../support/compat/mapping.js";
 
 /**
  * Round-trip property of the 0.3.0 ↔ 1.0.1 mapping, for every paired method's params and result and for

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { routeByVersion } from "../../src/runtime/compat/route.js";
 import { majorMinor } from "../../src/runtime/profile.js";
-import { derived } from "./support.js";
+import { derived } from "../support/compat/mapping.js";
 
 /**
  * Which version a request speaks, for an agent serving 1.0.1 and 0.3.0 (issue 10): the A2A-Version header,

@@ -17,10 +17,10 @@ import {
 } from "a2a-sdk-v1";
 import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "a2a-sdk-v1/client";
 import { TaskNotCancelableError } from "a2a-sdk-v1/errors";
-import { capturingFetch, checkCaptured, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../runtime/server/harness.js";
-import { sdkSend } from "../product/interop/sdk-v1-wire.js";
-import { drain, textOf, userMessage } from "../product/interop/wire.js";
-import { startCompatAgent, type CompatAgent } from "./agent.js";
+import { capturingFetch, checkCaptured, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../support/servers.js";
+import { sdkSend } from "../support/wire/jsonrpc-1.0.js";
+import { drain, textOf, userMessage } from "../support/wire/jsonrpc.js";
+import { startCompatAgent, type CompatAgent } from "../support/compat/agent.js";
 
 /**
  * Interop (issue 10): the official SDK's clients of both versions, @a2a-js/sdk 0.3.14 (A2A 0.3) and

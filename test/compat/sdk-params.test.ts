@@ -18,7 +18,7 @@ import { describe, expect, it } from "vitest";
 import { TABLE_0_3_TO_1_0 } from "../../src/compat/table.js";
 import { VersionConverter, type Loss } from "../../src/runtime/compat/converter.js";
 import { schemaArbitrary } from "../support/arbitrary.js";
-import { arbitraryContext, derived, successResponse } from "./support.js";
+import { arbitraryContext, derived, successResponse } from "../support/compat/mapping.js";
 
 /**
  * The params of every 0.3 method, converted to 1.0 by our derived mapping and by the official SDK 1.3.0's

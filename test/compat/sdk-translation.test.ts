@@ -5,7 +5,7 @@ import { V03PushNotificationSerializer } from "a2a-sdk-v1/compat/v0_3/server";
 import { describe, expect, it } from "vitest";
 import { VersionConverter, type Loss } from "../../src/runtime/compat/converter.js";
 import { schemaArbitrary } from "../support/arbitrary.js";
-import { arbitraryContext, derived } from "./support.js";
+import { arbitraryContext, derived } from "../support/compat/mapping.js";
 
 /**
  * An independent check of the mapping: the official SDK 1.3.0 has its own hand-written translators

@@ -1,7 +1,7 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../runtime/server/harness.js";
-import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "./agent.js";
-import { validator } from "./support.js";
+import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startWebhookReceiver, TEST_TOKEN, type Captured, type WebhookReceiver } from "../support/servers.js";
+import { compatOutput, startCompatAgent, type CompatAgent, type CompatOutput } from "../support/compat/agent.js";
+import { validator } from "../support/compat/mapping.js";
 
 /**
  * The protocol suite against one compat agent (issue 10: `generate --spec 1.0.1 --compat 0.3.0`, one
@@ -10,7 +10,7 @@ import { validator } from "./support.js";
  * every binding (issue 9): JSON-RPC and HTTP+JSON on all four adapters (0.3's REST routes are `/v1/…`
  * beside 1.0's, specification-0.3.0.md §3.5.6), and gRPC on grpc-js (0.3's `a2a.v1.A2AService` beside
  * 1.0's `lf.a2a.v1.A2AService` on one port). Every response body and SSE event is checked against the
- * caller's version's schema by an independent Ajv (test/runtime/server/harness.ts; 0.3's REST wire against its
+ * caller's version's schema by an independent Ajv (test/support/servers.ts; 0.3's REST wire against its
  * proto too; gRPC results as the client decoded them), so a 0.3 client never sees a 1.0 shape, nor the reverse.
  */
 type Json = Record<string, unknown>;

@@ -10,7 +10,7 @@ import { SPEC_CHANGES_PATH, specChangesMarkdown, writeSpecChanges } from "../../
 import type { ProtocolIR } from "../../src/ir/types.js";
 import { addAudioPart, addListTasksMethod } from "../support/derived-schemas.js";
 import type { Json, JsonObject } from "../../src/schema/json.js";
-import { readSchema, ROOT, tempDir } from "../helpers.js";
+import { readSchema, ROOT, tempDir } from "../support/project.js";
 
 const diffOf = (a: string, b: string): SpecDiff => diffProtocols(bundledIR(a), bundledIR(b));
 

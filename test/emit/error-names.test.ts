@@ -11,7 +11,7 @@ import { describe, expect, it } from "vitest";
 import { errorClasses, errorClassName } from "../../src/emit/error-classes.js";
 import type { ProtocolIR } from "../../src/ir/types.js";
 import { exportedNames } from "../../src/emit/index-file.js";
-import { GENERATED } from "../helpers.js";
+import { GENERATED } from "../support/project.js";
 
 const VERSIONS = readdirSync(GENERATED).filter((name) => name.startsWith("a2a-")).sort();
 const read = (version: string, file: string): string => readFileSync(join(GENERATED, version, file), "utf8");

@@ -11,7 +11,7 @@ import { join } from "node:path";
 import { beforeAll, describe, expect, it } from "vitest";
 import { generateAndWrite } from "../../src/generate.js";
 import type { JsonObject } from "../../src/schema/json.js";
-import { GENERATED, projectTempDir, readSchema, ROOT } from "../helpers.js";
+import { GENERATED, projectTempDir, readSchema, ROOT } from "../support/project.js";
 import { addListTasksMethod } from "../support/derived-schemas.js";
 
 const PROBE = (out: string) => `

@@ -11,7 +11,7 @@ import { parseConfig } from "../../src/config.js";
 import { RUNTIME_BUNDLES } from "../../src/emit/runtime-bundles.js";
 import { generate, generateAndWrite } from "../../src/generate.js";
 import { listFiles } from "../../src/write/writer.js";
-import { GENERATED, projectTempDir, ROOT, tempDir } from "../helpers.js";
+import { GENERATED, projectTempDir, ROOT, tempDir } from "../support/project.js";
 
 const imports = (text: string) => [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]);
 /** The engine files of an output: runtime/stores/ minus the store contract and the memory engine every output has (the core bundle). */

@@ -5,7 +5,7 @@ import { bundledVersions } from "../../src/schema/load.js";
 import { loadProtocol } from "../../src/load/protocol.js";
 import { fixtureValues } from "../../src/emit/testing/fixture-values.js";
 import { mockCard } from "../../src/emit/testing/test-kit.js";
-import { generatedValidators, ROOT } from "../helpers.js";
+import { generatedValidators, ROOT } from "../support/project.js";
 
 describe.each(bundledVersions())("fixtures of %s", (version) => {
   const { ir } = loadProtocol({ spec: version, cwd: ROOT }, (_phase, work) => work());

@@ -2,7 +2,7 @@
 // project's packages resolve) and imports its modules as a user's test would.
 import { join } from "node:path";
 import { generate, writeResult } from "../../src/generate.js";
-import { projectTempDir } from "../helpers.js";
+import { projectTempDir } from "../support/project.js";
 
 /** What the tests use of a generated 1.0.1 output with the kit; the generated code itself is strictly typed. */
 export interface Kit {

@@ -8,7 +8,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { generate } from "../../src/generate.js";
 import { loadProtocol, protocolIR } from "../../src/load/protocol.js";
-import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "../support/project.js";
 
 describe("loadProtocol", () => {
   it("a bundled 0.x version: its JSON Schema, normalized, its overlay file, the IR", () => {

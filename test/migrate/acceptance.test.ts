@@ -7,7 +7,7 @@ import { loadConfig } from "../../src/config.js";
 import { generateAndWrite } from "../../src/generate.js";
 import { migrate } from "../../src/migrate/command.js";
 import { init } from "../../src/scaffold/init.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 /**
  * The acceptance of issue 33, held against real code: an edited scaffold (what `init` writes, plus a

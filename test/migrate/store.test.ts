@@ -4,8 +4,8 @@ import { validateTask as validateTask03 } from "../../generated/a2a-0.3.0/valida
 import { migrationRules } from "../../src/migrate/rules.js";
 import { convertStore } from "../../src/migrate/store.js";
 import type { A2AStore } from "../../src/runtime/stores/contract.js";
-import { inProcessContext, modules, testCard, type InProcessService } from "../runtime/server/harness.js";
-import { durableEngines } from "../runtime/stores/durable-engines.js";
+import { inProcessContext, modules, testCard, type InProcessService } from "../support/servers.js";
+import { durableEngines } from "../support/stores/durable-engines.js";
 
 /**
  * Issue 33, item 3: a durable store holding tasks a 0.3 agent wrote is read by the 1.0.1 agent after
@@ -115,7 +115,7 @@ describe.each(engines)("$name store, written by a 0.3.0 agent", (engine) => {
 describe("migrate --store", () => {
   it("takes postgres:// and redis:// URLs only, and never echoes the URL (it may hold a password)", async () => {
     const { migrate } = await import("../../src/migrate/command.js");
-    const { tempDir } = await import("../helpers.js");
+    const { tempDir } = await import("../support/project.js");
     const failure = migrate({ cwd: tempDir(), from: "0.3.0", to: "1.0.1", store: "mysql://user:hunter2@db/agent" });
     await expect(failure).rejects.toThrow(/--store: unsupported scheme "mysql"; a store URL is postgres:\/\/… or redis:\/\/…/);
     await expect(failure).rejects.not.toThrow(/hunter2/);

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { readFileSync, readdirSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { GENERATED, ROOT, tempDir } from "../helpers.js";
+import { GENERATED, ROOT, tempDir } from "../support/project.js";
 
 const tsc = join(ROOT, "node_modules", ".bin", "tsc");
 

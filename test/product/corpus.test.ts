@@ -1,7 +1,7 @@
 import { beforeAll, describe, expect, it } from "vitest";
 import { corpusRows, readCorpusDocument } from "../support/corpus.js";
-import { generatedValidators, independentValidator } from "../helpers.js";
-import { corpusFailures, topFailures, type Failure } from "../tools/corpus-failures.js";
+import { generatedValidators, independentValidator } from "../support/project.js";
+import { corpusFailures, topFailures, type Failure } from "../support/corpus-failures.js";
 
 /**
  * The real-world corpus (test/fixtures/corpus): 460 agent cards and 1,117 JSON-RPC documents from 104 public

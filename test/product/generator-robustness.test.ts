@@ -10,7 +10,7 @@ import { readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { CodegenError } from "../../src/errors.js";
 import { generate, generateAndWrite } from "../../src/generate.js";
-import { projectTempDir, ROOT } from "../helpers.js";
+import { projectTempDir, ROOT } from "../support/project.js";
 import {
   aliasChain,
   allOfTextPart,

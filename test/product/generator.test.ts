@@ -5,7 +5,7 @@ import { join } from "node:path";
 import { generate, generateAndWrite } from "../../src/generate.js";
 import { normalizeSchema } from "../../src/schema/normalize.js";
 import { canonicalJson, type Json, type JsonObject } from "../../src/schema/json.js";
-import { GENERATED, projectTempDir, readSchema, ROOT, tempDir } from "../helpers.js";
+import { GENERATED, projectTempDir, readSchema, ROOT, tempDir } from "../support/project.js";
 import { addAudioPart, addListTasksMethod } from "../support/derived-schemas.js";
 
 function deepFreeze<T>(value: T): T {

@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import fc from "fast-check";
 import { bundledVersions } from "../../src/schema/load.js";
 import type { ValidationIssue } from "../../src/runtime/validation.js";
-import { generatedValidators, readSchema, ROOT } from "../helpers.js";
+import { generatedValidators, readSchema, ROOT } from "../support/project.js";
 import { constrainedValidator } from "../support/spec-constraints.js";
 import { jsonType, mutationSites, REMOVE, SchemaContext, schemaArbitrary, type SiteKind, withValueAt } from "../support/arbitrary.js";
 

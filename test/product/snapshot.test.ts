@@ -3,7 +3,7 @@ import { join } from "node:path";
 import { generate } from "../../src/generate.js";
 import { bundledVersions } from "../../src/schema/load.js";
 import { checkOutput, listFiles } from "../../src/write/writer.js";
-import { GENERATED } from "../helpers.js";
+import { GENERATED } from "../support/project.js";
 
 describe("generated/ is the snapshot of every bundled version", () => {
   it("has one folder per bundled version", () => {

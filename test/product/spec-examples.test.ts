@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { readFileSync, readdirSync } from "node:fs";
 import { join } from "node:path";
-import { generatedValidators, independentValidator, ROOT, TEST_VERSIONS } from "../helpers.js";
+import { generatedValidators, independentValidator, ROOT, TEST_VERSIONS } from "../support/project.js";
 
 /**
  * The JSON examples of the specification texts (test/fixtures/spec-examples, each with its source line):

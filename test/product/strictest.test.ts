@@ -3,7 +3,7 @@ import { spawnSync } from "node:child_process";
 import { existsSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate, writeResult } from "../../src/generate.js";
-import { GENERATED, projectTempDir, ROOT, tempDir } from "../helpers.js";
+import { GENERATED, projectTempDir, ROOT, tempDir } from "../support/project.js";
 
 /**
  * Generated code under the strictest settings projects use (issue 14, item 5): the options of

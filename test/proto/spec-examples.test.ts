@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readFileSync, readdirSync, rmSync, writeFileSync
 import { join } from "node:path";
 import { protoToJsonSchema } from "../../src/proto/to-json-schema.js";
 import { escapePointer, ownErrors, typedNodes } from "../../src/proto/inspect.js";
-import { ROOT, SCHEMA_DIR } from "../helpers.js";
+import { ROOT, SCHEMA_DIR } from "../support/project.js";
 
 /**
  * The JSON examples of specification-1.0.1.md, extracted and classified by this file (nothing written by

@@ -10,7 +10,7 @@ import { buildIR } from "../../src/ir/build.js";
 import { parseOverlay } from "../../src/ir/overlay.js";
 import { METHOD_ROLES } from "../../src/ir/types.js";
 import type { JsonObject } from "../../src/schema/json.js";
-import { ROOT, SCHEMA_DIR, tempDir } from "../helpers.js";
+import { ROOT, SCHEMA_DIR, tempDir } from "../support/project.js";
 
 const PROTO = join(ROOT, "schema/a2a-1.0.1.proto");
 const SPEC = join(SCHEMA_DIR, "specification-1.0.1.md");

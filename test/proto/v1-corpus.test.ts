@@ -3,7 +3,7 @@ import { createRequire } from "node:module";
 import { protoToJsonSchema } from "../../src/proto/to-json-schema.js";
 import { ownErrors, type OwnError } from "../../src/proto/inspect.js";
 import { corpusRows, readCorpusDocument, type CorpusRow } from "../support/corpus.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 
 /**
  * The A2A 1.0 part of the real-world corpus (test/fixtures/corpus, rows with target_version "1.0": 93 agent

@@ -9,7 +9,7 @@ import { spawnSync } from "node:child_process";
 import { chmodSync, copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const ENGINES = join(ROOT, ".ci", "engines.sh");
 

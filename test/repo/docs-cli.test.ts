@@ -8,7 +8,7 @@ import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 
 const CLI_DOC = readFileSync(join(ROOT, "docs", "cli.md"), "utf8");
 const CONFIG_DOC = readFileSync(join(ROOT, "docs", "config.md"), "utf8");

@@ -7,7 +7,7 @@ import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { dirname, join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 
 const read = (path: string) => readFileSync(join(ROOT, path), "utf8");
 /** The commands of a shell block, without comments or blank lines. */

@@ -7,7 +7,7 @@
 import { spawnSync } from "node:child_process";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 import { inCI } from "../support/engines.js";
 
 function vitest(file: string, ci: string | undefined) {

@@ -7,7 +7,7 @@ import { spawnSync } from "node:child_process";
 import { readdirSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 
 /** `git check-attr` of an attribute for a path: "set", "unset", "unspecified" or its value. */
 function attribute(path: string, name: string): string {

@@ -12,7 +12,7 @@ import { parseConfig } from "../../src/config.js";
 import { COMMANDS, GENERATE_OPTIONS, type OptionDeclaration } from "../../src/options/declarations.js";
 import { apiDocRegions, cliDocRegions, configDocRegions, replaceRegions, spellings, type CommandName } from "../../src/options/docs.js";
 import { inputsFingerprint, type TargetInputs } from "../../src/write/up-to-date.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 const CLI_DOC = readFileSync(join(ROOT, "docs", "cli.md"), "utf8");

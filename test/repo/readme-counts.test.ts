@@ -7,7 +7,7 @@ import { readdirSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { bundledVersions } from "../../src/schema/load.js";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 
 const TESTS_DOC = readFileSync(join(ROOT, "CONTRIBUTING.md"), "utf8").replace(/\s+/g, " ");
 const WORDS = ["zero", "one", "two", "three", "four", "five", "six", "seven", "eight", "nine", "ten", "eleven", "twelve"];

@@ -10,7 +10,7 @@ import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { defaultVersion } from "../../src/schema/load.js";
-import { projectTempDir, ROOT } from "../helpers.js";
+import { projectTempDir, ROOT } from "../support/project.js";
 
 const DOCS = ["README.md", "docs/runtime.md", "docs/agent.md"];
 

@@ -7,7 +7,7 @@
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { join, posix } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 
 const RUNTIME = join(ROOT, "src", "runtime");
 

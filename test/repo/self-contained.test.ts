@@ -1,7 +1,7 @@
 import { readFileSync, readdirSync, statSync } from "node:fs";
 import { join, relative } from "node:path";
 import { describe, expect, it } from "vitest";
-import { ROOT } from "../helpers.js";
+import { ROOT } from "../support/project.js";
 
 /**
  * A user's clone has nothing beside it: no test, benchmark, CI step or source file may read a path outside

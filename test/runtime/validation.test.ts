@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { check, checkLimits, createValidator, DEFAULT_VALIDATION_LIMITS, formatIssues, toIssues, type RawValidationError } from "../../src/runtime/validation.js";
-import { generatedValidators } from "../helpers.js";
+import { generatedValidators } from "../support/project.js";
 
 const err = (instancePath: string, keyword: string, params: Record<string, unknown>, schemaPath = "#/x"): RawValidationError => ({
   instancePath,

@@ -2,7 +2,7 @@ import { describe, expect, it } from "vitest";
 import { mkdirSync, realpathSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { codegenSpec } from "../../src/scaffold/codegen-spec.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 /**
  * The a2a-codegen dependency `init` writes into the scaffold's package.json (issue 14): it must install

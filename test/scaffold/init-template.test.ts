@@ -10,7 +10,7 @@ import { existsSync, readFileSync, rmSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
-import { projectTempDir, ROOT } from "../helpers.js";
+import { projectTempDir, ROOT } from "../support/project.js";
 
 const made: string[] = [];
 afterAll(() => {

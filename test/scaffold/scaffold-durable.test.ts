@@ -10,7 +10,7 @@ import { existsSync, readFileSync, symlinkSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
-import { projectTempDir, ROOT } from "../helpers.js";
+import { projectTempDir, ROOT } from "../support/project.js";
 
 type Json = Record<string, unknown>;
 const children: ChildProcess[] = [];

@@ -17,7 +17,7 @@ import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
 import { vendorInto } from "../../src/scaffold/codegen-spec.js";
-import { projectTempDir, ROOT, tempDir } from "../helpers.js";
+import { projectTempDir, ROOT, tempDir } from "../support/project.js";
 
 const children: ChildProcess[] = [];
 afterAll(() => {

@@ -4,7 +4,7 @@ import { existsSync, mkdirSync, readdirSync, readFileSync, realpathSync, symlink
 import { createRequire } from "node:module";
 import { basename, join } from "node:path";
 import type { ClientTransportFactory } from "../../src/runtime/client/transport.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 /**
  * `a2a-codegen init`, as a user runs it: the README's commands in a fresh folder, with a2a-codegen from

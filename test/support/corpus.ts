@@ -1,6 +1,6 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
-import { CORPUS_DIR } from "../helpers.js";
+import { CORPUS_DIR } from "./project.js";
 
 export const CORPUS = CORPUS_DIR;
 

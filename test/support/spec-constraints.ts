@@ -2,7 +2,7 @@ import { createRequire } from "node:module";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { ValidateFunction } from "ajv";
-import { readSchema, SCHEMA_DIR } from "../helpers.js";
+import { readSchema, SCHEMA_DIR } from "./project.js";
 
 /**
  * A version's schema with the spec-text constraints of `schema/a2a-<version>.constraints.json` applied,

@@ -1,5 +1,5 @@
 import type { Json, JsonObject } from "../../src/schema/json.js";
-import { readSchema } from "../helpers.js";
+import { readSchema } from "./project.js";
 
 /**
  * Unusual but valid schemas derived from 0.3.0 (issue 17): each returns a fresh copy of the whole schema.

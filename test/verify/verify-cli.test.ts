@@ -9,7 +9,7 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { verifyAgent } from "../../src/verify/verify.js";
 import { renderTable } from "../../src/verify/report.js";
 import { generateKit, type Kit } from "../kit/generated-kit.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 let kit: Kit;
 const servers: Server[] = [];

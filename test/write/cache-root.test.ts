@@ -8,7 +8,7 @@ import { chmodSync, chownSync, existsSync, mkdirSync, readdirSync, statSync, sym
 import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { makePrivateDir } from "../../src/write/cache-root.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 const isRoot = process.getuid?.() === 0;

@@ -8,7 +8,7 @@ import { httpRoutesFor } from "../../src/emit/protocol.js";
 import { loadProtocol } from "../../src/load/protocol.js";
 import { httpRoutesOf } from "../../src/proto/binding.js";
 import { listFiles } from "../../src/write/writer.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 /**
  * The output cache (src/write/output-cache.ts): the pure, costly steps of a generation are kept under the

@@ -9,7 +9,7 @@ import { pathToFileURL } from "node:url";
 import { parseGenerateFlags } from "../../src/cli-up-to-date.js";
 import { identityOf } from "../../src/write/up-to-date.js";
 import { listFiles } from "../../src/write/writer.js";
-import { ROOT, tempDir } from "../helpers.js";
+import { ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 

@@ -6,7 +6,7 @@ import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generateKit } from "../generated-kit.js";
-import { ROOT } from "../../helpers.js";
+import { ROOT } from "../../support/project.js";
 
 const CHROMIUM = "/usr/bin/chromium";
 let server: Server | undefined;

@@ -16,9 +16,9 @@ import { ClientFactory, DefaultAgentCardResolver, RestTransportFactory, TaskNotC
 import { DefaultRequestHandler, InMemoryTaskStore } from "@a2a-js/sdk/server";
 import { agentCardHandler, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { A2AClient, A2ATaskNotCancelableError, A2ATaskNotFoundError, restTransport } from "../../../generated/a2a-0.3.0/client.js";
-import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startServer, TEST_TOKEN, type Captured, type RunningServer } from "../../runtime/server/harness.js";
-import { EchoExecutor } from "./sdk-agent.js";
-import { departs, drain, textOf, userMessage } from "./wire.js";
+import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startServer, TEST_TOKEN, type Captured, type RunningServer } from "../../support/servers.js";
+import { EchoExecutor } from "../../support/sdk-agents/sdk-0.3.js";
+import { departs, drain, textOf, userMessage } from "../../support/wire/jsonrpc.js";
 
 type Json = Record<string, unknown>;
 

@@ -17,7 +17,7 @@ import type { AddressInfo } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { JsonRpcTransport } from "@a2a-js/sdk/client";
 import { A2AClient, A2ATaskNotFoundError } from "../../../generated/a2a-0.3.0/client.js";
-import { drain, userMessage } from "./wire.js";
+import { drain, userMessage } from "../../support/wire/jsonrpc.js";
 
 type Form = "json" | "sse";
 

@@ -20,10 +20,10 @@ import { ProtocolShapes } from "../../../generated/a2a-1.0.1/runtime/protocol-sh
 import { A2A_HTTP_ROUTES, A2A_METHODS, A2A_PROFILE } from "../../../generated/a2a-1.0.1/protocol.js";
 import { RestTransport } from "../../../generated/a2a-1.0.1/runtime/client/rest.js";
 import { validators } from "../../../generated/a2a-1.0.1/validators.js";
-import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startServer, type Captured, type RunningServer } from "../../runtime/server/harness.js";
-import { EchoExecutor, sdkText } from "./sdk-v1-agent.js";
-import { sdkSend } from "./sdk-v1-wire.js";
-import { drain } from "./wire.js";
+import { capturingRestFetch, checkCaptured, FRAMEWORKS, modules, startServer, type Captured, type RunningServer } from "../../support/servers.js";
+import { EchoExecutor, sdkText } from "../../support/sdk-agents/sdk-1.x.js";
+import { sdkSend } from "../../support/wire/jsonrpc-1.0.js";
+import { drain } from "../../support/wire/jsonrpc.js";
 
 type Json = Record<string, unknown>;
 

@@ -4,7 +4,7 @@
  *
  *  1. the SDK's client against our generated 1.0.1 server, behind each of the four adapters;
  *  2. our generated 1.0.1 client against the SDK's Express server (DefaultRequestHandler + InMemoryTaskStore
- *     behind `jsonRpcHandler`) running an echo agent written with the SDK's executor API (./sdk-v1-agent.ts);
+ *     behind `jsonRpcHandler`) running an echo agent written with the SDK's executor API (test/support/sdk-agents/sdk-1.x.ts);
  *  3. where the SDK departs from the A2A 1.0.1 spec ([V1]…[V12]), a test states what the spec requires and
  *     pins the departure with `departs()` (each is written up in docs/interop.md, "A2A 1.0"), next to the
  *     same check passing on our server;
@@ -50,10 +50,10 @@ import {
   TEST_AUTH,
   TEST_TOKEN,
   type WebhookReceiver,
-} from "../../runtime/server/harness.js";
-import { sdkText, startSdkV1Server, type SdkV1Server } from "./sdk-v1-agent.js";
-import { errorOf, rawBody, resultOf, rpc1, sdkSend, startTwoLineSseStubV1, wireMessage } from "./sdk-v1-wire.js";
-import { departs, drain, textOf } from "./wire.js";
+} from "../../support/servers.js";
+import { sdkText, startSdkV1Server, type SdkV1Server } from "../../support/sdk-agents/sdk-1.x.js";
+import { errorOf, rawBody, resultOf, rpc1, sdkSend, startTwoLineSseStubV1, wireMessage } from "../../support/wire/jsonrpc-1.0.js";
+import { departs, drain, textOf } from "../../support/wire/jsonrpc.js";
 
 type Json = Record<string, unknown>;
 const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));

@@ -3,7 +3,7 @@
  *
  *  1. the SDK's client against our generated 0.3.0 server, behind each of the four adapters;
  *  2. our generated 0.3.0 client against the SDK's Express server (DefaultRequestHandler + InMemoryTaskStore)
- *     running an echo agent written with the SDK's executor API (./sdk-agent.ts);
+ *     running an echo agent written with the SDK's executor API (test/support/sdk-agents/sdk-0.3.ts);
  *  3. where the SDK departs from the A2A 0.3.0 spec, a test states what the spec requires and pins the
  *     departure with `departs()` (each is written up in docs/interop.md), next to the same check passing
  *     on our server;
@@ -40,9 +40,9 @@ import {
   type RunningServer,
   TEST_TOKEN,
   type WebhookReceiver,
-} from "../../runtime/server/harness.js";
-import { startSdkServer, type SdkServer } from "./sdk-agent.js";
-import { departs, drain, rawRpc, startTwoLineSseStub, textOf, userMessage } from "./wire.js";
+} from "../../support/servers.js";
+import { startSdkServer, type SdkServer } from "../../support/sdk-agents/sdk-0.3.js";
+import { departs, drain, rawRpc, startTwoLineSseStub, textOf, userMessage } from "../../support/wire/jsonrpc.js";
 
 type Json = Record<string, unknown>;
 type StreamEvent = Message | Task | TaskStatusUpdateEvent | TaskArtifactUpdateEvent;

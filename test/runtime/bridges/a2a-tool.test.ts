@@ -12,7 +12,7 @@ import { join } from "node:path";
 import { stepCountIs, streamText, type Tool } from "ai";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../../src/generate.js";
-import { ROOT } from "../../helpers.js";
+import { ROOT } from "../../support/project.js";
 import { listenOn, withFreePorts } from "../../support/ports.js";
 import { scriptedModel } from "./scripted-model.js";
 

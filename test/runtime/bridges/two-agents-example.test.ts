@@ -12,7 +12,7 @@ import { MockLanguageModelV4 } from "ai/test";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { loadConfig } from "../../../src/config.js";
 import { generate, writeResult } from "../../../src/generate.js";
-import { ROOT } from "../../helpers.js";
+import { ROOT } from "../../support/project.js";
 
 const EXAMPLE = join(ROOT, "examples", "two-agents");
 

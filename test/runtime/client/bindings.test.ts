@@ -9,7 +9,7 @@ import type { Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../../src/generate.js";
-import { ROOT } from "../../helpers.js";
+import { ROOT } from "../../support/project.js";
 import { listenOn, withFreePorts } from "../../support/ports.js";
 
 // Inside the repository so that the output resolves @grpc/grpc-js and protobufjs from its node_modules.

@@ -3,7 +3,7 @@
 import { describe, expect, it } from "vitest";
 import { cardCacheHeaders, cardNotModified, DEFAULT_CARD_MAX_AGE_SECONDS } from "../../../src/runtime/card/cache-headers.js";
 import { AgentCardCache, fetchAgentCard } from "../../../src/runtime/client/client.js";
-import { serve } from "./servers.js";
+import { serve } from "../../support/stub-servers.js";
 
 describe("cardCacheHeaders / cardNotModified", () => {
   it("Cache-Control with max-age (default 300 s), a strong ETag of the content, Last-Modified", async () => {

@@ -6,7 +6,7 @@ import type { IncomingMessage, ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import { AgentCardCache, fetchAgentCard } from "../../../src/runtime/client/client.js";
 import * as Generated from "../../../generated/a2a-1.0.1/client.js";
-import { json, serve } from "./servers.js";
+import { json, serve } from "../../support/stub-servers.js";
 
 const { A2AClient } = Generated;
 const PATH = "/.well-known/agent-card.json";

@@ -6,7 +6,7 @@ import { describe, expect, it } from "vitest";
 import { exportJWK, generateKeyPair } from "jose";
 import { generateAgentCardSignature, verifyAgentCardSignature, type AgentCard } from "a2a-sdk-v1";
 import { canonicalCardPayload, cardSignatureVerifier, signAgentCard, verifyAgentCard } from "../../../src/runtime/card/signature.js";
-import { json, serve } from "./servers.js";
+import { json, serve } from "../../support/stub-servers.js";
 
 const card = (url = "https://agent.example/a2a") => ({
   name: "Signed Agent",

@@ -131,7 +131,7 @@ describe("signAgentCard / verifyAgentCard (§8.4.2, §8.4.3)", () => {
 
 describe("the client refuses a card whose signature does not verify (A2AClient verifyCard option)", () => {
   it("fromAgentUrl accepts the signed card with keys from a JWKS URL, and refuses a tampered one", async () => {
-    const { serve, json } = await import("./servers.js");
+    const { serve, json } = await import("../../support/stub-servers.js");
     const { A2AClient } = await import("../../../generated/a2a-1.0.1/client.js");
     const { privateKey, publicKey } = await keyPair("ES256");
     const jwk = { ...(await exportJWK(publicKey)), kid: "card-key", alg: "ES256", use: "sig" };

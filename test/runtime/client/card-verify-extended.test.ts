@@ -7,7 +7,7 @@ import { describe, expect, it } from "vitest";
 import { generateKeyPair } from "jose";
 import { A2ACardSignatureError, cardSignatureVerifier, signAgentCard } from "../../../src/runtime/card/signature.js";
 import { duplicateMember } from "../../../src/runtime/client/card.js";
-import { json, serve } from "./servers.js";
+import { json, serve } from "../../support/stub-servers.js";
 
 const card = (url: string, name = "Signed Agent") => ({
   name,

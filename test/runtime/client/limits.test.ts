@@ -10,7 +10,7 @@ import {
   fetchAgentCard,
   JsonRpcTransport,
 } from "../../../src/runtime/client/client.js";
-import { failure, json, serve } from "./servers.js";
+import { failure, json, serve } from "../../support/stub-servers.js";
 
 const MiB = 1024 * 1024;
 

@@ -8,7 +8,7 @@ import * as Generated from "../../../generated/a2a-1.0.1/client.js";
 
 // The generated client has its own copy of the runtime (and so of the error classes).
 const { A2AClient } = Generated;
-import { answer, drain, failure, json, redirect, serve } from "./servers.js";
+import { answer, drain, failure, json, redirect, serve } from "../../support/stub-servers.js";
 
 const credentials: ClientOptions = { auth: { type: "bearer", token: "secret-token" }, headers: { "X-API-Key": "secret-key" } };
 

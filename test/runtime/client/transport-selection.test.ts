@@ -8,7 +8,7 @@ import * as V1 from "../../../generated/a2a-1.0.1/client.js";
 import * as V03 from "../../../generated/a2a-0.3.0/client.js";
 import type { CallOptions, ClientOptions } from "../../../src/runtime/client/http.js";
 import type { ClientTransport, ClientTransportFactory, ResponseChecks, TransportContext } from "../../../src/runtime/client/transport.js";
-import { answer, json, serve } from "./servers.js";
+import { answer, json, serve } from "../../support/stub-servers.js";
 
 function v1Card(interfaces: { url: string; protocolBinding: string; protocolVersion?: string; tenant?: string }[]): Record<string, unknown> {
   return {

@@ -8,8 +8,8 @@ import { ProtoJsonError } from "../../../src/runtime/grpc/proto-json.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError } from "../../../src/runtime/client/client.js";
 import type { Validator } from "../../../src/runtime/validation.js";
-import { generatedValidators } from "../../helpers.js";
-import { binding101, FakeService } from "./fixture.js";
+import { generatedValidators } from "../../support/project.js";
+import { binding101, FakeService } from "../../support/grpc/fake-service.js";
 
 /**
  * The gRPC binding of 1.0.1 end to end on 127.0.0.1 (schema/specification-1.0.1.md §10): a fake service

@@ -7,8 +7,8 @@ import { main } from "../../../src/cli.js";
 import { parseConfig } from "../../../src/config.js";
 import { grpcRpcs } from "../../../src/emit/grpc.js";
 import { generate, writeResult, type GenerateResult } from "../../../src/generate.js";
-import { ROOT } from "../../helpers.js";
-import { FakeService } from "./fixture.js";
+import { ROOT } from "../../support/project.js";
+import { FakeService } from "../../support/grpc/fake-service.js";
 
 /**
  * The gRPC binding in generated code: only when asked for (`transports: ["grpc"]`), self-contained (the

@@ -8,11 +8,11 @@ import { join } from "node:path";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
-import { SCHEMA_DIR } from "../../helpers.js";
-import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
-import { binding101, FakeService, withGrpcInterface } from "./fixture.js";
+import { SCHEMA_DIR } from "../../support/project.js";
+import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../../support/servers.js";
+import { binding101, FakeService, withGrpcInterface } from "../../support/grpc/fake-service.js";
 import { rng } from "../../support/seeded-random.js";
-import { mutate, SEEDS_0_3_0 } from "./fuzz-seeds.js";
+import { mutate, SEEDS_0_3_0 } from "../../support/grpc/fuzz-seeds.js";
 
 /**
  * Seeded fuzzing of the gRPC binding: valid requests of every unary rpc with their bytes mutated (flipped,

@@ -4,7 +4,7 @@ import { protoPath } from "grpc-health-check";
 import { beforeAll, describe, expect, it } from "vitest";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { serveGrpc } from "../../../src/runtime/grpc/server.js";
-import { binding101, FakeService } from "./fixture.js";
+import { binding101, FakeService } from "../../support/grpc/fake-service.js";
 
 /** The standard gRPC health check (grpc.health.v1) beside the A2AService (`health: true`). */
 type HealthClient = grpc.Client & {

@@ -7,8 +7,8 @@ import { decodeStatus, encodeStatus } from "../../../src/runtime/grpc/google-rpc
 import { messageFromJson, messageToJson, ProtoJsonError } from "../../../src/runtime/grpc/proto-json.js";
 import { codeOfStatus, ERROR_STATUS, GRPC_STATUS, statusOfError } from "../../../src/runtime/grpc/status.js";
 import { corpusRows, readCorpusDocument } from "../../support/corpus.js";
-import { generatedValidators, SCHEMA_DIR } from "../../helpers.js";
-import { binding101, REQUEST_TYPES } from "./fixture.js";
+import { generatedValidators, SCHEMA_DIR } from "../../support/project.js";
+import { binding101, REQUEST_TYPES } from "../../support/grpc/fake-service.js";
 
 /**
  * ProtoJSON (schema/specification-1.0.1.md §5.5-5.6: camelCase, enum names, ISO 8601 UTC timestamps) ⇄

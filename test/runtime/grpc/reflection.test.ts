@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import { dirname, join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
-import { binding101, FakeService } from "./fixture.js";
+import { binding101, FakeService } from "../../support/grpc/fake-service.js";
 
 /**
  * gRPC server reflection (`reflection: true`): what grpcurl and similar tools use to discover the

@@ -1,13 +1,13 @@
 /**
  * The gRPC binding in front of the real task runtime: the generated 1.0.1 and 0.3.0 server cores (the test
- * agent of test/runtime/server/harness.ts), whose card lists a GRPC interface, served as they are (`serveGrpc(core)`: the core's
+ * agent of test/support/servers.ts), whose card lists a GRPC interface, served as they are (`serveGrpc(core)`: the core's
  * own transport-free service) and called with the client transport. The protocol basics over gRPC (send, stream, get with
  * historyLength, list, cancel, subscribe, push configs, extended card, version negotiation, auth on/off),
  * every result checked against the version's schema.
  */
 import grpc from "@grpc/grpc-js";
 import type protobuf from "protobufjs";
-import { withGrpcInterface } from "./fixture.js";
+import { withGrpcInterface } from "../../support/grpc/fake-service.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
@@ -17,8 +17,8 @@ import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import type { Validator } from "../../../src/runtime/validation.js";
-import { generatedValidators, SCHEMA_DIR } from "../../helpers.js";
-import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
+import { generatedValidators, SCHEMA_DIR } from "../../support/project.js";
+import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

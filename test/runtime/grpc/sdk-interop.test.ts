@@ -30,12 +30,12 @@ import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import type { Validator } from "../../../src/runtime/validation.js";
-import { generatedValidators } from "../../helpers.js";
-import { EchoExecutor, sdkText } from "../../product/interop/sdk-v1-agent.js";
-import { sdkSend } from "../../product/interop/sdk-v1-wire.js";
-import { drain } from "../../product/interop/wire.js";
-import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../server/harness.js";
-import { binding101, CARD, FakeService, withGrpcInterface } from "./fixture.js";
+import { generatedValidators } from "../../support/project.js";
+import { EchoExecutor, sdkText } from "../../support/sdk-agents/sdk-1.x.js";
+import { sdkSend } from "../../support/wire/jsonrpc-1.0.js";
+import { drain } from "../../support/wire/jsonrpc.js";
+import { modules, TEST_AUTH, TEST_TOKEN, testCard, testExecutor } from "../../support/servers.js";
+import { binding101, CARD, FakeService, withGrpcInterface } from "../../support/grpc/fake-service.js";
 
 type Json = Record<string, unknown>;
 let spec: GrpcBindingSpec;

@@ -6,7 +6,7 @@ import { A2ATransportError } from "../../../src/runtime/client/client.js";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
-import { binding101, FakeService } from "./fixture.js";
+import { binding101, FakeService } from "../../support/grpc/fake-service.js";
 
 /** gRPC over TLS (schema/specification-1.0.1.md §10.1: "gRPC over HTTP/2 with TLS"), with a test certificate. */
 const FIXTURES = join(import.meta.dirname, "fixtures");

@@ -30,11 +30,11 @@ import { decodeStatus, STATUS_DETAILS_KEY } from "../../../src/runtime/grpc/goog
 import { serveGrpc, type A2AServiceLike, type GrpcCallContext, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import type { Validator } from "../../../src/runtime/validation.js";
-import { GENERATED, generatedValidators, SCHEMA_DIR } from "../../helpers.js";
-import { EchoExecutor, sdkText } from "../../product/interop/sdk-v1-agent.js";
-import { sdkSend } from "../../product/interop/sdk-v1-wire.js";
-import { drain } from "../../product/interop/wire.js";
-import { CARD } from "./fixture.js";
+import { GENERATED, generatedValidators, SCHEMA_DIR } from "../../support/project.js";
+import { EchoExecutor, sdkText } from "../../support/sdk-agents/sdk-1.x.js";
+import { sdkSend } from "../../support/wire/jsonrpc-1.0.js";
+import { drain } from "../../support/wire/jsonrpc.js";
+import { CARD } from "../../support/grpc/fake-service.js";
 
 type Json = Record<string, unknown>;
 let spec: GrpcBindingSpec;

@@ -15,7 +15,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
 import type { TaskCommit } from "../../../src/runtime/stores/contract.js";
-import { inProcessContext as ctx, modules, testCard, type ChunkPublisher as Events, type InProcessService as Service } from "./harness.js";
+import { inProcessContext as ctx, modules, testCard, type ChunkPublisher as Events, type InProcessService as Service } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

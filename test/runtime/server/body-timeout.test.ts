@@ -7,7 +7,7 @@
  */
 import { connect } from "node:net";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, startServer, type RunningServer } from "../../support/servers.js";
 
 /** Sends headers declaring `length` bytes, then one byte every `everyMs`; resolves with the raw answer and how many bytes were sent. */
 function trickle(url: string, headers: Record<string, string>, length: number, everyMs: number): Promise<{ answer: string; sent: number }> {

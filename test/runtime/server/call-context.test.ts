@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FRAMEWORKS, startServer } from "./harness.js";
+import { FRAMEWORKS, startServer } from "../../support/servers.js";
 
 /**
  * The call context every binding passes to the service (runtime/service/service.ts CallContext) carries a signal

@@ -12,7 +12,7 @@
 import { generateKeyPair } from "jose";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { canonicalCardPayload, compactCardPayload, signAgentCard, verifyAgentCard, A2ACardSignatureError } from "../../../src/runtime/card/signature.js";
-import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

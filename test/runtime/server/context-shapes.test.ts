@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { httpCallContext } from "../../../src/runtime/http/http.js";
-import { startServer } from "./harness.js";
+import { startServer } from "../../support/servers.js";
 
 /**
  * The contexts the runtime makes for every request (the executor's RequestContext, the call context a

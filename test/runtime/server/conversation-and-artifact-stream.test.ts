@@ -8,7 +8,7 @@
  */
 import { inspect } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
-import { distinctTimestamp, inProcessContext, modules, testCard, type InProcessService } from "./harness.js";
+import { distinctTimestamp, inProcessContext, modules, testCard, type InProcessService } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

@@ -1,7 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { corpusRows, readCorpusDocument } from "../../support/corpus.js";
-import { generatedValidators } from "../../helpers.js";
-import { rawPost, sseData, startServer } from "./harness.js";
+import { generatedValidators } from "../../support/project.js";
+import { rawPost, sseData, startServer } from "../../support/servers.js";
 
 /**
  * Every 0.x JSON-RPC request of the real-world corpus, sent as it is to the generated server of its

@@ -23,7 +23,7 @@ import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 import { StoreUnavailableError, TaskVersionConflictError } from "../../../src/runtime/stores/errors.js";
 import type { A2AStore, TaskCommit, VersionedTask } from "../../../src/runtime/stores/contract.js";
 import { rng, type Rng } from "../../support/seeded-random.js";
-import { modules, testCard } from "./harness.js";
+import { modules, testCard } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 interface Service {

@@ -1,6 +1,6 @@
 /**
  * Issue 30: cross-instance correctness, with two servers (two TaskRuntimes) sharing one store — memory
- * always, PostgreSQL and Redis when their URLs are set (stores-support.ts) — driven through the
+ * always, PostgreSQL and Redis when their URLs are set (test/support/stores/engines-under-test.ts) — driven through the
  * transport-free service of generated 1.0.1 code. The three reproductions of the issue, made
  * deterministic with store wrappers that hold or fail one instance's writes:
  * 1. a terminal state is final: a cancel committed on B while A's chunk write is in flight (and a chunk and
@@ -17,9 +17,9 @@ import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
 import type { A2AStore, LoggedEvent, TaskCommit } from "../../../src/runtime/stores/contract.js";
-import { slowStore } from "../stores/slow.js";
-import { modules, testCard } from "./harness.js";
-import { enginesUnderTest, freshNamespace } from "./stores-support.js";
+import { slowStore } from "../../support/stores/slow.js";
+import { modules, testCard } from "../../support/servers.js";
+import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
 
 type Json = Record<string, unknown>;
 interface Service {

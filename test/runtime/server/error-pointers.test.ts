@@ -12,9 +12,9 @@ import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
-import { SCHEMA_DIR } from "../../helpers.js";
-import { withGrpcInterface } from "../grpc/fixture.js";
-import { modules, rawPost, startServer, testCard, testExecutor, type RunningServer } from "./harness.js";
+import { SCHEMA_DIR } from "../../support/project.js";
+import { withGrpcInterface } from "../../support/grpc/fake-service.js";
+import { modules, rawPost, startServer, testCard, testExecutor, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const ONLY_TEXT = { defaultInputModes: ["text/plain"], skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["test"] }] };

@@ -4,8 +4,8 @@ import { grpcDescriptor } from "../../../src/emit/grpc.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
-import { ROOT } from "../../helpers.js";
-import { FRAMEWORKS, modules, startServer, TEST_AUTH, TEST_TOKEN, testCard, testExecutor, type RunningServer } from "./harness.js";
+import { ROOT } from "../../support/project.js";
+import { FRAMEWORKS, modules, startServer, TEST_AUTH, TEST_TOKEN, testCard, testExecutor, type RunningServer } from "../../support/servers.js";
 
 /**
  * The extended agent card is for authenticated callers only: specification-1.0.1.md §13.3 ("GetExtendedAgentCard

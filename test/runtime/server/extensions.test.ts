@@ -13,7 +13,7 @@
  *   executor sees them (RequestContext.extensions); an undeclared one is not activated.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const GEO = "https://example.com/extensions/geolocation/v1";

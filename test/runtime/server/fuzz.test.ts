@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, startServer, type RunningServer } from "../../support/servers.js";
 import { rng, type Rng } from "../../support/seeded-random.js";
 
 /**

@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer, subset } from "./harness.js";
+import { FRAMEWORKS, modules, rawPost, startServer, type RunningServer, subset } from "../../support/servers.js";
 
 /**
  * Protocol hygiene: every malformed request gets the right HTTP status and JSON-RPC error, never a

@@ -11,8 +11,8 @@ import { writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { acceptsMediaType, modeWarnings } from "../../../src/runtime/tasks/input-modes.js";
-import { ROOT, tempDir } from "../../helpers.js";
-import { rawPost, startServer, type RunningServer } from "./harness.js";
+import { ROOT, tempDir } from "../../support/project.js";
+import { rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

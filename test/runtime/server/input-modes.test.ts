@@ -6,7 +6,7 @@
  * is served. Every adapter; JSON-RPC (0.3.0, 1.0.1) and HTTP+JSON (1.0.1).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const CARD = { defaultInputModes: ["text/plain"], skills: [{ id: "look", name: "Look", description: "Looks at images", tags: ["test"], inputModes: ["image/*"] }] };

@@ -6,7 +6,7 @@
  * envelope (schema/specification-1.0.1.md §9.1; schema/specification-0.3.0.md §6.11).
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 const getTask = (idText: string, version: string) =>
   `{"jsonrpc":"2.0","id":${idText},"method":"${version === "1.0.1" ? "GetTask" : "tasks/get"}","params":{"id":"no-such-task"}}`;

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { FRAMEWORKS, modules, sleep, startServer, startWebhookReceiver } from "./harness.js";
+import { FRAMEWORKS, modules, sleep, startServer, startWebhookReceiver } from "../../support/servers.js";
 
 /**
  * No leaked sockets, timers or servers: a full round (card, send, a stream with heartbeats that the

@@ -5,8 +5,8 @@
  * client goes away.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { rawPost, sleep, startServer, type RunningServer } from "./harness.js";
-import { enginesUnderTest, freshNamespace, type EngineUnderTest } from "./stores-support.js";
+import { rawPost, sleep, startServer, type RunningServer } from "../../support/servers.js";
+import { enginesUnderTest, freshNamespace, type EngineUnderTest } from "../../support/stores/engines-under-test.js";
 
 type Json = Record<string, unknown>;
 const HEADERS = { "content-type": "application/json", "a2a-version": "1.0" };

@@ -5,7 +5,7 @@
  * concurrent sends to one task from two instances; 10,000 tasks through the proxy with none lost; kill -9
  * of the instance running a long task: the subscribers on another instance get the terminal event within
  * the lease time, the task is readable, and its webhook is delivered by a live instance (the outbox).
- * Engines: `source .ci/engines.sh` (A2A_TEST_POSTGRES_URL, A2A_TEST_REDIS_URL); see stores-support.ts.
+ * Engines: `source .ci/engines.sh` (A2A_TEST_POSTGRES_URL, A2A_TEST_REDIS_URL); see test/support/stores/engines-under-test.ts.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { mkdirSync, rmSync, writeFileSync } from "node:fs";
@@ -15,9 +15,9 @@ import { dirname, join } from "node:path";
 import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../../src/generate.js";
-import { testCard } from "./harness.js";
-import { scriptEngine } from "../stores/contract.js";
-import { enginesUnderTest, freshNamespace } from "./stores-support.js";
+import { testCard } from "../../support/servers.js";
+import { scriptEngine } from "../../support/stores/contract.js";
+import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
 
 type Json = Record<string, unknown>;
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), "../../..");

@@ -1,6 +1,6 @@
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { randomUUID } from "node:crypto";
-import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, restErrorProblem, startServer, startWebhookReceiver, TEST_TOKEN, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "./harness.js";
+import { capturingFetch, capturingRestFetch, checkCaptured, FRAMEWORKS, modules, restErrorProblem, startServer, startWebhookReceiver, TEST_TOKEN, type Captured, type RunningServer, type VersionModules, type WebhookReceiver } from "../../support/servers.js";
 
 /**
  * The generated server of each version, behind each of the four adapters, driven through the whole

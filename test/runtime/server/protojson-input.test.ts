@@ -15,8 +15,8 @@
  * 0.3.0 is not ProtoJSON: its params are read as they are.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { independentValidator } from "../../helpers.js";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { independentValidator } from "../../support/project.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const HEADERS = { "content-type": "application/json", "a2a-version": "1.0" };

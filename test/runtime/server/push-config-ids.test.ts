@@ -8,7 +8,7 @@
  * id gets the task id as its id, and a get without a config id answers that config, even after others.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const V1_HEADERS = { "content-type": "application/json", "a2a-version": "1.0" };

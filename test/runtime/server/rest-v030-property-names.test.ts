@@ -9,8 +9,8 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { repointIssues } from "../../../src/runtime/wire/issue-pointers.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
-import { startCompatAgent, type CompatAgent } from "../../compat/agent.js";
-import { rawPost, startServer, type RunningServer } from "./harness.js";
+import { startCompatAgent, type CompatAgent } from "../../support/compat/agent.js";
+import { rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const JSON_TYPE = { "content-type": "application/json" };

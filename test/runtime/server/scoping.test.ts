@@ -7,8 +7,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import type { A2AStore } from "../../../src/runtime/stores/contract.js";
-import { modules, testCard, testExecutor } from "./harness.js";
-import { enginesUnderTest, freshNamespace } from "./stores-support.js";
+import { modules, testCard, testExecutor } from "../../support/servers.js";
+import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
 
 type Json = Record<string, unknown>;
 interface Service {

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { modules, testCard, testExecutor } from "./harness.js";
+import { modules, testCard, testExecutor } from "../../support/servers.js";
 
 /**
  * The transport-free A2A service (runtime/service/service.ts) that every binding calls: typed params plus a call

@@ -21,8 +21,8 @@
 import { readFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { generatedValidators, independentValidator, SCHEMA_DIR } from "../../helpers.js";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { generatedValidators, independentValidator, SCHEMA_DIR } from "../../support/project.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 interface Constraint {

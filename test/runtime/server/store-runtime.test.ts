@@ -18,9 +18,9 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
 import type { A2AStore } from "../../../src/runtime/stores/memory.js";
-import { slowStore } from "../stores/slow.js";
-import { modules, testCard } from "./harness.js";
-import { enginesUnderTest, freshNamespace } from "./stores-support.js";
+import { slowStore } from "../../support/stores/slow.js";
+import { modules, testCard } from "../../support/servers.js";
+import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
 
 type Json = Record<string, unknown>;
 interface Service {

@@ -14,9 +14,9 @@ import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
 import type { A2AStore } from "../../../src/runtime/stores/contract.js";
-import { SCHEMA_DIR } from "../../helpers.js";
-import { withGrpcInterface } from "../grpc/fixture.js";
-import { modules, rawPost, startServer, testCard, testExecutor, type RunningServer } from "./harness.js";
+import { SCHEMA_DIR } from "../../support/project.js";
+import { withGrpcInterface } from "../../support/grpc/fake-service.js";
+import { modules, rawPost, startServer, testCard, testExecutor, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

@@ -17,7 +17,7 @@
  *   before the first event the error is the call's; after it, the task fails with the error's message.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, sleep, startServer, testExecutor, type RunningServer, type VersionModules } from "./harness.js";
+import { FRAMEWORKS, rawPost, sleep, startServer, testExecutor, type RunningServer, type VersionModules } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

@@ -7,7 +7,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
-import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "./harness.js";
+import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 const cleanup: Array<() => Promise<void>> = [];

@@ -9,7 +9,7 @@
  * Every adapter; JSON-RPC and (1.0.1) HTTP+JSON.
  */
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, rawPost, startServer, type RunningServer } from "../../support/servers.js";
 
 type Json = Record<string, unknown>;
 

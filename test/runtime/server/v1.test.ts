@@ -1,5 +1,5 @@
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, distinctTimestamp, rawPost, startServer, type RunningServer, subset } from "./harness.js";
+import { FRAMEWORKS, distinctTimestamp, rawPost, startServer, type RunningServer, subset } from "../../support/servers.js";
 
 /**
  * What A2A 1.0 adds on top of the protocol suite: version negotiation, ListTasks with filters and

@@ -5,7 +5,7 @@
  * parameter(s)"; schema/specification-1.0.1.md §5.4 maps it for A2A.
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { FRAMEWORKS, startServer, type RunningServer } from "./harness.js";
+import { FRAMEWORKS, startServer, type RunningServer } from "../../support/servers.js";
 
 /** The JSON text of a value nested `levels` deep (JSON.stringify itself throws a RangeError at this depth). */
 function deep(levels: number): string {

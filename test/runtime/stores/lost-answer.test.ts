@@ -7,8 +7,8 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
-import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../server/harness.js";
-import { durableEngines } from "./durable-engines.js";
+import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../../support/servers.js";
+import { durableEngines } from "../../support/stores/durable-engines.js";
 
 const CHUNKS = 40;
 /** The writes whose answers are lost (counted from 1): the creation and interim writes; the turn's last too. */

@@ -3,7 +3,7 @@ import { describe, expect, it, vi } from "vitest";
 import { compactTaskText, expandTaskText } from "../../../src/runtime/stores/task-json.js";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 import { rng } from "../../support/seeded-random.js";
-import { storeContract } from "./contract.js";
+import { storeContract } from "../../support/stores/contract.js";
 
 const stores = new Map<string, InMemoryStore>();
 storeContract("memory", {

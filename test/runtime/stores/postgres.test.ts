@@ -2,7 +2,7 @@
 import pg from "pg";
 import { describe, expect, it } from "vitest";
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
-import { engineUrl, roundTripSuite, scriptEngine, storeContract, unreachableEngineSuite } from "./contract.js";
+import { engineUrl, roundTripSuite, scriptEngine, storeContract, unreachableEngineSuite } from "../../support/stores/contract.js";
 
 unreachableEngineSuite(
   "postgres",

@@ -2,7 +2,7 @@
 import { createClient } from "@redis/client";
 import { describe, expect, it } from "vitest";
 import { RedisStore } from "../../../src/runtime/stores/redis.js";
-import { engineUrl, roundTripSuite, scriptEngine, storeContract, unreachableEngineSuite } from "./contract.js";
+import { engineUrl, roundTripSuite, scriptEngine, storeContract, unreachableEngineSuite } from "../../support/stores/contract.js";
 
 unreachableEngineSuite(
   "redis",

@@ -5,7 +5,7 @@ import { join } from "node:path";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { SqliteStore, sqlitePathOf } from "../../../src/runtime/stores/sqlite.js";
-import { storeContract } from "./contract.js";
+import { storeContract } from "../../support/stores/contract.js";
 
 const dir = mkdtempSync(join(tmpdir(), "a2a-sqlite-contract-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -8,8 +8,8 @@
 import { afterAll, describe, expect, it } from "vitest";
 import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 import type { PatchPlan } from "../../../src/runtime/stores/patch-policy.js";
-import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../server/harness.js";
-import { durableEngines } from "./durable-engines.js";
+import { inProcessContext as ctx, modules, streamedArtifact, testCard, type ChunkPublisher, type InProcessService } from "../../support/servers.js";
+import { durableEngines } from "../../support/stores/durable-engines.js";
 
 const CHUNKS = 300;
 const pause = () => new Promise((r) => setTimeout(r, 1));

@@ -7,8 +7,8 @@
  * colliding). Runs on memory, and on PostgreSQL and Redis when their URLs are set (`source .ci/engines.sh`).
  */
 import { afterAll, describe, expect, it } from "vitest";
-import { enginesUnderTest, freshNamespace } from "../server/stores-support.js";
-import { rawPost, startServer } from "../server/harness.js";
+import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
+import { rawPost, startServer } from "../../support/servers.js";
 import type { A2AStore, LoggedEvent } from "../../../src/runtime/stores/contract.js";
 
 const NUL = "\u0000";
