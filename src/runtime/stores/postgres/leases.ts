@@ -1,19 +1,8 @@
 /** The PostgreSQL execution leases: which instance runs a task, until when (the database's clock); expired ones claimed for take-over. */
 import type { ExecutionLeases, LeaseHolder } from "../contract.js";
-import { type Queryable } from "./sql.js";
+import { PostgresPart } from "./sql.js";
 
-export class PostgresExecutionLeases implements ExecutionLeases {
-  private readonly db: Queryable;
-  private readonly p: string;
-
-  constructor(
-    db: Queryable,
-    p: string,
-  ) {
-    this.db = db;
-    this.p = p;
-  }
-
+export class PostgresExecutionLeases extends PostgresPart implements ExecutionLeases {
   async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
     const { rows } = await this.db.query(
       `INSERT INTO ${this.p}leases AS l (task_id, owner, expires_at) VALUES ($1, $2, now() + $3 * interval '1 millisecond')

@@ -2,20 +2,9 @@
 import { storableJson } from "../task-json.js";
 import type { OutboxEntry, OutboxMessage, PushOutbox } from "../contract.js";
 import type { JsonObject } from "../../json.js";
-import { type Queryable } from "./sql.js";
+import { PostgresPart } from "./sql.js";
 
-export class PostgresPushOutbox implements PushOutbox {
-  private readonly db: Queryable;
-  private readonly p: string;
-
-  constructor(
-    db: Queryable,
-    p: string,
-  ) {
-    this.db = db;
-    this.p = p;
-  }
-
+export class PostgresPushOutbox extends PostgresPart implements PushOutbox {
   async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
     const { rows } = await this.db.query<{ id: string }>(

@@ -2,20 +2,9 @@
 import { pushConfigId, storableJson } from "../task-json.js";
 import type { PushConfigStore } from "../contract.js";
 import type { JsonObject } from "../../json.js";
-import { type Queryable } from "./sql.js";
+import { PostgresPart } from "./sql.js";
 
-export class PostgresPushConfigStore implements PushConfigStore {
-  private readonly db: Queryable;
-  private readonly p: string;
-
-  constructor(
-    db: Queryable,
-    p: string,
-  ) {
-    this.db = db;
-    this.p = p;
-  }
-
+export class PostgresPushConfigStore extends PostgresPart implements PushConfigStore {
   async set(taskId: string, config: JsonObject): Promise<JsonObject> {
     const id = pushConfigId(taskId, config);
     const { rows } = await this.db.query<{ config: JsonObject }>(

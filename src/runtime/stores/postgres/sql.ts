@@ -31,6 +31,18 @@ export interface Queryable {
   query<R extends pg.QueryResultRow>(text: string, values?: unknown[]): Promise<pg.QueryResult<R>>;
 }
 
+/** A part of the store (push configs, outbox, leases) over its connections and its tables' prefix. */
+export abstract class PostgresPart {
+  protected readonly db: Queryable;
+  /** The tables' name prefix. */
+  protected readonly p: string;
+
+  constructor(db: Queryable, p: string) {
+    this.db = db;
+    this.p = p;
+  }
+}
+
 const statementNames = new Map<string, string>();
 
 /** A prepared statement's name: a short hash of its text (the store sends a small, fixed set of texts). */
