@@ -19,6 +19,7 @@
  * so a seed reproduces a run's choices, not its exact schedule: a failure names the seed and the step.
  */
 import { afterAll, describe, expect, it } from "vitest";
+import { overriding } from "../../support/stores/overriding.js";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 import { StoreUnavailableError, TaskVersionConflictError } from "../../../src/runtime/stores/errors.js";
 import type { A2AStore, TaskCommit, VersionedTask } from "../../../src/runtime/stores/contract.js";
@@ -96,24 +97,16 @@ function adversarial(base: InMemoryStore, random: Rng, writeIds: WriteIds): A2AS
     if (write.writeId !== undefined && write.text !== undefined && random.next() < 0.04) throw unavailable("commit (answer lost)");
     return made;
   };
-  const through = <T extends object>(target: T, overrides: Record<string, unknown>): T =>
-    new Proxy(target, {
-      get(object, key, receiver) {
-        if (typeof key === "string" && overrides[key] !== undefined) return overrides[key];
-        const value: unknown = Reflect.get(object, key, receiver);
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(object) : value;
-      },
-    });
   return {
     engine: "memory (adversarial)",
-    tasks: through(base.tasks, { load, commit, keepsWriteIds: true }),
-    pushConfigs: through(base.pushConfigs, {
+    tasks: overriding(base.tasks, { load, commit, keepsWriteIds: true }),
+    pushConfigs: overriding(base.pushConfigs, {
       set: (taskId: string, config: Json) => flaky("pushConfigs.set", 0.05, () => base.pushConfigs.set(taskId, config))(),
       list: (taskId: string) => flaky("pushConfigs.list", 0.05, () => base.pushConfigs.list(taskId))(),
     }),
     events: base.events,
     outbox: base.outbox,
-    leases: through(base.leases, {
+    leases: overriding(base.leases, {
       holder: (taskId: string) => flaky("leases.holder", 0.02, () => base.leases.holder(taskId))(),
       release: (taskId: string, owner: string) => flaky("leases.release", 0.02, () => base.leases.release(taskId, owner))(),
     }),

@@ -15,6 +15,7 @@
 import { createServer, type Server } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterAll, describe, expect, it } from "vitest";
+import { overriding } from "../../support/stores/overriding.js";
 import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
 import type { A2AStore, LoggedEvent, TaskCommit } from "../../../src/runtime/stores/contract.js";
 import { slowStore } from "../../support/stores/slow.js";
@@ -61,18 +62,10 @@ function hooked(
     setPushConfig?: (taskId: string, config: Json, next: () => Promise<unknown>) => Promise<unknown>;
   },
 ): A2AStore {
-  const through = <T extends object>(target: T, overrides: Record<string, unknown>): T =>
-    new Proxy(target, {
-      get(object, key, receiver) {
-        if (typeof key === "string" && overrides[key] !== undefined) return overrides[key];
-        const value: unknown = Reflect.get(object, key, receiver);
-        return typeof value === "function" ? (value as (...a: unknown[]) => unknown).bind(object) : value;
-      },
-    });
   return {
     engine: store.engine,
-    tasks: through(store.tasks, { commit: hooks.commit && ((write: TaskCommit) => hooks.commit!(write, (w) => store.tasks.commit(w))) }),
-    pushConfigs: through(store.pushConfigs, {
+    tasks: overriding(store.tasks, { commit: hooks.commit && ((write: TaskCommit) => hooks.commit!(write, (w) => store.tasks.commit(w))) }),
+    pushConfigs: overriding(store.pushConfigs, {
       set: hooks.setPushConfig && ((taskId: string, config: Json) => hooks.setPushConfig!(taskId, config, () => store.pushConfigs.set(taskId, config))),
     }),
     events: store.events,
