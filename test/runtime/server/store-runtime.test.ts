@@ -54,7 +54,7 @@ afterAll(async () => {
 
 /**
  * Counts overlapping executions; "ask" waits for input every turn; "tick N" streams N status updates; "hang" runs
- * until aborted; "refuse" raises the version's UnsupportedOperationError (a generated class) before any event.
+ * until aborted; "refuse" raises the version's A2AUnsupportedOperationError (a generated class) before any event.
  */
 function executor(stats: { running: number; maxRunning: number; aborted: string[] }, errors: Record<string, unknown> = {}) {
   return {
@@ -63,7 +63,7 @@ function executor(stats: { running: number; maxRunning: number; aborted: string[
       stats.maxRunning = Math.max(stats.maxRunning, stats.running);
       try {
         const text = c.text.trim();
-        if (text === "refuse") throw new (errors.UnsupportedOperationError as new (message?: string) => Error)("not now");
+        if (text === "refuse") throw new (errors.A2AUnsupportedOperationError as new (message?: string) => Error)("not now");
         if (text.startsWith("tick")) {
           const n = Number(text.split(" ")[1] ?? 3);
           for (let i = 1; i <= n; i++) {

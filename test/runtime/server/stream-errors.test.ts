@@ -27,11 +27,11 @@ function refusingExecutor(core: VersionModules["core"]) {
   const errors = core as unknown as Record<string, new (message?: string, data?: unknown) => Error>;
   return {
     async execute(ctx: Parameters<typeof base.execute>[0], events: Parameters<typeof base.execute>[1] & { working(m?: string): void }) {
-      if (ctx.text === "refuse") throw new (errors.UnsupportedOperationError as new (message?: string, data?: unknown) => Error)("this agent does not do that", { why: "policy" });
+      if (ctx.text === "refuse") throw new (errors.A2AUnsupportedOperationError as new (message?: string, data?: unknown) => Error)("this agent does not do that", { why: "policy" });
       if (ctx.text === "late refuse") {
         events.working("checking");
         await sleep(5);
-        throw new (errors.InvalidParamsError as new (message?: string) => Error)("the amount must be positive");
+        throw new (errors.A2AInvalidParamsError as new (message?: string) => Error)("the amount must be positive");
       }
       return base.execute(ctx, events);
     },
