@@ -99,6 +99,8 @@ const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
 
 /** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite; msw's prompts: 22.13 on). */
 export const NODE_ENGINES = "^20.19.0 || ^22.13.0 || >=24";
+/** With the SQLite store: better-sqlite3 12 (the line that builds on Node 20) declares Node 20 to 26. */
+export const SQLITE_NODE_ENGINES = "^20.19.0 || ^22.13.0 || ^24.0.0 || ^25.0.0 || ^26.0.0";
 
 /** The packages an agent template adds (the AI SDK bridge needs `ai`, the version this repository tests). */
 const TEMPLATE_DEPENDENCIES: Record<Template, Record<string, string>> = { echo: {}, "ai-sdk": { ai: "^7.0.0" } };
@@ -273,7 +275,7 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     }),
     overrides: FRAMEWORK_OVERRIDES[framework],
     hasOverrides: Object.keys(FRAMEWORK_OVERRIDES[framework]).length > 0,
-    nodeEngines: NODE_ENGINES,
+    nodeEngines: engine === "sqlite" ? SQLITE_NODE_ENGINES : NODE_ENGINES,
     devDependencies: sortKeys({
       "a2a-codegen": codegen.spec,
       "@types/node": "^20.19.0",
