@@ -56,12 +56,12 @@ describe("init --spec 0.3.0 --transports", () => {
     const tests = run(join(ROOT, "node_modules", ".bin", "vitest"), ["run", "--reporter", "verbose"], dir);
     expect(tests.code, tests.out).toBe(0);
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) expect(tests.out).toContain(`answers over ${binding}`);
-    expect(tests.out).toMatch(/Tests\s+7 passed/);
+    expect(tests.out).toMatch(/Tests\s+9 passed/);
   }, 180_000);
 
   it.each([
     ["0.3.0", "grpc", /Tests\s+4 passed/],
-    ["1.0.1", "rest", /Tests\s+8 passed/],
+    ["1.0.1", "rest", /Tests\s+10 passed/],
   ] as const)("A2A %s with --transports %s only (no JSON-RPC): the config asks for it, the project type-checks and its tests call it", async (spec, transport, passed) => {
     const only = join(tempDir("init-one-"), "agent");
     await init({ dir: only, codegenSpec, framework: "node", spec, transports: [transport] });
@@ -124,7 +124,7 @@ describe("init --compat", () => {
     // 0.3 on every binding the card lists (issue 9): 0.3's REST routes and gRPC service beside 1.0's.
     for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"]) expect(tests.out).toContain(`answers a 0.3 client over ${binding}`);
     // 4 contract tests, one answer per binding (3), the 4 of the 0.3 client and its answer per binding (3).
-    expect(tests.out).toMatch(/Tests\s+14 passed/);
+    expect(tests.out).toMatch(/Tests\s+16 passed/);
   }, 180_000);
 
   it("the card lists each binding for 0.3 clients too, and the README says where they are served", () => {
