@@ -165,6 +165,8 @@ describe("init --compat", () => {
     beforeAll(async () => {
       for (const level of ["error", "warn", "info"] as const) vi.spyOn(console, level).mockImplementation(() => undefined);
       const server = (await import(join(dir, "src", "server.ts"))) as { start(port: number): Promise<{ url: string; close(): Promise<void> }> };
+      // The scaffold keeps its tasks in ./data/agent.db of the folder it starts in: here, a file of the project's.
+      vi.stubEnv("A2A_STORE_URL", `sqlite:${join(dir, "data", "agent.db")}`);
       running = await server.start(0);
       c03 = await new Factory03().createFromUrl(running.url);
       c10 = await new ClientFactory().createFromUrl(running.url);
@@ -172,6 +174,7 @@ describe("init --compat", () => {
     afterAll(async () => {
       await running.close();
       vi.restoreAllMocks();
+      vi.unstubAllEnvs();
     });
     const words = (n: number) => `stream ${Array.from({ length: n }, (_, i) => `w${i}`).join(" ")}`;
 
