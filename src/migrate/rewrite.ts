@@ -4,6 +4,7 @@ import type { MigrationRules, ObjectRule, UnionRule, WrappedMember } from "./rul
 import { applyEdits, bindingOf, removal, callOfBinding, disjunctsOf, isEquality, isPlainReference, movePath, presence, propertyName } from "./syntax.js";
 
 import { narrowed } from "./narrowing.js";
+import { kindCheck, parenthesized, switchOnTag, tagTest } from "./kind-checks.js";
 
 export { applyEdits, movePath } from "./syntax.js";
 
@@ -50,19 +51,20 @@ export function rewriteFile(morph: Morph, file: TsMorph.SourceFile, rules: Migra
   return new FileRewriter(morph, file, rules, versionOf).run();
 }
 
-class FileRewriter {
+/** The rewrite of one file: the walk, and the state the rule families (kind-checks.ts) share. */
+export class FileRewriter {
   private readonly edits: Edit[] = [];
   /** Switches on a tag rewritten to `switch (true)` (their `x.kind` is not reported). */
-  private readonly switches = new Set<Node>();
+  readonly switches = new Set<Node>();
   /** Guard calls rewritten to presence tests. */
   private readonly guardsRewritten: TsMorph.CallExpression[] = [];
   private readonly unchanged: Unchanged[] = [];
-  private readonly K: typeof TsMorph.SyntaxKind;
+  readonly K: typeof TsMorph.SyntaxKind;
 
   constructor(
-    private readonly morph: Morph,
+    readonly morph: Morph,
     private readonly file: TsMorph.SourceFile,
-    private readonly rules: MigrationRules,
+    readonly rules: MigrationRules,
     private readonly versionOf: GeneratedVersionOf,
   ) {
     this.K = morph.SyntaxKind;
@@ -73,8 +75,8 @@ class FileRewriter {
     this.file.forEachDescendant((node) => {
       if (Node.isObjectLiteralExpression(node)) this.objectLiteral(node);
       else if (Node.isStringLiteral(node) || Node.isNoSubstitutionTemplateLiteral(node)) this.stringLiteral(node);
-      else if (Node.isBinaryExpression(node)) this.kindCheck(node);
-      else if (Node.isSwitchStatement(node)) this.switchOnTag(node);
+      else if (Node.isBinaryExpression(node)) kindCheck(this, node);
+      else if (Node.isSwitchStatement(node)) switchOnTag(this, node);
       else if (Node.isIdentifier(node)) this.identifier(node);
       else if (Node.isCallExpression(node)) {
         this.wrappedCall(node);
@@ -90,7 +92,7 @@ class FileRewriter {
   // --- which protocol type -----------------------------------------------------------------------
 
   /** The `from` definition a type is (by its alias or interface name, declared in a generated folder of `from`). */
-  private definitionOf(type: Type | undefined): string | undefined {
+  definitionOf(type: Type | undefined): string | undefined {
     if (!type) return undefined;
     for (const t of [type, type.getNonNullableType()]) {
       const alias = t.getAliasSymbol();
@@ -369,131 +371,6 @@ class FileRewriter {
     this.edit(node.getStart(), node.getEnd(), `${quote}${value.replace(/\\/g, "\\\\").replace(new RegExp(quote, "g"), `\\${quote}`)}${quote}`);
   }
 
-  // --- `part.kind === "text"`: the union's tag checks become presence checks --------------------
-
-  private kindCheck(node: TsMorph.BinaryExpression): void {
-    const { Node: N } = this.morph;
-    const op = node.getOperatorToken().getKind();
-    // The other way: `"task" in r` on a result `to` returns bare → `r.kind === "task"`.
-    if (op === this.K.InKeyword) {
-      const test = this.tagOfPresence(node);
-      if (test !== undefined) this.edit(node.getStart(), node.getEnd(), test.includes(" && ") ? this.parenthesized(node, `(${test})`) : test);
-      return;
-    }
-    // `"raw" in p || "url" in p`, both the same tag the other way: one test.
-    if (op === this.K.BarBarToken) {
-      const disjuncts = disjunctsOf(this.morph, node);
-      const tests = disjuncts.map((d) => (N.isBinaryExpression(d) && d.getOperatorToken().getKind() === this.K.InKeyword ? this.tagOfPresence(d) : undefined));
-      const unique = [...new Set(tests)];
-      if (tests.every((t) => t !== undefined) && unique.length < tests.length) this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, `(${unique.join(" || ")})`));
-      return;
-    }
-    if (!isEquality(op, this.K)) return;
-    const [access, literal] = N.isPropertyAccessExpression(node.getLeft()) ? [node.getLeft(), node.getRight()] : [node.getRight(), node.getLeft()];
-    if (!N.isPropertyAccessExpression(access) || !(N.isStringLiteral(literal) || N.isNoSubstitutionTemplateLiteral(literal))) return;
-    const subject = access.getExpression();
-    const value = literal.getLiteralValue();
-    const field = access.getName();
-    const negated = op === this.K.ExclamationEqualsEqualsToken || op === this.K.ExclamationEqualsToken;
-    // A wrapped client result (`result.kind === "task"` → `"task" in result`).
-    const wrapped = this.wrappedMembersOf(subject);
-    if (wrapped) {
-      const member = wrapped.find((m) => m.tags[field] === value);
-      if (member) this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, presence([member.property], subject.getText(), negated)));
-      return;
-    }
-    const definition = this.definitionOf(subject.getType());
-    const union = definition === undefined ? undefined : (this.rules.unions.get(definition) ?? this.rules.unions.get(this.rules.unionOf.get(definition) ?? ""));
-    if (!union) return;
-    const members = union.members.filter((m) => m.when.some((c) => c.path === field && "equals" in c && c.equals === value));
-    const markers = [...new Set(members.map((m) => m.marker))];
-    if (members.length === 0 || markers.some((m) => m === undefined)) return;
-    if (!isPlainReference(this.morph, subject)) {
-      this.report(node, `${union.source}.${field} === "${value}"`, presence(markers as string[], "…", negated), `store the value in a variable first, then test ${presence(markers as string[], "it", negated)}`);
-      return;
-    }
-    this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, presence(markers as string[], subject.getText(), negated)));
-  }
-
-  /**
-   * `switch (x.kind) { case "text": … }` → `switch (true) { case "text" in x: … }` (TypeScript narrows by
-   * such cases as by `if`s), when every case is a tag value the rules turn into a presence test.
-   */
-  private switchOnTag(node: TsMorph.SwitchStatement): void {
-    const { Node: N } = this.morph;
-    const access = node.getExpression();
-    if (!N.isPropertyAccessExpression(access)) return;
-    const subject = access.getExpression();
-    const tests: Array<[Node, string]> = [];
-    for (const clause of node.getCaseBlock().getClauses()) {
-      if (!N.isCaseClause(clause)) continue;
-      const literal = clause.getExpression();
-      if (!N.isStringLiteral(literal) && !N.isNoSubstitutionTemplateLiteral(literal)) return;
-      const test = this.tagTest(subject, access.getName(), literal.getLiteralValue());
-      if (test === undefined) return;
-      tests.push([literal, test]);
-    }
-    if (tests.length === 0) return;
-    this.switches.add(node);
-    this.edit(access.getStart(), access.getEnd(), "true");
-    for (const [literal, test] of tests) this.edit(literal.getStart(), literal.getEnd(), test);
-  }
-
-  /** The presence test a tag value becomes (`"task" in r`, `"raw" in p || "url" in p`), for a wrapped result or a union the rules map. */
-  private tagTest(subject: Node, field: string, value: string): string | undefined {
-    const wrapped = this.wrappedMembersOf(subject);
-    if (wrapped) {
-      const member = wrapped.find((m) => m.tags[field] === value);
-      return member ? presence([member.property], subject.getText(), false) : undefined;
-    }
-    const definition = this.definitionOf(subject.getType());
-    const union = definition === undefined ? undefined : (this.rules.unions.get(definition) ?? this.rules.unions.get(this.rules.unionOf.get(definition) ?? ""));
-    const members = union?.members.filter((m) => m.when.some((c) => c.path === field && "equals" in c && c.equals === value)) ?? [];
-    const markers = [...new Set(members.map((m) => m.marker))];
-    if (members.length === 0 || markers.some((m) => m === undefined) || !isPlainReference(this.morph, subject)) return undefined;
-    return presence(markers as string[], subject.getText(), false).replace(/^\((.*)\)$/, "$1");
-  }
-
-  /**
-   * The other way (presence → tag): `"task" in r` on a result `to` returns bare → `r.kind === "task"`;
-   * `"raw" in p` on a union `to` tells apart by a tag → `p.kind === "file"`.
-   */
-  private tagOfPresence(node: TsMorph.BinaryExpression): string | undefined {
-    const { Node: N } = this.morph;
-    const left = node.getLeft();
-    if (!N.isStringLiteral(left)) return undefined;
-    const subject = node.getRight();
-    const property = left.getLiteralValue();
-    let tags: Array<[string, JsonValue]> = [];
-    const member = this.wrappedMembersOf(subject, this.rules.unwrapped)?.find((m) => m.property === property);
-    if (member) tags = Object.entries(member.tags);
-    else {
-      const definition = this.definitionOf(subject.getType());
-      const union = definition === undefined ? undefined : (this.rules.unions.get(definition) ?? this.rules.unions.get(this.rules.unionOf.get(definition) ?? ""));
-      const byPresence = union?.members.find((m) => m.when.length === 1 && m.when.some((c) => c.path === property && "present" in c));
-      if (byPresence) tags = Object.entries(byPresence.rule.set);
-    }
-    if (tags.length === 0 || !isPlainReference(this.morph, subject)) return undefined;
-    return tags.map(([field, value]) => `${subject.getText()}.${field} === ${JSON.stringify(value)}`).join(" && ");
-  }
-
-  /** A test in parentheses, unless where it stands needs none (`if (…)`, `a || …`). */
-  private parenthesized(node: Node, test: string): string {
-    const { Node: N } = this.morph;
-    if (!test.startsWith("(")) return test;
-    const parent = node.getParent();
-    const bare =
-      !parent ||
-      N.isIfStatement(parent) ||
-      N.isWhileStatement(parent) ||
-      N.isParenthesizedExpression(parent) ||
-      N.isReturnStatement(parent) ||
-      N.isVariableDeclaration(parent) ||
-      N.isArrowFunction(parent) ||
-      (N.isBinaryExpression(parent) && [this.K.BarBarToken, this.K.AmpersandAmpersandToken].includes(parent.getOperatorToken().getKind()) && !test.includes(" || "));
-    return bare ? test.slice(1, -1) : test;
-  }
-
   // --- reads of renamed fields (`part.file.name` → `part.filename`, `config.blocking`) -----------
 
   private propertyAccess(node: TsMorph.PropertyAccessExpression): void {
@@ -577,13 +454,13 @@ class FileRewriter {
     if (!guard || !argument || rest.length > 0) return;
     const symbol = (callee as TsMorph.Identifier).getSymbol();
     if (!symbol || !this.isFrom(symbol)) return;
-    const test = this.tagTest(argument, guard.field, guard.value);
+    const test = tagTest(this, argument, guard.field, guard.value);
     if (test === undefined) {
       this.report(node, `${callee.getText()}(…)`, `a test of the field ${this.rules.to}'s member has`, `${this.rules.to} has no ${guard.definition}: test which field the value has`);
       return;
     }
     this.guardsRewritten.push(node);
-    this.edit(node.getStart(), node.getEnd(), this.parenthesized(node, `(${test})`));
+    this.edit(node.getStart(), node.getEnd(), parenthesized(this, node, `(${test})`));
   }
 
   /** Imports of guards every call of which was rewritten: removed (the new version does not export them). */
@@ -666,7 +543,7 @@ class FileRewriter {
   }
 
   /** The wrapped result a subject is: a variable bound to a wrapped call. */
-  private wrappedMembersOf(subject: Node, map = this.rules.wrapped): readonly WrappedMember[] | undefined {
+  wrappedMembersOf(subject: Node, map = this.rules.wrapped): readonly WrappedMember[] | undefined {
     const { Node: N } = this.morph;
     if (!N.isIdentifier(subject) || map.size === 0) return undefined;
     for (const d of subject.getSymbol()?.getDeclarations() ?? []) {
@@ -680,11 +557,11 @@ class FileRewriter {
 
   // --- edits and reports -------------------------------------------------------------------------
 
-  private edit(start: number, end: number, text: string): void {
+  edit(start: number, end: number, text: string): void {
     this.edits.push({ start, end, text });
   }
 
-  private report(node: Node, old: string, next: string, hint: string): void {
+  report(node: Node, old: string, next: string, hint: string): void {
     this.unchanged.push({ file: this.file.getFilePath(), line: node.getStartLineNumber(), old, new: next, hint });
   }
 }
