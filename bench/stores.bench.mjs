@@ -40,6 +40,22 @@ pg.Client.prototype.query = function (...args) {
 };
 
 /** Runs `once` from `concurrency` loops for `duration`; returns req/s and latency percentiles. */
+
+/** The SDK's executor in the store benches: one turn, a submitted task then its completion with a message "done". */
+function sdkOneTurnExecutor({ AgentEvent, Message, TaskState }) {
+  const now = () => new Date().toISOString();
+  return {
+    async execute(ctx, bus) {
+      const { taskId, contextId, userMessage } = ctx;
+      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: now(), message: undefined }, artifacts: [], history: [userMessage], metadata: undefined }));
+      const done = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_AGENT", parts: [{ text: "done" }], taskId, contextId });
+      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: now(), message: done }, metadata: undefined }));
+      bus.finished();
+    },
+    async cancelTask() {},
+  };
+}
+
 async function measure(once) {
   const latencies = [];
   const end = Date.now() + duration;
@@ -134,17 +150,7 @@ if (pgUrl) {
     CONSTRAINT ${table}_pkey PRIMARY KEY (tenant, owner, id));
     CREATE INDEX ${table}_scope_updated_idx ON ${table} (tenant, owner, status_last_updated, id);
     CREATE INDEX ${table}_scope_context_updated_idx ON ${table} (tenant, owner, context_id, status_last_updated, id);`);
-  const now = () => new Date().toISOString();
-  const sdkExecutor = {
-    async execute(ctx, bus) {
-      const { taskId, contextId, userMessage } = ctx;
-      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: now(), message: undefined }, artifacts: [], history: [userMessage], metadata: undefined }));
-      const done = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_AGENT", parts: [{ text: "done" }], taskId, contextId });
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: now(), message: done }, metadata: undefined }));
-      bus.finished();
-    },
-    async cancelTask() {},
-  };
+  const sdkExecutor = sdkOneTurnExecutor({ AgentEvent, Message, TaskState });
   const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new DatabaseTaskStore(db, { tableName: table }), sdkExecutor);
   const { SendMessageRequest } = await import("a2a-sdk-v1");
   const send = async () => {
@@ -187,17 +193,7 @@ if (pgUrl) {
     CREATE INDEX a2a_tasks_scope_updated_idx ON a2a_tasks (tenant, owner, status_last_updated, id);
     CREATE INDEX a2a_tasks_scope_context_updated_idx ON a2a_tasks (tenant, owner, context_id, status_last_updated, id);`);
   const db = new Kysely({ dialect: new SqliteDialect({ database: sqlite }) });
-  const now = () => new Date().toISOString();
-  const sdkExecutor = {
-    async execute(ctx, bus) {
-      const { taskId, contextId, userMessage } = ctx;
-      bus.publish(AgentEvent.task({ id: taskId, contextId, status: { state: TaskState.TASK_STATE_SUBMITTED, timestamp: now(), message: undefined }, artifacts: [], history: [userMessage], metadata: undefined }));
-      const done = Message.fromJSON({ messageId: randomUUID(), role: "ROLE_AGENT", parts: [{ text: "done" }], taskId, contextId });
-      bus.publish(AgentEvent.statusUpdate({ taskId, contextId, status: { state: TaskState.TASK_STATE_COMPLETED, timestamp: now(), message: done }, metadata: undefined }));
-      bus.finished();
-    },
-    async cancelTask() {},
-  };
+  const sdkExecutor = sdkOneTurnExecutor({ AgentEvent, Message, TaskState });
   const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new DatabaseTaskStore(db, { tableName: "a2a_tasks" }), sdkExecutor);
   const send = async () => {
     const result = await handler.sendMessage(SendMessageRequest.fromJSON({ message: message() }), new ServerCallContext());
