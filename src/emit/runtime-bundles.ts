@@ -10,7 +10,7 @@ import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { Bridge, Framework } from "../options/vocabularies.js";
-import type { StoreEngine } from "./stores.js";
+import type { StoreEngine } from "../options/vocabularies.js";
 
 /** The runtime sources (works from src/ and dist/). */
 export const RUNTIME_DIR = resolve(dirname(fileURLToPath(import.meta.url)), "../../src/runtime");

@@ -1,8 +1,6 @@
 import type { TemplateRenderer } from "./templates.js";
 import { STORES, type StoreEngine } from "../options/vocabularies.js";
 
-// The store engines `generate --store` can add to an output (in-memory is always there): options/vocabularies.ts.
-export { STORES, type StoreEngine };
 
 /** The packages a generated project adds when it chooses an engine (the same versions this repository tests). */
 export const STORE_DEPENDENCIES: Record<StoreEngine, { dependencies: Record<string, string>; devDependencies: Record<string, string> }> = {

@@ -7,13 +7,12 @@ import { CodegenError } from "../errors.js";
 import { existingFolder, linkedFolder } from "../write/writer.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
-import { bindingsOfVersion, TRANSPORTS, type Transport } from "../transports.js";
-import { STORE_DEPENDENCIES, STORES, type StoreEngine } from "../emit/stores.js";
+import { bindingsOfVersion, STORES, TEMPLATES, TRANSPORTS, type StoreEngine, type Template, type Transport } from "../options/vocabularies.js";
+import { STORE_DEPENDENCIES } from "../emit/stores.js";
 import { codegenSpec, PACKAGE_ROOT, packInto, vendorInto, type CodegenSpec } from "./codegen-spec.js";
 import { compatFolder } from "../compat/emit.js";
 import { COMPAT_TABLES } from "../compat/tables.js";
 import { bundledIR } from "../load/protocol.js";
-import { TEMPLATES, type Template } from "../options/vocabularies.js";
 
 /** Where an agent scaffolded with the default store keeps its tasks (relative to the folder it starts in). */
 export const DEFAULT_SQLITE_URL = "sqlite:./data/agent.db";
