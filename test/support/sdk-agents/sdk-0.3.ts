@@ -1,6 +1,7 @@
 /**
  * The official SDK's server (@a2a-js/sdk 0.3.14: DefaultRequestHandler + InMemoryTaskStore behind
- * A2AExpressApp) with an echo agent written against the SDK's own executor API, on 127.0.0.1 port 0.
+ * A2AExpressApp for JSON-RPC, and its `restHandler` for HTTP+JSON under `/rest`) with an echo agent written
+ * against the SDK's own executor API, on 127.0.0.1 port 0. The card names both interfaces.
  *
  * The agent answers by the text of the message:
  *   "hello"  → a direct Message "echo: hello" (no task)
@@ -21,7 +22,7 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from "@a2a-js/sdk/server";
-import { A2AExpressApp } from "@a2a-js/sdk/server/express";
+import { A2AExpressApp, restHandler, UserBuilder } from "@a2a-js/sdk/server/express";
 import { textOf } from "../wire/jsonrpc.js";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
@@ -134,8 +135,12 @@ export class EchoExecutor implements AgentExecutor {
 export interface SdkServer {
   baseUrl: string;
   rpcUrl: string;
+  /** The HTTP+JSON interface (`restHandler`). */
+  restUrl: string;
   card: AgentCard;
   store: InMemoryTaskStore;
+  /** The SDK's request handler, for what a test sets up behind the client's back. */
+  handler: DefaultRequestHandler;
   close(): Promise<void>;
 }
 
@@ -161,16 +166,24 @@ export async function startSdkServer(options: { card?: Partial<AgentCard> } = {}
   const handler = new DefaultRequestHandler(card, store, executor);
   // JSON-RPC at POST / and the card at /.well-known/agent-card.json (the SDK's setupRoutes with base "").
   const app = new A2AExpressApp(handler).setupRoutes(express(), "");
+  app.use("/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   const server: Server = createServer(app);
   await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", () => resolve()));
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   card.url = `${baseUrl}/`;
+  const restUrl = `${baseUrl}/rest`;
+  card.additionalInterfaces ??= [
+    { url: card.url, transport: "JSONRPC" },
+    { url: restUrl, transport: "HTTP+JSON" },
+  ];
   return {
     baseUrl,
     rpcUrl: card.url,
+    restUrl,
     card,
     store,
+    handler,
     close: () =>
       new Promise<void>((resolve) => {
         server.closeAllConnections();
