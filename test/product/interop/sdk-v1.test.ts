@@ -2,9 +2,11 @@
  * Interoperability with the official A2A JavaScript SDK 1.x, @a2a-js/sdk 1.3.0 (A2A 1.0), installed under
  * the npm alias `a2a-sdk-v1` next to the pinned 0.3.14, both ways:
  *
- *  1. the SDK's client against our generated 1.0.1 server, behind each of the four adapters;
+ *  1. the SDK's client against our generated 1.0.1 server, behind each of the four adapters, over each
+ *     binding (JSON-RPC, §9, and HTTP+JSON, §11: the same behaviours, the SDK's transport for each);
  *  2. our generated 1.0.1 client against the SDK's Express server (DefaultRequestHandler + InMemoryTaskStore
- *     behind `jsonRpcHandler`) running an echo agent written with the SDK's executor API (test/support/sdk-agents/sdk-1.x.ts);
+ *     behind `jsonRpcHandler` and `restHandler`) running an echo agent written with the SDK's executor API
+ *     (test/support/sdk-agents/sdk-1.x.ts), over each binding;
  *  3. where the SDK departs from the A2A 1.0.1 spec ([V1]…[V12]), a test states what the spec requires and
  *     pins the departure with `departs()` (each is written up in docs/interop.md, "A2A 1.0"), next to the
  *     same check passing on our server;
@@ -29,7 +31,7 @@ import {
   type StreamResponse,
   type Task,
 } from "a2a-sdk-v1";
-import { ClientFactory, ClientFactoryOptions, DefaultAgentCardResolver, JsonRpcTransportFactory, type Client } from "a2a-sdk-v1/client";
+import { ClientFactory, DefaultAgentCardResolver, JsonRpcTransportFactory, RestTransportFactory, type Client } from "a2a-sdk-v1/client";
 import { TaskNotCancelableError, TaskNotFoundError } from "a2a-sdk-v1/errors";
 import {
   A2AClient,
@@ -37,18 +39,22 @@ import {
   A2ATaskNotCancelableError,
   A2ATaskNotFoundError,
   A2AUnsupportedOperationError,
+  restTransport,
 } from "../../../generated/a2a-1.0.1/client.js";
 import type * as Models from "../../../generated/a2a-1.0.1/models.js";
 import {
   capturingFetch,
+  capturingRestFetch,
   checkCaptured,
   FRAMEWORKS,
+  modules,
   startServer,
   startWebhookReceiver,
   type Captured,
   type RunningServer,
   TEST_AUTH,
   TEST_TOKEN,
+  type VersionModules,
   type WebhookReceiver,
 } from "../../support/servers.js";
 import { sdkText, startSdkV1Server, type SdkV1Server } from "../../support/sdk-agents/sdk-1.x.js";
@@ -99,54 +105,83 @@ function sdkFetch(log: Array<Promise<Captured>>, requests: string[]) {
   };
 }
 
+/** The same for the SDK's REST client: every call under `restUrl` carries the token and its answer is captured. */
+function sdkRestFetch(log: Array<Promise<Captured>>, requests: string[], m: VersionModules, restUrl: string) {
+  const capture = capturingRestFetch(log, m, restUrl);
+  return (input: string | URL | Request, init?: RequestInit): Promise<Response> => {
+    const version = new Headers(init?.headers).get("a2a-version");
+    requests.push(`${init?.method ?? "GET"} ${String(input)} A2A-Version: ${version}`);
+    if (!String(input).startsWith(restUrl)) return fetch(input, init);
+    return capture(String(input), { ...init, headers: { ...Object.fromEntries(new Headers(init?.headers)), authorization: `Bearer ${TEST_TOKEN}` } });
+  };
+}
+
 // =====================================================================================================
 // 1. The SDK's client against our generated server
 
+const BINDINGS = ["JSONRPC", "HTTP+JSON"] as const;
+type Binding = (typeof BINDINGS)[number];
+
+/** The SDK's transport factory of a binding. */
+const sdkTransport = (binding: Binding, fetchImpl: typeof fetch) =>
+  binding === "JSONRPC" ? new JsonRpcTransportFactory({ fetchImpl }) : new RestTransportFactory({ fetchImpl });
+
+/** The wire bodies of the captured answers to a method (JSON-RPC: each body's `result`; HTTP+JSON: the bodies). */
+const wireResults = async (log: Array<Promise<Captured>>, method: string) =>
+  (await Promise.all(log)).filter((c) => c.method === method).flatMap((c) => (c.binding === "HTTP+JSON" ? c.bodies : c.bodies.map((b) => (b as Json).result))) as Json[];
+
 for (const framework of FRAMEWORKS) {
-  describe(`the SDK 1.x client against our 1.0.1 server (${framework})`, () => {
+  describe.each(BINDINGS)(`the SDK 1.x client against our 1.0.1 server (${framework}, %s)`, (binding) => {
     let server: RunningServer;
     let hook: WebhookReceiver;
     let client: Client;
     const log: Array<Promise<Captured>> = [];
     const requests: string[] = [];
+    /** The fetch of an SDK client of this binding, authorized, capturing into `into`. */
+    const fetchFor = async (into: Array<Promise<Captured>>, seen: string[]) =>
+      (binding === "JSONRPC" ? sdkFetch(into, seen) : sdkRestFetch(into, seen, await modules("1.0.1"), server.restUrl)) as typeof fetch;
 
     beforeAll(async () => {
       // Heartbeats every 10 ms, so that the SDK's SSE parser meets comment lines in the slow streams.
-      server = await startServer("1.0.1", framework, { extendedCard: { name: "Extended" }, heartbeatMs: 10 });
+      server = await startServer("1.0.1", framework, { rest: true, extendedCard: { name: "Extended" }, heartbeatMs: 10 });
       hook = await startWebhookReceiver();
-      const fetchImpl = sdkFetch(log, requests) as typeof fetch;
-      const factory = new ClientFactory(
-        ClientFactoryOptions.createFrom(ClientFactoryOptions.default, {
-          transports: [new JsonRpcTransportFactory({ fetchImpl })],
-          cardResolver: new DefaultAgentCardResolver({ fetchImpl }),
-        }),
-      );
+      const fetchImpl = await fetchFor(log, requests);
+      // Only the binding under test: the card lists JSON-RPC first, which the SDK would otherwise prefer.
+      const factory = new ClientFactory({ transports: [sdkTransport(binding, fetchImpl)], cardResolver: new DefaultAgentCardResolver({ fetchImpl }) });
       client = await factory.createFromUrl(server.baseUrl);
     });
     afterAll(async () => {
       await server.close();
       await hook.close();
     });
-    /** Every JSON-RPC answer the SDK client got is checked against the 1.0.1 schema, independently. */
-    const checkAll = async () => expect((await checkCaptured("1.0.1", log)).problems).toEqual([]);
+    /** Every answer the SDK client got is checked against the 1.0.1 schema, independently. */
+    const checkAll = async () => {
+      const { checked, problems } = await checkCaptured("1.0.1", log);
+      expect(problems).toEqual([]);
+      expect(checked).toBeGreaterThan(0);
+    };
 
-    it("discovers the card from the base URL and calls the JSON-RPC interface it lists, with A2A-Version 1.0", async () => {
+    it("discovers the card from the base URL and calls the interface of its binding it lists, with A2A-Version 1.0", async () => {
       expect(requests[0]).toBe(`GET ${server.baseUrl}/.well-known/agent-card.json A2A-Version: 1.0`);
       const card = await new DefaultAgentCardResolver().resolve(server.baseUrl);
       expect(card).toMatchObject({
         name: "Test Agent",
-        supportedInterfaces: [{ url: server.rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+        supportedInterfaces: [
+          { url: server.rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+          { url: server.restUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+        ],
         capabilities: { streaming: true, pushNotifications: true, extendedAgentCard: true },
       });
       expect(client.protocolVersion).toBe("1.0");
       await client.sendMessage(sdkSend("hello"));
-      expect(requests.at(-1)).toBe(`POST ${server.rpcUrl} A2A-Version: 1.0`);
-      // The card says capabilities.extendedAgentCard: the SDK fetches it with GetExtendedAgentCard.
-      // Only for authenticated callers (specification-1.0.1.md §13.3; the card has a bearer scheme): anonymous, it is refused.
-      const anonymous = await new ClientFactory().createFromUrl(server.baseUrl);
+      expect(requests.at(-1)).toBe(binding === "JSONRPC" ? `POST ${server.rpcUrl} A2A-Version: 1.0` : `POST ${server.restUrl}/message:send A2A-Version: 1.0`);
+      // The card says capabilities.extendedAgentCard: the SDK fetches it (JSON-RPC: GetExtendedAgentCard; HTTP+JSON:
+      // GET …/extendedAgentCard). Only for authenticated callers (specification-1.0.1.md §13.3; the card has a
+      // bearer scheme): anonymous, it is refused.
+      const only = (fetchImpl: typeof fetch) => new ClientFactory({ transports: [sdkTransport(binding, fetchImpl)] });
+      const anonymous = await only(fetch).createFromUrl(server.baseUrl);
       await expect(anonymous.getAgentCard()).rejects.toThrow();
-      const authorized = sdkFetch([], []) as typeof fetch;
-      const other = await new ClientFactory(ClientFactoryOptions.createFrom(ClientFactoryOptions.default, { transports: [new JsonRpcTransportFactory({ fetchImpl: authorized })] })).createFromUrl(server.baseUrl);
+      const other = await only(await fetchFor([], [])).createFromUrl(server.baseUrl);
       expect((await other.getAgentCard()).name).toBe("Extended");
       await checkAll();
     });
@@ -195,8 +230,8 @@ for (const framework of FRAMEWORKS) {
         ["story", "a time", true, true],
       ]);
       // On the wire: 1.0 has no `final` flag; the stream ends on the terminal state.
-      const wire = (await Promise.all(log)).filter((c) => c.method === "SendStreamingMessage").flatMap((c) => c.bodies) as Json[];
-      const updates = wire.map((b) => (b.result as Json).statusUpdate as Json | undefined).filter((u) => u !== undefined);
+      const wire = await wireResults(log, "SendStreamingMessage");
+      const updates = wire.map((b) => b.statusUpdate as Json | undefined).filter((u) => u !== undefined);
       expect(updates).toHaveLength(2);
       expect(updates.some((u) => "final" in u)).toBe(false);
       const stored = await client.getTask(GetTaskRequest.fromJSON({ id: task.id }));
@@ -211,7 +246,7 @@ for (const framework of FRAMEWORKS) {
       expect((await client.getTask(GetTaskRequest.fromJSON({ id: task.id, historyLength: 0 }))).history).toEqual([]);
       const error = await client.getTask(GetTaskRequest.fromJSON({ id: "no-such-task" })).catch((e: unknown) => e);
       expect(error).toBeInstanceOf(TaskNotFoundError);
-      expect(error).toMatchObject({ envelopeCode: -32001 });
+      if (binding === "JSONRPC") expect(error).toMatchObject({ envelopeCode: -32001 });
       await checkAll();
     });
 
@@ -266,7 +301,7 @@ for (const framework of FRAMEWORKS) {
       expect(sdkStateOf(rest.at(-1))).toBe(TaskState.TASK_STATE_CANCELED);
       const again = await client.cancelTask(CancelTaskRequest.fromJSON({ id: taskId })).catch((e: unknown) => e);
       expect(again).toBeInstanceOf(TaskNotCancelableError);
-      expect(again).toMatchObject({ envelopeCode: -32002 });
+      if (binding === "JSONRPC") expect(again).toMatchObject({ envelopeCode: -32002 });
       expect((await client.getTask(GetTaskRequest.fromJSON({ id: taskId }))).status?.state).toBe(TaskState.TASK_STATE_CANCELED);
       await checkAll();
     });
@@ -290,8 +325,8 @@ for (const framework of FRAMEWORKS) {
 
     it("push notification configs: create, get, list, a delivery with the token, delete", async () => {
       const task = (await client.sendMessage(sdkSend("ask"))) as Task;
-      const config = TaskPushNotificationConfig.fromJSON({ taskId: task.id, id: `cfg-${framework}`, url: hook.url, token: "tok-sdk" });
-      const expected = { taskId: task.id, id: `cfg-${framework}`, url: hook.url, token: "tok-sdk" };
+      const config = TaskPushNotificationConfig.fromJSON({ taskId: task.id, id: `cfg-${framework}-${binding}`, url: hook.url, token: "tok-sdk" });
+      const expected = { taskId: task.id, id: `cfg-${framework}-${binding}`, url: hook.url, token: "tok-sdk" };
       expect(await client.createTaskPushNotificationConfig(config)).toMatchObject(expected);
       expect(await client.getTaskPushNotificationConfig(GetTaskPushNotificationConfigRequest.fromJSON({ taskId: task.id, id: config.id }))).toMatchObject(expected);
       const listed = await client.listTaskPushNotificationConfig(ListTaskPushNotificationConfigsRequest.fromJSON({ taskId: task.id }));
@@ -316,7 +351,7 @@ function taskOf(result: Models.SendMessageResponse | Models.StreamResponse | voi
   return result.task;
 }
 
-describe("our generated 1.0.1 client against the SDK 1.x Express server", () => {
+describe.each(BINDINGS)("our generated 1.0.1 client against the SDK 1.x Express server (%s)", (binding) => {
   let sdk: SdkV1Server;
   let hook: WebhookReceiver;
   let client: A2AClient;
@@ -326,13 +361,15 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
   beforeAll(async () => {
     sdk = await startSdkV1Server();
     hook = await startWebhookReceiver();
-    const capture = capturingFetch(log);
+    const capture = binding === "JSONRPC" ? capturingFetch(log) : capturingRestFetch(log, await modules("1.0.1"), sdk.restUrl);
     client = await A2AClient.fromAgentUrl(sdk.baseUrl, {
       // validateResponses: every answer of the SDK goes through our generated validators too.
       validateResponses: true,
+      transports: [restTransport],
+      binding,
       fetch: (input, init) => {
         requests.push(`${init.method ?? "GET"} ${input}`);
-        return capture(input, init);
+        return binding === "JSONRPC" || input.startsWith(sdk.restUrl) ? capture(input, init) : fetch(input, init);
       },
     });
   });
@@ -340,19 +377,28 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
     await sdk.close();
     await hook.close();
   });
-  const checkAll = async () => expect((await checkCaptured("1.0.1", log)).problems).toEqual([]);
+  const checkAll = async () => {
+    const { checked, problems } = await checkCaptured("1.0.1", log);
+    expect(problems).toEqual([]);
+    expect(checked).toBeGreaterThan(0);
+  };
 
-  it("discovers the SDK's card from the base URL and calls its JSON-RPC interface (the SDK checks A2A-Version)", async () => {
+  it("discovers the SDK's card from the base URL and calls the interface of the chosen binding (the SDK checks A2A-Version)", async () => {
     expect(requests[0]).toBe(`GET ${sdk.baseUrl}/.well-known/agent-card.json`);
     expect(client.card).toMatchObject({
       name: "SDK Echo Agent",
-      supportedInterfaces: [{ url: sdk.rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+      supportedInterfaces: [
+        { url: sdk.rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+        { url: sdk.restUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+      ],
     });
-    expect(client.endpoint).toBe(sdk.rpcUrl);
+    expect(client.transport.binding).toBe(binding);
+    expect(client.endpoint).toBe(binding === "JSONRPC" ? sdk.rpcUrl : sdk.restUrl);
     // The SDK answers VersionNotSupportedError (-32009) to a request without A2A-Version 1.0; ours sends it.
     expect(await client.sendMessage(A2AClient.sendParams("hello"))).toHaveProperty("message");
-    expect(requests.at(-1)).toBe(`POST ${sdk.rpcUrl}`);
+    expect(requests.at(-1)).toBe(binding === "JSONRPC" ? `POST ${sdk.rpcUrl}` : `POST ${sdk.restUrl}/message:send`);
     expect(errorOf(await rpc1(sdk.rpcUrl, "GetTask", { id: "x" }, 1, { headers: { "a2a-version": "" } }))).toMatchObject({ code: -32009 });
+    await checkAll();
   });
 
   it("SendMessage: the echo as a direct Message", async () => {
@@ -485,14 +531,19 @@ describe("our generated 1.0.1 client against the SDK 1.x Express server", () => 
     expect(delivery.headers["content-type"]).toBe("application/a2a+json");
     expect(delivery.body).toMatchObject({ statusUpdate: { taskId, contextId: task.contextId } });
     await checkAll();
-    // Delete: the SDK answers `result: null`, not google.protobuf.Empty's `{}` ([V11]); our validating client says so.
     const deleted = await client.deleteTaskPushNotificationConfig({ taskId, id: "cfg-ours" }).catch((e: unknown) => e);
-    expect(deleted).toBeInstanceOf(A2AResponseValidationError);
-    expect((deleted as A2AResponseValidationError).issues).toMatchObject([{ pointer: "/result", got: "null" }]);
-    await departs(() => expect(deleted).toEqual({}));
-    const { problems } = await checkCaptured("1.0.1", log);
-    expect(problems).toHaveLength(1);
-    expect(problems[0]).toMatch(/^DeleteTaskPushNotificationConfig: .*"result":null/);
+    if (binding === "JSONRPC") {
+      // Delete: the SDK answers `result: null`, not google.protobuf.Empty's `{}` ([V11]); our validating client says so.
+      expect(deleted).toBeInstanceOf(A2AResponseValidationError);
+      expect((deleted as A2AResponseValidationError).issues).toMatchObject([{ pointer: "/result", got: "null" }]);
+      await departs(() => expect(deleted).toEqual({}));
+      const { problems } = await checkCaptured("1.0.1", log);
+      expect(problems).toHaveLength(1);
+      expect(problems[0]).toMatch(/^DeleteTaskPushNotificationConfig: .*"result":null/);
+    } else {
+      // Over HTTP+JSON the SDK's answer has no body, which our client reads as google.protobuf.Empty (V11 is JSON-RPC's).
+      expect(deleted).toEqual({});
+    }
     // The config is gone all the same (ProtoJSON leaves out the empty `configs`).
     expect((await client.listTaskPushNotificationConfigs({ taskId })).configs ?? []).toEqual([]);
     await checkAll();

@@ -24,7 +24,7 @@ import {
   type ExecutionEventBus,
   type RequestContext,
 } from "a2a-sdk-v1/server";
-import { agentCardHandler, jsonRpcHandler, UserBuilder } from "a2a-sdk-v1/server/express";
+import { agentCardHandler, jsonRpcHandler, restHandler, UserBuilder } from "a2a-sdk-v1/server/express";
 
 export const sleep = (ms: number) => new Promise((resolve) => setTimeout(resolve, ms));
 
@@ -141,13 +141,16 @@ export class EchoExecutor implements AgentExecutor {
 export interface SdkV1Server {
   baseUrl: string;
   rpcUrl: string;
+  /** The HTTP+JSON interface (`restHandler`), listed second on the card. */
+  restUrl: string;
   card: AgentCard;
   store: InMemoryTaskStore;
   close(): Promise<void>;
 }
 
 /**
- * Starts the SDK 1.x server: JSON-RPC at POST /a2a, the card at /.well-known/agent-card.json. `card`
+ * Starts the SDK 1.x server: JSON-RPC at POST /a2a, HTTP+JSON under /rest (its `restHandler`), the card
+ * (listing both interfaces) at /.well-known/agent-card.json. `card`
  * is merged (in ProtoJSON) into the card before the SDK parses it with `AgentCard.fromJSON`.
  */
 export async function startSdkV1Server(options: { card?: Record<string, unknown> } = {}): Promise<SdkV1Server> {
@@ -158,11 +161,15 @@ export async function startSdkV1Server(options: { card?: Record<string, unknown>
   const port = (server.address() as AddressInfo).port;
   const baseUrl = `http://127.0.0.1:${port}`;
   const rpcUrl = `${baseUrl}/a2a`;
+  const restUrl = `${baseUrl}/rest`;
   const card = AgentCard.fromJSON({
     name: "SDK Echo Agent",
     description: "The official SDK 1.x's server, echoing",
     version: "1.0.0",
-    supportedInterfaces: [{ url: rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" }],
+    supportedInterfaces: [
+      { url: rpcUrl, protocolBinding: "JSONRPC", protocolVersion: "1.0" },
+      { url: restUrl, protocolBinding: "HTTP+JSON", protocolVersion: "1.0" },
+    ],
     capabilities: { streaming: true, pushNotifications: true },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
@@ -174,9 +181,11 @@ export async function startSdkV1Server(options: { card?: Record<string, unknown>
   const handler = new DefaultRequestHandler(card, store, executor);
   app.use("/.well-known/agent-card.json", agentCardHandler({ agentCardProvider: handler }));
   app.use("/a2a", jsonRpcHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
+  app.use("/rest", restHandler({ requestHandler: handler, userBuilder: UserBuilder.noAuthentication }));
   return {
     baseUrl,
     rpcUrl,
+    restUrl,
     card,
     store,
     close: () =>
