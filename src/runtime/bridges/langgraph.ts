@@ -28,10 +28,11 @@ export type { A2AClientClass, A2AToolOptions, A2AToolOutput, StreamingA2AClient 
 
 /**
  * A compiled graph whose state has `messages` (`StateGraph(...).compile()`, `createReactAgent(...)`), as
- * the bridge runs it: its input is `{ messages }`, or a `Command` that resumes an interrupt.
+ * the bridge runs it: its input is `{ messages }`, or a `Command` that resumes an interrupt. (`input` is
+ * `unknown` here so that every graph's own input type fits: each graph types it by its state and nodes.)
  */
 export interface MessagesGraph {
-  stream(input: { messages: BaseMessage[] } | Command, options: RunnableConfig & { streamMode: Array<"messages" | "updates" | "tools"> }): Promise<AsyncIterable<unknown>>;
+  stream(input: unknown, options: RunnableConfig & { streamMode: Array<"messages" | "updates" | "tools"> }): Promise<AsyncIterable<unknown>>;
   getState(config: RunnableConfig): Promise<StateSnapshot>;
   /** Its checkpointer (`compile({ checkpointer })`): what keeps a thread between turns; interrupts need one. */
   readonly checkpointer?: unknown;
