@@ -41,8 +41,13 @@ export interface MessagesGraph {
 export interface LangGraphExecutorOptions {
   /** The compiled graph (see `MessagesGraph`). Compile it with a checkpointer for interrupts (input-required). */
   readonly graph: MessagesGraph;
-  /** The thread of a turn in the graph's checkpointer (default: the task's id: a task is one thread). */
+  /**
+   * The thread of a turn in the graph's checkpointer (default: the task's id: a task is one thread, which
+   * is deleted from the checkpointer when the task ends, as a task that ended never resumes).
+   */
   readonly threadId?: (ctx: RequestContext) => string;
+  /** Keep the threads of the tasks that ended in the checkpointer (default false; always kept with your own `threadId`). */
+  readonly keepThreads?: boolean;
   /** What resumes an interrupt: the user's answer (default: its text). */
   readonly resumeValue?: (ctx: RequestContext) => unknown;
   /** The graph's nodes whose models' text is the answer (default: every node's). */
@@ -81,7 +86,10 @@ export function langGraphExecutor(options: LangGraphExecutorOptions): AgentExecu
   const { graph } = options;
   const executor: AgentExecutor = {
     async execute(ctx, events) {
-      const config: RunnableConfig = { ...options.config, configurable: { ...options.config?.configurable, thread_id: options.threadId?.(ctx) ?? ctx.taskId } };
+      const threadId = options.threadId?.(ctx) ?? ctx.taskId;
+      const config: RunnableConfig = { ...options.config, configurable: { ...options.config?.configurable, thread_id: threadId } };
+      // A task's own thread is of no use once the task ended (completed, failed, canceled): not kept.
+      const forget = options.threadId === undefined && options.keepThreads !== true ? () => forgetThread(graph, threadId) : async () => undefined;
       let answer: ArtifactStream<JsonObject> | undefined;
       let question: { text: string; interrupt: JsonObject } | undefined;
       try {
@@ -110,18 +118,20 @@ export function langGraphExecutor(options: LangGraphExecutorOptions): AgentExecu
           }
         }
       } catch (error) {
+        await forget();
         // The task was canceled (its signal aborted the run): the runtime has recorded that already.
         if (ctx.signal.aborted) return;
         answer?.end();
         events.failed(options.errorMessage ? options.errorMessage(error) : `The agent failed: ${messageOf(error)}`);
         return;
       }
-      if (ctx.signal.aborted) return;
+      if (ctx.signal.aborted) return void (await forget());
       answer?.end();
       if (question) {
         events.inputRequired(events.agentMessage([events.textPart(question.text), events.dataPart({ interrupt: question.interrupt })]));
         return;
       }
+      await forget();
       events.completed();
     },
   };
@@ -142,6 +152,20 @@ async function turnInput(graph: MessagesGraph, config: RunnableConfig, ctx: Requ
   }
   const turns = await conversationTurns(ctx, options.historyTasks ?? 10);
   return { messages: turns.map((turn) => (turn.role === "user" ? new HumanMessage(turn.text) : new AIMessage(turn.text))) };
+}
+
+/** A checkpointer that deletes threads (every `BaseCheckpointSaver` does). */
+interface ThreadSaver {
+  deleteThread(threadId: string): Promise<void>;
+}
+
+function isThreadSaver(value: unknown): value is ThreadSaver {
+  return isObject(value) && typeof value["deleteThread"] === "function";
+}
+
+/** Deletes a thread from the graph's checkpointer, if it has one; a failure to is not the task's. */
+async function forgetThread(graph: MessagesGraph, threadId: string): Promise<void> {
+  if (isThreadSaver(graph.checkpointer)) await graph.checkpointer.deleteThread(threadId).catch(() => undefined);
 }
 
 /** A node's update: the tool calls of its model's messages, the results of its tool messages, as status updates. */

@@ -6,7 +6,8 @@
  * - the models' streamed text as one artifact, its chunks in order, appended after the first, the last marked;
  * - a tool call and its result as working status updates carrying a data part;
  * - an interrupt (the askUser tool) ends the turn input-required with its question; the answer resumes the
- *   graph, whose model then sees the whole exchange;
+ *   graph, whose model then sees the whole exchange; the ended task's thread leaves the checkpointer;
+ * - a tool's error is a toolError data part (a ToolNode reports it to the model, which goes on);
  * - canceling the task aborts the model call; an error fails the task with the error's message.
  * The same agent serves 0.3 clients too (`--compat 0.3.0`): they see the same turns in 0.3.0's shapes. The
  * other direction, `a2aTool`, is a remote A2A agent as a LangChain tool the graph delegates to.
@@ -69,6 +70,8 @@ function agentGraph(model: ScriptedChatModel, tools: StructuredToolInterface[], 
 }
 
 const model = new ScriptedChatModel();
+const saver = new MemorySaver();
+const threadOf = (taskId: string) => saver.getTuple({ configurable: { thread_id: taskId } });
 let client: ClientModule;
 let client03: ClientModule;
 let bridge: BridgeModule;
@@ -108,7 +111,13 @@ beforeAll(async () => {
     description: "The weather of a city",
     schema: { type: "object", properties: { city: { type: "string" } }, required: ["city"] },
   });
-  const executor = bridge.langGraphExecutor({ graph: agentGraph(model, [getWeather, bridge.askUserTool()], new MemorySaver()) });
+  const cook = tool(
+    async (): Promise<string> => {
+      throw new Error("the oven is broken");
+    },
+    { name: "cook", description: "Cooks", schema: { type: "object", properties: {} } },
+  );
+  const executor = bridge.langGraphExecutor({ graph: agentGraph(model, [getWeather, cook, bridge.askUserTool()], saver) });
   // The remote agent of the a2aTool tests: its answer in chunks of one artifact.
   const expert = {
     async execute(ctx: { text: string }, events: Events) {
@@ -134,7 +143,7 @@ beforeAll(async () => {
     // The chain: a graph (no checkpointer) whose model delegates to the expert.
     const chain = core.createA2AServer({
       card: card([[`${chainUrl}/rpc`, "JSONRPC"]], "Delegating agent"),
-      executor: bridge.langGraphExecutor({ graph: agentGraph(new ScriptedChatModel(), [bridge.a2aTool(client.A2AClient, expertUrl, { name: "expert" })]) }),
+      executor: bridge.langGraphExecutor({ graph: agentGraph(new ScriptedChatModel(), [bridge.a2aTool(client.A2AClient, expertUrl, { name: "expert" }), bridge.askUserTool()]) }),
       logger: { error: () => undefined, warn: () => undefined },
     });
     cores.push(server, remote, chain);
@@ -208,6 +217,7 @@ for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
       expect(dataParts(status)).toEqual([{ interrupt: { id: expect.any(String), value: { question: "For which date?" } } }]);
       const taskId = asked.value["taskId"] as string;
       const contextId = asked.value["contextId"] as string;
+      expect(await threadOf(taskId)).toBeDefined();
       const before = model.calls.length;
       const second = await collect(a2a.sendStreamingMessage(client.A2AClient.sendParams("tomorrow", { taskId, contextId })));
       const data = second.filter((e) => e.kind === "statusUpdate").flatMap((e) => dataParts(e.value["status"] as Json));
@@ -218,6 +228,8 @@ for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
       expect(call && messageLines(call.messages)).toEqual(["human: book a table", "ai: [call askUser]", "tool: tomorrow"]);
       const done = await a2a.getTask({ id: taskId });
       expect((done["status"] as Json)["state"]).toBe("TASK_STATE_COMPLETED");
+      // The task ended: its thread is deleted from the checkpointer.
+      expect(await threadOf(taskId)).toBeUndefined();
     });
 
     it("a later task of the same context sees the earlier ones (§3.4.1)", async () => {
@@ -262,6 +274,28 @@ for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
     });
   });
 }
+
+describe("the LangGraph bridge: tool errors, and an interrupt without a checkpointer", () => {
+  it("a tool's error is a status update with a toolError data part, and the model goes on", async () => {
+    const a2a = await client.A2AClient.fromAgentUrl(baseUrl);
+    const events = await collect(a2a.sendStreamingMessage(client.A2AClient.sendParams("cook")));
+    const data = events.filter((e) => e.kind === "statusUpdate").flatMap((e) => dataParts(e.value["status"] as Json));
+    expect(data[0]).toEqual({ toolCall: { toolCallId: "call-cook", toolName: "cook", input: {} } });
+    expect(data[1]).toMatchObject({ toolError: { toolCallId: "call-cook", toolName: "cook", error: expect.stringContaining("the oven is broken") } });
+    const answer = events.filter((e) => e.kind === "artifactUpdate").map((e) => texts(e.value["artifact"] as Json).join("")).join("");
+    expect(answer).toBe("I could not cook.");
+    expect(((events[events.length - 1] as { value: Json }).value["status"] as Json)["state"]).toBe("TASK_STATE_COMPLETED");
+  });
+
+  it("an interrupt in a graph without a checkpointer cannot ask: LangGraph throws, and the ToolNode reports it as the tool's error", async () => {
+    const a2a = await client.A2AClient.fromAgentUrl(chainUrl);
+    const events = await collect(a2a.sendStreamingMessage(client.A2AClient.sendParams("book a table")));
+    const data = events.filter((e) => e.kind === "statusUpdate").flatMap((e) => dataParts(e.value["status"] as Json));
+    expect(data[1]).toMatchObject({ toolError: { toolName: "askUser", error: expect.stringContaining("No checkpointer set") } });
+    const states = events.filter((e) => e.kind === "statusUpdate").map((e) => (e.value["status"] as Json)["state"]);
+    expect(states).not.toContain("TASK_STATE_INPUT_REQUIRED");
+  });
+});
 
 describe("the LangGraph bridge for a 0.3 client of the compat agent (0.3.0 message/stream)", () => {
   const connect = () => client03.A2AClient.fromAgentUrl(baseUrl);

@@ -10,6 +10,7 @@
  * - "book a table": calls `askUser` ({ question: "For which date?" }); after its result (the user's answer): "Booked for <answer>."
  * - "slow": one chunk, then nothing until its abort signal fires.
  * - "boom": the call fails with "rate limit exceeded".
+ * - "cook": calls `cook` (which throws); after its error: "I could not cook."
  * - "ask the expert <question>": calls the `expert` tool with <question>; after its result: "The expert says: <its text>".
  * - anything else: "You said: <text>."
  */
@@ -71,10 +72,12 @@ export class ScriptedChatModel extends BaseChatModel {
       chunks =
         said === "weather" ? textChunks("It is sunny ", "in Paris.")
         : said === "book a table" ? textChunks(`Booked for ${result}.`)
+        : said === "cook" ? textChunks("I could not cook.")
         : textChunks(`The expert says: ${(JSON.parse(result) as { text?: string }).text ?? "?"}`);
     } else if (said === "story") chunks = textChunks("Once ", "upon ", "a time.");
     else if (said === "weather") chunks = toolCall("getWeather", { city: "Paris" });
     else if (said === "book a table") chunks = toolCall("askUser", { question: "For which date?" });
+    else if (said === "cook") chunks = toolCall("cook", {});
     else if (said.startsWith("ask the expert ")) chunks = toolCall("expert", { message: said.slice("ask the expert ".length) });
     else if (said === "boom") throw new Error("rate limit exceeded");
     else if (said === "slow") {
