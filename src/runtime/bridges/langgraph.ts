@@ -110,6 +110,7 @@ export function langGraphExecutor(options: LangGraphExecutorOptions): AgentExecu
             answer.write(text);
           } else if (mode === "updates" && isObject(data)) {
             for (const [node, update] of Object.entries(data)) {
+              // The first interrupt asks (a graph interrupts once at a time: one answer resumes it).
               if (node === "__interrupt__") question ??= interruptQuestion(update);
               else showToolMessages(events, update);
             }
@@ -125,7 +126,10 @@ export function langGraphExecutor(options: LangGraphExecutorOptions): AgentExecu
         events.failed(options.errorMessage ? options.errorMessage(error) : `The agent failed: ${messageOf(error)}`);
         return;
       }
-      if (ctx.signal.aborted) return void (await forget());
+      if (ctx.signal.aborted) {
+        await forget();
+        return;
+      }
       answer?.end();
       if (question) {
         events.inputRequired(events.agentMessage([events.textPart(question.text), events.dataPart({ interrupt: question.interrupt })]));

@@ -297,6 +297,19 @@ describe("the LangGraph bridge: tool errors, and an interrupt without a checkpoi
   });
 });
 
+describe("the LangGraph bridge is emitted only when chosen", () => {
+  const importers = (files: Record<string, string>, pkg: RegExp) => Object.keys(files).filter((path) => path.endsWith(".ts") && pkg.test(files[path] ?? "")).sort();
+
+  it("only runtime/bridges/langgraph.ts imports @langchain/*, and only with --bridge langgraph", async () => {
+    const chosen = await generate({ spec: "1.0.1", bridges: ["langgraph"], out: OUT, cwd: ROOT });
+    expect(importers(chosen.files, /from "@langchain\//)).toEqual(["runtime/bridges/langgraph.ts"]);
+    expect(Object.keys(chosen.files).filter((p) => p.startsWith("runtime/bridges/")).sort()).toEqual(["runtime/bridges/conversation.ts", "runtime/bridges/langgraph.ts", "runtime/bridges/remote-agent.ts"]);
+    const plain = await generate({ spec: "1.0.1", out: OUT, cwd: ROOT });
+    expect(importers(plain.files, /from "@langchain\//)).toEqual([]);
+    expect(Object.keys(plain.files).filter((p) => p.startsWith("runtime/bridges/"))).toEqual([]);
+  });
+});
+
 describe("the LangGraph bridge for a 0.3 client of the compat agent (0.3.0 message/stream)", () => {
   const connect = () => client03.A2AClient.fromAgentUrl(baseUrl);
   const collect03 = async (stream: AsyncIterable<Json>) => {
