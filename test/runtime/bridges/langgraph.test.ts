@@ -19,7 +19,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool, type StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver, MessagesAnnotation, StateGraph } from "@langchain/langgraph";
-import { ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
+import { createReactAgent, ToolNode, toolsCondition } from "@langchain/langgraph/prebuilt";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../../src/generate.js";
 import { ROOT } from "../../support/project.js";
@@ -82,6 +82,7 @@ let grpcHandle: { close(graceMs?: number): Promise<void> } | undefined;
 let baseUrl: string;
 let expertUrl: string;
 let chainUrl: string;
+let reactUrl: string;
 
 const card = (urls: Array<[string, string]>, name: string) => ({
   name,
@@ -128,10 +129,11 @@ beforeAll(async () => {
       events.completed();
     },
   };
-  await withFreePorts(4, async ([httpPort, port, expertPort, chainPort]) => {
+  await withFreePorts(5, async ([httpPort, port, expertPort, chainPort, reactPort]) => {
     baseUrl = `http://127.0.0.1:${httpPort}`;
     expertUrl = `http://127.0.0.1:${expertPort}`;
     chainUrl = `http://127.0.0.1:${chainPort}`;
+    reactUrl = `http://127.0.0.1:${reactPort}`;
     const server = core.createA2AServer({
       card: card([[`${baseUrl}/rpc`, "JSONRPC"], [`${baseUrl}/rest`, "HTTP+JSON"], [`127.0.0.1:${port}`, "GRPC"]], "LangGraph agent"),
       executor,
@@ -146,9 +148,15 @@ beforeAll(async () => {
       executor: bridge.langGraphExecutor({ graph: agentGraph(new ScriptedChatModel(), [bridge.a2aTool(client.A2AClient, expertUrl, { name: "expert" }), bridge.askUserTool()]) }),
       logger: { error: () => undefined, warn: () => undefined },
     });
-    cores.push(server, remote, chain);
+    // The prebuilt agent graph of @langchain/langgraph (createReactAgent), as it comes.
+    const react = core.createA2AServer({
+      card: card([[`${reactUrl}/rpc`, "JSONRPC"]], "Prebuilt agent"),
+      executor: bridge.langGraphExecutor({ graph: createReactAgent({ llm: new ScriptedChatModel(), tools: [getWeather, bridge.askUserTool()], checkpointSaver: new MemorySaver() }) }),
+      logger: { error: () => undefined, warn: () => undefined },
+    });
+    cores.push(server, remote, chain, react);
     grpcHandle = await grpcServer.serveGrpc(server, { port });
-    for (const [core, p] of [[server, httpPort], [remote, expertPort], [chain, chainPort]] as const) {
+    for (const [core, p] of [[server, httpPort], [remote, expertPort], [chain, chainPort], [react, reactPort]] as const) {
       const http = node.createNodeServer(core);
       servers.push(http);
       await listenOn(http, p as number);
@@ -294,6 +302,24 @@ describe("the LangGraph bridge: tool errors, and an interrupt without a checkpoi
     expect(data[1]).toMatchObject({ toolError: { toolName: "askUser", error: expect.stringContaining("No checkpointer set") } });
     const states = events.filter((e) => e.kind === "statusUpdate").map((e) => (e.value["status"] as Json)["state"]);
     expect(states).not.toContain("TASK_STATE_INPUT_REQUIRED");
+  });
+});
+
+describe("the LangGraph bridge runs the prebuilt createReactAgent graph", () => {
+  it("its tool call, result and streamed answer; its interrupt asks, and the answer resumes it", async () => {
+    const a2a = await client.A2AClient.fromAgentUrl(reactUrl);
+    const events = await collect(a2a.sendStreamingMessage(client.A2AClient.sendParams("weather")));
+    const data = events.filter((e) => e.kind === "statusUpdate").flatMap((e) => dataParts(e.value["status"] as Json));
+    expect(data.map((d) => Object.keys(d)[0])).toEqual(["toolCall", "toolResult"]);
+    const chunks = events.filter((e) => e.kind === "artifactUpdate").map((e) => texts(e.value["artifact"] as Json).join(""));
+    expect(chunks).toEqual(["It is sunny ", "in Paris."]);
+    const first = await collect(a2a.sendStreamingMessage(client.A2AClient.sendParams("book a table")));
+    const asked = (first[first.length - 1] as { value: Json }).value;
+    expect((asked["status"] as Json)["state"]).toBe("TASK_STATE_INPUT_REQUIRED");
+    const second = await a2a.sendMessage(client.A2AClient.sendParams("monday", { taskId: asked["taskId"], contextId: asked["contextId"] }));
+    const task = second["task"] as Json;
+    expect((task["status"] as Json)["state"]).toBe("TASK_STATE_COMPLETED");
+    expect(((task["artifacts"] as Json[]) ?? []).map((a) => texts(a).join("")).join("")).toBe("Booked for monday.");
   });
 });
 
