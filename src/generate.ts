@@ -47,7 +47,7 @@ export interface GenerateOptions {
   transports?: readonly Transport[] | undefined;
   /** An agent card JSON file: validated against the version's AgentCard and emitted as card.ts. */
   card?: string | undefined;
-  /** LLM framework bridges to add under runtime/bridges/ (default: none): "ai-sdk" needs the `ai` package. */
+  /** LLM framework bridges to add under runtime/bridges/ (default: none): "ai-sdk" needs the `ai` package, "langgraph" @langchain/langgraph and @langchain/core. */
   bridges?: readonly Bridge[] | undefined;
   /** Also emit runtime/card/signature.ts (agent card signing and verification; needs `jose` and `canonicalize`). */
   cardSignatures?: boolean | undefined;

@@ -65,7 +65,9 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
   { feature: "test kit (--testing): the in-memory transport and the scriptable mock agent", brings: ["testing/"], when: (c) => c.testing === true, prunable: false },
   { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", "stores/postgres/", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
+  { feature: "LLM bridges: the conversation as turns, a remote agent's streamed answer (any --bridge)", brings: ["bridges/conversation.ts", "bridges/remote-agent.ts"], when: (c) => (c.bridges ?? []).length > 0, prunable: false },
   { feature: "Vercel AI SDK bridge (--bridge ai-sdk; needs ai)", brings: ["bridges/ai-sdk.ts"], when: (c) => (c.bridges ?? []).includes("ai-sdk"), prunable: false },
+  { feature: "LangGraph.js bridge (--bridge langgraph; needs @langchain/langgraph and @langchain/core)", brings: ["bridges/langgraph.ts"], when: (c) => (c.bridges ?? []).includes("langgraph"), prunable: false },
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", "stores/redis/", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
   { feature: "SQLite store (--store sqlite)", brings: ["stores/sqlite.ts", "stores/sqlite-database.ts", "stores/sqlite-queues.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite"), prunable: false },
 ];

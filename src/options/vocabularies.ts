@@ -17,11 +17,11 @@ export const STORES = ["postgres", "redis", "sqlite"] as const;
 export type StoreEngine = (typeof STORES)[number];
 
 /** The LLM framework bridges an output can add (`--bridge`, the config's `bridges`): runtime/bridges/<name>.ts. */
-export const BRIDGES = ["ai-sdk"] as const;
+export const BRIDGES = ["ai-sdk", "langgraph"] as const;
 export type Bridge = (typeof BRIDGES)[number];
 
-/** The agents `init --template` scaffolds: an echo agent (no model), or an LLM agent on the AI SDK bridge. */
-export const TEMPLATES = ["echo", "ai-sdk"] as const;
+/** The agents `init --template` scaffolds: an echo agent (no model), or an LLM agent on the AI SDK or the LangGraph bridge. */
+export const TEMPLATES = ["echo", "ai-sdk", "langgraph"] as const;
 export type Template = (typeof TEMPLATES)[number];
 
 /**

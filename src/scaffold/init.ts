@@ -37,7 +37,7 @@ export interface InitOptions {
    * "postgres" or "redis" (the agent connects to `A2A_STORE_URL`, so that several instances share tasks).
    */
   store?: string | undefined;
-  /** The agent: "echo" (default; no model) or "ai-sdk" (an LLM agent on the AI SDK bridge, its model from the environment). */
+  /** The agent: "echo" (default; no model), "ai-sdk" or "langgraph" (an LLM agent on that bridge, its model from the environment). */
   template?: string | undefined;
   /** The npm spec of the a2a-codegen devDependency (default: where the running copy came from; see codegenSpec()). */
   codegenSpec?: string | undefined;
@@ -101,8 +101,15 @@ export const NODE_ENGINES = "^20.19.0 || ^22.13.0 || >=24";
 /** With the SQLite store: better-sqlite3 12 (the line that builds on Node 20) declares Node 20 to 26. */
 export const SQLITE_NODE_ENGINES = "^20.19.0 || ^22.13.0 || ^24.0.0 || ^25.0.0 || ^26.0.0";
 
-/** The packages an agent template adds (the AI SDK bridge needs `ai`, the version this repository tests). */
-const TEMPLATE_DEPENDENCIES: Record<Template, Record<string, string>> = { echo: {}, "ai-sdk": { ai: "^7.0.0" } };
+/**
+ * The packages an agent template adds, the versions this repository tests: the AI SDK bridge needs `ai`; the
+ * LangGraph bridge @langchain/langgraph and @langchain/core, and the agent its default provider's package.
+ */
+const TEMPLATE_DEPENDENCIES: Record<Template, Record<string, string>> = {
+  echo: {},
+  "ai-sdk": { ai: "^7.0.0" },
+  langgraph: { "@langchain/core": "^1.4.0", "@langchain/langgraph": "^1.7.0", "@langchain/openai": "^1.6.0" },
+};
 
 /** The files an agent template writes instead of the echo agent's (template → path in the project). */
 const TEMPLATE_FILES: Record<Template, ReadonlyArray<readonly [string, string]>> = {
@@ -111,6 +118,11 @@ const TEMPLATE_FILES: Record<Template, ReadonlyArray<readonly [string, string]>>
     ["ai-sdk/agent.ts.hbs", "src/agent.ts"],
     ["ai-sdk/model.ts.hbs", "src/model.ts"],
     ["ai-sdk/agent.test.ts.hbs", "test/agent.test.ts"],
+  ],
+  langgraph: [
+    ["langgraph/agent.ts.hbs", "src/agent.ts"],
+    ["langgraph/model.ts.hbs", "src/model.ts"],
+    ["langgraph/agent.test.ts.hbs", "test/agent.test.ts"],
   ],
 };
 
@@ -187,7 +199,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
   }
   // The generated/ folder, exactly as `npm run generate` will write it.
   const config = await loadConfig(dir);
-  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), ...(template === "ai-sdk" ? { bridges: ["ai-sdk" as const] } : {}), cwd: dir, compat };
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), ...(template !== "echo" ? { bridges: [template] } : {}), cwd: dir, compat };
   const generated = await generateAndWrite(target);
   return { dir, written, skipped, generated, codegen, compat };
 }
@@ -233,6 +245,10 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     card: JSON.stringify(defaultCard(name, spec, ir.profile.objects.AgentCard?.properties ?? [], transports, template), null, 2),
     /** The agent is an LLM agent on the AI SDK bridge (`--template ai-sdk`). */
     aiSdk: template === "ai-sdk",
+    /** The agent is an LLM agent on the LangGraph bridge (`--template langgraph`). */
+    langgraph: template === "langgraph",
+    /** The bridge of an LLM agent's template (none for the echo agent). */
+    bridge: template === "echo" ? undefined : template,
     interfacesCard: ir.profile.objects.AgentCard?.properties.includes("supportedInterfaces") ?? false,
     /** A 0.3 card: `url` is the `preferredTransport`'s, `additionalInterfaces` lists the others. */
     preferredCard: ir.profile.objects.AgentCard?.properties.includes("preferredTransport") ?? false,
@@ -365,13 +381,13 @@ function defaultCard(name: string, spec: string, properties: readonly string[], 
   if (properties.includes("protocolVersion")) card.protocolVersion = spec;
   Object.assign(card, {
     name,
-    description: template === "ai-sdk" ? "An assistant on a language model: it streams its answers, rolls dice, and asks when it needs to know more." : "An agent that echoes, streams your words back, and asks for your name.",
+    description: template !== "echo" ? "An assistant on a language model: it streams its answers, rolls dice, and asks when it needs to know more." : "An agent that echoes, streams your words back, and asks for your name.",
     ...(properties.includes("supportedInterfaces") ? { supportedInterfaces: interfaces } : { url: main.url }),
     version: "0.1.0",
     capabilities: { streaming: true, pushNotifications: false },
     defaultInputModes: ["text/plain"],
     defaultOutputModes: ["text/plain"],
-    skills: template === "ai-sdk" ? [
+    skills: template !== "echo" ? [
       {
         id: "assistant",
         name: "Assistant",

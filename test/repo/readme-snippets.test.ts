@@ -3,7 +3,8 @@
  * (issue 29 item 19): every ```ts block, and every file a shell block writes with `cat > X.ts <<'EOF'`,
  * type-checks under `strict` against the output the README's own command makes (`generate --card
  * agent-card.json`: generated/a2a-1.0.1/, card.ts included; with every binding, card signatures and the AI SDK
- * bridge, which the guides' examples use), as a user's project would hold it.
+ * and LangGraph bridges, which the guides' examples use), as a user's project would hold it: the generated
+ * files themselves type-check too.
  */
 import { spawnSync } from "node:child_process";
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
@@ -50,7 +51,7 @@ describe("the TypeScript of the README and docs/runtime.md", () => {
     const dir = projectTempDir("readme-snippets-");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(dir, "agent-card.json"), JSON.stringify(CARD, null, 2));
-    const generate = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "generate", "--card", "agent-card.json", "--framework", "node", "--transports", "jsonrpc,rest,grpc", "--card-signatures", "--bridge", "ai-sdk", "--force"], { cwd: dir, encoding: "utf8" });
+    const generate = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), "generate", "--card", "agent-card.json", "--framework", "node", "--transports", "jsonrpc,rest,grpc", "--card-signatures", "--bridge", "ai-sdk", "--bridge", "langgraph", "--force"], { cwd: dir, encoding: "utf8" });
     expect(generate.status, generate.stderr).toBe(0);
     const files = snippets().map((s, i) => {
       const file = `snippet-${i + 1}.ts`;

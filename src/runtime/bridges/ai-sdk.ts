@@ -15,7 +15,11 @@
 import { jsonSchema, stepCountIs, streamText, tool, type LanguageModel, type ModelMessage, type StopCondition, type Tool, type ToolSet } from "ai";
 import { isObject, type JsonObject } from "../json.js";
 import type { ArtifactStream } from "../tasks/artifact-stream.js";
-import type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "../tasks/executor.js";
+import type { AgentExecutor, AgentExecutorOfAnyVersion, RequestContext } from "../tasks/executor.js";
+import { conversationTurns, messageOf, progress } from "./conversation.js";
+import { remoteAgentAnswers, remoteAgentDescription, type A2AClientClass, type A2AToolOptions, type A2AToolOutput, type StreamingA2AClient } from "./remote-agent.js";
+
+export type { A2AClientClass, A2AToolOptions, A2AToolOutput, StreamingA2AClient } from "./remote-agent.js";
 
 export interface AiSdkExecutorOptions {
   /** The model: a provider's (`openai("gpt-4o")`, `anthropic(...)`), a gateway id, or a mock of `ai/test`. */
@@ -117,98 +121,18 @@ export function aiSdkExecutor(options: AiSdkExecutorOptions): AgentExecutorOfAny
   return executor;
 }
 
-/** A status update (working) whose message is one data part. */
-function progress(events: EventPublisher, data: Record<string, unknown>): void {
-  events.working(events.agentMessage([events.dataPart(data)]));
-}
-
 function questionText(toolName: string, input: unknown): string {
   if (isObject(input) && typeof input["question"] === "string") return input["question"];
   return `The agent needs your input (${toolName}): ${JSON.stringify(input)}`;
 }
 
-function messageOf(error: unknown): string {
-  return error instanceof Error ? error.message : String(error);
-}
-
-/**
- * The conversation as the model's messages: each earlier task of the context (oldest first), the task's own
- * history (a follow-up turn: after input-required), then the user's message. A task's messages are its
- * history's texts (user → user, agent → assistant); its artifacts' texts, the agent's answers, come after
- * its last user message.
- */
+/** The conversation (conversation.ts) as the model's messages. */
 async function conversationMessages(ctx: RequestContext, historyTasks: number): Promise<ModelMessage[]> {
-  const messages: ModelMessage[] = [];
-  const tasks = historyTasks > 0 ? await ctx.conversation({ limit: historyTasks }) : [];
-  for (const task of ctx.task ? [...tasks, ctx.task] : tasks) messages.push(...taskMessages(task));
-  messages.push({ role: "user", content: ctx.text });
-  return messages;
-}
-
-function taskMessages(task: JsonObject): ModelMessage[] {
-  const history = Array.isArray(task["history"]) ? task["history"].filter(isObject) : [];
-  const answers = (Array.isArray(task["artifacts"]) ? task["artifacts"].filter(isObject) : []).map(textOf).filter((t) => t !== "");
-  let lastUser = -1;
-  history.forEach((m, i) => {
-    if (!isAgent(m)) lastUser = i;
-  });
-  const out: ModelMessage[] = [];
-  const pushAnswers = () => {
-    for (const text of answers) out.push({ role: "assistant", content: text });
-  };
-  history.forEach((message, i) => {
-    const text = textOf(message);
-    if (text !== "") out.push(isAgent(message) ? { role: "assistant", content: text } : { role: "user", content: text });
-    if (i === lastUser) pushAnswers();
-  });
-  if (lastUser < 0) pushAnswers();
-  return out;
-}
-
-/** The texts of a message's or artifact's text parts, joined (1.0's `{ text }`, 0.x's `{ kind: "text", text }`). */
-function textOf(holder: JsonObject): string {
-  const parts = Array.isArray(holder["parts"]) ? holder["parts"] : [];
-  return parts
-    .filter(isObject)
-    .map((p) => (typeof p["text"] === "string" ? p["text"] : ""))
-    .join("");
-}
-
-/** Whether a message is the agent's ("agent" in 0.x, "ROLE_AGENT" in 1.0). */
-function isAgent(message: JsonObject): boolean {
-  return typeof message["role"] === "string" && /agent$/i.test(message["role"]);
+  return (await conversationTurns(ctx, historyTasks)).map((turn): ModelMessage => (turn.role === "user" ? { role: "user", content: turn.text } : { role: "assistant", content: turn.text }));
 }
 
 // ---------------------------------------------------------------------------------------------------
 // A remote A2A agent as an AI SDK tool
-
-/** The generated client (`A2AClient` of the output's client.ts), as `a2aTool` uses it. */
-export interface StreamingA2AClient<TParams> {
-  sendStreamingMessage(params: TParams, options?: { signal?: AbortSignal }): AsyncIterable<unknown>;
-}
-
-/** The generated client class (`A2AClient`): its statics that build params and read results in the version's shape. */
-export interface A2AClientClass<TParams, TClient extends StreamingA2AClient<TParams>> {
-  fromAgentUrl(url: string): Promise<TClient>;
-  sendParams(content: string, options?: { contextId?: string }): TParams;
-  unwrap(result: unknown): unknown;
-  canonical(value: unknown): string;
-}
-
-export interface A2AToolOptions {
-  /** What the model reads to decide to call the agent: say what it is good at (default: "Send a message to the A2A agent at <url>."). */
-  readonly description?: string;
-  /** Keep one conversation (contextId) with the agent across calls of this tool (default true). */
-  readonly sameContext?: boolean;
-}
-
-/** What the tool gives the model: the remote task's state and its answer's text so far (each progress step, then the last). */
-export interface A2AToolOutput {
-  state: string;
-  text: string;
-  taskId?: string;
-  contextId?: string;
-}
 
 /**
  * A remote A2A agent as an AI SDK tool: the model sends it a message, the tool streams the agent's answer
@@ -221,10 +145,9 @@ export function a2aTool<TParams, TClient extends StreamingA2AClient<TParams>>(
   agent: string | TClient,
   options: A2AToolOptions = {},
 ): Tool<{ message: string }, A2AToolOutput> {
-  let client: Promise<TClient> | undefined;
-  let contextId: string | undefined;
+  const send = remoteAgentAnswers(A2AClient, agent, options);
   return tool({
-    description: options.description ?? (typeof agent === "string" ? `Send a message to the A2A agent at ${agent}.` : "Send a message to a remote A2A agent."),
+    description: remoteAgentDescription(agent, options),
     inputSchema: jsonSchema<{ message: string }>({
       type: "object",
       properties: { message: { type: "string", description: "The message for the agent." } },
@@ -232,39 +155,7 @@ export function a2aTool<TParams, TClient extends StreamingA2AClient<TParams>>(
       additionalProperties: false,
     }),
     async *execute({ message }, { abortSignal }) {
-      client ??= typeof agent === "string" ? A2AClient.fromAgentUrl(agent) : Promise.resolve(agent);
-      const params = A2AClient.sendParams(message, options.sameContext !== false && contextId !== undefined ? { contextId } : {});
-      const out: A2AToolOutput = { state: "submitted", text: "" };
-      for await (const event of (await client).sendStreamingMessage(params, abortSignal ? { signal: abortSignal } : {})) {
-        const item = A2AClient.unwrap(event);
-        if (!isObject(item)) continue;
-        readEvent(A2AClient, item, out);
-        if (out.contextId !== undefined) contextId = out.contextId;
-        yield { ...out };
-      }
-      return;
+      yield* send(message, abortSignal);
     },
   });
-}
-
-/** Folds one streamed result (a task, a message, a status or artifact update) into the output. */
-function readEvent(A2AClient: { canonical(value: unknown): string }, item: JsonObject, out: A2AToolOutput): void {
-  if (typeof item["contextId"] === "string") out.contextId = item["contextId"];
-  const status = isObject(item["status"]) ? item["status"] : undefined;
-  if (status && typeof status["state"] === "string") out.state = A2AClient.canonical(status["state"]);
-  if (isObject(item["artifact"])) {
-    // An artifact update: appended to the text, or the text anew.
-    out.text = item["append"] === true ? out.text + textOf(item["artifact"]) : textOf(item["artifact"]);
-  } else if (Array.isArray(item["artifacts"])) {
-    const texts = item["artifacts"].filter(isObject).map(textOf).join("\n");
-    if (texts !== "") out.text = texts;
-  } else if (Array.isArray(item["parts"]) && item["status"] === undefined) {
-    // A direct reply (a message, no task).
-    out.text = textOf(item);
-    out.state = "completed";
-  }
-  if (typeof item["id"] === "string" && status) out.taskId = item["id"];
-  else if (typeof item["taskId"] === "string") out.taskId = item["taskId"];
-  // A status message without any artifact text (input-required's question, a failure's reason) is the text.
-  if (status && isObject(status["message"]) && out.text === "") out.text = textOf(status["message"]);
 }
