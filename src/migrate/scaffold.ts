@@ -2,6 +2,7 @@ import { basename, dirname, join } from "node:path";
 import type * as TsMorph from "ts-morph";
 import { COMPAT_TABLES } from "../compat/tables.js";
 import type { Framework } from "../emit/server.js";
+import { TEMPLATES, type Template } from "../options/vocabularies.js";
 import { renderScaffold } from "../scaffold/init.js";
 import type { ProjectFacts } from "./project.js";
 import { rewriteFile, type GeneratedVersionOf, type Morph, type Unchanged } from "./rewrite.js";
@@ -44,8 +45,9 @@ export async function mergeScaffold(
   };
   const fromCompat = typeof config.compat === "string" && config.spec === rules.from ? config.compat : false;
   const toCompat = COMPAT_TABLES.some((t) => t.primary === rules.to && t.compat === rules.from) ? rules.from : false;
-  const old = await renderScaffold({ ...common, spec: rules.from, compat: fromCompat }, paths);
-  const next = await renderScaffold({ ...common, spec: rules.to, compat: toCompat }, paths);
+  const template = await scaffoldTemplateOf(project, facts, strings(config.bridges) ?? [], (t) => renderScaffold({ ...common, template: t, spec: rules.from, compat: fromCompat }, paths));
+  const old = await renderScaffold({ ...common, template, spec: rules.from, compat: fromCompat }, paths);
+  const next = await renderScaffold({ ...common, template, spec: rules.to, compat: toCompat }, paths);
   const result: ScaffoldMerge = { files: [], bases: new Set(paths), unchanged: [] };
   for (const path of paths) {
     const user = project.getSourceFileOrThrow(join(facts.dir, path));
@@ -62,4 +64,32 @@ export async function mergeScaffold(
     }
   }
   return result;
+}
+
+/**
+ * The agent template `init` wrote the project with: the echo agent, or the template of a bridge the config
+ * names (`init --template ai-sdk` writes `"bridges": ["ai-sdk"]`). A bridge may also have been added by
+ * hand to an echo project, so among those candidates the one whose files share the most lines with the
+ * user's is the merge base.
+ */
+async function scaffoldTemplateOf(
+  project: TsMorph.Project,
+  facts: ProjectFacts,
+  bridges: readonly string[],
+  render: (template: Template) => Promise<Record<string, string>>,
+): Promise<Template> {
+  const candidates: Template[] = ["echo", ...TEMPLATES.filter((t) => t !== "echo" && bridges.includes(t))];
+  if (candidates.length === 1) return "echo";
+  let best: { template: Template; shared: number } | undefined;
+  for (const template of candidates) {
+    const files = await render(template);
+    let shared = 0;
+    for (const [path, text] of Object.entries(files)) {
+      const user = project.getSourceFile(join(facts.dir, path))?.getFullText() ?? "";
+      const lines = new Set(user.split("\n").map((l) => l.trim()).filter((l) => l !== ""));
+      shared += text.split("\n").filter((l) => l.trim() !== "" && lines.has(l.trim())).length;
+    }
+    if (!best || shared > best.shared) best = { template, shared };
+  }
+  return best?.template ?? "echo";
 }

@@ -183,6 +183,25 @@ describe("the scaffold's own files", () => {
   });
 });
 
+describe("the scaffold's own files of an agent template", () => {
+  it.each(["ai-sdk", "langgraph"] as const)("an untouched %s project: its files are merged against the template's, not the echo agent's (no conflict)", async (template) => {
+    const dir = join(tempDir(), "agent");
+    await init({ dir, spec: "0.3.0", template, codegenSpec: "file:../a2a-codegen", cwd: ROOT });
+    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+    const result = await migrate({ cwd: dir, from: "0.3.0", to: "1.0.1", dryRun: true });
+    expect(result.conflicts).toEqual([]);
+    // With no edit of the user's, the merge gives what init writes for the new version.
+    const fresh = join(tempDir(), "fresh");
+    await init({ dir: fresh, spec: "1.0.1", template, codegenSpec: "file:../a2a-codegen", cwd: ROOT });
+    expect(result.files.map((f) => f.path)).toContain("src/server.ts");
+    for (const path of ["src/server.ts", "test/agent.test.ts"]) {
+      // A file the migration leaves alone is not listed: its text is already the new one.
+      const after = result.files.find((f) => f.path === path)?.after ?? readFileSync(join(dir, path), "utf8");
+      expect(after, path).toBe(readFileSync(join(fresh, path), "utf8"));
+    }
+  });
+});
+
 describe("a run that fails", () => {
   it("leaves the project as it was: a file in generated/ that a2a-codegen does not own stops it after the rewrite, which is undone", async () => {
     const dir = await editedProject("0.3.0", "agent-0.3.0");
