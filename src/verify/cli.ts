@@ -11,11 +11,15 @@ export interface VerifyArgs {
   url: string;
   /** MUST, SHOULD (empty: both). */
   levels: readonly string[];
-  /** jsonrpc, rest (empty: every binding of the card). */
+  /** jsonrpc, rest, grpc (empty: every binding of the card). */
   bindings: readonly string[];
+  /** Credentials, as given (`--auth`, at most two). */
+  auth: readonly string[];
   json: boolean;
   junit?: string | undefined;
 }
+
+const SCOPE_OF_FLAG: Record<string, Scope> = { jsonrpc: "JSONRPC", rest: "HTTP+JSON", grpc: "GRPC" };
 
 /** Exit 0 when no MUST check failed, 1 when one did. */
 export async function runVerify(args: VerifyArgs, io: CliIo): Promise<number> {
@@ -25,9 +29,11 @@ export async function runVerify(args: VerifyArgs, io: CliIo): Promise<number> {
   } catch {
     throw new CodegenError(`not a URL: ${JSON.stringify(args.url)} (give the agent's base URL, e.g. http://localhost:3000)`, { kind: "usage" });
   }
+  if (args.auth.length > 2) throw new CodegenError(`--auth given ${args.auth.length} times: give one credential, or two to check owner scoping`, { kind: "usage" });
   const report = await verifyAgent(url.href, {
     levels: args.levels.length > 0 ? (args.levels as Level[]) : undefined,
-    bindings: args.bindings.length > 0 ? args.bindings.map((b): Scope => (b === "rest" ? "HTTP+JSON" : "JSONRPC")) : undefined,
+    bindings: args.bindings.length > 0 ? args.bindings.map((b): Scope => SCOPE_OF_FLAG[b] ?? "JSONRPC") : undefined,
+    auth: args.auth,
   });
   io.out(args.json ? renderJson(report) : renderTable(report));
   if (args.junit !== undefined) writeFileSync(resolve(args.junit), renderJunit(report));

@@ -1,0 +1,290 @@
+/**
+ * The calls and checks of one HTTP binding of an agent: JSON-RPC (1.0.1 or 0.3.0, by its dialect) or
+ * 1.0.1's HTTP+JSON. Every answer is validated against the version's schema (an HTTP+JSON result wrapped
+ * as JSON-RPC's, whose result is the same ProtoJSON). It tracks the tasks it created and cancels those not
+ * finished when done.
+ */
+import { parseSse } from "../runtime/wire/sse.js";
+import { CHECKS } from "./checks.js";
+import type { Dialect } from "./dialects.js";
+import { runOwnerChecks, type OwnerContext, type Seen, type TaskCalls } from "./owner-scope.js";
+import { fail, isObject, jsonBody, skip, VERIFY_MARK, type Json, type Runner, type Schemas } from "./schemas.js";
+
+export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
+
+export interface HttpProbeOptions {
+  readonly scope: "JSONRPC" | "HTTP+JSON";
+  readonly dialect: Dialect;
+  readonly endpoint: string;
+  /** The protocol's headers and credential A's. */
+  readonly headers: Readonly<Record<string, string>>;
+  /** The protocol's headers and credential B's, when a second credential was given. */
+  readonly headersB?: Readonly<Record<string, string>> | undefined;
+  readonly fetch: Fetch;
+  readonly schemas: Schemas;
+}
+
+/** How long verify waits for a stream to end (its own probe message; an agent that never ends fails). */
+const STREAM_LIMIT_MS = 10_000;
+
+export class HttpProbe {
+  private nextId = 1;
+  /** Tasks this run created that are not known to be finished: canceled at the end. */
+  private readonly started = new Set<string>();
+
+  constructor(private readonly o: HttpProbeOptions) {}
+
+  private get rpc(): boolean {
+    return this.o.scope === "JSONRPC";
+  }
+
+  private url(path: string): string {
+    return this.o.endpoint.replace(/\/$/, "") + path;
+  }
+
+  /** A JSON-RPC call: the parsed response envelope. */
+  private async rpcCall(method: string, params: unknown, headers: Readonly<Record<string, string>> = this.o.headers): Promise<{ id: number; body: Json }> {
+    const id = this.nextId++;
+    const response = await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) });
+    return { id, body: await jsonBody(response) };
+  }
+
+  private async rest(verb: string, path: string, body?: unknown, headers: Readonly<Record<string, string>> = this.o.headers): Promise<{ status: number; body: Json }> {
+    const init: RequestInit = { method: verb, headers: { ...headers } };
+    if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
+    const response = await this.o.fetch(this.url(path), init);
+    return { status: response.status, body: response.status === 204 ? {} : await jsonBody(response) };
+  }
+
+  /** A result checked against the method's response schema; returns the result. */
+  private expectResult(call: keyof Dialect["methods"], body: Json, id: number): unknown {
+    const method = this.o.dialect.methods[call];
+    const definition = this.o.dialect.responses[call];
+    if (this.rpc) {
+      if (isObject(body["error"])) fail(`${method} answered error ${JSON.stringify(body["error"])}`);
+      if (body["id"] !== id) fail(`${method} answered id ${JSON.stringify(body["id"])}, not the request's ${id}`);
+      this.o.schemas.expect(definition, body, `the ${method} response`);
+      return body["result"];
+    }
+    this.o.schemas.expect(definition, { jsonrpc: "2.0", id: 1, result: body }, `the ${method} result`);
+    return body;
+  }
+
+  private expectRpcError(body: Json, code: number, what: string): void {
+    const error = body["error"];
+    if (!isObject(error)) fail(`${what} answered ${JSON.stringify(body).slice(0, 200)}, not an error`);
+    if ((error as Json)["code"] !== code) fail(`${what} answered code ${JSON.stringify((error as Json)["code"])}, not ${code}`);
+    if (typeof (error as Json)["message"] !== "string") fail(`${what}: the error has no message`);
+  }
+
+  private expectStatusBody(status: number, body: Json, expected: number, what: string): void {
+    if (status !== expected) fail(`${what} answered HTTP ${status}, not ${expected}`);
+    const error = body["error"];
+    if (!isObject(error) || typeof error["message"] !== "string" || typeof error["status"] !== "string") fail(`${what}: the body is not a google.rpc.Status error ({ error: { code, status, message } })`);
+  }
+
+  private async send(params: Json, headers = this.o.headers): Promise<{ body: Json; id: number; status: number }> {
+    if (this.rpc) return { ...(await this.rpcCall(this.o.dialect.methods.send, params, headers)), status: 200 };
+    return { ...(await this.rest("POST", "/message:send", params, headers)), id: 1 };
+  }
+
+  private async get(id: string, headers = this.o.headers): Promise<{ body: Json; id: number; status: number }> {
+    if (this.rpc) return { ...(await this.rpcCall(this.o.dialect.methods.get, { id }, headers)), status: 200 };
+    return { ...(await this.rest("GET", `/tasks/${encodeURIComponent(id)}`, undefined, headers)), id: 1 };
+  }
+
+  private async cancel(id: string, headers = this.o.headers): Promise<{ body: Json; id: number; status: number }> {
+    if (this.rpc) return { ...(await this.rpcCall(this.o.dialect.methods.cancel, { id }, headers)), status: 200 };
+    return { ...(await this.rest("POST", `/tasks/${encodeURIComponent(id)}:cancel`, {}, headers)), id: 1 };
+  }
+
+  async runAll(run: Runner, streaming: boolean, owner: Omit<OwnerContext, "twoCredentials" | "streaming">): Promise<void> {
+    const d = this.o.dialect;
+    const c = this.rpc
+      ? d.rpcChecks
+      : { send: CHECKS.restSend, get: CHECKS.restGet, cancel: CHECKS.restCancel, stream: CHECKS.restStream, notFound: CHECKS.restTaskNotFound, version: CHECKS.restVersion, owner: CHECKS.restOwner };
+    let task: Json | undefined;
+    const noTask = () => skip(`${d.methods.send} answered no task to work with`);
+    await run(c.send, async () => {
+      const answer = await this.send({ message: d.message(), configuration: d.nonBlocking });
+      if (answer.status !== 200) fail(`HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
+      task = d.taskOf(this.expectResult("send", answer.body, answer.id));
+      if (task) this.track(task);
+    });
+    await run(c.get, async () => {
+      if (task === undefined) noTask();
+      const id = String(task?.["id"]);
+      const answer = await this.get(id);
+      const result = this.expectResult("get", answer.body, answer.id);
+      if (!isObject(result) || result["id"] !== id) fail(`${d.methods.get} answered another task (${JSON.stringify(isObject(result) ? result["id"] : result)})`);
+      this.track(result as Json);
+    });
+    await run(c.cancel, async () => {
+      if (task === undefined) noTask();
+      const id = String(task?.["id"]);
+      const answer = await this.cancel(id);
+      const notCancelable = this.rpc ? isObject(answer.body["error"]) && answer.body["error"]["code"] === -32002 : answer.status === 400;
+      this.started.delete(id);
+      if (notCancelable) return;
+      const result = this.expectResult("cancel", answer.body, answer.id);
+      const state = isObject(result) ? d.stateOf(result) : undefined;
+      if (state !== undefined && state !== d.canceled) fail(`${d.methods.cancel} answered state ${JSON.stringify(state)}`);
+    });
+    await run(c.stream, async () => {
+      if (!streaming) skip("the card does not declare capabilities.streaming");
+      await this.checkStream();
+    });
+    await run(c.notFound, async () => {
+      const id = `${VERIFY_MARK}-no-such-task`;
+      const answer = await this.get(id);
+      if (this.rpc) this.expectRpcError(answer.body, -32001, `${d.methods.get} of an unknown id`);
+      else this.expectStatusBody(answer.status, answer.body, 404, "GET /tasks/{unknown}");
+    });
+    if (this.rpc) {
+      const r = d.rpcChecks;
+      await run(r.parseError, async () => {
+        const response = await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...this.o.headers }, body: "{not json" });
+        this.expectRpcError(await jsonBody(response), -32700, "an unparsable body");
+      });
+      await run(r.invalidRequest, async () => {
+        const response = await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...this.o.headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 7 }) });
+        this.expectRpcError(await jsonBody(response), -32600, "an envelope without a method");
+      });
+      await run(r.methodNotFound, async () => this.expectRpcError((await this.rpcCall(`${VERIFY_MARK}/no-such-method`, {})).body, -32601, "an unknown method"));
+      await run(r.invalidParams, async () => this.expectRpcError((await this.rpcCall(d.methods.send, {})).body, -32602, `${d.methods.send} without a message`));
+    } else {
+      await run(CHECKS.restBadBody, async () => {
+        const answer = await this.rest("POST", "/message:send", "{not json");
+        this.expectStatusBody(answer.status, answer.body, 400, "an unparsable body");
+      });
+    }
+    if (c.version !== undefined) {
+      await run(c.version, async () => {
+        const headers = { ...this.o.headers, "a2a-version": "99.0" };
+        const id = `${VERIFY_MARK}-no-such-task`;
+        if (this.rpc) this.expectRpcError((await this.rpcCall(d.methods.get, { id }, headers)).body, -32009, "A2A-Version: 99.0");
+        else {
+          const answer = await this.rest("GET", `/tasks/${id}`, undefined, headers);
+          if (answer.status < 400 || !isObject(answer.body["error"])) fail(`A2A-Version: 99.0 answered HTTP ${answer.status}`);
+          if (answer.status === 404) fail("A2A-Version: 99.0 answered 404 (the task lookup ran: the version was not checked first)");
+        }
+      });
+    }
+    await runOwnerChecks(run, c.owner, this.taskCalls(), { ...owner, twoCredentials: this.o.headersB !== undefined, streaming });
+    await this.cleanUp();
+  }
+
+  /** The calls of the owner checks: A creates, B gets, cancels, subscribes. */
+  private taskCalls(): TaskCalls {
+    const d = this.o.dialect;
+    const b = this.o.headersB ?? this.o.headers;
+    const notFound = (answer: { status: number; body: Json }): Seen => {
+      if (this.rpc) {
+        const error = answer.body["error"];
+        if (isObject(error) && error["code"] === -32001) return { notFound: true };
+        return { notFound: false, seen: isObject(error) ? `error ${JSON.stringify(error["code"])} (${String(error["message"])})` : "a result" };
+      }
+      if (answer.status === 404) return { notFound: true };
+      const error = answer.body["error"];
+      return { notFound: false, seen: `HTTP ${answer.status}${answer.status < 300 ? " and a result" : isObject(error) ? ` (${String(error["message"])})` : ""}` };
+    };
+    return {
+      createTask: async () => {
+        const answer = await this.send({ message: d.message(), configuration: d.nonBlocking });
+        const result = this.expectResult("send", answer.body, answer.id);
+        const task = d.taskOf(result);
+        if (task === undefined || typeof task["id"] !== "string") return fail(`${d.methods.send} answered no task`);
+        return task["id"];
+      },
+      getAs: async (id) => notFound(await this.get(id, b)),
+      cancelAs: async (id) => notFound(await this.cancel(id, b)),
+      subscribeAs: async (id) => this.subscribeAs(id, b),
+      isCanceled: async (id) => {
+        const answer = await this.get(id);
+        const result = this.rpc ? answer.body["result"] : answer.body;
+        return isObject(result) && d.stateOf(result) === d.canceled;
+      },
+      cancelQuietly: async (id) => void (await this.cancel(id)),
+    };
+  }
+
+  /** Subscribes as credential B: an error answer (JSON, or the first SSE event) tells whether it was not found. */
+  private async subscribeAs(id: string, headers: Readonly<Record<string, string>>): Promise<Seen> {
+    const d = this.o.dialect;
+    const reqId = this.nextId++;
+    const controller = new AbortController();
+    const response = this.rpc
+      ? await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...headers, accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: reqId, method: d.methods.subscribe, params: { id } }), signal: controller.signal })
+      : await this.o.fetch(this.url(`/tasks/${encodeURIComponent(id)}:subscribe`), { method: "POST", headers: { ...headers, accept: "text/event-stream" }, body: "{}", signal: controller.signal });
+    const type = response.headers.get("content-type") ?? "";
+    try {
+      if (!type.startsWith("text/event-stream")) {
+        const body = await jsonBody(response);
+        if (this.rpc) return isObject(body["error"]) && body["error"]["code"] === -32001 ? { notFound: true } : { notFound: false, seen: JSON.stringify(body).slice(0, 160) };
+        return response.status === 404 ? { notFound: true } : { notFound: false, seen: `HTTP ${response.status}` };
+      }
+      if (!this.rpc) return { notFound: false, seen: `HTTP ${response.status} and an event stream` };
+      for await (const event of parseSse(response.body as ReadableStream<Uint8Array>, { signal: controller.signal })) {
+        const data: unknown = JSON.parse(event.data);
+        const error = isObject(data) ? data["error"] : undefined;
+        if (isObject(error) && error["code"] === -32001) return { notFound: true };
+        return { notFound: false, seen: `an event stream (${event.data.slice(0, 120)})` };
+      }
+      return { notFound: false, seen: "an empty event stream" };
+    } finally {
+      controller.abort();
+    }
+  }
+
+  private track(task: Json): void {
+    const id = String(task["id"]);
+    const state = this.o.dialect.stateOf(task);
+    if (state !== undefined && this.o.dialect.terminal.has(state)) this.started.delete(id);
+    else this.started.add(id);
+  }
+
+  private async checkStream(): Promise<void> {
+    const d = this.o.dialect;
+    const params = { message: d.message() };
+    const id = this.nextId++;
+    const headers = { ...this.o.headers, accept: "text/event-stream" };
+    const response = this.rpc
+      ? await this.o.fetch(this.o.endpoint, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id, method: d.methods.stream, params }) })
+      : await this.o.fetch(this.url("/message:stream"), { method: "POST", headers, body: JSON.stringify(params) });
+    const type = response.headers.get("content-type") ?? "";
+    if (!type.startsWith("text/event-stream")) fail(`the stream answered HTTP ${response.status} with content-type ${JSON.stringify(type)}: ${(await response.text()).slice(0, 200)}`);
+    if (response.body === null) fail("the stream has no body");
+    let count = 0;
+    const controller = new AbortController();
+    const timer = setTimeout(() => controller.abort(new Error(`no end of stream within ${STREAM_LIMIT_MS / 1000} s`)), STREAM_LIMIT_MS);
+    try {
+      for await (const event of parseSse(response.body as ReadableStream<Uint8Array>, { signal: controller.signal })) {
+        count++;
+        let data: unknown;
+        try {
+          data = JSON.parse(event.data);
+        } catch {
+          fail(`event ${count} is not JSON: ${event.data.slice(0, 120)}`);
+        }
+        if (!isObject(data)) fail(`event ${count} is not a JSON object`);
+        const task = d.taskOf(this.expectResult("stream", data as Json, id));
+        if (task) this.track(task);
+      }
+    } finally {
+      clearTimeout(timer);
+    }
+    if (count === 0) fail("the stream ended without an event");
+  }
+
+  /** Cancels what this run started and did not see finish (safe by default). */
+  private async cleanUp(): Promise<void> {
+    for (const id of this.started) {
+      try {
+        await this.cancel(id);
+      } catch {
+        // A task that cannot be canceled now is left; the report's checks already say what happened.
+      }
+    }
+    this.started.clear();
+  }
+}
