@@ -96,7 +96,10 @@ export const CHECKS = {
 export const CHECKS_030 = {
   cardFetch: v03("card", "fetch", "MUST", "§5.3", "the agent card is served at /.well-known/agent-card.json as a JSON object"),
   cardSchema: v03("card", "schema", "MUST", "§5.5", "the agent card is a valid AgentCard of its version"),
-  cardBindings: v03("card", "bindings", "MUST", "§5.6.4", "preferredTransport is present; url and every additional interface give a transport name and an absolute URL"),
+  cardBindings: v03("card", "bindings", "MUST", "§5.6.4", "url and every additional interface give a transport name and an absolute URL"),
+  // §5.6.1 calls preferredTransport REQUIRED, 0.3.0's schema makes it optional with the default JSONRPC: the
+  // prose's requirement is reported, at SHOULD, since a card that follows the schema is not wrong.
+  cardPreferredTransport: v03("card", "preferred-transport", "SHOULD", "§5.6.1", "the card states its preferredTransport (the schema's default is JSONRPC)"),
 
   rpcSend: v03("JSONRPC", "send", "MUST", "§7.1", "message/send answers a schema-valid task or message"),
   rpcGet: v03("JSONRPC", "get", "MUST", "§7.3", "tasks/get answers the task created, schema-valid"),

@@ -218,11 +218,13 @@ async function verify03(c: Context): Promise<void> {
   const preferred = typeof card["preferredTransport"] === "string" ? card["preferredTransport"] : undefined;
   const declared = [{ transport: preferred ?? "JSONRPC", url: card["url"] }, ...additional.map((i) => ({ transport: i["transport"], url: i["url"] }))];
   await run(CHECKS_030.cardBindings, () => {
-    if (preferred === undefined) fail("the card has no preferredTransport (§5.6.1: REQUIRED)");
     for (const { transport, url } of declared) {
       if (typeof transport !== "string" || !/^[A-Z][A-Z0-9+_-]*$/.test(transport)) fail(`interface ${JSON.stringify(url)}: transport ${JSON.stringify(transport)} is not a transport name`);
       if (transport !== "GRPC" && !/^https?:\/\//.test(String(url))) fail(`interface ${String(transport)}: url ${JSON.stringify(url)} is not an absolute http(s) URL`);
     }
+  });
+  await run(CHECKS_030.cardPreferredTransport, () => {
+    if (preferred === undefined) fail("the card has no preferredTransport (§5.6.1 calls it REQUIRED)");
   });
   for (const transport of new Set(declared.map((d) => String(d.transport)))) {
     if (transport !== "JSONRPC" && KNOWN_TRANSPORTS.has(transport)) c.notes.push(`the card lists a 0.3 ${transport} interface: verify checks 0.3 agents over JSON-RPC only`);
