@@ -257,13 +257,16 @@ export class HttpProbe {
     let count = 0;
     const controller = new AbortController();
     const timer = setTimeout(() => controller.abort(new Error(`no end of stream within ${STREAM_LIMIT_MS / 1000} s`)), STREAM_LIMIT_MS);
+    const raw = new RawText();
     try {
-      for await (const event of parseSse(response.body as ReadableStream<Uint8Array>, { signal: controller.signal })) {
+      for await (const event of parseSse(raw.reading(response.body as ReadableStream<Uint8Array>), { signal: controller.signal })) {
         count++;
         let data: unknown;
         try {
           data = JSON.parse(event.data);
         } catch {
+          const lines = event.data.split("\n");
+          if (lines.length > 1 && lines.every(isJson)) fail(`event ${count} holds ${lines.length} JSON lines: events not separated by a blank line (SSE framing)`);
           fail(`event ${count} is not JSON: ${event.data.slice(0, 120)}`);
         }
         if (!isObject(data)) fail(`event ${count} is not a JSON object`);
@@ -273,7 +276,8 @@ export class HttpProbe {
     } finally {
       clearTimeout(timer);
     }
-    if (count === 0) fail("the stream ended without an event");
+    if (count === 0) fail(raw.text.trim() === "" ? "the stream ended without an event" : `the stream ended without a complete event (a "data:" field ended by a blank line): ${JSON.stringify(raw.text.slice(0, 120))}`);
+    if (raw.unterminated()) fail(`the stream's last event is not ended by a blank line, so SSE parsers drop it (SSE framing): ${JSON.stringify(raw.tail().slice(0, 120))}`);
   }
 
   /** Cancels what this run started and did not see finish (safe by default). */
@@ -286,5 +290,47 @@ export class HttpProbe {
       }
     }
     this.started.clear();
+  }
+}
+
+const isJson = (text: string): boolean => {
+  try {
+    JSON.parse(text);
+    return true;
+  } catch {
+    return false;
+  }
+};
+
+/** The text of a stream as it is read (its start, and what follows its last blank line), to explain framing faults. */
+class RawText {
+  text = "";
+  private after = "";
+  async *reading(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
+    const decoder = new TextDecoder();
+    const reader = body.getReader();
+    try {
+      for (;;) {
+        const { done, value } = await reader.read();
+        if (done) return;
+        const chunk = decoder.decode(value, { stream: true });
+        if (this.text.length < 2048) this.text += chunk.slice(0, 2048 - this.text.length);
+        // What follows the last blank line (kept short: only a trailing event's start matters).
+        const joined = (this.after + chunk).replace(/\r\n?/g, "\n");
+        const end = joined.lastIndexOf("\n\n");
+        this.after = (end < 0 ? joined : joined.slice(end + 2)).slice(-4096);
+        yield value;
+      }
+    } finally {
+      // Ended early (an abort, a failed check): the transfer stops too.
+      await reader.cancel().catch(() => undefined);
+    }
+  }
+  /** An event (a data field) after the last blank line: never dispatched. */
+  unterminated(): boolean {
+    return /^data:/m.test(this.after);
+  }
+  tail(): string {
+    return this.after;
   }
 }

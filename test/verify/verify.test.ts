@@ -136,6 +136,49 @@ describe("verify against broken agents: each defect at its check", () => {
     expect(report.failed).toBe(false);
   });
 
+  it("one agent with four defects (wrong error code, missing field, bad SSE framing, unscoped tasks): each at its check, nothing else fails", async () => {
+    // The card declares a bearer scheme; the verifier accepts both callers' tokens but names no principal, so
+    // every caller shares one scope (the unscoped-tasks defect, 1.0.1 §13.1).
+    const card = { ...structuredClone(kit.testing["MOCK_AGENT_CARD"]), securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] };
+    const executor = { async execute(_ctx: unknown, events: any) { events.inputRequired("What next?"); } };
+    const core = kit.core["createA2AServer"]({ card, executor, auth: { verify: (c: { value: string }) => c.value === "token-a" || c.value === "token-b" } });
+    const inner = kit.testing["inMemoryFetch"](core) as (input: string, init: RequestInit) => Promise<Response>;
+    const agent = async (input: string, init: RequestInit = {}): Promise<Response> => {
+      const request = new Request(input, init);
+      const path = new URL(request.url).pathname;
+      const method = await rpcMethod(request.clone());
+      const response = await inner(input, init);
+      if (method === "GetTask") {
+        const body = (await response.json()) as { error?: { code: number }; result?: Record<string, unknown> };
+        if (body.error?.code === -32001) body.error.code = -32603; // the wrong error code (§3.3.2, §5.4)
+        if (body.result) delete body.result["status"]; // the missing required field
+        return Response.json(body);
+      }
+      if (method === "SendStreamingMessage") {
+        // Bad SSE framing: the events separated by a line break, not a blank line.
+        const text = (await response.text()).replace(/\n\n(?=.)/g, "\n");
+        return new Response(text, { headers: { "content-type": "text/event-stream" } });
+      }
+      if (path === "/message:stream") {
+        // Bad SSE framing over HTTP+JSON: the last event not ended by a blank line.
+        const text = (await response.text()).replace(/\n\n$/, "\n");
+        return new Response(text, { headers: { "content-type": "text/event-stream" } });
+      }
+      return response;
+    };
+    const report = await verifyAgent("http://agent.test", { fetch: agent, auth: ["token-a", "token-b"] });
+    const failed = report.results.filter((r) => r.outcome === "fail").map((r) => r.id);
+    expect(failed.sort(), renderTable(report)).toEqual(
+      ["jsonrpc.task-not-found", "jsonrpc.get", "jsonrpc.stream", "rest.stream", "jsonrpc.owner-get", "jsonrpc.owner-cancel", "jsonrpc.owner-subscribe", "rest.owner-get", "rest.owner-cancel", "rest.owner-subscribe"].sort(),
+    );
+    expect(outcome(report, "jsonrpc.task-not-found")?.detail).toContain("code -32603, not -32001");
+    expect(outcome(report, "jsonrpc.get")?.detail).toMatch(/not a valid GetTaskRpcResponse.*status/);
+    expect(outcome(report, "jsonrpc.stream")?.detail).toMatch(/holds \d+ JSON lines: events not separated by a blank line/);
+    expect(outcome(report, "rest.stream")?.detail).toContain("last event is not ended by a blank line");
+    expect(outcome(report, "jsonrpc.owner-get")?.detail).toContain("with credential B answered a result");
+    expect(outcome(report, "rest.owner-get")?.detail).toContain("with credential B answered HTTP 200");
+  });
+
   it("no card: reported, every other check skipped, nothing crashes", async () => {
     const report = await verifyAgent("http://agent.test", { fetch: async () => new Response("nope", { status: 404 }) });
     expect(outcome(report, "card.fetch")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("HTTP 404") });
