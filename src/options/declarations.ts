@@ -245,9 +245,8 @@ export const VERIFY_OPTIONS = [
   {
     flag: "auth",
     type: "string",
-    list: true,
     placeholder: "CREDENTIAL",
-    help: "a credential sent with every call: a token or key (sent as the card's security scheme says), `Header: value`, or env:NAME; give it twice to check owner scoping (credential B must not see credential A's tasks)",
+    help: "a credential sent with every call: a token or key (sent as the card's security scheme says), `Header: value`, or env:NAME; give the flag twice to check owner scoping (credential B must not see credential A's tasks)",
   },
   JSON_OUTPUT,
   { flag: "junit", type: "string", placeholder: "FILE", help: "also write the results as JUnit XML to FILE" },

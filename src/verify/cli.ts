@@ -30,6 +30,8 @@ export async function runVerify(args: VerifyArgs, io: CliIo): Promise<number> {
     throw new CodegenError(`not a URL: ${JSON.stringify(args.url)} (give the agent's base URL, e.g. http://localhost:3000)`, { kind: "usage" });
   }
   if (args.auth.length > 2) throw new CodegenError(`--auth given ${args.auth.length} times: give one credential, or two to check owner scoping`, { kind: "usage" });
+  const blank = args.auth.findIndex((value) => value.trim() === "");
+  if (blank >= 0) throw new CodegenError(`--auth number ${blank + 1} is empty: give a token, \`Header: value\` or env:NAME`, { kind: "usage" });
   const report = await verifyAgent(url.href, {
     levels: args.levels.length > 0 ? (args.levels as Level[]) : undefined,
     bindings: args.bindings.length > 0 ? args.bindings.map((b): Scope => SCOPE_OF_FLAG[b] ?? "JSONRPC") : undefined,

@@ -4,7 +4,7 @@
  * token/key, sent as the card's first security requirement asks: `Authorization: Bearer …` for HTTP bearer,
  * OAuth 2 and OpenID Connect, `Authorization: Basic …` for basic (given as `user:password`), the API key's
  * header for an API key in a header. `env:NAME` reads the value from the environment (keeps it out of the
- * shell history and CI logs).
+ * shell history and CI logs); the values are never printed.
  */
 import { securityRequirements } from "../runtime/service/auth.js";
 import { CodegenError } from "../errors.js";
@@ -21,12 +21,19 @@ export function declaresSecurity(card: Json): boolean {
   return securityRequirements(card).length > 0;
 }
 
-/** The credentials as headers for `card`; `label` names each as "credential A", "credential B". */
-export function credentialsFor(card: Json, given: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): Credential[] {
-  return given.map((raw, index) => {
-    const label = `credential ${String.fromCharCode(65 + index)}`;
+/** The credentials' values, `env:NAME` read from the environment; a usage error names one that is not set (before anything is sent). */
+export function credentialValues(given: readonly string[], env: Readonly<Record<string, string | undefined>> = process.env): string[] {
+  return given.map((raw) => {
     const value = raw.startsWith("env:") ? env[raw.slice(4)] : raw;
-    if (value === undefined || value === "") throw new CodegenError(`--auth ${raw}: the environment variable ${raw.slice(4)} is not set`, { kind: "usage" });
+    if (value === undefined || value === "") throw new CodegenError(`--auth ${raw}: the environment variable ${raw.slice(4)} is not set or empty`, { kind: "usage" });
+    return value;
+  });
+}
+
+/** The credentials (values from {@link credentialValues}) as headers for `card`; `label` names each as "credential A", "credential B". */
+export function credentialsFor(card: Json, values: readonly string[]): Credential[] {
+  return values.map((value, index) => {
+    const label = `credential ${String.fromCharCode(65 + index)}`;
     const header = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(value);
     if (header && !/^(bearer|basic)$/i.test(header[1] as string)) return { headers: { [(header[1] as string).toLowerCase()]: header[2] as string }, label };
     return { headers: headersForScheme(card, value), label };

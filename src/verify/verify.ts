@@ -10,7 +10,7 @@ import { grpcDescriptor, irSourcePath } from "../emit/grpc.js";
 import { bundledIR } from "../load/protocol.js";
 import type { GrpcBindingSpec } from "../runtime/grpc/binding.js";
 import { checksOf, CHECKS, CHECKS_030, type CheckDeclaration, type CheckedVersion, type CheckResult, type Level, type Scope } from "./checks.js";
-import { credentialsFor, declaresSecurity, type Credential } from "./credentials.js";
+import { credentialsFor, credentialValues, declaresSecurity, type Credential } from "./credentials.js";
 import { DIALECT_0_3, DIALECT_1_0 } from "./dialects.js";
 import { HttpProbe, type Fetch } from "./http-probe.js";
 import { isObject, Schemas, Skip, fail, type Json, type Runner } from "./schemas.js";
@@ -51,6 +51,7 @@ function versionOfCard(card: Json): { checked: CheckedVersion } | { unsupported:
 }
 
 export async function verifyAgent(agentUrl: string, options: VerifyOptions = {}): Promise<VerifyReport> {
+  const credentialsGiven = credentialValues(options.auth ?? []);
   const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init));
   const results: CheckResult[] = [];
   const notes: string[] = [];
@@ -85,6 +86,9 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
     card = body as Json;
   } catch (error) {
     fetchProblem = error instanceof Error ? error.message : String(error);
+    // fetch's "fetch failed" says why only in its cause (connect ECONNREFUSED, a TLS failure, ...).
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+    if (cause) fetchProblem += ` (${cause})`;
   }
   const version = card === undefined ? undefined : versionOfCard(card);
   const checked: CheckedVersion = version !== undefined && "checked" in version ? version.checked : "1.0.1";
@@ -102,7 +106,7 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
     return finish(checked);
   }
   const schemas = new Schemas(bundledIR(checked));
-  const credentials = credentialsFor(card, options.auth ?? []);
+  const credentials = credentialsFor(card, credentialsGiven);
   const context = { card, cardResponse: cardResponse as Response, schemas, credentials, run, skipAll, notes, doFetch, agentUrl, bindings: options.bindings };
   if (checked === "1.0.1") await verify10(context);
   else await verify03(context);

@@ -88,5 +88,26 @@ describe("a2a-codegen verify <url>", () => {
     const bad = await cli(["verify", "http://127.0.0.1:9", "--level", "MAY"]);
     expect(bad.code).toBe(2);
     expect(bad.out).toContain("unknown level");
+    const three = await cli(["verify", "http://127.0.0.1:9", "--auth", "a", "--auth", "b", "--auth", "c"]);
+    expect(three.code).toBe(2);
+    expect(three.out).toContain("--auth given 3 times");
+    const unset = await cli(["verify", "http://127.0.0.1:9", "--auth", "env:A2A_CODEGEN_TEST_UNSET_TOKEN"]);
+    expect(unset.code).toBe(2);
+    expect(unset.out).toContain("A2A_CODEGEN_TEST_UNSET_TOKEN is not set");
+  });
+
+  it("--auth twice and --binding grpc from the command line: the credentials reach the owner checks, values never printed", async () => {
+    let handler: ((req: any, res: any) => void) | undefined;
+    const base = await listen((req, res) => handler?.(req, res));
+    const card = { ...cardAt(base), securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] };
+    const tokens: Record<string, string> = { "secret-token-a": "a", "secret-token-b": "b" };
+    handler = kit.servers["node"]!["createNodeHandler"](kit.core["createA2AServer"]({ card, executor, auth: { verify: (c: { value: string }) => (tokens[c.value] ? { allow: true, principal: tokens[c.value] } : false) } }));
+    const { code, out } = await cli(["verify", base, "--auth", "secret-token-a", "--auth", "Authorization: Bearer secret-token-b", "--binding", "jsonrpc,grpc", "--json"]);
+    expect(code, out).toBe(0);
+    const report = JSON.parse(out) as { results: Array<{ id: string; outcome: string; detail: string }> };
+    expect(report.results.find((r) => r.id === "jsonrpc.owner-get")?.outcome).toBe("pass");
+    expect(report.results.find((r) => r.id === "grpc.send")).toMatchObject({ outcome: "skip", detail: "the card lists no 1.0 GRPC interface" });
+    expect(report.results.some((r) => r.id.startsWith("rest."))).toBe(false);
+    expect(out).not.toContain("secret-token");
   });
 });
