@@ -21,6 +21,8 @@ export interface Dialect {
     readonly cancel: CheckDeclaration;
     readonly stream: CheckDeclaration;
     readonly notFound: CheckDeclaration;
+    readonly cancelNotFound: CheckDeclaration;
+    readonly subscribeNotFound: CheckDeclaration;
     readonly parseError: CheckDeclaration;
     readonly invalidRequest: CheckDeclaration;
     readonly methodNotFound: CheckDeclaration;
@@ -52,6 +54,8 @@ export const DIALECT_1_0: Dialect = {
     cancel: CHECKS.rpcCancel,
     stream: CHECKS.rpcStream,
     notFound: CHECKS.rpcTaskNotFound,
+    cancelNotFound: CHECKS.rpcCancelNotFound,
+    subscribeNotFound: CHECKS.rpcSubscribeNotFound,
     parseError: CHECKS.rpcParseError,
     invalidRequest: CHECKS.rpcInvalidRequest,
     methodNotFound: CHECKS.rpcMethodNotFound,
@@ -82,6 +86,8 @@ export const DIALECT_0_3: Dialect = {
     cancel: CHECKS_030.rpcCancel,
     stream: CHECKS_030.rpcStream,
     notFound: CHECKS_030.rpcTaskNotFound,
+    cancelNotFound: CHECKS_030.rpcCancelNotFound,
+    subscribeNotFound: CHECKS_030.rpcSubscribeNotFound,
     parseError: CHECKS_030.rpcParseError,
     invalidRequest: CHECKS_030.rpcInvalidRequest,
     methodNotFound: CHECKS_030.rpcMethodNotFound,

@@ -188,6 +188,17 @@ export class GrpcProbe {
       if (events.length === 0) fail("the stream ended without a message");
     });
     await run(CHECKS.grpcTaskNotFound, async () => this.expectStatus(await this.unary(d.methods.get, { id: `${VERIFY_MARK}-no-such-task` }), GRPC_STATUS.NOT_FOUND, "TASK_NOT_FOUND", "GetTask of an unknown id"));
+    const unknown = `${VERIFY_MARK}-no-such-task`;
+    const expectNotFound = (answer: Answer, what: string) => {
+      if (answer.ok || answer.code !== GRPC_STATUS.NOT_FOUND) fail(`${what} answered ${describe(answer)}, not NOT_FOUND`);
+    };
+    await run(CHECKS.grpcCancelNotFound, async () => expectNotFound(await this.unary(d.methods.cancel, { id: unknown }), "CancelTask of an unknown id"));
+    await run(CHECKS.grpcSubscribeNotFound, async () => {
+      if (!streaming) skip("the card does not declare capabilities.streaming");
+      const { events, end } = await this.stream(d.methods.subscribe, { id: unknown }, this.o.headers, 1);
+      if (events.length > 0) fail("SubscribeToTask of an unknown id answered a stream of events, not NOT_FOUND");
+      expectNotFound(end, "SubscribeToTask of an unknown id");
+    });
     await run(CHECKS.grpcInvalidArgument, async () => this.expectStatus(await this.unary(d.methods.send, {}), GRPC_STATUS.INVALID_ARGUMENT, undefined, "SendMessage without a message"));
     await run(CHECKS.grpcVersion, async () =>
       this.expectStatus(await this.unary(d.methods.get, { id: `${VERIFY_MARK}-no-such-task` }, { ...this.o.headers, "a2a-version": "99.0" }), GRPC_STATUS.FAILED_PRECONDITION, "VERSION_NOT_SUPPORTED", "a2a-version: 99.0"),

@@ -102,7 +102,17 @@ export class HttpProbe {
     const d = this.o.dialect;
     const c = this.rpc
       ? d.rpcChecks
-      : { send: CHECKS.restSend, get: CHECKS.restGet, cancel: CHECKS.restCancel, stream: CHECKS.restStream, notFound: CHECKS.restTaskNotFound, version: CHECKS.restVersion, owner: CHECKS.restOwner };
+      : {
+          send: CHECKS.restSend,
+          get: CHECKS.restGet,
+          cancel: CHECKS.restCancel,
+          stream: CHECKS.restStream,
+          notFound: CHECKS.restTaskNotFound,
+          cancelNotFound: CHECKS.restCancelNotFound,
+          subscribeNotFound: CHECKS.restSubscribeNotFound,
+          version: CHECKS.restVersion,
+          owner: CHECKS.restOwner,
+        };
     let task: Json | undefined;
     const noTask = () => skip(`${d.methods.send} answered no task to work with`);
     await run(c.send, async () => {
@@ -140,6 +150,15 @@ export class HttpProbe {
       if (this.rpc) this.expectRpcError(answer.body, -32001, `${d.methods.get} of an unknown id`);
       else this.expectStatusBody(answer.status, answer.body, 404, "GET /tasks/{unknown}");
     });
+    const unknown = `${VERIFY_MARK}-no-such-task`;
+    const expectNotFound = (seen: Seen, what: string) => {
+      if (!seen.notFound) fail(`${what} answered ${seen.seen}, not ${this.rpc ? "TaskNotFoundError (-32001)" : "404"}`);
+    };
+    await run(c.cancelNotFound, async () => expectNotFound(this.seen(await this.cancel(unknown)), `${this.rpc ? d.methods.cancel : "POST /tasks/{unknown}:cancel"} of an unknown id`));
+    await run(c.subscribeNotFound, async () => {
+      if (!streaming) skip("the card does not declare capabilities.streaming");
+      expectNotFound(await this.subscribeAs(unknown, this.o.headers), `${this.rpc ? d.methods.subscribe : "POST /tasks/{unknown}:subscribe"} of an unknown id`);
+    });
     if (this.rpc) {
       const r = d.rpcChecks;
       await run(r.parseError, async () => {
@@ -174,20 +193,21 @@ export class HttpProbe {
     await this.cleanUp();
   }
 
+  /** Whether an answer is the binding's TaskNotFound (JSON-RPC -32001, HTTP 404), or what it was. */
+  private seen(answer: { status: number; body: Json }): Seen {
+    const error = answer.body["error"];
+    if (this.rpc) {
+      if (isObject(error) && error["code"] === -32001) return { notFound: true };
+      return { notFound: false, seen: isObject(error) ? `error ${JSON.stringify(error["code"])} (${String(error["message"])})` : "a result" };
+    }
+    if (answer.status === 404) return { notFound: true };
+    return { notFound: false, seen: `HTTP ${answer.status}${answer.status < 300 ? " and a result" : isObject(error) ? ` (${String(error["message"])})` : ""}` };
+  }
+
   /** The calls of the owner checks: A creates, B gets, cancels, subscribes. */
   private taskCalls(): TaskCalls {
     const d = this.o.dialect;
     const b = this.o.headersB ?? this.o.headers;
-    const notFound = (answer: { status: number; body: Json }): Seen => {
-      if (this.rpc) {
-        const error = answer.body["error"];
-        if (isObject(error) && error["code"] === -32001) return { notFound: true };
-        return { notFound: false, seen: isObject(error) ? `error ${JSON.stringify(error["code"])} (${String(error["message"])})` : "a result" };
-      }
-      if (answer.status === 404) return { notFound: true };
-      const error = answer.body["error"];
-      return { notFound: false, seen: `HTTP ${answer.status}${answer.status < 300 ? " and a result" : isObject(error) ? ` (${String(error["message"])})` : ""}` };
-    };
     return {
       createTask: async () => {
         const answer = await this.send({ message: d.message(), configuration: d.nonBlocking });
@@ -196,8 +216,8 @@ export class HttpProbe {
         if (task === undefined || typeof task["id"] !== "string") return fail(`${d.methods.send} answered no task`);
         return task["id"];
       },
-      getAs: async (id) => notFound(await this.get(id, b)),
-      cancelAs: async (id) => notFound(await this.cancel(id, b)),
+      getAs: async (id) => this.seen(await this.get(id, b)),
+      cancelAs: async (id) => this.seen(await this.cancel(id, b)),
       subscribeAs: async (id) => this.subscribeAs(id, b),
       isCanceled: async (id) => {
         const answer = await this.get(id);
@@ -208,7 +228,7 @@ export class HttpProbe {
     };
   }
 
-  /** Subscribes as credential B: an error answer (JSON, or the first SSE event) tells whether it was not found. */
+  /** Subscribes with `headers`: an error answer (JSON, or the first SSE event) tells whether it was not found. */
   private async subscribeAs(id: string, headers: Readonly<Record<string, string>>): Promise<Seen> {
     const d = this.o.dialect;
     const reqId = this.nextId++;

@@ -26,7 +26,7 @@ describe("verify against the project's 0.3.0 agent", () => {
     const report = await verifyAgent(agent.baseUrl);
     expect(report.version).toBe("0.3.0");
     expect(report.results.filter((r) => r.level === "MUST" && r.outcome === "fail"), renderTable(report)).toEqual([]);
-    for (const id of ["card.schema", "card.bindings", "jsonrpc.send", "jsonrpc.get", "jsonrpc.cancel", "jsonrpc.stream", "jsonrpc.task-not-found", "jsonrpc.parse-error", "jsonrpc.invalid-request", "jsonrpc.method-not-found", "jsonrpc.invalid-params"]) {
+    for (const id of ["card.schema", "card.bindings", "jsonrpc.send", "jsonrpc.get", "jsonrpc.cancel", "jsonrpc.stream", "jsonrpc.task-not-found", "jsonrpc.cancel-not-found", "jsonrpc.subscribe-not-found", "jsonrpc.parse-error", "jsonrpc.invalid-request", "jsonrpc.method-not-found", "jsonrpc.invalid-params"]) {
       expect(outcome(report, id)?.outcome, id).toBe("pass");
     }
     expect(report.results.every((r) => r.spec === "0.3.0")).toBe(true);

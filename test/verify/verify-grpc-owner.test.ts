@@ -76,7 +76,7 @@ describe("verify over gRPC, with two credentials", () => {
     const report = await verifyAgent(scoped.url, { auth: ["token-alice", "token-bob"] });
     expect(report.results.filter((r) => r.outcome !== "pass" && r.level === "MUST"), renderTable(report)).toEqual([]);
     for (const binding of ["jsonrpc", "rest", "grpc"]) {
-      for (const check of ["send", "get", "cancel", "stream", "task-not-found", "version", "owner-get", "owner-cancel", "owner-subscribe"]) {
+      for (const check of ["send", "get", "cancel", "stream", "task-not-found", "cancel-not-found", "subscribe-not-found", "version", "owner-get", "owner-cancel", "owner-subscribe"]) {
         expect(outcome(report, `${binding}.${check}`)?.outcome, `${binding}.${check}`).toBe("pass");
       }
     }
@@ -146,6 +146,9 @@ describe("verify against broken agents: gRPC and owner-scoping defects at their 
     const report = await verifyAgent(broken.url, { auth: ["token-alice"], bindings: ["GRPC"] });
     expect(outcome(report, "grpc.task-not-found")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("INTERNAL (oops), not NOT_FOUND") });
     expect(outcome(report, "grpc.invalid-argument")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("answered OK") });
+    expect(outcome(report, "grpc.cancel-not-found")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("INTERNAL (oops), not NOT_FOUND") });
+    // The stream side was left as it was: subscribing to an unknown task still answers NOT_FOUND.
+    expect(outcome(report, "grpc.subscribe-not-found")?.outcome).toBe("pass");
     expect(outcome(report, "grpc.send")?.outcome).toBe("pass");
     expect(outcome(report, "grpc.stream")?.outcome).toBe("pass");
   });

@@ -88,7 +88,7 @@ describe("verify against an @a2a-js/sdk 1.3.0 agent on JSON-RPC, HTTP+JSON and g
 
   it("the core methods pass on every binding", () => {
     for (const binding of ["jsonrpc", "rest", "grpc"]) {
-      for (const check of ["send", "get", "cancel", "stream", "task-not-found"]) expect(outcome(`${binding}.${check}`)?.outcome, `${binding}.${check}: ${outcome(`${binding}.${check}`)?.detail}`).toBe("pass");
+      for (const check of ["send", "get", "cancel", "stream", "task-not-found", "cancel-not-found", "subscribe-not-found"]) expect(outcome(`${binding}.${check}`)?.outcome, `${binding}.${check}: ${outcome(`${binding}.${check}`)?.detail}`).toBe("pass");
     }
   });
 
