@@ -1,6 +1,6 @@
 /**
  * The credentials `verify` sends (`--auth`, given once or twice): as headers (gRPC: metadata) where the
- * card's security scheme puts them. A credential is either `Name: value` (that header, as given) or a bare
+ * card's security scheme puts them. A credential is either `Name: value` (that header, as given: a space after the colon) or a bare
  * token/key, sent as the card's first security requirement asks: `Authorization: Bearer …` for HTTP bearer,
  * OAuth 2 and OpenID Connect, `Authorization: Basic …` for basic (given as `user:password`), the API key's
  * header for an API key in a header. `env:NAME` reads the value from the environment (keeps it out of the
@@ -34,7 +34,8 @@ export function credentialValues(given: readonly string[], env: Readonly<Record<
 export function credentialsFor(card: Json, values: readonly string[]): Credential[] {
   return values.map((value, index) => {
     const label = `credential ${String.fromCharCode(65 + index)}`;
-    const header = /^([A-Za-z0-9-]+):\s*(.*)$/.exec(value);
+    // `Name: value` (a space after the colon), so that basic's bare `user:password` is not taken for a header.
+    const header = /^([A-Za-z0-9-]+):\s+(.*)$/.exec(value);
     if (header && !/^(bearer|basic)$/i.test(header[1] as string)) return { headers: { [(header[1] as string).toLowerCase()]: header[2] as string }, label };
     return { headers: headersForScheme(card, value), label };
   });
