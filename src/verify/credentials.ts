@@ -1,10 +1,10 @@
 /**
  * The credentials `verify` sends (`--auth`, given once or twice): as headers (gRPC: metadata) where the
- * card's security scheme puts them. A credential is either `Name: value` (that header, as given: a space after the colon) or a bare
- * token/key, sent as the card's first security requirement asks: `Authorization: Bearer …` for HTTP bearer,
- * OAuth 2 and OpenID Connect, `Authorization: Basic …` for basic (given as `user:password`), the API key's
- * header for an API key in a header. `env:NAME` reads the value from the environment (keeps it out of the
- * shell history and CI logs); the values are never printed.
+ * card's security scheme puts them. A credential is either `Name: value` (that header, as given; a space
+ * after the colon) or a bare token/key, sent as the card's first security requirement asks:
+ * `Authorization: Bearer …` for HTTP bearer, OAuth 2 and OpenID Connect, `Authorization: Basic …` for basic
+ * (given as `user:password`), the API key's header for an API key in a header. `env:NAME` reads the value
+ * from the environment (keeps it out of the shell history and CI logs); the values are never printed.
  */
 import { securityRequirements } from "../runtime/service/auth.js";
 import { CodegenError } from "../errors.js";
