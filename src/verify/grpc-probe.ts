@@ -6,6 +6,8 @@
  * is an optional peer dependency of a2a-codegen).
  */
 import grpc from "@grpc/grpc-js";
+import { grpcDescriptor, irSourcePath } from "../emit/grpc.js";
+import type { ProtocolIR } from "../ir/types.js";
 import { decodeResult, encodeParams, loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from "../runtime/grpc/binding.js";
 import { grpcEndpoint } from "../runtime/grpc/client-transport.js";
 import { decodeStatus, STATUS_DETAILS_KEY, type ErrorDetail } from "../runtime/grpc/google-rpc.js";
@@ -26,6 +28,13 @@ export interface GrpcProbeOptions {
   /** The same with credential B's, when a second credential was given. */
   readonly headersB?: Readonly<Record<string, string>> | undefined;
   readonly schemas: Schemas;
+}
+
+/** A version's gRPC binding from its bundled proto, as the generator derives it for an output. */
+export function grpcSpecOf(ir: ProtocolIR): GrpcBindingSpec {
+  const methods = Object.values(ir.profile.methods).filter((m): m is string => typeof m === "string");
+  const descriptor = grpcDescriptor(irSourcePath(ir), methods, ir.specVersion);
+  return { proto: descriptor.proto, service: descriptor.service, methods: descriptor.methods, errorCodes: ir.profile.errorCodes };
 }
 
 /** A deadline for each call and for a stream (its own probe message; an agent that never ends fails). */

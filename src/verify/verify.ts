@@ -6,9 +6,7 @@
  * Safe by default: the only tasks it creates come from its own messages (marked in their metadata and
  * text), and it cancels every task it started that is not finished.
  */
-import { grpcDescriptor, irSourcePath } from "../emit/grpc.js";
 import { bundledIR } from "../load/protocol.js";
-import type { GrpcBindingSpec } from "../runtime/grpc/binding.js";
 import { checksOf, CHECKS, CHECKS_030, type CheckDeclaration, type CheckedVersion, type CheckResult, type Level, type Scope } from "./checks.js";
 import { credentialsFor, credentialValues, declaresSecurity, type Credential } from "./credentials.js";
 import { DIALECT_0_3, DIALECT_1_0 } from "./dialects.js";
@@ -193,7 +191,7 @@ async function verify10(c: Context): Promise<void> {
   const probe = new probeModule.GrpcProbe({
     target: String(grpcEntry["url"]),
     tenant: typeof grpcEntry["tenant"] === "string" && grpcEntry["tenant"] !== "" ? grpcEntry["tenant"] : undefined,
-    spec: grpcSpec101(c.schemas),
+    spec: probeModule.grpcSpecOf(c.schemas.ir),
     headers: withCredential(protocol, c.credentials[0]),
     headersB: c.credentials[1] ? withCredential(protocol, c.credentials[1]) : undefined,
     schemas: c.schemas,
@@ -203,14 +201,6 @@ async function verify10(c: Context): Promise<void> {
   } finally {
     probe.close();
   }
-}
-
-/** The 1.0.1 gRPC binding from the bundled proto, as the generator derives it for an output. */
-function grpcSpec101(schemas: Schemas): GrpcBindingSpec {
-  const ir = schemas.ir;
-  const methods = Object.values(ir.profile.methods).filter((m): m is string => typeof m === "string");
-  const descriptor = grpcDescriptor(irSourcePath(ir), methods, ir.specVersion);
-  return { proto: descriptor.proto, service: descriptor.service, methods: descriptor.methods, errorCodes: ir.profile.errorCodes };
 }
 
 const KNOWN_TRANSPORTS = new Set(["JSONRPC", "GRPC", "HTTP+JSON"]);

@@ -4,14 +4,18 @@
 // included (1.0.1 §13.1); an agent whose tasks are not scoped fails the owner checks on every binding; one
 // credential only reports them skipped with the reason; a gRPC binding that answers the wrong status fails
 // at its check (§5.4, §10.6).
+import { spawn } from "node:child_process";
+import type { Server } from "node:http";
+import type { AddressInfo } from "node:net";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { serveGrpc, type A2AServiceLike, type GrpcServerHandle } from "../../src/runtime/grpc/server.js";
 import { verifyAgent, type VerifyReport } from "../../src/verify/verify.js";
 import { renderJunit, renderTable } from "../../src/verify/report.js";
 import { binding101 } from "../support/grpc/fake-service.js";
+import { ROOT } from "../support/project.js";
 import { modules, testCard, testExecutor } from "../support/servers.js";
-import { createServer, type Server } from "node:http";
-import type { AddressInfo } from "node:net";
 
 type Json = Record<string, any>;
 const TOKENS: Record<string, string> = { "token-alice": "alice", "token-bob": "bob" };
@@ -105,6 +109,25 @@ describe("verify over gRPC, with two credentials", () => {
     expect(outcome(report, "grpc.send")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("UNAUTHENTICATED") });
     expect(outcome(report, "jsonrpc.send")?.outcome).toBe("fail");
     expect(report.failed).toBe(true);
+  });
+
+  it("from the command line (dist/cli.js, run outside the project): the gRPC checks find the bundled proto and pass", async () => {
+    const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
+      const child = spawn(process.execPath, [join(ROOT, "dist", "cli.js"), "verify", scoped.url, "--binding", "grpc", "--auth", "env:VERIFY_TOKEN_A", "--json"], {
+        cwd: tmpdir(),
+        env: { ...process.env, VERIFY_TOKEN_A: "token-alice" },
+        stdio: ["ignore", "pipe", "pipe"],
+      });
+      let text = "";
+      child.stdout.on("data", (d) => (text += d));
+      child.stderr.on("data", (d) => (text += d));
+      child.on("close", (code) => resolve({ code, text }));
+    });
+    expect(out.code, out.text).toBe(0);
+    const report = JSON.parse(out.text) as VerifyReport;
+    // Every gRPC check but the owner ones (one credential given) passes.
+    expect(report.results.filter((r) => r.scope === "GRPC" && r.outcome !== "pass").map((r) => r.id)).toEqual(["grpc.owner-get", "grpc.owner-cancel", "grpc.owner-subscribe"]);
+    expect(out.text).not.toContain("token-alice");
   });
 
   it("a credential as `Header: value` is sent as that header", async () => {
