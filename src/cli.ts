@@ -149,7 +149,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           checkFlagValues(declarationOf(COMMANDS.verify.options, "binding") as OptionDeclaration, bindings);
           // Credentials as given: not split at commas or spaces (a header value has them).
           const auth = ((args.auth as string[] | string | undefined) ?? []) as string[] | string;
-          code = await runVerify({ url: String(args.url), levels, bindings, auth: Array.isArray(auth) ? auth.map(String) : [String(auth)], json: Boolean(args.json), junit: args.junit as string | undefined }, io);
+          code = await runVerify({ url: String(args.url), levels, bindings, auth: Array.isArray(auth) ? auth.map(String) : [String(auth)], json: Boolean(args.json), junit: args.junit as string | undefined, timeout: args.timeout === undefined ? undefined : String(args.timeout) }, io);
         },
       )
       .command(

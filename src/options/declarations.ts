@@ -250,6 +250,7 @@ export const VERIFY_OPTIONS = [
   },
   JSON_OUTPUT,
   { flag: "junit", type: "string", placeholder: "FILE", help: "also write the results as JUnit XML to FILE" },
+  { flag: "timeout", type: "string", placeholder: "MS", help: "how long each answer may take, a stream's end included, in milliseconds (default 10000)" },
 ] as const satisfies readonly OptionDeclaration[];
 
 /** The options of `store`. */

@@ -28,6 +28,8 @@ export interface GrpcProbeOptions {
   /** The same with credential B's, when a second credential was given. */
   readonly headersB?: Readonly<Record<string, string>> | undefined;
   readonly schemas: Schemas;
+  /** The deadline of each call, and of a stream (its own probe message: an agent that never ends fails). */
+  readonly timeoutMs: number;
 }
 
 /** A version's gRPC binding from its bundled proto, as the generator derives it for an output. */
@@ -36,9 +38,6 @@ export function grpcSpecOf(ir: ProtocolIR): GrpcBindingSpec {
   const descriptor = grpcDescriptor(irSourcePath(ir), methods, ir.specVersion);
   return { proto: descriptor.proto, service: descriptor.service, methods: descriptor.methods, errorCodes: ir.profile.errorCodes };
 }
-
-/** A deadline for each call and for a stream (its own probe message; an agent that never ends fails). */
-const DEADLINE_MS = 10_000;
 
 type Answer = { ok: true; result: unknown } | { ok: false; code: number; message: string; details: ErrorDetail[] };
 
@@ -96,7 +95,7 @@ export class GrpcProbe {
     const rpc = this.rpcOf(method);
     const request = raw ?? encodeParams(this.loaded, rpc, this.params(method, params));
     const outcome = await new Promise<{ error: grpc.ServiceError } | { bytes: Buffer }>((resolve) => {
-      this.client.makeUnaryRequest<Uint8Array, Buffer>(rpc.path, (v) => Buffer.from(v), (b) => b, request, this.metadata(headers), { deadline: Date.now() + DEADLINE_MS }, (error, response) =>
+      this.client.makeUnaryRequest<Uint8Array, Buffer>(rpc.path, (v) => Buffer.from(v), (b) => b, request, this.metadata(headers), { deadline: Date.now() + this.o.timeoutMs }, (error, response) =>
         resolve(error ? { error } : { bytes: response ?? Buffer.alloc(0) }),
       );
     });
@@ -112,7 +111,7 @@ export class GrpcProbe {
   async stream(method: string, params: Json, headers: Readonly<Record<string, string>> = this.o.headers, max = Infinity): Promise<{ events: unknown[]; end: Answer }> {
     const rpc = this.rpcOf(method);
     const call = this.client.makeServerStreamRequest<Uint8Array, Buffer>(rpc.path, (v) => Buffer.from(v), (b) => b, encodeParams(this.loaded, rpc, this.params(method, params)), this.metadata(headers), {
-      deadline: Date.now() + DEADLINE_MS,
+      deadline: Date.now() + this.o.timeoutMs,
     });
     const events: unknown[] = [];
     try {

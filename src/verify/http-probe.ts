@@ -8,7 +8,7 @@ import { parseSse } from "../runtime/wire/sse.js";
 import { CHECKS } from "./checks.js";
 import type { Dialect } from "./dialects.js";
 import { runOwnerChecks, type OwnerContext, type Seen, type TaskCalls } from "./owner-scope.js";
-import { fail, isObject, jsonBody, skip, VERIFY_MARK, type Json, type Runner, type Schemas } from "./schemas.js";
+import { fail, Failure, isObject, jsonBody, skip, VERIFY_MARK, type Json, type Runner, type Schemas } from "./schemas.js";
 
 export type Fetch = (input: string, init?: RequestInit) => Promise<Response>;
 
@@ -22,10 +22,9 @@ export interface HttpProbeOptions {
   readonly headersB?: Readonly<Record<string, string>> | undefined;
   readonly fetch: Fetch;
   readonly schemas: Schemas;
+  /** How long an answer may take, a stream's end included (its own probe message: an agent that never ends fails). */
+  readonly timeoutMs: number;
 }
-
-/** How long verify waits for a stream to end (its own probe message; an agent that never ends fails). */
-const STREAM_LIMIT_MS = 10_000;
 
 export class HttpProbe {
   private nextId = 1;
@@ -38,6 +37,11 @@ export class HttpProbe {
     return this.o.scope === "JSONRPC";
   }
 
+  /** A request bounded by the timeout (the answer's body included), unless the caller bounds it. */
+  private call(url: string, init: RequestInit): Promise<Response> {
+    return this.o.fetch(url, { ...init, signal: init.signal ?? AbortSignal.timeout(this.o.timeoutMs) });
+  }
+
   private url(path: string): string {
     return this.o.endpoint.replace(/\/$/, "") + path;
   }
@@ -45,14 +49,14 @@ export class HttpProbe {
   /** A JSON-RPC call: the parsed response envelope. */
   private async rpcCall(method: string, params: unknown, headers: Readonly<Record<string, string>> = this.o.headers): Promise<{ id: number; body: Json }> {
     const id = this.nextId++;
-    const response = await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) });
+    const response = await this.call(this.o.endpoint, { method: "POST", headers: { ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) });
     return { id, body: await jsonBody(response) };
   }
 
   private async rest(verb: string, path: string, body?: unknown, headers: Readonly<Record<string, string>> = this.o.headers): Promise<{ status: number; body: Json }> {
     const init: RequestInit = { method: verb, headers: { ...headers } };
     if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-    const response = await this.o.fetch(this.url(path), init);
+    const response = await this.call(this.url(path), init);
     return { status: response.status, body: response.status === 204 ? {} : await jsonBody(response) };
   }
 
@@ -162,11 +166,11 @@ export class HttpProbe {
     if (this.rpc) {
       const r = d.rpcChecks;
       await run(r.parseError, async () => {
-        const response = await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...this.o.headers }, body: "{not json" });
+        const response = await this.call(this.o.endpoint, { method: "POST", headers: { ...this.o.headers }, body: "{not json" });
         this.expectRpcError(await jsonBody(response), -32700, "an unparsable body");
       });
       await run(r.invalidRequest, async () => {
-        const response = await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...this.o.headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 7 }) });
+        const response = await this.call(this.o.endpoint, { method: "POST", headers: { ...this.o.headers }, body: JSON.stringify({ jsonrpc: "2.0", id: 7 }) });
         this.expectRpcError(await jsonBody(response), -32600, "an envelope without a method");
       });
       await run(r.methodNotFound, async () => this.expectRpcError((await this.rpcCall(`${VERIFY_MARK}/no-such-method`, {})).body, -32601, "an unknown method"));
@@ -233,25 +237,31 @@ export class HttpProbe {
     const d = this.o.dialect;
     const reqId = this.nextId++;
     const controller = new AbortController();
-    const response = this.rpc
-      ? await this.o.fetch(this.o.endpoint, { method: "POST", headers: { ...headers, accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id: reqId, method: d.methods.subscribe, params: { id } }), signal: controller.signal })
-      : await this.o.fetch(this.url(`/tasks/${encodeURIComponent(id)}:subscribe`), { method: "POST", headers: { ...headers, accept: "text/event-stream" }, body: "{}", signal: controller.signal });
-    const type = response.headers.get("content-type") ?? "";
+    const signal = controller.signal;
+    const timer = setTimeout(() => controller.abort(new Error(`no answer within ${this.o.timeoutMs / 1000} s`)), this.o.timeoutMs);
+    const init = { method: "POST", headers: { ...headers, accept: "text/event-stream" }, signal };
     try {
-      if (!type.startsWith("text/event-stream")) {
+      const response = this.rpc
+        ? await this.call(this.o.endpoint, { ...init, body: JSON.stringify({ jsonrpc: "2.0", id: reqId, method: d.methods.subscribe, params: { id } }) })
+        : await this.call(this.url(`/tasks/${encodeURIComponent(id)}:subscribe`), { ...init, body: "{}" });
+      if (!(response.headers.get("content-type") ?? "").startsWith("text/event-stream")) {
         const body = await jsonBody(response);
-        if (this.rpc) return isObject(body["error"]) && body["error"]["code"] === -32001 ? { notFound: true } : { notFound: false, seen: JSON.stringify(body).slice(0, 160) };
-        return response.status === 404 ? { notFound: true } : { notFound: false, seen: `HTTP ${response.status}` };
+        if (!this.rpc) return response.status === 404 ? { notFound: true } : { notFound: false, seen: `HTTP ${response.status}` };
+        return isObject(body["error"]) && body["error"]["code"] === -32001 ? { notFound: true } : { notFound: false, seen: JSON.stringify(body).slice(0, 160) };
       }
       if (!this.rpc) return { notFound: false, seen: `HTTP ${response.status} and an event stream` };
-      for await (const event of parseSse(response.body as ReadableStream<Uint8Array>, { signal: controller.signal })) {
-        const data: unknown = JSON.parse(event.data);
+      // A JSON-RPC error may also come as the stream's first event.
+      for await (const event of parseSse(response.body as ReadableStream<Uint8Array>, { signal })) {
+        const data: unknown = isJson(event.data) ? JSON.parse(event.data) : undefined;
         const error = isObject(data) ? data["error"] : undefined;
         if (isObject(error) && error["code"] === -32001) return { notFound: true };
         return { notFound: false, seen: `an event stream (${event.data.slice(0, 120)})` };
       }
       return { notFound: false, seen: "an empty event stream" };
+    } catch (error) {
+      throw signal.aborted ? signal.reason : error;
     } finally {
+      clearTimeout(timer);
       controller.abort();
     }
   }
@@ -268,18 +278,20 @@ export class HttpProbe {
     const params = { message: d.message() };
     const id = this.nextId++;
     const headers = { ...this.o.headers, accept: "text/event-stream" };
-    const response = this.rpc
-      ? await this.o.fetch(this.o.endpoint, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id, method: d.methods.stream, params }) })
-      : await this.o.fetch(this.url("/message:stream"), { method: "POST", headers, body: JSON.stringify(params) });
-    const type = response.headers.get("content-type") ?? "";
-    if (!type.startsWith("text/event-stream")) fail(`the stream answered HTTP ${response.status} with content-type ${JSON.stringify(type)}: ${(await response.text()).slice(0, 200)}`);
-    if (response.body === null) fail("the stream has no body");
-    let count = 0;
+    // One limit for the answer and the whole stream: verify's message asks for nothing long.
     const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error(`no end of stream within ${STREAM_LIMIT_MS / 1000} s`)), STREAM_LIMIT_MS);
+    const timer = setTimeout(() => controller.abort(new Error(`no end of stream within ${this.o.timeoutMs / 1000} s`)), this.o.timeoutMs);
+    const signal = controller.signal;
     const raw = new RawText();
+    let count = 0;
     try {
-      for await (const event of parseSse(raw.reading(response.body as ReadableStream<Uint8Array>), { signal: controller.signal })) {
+      const response = this.rpc
+        ? await this.call(this.o.endpoint, { method: "POST", headers, body: JSON.stringify({ jsonrpc: "2.0", id, method: d.methods.stream, params }), signal })
+        : await this.call(this.url("/message:stream"), { method: "POST", headers, body: JSON.stringify(params), signal });
+      const type = response.headers.get("content-type") ?? "";
+      if (!type.startsWith("text/event-stream")) fail(`the stream answered HTTP ${response.status} with content-type ${JSON.stringify(type)}: ${(await response.text()).slice(0, 200)}`);
+      if (response.body === null) fail("the stream has no body");
+      for await (const event of parseSse(raw.reading(response.body as ReadableStream<Uint8Array>), { signal })) {
         count++;
         let data: unknown;
         try {
@@ -293,6 +305,9 @@ export class HttpProbe {
         const task = d.taskOf(this.expectResult("stream", data as Json, id));
         if (task) this.track(task);
       }
+    } catch (error) {
+      // Out of time: say so, rather than how the read or the parser gave up.
+      throw signal.aborted && !(error instanceof Failure) ? signal.reason : error;
     } finally {
       clearTimeout(timer);
     }
@@ -326,25 +341,24 @@ const isJson = (text: string): boolean => {
 class RawText {
   text = "";
   private after = "";
-  async *reading(body: ReadableStream<Uint8Array>): AsyncGenerator<Uint8Array, void, undefined> {
-    const decoder = new TextDecoder();
-    const reader = body.getReader();
-    try {
-      for (;;) {
-        const { done, value } = await reader.read();
-        if (done) return;
-        const chunk = decoder.decode(value, { stream: true });
-        if (this.text.length < 2048) this.text += chunk.slice(0, 2048 - this.text.length);
-        // What follows the last blank line (kept short: only a trailing event's start matters).
-        const joined = (this.after + chunk).replace(/\r\n?/g, "\n");
-        const end = joined.lastIndexOf("\n\n");
-        this.after = (end < 0 ? joined : joined.slice(end + 2)).slice(-4096);
-        yield value;
-      }
-    } finally {
-      // Ended early (an abort, a failed check): the transfer stops too.
-      await reader.cancel().catch(() => undefined);
-    }
+  private readonly decoder = new TextDecoder();
+  /** The body, passed through unchanged (a cancel reaches the body, so an abort stops the transfer). */
+  reading(body: ReadableStream<Uint8Array>): ReadableStream<Uint8Array> {
+    return body.pipeThrough(
+      new TransformStream<Uint8Array, Uint8Array>({
+        transform: (value, controller) => {
+          this.record(this.decoder.decode(value, { stream: true }));
+          controller.enqueue(value);
+        },
+      }),
+    );
+  }
+  private record(chunk: string): void {
+    if (this.text.length < 2048) this.text += chunk.slice(0, 2048 - this.text.length);
+    // What follows the last blank line (kept short: only a trailing event's start matters).
+    const joined = (this.after + chunk).replace(/\r\n?/g, "\n");
+    const end = joined.lastIndexOf("\n\n");
+    this.after = (end < 0 ? joined : joined.slice(end + 2)).slice(-4096);
   }
   /** An event (a data field) after the last blank line: never dispatched. */
   unterminated(): boolean {

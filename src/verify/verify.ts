@@ -27,7 +27,12 @@ export interface VerifyOptions {
    * checks. `Name: value` is that header; a bare value goes where the card's security scheme says.
    */
   auth?: readonly string[];
+  /** How long an answer may take, a stream's end included (ms; default 10 000). */
+  timeoutMs?: number;
 }
+
+/** How long an answer may take by default (a stream's end included). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface VerifyReport {
   readonly agentUrl: string;
@@ -51,6 +56,7 @@ function versionOfCard(card: Json): { checked: CheckedVersion } | { unsupported:
 export async function verifyAgent(agentUrl: string, options: VerifyOptions = {}): Promise<VerifyReport> {
   const credentialsGiven = credentialValues(options.auth ?? []);
   const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const results: CheckResult[] = [];
   const notes: string[] = [];
   const wanted = (c: CheckDeclaration) => (options.levels === undefined || options.levels.includes(c.level)) && (c.scope === "card" || options.bindings === undefined || options.bindings.includes(c.scope));
@@ -62,7 +68,8 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
       return true;
     } catch (error) {
       // A Failure is what the check saw; any other error (the agent unreachable, an answer that is not JSON) fails it too.
-      results.push({ ...declaration, outcome: error instanceof Skip ? "skip" : "fail", detail: error instanceof Error ? error.message : String(error) });
+      const detail = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${timeoutMs / 1000} s` : error.message) : String(error);
+      results.push({ ...declaration, outcome: error instanceof Skip ? "skip" : "fail", detail });
       return false;
     }
   };
@@ -77,13 +84,13 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
   let cardResponse: Response | undefined;
   let fetchProblem = "";
   try {
-    cardResponse = await doFetch(cardUrl, { headers: { accept: "application/json" } });
+    cardResponse = await doFetch(cardUrl, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
     if (cardResponse.status !== 200) fail(`GET ${cardUrl}: HTTP ${cardResponse.status}`);
     const body: unknown = JSON.parse(await cardResponse.text());
     if (!isObject(body)) fail("the card is not a JSON object");
     card = body as Json;
   } catch (error) {
-    fetchProblem = error instanceof Error ? error.message : String(error);
+    fetchProblem = error instanceof Error ? (error.name === "TimeoutError" ? `GET ${cardUrl}: no answer within ${timeoutMs / 1000} s` : error.message) : String(error);
     // fetch's "fetch failed" says why only in its cause (connect ECONNREFUSED, a TLS failure, ...).
     const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
     if (cause) fetchProblem += ` (${cause})`;
@@ -105,7 +112,7 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
   }
   const schemas = new Schemas(bundledIR(checked));
   const credentials = credentialsFor(card, credentialsGiven);
-  const context = { card, cardResponse: cardResponse as Response, schemas, credentials, run, skipAll, notes, doFetch, agentUrl, bindings: options.bindings };
+  const context = { card, cardResponse: cardResponse as Response, schemas, credentials, run, skipAll, notes, doFetch, agentUrl, bindings: options.bindings, timeoutMs };
   if (checked === "1.0.1") await verify10(context);
   else await verify03(context);
   return finish(checked);
@@ -122,6 +129,7 @@ interface Context {
   readonly doFetch: Fetch;
   readonly agentUrl: string;
   readonly bindings: readonly Scope[] | undefined;
+  readonly timeoutMs: number;
 }
 
 const streamingOf = (card: Json) => isObject(card["capabilities"]) && card["capabilities"]["streaming"] === true;
@@ -175,6 +183,7 @@ async function verify10(c: Context): Promise<void> {
       headersB: c.credentials[1] ? withCredential(protocol, c.credentials[1]) : undefined,
       fetch: c.doFetch,
       schemas: c.schemas,
+      timeoutMs: c.timeoutMs,
     });
     await probe.runAll(run, streaming, owner);
   }
@@ -195,6 +204,7 @@ async function verify10(c: Context): Promise<void> {
     headers: withCredential(protocol, c.credentials[0]),
     headersB: c.credentials[1] ? withCredential(protocol, c.credentials[1]) : undefined,
     schemas: c.schemas,
+    timeoutMs: c.timeoutMs,
   });
   try {
     await probe.runAll(run, streaming, owner);
@@ -235,6 +245,7 @@ async function verify03(c: Context): Promise<void> {
     headersB: c.credentials[1] ? withCredential(protocol, c.credentials[1]) : undefined,
     fetch: c.doFetch,
     schemas: c.schemas,
+    timeoutMs: c.timeoutMs,
   });
   await probe.runAll(run, streamingOf(card), { secured: declaresSecurity(card) });
 }

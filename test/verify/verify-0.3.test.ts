@@ -3,7 +3,7 @@
 // (node:http adapter) passes every MUST check and, with two callers' tokens, owner scoping (§4.6: SHOULD);
 // the official SDK 0.3 agent (@a2a-js/sdk 0.3.x) is checked without a crash; a broken 0.3 agent is
 // reported at its checks; a 0.2 card is told apart, not checked with the wrong version's rules.
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { verifyAgent, type VerifyReport } from "../../src/verify/verify.js";
 import { renderJunit, renderTable } from "../../src/verify/report.js";
 import { startSdkServer } from "../support/sdk-agents/sdk-0.3.js";
@@ -11,7 +11,12 @@ import { startServer, type RunningServer } from "../support/servers.js";
 
 const outcome = (report: VerifyReport, id: string) => report.results.find((r) => r.id === id);
 const closers: Array<() => Promise<void>> = [];
+beforeAll(() => {
+  // The SDK logs the errors it answers (an unknown task) to the console.
+  for (const level of ["error", "warn", "info"] as const) vi.spyOn(console, level).mockImplementation(() => undefined);
+});
 afterAll(async () => {
+  vi.restoreAllMocks();
   for (const close of closers) await close();
 });
 async function started<T extends { close(): Promise<void> }>(server: Promise<T>): Promise<T> {

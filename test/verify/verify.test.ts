@@ -179,6 +179,25 @@ describe("verify against broken agents: each defect at its check", () => {
     expect(outcome(report, "rest.owner-get")?.detail).toContain("with credential B answered HTTP 200");
   });
 
+  it("an agent that never answers GetTask and never ends its stream: those checks fail on the timeout, the run goes on", async () => {
+    const hang = (signal: AbortSignal | null | undefined) => new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    const agent = broken(async (request, answer) => {
+      const method = await rpcMethod(request);
+      if (method === "GetTask") return hang(request.signal);
+      if (method !== "SendStreamingMessage") return answer();
+      const first = await answer();
+      const reader = first.body!.getReader();
+      const { value } = await reader.read(); // the first event, then nothing more
+      return new Response(new ReadableStream({ start: (c) => c.enqueue(value) }), { headers: { "content-type": "text/event-stream" } });
+    });
+    const report = await verifyAgent("http://agent.test", { fetch: agent, bindings: ["JSONRPC"], timeoutMs: 300 });
+    expect(outcome(report, "jsonrpc.get"), renderTable(report)).toMatchObject({ outcome: "fail", detail: "no answer within 0.3 s" });
+    expect(outcome(report, "jsonrpc.task-not-found")).toMatchObject({ outcome: "fail", detail: "no answer within 0.3 s" });
+    expect(outcome(report, "jsonrpc.stream")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("no end of stream within 0.3 s") });
+    expect(outcome(report, "jsonrpc.send")?.outcome).toBe("pass");
+    expect(outcome(report, "jsonrpc.method-not-found")?.outcome).toBe("pass");
+  });
+
   it("no card: reported, every other check skipped, nothing crashes", async () => {
     const report = await verifyAgent("http://agent.test", { fetch: async () => new Response("nope", { status: 404 }) });
     expect(outcome(report, "card.fetch")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("HTTP 404") });
