@@ -167,6 +167,9 @@ async function verify10(c: Context): Promise<void> {
   const owner = { secured: declaresSecurity(card) };
   // The 1.0 interfaces (a card may list a 0.3 interface beside them: not checked here).
   const entryOf = (scope: Scope) => interfaces.find((i) => i["protocolBinding"] === scope && /^1\./.test(String(i["protocolVersion"] ?? "1.0")));
+  for (const entry of interfaces.filter((i) => !/^1\./.test(String(i["protocolVersion"] ?? "1.0")))) {
+    c.notes.push(`the card also lists a ${String(entry["protocolVersion"])} ${String(entry["protocolBinding"])} interface (${String(entry["url"])}): not checked (verify checks a 1.0 card's 1.0 interfaces)`);
+  }
   for (const scope of ["JSONRPC", "HTTP+JSON"] as const) {
     if (!bindingWanted(c, scope)) continue;
     const entry = entryOf(scope);

@@ -48,6 +48,20 @@ describe("verify against the project's own agent", () => {
     expect(outcome(report, "card.schema")?.outcome).toBe("pass");
   });
 
+  it("a 1.0 card that also lists a 0.3 interface: its 1.0 interfaces checked, the 0.3 one named in a note", async () => {
+    const dual = async (input: string, init?: RequestInit) => {
+      const response = await agentFetch(input, init);
+      if (!input.endsWith("/.well-known/agent-card.json")) return response;
+      const card = (await response.json()) as { supportedInterfaces: unknown[] };
+      card.supportedInterfaces.push({ url: "http://agent.test/v03", protocolBinding: "JSONRPC", protocolVersion: "0.3" });
+      return Response.json(card);
+    };
+    const report = await verifyAgent("http://agent.test", { fetch: dual, levels: ["MUST"] });
+    expect(report.failed, renderTable(report)).toBe(false);
+    expect(report.notes).toEqual([expect.stringContaining("also lists a 0.3 JSONRPC interface (http://agent.test/v03): not checked")]);
+    expect(renderTable(report)).toContain("note: the card also lists a 0.3 JSONRPC interface");
+  });
+
   it("filters by level and binding, and writes JUnit XML", async () => {
     const report = await verifyAgent("http://agent.test", { fetch: agentFetch, levels: ["MUST"], bindings: ["JSONRPC"] });
     expect(report.results.every((r) => r.level === "MUST" && r.scope !== "HTTP+JSON")).toBe(true);
