@@ -119,6 +119,8 @@ export class HttpProbe {
         };
     let task: Json | undefined;
     const noTask = () => skip(`${d.methods.send} answered no task to work with`);
+    /** An id no agent has. */
+    const unknown = `${VERIFY_MARK}-no-such-task`;
     await run(c.send, async () => {
       const answer = await this.send({ message: d.message(), configuration: d.nonBlocking });
       if (answer.status !== 200) fail(`HTTP ${answer.status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
@@ -149,12 +151,10 @@ export class HttpProbe {
       await this.checkStream();
     });
     await run(c.notFound, async () => {
-      const id = `${VERIFY_MARK}-no-such-task`;
-      const answer = await this.get(id);
+      const answer = await this.get(unknown);
       if (this.rpc) this.expectRpcError(answer.body, -32001, `${d.methods.get} of an unknown id`);
       else this.expectStatusBody(answer.status, answer.body, 404, "GET /tasks/{unknown}");
     });
-    const unknown = `${VERIFY_MARK}-no-such-task`;
     const expectNotFound = (seen: Seen, what: string) => {
       if (!seen.notFound) fail(`${what} answered ${seen.seen}, not ${this.rpc ? "TaskNotFoundError (-32001)" : "404"}`);
     };
@@ -184,10 +184,9 @@ export class HttpProbe {
     if (c.version !== undefined) {
       await run(c.version, async () => {
         const headers = { ...this.o.headers, "a2a-version": "99.0" };
-        const id = `${VERIFY_MARK}-no-such-task`;
-        if (this.rpc) this.expectRpcError((await this.rpcCall(d.methods.get, { id }, headers)).body, -32009, "A2A-Version: 99.0");
+        if (this.rpc) this.expectRpcError((await this.rpcCall(d.methods.get, { id: unknown }, headers)).body, -32009, "A2A-Version: 99.0");
         else {
-          const answer = await this.rest("GET", `/tasks/${id}`, undefined, headers);
+          const answer = await this.rest("GET", `/tasks/${unknown}`, undefined, headers);
           if (answer.status < 400 || !isObject(answer.body["error"])) fail(`A2A-Version: 99.0 answered HTTP ${answer.status}`);
           if (answer.status === 404) fail("A2A-Version: 99.0 answered 404 (the task lookup ran: the version was not checked first)");
         }

@@ -86,7 +86,13 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
   try {
     cardResponse = await doFetch(cardUrl, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
     if (cardResponse.status !== 200) fail(`GET ${cardUrl}: HTTP ${cardResponse.status}`);
-    const body: unknown = JSON.parse(await cardResponse.text());
+    const text = await cardResponse.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      fail(`GET ${cardUrl}: the body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+    }
     if (!isObject(body)) fail("the card is not a JSON object");
     card = body as Json;
   } catch (error) {
