@@ -147,7 +147,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           const bindings = listValues((args.binding as string[] | undefined) ?? []);
           checkFlagValues(declarationOf(COMMANDS.verify.options, "level") as OptionDeclaration, levels);
           checkFlagValues(declarationOf(COMMANDS.verify.options, "binding") as OptionDeclaration, bindings);
-          code = await runVerify({ url: String(args.url), levels, bindings, json: Boolean(args.json), junit: args.junit as string | undefined }, io);
+          // Credentials as given: not split at commas or spaces (a header value has them).
+          const auth = ((args.auth as string[] | string | undefined) ?? []) as string[] | string;
+          code = await runVerify({ url: String(args.url), levels, bindings, auth: Array.isArray(auth) ? auth.map(String) : [String(auth)], json: Boolean(args.json), junit: args.junit as string | undefined, timeout: args.timeout === undefined ? undefined : String(args.timeout) }, io);
         },
       )
       .command(

@@ -237,13 +237,20 @@ export const SCHEMA_OPTIONS = [
 export const VERSIONS_OPTIONS = [JSON_OUTPUT] as const satisfies readonly OptionDeclaration[];
 
 const LEVEL_VALUES: OptionValues = { allowed: () => ["MUST", "SHOULD"], noun: "level", nouns: "levels" };
-const BINDING_VALUES: OptionValues = { allowed: () => ["jsonrpc", "rest"], noun: "binding", nouns: "bindings" };
+const BINDING_VALUES: OptionValues = { allowed: () => ["jsonrpc", "rest", "grpc"], noun: "binding", nouns: "bindings" };
 export const VERIFY_OPTIONS = [
   { flag: "url", positional: true, type: "string", placeholder: "URL", required: true, help: "the agent's base URL (its card is at /.well-known/agent-card.json below it)" },
   { flag: "level", type: "string", list: true, values: LEVEL_VALUES, placeholder: "LIST", help: "only checks of these levels: MUST, SHOULD (default: both)" },
-  { flag: "binding", type: "string", list: true, values: BINDING_VALUES, placeholder: "LIST", help: "only these bindings of the card: jsonrpc, rest (default: every one it lists)" },
+  { flag: "binding", type: "string", list: true, values: BINDING_VALUES, placeholder: "LIST", help: "only these bindings of the card: jsonrpc, rest, grpc (default: every one it lists)" },
+  {
+    flag: "auth",
+    type: "string",
+    placeholder: "CREDENTIAL",
+    help: "a credential sent with every call: a token or key (sent as the card's security scheme says), `Header: value`, or env:NAME; give the flag twice to check owner scoping (credential B must not see credential A's tasks)",
+  },
   JSON_OUTPUT,
   { flag: "junit", type: "string", placeholder: "FILE", help: "also write the results as JUnit XML to FILE" },
+  { flag: "timeout", type: "string", placeholder: "MS", help: "how long each answer may take, a stream's end included, in milliseconds (default 10000)" },
 ] as const satisfies readonly OptionDeclaration[];
 
 /** The options of `store`. */
@@ -326,11 +333,12 @@ export const COMMANDS = {
   },
   verify: {
     command: "verify <url>",
-    summary: "check a live A2A 1.0 agent against the specification: its card, then each binding it lists (exit 1 on a MUST failure)",
+    summary: "check a live A2A 1.0 or 0.3 agent against the specification: its card, then each binding it lists (exit 1 on a MUST failure)",
     options: VERIFY_OPTIONS,
     examples: [
       ["$0 verify http://localhost:3000", "every check, as a table"],
       ["$0 verify https://agent.example.com --level MUST --junit verify.xml", "in CI: MUST checks only, JUnit XML for the dashboard"],
+      ["$0 verify https://agent.example.com --auth env:TOKEN_A --auth env:TOKEN_B", "with two callers' tokens: also checks that one cannot see the other's tasks"],
     ],
   },
   store: {

@@ -12,9 +12,10 @@ export function renderTable(report: VerifyReport): string {
   const line = (cells: string[]) => cells.map((c, i) => (i < 4 ? c.padEnd(widths[i] as number) : c)).join("  ");
   const count = (o: string, level?: string) => report.results.filter((r) => r.outcome === o && (level === undefined || r.level === level)).length;
   return [
-    `a2a-codegen verify ${report.agentUrl} (A2A 1.0.1)`,
+    `a2a-codegen verify ${report.agentUrl} (the checks of A2A ${report.version})`,
     line(["", "level", "check", "section", "requirement"]),
     ...rows.map(line),
+    ...report.notes.map((note) => `note: ${note}`),
     `${count("pass")} passed, ${count("fail", "MUST")} MUST failed, ${count("fail", "SHOULD")} SHOULD failed, ${count("skip")} skipped`,
   ].join("\n");
 }
@@ -25,7 +26,7 @@ export function renderJson(report: VerifyReport): string {
 
 const xml = (text: string) => text.replace(/&/g, "&amp;").replace(/</g, "&lt;").replace(/>/g, "&gt;").replace(/"/g, "&quot;");
 
-/** JUnit XML: one test suite per scope (card, JSONRPC, HTTP+JSON), one test case per check. */
+/** JUnit XML: one test suite per scope (card, JSONRPC, HTTP+JSON, GRPC), one test case per check. */
 export function renderJunit(report: VerifyReport): string {
   const scopes = [...new Set(report.results.map((r) => r.scope))];
   const suites = scopes.map((scope) => {
@@ -34,7 +35,7 @@ export function renderJunit(report: VerifyReport): string {
     const skipped = cases.filter((r) => r.outcome === "skip").length;
     const body = cases
       .map((r) => {
-        const open = `    <testcase classname="a2a.${xml(scope)}" name="${xml(`${r.id} [${r.level} ${r.section}] ${r.title}`)}"`;
+        const open = `    <testcase classname="a2a.${xml(scope)}" name="${xml(`${r.id} [${r.level} ${r.spec === "1.0.1" ? "" : `${r.spec} `}${r.section}] ${r.title}`)}"`;
         if (r.outcome === "pass") return `${open}/>`;
         if (r.outcome === "skip") return `${open}>\n      <skipped message="${xml(r.detail)}"/>\n    </testcase>`;
         return `${open}>\n      <failure type="${r.level}" message="${xml(r.detail)}"/>\n    </testcase>`;

@@ -1,25 +1,19 @@
 /**
- * `a2a-codegen verify <agent-url>`: a conformance check of a live A2A 1.0 agent. It reads the agent card,
- * then, for each binding the card lists (JSON-RPC, HTTP+JSON), calls the agent and validates every answer
- * against the version's schema (the same validators the generated code uses). Safe by default: the only
- * tasks it creates come from its own messages (marked in their metadata and text), and it cancels every task
- * it started that is not finished.
+ * `a2a-codegen verify <agent-url>`: a conformance check of a live A2A agent. It reads the agent card, picks
+ * the checks of the version the card declares (1.0: `supportedInterfaces`; 0.3: top-level
+ * `protocolVersion`), then, for each binding the card lists that verify has checks for, calls the agent and
+ * validates every answer against the version's schema (the same validators the generated code uses).
+ * Safe by default: the only tasks it creates come from its own messages (marked in their metadata and
+ * text), and it cancels every task it started that is not finished.
  */
-import { createRequire } from "node:module";
-import type { Ajv as AjvClass, Options as AjvOptions, ValidateFunction } from "ajv";
-import { AJV_OPTIONS, SCHEMA_ID, validatorSchema } from "../ir/validator-schema.js";
 import { bundledIR } from "../load/protocol.js";
-import type { ProtocolIR } from "../ir/types.js";
-import { parseSse } from "../runtime/wire/sse.js";
-import { ALL_CHECKS, CHECKS, type CheckDeclaration, type CheckResult, type Level, type Scope } from "./checks.js";
+import { checksOf, CHECKS, CHECKS_030, type CheckDeclaration, type CheckedVersion, type CheckResult, type Level, type Scope } from "./checks.js";
+import { credentialsFor, credentialValues, declaresSecurity, type Credential } from "./credentials.js";
+import { DIALECT_0_3, DIALECT_1_0 } from "./dialects.js";
+import { HttpProbe, type Fetch } from "./http-probe.js";
+import { isObject, Schemas, Skip, fail, type Json, type Runner } from "./schemas.js";
 
-const require = createRequire(import.meta.url);
-const loadAjv = () => (require("ajv") as { default: new (options: AjvOptions) => AjvClass }).default;
-
-/** The metadata key that marks verify's own messages (an agent may skip work for them). */
-export const VERIFY_MARK = "a2a-codegen-verify";
-/** The version verify checks against. */
-const VERSION = "1.0.1";
+export { VERIFY_MARK } from "./schemas.js";
 
 export interface VerifyOptions {
   /** Only checks of these levels (default: both). */
@@ -27,88 +21,132 @@ export interface VerifyOptions {
   /** Only these bindings (default: every one the card lists); the card checks always run. */
   bindings?: readonly Scope[];
   /** The fetch to use (default: the platform's). */
-  fetch?: (input: string, init?: RequestInit) => Promise<Response>;
+  fetch?: Fetch;
+  /**
+   * Credentials (`--auth`): the first is sent with every call; a second one enables the owner-scoping
+   * checks. `Name: value` is that header; a bare value goes where the card's security scheme says.
+   */
+  auth?: readonly string[];
+  /** How long an answer may take, a stream's end included (ms; default 10 000). */
+  timeoutMs?: number;
 }
+
+/** How long an answer may take by default (a stream's end included). */
+export const DEFAULT_TIMEOUT_MS = 10_000;
 
 export interface VerifyReport {
   readonly agentUrl: string;
+  /** The version whose checks ran (1.0.1 when the card could not be read). */
+  readonly version: CheckedVersion;
   readonly results: readonly CheckResult[];
+  /** What the card lists that verify did not check, and why. */
+  readonly notes: readonly string[];
   /** Whether a MUST check failed. */
   readonly failed: boolean;
 }
 
-type Json = Record<string, unknown>;
-const isObject = (v: unknown): v is Json => typeof v === "object" && v !== null && !Array.isArray(v);
-
-class Failure extends Error {}
-class Skip extends Error {}
-const fail = (message: string): never => {
-  throw new Failure(message);
-};
-
-/** The validators of the version's definitions, compiled once. */
-class Schemas {
-  private readonly ajv: AjvClass;
-  private readonly cache = new Map<string, ValidateFunction>();
-  constructor(readonly ir: ProtocolIR) {
-    this.ajv = new (loadAjv())({ ...AJV_OPTIONS });
-    this.ajv.addSchema(validatorSchema(ir));
-  }
-  /** Fails naming the first issues when `value` is not a valid `definition`. */
-  expect(definition: string, value: unknown, what: string): void {
-    let validate = this.cache.get(definition);
-    if (!validate) {
-      validate = this.ajv.getSchema(`${SCHEMA_ID}#/definitions/${definition}`);
-      if (!validate) throw new Error(`the schema has no ${definition}`);
-      this.cache.set(definition, validate);
-    }
-    if (!validate(value)) {
-      const issues = (validate.errors ?? []).slice(0, 3).map((e) => `${e.instancePath || "/"} ${e.message ?? ""}`.trim());
-      fail(`${what} is not a valid ${definition}: ${issues.join("; ")}`);
-    }
-  }
+/** A 1.0 card lists `supportedInterfaces`; 0.x cards have a top-level `protocolVersion`. */
+function versionOfCard(card: Json): { checked: CheckedVersion } | { unsupported: string } {
+  if (Array.isArray(card["supportedInterfaces"])) return { checked: "1.0.1" };
+  const declared = typeof card["protocolVersion"] === "string" ? card["protocolVersion"] : "";
+  if (/^0\.3(\.|$)/.test(declared)) return { checked: "0.3.0" };
+  return { unsupported: declared === "" ? "the card has neither supportedInterfaces (1.0) nor a protocolVersion (0.x)" : `protocolVersion ${JSON.stringify(declared)}: verify has checks for A2A 1.0 and 0.3 agents` };
 }
 
 export async function verifyAgent(agentUrl: string, options: VerifyOptions = {}): Promise<VerifyReport> {
-  const doFetch = options.fetch ?? ((input: string, init?: RequestInit) => fetch(input, init));
-  const schemas = new Schemas(bundledIR(VERSION));
+  const credentialsGiven = credentialValues(options.auth ?? []);
+  const doFetch: Fetch = options.fetch ?? ((input, init) => fetch(input, init));
+  const timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
   const results: CheckResult[] = [];
+  const notes: string[] = [];
   const wanted = (c: CheckDeclaration) => (options.levels === undefined || options.levels.includes(c.level)) && (c.scope === "card" || options.bindings === undefined || options.bindings.includes(c.scope));
-  const run = async (declaration: CheckDeclaration, body: () => Promise<void> | void): Promise<boolean> => {
+  const run: Runner = async (declaration, body) => {
     if (!wanted(declaration)) return false;
     try {
       await body();
       results.push({ ...declaration, outcome: "pass", detail: "" });
       return true;
     } catch (error) {
-      const outcome = error instanceof Skip ? "skip" : "fail";
-      results.push({ ...declaration, outcome, detail: error instanceof Error ? error.message : String(error) });
+      // A Failure is what the check saw; any other error (the agent unreachable, an answer that is not JSON) fails it too.
+      const detail = error instanceof Error ? (error.name === "TimeoutError" ? `no answer within ${timeoutMs / 1000} s` : error.message) : String(error);
+      results.push({ ...declaration, outcome: error instanceof Skip ? "skip" : "fail", detail });
       return false;
     }
   };
-  const skipAll = (scope: Scope, reason: string) => {
-    for (const c of ALL_CHECKS.filter((x) => x.scope === scope && wanted(x))) results.push({ ...c, outcome: "skip", detail: reason });
+  const skipAll = (version: CheckedVersion, scope: Scope | undefined, reason: string) => {
+    for (const c of checksOf(version).filter((x) => (scope === undefined ? x.id !== "card.fetch" : x.scope === scope) && wanted(x))) results.push({ ...c, outcome: "skip", detail: reason });
   };
+  const finish = (version: CheckedVersion): VerifyReport => ({ agentUrl, version, results, notes, failed: results.some((r) => r.level === "MUST" && r.outcome === "fail") });
 
-  // The card.
-  // Below the agent's URL, path included (an agent mounted at /a2a/ has its card at /a2a/.well-known/…).
+  // The card, below the agent's URL, path included (an agent mounted at /a2a/ has its card at /a2a/.well-known/…).
   const cardUrl = new URL(".well-known/agent-card.json", agentUrl.endsWith("/") ? agentUrl : `${agentUrl}/`).href;
   let card: Json | undefined;
   let cardResponse: Response | undefined;
-  const fetched = await run(CHECKS.cardFetch, async () => {
-    cardResponse = await doFetch(cardUrl, { headers: { accept: "application/json" } });
+  let fetchProblem = "";
+  try {
+    cardResponse = await doFetch(cardUrl, { headers: { accept: "application/json" }, signal: AbortSignal.timeout(timeoutMs) });
     if (cardResponse.status !== 200) fail(`GET ${cardUrl}: HTTP ${cardResponse.status}`);
-    const body: unknown = JSON.parse(await cardResponse.text());
+    const text = await cardResponse.text();
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      fail(`GET ${cardUrl}: the body is not JSON: ${JSON.stringify(text.slice(0, 120))}`);
+    }
     if (!isObject(body)) fail("the card is not a JSON object");
     card = body as Json;
-  });
-  if (!fetched || card === undefined) {
-    for (const c of ALL_CHECKS.filter((x) => x !== CHECKS.cardFetch && wanted(x))) results.push({ ...c, outcome: "skip", detail: "no agent card" });
-    return report(agentUrl, results);
+  } catch (error) {
+    fetchProblem = error instanceof Error ? (error.name === "TimeoutError" ? `GET ${cardUrl}: no answer within ${timeoutMs / 1000} s` : error.message) : String(error);
+    // fetch's "fetch failed" says why only in its cause (connect ECONNREFUSED, a TLS failure, ...).
+    const cause = error instanceof Error && error.cause instanceof Error ? error.cause.message : undefined;
+    if (cause) fetchProblem += ` (${cause})`;
   }
-  const theCard: Json = card;
-  await run(CHECKS.cardSchema, () => schemas.expect("AgentCard", theCard, "the card"));
-  const interfaces = (Array.isArray(theCard["supportedInterfaces"]) ? theCard["supportedInterfaces"] : []).filter(isObject);
+  const version = card === undefined ? undefined : versionOfCard(card);
+  const checked: CheckedVersion = version !== undefined && "checked" in version ? version.checked : "1.0.1";
+  const cardFetch = checked === "1.0.1" ? CHECKS.cardFetch : CHECKS_030.cardFetch;
+  await run(cardFetch, () => {
+    if (card === undefined) fail(fetchProblem);
+  });
+  if (card === undefined || version === undefined) {
+    skipAll(checked, undefined, "no agent card");
+    return finish(checked);
+  }
+  if ("unsupported" in version) {
+    skipAll(checked, undefined, version.unsupported);
+    notes.push(version.unsupported);
+    return finish(checked);
+  }
+  const schemas = new Schemas(bundledIR(checked));
+  const credentials = credentialsFor(card, credentialsGiven);
+  const context = { card, cardResponse: cardResponse as Response, schemas, credentials, run, skipAll, notes, doFetch, agentUrl, bindings: options.bindings, timeoutMs };
+  if (checked === "1.0.1") await verify10(context);
+  else await verify03(context);
+  return finish(checked);
+}
+
+interface Context {
+  readonly card: Json;
+  readonly cardResponse: Response;
+  readonly schemas: Schemas;
+  readonly credentials: readonly Credential[];
+  readonly run: Runner;
+  readonly skipAll: (version: CheckedVersion, scope: Scope | undefined, reason: string) => void;
+  readonly notes: string[];
+  readonly doFetch: Fetch;
+  readonly agentUrl: string;
+  readonly bindings: readonly Scope[] | undefined;
+  readonly timeoutMs: number;
+}
+
+const streamingOf = (card: Json) => isObject(card["capabilities"]) && card["capabilities"]["streaming"] === true;
+/** The protocol's headers with a credential's. */
+const withCredential = (headers: Record<string, string>, credential: Credential | undefined) => ({ ...headers, ...(credential?.headers ?? {}) });
+const bindingWanted = (c: Context, scope: Scope) => c.bindings === undefined || c.bindings.includes(scope);
+
+async function verify10(c: Context): Promise<void> {
+  const { card, run } = c;
+  await run(CHECKS.cardSchema, () => c.schemas.expect("AgentCard", card, "the card"));
+  const interfaces = (Array.isArray(card["supportedInterfaces"]) ? card["supportedInterfaces"] : []).filter(isObject);
   await run(CHECKS.cardBindings, () => {
     if (interfaces.length === 0) fail("the card lists no supportedInterfaces");
     for (const entry of interfaces) {
@@ -124,250 +162,99 @@ export async function verifyAgent(agentUrl: string, options: VerifyOptions = {})
     }
   });
   await run(CHECKS.cardCacheControl, () => {
-    const value = cardResponse?.headers.get("cache-control") ?? "";
+    const value = c.cardResponse.headers.get("cache-control") ?? "";
     if (!/max-age=\d+/.test(value)) fail(value === "" ? "no Cache-Control header" : `Cache-Control: ${value} has no max-age`);
   });
   await run(CHECKS.cardEtag, () => {
-    if (!cardResponse?.headers.get("etag")) fail("no ETag header");
+    if (!c.cardResponse.headers.get("etag")) fail("no ETag header");
   });
 
-  const streaming = isObject(theCard["capabilities"]) && theCard["capabilities"]["streaming"] === true;
-  const versionOf = (entry: Json) => String(entry["protocolVersion"] ?? "1.0");
+  const streaming = streamingOf(card);
+  const owner = { secured: declaresSecurity(card) };
+  // The 1.0 interfaces (a card may list a 0.3 interface beside them: not checked here).
+  const entryOf = (scope: Scope) => interfaces.find((i) => i["protocolBinding"] === scope && /^1\./.test(String(i["protocolVersion"] ?? "1.0")));
+  for (const entry of interfaces.filter((i) => !/^1\./.test(String(i["protocolVersion"] ?? "1.0")))) {
+    c.notes.push(`the card also lists a ${String(entry["protocolVersion"])} ${String(entry["protocolBinding"])} interface (${String(entry["url"])}): not checked (verify checks a 1.0 card's 1.0 interfaces)`);
+  }
   for (const scope of ["JSONRPC", "HTTP+JSON"] as const) {
-    if (options.bindings !== undefined && !options.bindings.includes(scope)) continue;
-    const entry = interfaces.find((i) => i["protocolBinding"] === scope);
+    if (!bindingWanted(c, scope)) continue;
+    const entry = entryOf(scope);
     if (entry === undefined) {
-      skipAll(scope, `the card lists no ${scope} interface`);
+      c.skipAll("1.0.1", scope, `the card lists no 1.0 ${scope} interface`);
       continue;
     }
-    const endpoint = new URL(String(entry["url"]), agentUrl).href;
-    const headers = { "content-type": "application/json", "a2a-version": versionOf(entry) };
-    const probe = new BindingProbe(scope, endpoint, headers, doFetch, schemas);
-    await probe.runAll(run, streaming);
-  }
-  return report(agentUrl, results);
-}
-
-function report(agentUrl: string, results: CheckResult[]): VerifyReport {
-  return { agentUrl, results, failed: results.some((r) => r.level === "MUST" && r.outcome === "fail") };
-}
-
-type Runner = (declaration: CheckDeclaration, body: () => Promise<void> | void) => Promise<boolean>;
-
-/** verify's own message: marked in its metadata and text. */
-function probeMessage(): Json {
-  return {
-    messageId: `${VERIFY_MARK}-${Math.random().toString(36).slice(2)}`,
-    role: "ROLE_USER",
-    parts: [{ text: "a2a-codegen verify: conformance probe (safe to ignore)" }],
-    metadata: { [VERIFY_MARK]: true },
-  };
-}
-
-const TERMINAL = new Set(["TASK_STATE_COMPLETED", "TASK_STATE_FAILED", "TASK_STATE_CANCELED", "TASK_STATE_REJECTED"]);
-
-/** The calls and checks of one binding. */
-class BindingProbe {
-  private nextId = 1;
-  /** Tasks this run created that are not known to be finished: canceled at the end. */
-  private readonly started = new Set<string>();
-
-  constructor(
-    private readonly scope: "JSONRPC" | "HTTP+JSON",
-    private readonly endpoint: string,
-    private readonly headers: Record<string, string>,
-    private readonly doFetch: NonNullable<VerifyOptions["fetch"]>,
-    private readonly schemas: Schemas,
-  ) {}
-
-  private get rpc(): boolean {
-    return this.scope === "JSONRPC";
-  }
-
-  private url(path: string): string {
-    return this.endpoint.replace(/\/$/, "") + path;
-  }
-
-  /** A JSON-RPC call: the parsed response envelope. */
-  private async rpcCall(method: string, params: unknown, headers: Record<string, string> = {}): Promise<{ id: number; body: Json; response: Response }> {
-    const id = this.nextId++;
-    const response = await this.doFetch(this.endpoint, { method: "POST", headers: { ...this.headers, ...headers }, body: JSON.stringify({ jsonrpc: "2.0", id, method, params }) });
-    return { id, body: await jsonBody(response), response };
-  }
-
-  private async rest(verb: string, path: string, body?: unknown, headers: Record<string, string> = {}): Promise<{ status: number; body: Json; response: Response }> {
-    const init: RequestInit = { method: verb, headers: { ...this.headers, ...headers } };
-    if (body !== undefined) init.body = typeof body === "string" ? body : JSON.stringify(body);
-    const response = await this.doFetch(this.url(path), init);
-    return { status: response.status, body: response.status === 204 ? {} : await jsonBody(response), response };
-  }
-
-  /** A result checked against the method's response schema (HTTP+JSON results wrapped as JSON-RPC's). */
-  private expectResult(method: string, responseType: string, body: Json, id: number): unknown {
-    if (this.rpc) {
-      if (isObject(body["error"])) fail(`${method} answered error ${JSON.stringify(body["error"])}`);
-      if (body["id"] !== id) fail(`${method} answered id ${JSON.stringify(body["id"])}, not the request's ${id}`);
-      this.schemas.expect(responseType, body, `the ${method} response`);
-      return body["result"];
-    }
-    this.schemas.expect(responseType, { jsonrpc: "2.0", id: 1, result: body }, `the ${method} result`);
-    return body;
-  }
-
-  private expectRpcError(body: Json, code: number, what: string): void {
-    const error = body["error"];
-    if (!isObject(error)) fail(`${what} answered ${JSON.stringify(body).slice(0, 200)}, not an error`);
-    if ((error as Json)["code"] !== code) fail(`${what} answered code ${JSON.stringify((error as Json)["code"])}, not ${code}`);
-    if (typeof (error as Json)["message"] !== "string") fail(`${what}: the error has no message`);
-  }
-
-  private expectStatusBody(status: number, body: Json, expected: number, what: string): void {
-    if (status !== expected) fail(`${what} answered HTTP ${status}, not ${expected}`);
-    const error = body["error"];
-    if (!isObject(error) || typeof error["message"] !== "string" || typeof error["status"] !== "string") fail(`${what}: the body is not a google.rpc.Status error ({ error: { code, status, message } })`);
-  }
-
-  async runAll(run: Runner, streaming: boolean): Promise<void> {
-    const c = this.rpc
-      ? { send: CHECKS.rpcSend, get: CHECKS.rpcGet, cancel: CHECKS.rpcCancel, stream: CHECKS.rpcStream, notFound: CHECKS.rpcTaskNotFound, version: CHECKS.rpcVersion }
-      : { send: CHECKS.restSend, get: CHECKS.restGet, cancel: CHECKS.restCancel, stream: CHECKS.restStream, notFound: CHECKS.restTaskNotFound, version: CHECKS.restVersion };
-    let task: Json | undefined;
-    const skipNoTask = () => {
-      throw new Skip("SendMessage answered no task to work with");
-    };
-    await run(c.send, async () => {
-      const params = { message: probeMessage(), configuration: { returnImmediately: true } };
-      const answer = this.rpc ? await this.rpcCall("SendMessage", params) : await this.rest("POST", "/message:send", params);
-      if (!this.rpc && (answer as { status: number }).status !== 200) fail(`HTTP ${(answer as { status: number }).status}: ${JSON.stringify(answer.body).slice(0, 200)}`);
-      const result = this.expectResult("SendMessage", "SendMessageRpcResponse", answer.body, this.rpc ? (answer as { id: number }).id : 1);
-      if (isObject(result) && isObject(result["task"])) {
-        task = result["task"];
-        this.track(task);
-      }
+    const protocol = { "content-type": "application/json", "a2a-version": String(entry["protocolVersion"] ?? "1.0") };
+    const probe = new HttpProbe({
+      scope,
+      dialect: DIALECT_1_0,
+      endpoint: new URL(String(entry["url"]), c.agentUrl).href,
+      headers: withCredential(protocol, c.credentials[0]),
+      headersB: c.credentials[1] ? withCredential(protocol, c.credentials[1]) : undefined,
+      fetch: c.doFetch,
+      schemas: c.schemas,
+      timeoutMs: c.timeoutMs,
     });
-    await run(c.get, async () => {
-      if (task === undefined) skipNoTask();
-      const id = String(task?.["id"]);
-      const answer = this.rpc ? await this.rpcCall("GetTask", { id }) : await this.rest("GET", `/tasks/${encodeURIComponent(id)}`);
-      const result = this.expectResult("GetTask", "GetTaskRpcResponse", answer.body, this.rpc ? (answer as { id: number }).id : 1);
-      if (!isObject(result) || result["id"] !== id) fail(`GetTask answered another task (${JSON.stringify(isObject(result) ? result["id"] : result)})`);
-      this.track(result as Json);
-    });
-    await run(c.cancel, async () => {
-      if (task === undefined) skipNoTask();
-      const id = String(task?.["id"]);
-      const answer = this.rpc ? await this.rpcCall("CancelTask", { id }) : await this.rest("POST", `/tasks/${encodeURIComponent(id)}:cancel`, {});
-      const notCancelable = this.rpc ? isObject(answer.body["error"]) && answer.body["error"]["code"] === -32002 : (answer as { status: number }).status === 400;
-      if (notCancelable) {
-        this.started.delete(id);
-        return;
-      }
-      const result = this.expectResult("CancelTask", "CancelTaskRpcResponse", answer.body, this.rpc ? (answer as { id: number }).id : 1);
-      this.started.delete(id);
-      if (isObject(result) && isObject(result["status"]) && result["status"]["state"] !== "TASK_STATE_CANCELED") fail(`CancelTask answered state ${JSON.stringify(result["status"]["state"])}`);
-    });
-    await run(c.stream, async () => {
-      if (!streaming) throw new Skip("the card does not declare capabilities.streaming");
-      await this.checkStream();
-    });
-    await run(c.notFound, async () => {
-      const id = `${VERIFY_MARK}-no-such-task`;
-      if (this.rpc) this.expectRpcError((await this.rpcCall("GetTask", { id })).body, -32001, "GetTask of an unknown id");
-      else {
-        const answer = await this.rest("GET", `/tasks/${id}`);
-        this.expectStatusBody(answer.status, answer.body, 404, "GET /tasks/{unknown}");
-      }
-    });
-    if (this.rpc) {
-      await run(CHECKS.rpcParseError, async () => {
-        const response = await this.doFetch(this.endpoint, { method: "POST", headers: this.headers, body: "{not json" });
-        this.expectRpcError(await jsonBody(response), -32700, "an unparsable body");
-      });
-      await run(CHECKS.rpcInvalidRequest, async () => {
-        const response = await this.doFetch(this.endpoint, { method: "POST", headers: this.headers, body: JSON.stringify({ jsonrpc: "2.0", id: 7 }) });
-        this.expectRpcError(await jsonBody(response), -32600, "an envelope without a method");
-      });
-      await run(CHECKS.rpcMethodNotFound, async () => this.expectRpcError((await this.rpcCall(`${VERIFY_MARK}/no-such-method`, {})).body, -32601, "an unknown method"));
-      await run(CHECKS.rpcInvalidParams, async () => this.expectRpcError((await this.rpcCall("SendMessage", {})).body, -32602, "SendMessage without a message"));
-    } else {
-      await run(CHECKS.restBadBody, async () => {
-        const answer = await this.rest("POST", "/message:send", "{not json");
-        this.expectStatusBody(answer.status, answer.body, 400, "an unparsable body");
-      });
-    }
-    await run(c.version, async () => {
-      const headers = { "a2a-version": "99.0" };
-      if (this.rpc) this.expectRpcError((await this.rpcCall("GetTask", { id: `${VERIFY_MARK}-no-such-task` }, headers)).body, -32009, "A2A-Version: 99.0");
-      else {
-        const answer = await this.rest("GET", `/tasks/${VERIFY_MARK}-no-such-task`, undefined, headers);
-        if (answer.status < 400 || !isObject(answer.body["error"])) fail(`A2A-Version: 99.0 answered HTTP ${answer.status}`);
-        if (answer.status === 404) fail("A2A-Version: 99.0 answered 404 (the task lookup ran: the version was not checked first)");
-      }
-    });
-    await this.cleanUp();
+    await probe.runAll(run, streaming, owner);
   }
-
-  private track(task: Json): void {
-    const id = String(task["id"]);
-    const state = isObject(task["status"]) ? task["status"]["state"] : undefined;
-    if (typeof state === "string" && TERMINAL.has(state)) this.started.delete(id);
-    else this.started.add(id);
-  }
-
-  private async checkStream(): Promise<void> {
-    const params = { message: probeMessage() };
-    const id = this.nextId++;
-    const response = this.rpc
-      ? await this.doFetch(this.endpoint, { method: "POST", headers: { ...this.headers, accept: "text/event-stream" }, body: JSON.stringify({ jsonrpc: "2.0", id, method: "SendStreamingMessage", params }) })
-      : await this.doFetch(this.url("/message:stream"), { method: "POST", headers: { ...this.headers, accept: "text/event-stream" }, body: JSON.stringify(params) });
-    const type = response.headers.get("content-type") ?? "";
-    if (!type.startsWith("text/event-stream")) fail(`the stream answered HTTP ${response.status} with content-type ${JSON.stringify(type)}: ${(await response.text()).slice(0, 200)}`);
-    if (response.body === null) fail("the stream has no body");
-    let count = 0;
-    const controller = new AbortController();
-    const timer = setTimeout(() => controller.abort(new Error("no end of stream within 10 s")), 10_000);
-    try {
-      for await (const event of parseSse(response.body as ReadableStream<Uint8Array>, { signal: controller.signal })) {
-        count++;
-        let data: unknown;
-        try {
-          data = JSON.parse(event.data);
-        } catch {
-          fail(`event ${count} is not JSON: ${event.data.slice(0, 120)}`);
-        }
-        if (!isObject(data)) fail(`event ${count} is not a JSON object`);
-        const result = this.expectResult("SendStreamingMessage", "SendStreamingMessageRpcResponse", data as Json, id);
-        const task = isObject(result) ? (isObject(result["task"]) ? result["task"] : undefined) : undefined;
-        if (task) this.track(task);
-        const status = isObject(result) && isObject(result["statusUpdate"]) ? result["statusUpdate"] : undefined;
-        if (status && isObject(status["status"])) this.track({ id: status["taskId"], status: status["status"] });
-      }
-    } finally {
-      clearTimeout(timer);
-    }
-    if (count === 0) fail("the stream ended without an event");
-  }
-
-  /** Cancels what this run started and did not see finish (safe by default). */
-  private async cleanUp(): Promise<void> {
-    for (const id of this.started) {
-      try {
-        if (this.rpc) await this.rpcCall("CancelTask", { id });
-        else await this.rest("POST", `/tasks/${encodeURIComponent(id)}:cancel`, {});
-      } catch {
-        // A task that cannot be canceled now is left; the report's checks already say what happened.
-      }
-    }
-    this.started.clear();
-  }
-}
-
-async function jsonBody(response: Response): Promise<Json> {
-  const text = await response.text();
+  if (!bindingWanted(c, "GRPC")) return;
+  const grpcEntry = entryOf("GRPC");
+  if (grpcEntry === undefined) return c.skipAll("1.0.1", "GRPC", "the card lists no 1.0 GRPC interface");
+  let probeModule: typeof import("./grpc-probe.js");
   try {
-    const value: unknown = JSON.parse(text);
-    return isObject(value) ? value : { value };
-  } catch {
-    return fail(`HTTP ${response.status}: the body is not JSON: ${text.slice(0, 120)}`);
+    probeModule = await import("./grpc-probe.js");
+  } catch (error) {
+    return c.skipAll("1.0.1", "GRPC", `cannot load @grpc/grpc-js (install it to check the gRPC interface): ${error instanceof Error ? error.message.split("\n")[0] : String(error)}`);
   }
+  const protocol = { "a2a-version": String(grpcEntry["protocolVersion"] ?? "1.0") };
+  const probe = new probeModule.GrpcProbe({
+    target: String(grpcEntry["url"]),
+    tenant: typeof grpcEntry["tenant"] === "string" && grpcEntry["tenant"] !== "" ? grpcEntry["tenant"] : undefined,
+    spec: probeModule.grpcSpecOf(c.schemas.ir),
+    headers: withCredential(protocol, c.credentials[0]),
+    headersB: c.credentials[1] ? withCredential(protocol, c.credentials[1]) : undefined,
+    schemas: c.schemas,
+    timeoutMs: c.timeoutMs,
+  });
+  try {
+    await probe.runAll(run, streaming, owner);
+  } finally {
+    probe.close();
+  }
+}
+
+const KNOWN_TRANSPORTS = new Set(["JSONRPC", "GRPC", "HTTP+JSON"]);
+
+async function verify03(c: Context): Promise<void> {
+  const { card, run } = c;
+  await run(CHECKS_030.cardSchema, () => c.schemas.expect("AgentCard", card, "the card"));
+  const additional = (Array.isArray(card["additionalInterfaces"]) ? card["additionalInterfaces"] : []).filter(isObject);
+  const preferred = typeof card["preferredTransport"] === "string" ? card["preferredTransport"] : undefined;
+  const declared = [{ transport: preferred ?? "JSONRPC", url: card["url"] }, ...additional.map((i) => ({ transport: i["transport"], url: i["url"] }))];
+  await run(CHECKS_030.cardBindings, () => {
+    for (const { transport, url } of declared) {
+      if (typeof transport !== "string" || !/^[A-Z][A-Z0-9+_-]*$/.test(transport)) fail(`interface ${JSON.stringify(url)}: transport ${JSON.stringify(transport)} is not a transport name`);
+      if (transport !== "GRPC" && !/^https?:\/\//.test(String(url))) fail(`interface ${String(transport)}: url ${JSON.stringify(url)} is not an absolute http(s) URL`);
+    }
+  });
+  await run(CHECKS_030.cardPreferredTransport, () => {
+    if (preferred === undefined) fail("the card has no preferredTransport (§5.6.1 calls it REQUIRED)");
+  });
+  for (const transport of new Set(declared.map((d) => String(d.transport)))) {
+    if (transport !== "JSONRPC" && KNOWN_TRANSPORTS.has(transport)) c.notes.push(`the card lists a 0.3 ${transport} interface: verify checks 0.3 agents over JSON-RPC only`);
+  }
+  if (!bindingWanted(c, "JSONRPC")) return;
+  const rpc = declared.find((d) => d.transport === "JSONRPC" && typeof d.url === "string");
+  if (rpc === undefined) return c.skipAll("0.3.0", "JSONRPC", "the card lists no JSON-RPC interface");
+  const protocol = { "content-type": "application/json" };
+  const probe = new HttpProbe({
+    scope: "JSONRPC",
+    dialect: DIALECT_0_3,
+    endpoint: new URL(String(rpc.url), c.agentUrl).href,
+    headers: withCredential(protocol, c.credentials[0]),
+    headersB: c.credentials[1] ? withCredential(protocol, c.credentials[1]) : undefined,
+    fetch: c.doFetch,
+    schemas: c.schemas,
+    timeoutMs: c.timeoutMs,
+  });
+  await probe.runAll(run, streamingOf(card), { secured: declaresSecurity(card) });
 }

@@ -56,14 +56,18 @@ describe("a2a-codegen verify <url>", () => {
     expect(code, out).toBe(0);
     const report = JSON.parse(out) as { failed: boolean; results: Array<{ id: string; outcome: string; level: string }> };
     expect(report.failed).toBe(false);
-    expect(report.results.filter((r) => r.level === "MUST" && r.outcome !== "pass")).toEqual([]);
+    expect(report.results.filter((r) => r.level === "MUST" && r.outcome === "fail")).toEqual([]);
+    // What is skipped says why: no gRPC interface on this card, no security to scope tasks by.
+    expect(report.results.filter((r) => r.level === "MUST" && r.outcome === "skip").every((r) => r.id.startsWith("grpc.") || r.id.includes(".owner-"))).toBe(true);
+    expect(report.results.filter((r) => /^(jsonrpc|rest)\.(send|get|cancel|stream)$/.test(r.id)).map((r) => r.outcome)).toEqual(Array(8).fill("pass"));
     expect(readFileSync(junit, "utf8")).toContain('failures="0"');
   });
 
   it("Hono adapter (its fetch handler): every MUST check passes on both bindings", async () => {
     const app = kit.servers["hono"]!["a2aHonoApp"](kit.core["createA2AServer"]({ card: cardAt("http://hono.test"), executor }));
     const report = await verifyAgent("http://hono.test", { fetch: async (input, init) => app.fetch(new Request(input, init)) });
-    expect(report.results.filter((r) => r.level === "MUST" && r.outcome !== "pass"), renderTable(report)).toEqual([]);
+    expect(report.results.filter((r) => r.level === "MUST" && r.outcome === "fail"), renderTable(report)).toEqual([]);
+    expect(report.results.filter((r) => r.scope === "JSONRPC" || r.scope === "HTTP+JSON").filter((r) => r.outcome === "pass").length).toBeGreaterThanOrEqual(15);
   });
 
   it("an agent that answers every call with {}: exit 1, the table names the MUST failures", async () => {
@@ -84,5 +88,26 @@ describe("a2a-codegen verify <url>", () => {
     const bad = await cli(["verify", "http://127.0.0.1:9", "--level", "MAY"]);
     expect(bad.code).toBe(2);
     expect(bad.out).toContain("unknown level");
+    const three = await cli(["verify", "http://127.0.0.1:9", "--auth", "a", "--auth", "b", "--auth", "c"]);
+    expect(three.code).toBe(2);
+    expect(three.out).toContain("--auth given 3 times");
+    const unset = await cli(["verify", "http://127.0.0.1:9", "--auth", "env:A2A_CODEGEN_TEST_UNSET_TOKEN"]);
+    expect(unset.code).toBe(2);
+    expect(unset.out).toContain("A2A_CODEGEN_TEST_UNSET_TOKEN is not set");
+  });
+
+  it("--auth twice and --binding grpc from the command line: the credentials reach the owner checks, values never printed", async () => {
+    let handler: ((req: any, res: any) => void) | undefined;
+    const base = await listen((req, res) => handler?.(req, res));
+    const card = { ...cardAt(base), securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] };
+    const tokens: Record<string, string> = { "secret-token-a": "a", "secret-token-b": "b" };
+    handler = kit.servers["node"]!["createNodeHandler"](kit.core["createA2AServer"]({ card, executor, auth: { verify: (c: { value: string }) => (tokens[c.value] ? { allow: true, principal: tokens[c.value] } : false) } }));
+    const { code, out } = await cli(["verify", base, "--auth", "secret-token-a", "--auth", "Authorization: Bearer secret-token-b", "--binding", "jsonrpc,grpc", "--json"]);
+    expect(code, out).toBe(0);
+    const report = JSON.parse(out) as { results: Array<{ id: string; outcome: string; detail: string }> };
+    expect(report.results.find((r) => r.id === "jsonrpc.owner-get")?.outcome).toBe("pass");
+    expect(report.results.find((r) => r.id === "grpc.send")).toMatchObject({ outcome: "skip", detail: "the card lists no 1.0 GRPC interface" });
+    expect(report.results.some((r) => r.id.startsWith("rest."))).toBe(false);
+    expect(out).not.toContain("secret-token");
   });
 });

@@ -48,6 +48,20 @@ describe("verify against the project's own agent", () => {
     expect(outcome(report, "card.schema")?.outcome).toBe("pass");
   });
 
+  it("a 1.0 card that also lists a 0.3 interface: its 1.0 interfaces checked, the 0.3 one named in a note", async () => {
+    const dual = async (input: string, init?: RequestInit) => {
+      const response = await agentFetch(input, init);
+      if (!input.endsWith("/.well-known/agent-card.json")) return response;
+      const card = (await response.json()) as { supportedInterfaces: unknown[] };
+      card.supportedInterfaces.push({ url: "http://agent.test/v03", protocolBinding: "JSONRPC", protocolVersion: "0.3" });
+      return Response.json(card);
+    };
+    const report = await verifyAgent("http://agent.test", { fetch: dual, levels: ["MUST"] });
+    expect(report.failed, renderTable(report)).toBe(false);
+    expect(report.notes).toEqual([expect.stringContaining("also lists a 0.3 JSONRPC interface (http://agent.test/v03): not checked")]);
+    expect(renderTable(report)).toContain("note: the card also lists a 0.3 JSONRPC interface");
+  });
+
   it("filters by level and binding, and writes JUnit XML", async () => {
     const report = await verifyAgent("http://agent.test", { fetch: agentFetch, levels: ["MUST"], bindings: ["JSONRPC"] });
     expect(report.results.every((r) => r.level === "MUST" && r.scope !== "HTTP+JSON")).toBe(true);
@@ -134,6 +148,68 @@ describe("verify against broken agents: each defect at its check", () => {
     expect(outcome(report, "card.cache-control")).toMatchObject({ outcome: "fail", level: "SHOULD" });
     expect(outcome(report, "card.etag")).toMatchObject({ outcome: "fail", level: "SHOULD" });
     expect(report.failed).toBe(false);
+  });
+
+  it("one agent with four defects (wrong error code, missing field, bad SSE framing, unscoped tasks): each at its check, nothing else fails", async () => {
+    // The card declares a bearer scheme; the verifier accepts both callers' tokens but names no principal, so
+    // every caller shares one scope (the unscoped-tasks defect, 1.0.1 §13.1).
+    const card = { ...structuredClone(kit.testing["MOCK_AGENT_CARD"]), securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } }, securityRequirements: [{ schemes: { bearer: { list: [] } } }] };
+    const executor = { async execute(_ctx: unknown, events: any) { events.inputRequired("What next?"); } };
+    const core = kit.core["createA2AServer"]({ card, executor, auth: { verify: (c: { value: string }) => c.value === "token-a" || c.value === "token-b" } });
+    const inner = kit.testing["inMemoryFetch"](core) as (input: string, init: RequestInit) => Promise<Response>;
+    const agent = async (input: string, init: RequestInit = {}): Promise<Response> => {
+      const request = new Request(input, init);
+      const path = new URL(request.url).pathname;
+      const method = await rpcMethod(request.clone());
+      const response = await inner(input, init);
+      if (method === "GetTask") {
+        const body = (await response.json()) as { error?: { code: number }; result?: Record<string, unknown> };
+        if (body.error?.code === -32001) body.error.code = -32603; // the wrong error code (§3.3.2, §5.4)
+        if (body.result) delete body.result["status"]; // the missing required field
+        return Response.json(body);
+      }
+      if (method === "SendStreamingMessage") {
+        // Bad SSE framing: the events separated by a line break, not a blank line.
+        const text = (await response.text()).replace(/\n\n(?=.)/g, "\n");
+        return new Response(text, { headers: { "content-type": "text/event-stream" } });
+      }
+      if (path === "/message:stream") {
+        // Bad SSE framing over HTTP+JSON: the last event not ended by a blank line.
+        const text = (await response.text()).replace(/\n\n$/, "\n");
+        return new Response(text, { headers: { "content-type": "text/event-stream" } });
+      }
+      return response;
+    };
+    const report = await verifyAgent("http://agent.test", { fetch: agent, auth: ["token-a", "token-b"] });
+    const failed = report.results.filter((r) => r.outcome === "fail").map((r) => r.id);
+    expect(failed.sort(), renderTable(report)).toEqual(
+      ["jsonrpc.task-not-found", "jsonrpc.get", "jsonrpc.stream", "rest.stream", "jsonrpc.owner-get", "jsonrpc.owner-cancel", "jsonrpc.owner-subscribe", "rest.owner-get", "rest.owner-cancel", "rest.owner-subscribe"].sort(),
+    );
+    expect(outcome(report, "jsonrpc.task-not-found")?.detail).toContain("code -32603, not -32001");
+    expect(outcome(report, "jsonrpc.get")?.detail).toMatch(/not a valid GetTaskRpcResponse.*status/);
+    expect(outcome(report, "jsonrpc.stream")?.detail).toMatch(/holds \d+ JSON lines: events not separated by a blank line/);
+    expect(outcome(report, "rest.stream")?.detail).toContain("last event is not ended by a blank line");
+    expect(outcome(report, "jsonrpc.owner-get")?.detail).toContain("with credential B answered a result");
+    expect(outcome(report, "rest.owner-get")?.detail).toContain("with credential B answered HTTP 200");
+  });
+
+  it("an agent that never answers GetTask and never ends its stream: those checks fail on the timeout, the run goes on", async () => {
+    const hang = (signal: AbortSignal | null | undefined) => new Promise<Response>((_, reject) => signal?.addEventListener("abort", () => reject(signal.reason), { once: true }));
+    const agent = broken(async (request, answer) => {
+      const method = await rpcMethod(request);
+      if (method === "GetTask") return hang(request.signal);
+      if (method !== "SendStreamingMessage") return answer();
+      const first = await answer();
+      const reader = first.body!.getReader();
+      const { value } = await reader.read(); // the first event, then nothing more
+      return new Response(new ReadableStream({ start: (c) => c.enqueue(value) }), { headers: { "content-type": "text/event-stream" } });
+    });
+    const report = await verifyAgent("http://agent.test", { fetch: agent, bindings: ["JSONRPC"], timeoutMs: 300 });
+    expect(outcome(report, "jsonrpc.get"), renderTable(report)).toMatchObject({ outcome: "fail", detail: "no answer within 0.3 s" });
+    expect(outcome(report, "jsonrpc.task-not-found")).toMatchObject({ outcome: "fail", detail: "no answer within 0.3 s" });
+    expect(outcome(report, "jsonrpc.stream")).toMatchObject({ outcome: "fail", detail: expect.stringContaining("no end of stream within 0.3 s") });
+    expect(outcome(report, "jsonrpc.send")?.outcome).toBe("pass");
+    expect(outcome(report, "jsonrpc.method-not-found")?.outcome).toBe("pass");
   });
 
   it("no card: reported, every other check skipped, nothing crashes", async () => {
