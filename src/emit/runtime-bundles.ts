@@ -66,6 +66,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "test kit (--testing): the in-memory transport and the scriptable mock agent", brings: ["testing/"], when: (c) => c.testing === true, prunable: false },
   { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", "stores/postgres/", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
   { feature: "Vercel AI SDK bridge (--bridge ai-sdk; needs ai)", brings: ["bridges/ai-sdk.ts"], when: (c) => (c.bridges ?? []).includes("ai-sdk"), prunable: false },
+  { feature: "MySQL store (--store mysql; MySQL 8 or MariaDB 10.6+)", brings: ["stores/mysql.ts", "stores/mysql/", ...ENGINE_FILES], when: (c) => c.stores.includes("mysql"), prunable: false },
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", "stores/redis/", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
   { feature: "SQLite store (--store sqlite)", brings: ["stores/sqlite.ts", "stores/sqlite-database.ts", "stores/sqlite-queues.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite"), prunable: false },
 ];
