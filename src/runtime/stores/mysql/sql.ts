@@ -79,15 +79,22 @@ export class Sql {
     this.isClosed = isClosed;
   }
 
-  /** Runs `text` (statements separated by `;`, values bound to its `?`s); the results of each statement. */
+  /**
+   * Runs `text` (statements separated by `;`, values bound to its `?`s); the results of each statement.
+   * The store's calls write in their first statement only (what follows reads), so a deadlock, which the
+   * engine breaks by rolling that statement back, runs the call again (up to 5 times).
+   */
   async query(operation: string, text: string, values: readonly unknown[] = []): Promise<Results> {
     if (this.isClosed()) throw new StoreError(`${ENGINE} store: closed`, "failed");
-    this.counter.count++;
-    try {
-      const [result] = await this.pool.query({ sql: text, values: [...values], timeout: this.timeoutMs });
-      return resultsOf(text, result);
-    } catch (error) {
-      throw mysqlError(error, operation);
+    for (let attempt = 1; ; attempt++) {
+      this.counter.count++;
+      try {
+        const [result] = await this.pool.query({ sql: text, values: [...values], timeout: this.timeoutMs });
+        return resultsOf(text, result);
+      } catch (error) {
+        if (errorCode(error) === "ER_LOCK_DEADLOCK" && attempt < 5) continue;
+        throw mysqlError(error, operation);
+      }
     }
   }
 
@@ -104,7 +111,7 @@ export class Sql {
   /**
    * Runs `statements` in one transaction, sent in one round trip (`START TRANSACTION; …; COMMIT`). A
    * statement that fails rolls it all back (one more round trip, on that path only); a deadlock, which
-   * the engine resolves by rolling one transaction back, runs it again (up to 3 times).
+   * the engine resolves by rolling one transaction back, runs it again (up to 5 times).
    */
   async transaction(operation: string, statements: readonly string[], values: readonly unknown[]): Promise<Results> {
     if (this.isClosed()) throw new StoreError(`${ENGINE} store: closed`, "failed");
@@ -132,7 +139,7 @@ export class Sql {
           () => connection.release(),
           () => connection.destroy(),
         );
-        if (errorCode(error) === "ER_LOCK_DEADLOCK" && attempt < 3) continue;
+        if (errorCode(error) === "ER_LOCK_DEADLOCK" && attempt < 5) continue;
         throw mapped;
       }
     }
