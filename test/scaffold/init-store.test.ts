@@ -69,7 +69,7 @@ describe("init --store", () => {
   }, 60_000);
 
   it("refuses an unknown store, naming the choices", async () => {
-    await expect(init({ dir: join(projectTempDir("init-store-"), "x"), spec: "1.0.1", store: "mongo" })).rejects.toThrow(/unknown store "mongo"; stores: memory, postgres, redis/);
+    await expect(init({ dir: join(projectTempDir("init-store-"), "x"), spec: "1.0.1", store: "mongo" })).rejects.toThrow(/unknown store "mongo"; stores: memory, postgres, mysql, redis/);
   });
 
   const pgUrl = engineUrl("postgres", "init --store postgres with two instances");

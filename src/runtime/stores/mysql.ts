@@ -24,7 +24,7 @@ import { MysqlExecutionLeases } from "./mysql/leases.js";
 import { MysqlPushOutbox } from "./mysql/outbox.js";
 import { MysqlPushConfigStore } from "./mysql/push-configs.js";
 import { migrationLock, migrationsTable, mysqlMigrations, mysqlTables } from "./mysql/schema.js";
-import { ENGINE, mysqlError, NOW_MS, type RoundTripCounter, type Rows, Sql } from "./mysql/sql.js";
+import { ENGINE, mysqlError, NOW_MS, type RoundTripCounter, rowsOf, Sql } from "./mysql/sql.js";
 import { MysqlTaskStore } from "./mysql/task-store.js";
 
 export { mysqlMigrations, migrationLock, migrationsTable } from "./mysql/schema.js";
@@ -125,7 +125,7 @@ export class MysqlStore implements A2AStore {
       "SELECT count(*) AS n FROM information_schema.tables WHERE table_schema = DATABASE() AND table_name = ?",
       [table],
     );
-    if (Number((results[0] as Rows)[0]?.n ?? 0) === 0) return 0;
+    if (Number(rowsOf<{ n: number }>(results[0])[0]?.n ?? 0) === 0) return 0;
     const [row] = await this.sql.rows<{ v: number | null }>("schema version", `SELECT max(version) AS v FROM ${table}`);
     return Number(row?.v ?? 0);
   }
@@ -142,11 +142,11 @@ export class MysqlStore implements A2AStore {
     }
     let locked = false;
     try {
-      const [lock] = await connection.query<mysql.RowDataPacket[]>(`SELECT GET_LOCK(${migrationLock(p)}, 60) AS got`);
+      const [lock] = await connection.query<Array<mysql.RowDataPacket & { got: number | null }>>(`SELECT GET_LOCK(${migrationLock(p)}, 60) AS got`);
       if (Number(lock[0]?.got) !== 1) throw new StoreError(`${ENGINE} store: migrate: another instance held the migration lock for 60 s`, "failed");
       locked = true;
       await connection.query(migrationsTable(p));
-      const [rows] = await connection.query<mysql.RowDataPacket[]>(`SELECT coalesce(max(version), 0) AS v FROM ${p}migrations`);
+      const [rows] = await connection.query<Array<mysql.RowDataPacket & { v: number }>>(`SELECT coalesce(max(version), 0) AS v FROM ${p}migrations`);
       const current = Number(rows[0]?.v ?? 0);
       if (current > all.length) throw newerSchemaError(current, all.length);
       for (let version = current + 1; version <= all.length; version++) {

@@ -11,7 +11,7 @@ import { eventText } from "../task-json.js";
 import type { EventSubscription, EventSubscriptionOptions, LoggedEvent, TaskEventInput, TaskEventLog } from "../contract.js";
 import type { JsonObject } from "../../json.js";
 import { LogFollower } from "../follower.js";
-import { key, type Rows, type Sql, unkey } from "./sql.js";
+import { key, rowsOf, type Sql, unkey } from "./sql.js";
 
 /** Followed tasks looked at per poll statement. */
 const POLL_BATCH = 500;
@@ -59,7 +59,7 @@ export class MysqlTaskEventLog implements TaskEventLog {
       ],
       [events.length, id, events.length, ...texts.flatMap((e) => [e.final, e.text]), id, id],
     );
-    const row = (results.at(-1) as Rows)[0];
+    const row = rowsOf<{ last_seq: number }>(results.at(-1))[0];
     if (!row) throw new StoreError(`task "${taskId}" not found`, "not-found");
     const last = Number(row.last_seq);
     this.wake(taskId);

@@ -1,6 +1,6 @@
 /** The MySQL execution leases: which instance runs a task, until when (the database's clock); expired ones claimed for take-over. */
 import type { ExecutionLeases, LeaseHolder } from "../contract.js";
-import { claimToken, key, MysqlPart, NOW_MS, type Rows, unkey } from "./sql.js";
+import { claimToken, key, MysqlPart, NOW_MS, rowsOf, unkey } from "./sql.js";
 
 export class MysqlExecutionLeases extends MysqlPart implements ExecutionLeases {
   async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
@@ -16,7 +16,7 @@ export class MysqlExecutionLeases extends MysqlPart implements ExecutionLeases {
        SELECT owner FROM ${p}leases WHERE task_id = ?`,
       [key(taskId), key(owner), ttlMs, key(taskId)],
     );
-    const row = (results[1] as Rows)[0];
+    const row = rowsOf<{ owner: Buffer }>(results[1])[0];
     return row !== undefined && unkey(row.owner) === owner;
   }
 
@@ -44,6 +44,6 @@ export class MysqlExecutionLeases extends MysqlPart implements ExecutionLeases {
        SELECT task_id, previous_owner FROM ${p}leases WHERE claim = ?`,
       [key(owner), token, ttlMs, limit, token],
     );
-    return (results[1] as Rows).map((r) => ({ taskId: unkey(r.task_id), previousOwner: unkey(r.previous_owner) }));
+    return rowsOf<{ task_id: Buffer; previous_owner: Buffer }>(results[1]).map((r) => ({ taskId: unkey(r.task_id), previousOwner: unkey(r.previous_owner) }));
   }
 }

@@ -2,7 +2,7 @@
 import { storableJson } from "../task-json.js";
 import type { OutboxEntry, OutboxMessage, PushOutbox } from "../contract.js";
 import type { JsonObject } from "../../json.js";
-import { claimToken, key, MysqlPart, NOW_MS, type Rows, unkey, type WriteResult } from "./sql.js";
+import { claimToken, key, MysqlPart, NOW_MS, rowsOf, unkey, type WriteResult } from "./sql.js";
 
 export class MysqlPushOutbox extends MysqlPart implements PushOutbox {
   async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
@@ -29,11 +29,11 @@ export class MysqlPushOutbox extends MysqlPart implements PushOutbox {
        SELECT id, task_id, target, payload, attempts FROM ${p}outbox WHERE claim = ? ORDER BY id`,
       [key(owner), token, options.leaseMs, options.limit ?? 10, token],
     );
-    return (results[1] as Rows).map((r) => ({
+    return rowsOf<{ id: number; task_id: Buffer; target: string; payload: string; attempts: number }>(results[1]).map((r) => ({
       id: String(r.id),
       taskId: unkey(r.task_id),
-      target: JSON.parse(String(r.target)) as JsonObject,
-      payload: JSON.parse(String(r.payload)) as JsonObject,
+      target: JSON.parse(r.target) as JsonObject,
+      payload: JSON.parse(r.payload) as JsonObject,
       attempts: Number(r.attempts),
     }));
   }

@@ -26,6 +26,11 @@ export interface WriteResult {
 /** One call's results, one per statement (a single statement's result is a one-element list). */
 export type Results = Array<Rows | WriteResult>;
 
+/** A statement's rows, as the columns it selects (the statement says what they are). */
+export function rowsOf<R>(result: Rows | WriteResult | undefined): R[] {
+  return (result ?? []) as unknown as R[];
+}
+
 const UNAVAILABLE_CODES = new Set([
   "ECONNREFUSED",
   "ECONNRESET",

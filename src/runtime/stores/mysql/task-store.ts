@@ -10,7 +10,7 @@ import type { TaskCommit, TaskCommitResult, TaskPage, TaskQuery, VersionedTask, 
 import type { JsonObject } from "../../json.js";
 import { TaskPatchPolicy, withPatches } from "../patch-policy.js";
 import type { TaskPatchOperation } from "../task-patch.js";
-import { errorCode, key, NOW_MS, type Rows, type Sql, unkey } from "./sql.js";
+import { errorCode, key, NOW_MS, rowsOf, type Sql, unkey } from "./sql.js";
 
 interface TaskRow {
   task: string;
@@ -152,7 +152,7 @@ export class MysqlTaskStore implements VersionedTaskStore {
     let outcome: { ok: number; version: number | null; last_seq: number | null; holder: Buffer | null } | undefined;
     try {
       const results = await this.sql.transaction("commit", statements, values);
-      outcome = (results.at(-1) as Rows)[0] as typeof outcome;
+      outcome = rowsOf<NonNullable<typeof outcome>>(results.at(-1))[0];
     } catch (error) {
       if (errorCode(error) !== "ER_DUP_ENTRY" || write.expectedVersion !== 0) throw error;
       // The task exists already: read what it is at (the conflict path only).
@@ -201,13 +201,13 @@ export class MysqlTaskStore implements VersionedTaskStore {
        SELECT count(*) AS n FROM ${this.p}tasks t ${filters}`,
       [...values, pageSize + 1, ...countValues],
     );
-    const rows = page as unknown as TaskRow[];
+    const rows = rowsOf<TaskRow>(page);
     const shown = rows.slice(0, pageSize);
     const last = shown.at(-1);
     return {
       tasks: shown.map((r) => taskOf(r, unkey(r.id))),
       nextPageToken: rows.length > pageSize && last ? encodePageToken(Number(last.status_time), unkey(last.id)) : "",
-      totalSize: Number((count as Rows)[0]?.n ?? 0),
+      totalSize: Number(rowsOf<{ n: number }>(count)[0]?.n ?? 0),
     };
   }
 }
