@@ -225,7 +225,7 @@ export const MIGRATE_OPTIONS = [
   { flag: "from", type: "string", placeholder: "V", help: "the version the code is written for (default: the project's generated folder's)" },
   { flag: "to", type: "string", placeholder: "V", help: "the version to move it to (default: the newest bundled)" },
   { flag: "dry-run", type: "boolean", default: false, help: "print a unified diff of the changes; write nothing" },
-  { flag: "store", type: "string", placeholder: "URL", help: "also rewrite the tasks and push configs of this durable store (postgres://…, redis://…) in the new version's shapes" },
+  { flag: "store", type: "string", placeholder: "URL", help: "also rewrite the tasks and push configs of this durable store (postgres://…, mysql://…, redis://…) in the new version's shapes" },
 ] as const satisfies readonly OptionDeclaration[];
 
 export const SCHEMA_OPTIONS = [
