@@ -118,12 +118,13 @@ _a2a_engines_main() {
   }
   _a2a_mysql_ping() { mariadb-admin --no-defaults --protocol=tcp -h 127.0.0.1 -P "$1" -u root --connect-timeout=2 ping >/dev/null 2>&1; }
   _a2a_mysql_start() {
-    local dir="$A2A_TEST_ENGINES_DIR/mysql" port user=""
+    local dir="$A2A_TEST_ENGINES_DIR/mysql" tmp="$A2A_TEST_ENGINES_DIR/mysql-tmp" port user=""
     if [ ! -d "$dir/mysql" ]; then
-      mkdir -p "$dir"
-      [ "$(id -u)" = 0 ] && { user="--user=mysql"; chown mysql "$dir"; }
+      # Its own temp folder: the server's user may not write to $TMPDIR (a private temp dir of the caller).
+      mkdir -p "$dir" "$tmp"
+      [ "$(id -u)" = 0 ] && { user="--user=mysql"; chown mysql "$dir" "$tmp"; }
       # root@localhost, root@127.0.0.1 and root@::1 without a password (a throw-away server on 127.0.0.1).
-      mariadb-install-db --no-defaults $user --datadir="$dir" --auth-root-authentication-method=normal --skip-test-db \
+      mariadb-install-db --no-defaults $user --datadir="$dir" --tmpdir="$tmp" --auth-root-authentication-method=normal --skip-test-db \
         >"$A2A_TEST_ENGINES_DIR/mysql-install.log" 2>&1 || { cat "$A2A_TEST_ENGINES_DIR/mysql-install.log" >&2; return 1; }
       _a2a_free_port >"$A2A_TEST_ENGINES_DIR/mysql.port"
     fi
@@ -133,7 +134,7 @@ _a2a_engines_main() {
       # Like PostgreSQL's fsync=off: the log is written to the OS at each commit (a crash-like stop of the
       # engine, the restart tests, loses nothing it acknowledged; only an OS crash could), not synced.
       # setsid: the server outlives this shell and its process group.
-      (cd / && setsid -f "$(_a2a_mysql_bin)" --no-defaults $user --datadir="$dir" --bind-address=127.0.0.1 --port="$port" \
+      (cd / && setsid -f "$(_a2a_mysql_bin)" --no-defaults $user --datadir="$dir" --tmpdir="$tmp" --bind-address=127.0.0.1 --port="$port" \
         --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" --log-error="$A2A_TEST_ENGINES_DIR/mysql.log" \
         --skip-name-resolve --skip-log-bin --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=0 \
         --innodb-buffer-pool-size=64M --performance-schema=OFF --max-connections=300 --character-set-server=utf8mb4 \

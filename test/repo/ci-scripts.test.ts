@@ -19,6 +19,7 @@ function freshShell(tmp: string): NodeJS.ProcessEnv {
   delete env.A2A_TEST_ENGINES_DIR;
   delete env.A2A_TEST_POSTGRES_URL;
   delete env.A2A_TEST_REDIS_URL;
+  delete env.A2A_TEST_MYSQL_URL;
   return env;
 }
 
