@@ -97,20 +97,20 @@ export class MysqlTaskStore implements VersionedTaskStore {
       values.push(...bound);
     };
     // The lease another instance holds: the compare-and-set does not match while it does.
-    const leaseFree = acquire ? ` AND NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = ? AND l.owner <> ? AND l.expires_at > ${NOW_MS})` : "";
+    const leaseFree = acquire ? `NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = ? AND l.owner <> ? AND l.expires_at > ${NOW_MS})` : "";
     const leaseValues = acquire ? [id, leaseOwner] : [];
     if (write.expectedVersion === 0) {
       // A task that exists already fails the insert (a duplicate key): a conflict, told below.
       add(
         `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
-         SELECT ?, ?, ?, ?, ?, ?, 1, ?, ${NOW_MS}, ?, ? FROM DUAL WHERE TRUE${leaseFree}`,
+         SELECT ?, ?, ?, ?, ?, ?, 1, ?, ${NOW_MS}, ?, ? FROM DUAL${leaseFree ? ` WHERE ${leaseFree}` : ""}`,
         id, "patch" in plan ? plan.patch : plan.whole, key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, key(write.owner ?? ""), writeId, ...leaseValues,
       );
     } else {
       add(
         `UPDATE ${p}tasks SET ${"patch" in plan ? "patches = patches + 1" : "task = ?, patches = 0"}, context_id = ?, state = ?, terminal = ?, status_time = ?,
            version = version + 1, last_seq = last_seq + ?, last_write = ?, updated_at = ${NOW_MS}
-         WHERE id = ? AND version = ?${leaseFree}`,
+         WHERE id = ? AND version = ?${leaseFree ? ` AND ${leaseFree}` : ""}`,
         ...("patch" in plan ? [] : [plan.whole]), key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, writeId, id, write.expectedVersion, ...leaseValues,
       );
     }
