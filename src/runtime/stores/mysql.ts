@@ -48,8 +48,17 @@ export interface MysqlStoreOptions {
   onBackgroundError?: (error: StoreError) => void;
 }
 
-/** What each new connection sets first: long patch lists read whole, and no gap locks. */
-const SESSION_SETUP = "SET SESSION group_concat_max_len = 1073741824; SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED";
+/**
+ * What each new connection sets first, whatever the server's defaults: strict mode (a value too long for
+ * its column is an error, never cut short, so two long ids cannot become one), backslash escapes in
+ * strings (what the driver's escaping of bound values relies on), long patch lists read whole, and no
+ * gap locks.
+ */
+const SESSION_SETUP = [
+  "SET SESSION sql_mode = 'STRICT_TRANS_TABLES,NO_ENGINE_SUBSTITUTION'",
+  "SET SESSION group_concat_max_len = 1073741824",
+  "SET SESSION TRANSACTION ISOLATION LEVEL READ COMMITTED",
+].join("; ");
 
 export class MysqlStore implements A2AStore {
   readonly engine = ENGINE;

@@ -50,6 +50,24 @@ if (url) {
       await expect(MysqlStore.connect({ url, tablePrefix: `${ns}_`, migrate: false })).rejects.toThrow(/schema is at version 0, this store needs 1; run `a2a-codegen store migrate --url mysql:/);
     });
 
+    it("refuses an id longer than its column (768 bytes) instead of cutting it short, so that two long ids never become one", async () => {
+      const ns = `l${Date.now().toString(36)}`;
+      const store = await open(ns);
+      try {
+        const long = (end: string) => ({ id: `${"x".repeat(800)}${end}`, contextId: "c", status: { state: "working" } });
+        await expect(store.tasks.commit({ task: long("a"), expectedVersion: 0 })).rejects.toThrow(/mysql store: commit failed: .*too long/i);
+        await expect(store.tasks.commit({ task: long("b"), expectedVersion: 0 })).rejects.toThrow(/too long/i);
+        expect((await store.tasks.query({})).totalSize).toBe(0);
+        // Quotes and backslashes in ids are bound values like any other.
+        const odd = `it's a \\ "task" \\'; DROP TABLE ${ns}_tasks; --`;
+        await store.tasks.commit({ task: { id: odd, contextId: "c", status: { state: "working" } }, expectedVersion: 0 });
+        expect((await store.tasks.load(odd))?.task).toMatchObject({ id: odd });
+      } finally {
+        await store.close();
+        await drop(ns);
+      }
+    });
+
     it("refuses a table prefix that is not a plain identifier, naming the option", async () => {
       await expect(MysqlStore.connect({ url, tablePrefix: "x; DROP TABLE y" })).rejects.toThrow(/^tablePrefix: expected lower-case letters/);
     });
