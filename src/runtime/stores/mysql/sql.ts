@@ -154,6 +154,7 @@ export class Sql {
 /** The driver's result as one entry per statement. */
 function resultsOf(text: string, result: unknown): Results {
   // Several statements give an array of per-statement results; one gives its rows (an array) or its counts.
+  // (The store's statement texts hold a ";" only between statements: every value is bound, never written in.)
   const several = text.includes(";");
   const list = (several ? result : [result]) as unknown[];
   return list.map((r) => (Array.isArray(r) ? (r as Rows) : (r as WriteResult)));
