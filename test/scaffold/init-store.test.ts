@@ -1,5 +1,5 @@
 /**
- * `a2a-codegen init --store postgres|redis|memory` (sqlite, the default: scaffold-durable.test.ts): the scaffolded agent reads A2A_STORE_URL, its config
+ * `a2a-codegen init --store postgres|mysql|redis|memory` (sqlite, the default: scaffold-durable.test.ts): the scaffolded agent reads A2A_STORE_URL, its config
  * generates the engine's store, its package.json names the engine's client, its README shows two
  * instances against one database; the project type-checks under its own strict settings, and two
  * instances of it, started as the README says, serve the same tasks (with an engine: .ci/engines.sh).
