@@ -1,5 +1,5 @@
-// The stores the store benchmarks run on: the in-memory store, SQLite (a temp file), and PostgreSQL and Redis when their URLs are
-// set (A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL; `source .ci/engines.sh` starts both), from the built
+// The stores the store benchmarks run on: the in-memory store, SQLite (a temp file), and PostgreSQL, MySQL and Redis when their URLs are
+// set (A2A_TEST_POSTGRES_URL / A2A_TEST_MYSQL_URL / A2A_TEST_REDIS_URL; `source .ci/engines.sh` starts them), from the built
 // runtime (dist/: `npm run build` first). Each opened store gets a table / key prefix of its own.
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,6 +10,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
 const { InMemoryStore } = await fromDist("runtime/stores/memory.js");
 const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
+const { MysqlStore } = await fromDist("runtime/stores/mysql.js");
 const { RedisStore } = await fromDist("runtime/stores/redis.js");
 const { SqliteStore } = await fromDist("runtime/stores/sqlite.js");
 
@@ -33,6 +34,7 @@ const ENGINES = [
   { name: "memory", variable: undefined, open: async () => new InMemoryStore() },
   { name: "sqlite", variable: undefined, open: (_url, ns) => SqliteStore.open({ path: join(SQLITE_DIR, `${ns}.db`) }) },
   { name: "postgres", variable: "A2A_TEST_POSTGRES_URL", open: (url, ns) => PostgresStore.connect({ connectionString: url, tablePrefix: `${ns}_` }) },
+  { name: "mysql", variable: "A2A_TEST_MYSQL_URL", open: (url, ns) => MysqlStore.connect({ url, tablePrefix: `${ns}_` }) },
   { name: "redis", variable: "A2A_TEST_REDIS_URL", open: (url, ns) => RedisStore.connect({ url, keyPrefix: `${ns}:` }) },
 ];
 

@@ -1,9 +1,9 @@
 // Paced token streams on each store: what a streamed artifact costs the store when the agent sends its
 // chunks one at a time with a pause between them (an LLM that emits a token every few ms), so that each
 // chunk is a write of its own. For each store and stream length: the writes, the task text the store wrote
-// (PostgreSQL and Redis keep an interim write as its patch, `TaskCommit.patch`, and write the whole task
+// (SQLite, PostgreSQL, MySQL and Redis keep an interim write as its patch, `TaskCommit.patch`, and write the whole task
 // again once the patches add up to its length; the in-memory store keeps a running task's interim writes
-// as objects), the bytes the engine itself took in (PostgreSQL: WAL bytes; Redis: network input bytes),
+// as objects), the bytes the engine itself took in (PostgreSQL: WAL bytes; MySQL: redo log bytes; Redis: network input bytes),
 // and the events.
 //
 // Goal (issue 12, a store "on every stream"): the text a store writes grows linearly with the stream, so
@@ -73,7 +73,7 @@ function counting(store) {
   return counts;
 }
 
-/** The bytes an engine has taken in so far (PostgreSQL: its WAL position; Redis: total_net_input_bytes); none for memory. */
+/** The bytes an engine has taken in so far (PostgreSQL: its WAL position; MySQL: its redo log written; Redis: total_net_input_bytes); none for memory. */
 async function engineCounter(name) {
   if (name === "postgres") {
     const { default: pg } = await import("pg");
@@ -82,6 +82,15 @@ async function engineCounter(name) {
     return {
       read: async () => Number((await client.query("SELECT pg_wal_lsn_diff(pg_current_wal_lsn(), '0/0')::bigint AS n")).rows[0].n),
       close: () => client.end(),
+    };
+  }
+  if (name === "mysql") {
+    const { default: mysql } = await import("mysql2/promise");
+    const connection = await mysql.createConnection({ uri: process.env.A2A_TEST_MYSQL_URL });
+    return {
+      // InnoDB's redo log bytes written (MariaDB and MySQL alike).
+      read: async () => Number((await connection.query("SHOW GLOBAL STATUS LIKE 'Innodb_os_log_written'"))[0][0].Value),
+      close: () => connection.end(),
     };
   }
   if (name === "redis") {

@@ -1,21 +1,23 @@
 // Store benchmark: the task lifecycle of a blocking SendMessage that completes in one turn, through the
 // server's service (no HTTP: the store is what is measured), on each store — in-memory, SQLite, PostgreSQL,
-// Redis — beside @a2a-js/sdk 1.3's DefaultRequestHandler on its DatabaseTaskStore (Kysely over pg) on
-// the same PostgreSQL and (Kysely's SqliteDialect over better-sqlite3) on SQLite, in the same run:
-// lifecycles/s, p50/p99 latency and database round trips per SendMessage (every pg query counted the same
-// way for both; SQLite statements, BEGIN and COMMIT included, ours by the store's counter, the SDK's by its
-// prepare calls; Redis commands by the store's counter).
+// MySQL, Redis — beside @a2a-js/sdk 1.3's DefaultRequestHandler on its DatabaseTaskStore (Kysely over pg) on
+// the same PostgreSQL, (Kysely's MysqlDialect over mysql2) on the same MySQL, and (Kysely's SqliteDialect
+// over better-sqlite3) on SQLite, in the same run: lifecycles/s, p50/p99 latency and database round trips
+// per SendMessage (every pg query, and every mysql2 query, counted the same way for both; SQLite
+// statements, BEGIN and COMMIT included, ours by the store's counter, the SDK's by its prepare calls; Redis
+// commands by the store's counter).
 // Goals (issues 11, 36): ≥ 2× the SDK's req/s on each SQL engine, and ≤ 3 round trips (statements) per SendMessage.
 //
 //   npm run build && source .ci/engines.sh && node bench/stores.bench.mjs [--duration 4] [--concurrency 16]
 //
-// Engines come from A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL; a missing one is skipped with a message.
+// Engines come from A2A_TEST_POSTGRES_URL / A2A_TEST_MYSQL_URL / A2A_TEST_REDIS_URL; a missing one is skipped with a message.
 // Each run uses its own table / key prefix and deletes it afterwards.
 import { randomUUID } from "node:crypto";
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { pathToFileURL } from "node:url";
+import mysqlCore from "mysql2";
 import pg from "pg";
 import { compileGenerated } from "./compile-generated.mjs";
 import { availableEngines, BENCH_CARD as card, dropAndClose } from "./store-engines.mjs";
@@ -38,6 +40,16 @@ pg.Client.prototype.query = function (...args) {
   pgQueries++;
   return query.apply(this, args);
 };
+
+// Every MySQL round trip of this process (ours and the SDK's alike): one per Connection#query / #execute call.
+let mysqlQueries = 0;
+for (const method of ["query", "execute"]) {
+  const original = mysqlCore.Connection.prototype[method];
+  mysqlCore.Connection.prototype[method] = function (...args) {
+    mysqlQueries++;
+    return original.apply(this, args);
+  };
+}
 
 /** Runs `once` from `concurrency` loops for `duration`; returns req/s and latency percentiles. */
 
@@ -91,7 +103,7 @@ for (const { name, open } of availableEngines()) {
     if (result.task?.status?.state !== "TASK_STATE_COMPLETED") throw new Error(`unexpected answer ${JSON.stringify(result)}`);
   };
   await send(); // warm-up (prepared statements, scripts loaded)
-  const trips = () => (name === "postgres" ? pgQueries : (store.roundTrips?.count ?? 0));
+  const trips = () => (name === "postgres" ? pgQueries : name === "mysql" ? mysqlQueries : (store.roundTrips?.count ?? 0));
   const before = trips();
   const m = await measure(send);
   const perRequest = name === "memory" ? 0 : (trips() - before) / m.n;
@@ -168,6 +180,43 @@ if (pgUrl) {
 } else console.log("@a2a-js/sdk DatabaseTaskStore: skipped (set A2A_TEST_POSTGRES_URL)");
 
 // ---------------------------------------------------------------------------------------------------
+// @a2a-js/sdk 1.3: DefaultRequestHandler + DatabaseTaskStore (Kysely, MysqlDialect over a mysql2 pool) on the same MySQL
+
+const mysqlUrl = process.env.A2A_TEST_MYSQL_URL;
+if (mysqlUrl) {
+  const { Kysely, MysqlDialect } = await import("kysely");
+  const { AgentCard, Message, TaskState, SendMessageRequest } = await import("a2a-sdk-v1");
+  const { AgentEvent, DefaultRequestHandler, ServerCallContext } = await import("a2a-sdk-v1/server");
+  const { DatabaseTaskStore } = await import("a2a-sdk-v1/server/database");
+  const table = `sdkbench${Date.now().toString(36)}_tasks`;
+  const pool = mysqlCore.createPool({ uri: mysqlUrl, connectionLimit: 10 });
+  const db = new Kysely({ dialect: new MysqlDialect({ pool }) });
+  const admin = await (await import("mysql2/promise")).createConnection({ uri: mysqlUrl, multipleStatements: true });
+  // The table the SDK's migrations create for MySQL (its a2a-db CLI's DDL), with utf8mb4_bin for its
+  // utf8mb4_0900_bin, which MariaDB lacks (both compare bytes).
+  await admin.query(`CREATE TABLE ${table} (
+    tenant varchar(255) COLLATE utf8mb4_bin NOT NULL, owner varchar(255) COLLATE utf8mb4_bin NOT NULL, id varchar(36) COLLATE utf8mb4_bin NOT NULL,
+    context_id varchar(36) COLLATE utf8mb4_bin NOT NULL, status_last_updated bigint NOT NULL, status_state varchar(255) COLLATE utf8mb4_bin,
+    status longtext, artifacts longtext, history longtext, metadata longtext, protocol_version varchar(255),
+    CONSTRAINT ${table}_pkey PRIMARY KEY (tenant, owner, id)) DEFAULT CHARSET=utf8mb4;
+    CREATE INDEX ${table}_scope_updated_idx ON ${table} (tenant, owner, status_last_updated, id);
+    CREATE INDEX ${table}_scope_context_updated_idx ON ${table} (tenant, owner, context_id, status_last_updated, id);`);
+  const sdkExecutor = sdkOneTurnExecutor({ AgentEvent, Message, TaskState });
+  const handler = new DefaultRequestHandler(AgentCard.fromJSON(card), new DatabaseTaskStore(db, { tableName: table }), sdkExecutor);
+  const send = async () => {
+    const result = await handler.sendMessage(SendMessageRequest.fromJSON({ message: message() }), new ServerCallContext());
+    if (result.status?.state !== TaskState.TASK_STATE_COMPLETED) throw new Error(`unexpected SDK answer ${JSON.stringify(result)}`);
+  };
+  await send();
+  const before = mysqlQueries;
+  const m = await measure(send);
+  results.push({ name: "@a2a-js/sdk 1.3 DatabaseTaskStore, mysql", ...m, roundTrips: (mysqlQueries - before) / m.n });
+  await db.destroy();
+  await admin.query(`DROP TABLE ${table}`);
+  await admin.end();
+} else console.log("@a2a-js/sdk DatabaseTaskStore on MySQL: skipped (set A2A_TEST_MYSQL_URL)");
+
+// ---------------------------------------------------------------------------------------------------
 // @a2a-js/sdk 1.3's DatabaseTaskStore on SQLite (Kysely's SqliteDialect over better-sqlite3, the driver its
 // a2a-db CLI uses for sqlite: URLs), in WAL mode like ours; statements counted by the SDK's prepare calls.
 
@@ -227,6 +276,13 @@ if (ours && sdk) {
   const ratio = ours.perSecond / sdk.perSecond;
   console.log(`\nPostgreSQL: ${ratio.toFixed(2)}× the SDK's req/s (goal ≥ 2×): ${ratio >= 2 ? "PASS" : "MISS"}`);
   console.log(`PostgreSQL: ${ours.roundTrips.toFixed(2)} round trips per SendMessage (goal ≤ 3): ${ours.roundTrips <= 3 ? "PASS" : "MISS"}`);
+}
+const oursMysql = results.find((r) => r.name === "a2a-codegen, mysql");
+const sdkMysql = results.find((r) => r.name === "@a2a-js/sdk 1.3 DatabaseTaskStore, mysql");
+if (oursMysql && sdkMysql) {
+  const ratio = oursMysql.perSecond / sdkMysql.perSecond;
+  console.log(`\nMySQL: ${ratio.toFixed(2)}× the SDK's req/s (goal ≥ 2×): ${ratio >= 2 ? "PASS" : "MISS"}`);
+  console.log(`MySQL: ${oursMysql.roundTrips.toFixed(2)} round trips per SendMessage (goal ≤ 3): ${oursMysql.roundTrips <= 3 ? "PASS" : "MISS"}`);
 }
 if (instanceRows.length > 0) {
   console.log(`\nInstances on one PostgreSQL (one process, each instance its own pool, sends round-robin)\n`);

@@ -68,6 +68,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "LLM bridges: the conversation as turns, a remote agent's streamed answer (any --bridge)", brings: ["bridges/conversation.ts", "bridges/remote-agent.ts"], when: (c) => (c.bridges ?? []).length > 0, prunable: false },
   { feature: "Vercel AI SDK bridge (--bridge ai-sdk; needs ai)", brings: ["bridges/ai-sdk.ts"], when: (c) => (c.bridges ?? []).includes("ai-sdk"), prunable: false },
   { feature: "LangGraph.js bridge (--bridge langgraph; needs @langchain/langgraph and @langchain/core)", brings: ["bridges/langgraph.ts"], when: (c) => (c.bridges ?? []).includes("langgraph"), prunable: false },
+  { feature: "MySQL store (--store mysql; MySQL 8 or MariaDB 10.6+)", brings: ["stores/mysql.ts", "stores/mysql/", ...ENGINE_FILES], when: (c) => c.stores.includes("mysql"), prunable: false },
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", "stores/redis/", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
   { feature: "SQLite store (--store sqlite)", brings: ["stores/sqlite.ts", "stores/sqlite-database.ts", "stores/sqlite-queues.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite"), prunable: false },
 ];

@@ -5,6 +5,8 @@ import { STORES, type StoreEngine } from "../options/vocabularies.js";
 /** The packages a generated project adds when it chooses an engine (the same versions this repository tests). */
 export const STORE_DEPENDENCIES: Record<StoreEngine, { dependencies: Record<string, string>; devDependencies: Record<string, string> }> = {
   postgres: { dependencies: { pg: "^8.23.1" }, devDependencies: { "@types/pg": "^8.23.1" } },
+  // mysql2 ships its own types.
+  mysql: { dependencies: { mysql2: "^3.24.6" }, devDependencies: {} },
   redis: { dependencies: { "@redis/client": "^6.3.1" }, devDependencies: {} },
   // 12, not 13: 13 needs Node 22 and the project supports Node 20 (docs/stores.md).
   sqlite: { dependencies: { "better-sqlite3": "^12.11.1" }, devDependencies: { "@types/better-sqlite3": "^9.6.0" } },
@@ -29,10 +31,11 @@ export function emitStoreConnect(templates: TemplateRenderer, header: string, st
 /** `connectStore(url)`: the store a URL names, among the engines generated (absent URL: in-memory). */
 function connectFile(templates: TemplateRenderer, header: string, chosen: readonly StoreEngine[]): string {
   const has = (s: StoreEngine) => chosen.includes(s);
-  const schemes = [...(has("postgres") ? ["postgres://", "postgresql://"] : []), ...(has("redis") ? ["redis://", "rediss://"] : []), ...(has("sqlite") ? ["sqlite:", "file:"] : [])];
+  const schemes = [...(has("postgres") ? ["postgres://", "postgresql://"] : []), ...(has("mysql") ? ["mysql://", "mariadb://"] : []), ...(has("redis") ? ["redis://", "rediss://"] : []), ...(has("sqlite") ? ["sqlite:", "file:"] : [])];
   return templates.render("stores/connect.ts.hbs", {
     header,
     postgres: has("postgres"),
+    mysql: has("mysql"),
     redis: has("redis"),
     sqlite: has("sqlite"),
     schemeList: schemes.map((s) => `\`${s}…\``).join(", "),

@@ -20,7 +20,7 @@ export interface MigrateOptions {
   dryRun?: boolean | undefined;
   /** Files or folders to rewrite (default: the project folder); nothing outside them is written. */
   paths?: readonly string[] | undefined;
-  /** A durable store (postgres://…, redis://…) whose tasks and push configs are rewritten in `to`'s shapes (./store.ts). */
+  /** A durable store (postgres://…, mysql://…, redis://…) whose tasks and push configs are rewritten in `to`'s shapes (./store.ts). */
   store?: string | undefined;
   /** The project folder (its tsconfig.json, a2a-codegen.config.json): default the working folder. */
   cwd?: string | undefined;

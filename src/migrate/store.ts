@@ -82,7 +82,8 @@ function pushConfigPlan(mapping: VersionMapping, direction: Direction): string {
 export async function openStore(url: string): Promise<A2AStore> {
   const scheme = /^([a-z][a-z0-9+.-]*):/i.exec(url)?.[1]?.toLowerCase() ?? "";
   if (scheme === "postgres" || scheme === "postgresql") return (await import("../runtime/stores/postgres.js")).PostgresStore.connect({ connectionString: url });
+  if (scheme === "mysql" || scheme === "mariadb") return (await import("../runtime/stores/mysql.js")).MysqlStore.connect({ url });
   if (scheme === "redis" || scheme === "rediss") return (await import("../runtime/stores/redis.js")).RedisStore.connect({ url });
   // The URL itself is not echoed: it may hold a password.
-  throw new CodegenError(`--store: unsupported scheme "${scheme}"; a store URL is postgres://… or redis://…`, { kind: "usage" });
+  throw new CodegenError(`--store: unsupported scheme "${scheme}"; a store URL is postgres://…, mysql://… or redis://…`, { kind: "usage" });
 }

@@ -117,7 +117,7 @@ export const GENERATE_OPTIONS = [
     placeholder: "LIST",
     config: "stores",
     fingerprint: true,
-    help: "store engines to add: postgres, redis, sqlite (default: in-memory only)",
+    help: "store engines to add: postgres, mysql, redis, sqlite (default: in-memory only)",
   },
   {
     flag: "compat",
@@ -180,7 +180,7 @@ export const INIT_OPTIONS = [
     values: { allowed: () => ["memory", ...STORES], noun: "store", nouns: "stores" },
     placeholder: "S",
     default: "sqlite",
-    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts), memory (one process), or postgres, redis read from A2A_STORE_URL (several instances)",
+    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts), memory (one process), or postgres, mysql, redis read from A2A_STORE_URL (several instances)",
   },
   {
     flag: "compat",
@@ -225,7 +225,7 @@ export const MIGRATE_OPTIONS = [
   { flag: "from", type: "string", placeholder: "V", help: "the version the code is written for (default: the project's generated folder's)" },
   { flag: "to", type: "string", placeholder: "V", help: "the version to move it to (default: the newest bundled)" },
   { flag: "dry-run", type: "boolean", default: false, help: "print a unified diff of the changes; write nothing" },
-  { flag: "store", type: "string", placeholder: "URL", help: "also rewrite the tasks and push configs of this durable store (postgres://…, redis://…) in the new version's shapes" },
+  { flag: "store", type: "string", placeholder: "URL", help: "also rewrite the tasks and push configs of this durable store (postgres://…, mysql://…, redis://…) in the new version's shapes" },
 ] as const satisfies readonly OptionDeclaration[];
 
 export const SCHEMA_OPTIONS = [
@@ -264,8 +264,8 @@ export const STORE_OPTIONS = [
     placeholder: "ACTION",
     help: "migrate: apply the migrations the database lacks (under the engine's lock); status: its schema version and what is pending",
   },
-  { flag: "url", type: "string", required: true, placeholder: "URL", help: "the store's URL: sqlite:<path>, file:<path>, postgres://…, redis://…" },
-  { flag: "sql", type: "boolean", help: "print the SQL of the pending migrations instead of applying them (SQLite; changes nothing)" },
+  { flag: "url", type: "string", required: true, placeholder: "URL", help: "the store's URL: sqlite:<path>, file:<path>, postgres://…, mysql://…, redis://…" },
+  { flag: "sql", type: "boolean", help: "print the SQL of the pending migrations instead of applying them (SQLite, PostgreSQL, MySQL; changes nothing)" },
 ] as const satisfies readonly OptionDeclaration[];
 
 /** Every command, in the order --help lists them. */
@@ -349,6 +349,7 @@ export const COMMANDS = {
       ["$0 store status --url sqlite:./data/agent.db", "the schema version of an agent's SQLite file and what is pending"],
       ["$0 store migrate --url sqlite:./data/agent.db", "apply the pending migrations (the agent also does when it starts)"],
       ["$0 store migrate --url sqlite:./data/agent.db --sql", "print them as one SQL transaction instead, changing nothing"],
+      ["$0 store status --url mysql://user:pass@db:3306/agents", "the schema version of a MySQL (or MariaDB) store and what is pending"],
     ],
   },
   versions: {

@@ -13,7 +13,7 @@ export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
 /** The store engines an output can add beside the in-memory store (`--store`, the config's `stores`). */
-export const STORES = ["postgres", "redis", "sqlite"] as const;
+export const STORES = ["postgres", "mysql", "redis", "sqlite"] as const;
 export type StoreEngine = (typeof STORES)[number];
 
 /** The LLM framework bridges an output can add (`--bridge`, the config's `bridges`): runtime/bridges/<name>.ts. */

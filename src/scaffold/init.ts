@@ -278,7 +278,7 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     bindings: transports.map((t) => (t === "rest" ? "HTTP+JSON" : t.toUpperCase())),
     /** The store engine generated into the project (none: in-memory). */
     store: engine,
-    storeScheme: engine === "postgres" ? "postgres://" : engine === "redis" ? "redis://" : engine === "sqlite" ? "sqlite:" : undefined,
+    storeScheme: engine === "postgres" ? "postgres://" : engine === "mysql" ? "mysql://" : engine === "redis" ? "redis://" : engine === "sqlite" ? "sqlite:" : undefined,
     /** SQLite: the file the agent keeps its tasks in when A2A_STORE_URL is not set. */
     sqlite: engine === "sqlite",
     defaultStoreUrl: engine === "sqlite" ? DEFAULT_SQLITE_URL : undefined,

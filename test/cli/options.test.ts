@@ -84,7 +84,7 @@ describe("suggestions", () => {
   it("an unknown config value names the allowed values and the closest, at its pointer", () => {
     const cases: Array<[Record<string, unknown>, RegExp, string]> = [
       [{ frameworks: ["node", "fastfy"] }, /unknown framework "fastfy" \(did you mean "fastify"\?\); frameworks: node, express, fastify, hono/, "/frameworks/1"],
-      [{ stores: ["postgress"] }, /unknown store "postgress" \(did you mean "postgres"\?\); stores: postgres, redis/, "/stores/0"],
+      [{ stores: ["postgress"] }, /unknown store "postgress" \(did you mean "postgres"\?\); stores: postgres, mysql, redis/, "/stores/0"],
       [{ transports: ["jsonrpc", "grcp"] }, /unknown transport "grcp" \(did you mean "grpc"\?\); transports: jsonrpc, rest, grpc/, "/transports/1"],
       [{ compat: "0.3" }, /unknown spec version "0.3" \(did you mean "0.3.0"\?\); bundled versions: .*0\.3\.0/, "/compat"],
     ];
@@ -102,13 +102,13 @@ describe("suggestions", () => {
 
   it.each([
     [["generate", "--spec", "1.0.1", "--framework", "fastfy"], /error: unknown framework "fastfy" \(did you mean "fastify"\?\); frameworks: node, express, fastify, hono/],
-    [["generate", "--spec", "1.0.1", "--stores", "postgress"], /error: unknown store "postgress" \(did you mean "postgres"\?\); stores: postgres, redis/],
+    [["generate", "--spec", "1.0.1", "--stores", "postgress"], /error: unknown store "postgress" \(did you mean "postgres"\?\); stores: postgres, mysql, redis/],
     [["generate", "--spec", "1.0.1", "--transports", "jsonrpc,grcp"], /error: unknown transport "grcp" \(did you mean "grpc"\?\)/],
     [["generate", "--spec", "1.0.2"], /error: unknown spec version "1\.0\.2" \(did you mean "1\.0\.1"\?\); bundled versions: /],
     [["generate", "--spec", "1.0.1", "--framework", ","], /error: --framework needs at least one of: node, express, fastify, hono/],
     [["generate", "--frameworkz", "node"], /error: Unknown argument: frameworkz \(did you mean --framework\?\)/],
     [["card", "--form", "0.3.0"], /error: Unknown argument: form \(did you mean --from\?\)/],
-    [["init", "x", "--store", "postgress"], /error: unknown store "postgress" \(did you mean "postgres"\?\); stores: memory, postgres, redis/],
+    [["init", "x", "--store", "postgress"], /error: unknown store "postgress" \(did you mean "postgres"\?\); stores: memory, postgres, mysql, redis/],
     [["init", "x", "--framework", "fastfy"], /error: unknown framework "fastfy" \(did you mean "fastify"\?\)/],
     [["init", "x", "--transports", "jsonrpc,rst"], /error: unknown transport "rst" \(did you mean "rest"\?\)/],
   ])("%j is refused with exit 2, naming what was meant", (args, message) => {

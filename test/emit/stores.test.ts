@@ -19,6 +19,7 @@ const CORE_STORE_FILES = new Set(RUNTIME_BUNDLES[0]!.brings.filter((p) => p.star
 /** The files each engine brings: its store (the entry point) and its parts. */
 const POSTGRES_FILES = ["runtime/stores/postgres.ts", "runtime/stores/postgres/event-log.ts", "runtime/stores/postgres/leases.ts", "runtime/stores/postgres/outbox.ts", "runtime/stores/postgres/push-configs.ts", "runtime/stores/postgres/schema.ts", "runtime/stores/postgres/sql.ts", "runtime/stores/postgres/task-store.ts"];
 const REDIS_FILES = ["runtime/stores/redis.ts", "runtime/stores/redis/connection.ts", "runtime/stores/redis/event-log.ts", "runtime/stores/redis/leases.ts", "runtime/stores/redis/outbox.ts", "runtime/stores/redis/push-configs.ts", "runtime/stores/redis/scripts.ts", "runtime/stores/redis/task-store.ts"];
+const MYSQL_FILES = ["runtime/stores/mysql.ts", "runtime/stores/mysql/event-log.ts", "runtime/stores/mysql/leases.ts", "runtime/stores/mysql/outbox.ts", "runtime/stores/mysql/push-configs.ts", "runtime/stores/mysql/schema.ts", "runtime/stores/mysql/sql.ts", "runtime/stores/mysql/task-store.ts"];
 const storeFiles = (files: Record<string, string>) => Object.keys(files).filter((f) => f.startsWith("runtime/stores/") && !CORE_STORE_FILES.has(f));
 
 describe("generate --store", () => {
@@ -38,6 +39,10 @@ describe("generate --store", () => {
     const pgOnly = await generate({ spec: "1.0.1", stores: ["postgres"] });
     expect(storeFiles(pgOnly.files)).toEqual(["runtime/stores/connect.ts", "runtime/stores/follower.ts", "runtime/stores/patch-policy.ts", ...POSTGRES_FILES]);
     expect(imports(pgOnly.files["runtime/stores/postgres.ts"]!)).toContain("pg");
+    const mysqlOnly = await generate({ spec: "1.0.1", stores: ["mysql"] });
+    expect(storeFiles(mysqlOnly.files)).toEqual(["runtime/stores/connect.ts", "runtime/stores/follower.ts", ...MYSQL_FILES, "runtime/stores/patch-policy.ts"]);
+    expect(imports(mysqlOnly.files["runtime/stores/mysql.ts"]!)).toContain("mysql2/promise");
+    expect(mysqlOnly.files["runtime/stores/connect.ts"]).toContain('if (scheme === "mysql" || scheme === "mariadb") return MysqlStore.connect({ ...options.mysql, url });');
     const both = await generate({ spec: "0.3.0", stores: ["redis", "postgres"] });
     expect(storeFiles(both.files)).toEqual([
       "runtime/stores/connect.ts",
@@ -53,7 +58,7 @@ describe("generate --store", () => {
   });
 
   it("refuses an unknown engine, naming it", async () => {
-    await expect(generate({ spec: "1.0.1", stores: ["mongo" as "redis"] })).rejects.toThrow(/unknown store "mongo"; stores: postgres, redis/);
+    await expect(generate({ spec: "1.0.1", stores: ["mongo" as "redis"] })).rejects.toThrow(/unknown store "mongo"; stores: postgres, mysql, redis, sqlite/);
   });
 
   it("reads `stores` from the config file, and names the pointer of a bad value", () => {
@@ -84,14 +89,14 @@ describe("generate --store", () => {
       ...POSTGRES_FILES,
       ...REDIS_FILES,
     ]);
-    const bad = run("--out", "c", "--store", "mysql");
+    const bad = run("--out", "c", "--store", "mongo");
     expect(bad.status).toBe(2);
-    expect(bad.stderr).toMatch(/unknown store "mysql"/);
+    expect(bad.stderr).toMatch(/unknown store "mongo"/);
   });
 
   it("compiles with the engines under the strict settings of generated code", async () => {
     const dir = projectTempDir();
-    await generateAndWrite({ spec: "1.0.1", stores: ["postgres", "redis"], out: join(dir, "a2a"), cwd: dir });
+    await generateAndWrite({ spec: "1.0.1", stores: ["postgres", "mysql", "redis"], out: join(dir, "a2a"), cwd: dir });
     const config = JSON.parse(readFileSync(join(ROOT, "test/types/tsconfig.json"), "utf8")) as { include: string[]; compilerOptions: Record<string, unknown> };
     config.include = ["./a2a/**/*.ts"];
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));
@@ -105,12 +110,13 @@ describe("generate --store", () => {
     };
     expect((await connectStore(undefined)).engine).toBe("memory");
     expect((await connectStore("")).engine).toBe("memory");
-    const refused = connectStore("mysql://agent:s3cret@db.example/a2a");
-    await expect(refused).rejects.toThrow('store URL: unsupported scheme "mysql"; this agent was generated with: postgres://, postgresql://, redis://, rediss://');
+    const refused = connectStore("mongodb://agent:s3cret@db.example/a2a");
+    await expect(refused).rejects.toThrow('store URL: unsupported scheme "mongodb"; this agent was generated with: postgres://, postgresql://, mysql://, mariadb://, redis://, rediss://');
     await expect(refused).rejects.not.toThrow(/s3cret/);
     for (const [variable, engine] of [
       ["A2A_TEST_POSTGRES_URL", "postgres"],
       ["A2A_TEST_REDIS_URL", "redis"],
+      ["A2A_TEST_MYSQL_URL", "mysql"],
     ] as const) {
       const url = process.env[variable];
       if (!url) continue;

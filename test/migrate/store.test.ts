@@ -113,11 +113,11 @@ describe.each(engines)("$name store, written by a 0.3.0 agent", (engine) => {
 });
 
 describe("migrate --store", () => {
-  it("takes postgres:// and redis:// URLs only, and never echoes the URL (it may hold a password)", async () => {
+  it("takes postgres://, mysql:// and redis:// URLs only, and never echoes the URL (it may hold a password)", async () => {
     const { migrate } = await import("../../src/migrate/command.js");
     const { tempDir } = await import("../support/project.js");
-    const failure = migrate({ cwd: tempDir(), from: "0.3.0", to: "1.0.1", store: "mysql://user:hunter2@db/agent" });
-    await expect(failure).rejects.toThrow(/--store: unsupported scheme "mysql"; a store URL is postgres:\/\/… or redis:\/\/…/);
+    const failure = migrate({ cwd: tempDir(), from: "0.3.0", to: "1.0.1", store: "mongodb://user:hunter2@db/agent" });
+    await expect(failure).rejects.toThrow(/--store: unsupported scheme "mongodb"; a store URL is postgres:\/\/…, mysql:\/\/… or redis:\/\/…/);
     await expect(failure).rejects.not.toThrow(/hunter2/);
   });
 });

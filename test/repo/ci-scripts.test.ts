@@ -19,6 +19,7 @@ function freshShell(tmp: string): NodeJS.ProcessEnv {
   delete env.A2A_TEST_ENGINES_DIR;
   delete env.A2A_TEST_POSTGRES_URL;
   delete env.A2A_TEST_REDIS_URL;
+  delete env.A2A_TEST_MYSQL_URL;
   return env;
 }
 
@@ -79,21 +80,24 @@ describe(".ci/engines.sh down from a new shell (issue 29, item 20)", () => {
     expect(again.stderr).toContain(`engines: none running (nothing in ${dir})`);
   });
 
-  const installed = existsSync("/usr/lib/postgresql") && spawnSync("sh", ["-c", "command -v redis-server"]).status === 0;
-  it.skipIf(!installed)("with the real engines (PostgreSQL and Redis installed): up in one shell, down in another stops both", () => {
+  const installed = existsSync("/usr/lib/postgresql") && spawnSync("sh", ["-c", "command -v redis-server"]).status === 0 && (existsSync("/usr/sbin/mariadbd") || existsSync("/usr/sbin/mysqld"));
+  it.skipIf(!installed)("with the real engines (PostgreSQL, Redis and MariaDB installed): up in one shell, down in another stops them all", () => {
     const tmp = tempDir();
     chmodSync(tmp, 0o755); // as root, PostgreSQL runs as its own user, who must reach the folder
-    const up = spawnSync("bash", ["-c", `source ${JSON.stringify(ENGINES)} >/dev/null && echo "$A2A_TEST_POSTGRES_URL $A2A_TEST_REDIS_URL"`], { env: freshShell(tmp), encoding: "utf8", timeout: 120_000 });
+    const up = spawnSync("bash", ["-c", `source ${JSON.stringify(ENGINES)} >/dev/null && echo "$A2A_TEST_POSTGRES_URL $A2A_TEST_REDIS_URL $A2A_TEST_MYSQL_URL"`], { env: freshShell(tmp), encoding: "utf8", timeout: 120_000 });
     expect(up.status, up.stderr).toBe(0);
-    const [pgUrl, redisUrl] = up.stdout.trim().split(" ") as [string, string];
+    const [pgUrl, redisUrl, mysqlUrl] = up.stdout.trim().split(" ") as [string, string, string];
     const listening = (url: string) => spawnSync(process.execPath, ["-e", `const u=new URL(${JSON.stringify(url)});require("net").connect(+u.port,"127.0.0.1").on("connect",()=>process.exit(0)).on("error",()=>process.exit(1))`]).status === 0;
     expect(listening(pgUrl)).toBe(true);
     expect(listening(redisUrl)).toBe(true);
+    expect(listening(mysqlUrl)).toBe(true);
     const down = spawnSync("bash", [ENGINES, "down"], { env: freshShell(tmp), encoding: "utf8", timeout: 60_000 });
     expect(down.status, down.stderr).toBe(0);
     expect(down.stderr).toContain("engines: stopped postgres");
     expect(down.stderr).toContain("engines: stopped redis");
+    expect(down.stderr).toContain("engines: stopped mysql (MariaDB)");
     expect(listening(pgUrl)).toBe(false);
     expect(listening(redisUrl)).toBe(false);
+    expect(listening(mysqlUrl)).toBe(false);
   }, 150_000);
 });

@@ -1,5 +1,5 @@
 /**
- * A fresh machine has no PostgreSQL or Redis: the engine-dependent test files must then report a skipped
+ * A fresh machine has no PostgreSQL, MySQL or Redis: the engine-dependent test files must then report a skipped
  * suite naming the engine and how to start it, not "No test suite found" (a failure); with CI=true a
  * missing engine still fails (issue 29, item 11). Runs vitest on multi-instance.test.ts, the file that
  * had no suite without engines, with the engines' variables removed.
@@ -14,6 +14,7 @@ function vitest(file: string, ci: string | undefined) {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", FORCE_COLOR: "0" };
   delete env.A2A_TEST_POSTGRES_URL;
   delete env.A2A_TEST_REDIS_URL;
+  delete env.A2A_TEST_MYSQL_URL;
   delete env.CI;
   delete env.VITEST;
   delete env.VITEST_WORKER_ID;
@@ -33,12 +34,14 @@ describe("engine-dependent tests without the engines (issue 29, item 11)", () =>
     expect(r.code, r.output).toBe(0);
     expect(r.output).toMatch(/the multi-instance tests on PostgreSQL — skipped: PostgreSQL is not available: A2A_TEST_POSTGRES_URL is not set \(`source \.ci\/engines\.sh`/);
     expect(r.output).toMatch(/the multi-instance tests on Redis — skipped: Redis is not available: A2A_TEST_REDIS_URL is not set/);
+    expect(r.output).toMatch(/the multi-instance tests on MySQL \(MariaDB\) — skipped: MySQL \(MariaDB\) is not available: A2A_TEST_MYSQL_URL is not set/);
   });
 
   it("with CI=true: the file fails, naming the missing engine", () => {
     const r = vitest(file, "true");
     expect(r.code).not.toBe(0);
     expect(r.output).toMatch(/PostgreSQL is not available: A2A_TEST_POSTGRES_URL is not set .*; in CI every engine must be there/);
+    expect(r.output).toMatch(/MySQL \(MariaDB\) is not available: A2A_TEST_MYSQL_URL is not set .*; in CI every engine must be there/);
   });
 
   it("CI is read as CI services set it", () => {

@@ -1,5 +1,5 @@
 /**
- * `a2a-codegen init --store postgres|redis|memory` (sqlite, the default: scaffold-durable.test.ts): the scaffolded agent reads A2A_STORE_URL, its config
+ * `a2a-codegen init --store postgres|mysql|redis|memory` (sqlite, the default: scaffold-durable.test.ts): the scaffolded agent reads A2A_STORE_URL, its config
  * generates the engine's store, its package.json names the engine's client, its README shows two
  * instances against one database; the project type-checks under its own strict settings, and two
  * instances of it, started as the README says, serve the same tasks (with an engine: .ci/engines.sh).
@@ -69,42 +69,48 @@ describe("init --store", () => {
   }, 60_000);
 
   it("refuses an unknown store, naming the choices", async () => {
-    await expect(init({ dir: join(projectTempDir("init-store-"), "x"), spec: "1.0.1", store: "mongo" })).rejects.toThrow(/unknown store "mongo"; stores: memory, postgres, redis/);
+    await expect(init({ dir: join(projectTempDir("init-store-"), "x"), spec: "1.0.1", store: "mongo" })).rejects.toThrow(/unknown store "mongo"; stores: memory, postgres, mysql, redis/);
   });
 
-  const pgUrl = engineUrl("postgres", "init --store postgres with two instances");
-  it.skipIf(!pgUrl)("postgres: the project type-checks and builds; two instances on one database serve the same tasks", async () => {
-    const dir = await scaffold("postgres");
-    symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-    const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { encoding: "utf8" });
-    expect(tsc.status, `${tsc.stdout}${tsc.stderr}`).toBe(0);
-    const lines: string[] = [];
-    const start = (port: number) =>
-      new Promise<string>((resolve, reject) => {
-        const child = spawn(process.execPath, [join(dir, "dist", "src", "server.js")], { env: { ...process.env, PORT: String(port), A2A_STORE_URL: pgUrl }, stdio: ["ignore", "pipe", "pipe"] });
-        children.push(child);
-        let out = "";
-        child.stdout?.on("data", (d: Buffer) => {
-          out += d.toString();
-          if (/ listening on /.test(out)) lines.push(out);
-          const url = / listening on (http:\/\/\S+) /.exec(out)?.[1];
-          if (url) resolve(url);
+  // The engines that run as servers: each scaffolded agent type-checks, builds and serves from two instances.
+  for (const [engine, engineUrlOf] of [
+    ["postgres", () => engineUrl("postgres", "init --store postgres with two instances")],
+    ["mysql", () => engineUrl("mysql", "init --store mysql with two instances")],
+  ] as const) {
+    const url = engineUrlOf();
+    it.skipIf(!url)(`${engine}: the project type-checks and builds; two instances on one database serve the same tasks`, async () => {
+      const dir = await scaffold(engine);
+      symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+      const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { encoding: "utf8" });
+      expect(tsc.status, `${tsc.stdout}${tsc.stderr}`).toBe(0);
+      const lines: string[] = [];
+      const start = (port: number) =>
+        new Promise<string>((resolve, reject) => {
+          const child = spawn(process.execPath, [join(dir, "dist", "src", "server.js")], { env: { ...process.env, PORT: String(port), A2A_STORE_URL: url }, stdio: ["ignore", "pipe", "pipe"] });
+          children.push(child);
+          let out = "";
+          child.stdout?.on("data", (d: Buffer) => {
+            out += d.toString();
+            if (/ listening on /.test(out)) lines.push(out);
+            const url = / listening on (http:\/\/\S+) /.exec(out)?.[1];
+            if (url) resolve(url);
+          });
+          child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
+          child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
         });
-        child.stderr?.on("data", (d: Buffer) => (out += d.toString()));
-        child.once("exit", (code) => reject(new Error(`exited ${code}: ${out}`)));
-      });
-    const [one, two] = await Promise.all([start(0), start(0)]);
-    // The start-up line names the store, its URL without a password (issue 29, item 13).
-    const shown = new URL(pgUrl as string);
-    if (shown.password) shown.password = "***";
-    expect(lines.join("\n")).toContain(`; tasks in postgres at ${shown.href}`);
-    const rpc = async (url: string | undefined, method: string, params: Json) => {
-      const r = await fetch(`${url}/`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
-      return ((await r.json()) as { result: Json }).result;
-    };
-    const sent = (await rpc(one, "SendMessage", { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hello" }] }, configuration: { returnImmediately: true } })) as { task?: Json; message?: Json };
-    const taskId = sent.task?.id;
-    expect(taskId, JSON.stringify(sent)).toBeDefined();
-    expect(await rpc(two, "GetTask", { id: taskId })).toMatchObject({ id: taskId });
-  }, 120_000);
+      const [one, two] = await Promise.all([start(0), start(0)]);
+      // The start-up line names the store, its URL without a password (issue 29, item 13).
+      const shown = new URL(url as string);
+      if (shown.password) shown.password = "***";
+      expect(lines.join("\n")).toContain(`; tasks in ${engine} at ${shown.href}`);
+      const rpc = async (url: string | undefined, method: string, params: Json) => {
+        const r = await fetch(`${url}/`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+        return ((await r.json()) as { result: Json }).result;
+      };
+      const sent = (await rpc(one, "SendMessage", { message: { messageId: "m1", role: "ROLE_USER", parts: [{ text: "hello" }] }, configuration: { returnImmediately: true } })) as { task?: Json; message?: Json };
+      const taskId = sent.task?.id;
+      expect(taskId, JSON.stringify(sent)).toBeDefined();
+      expect(await rpc(two, "GetTask", { id: taskId })).toMatchObject({ id: taskId });
+    }, 120_000);
+  }
 });

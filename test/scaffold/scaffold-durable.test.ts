@@ -2,11 +2,15 @@
  * Issue 36: a scaffolded agent is durable by default. `init` (no --store) generates the SQLite store and
  * the agent keeps its tasks in ./data/agent.db, created on first start; after `kill -9` and a restart,
  * GetTask returns the task with its history (1.0.1 §3.1.3) and a stream resumes after the Last-Event-ID it
- * names (1.0.1 §3.1.6, SubscribeToTask). The project is made by init() inside this checkout and gets its
- * node_modules (the fast pattern of scaffold-start.test.ts); its compiled server is run.
+ * names (1.0.1 §3.1.6, SubscribeToTask), and a push notification still in the outbox when the process died
+ * is sent by the restarted agent (1.0.1 §3.2.2 taskPushNotificationConfig; delivery is at least once). The
+ * project is made by init() inside this checkout and gets its node_modules (the fast pattern of
+ * scaffold-start.test.ts); its compiled server is run.
  */
 import { spawn, spawnSync, type ChildProcess } from "node:child_process";
-import { existsSync, readFileSync, symlinkSync } from "node:fs";
+import { existsSync, readFileSync, symlinkSync, writeFileSync } from "node:fs";
+import { createServer, type IncomingMessage, type ServerResponse } from "node:http";
+import type { AddressInfo } from "node:net";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
@@ -83,6 +87,20 @@ describe("a scaffolded agent, durable by default (issue 36)", () => {
   beforeAll(async () => {
     dir = join(projectTempDir("scaffold-durable-"), "agent");
     await init({ dir, spec: "1.0.1", framework: "node", transports: ["jsonrpc"], codegenSpec: "file:vendor/a2a-codegen.tgz", compat: false });
+    // What a user does to turn push notifications on (the scaffold's card says false): the capability in
+    // the card, and the webhook host allowed (127.0.0.1 here; the sender refuses loopback by default), with
+    // no immediate retries, so that a failed delivery goes back to the outbox at once.
+    const server = join(dir, "src", "server.ts");
+    const source = readFileSync(server, "utf8");
+    const create = "createA2AServer({ card, executor: agent, store })";
+    if (!source.includes(create)) throw new Error(`src/server.ts no longer calls ${create}`);
+    writeFileSync(
+      server,
+      source.replace(
+        create,
+        'createA2AServer({ card: { ...card, capabilities: { ...card.capabilities, pushNotifications: true } }, executor: agent, store, pushNotifications: { allow: ["127.0.0.1"], retries: 0 } })',
+      ),
+    );
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { encoding: "utf8" });
     if (tsc.status !== 0) throw new Error(`tsc: ${tsc.stdout}${tsc.stderr}`);
@@ -100,7 +118,7 @@ describe("a scaffolded agent, durable by default (issue 36)", () => {
     const r = spawnSync(process.execPath, [join(dir, "dist", "src", "server.js")], { cwd: dir, env: { ...projectEnv(), A2A_STORE_URL: "postgres://agent:s3cret@127.0.0.1:1/db" }, encoding: "utf8", timeout: 60_000 });
     expect(r.status).toBe(1);
     expect(r.stderr.trim()).toBe(
-      'agent: A2A_STORE_URL: this agent keeps its tasks in SQLite and takes sqlite:<path> (or file:<path>); for another engine, scaffold it with --store postgres|redis (or add it to "stores" in a2a-codegen.config.json)',
+      'agent: A2A_STORE_URL: this agent keeps its tasks in SQLite and takes sqlite:<path> (or file:<path>); for another engine, scaffold it with --store postgres|mysql|redis (or add it to "stores" in a2a-codegen.config.json)',
     );
     expect(`${r.stdout}${r.stderr}`).not.toContain("s3cret");
   });
@@ -138,4 +156,54 @@ describe("a scaffolded agent, durable by default (issue 36)", () => {
     resumed.slice(1).forEach((e, k) => expect(e.id).toBeGreaterThan(resumed[k]!.id));
     second.child.kill("SIGTERM");
   }, 60_000);
+
+  it("sends after a restart the push notification that was pending in the outbox when the process was killed", async () => {
+    // The webhook fails every delivery (503) until the agent has been killed, then accepts.
+    let accepting = false;
+    const failed: Json[] = [];
+    const delivered: Json[] = [];
+    const hook = createServer((req: IncomingMessage, res: ServerResponse) => {
+      let text = "";
+      req.on("data", (d: Buffer) => (text += d.toString()));
+      req.on("end", () => {
+        (accepting ? delivered : failed).push(JSON.parse(text) as Json);
+        res.writeHead(accepting ? 200 : 503).end();
+      });
+    });
+    await new Promise<void>((r) => hook.listen(0, "127.0.0.1", r));
+    const hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+    try {
+      const first = await start(dir);
+      const sent = (await (
+        await fetch(`${first.url}/`, {
+          method: "POST",
+          headers: headers(),
+          body: body("SendMessage", { message: { messageId: "m-push", role: "ROLE_USER", parts: [{ text: "stream one two three" }] }, configuration: { taskPushNotificationConfig: { url: hookUrl, token: "t-push" } } }),
+        })
+      ).json()) as { result: { task?: Json } };
+      expect(sent, JSON.stringify(sent)).toHaveProperty("result.task");
+      const taskId = String(sent.result.task?.id);
+      expect(sent.result.task).toMatchObject({ status: { state: "TASK_STATE_COMPLETED" } });
+      // A delivery was attempted and failed: the notification went back to the outbox (due again in 1 s).
+      const until = Date.now() + 20_000;
+      while (failed.length === 0 && Date.now() < until) await new Promise((r) => setTimeout(r, 20));
+      expect(failed.length).toBeGreaterThan(0);
+      await new Promise((r) => setTimeout(r, 200));
+      first.child.kill("SIGKILL");
+      await new Promise((r) => first.child.once("exit", r));
+      expect(delivered).toEqual([]);
+
+      accepting = true;
+      const second = await start(dir);
+      // The restarted agent claims the pending notification (once it is due, or once the dead process's
+      // claim on it expired) and delivers it: the completed task.
+      const deadline = Date.now() + 45_000;
+      const completed = () => delivered.some((b) => JSON.stringify(b).includes(taskId) && JSON.stringify(b).includes("TASK_STATE_COMPLETED"));
+      while (!completed() && Date.now() < deadline) await new Promise((r) => setTimeout(r, 50));
+      expect(completed(), JSON.stringify({ failed, delivered })).toBe(true);
+      second.child.kill("SIGTERM");
+    } finally {
+      await new Promise<void>((r) => hook.close(() => r()));
+    }
+  }, 90_000);
 });

@@ -1,6 +1,6 @@
 /**
- * The store engines (PostgreSQL, Redis) a test needs, from A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL
- * (`source .ci/engines.sh` starts both and sets them). One rule for every engine-dependent test file: an
+ * The store engines (PostgreSQL, Redis, MySQL) a test needs, from A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL /
+ * A2A_TEST_MYSQL_URL (`source .ci/engines.sh` starts them, MySQL as Debian's MariaDB, and sets them). One rule for every engine-dependent test file: an
  * engine that is not set gives, outside CI, a skipped suite whose name says which engine and how to get
  * it (so a file never ends with "No test suite found"); in CI (CI set, not "false"/"0") a failing test.
  */
@@ -9,6 +9,7 @@ import { describe, it } from "vitest";
 export const ENGINES = {
   postgres: { variable: "A2A_TEST_POSTGRES_URL", name: "PostgreSQL" },
   redis: { variable: "A2A_TEST_REDIS_URL", name: "Redis" },
+  mysql: { variable: "A2A_TEST_MYSQL_URL", name: "MySQL (MariaDB)" },
 } as const;
 export type EngineName = keyof typeof ENGINES;
 

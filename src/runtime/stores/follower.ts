@@ -1,5 +1,5 @@
 /**
- * Live subscriptions to task event logs kept by an engine, shared by the PostgreSQL and Redis stores.
+ * Live subscriptions to task event logs kept by an engine, shared by the PostgreSQL, Redis, SQLite and MySQL stores.
  *
  * The engine only wakes the follower up ("task X has new events": a NOTIFY, a Pub/Sub message); the
  * events themselves are always read from the durable log, after the last sequence each subscriber
@@ -72,6 +72,11 @@ export class LogFollower {
   wake(taskId: string | undefined): void {
     const ids = taskId === undefined ? [...this.follows.keys()] : this.follows.has(taskId) ? [taskId] : [];
     for (const id of ids) this.catchUp(id).catch(() => undefined);
+  }
+
+  /** The tasks followed now (an engine that polls for changes looks at these). */
+  followed(): string[] {
+    return [...this.follows.keys()];
   }
 
   /** How many subscriptions are open (all tasks). */

@@ -1,6 +1,6 @@
 /**
  * Issue 11's acceptance, with real processes: three instances of a generated 1.0.1 agent (generated with
- * `--store postgres,redis`, each its own Node process) on one engine, behind a small round-robin proxy
+ * `--store postgres,mysql,redis`, each its own Node process) on one engine, behind a small round-robin proxy
  * on 127.0.0.1. Send on one, get/list/cancel/subscribe on the others; multi-turn across instances;
  * concurrent sends to one task from two instances; 10,000 tasks through the proxy with none lost; kill -9
  * of the instance running a long task: the subscribers on another instance get the terminal event within
@@ -31,7 +31,7 @@ import { createNodeServer } from "./gen/server/node.js";
 import { connectStore } from "./gen/runtime/stores/connect.js";
 const sleep = (ms) => new Promise((r) => setTimeout(r, ms));
 const ns = process.env.NS;
-const store = await connectStore(process.env.A2A_STORE_URL, { postgres: { tablePrefix: ns + "_" }, redis: { keyPrefix: ns + ":" } });
+const store = await connectStore(process.env.A2A_STORE_URL, { postgres: { tablePrefix: ns + "_" }, mysql: { tablePrefix: ns + "_" }, redis: { keyPrefix: ns + ":" } });
 const executor = {
   async execute(c, events) {
     const text = c.text.trim();
@@ -67,7 +67,7 @@ const durable = engines.filter((e) => e.name !== "memory");
 
 beforeAll(async () => {
   if (durable.length === 0) return;
-  const result = await generate({ spec: "1.0.1", stores: ["postgres", "redis", "sqlite"], frameworks: ["node"], out: join(WORK, "gen") });
+  const result = await generate({ spec: "1.0.1", stores: ["postgres", "mysql", "redis", "sqlite"], frameworks: ["node"], out: join(WORK, "gen") });
   for (const [path, text] of Object.entries(result.files)) {
     const out = join(WORK, "src", path);
     mkdirSync(dirname(out), { recursive: true });
@@ -303,8 +303,8 @@ for (const engine of durable) {
 
   // An engine that runs as a server of its own restarts under load; SQLite is a file in the process (its
   // reopening is tested in test/runtime/stores/sqlite.test.ts).
-  const privateEngine = engine.name === "postgres" || engine.name === "redis" ? scriptEngine(engine.name) : undefined;
-  if (engine.name === "postgres" || engine.name === "redis") it.skipIf(!privateEngine)(`${engine.name} restarting under load: clean -32603 errors while it is down, service resumes by itself, no task corrupted`, async () => {
+  const privateEngine = engine.name === "postgres" || engine.name === "mysql" || engine.name === "redis" ? scriptEngine(engine.name) : undefined;
+  if (engine.name === "postgres" || engine.name === "mysql" || engine.name === "redis") it.skipIf(!privateEngine)(`${engine.name} restarting under load: clean -32603 errors while it is down, service resumes by itself, no task corrupted`, async () => {
     const control = await privateEngine!();
     const ns = freshNamespace();
     const pair = await Promise.all(["r0", "r1"].map((n) => startInstance(n, control.url, ns)));

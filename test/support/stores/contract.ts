@@ -1,5 +1,5 @@
 /**
- * The store contract: one suite that every store engine (memory, PostgreSQL, Redis) passes.
+ * The store contract: one suite that every store engine (memory, SQLite, PostgreSQL, MySQL, Redis) passes.
  *
  * Each test works in a fresh namespace (its own tables / key prefix). Two `open(ns)` calls with the same
  * namespace are two instances of an agent sharing one engine (two connections), which is how the
@@ -45,7 +45,7 @@ const run = promisify(execFile);
  * A private engine started by .ci/engines.sh in its own throw-away folder: available where the
  * engines were installed by that script (A2A_TEST_ENGINES_DIR is set), and in CI.
  */
-export function scriptEngine(engine: "postgres" | "redis"): (() => Promise<PrivateEngine>) | undefined {
+export function scriptEngine(engine: "postgres" | "redis" | "mysql"): (() => Promise<PrivateEngine>) | undefined {
   if (!process.env.A2A_TEST_ENGINES_DIR && process.env.CI !== "true") return undefined;
   const script = resolve(import.meta.dirname, "../../../.ci/engines.sh");
   return async () => {
@@ -64,8 +64,8 @@ export function scriptEngine(engine: "postgres" | "redis"): (() => Promise<Priva
 }
 
 /** The engine URL from the environment (test/support/engines.ts: absent, a skipped suite naming it; in CI, a failure). */
-export function engineUrl(variable: "A2A_TEST_POSTGRES_URL" | "A2A_TEST_REDIS_URL", engine: string): string | undefined {
-  return sharedEngineUrl(variable === "A2A_TEST_POSTGRES_URL" ? "postgres" : "redis", `the ${engine} store tests`);
+export function engineUrl(variable: "A2A_TEST_POSTGRES_URL" | "A2A_TEST_REDIS_URL" | "A2A_TEST_MYSQL_URL", engine: string): string | undefined {
+  return sharedEngineUrl(variable === "A2A_TEST_POSTGRES_URL" ? "postgres" : variable === "A2A_TEST_MYSQL_URL" ? "mysql" : "redis", `the ${engine} store tests`);
 }
 
 const sleep = (ms: number) => new Promise((r) => setTimeout(r, ms));

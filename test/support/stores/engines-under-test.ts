@@ -1,9 +1,10 @@
 /**
- * The store engines the server tests run on: in-memory always; PostgreSQL and Redis when
- * A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL name one (`source .ci/engines.sh` starts both). In CI a
+ * The store engines the server tests run on: in-memory and SQLite always; PostgreSQL, MySQL and Redis when
+ * A2A_TEST_POSTGRES_URL / A2A_TEST_MYSQL_URL / A2A_TEST_REDIS_URL name one (`source .ci/engines.sh` starts them). In CI a
  * missing engine fails loudly; locally its tests are skipped with a message naming it.
  */
 import { engineUrl } from "../engines.js";
+import { MysqlStore } from "../../../src/runtime/stores/mysql.js";
 import { PostgresStore } from "../../../src/runtime/stores/postgres.js";
 import { RedisStore } from "../../../src/runtime/stores/redis.js";
 import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
@@ -14,7 +15,7 @@ import { join } from "node:path";
 import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 
 export interface EngineUnderTest {
-  name: "memory" | "sqlite" | "postgres" | "redis";
+  name: "memory" | "sqlite" | "postgres" | "mysql" | "redis";
   /** The engine's URL (undefined for memory). */
   url: string | undefined;
   /** A store in a fresh namespace `ns` (every call with the same `ns` shares it). */
@@ -64,6 +65,20 @@ export function enginesUnderTest(what = "the server tests"): { engines: EngineUn
       },
     });
   } else missing.push("PostgreSQL (A2A_TEST_POSTGRES_URL)");
+  const mysqlUrl = engineUrl("mysql", what);
+  if (mysqlUrl) {
+    const open = (ns: string) => MysqlStore.connect({ url: mysqlUrl, tablePrefix: `${ns}_`, connectTimeoutMs: 2_000, queryTimeoutMs: 5_000 });
+    engines.push({
+      name: "mysql",
+      url: mysqlUrl,
+      open,
+      drop: async (ns) => {
+        const store = await open(ns);
+        await store.dropTables();
+        await store.close();
+      },
+    });
+  } else missing.push("MySQL (A2A_TEST_MYSQL_URL)");
   const redisUrl = engineUrl("redis", what);
   if (redisUrl) {
     engines.push({
