@@ -15,6 +15,7 @@
  *   on top of one that waits for its take-over.
  * - `releaseLease`: a turn that ends without a write to release its lease with.
  */
+import type { ServerTelemetry } from "../telemetry-hooks.js";
 import type { ConversationSource } from "./conversation.js";
 import { A2AError } from "../a2a-error.js";
 import { isObject, type JsonObject } from "../json.js";
@@ -49,6 +50,8 @@ export interface OwnershipOptions {
   readonly requireVersioned: (taskId: string | undefined, principal: unknown) => Promise<VersionedTask>;
   /** Where a turn's context reads the earlier tasks of its conversation (the runtime). */
   readonly conversations: ConversationSource;
+  /** Telemetry hooks: take-overs are counted (telemetry-hooks.ts). */
+  readonly telemetry?: ServerTelemetry | undefined;
 }
 
 export class Ownership {
@@ -67,7 +70,10 @@ export class Ownership {
   private readonly end: (execution: Execution) => void;
   private readonly requireVersioned: (taskId: string | undefined, principal: unknown) => Promise<VersionedTask>;
 
+  private readonly telemetry: ServerTelemetry | undefined;
+
   constructor(options: OwnershipOptions) {
+    this.telemetry = options.telemetry;
     this.conversations = options.conversations;
     this.shapes = options.shapes;
     this.store = options.store;
@@ -191,6 +197,7 @@ export class Ownership {
       this.executions.set(taskId, execution);
       this.run(execution, turnContext(this.conversations, execution, "resume", lastUserMessage(loaded.task), loaded.task, false, undefined));
       this.logger.warn?.(`a2a: task ${taskId} resumed: its instance ${previousOwner} stopped (lease expired)`);
+      this.telemetry?.takeOver(taskId, "resumed");
       return;
     }
     const publisher = this.publisher(execution);
@@ -198,6 +205,7 @@ export class Ownership {
     await publisher.drain();
     if (execution.error !== undefined) throw execution.error;
     this.logger.warn?.(`a2a: task ${taskId} failed: its instance ${previousOwner} stopped (lease expired)`);
+    this.telemetry?.takeOver(taskId, "failed");
   }
 
   /**

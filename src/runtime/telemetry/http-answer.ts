@@ -1,0 +1,54 @@
+/**
+ * The answer of an HTTP call to a binding, observed: its error code marks the call's span failed, and a
+ * stream's span ends when the stream does, counting its events on the way (server.ts `httpAnswer`).
+ */
+import type { CoreResponse, SseSink } from "../call.js";
+import type { ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
+
+/** The JSON-RPC error code at the head of a response's text (`{"jsonrpc":"2.0","id":…,"error":{"code":-32001`). */
+const JSON_RPC_ERROR_CODE = /^\{"jsonrpc":"2\.0","id":(?:"(?:[^"\\]|\\.)*"|[^,]*),"error":\{"code":(-?\d+)/;
+
+/** The answer, with the call's span ended when the answer is complete (a stream's when it ends). */
+export function observedAnswer(response: CoreResponse, span: TelemetrySpan, telemetry: ServerTelemetry, binding: string): CoreResponse {
+  if (response.kind !== "sse") {
+    const code = response.kind === "json" ? errorCodeOf(response.status, response.body) : response.status >= 400 ? response.status : undefined;
+    if (code !== undefined) span.fail(code);
+    span.end();
+    return response;
+  }
+  return {
+    ...response,
+    open(sink: SseSink): () => void {
+      telemetry.activeStreams(binding, 1);
+      let open = true;
+      const done = () => {
+        if (!open) return;
+        open = false;
+        telemetry.activeStreams(binding, -1);
+        span.end();
+      };
+      const close = response.open({
+        write(chunk: string) {
+          // Heartbeats are comments (":"); every other chunk is one event.
+          if (!chunk.startsWith(":")) telemetry.streamEvent(binding);
+          sink.write(chunk);
+        },
+        end() {
+          done();
+          sink.end();
+        },
+      });
+      return () => {
+        done();
+        close();
+      };
+    },
+  };
+}
+
+/** A JSON answer's error code: the JSON-RPC error's, else an HTTP error status. */
+function errorCodeOf(status: number, body: string): number | undefined {
+  if (status >= 400) return status;
+  const match = body.length > 0 && body.charCodeAt(0) === 123 /* { */ ? JSON_RPC_ERROR_CODE.exec(body) : null;
+  return match ? Number(match[1]) : undefined;
+}
