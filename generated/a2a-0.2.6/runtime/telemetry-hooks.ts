@@ -53,8 +53,6 @@ export interface ServerTelemetry {
   streamEvent(binding: string): void;
   /** A stream opened (+1) or ended (-1) on `binding`. */
   activeStreams(binding: string, delta: 1 | -1): void;
-  /** A new task was created. */
-  taskCreated(): void;
   /**
    * Runs a turn of the executor in its span (a child of the active span: the call that started it), the
    * active span while the executor runs, so that an LLM framework's own spans nest under it.
@@ -69,6 +67,6 @@ export interface ServerTelemetry {
   pushDelivery<T extends { ok: boolean; status?: number | undefined }>(url: string, taskId: string, traceparent: string | undefined, run: (traceparent: string | undefined) => Promise<T>): Promise<T>;
   /** A task this instance took over from a dead one (its lease expired). */
   takeOver(taskId: string, outcome: "resumed" | "failed"): void;
-  /** The store (an A2AStore of stores/contract.ts), with a span and a latency measurement around each of its operations. */
+  /** The store (an A2AStore of stores/contract.ts), with a span and a latency measurement around each of its operations (and the tasks created counted). */
   store<S extends { readonly engine: string }>(store: S): S;
 }

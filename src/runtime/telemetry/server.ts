@@ -62,10 +62,6 @@ class OtelServerTelemetry implements ServerTelemetry {
     this.instruments.activeStreams.add(delta, { [ATTR.binding]: binding });
   }
 
-  taskCreated(): void {
-    this.instruments.tasksCreated.add(1);
-  }
-
   async turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
     const parent = context.active();
     const span = this.tracer.startSpan(SPAN.turn, {
@@ -117,7 +113,7 @@ class OtelServerTelemetry implements ServerTelemetry {
   }
 
   store<S extends { readonly engine: string }>(store: S): S {
-    return observedStore(store as unknown as A2AStore, this.tracer, this.instruments.storeDuration) as unknown as S;
+    return observedStore(store as unknown as A2AStore, this.tracer, this.instruments.storeDuration, () => this.instruments.tasksCreated.add(1)) as unknown as S;
   }
 }
 

@@ -18,9 +18,10 @@ const OPERATIONS: Readonly<Record<(typeof PARTS)[number], readonly string[]>> = 
 };
 const UNTRACED = new Set(["outbox.claim", "leases.renew", "leases.claimExpired"]);
 
-export function observedStore(store: A2AStore, tracer: Tracer, duration: Histogram): A2AStore {
+/** `store`, observed; `created` hears of each task a commit creates (expected version 0, made). */
+export function observedStore(store: A2AStore, tracer: Tracer, duration: Histogram, created: () => void): A2AStore {
   const parts = new Map<PropertyKey, object>();
-  for (const part of PARTS) parts.set(part, observedPart(store[part] as unknown as object, part, store.engine, tracer, duration));
+  for (const part of PARTS) parts.set(part, observedPart(store[part] as unknown as object, part, store.engine, tracer, duration, created));
   return new Proxy(store, {
     get(target, key) {
       const part = parts.get(key);
@@ -31,7 +32,7 @@ export function observedStore(store: A2AStore, tracer: Tracer, duration: Histogr
   });
 }
 
-function observedPart(part: object, name: (typeof PARTS)[number], engine: string, tracer: Tracer, duration: Histogram): object {
+function observedPart(part: object, name: (typeof PARTS)[number], engine: string, tracer: Tracer, duration: Histogram, created: () => void): object {
   const wrapped = new Map<PropertyKey, unknown>();
   return new Proxy(part, {
     get(target, key) {
@@ -42,6 +43,7 @@ function observedPart(part: object, name: (typeof PARTS)[number], engine: string
         const original = value as (...args: unknown[]) => unknown;
         const operation = `${name}.${String(key)}`;
         fn = typeof key === "string" && OPERATIONS[name].includes(key) ? observed(original, target, operation, engine, tracer, duration) : original.bind(target);
+        if (operation === "tasks.commit") fn = creations(fn as (...args: unknown[]) => unknown, created);
         wrapped.set(key, fn);
       }
       return fn;
@@ -83,6 +85,16 @@ function observed(original: (...args: unknown[]) => unknown, target: object, ope
       );
     }
     done();
+    return result;
+  };
+}
+
+/** A commit that counts the tasks it creates. */
+function creations(commit: (...args: unknown[]) => unknown, created: () => void): (...args: unknown[]) => unknown {
+  return (...args: unknown[]) => {
+    const result = commit(...args);
+    const creating = (args[0] as { expectedVersion?: number } | undefined)?.expectedVersion === 0;
+    if (creating && result instanceof Promise) void result.then(created, () => undefined);
     return result;
   };
 }

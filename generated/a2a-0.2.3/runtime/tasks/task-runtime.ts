@@ -488,7 +488,6 @@ export class TaskRuntime {
     const taskId = request.taskId ?? newId();
     const contextId = request.contextId ?? newId();
     this.telemetry?.annotate({ taskId, contextId });
-    this.telemetry?.taskCreated();
     const message = this.shapes.stamp(request.message, taskId, contextId);
     if (request.pushConfig) {
       this.pushEnabled();
