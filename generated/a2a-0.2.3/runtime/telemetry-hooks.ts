@@ -32,6 +32,8 @@ export interface TurnInfo {
   /** The method that started the turn ("message/send", "SendStreamingMessage"; "resume" for a take-over). */
   readonly method: string;
   readonly streaming: boolean;
+  /** The `traceparent` of the call that started a turn resumed by take-over (kept in the task's event log); absent: the active span is the parent. */
+  readonly parent?: string | undefined;
 }
 
 export interface ServerTelemetry {

@@ -63,7 +63,8 @@ class OtelServerTelemetry implements ServerTelemetry {
   }
 
   async turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
-    const parent = context.active();
+    // A turn resumed by take-over continues the trace of the call that started it, on this instance.
+    const parent = info.parent !== undefined ? contextOfTraceparent(info.parent) : context.active();
     const span = this.tracer.startSpan(SPAN.turn, {
       kind: SpanKind.INTERNAL,
       attributes: { [ATTR.taskId]: info.taskId, [ATTR.contextId]: info.contextId, [ATTR.method]: info.method, [ATTR.streaming]: info.streaming, [ATTR.protocolVersion]: this.protocolVersion },

@@ -292,6 +292,66 @@ describe("traces and metrics of a generated agent and client", () => {
   });
 });
 
+describe("a turn resumed by take-over", () => {
+  it("continues the trace of the call that started it, on the instance that took the task over (its trace context kept in the task's event log)", async () => {
+    const { InMemoryStore } = (await import(join(OUT, "runtime/stores/memory.ts"))) as { InMemoryStore: new () => Json };
+    const shared = new InMemoryStore();
+    let dead = false;
+    // Instance A's view of the store: once "dead", every call fails as a lost engine would (A can no longer renew its lease).
+    const wrap = (part: object) =>
+      new Proxy(part, {
+        get(target, key) {
+          const value: unknown = Reflect.get(target, key, target);
+          if (typeof value !== "function") return value;
+          if (key === "subscribe") return (...args: unknown[]) => (value as (...a: unknown[]) => unknown).apply(target, args);
+          return async (...args: unknown[]) => {
+            if (dead) throw Object.assign(new Error("connection lost"), { name: "StoreUnavailableError" });
+            return (value as (...a: unknown[]) => unknown).apply(target, args);
+          };
+        },
+      });
+    const dying = { engine: "memory", tasks: wrap(shared["tasks"] as object), pushConfigs: wrap(shared["pushConfigs"] as object), events: wrap(shared["events"] as object), outbox: wrap(shared["outbox"] as object), leases: wrap(shared["leases"] as object), purgeFinished: () => Promise.resolve(0), close: () => Promise.resolve() };
+    const executor = {
+      resumable: true,
+      async execute(c: { method: string; signal: AbortSignal }, events: { working(t: string): void; completed(t: string): void }) {
+        if (c.method === "resume") return events.completed("resumed");
+        events.working("started");
+        while (!c.signal.aborted) await new Promise((resolve) => setTimeout(resolve, 5));
+      },
+    };
+    const card = { name: "Resumable", description: "Resumes", version: "1.0.0", supportedInterfaces: [{ url: "http://127.0.0.1:1/a2a", protocolBinding: "JSONRPC", protocolVersion: "1.0" }], capabilities: { streaming: true }, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [{ id: "s", name: "S", description: "S", tags: ["s"] }] };
+    const make = (store: object, instanceId: string) =>
+      m.core.createA2AServer({ card, executor, store, instanceId, leaseMs: 300, pushNotifications: false, telemetry: { tracerProvider, meterProvider }, logger: { error: () => undefined, warn: () => undefined } });
+    const a = make(dying, "A");
+    const b = make(shared, "B");
+    const before = await sums();
+    spans.reset();
+    const server = m.node.createNodeServer(a);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`;
+      const client = m.client.A2AClient.fromCard({ ...card, supportedInterfaces: [{ url, protocolBinding: "JSONRPC", protocolVersion: "1.0" }] }, { telemetry: { tracerProvider, meterProvider } });
+      const sent = await client.sendMessage({ ...m.client.A2AClient.sendParams("job"), configuration: { returnImmediately: true } });
+      const taskId = (sent["task"] as Json)["id"];
+      await until(() => spans.getFinishedSpans().some((s) => s.name === "a2a.server SendMessage"), "the call's span");
+      dead = true;
+      await until(() => spans.getFinishedSpans().some((s) => s.name === "a2a.turn" && s.attributes["a2a.method"] === "resume"), "the resumed turn");
+      const call = spans.getFinishedSpans().find((s) => s.name === "a2a.server SendMessage")!;
+      const resumed = spans.getFinishedSpans().find((s) => s.name === "a2a.turn" && s.attributes["a2a.method"] === "resume")!;
+      expect(resumed.attributes["a2a.task.id"]).toBe(taskId);
+      expect(resumed.spanContext().traceId).toBe(call.spanContext().traceId);
+      expect(parentOf(resumed)).toBe(call.spanContext().spanId);
+      const after = await sums();
+      expect((after.get(key("a2a.server.lease.takeover.count", { "a2a.outcome": "resumed" })) ?? 0) - (before.get(key("a2a.server.lease.takeover.count", { "a2a.outcome": "resumed" })) ?? 0)).toBe(1);
+    } finally {
+      dead = false;
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await a.close();
+      await b.close();
+    }
+  });
+});
+
 describe("telemetry off", () => {
   it("`telemetry: false` on a server generated with --telemetry records nothing", async () => {
     const off = await agent(false);

@@ -28,6 +28,7 @@ import type { AgentExecutor, RequestContext, RuntimeLogger } from "./executor.js
 import { LeaseWatch } from "./lease-watch.js";
 import type { TurnPublisher } from "./publisher.js";
 import { retryUnavailable } from "./retry.js";
+import { lastTurnTrace } from "./task-streams.js";
 
 export interface OwnershipOptions {
   readonly shapes: ProtocolShapes;
@@ -43,7 +44,7 @@ export interface OwnershipOptions {
   /** The publisher of an execution (publisher.ts). */
   readonly publisher: (execution: Execution, userMessage?: JsonObject) => TurnPublisher;
   /** Runs the executor for a turn, in the background (the runtime's). */
-  readonly run: (execution: Execution, context: RequestContext) => void;
+  readonly run: (execution: Execution, context: RequestContext, parent?: string) => void;
   /** The execution is over on this instance. */
   readonly end: (execution: Execution) => void;
   /** The task, if it exists and the caller's scope owns it; else TaskNotFound. */
@@ -66,7 +67,7 @@ export class Ownership {
   private readonly executions: Map<string, Execution>;
   private readonly shutdown: AbortSignal;
   private readonly publisher: (execution: Execution, userMessage?: JsonObject) => TurnPublisher;
-  private readonly run: (execution: Execution, context: RequestContext) => void;
+  private readonly run: (execution: Execution, context: RequestContext, parent?: string) => void;
   private readonly end: (execution: Execution) => void;
   private readonly requireVersioned: (taskId: string | undefined, principal: unknown) => Promise<VersionedTask>;
 
@@ -195,7 +196,9 @@ export class Ownership {
       // Run the interrupted turn again here, under the lease this instance just took.
       this.leaseWatch.hold(taskId);
       this.executions.set(taskId, execution);
-      this.run(execution, turnContext(this.conversations, execution, "resume", lastUserMessage(loaded.task), loaded.task, false, undefined));
+      // Observed: the resumed turn continues the trace of the call that started it (kept in its turn mark).
+      const parent = this.telemetry ? await lastTurnTrace(this.store.events, taskId).catch(() => undefined) : undefined;
+      this.run(execution, turnContext(this.conversations, execution, "resume", lastUserMessage(loaded.task), loaded.task, false, undefined), parent);
       this.logger.warn?.(`a2a: task ${taskId} resumed: its instance ${previousOwner} stopped (lease expired)`);
       this.telemetry?.takeOver(taskId, "resumed");
       return;

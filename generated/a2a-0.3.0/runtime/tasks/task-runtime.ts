@@ -35,7 +35,7 @@ import { Ownership } from "./ownership.js";
 import { PushConfigs, type PushPayloadHook } from "./push-configs.js";
 import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publisher.js";
 import { retryUnavailable, sleep } from "./retry.js";
-import { SubscriptionCounter, TaskStreams, TURN_MARK } from "./task-streams.js";
+import { SubscriptionCounter, TaskStreams, TURN_MARK, TURN_TRACE } from "./task-streams.js";
 import type { ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
 
 export interface TaskRuntimeOptions {
@@ -115,7 +115,7 @@ export class TaskRuntime {
       executions: this.executions,
       shutdown: this.shutdown.signal,
       publisher: (execution, userMessage) => this.publisher(execution, userMessage),
-      run: (execution, context) => this.run(execution, context),
+      run: (execution, context, parent) => this.run(execution, context, parent),
       end: (execution) => this.endExecution(execution),
       requireVersioned: (taskId, principal) => this.requireVersioned(taskId, principal),
       conversations: this,
@@ -174,6 +174,7 @@ export class TaskRuntime {
       shutdown: this.shutdown.signal,
       streamsTasks,
       stop,
+      ...(telemetry ? { turnMark: (turn: number) => this.turnMark(turn) } : {}),
     });
     this.publisherDeps = { shapes: this.shapes, writer: this.writer, logger: this.logger, streamsTasks, stop, end: (execution) => this.endExecution(execution) };
   }
@@ -444,7 +445,7 @@ export class TaskRuntime {
         ({ version, sequences } = await this.store.tasks.commit({
           task,
           expectedVersion: loaded.version,
-          events: [{ event: { [TURN_MARK]: history.length + 1 }, final: false }],
+          events: [{ event: this.turnMark(history.length + 1), final: false }],
           lease: { acquire: this.instanceId, ttlMs: this.leaseMs },
           ...(writeId !== undefined ? { writeId } : {}),
         }));
@@ -504,8 +505,14 @@ export class TaskRuntime {
     return execution;
   }
 
-  /** Runs the executor for a turn, in the background. */
-  private run(execution: Execution, context: RequestContext): void {
+  /** The log event that marks where a turn starts; with telemetry, it keeps the call's trace context (TURN_TRACE). */
+  turnMark(turn: number): JsonObject {
+    const trace = this.telemetry?.traceparent();
+    return trace === undefined ? { [TURN_MARK]: turn } : { [TURN_MARK]: turn, [TURN_TRACE]: trace };
+  }
+
+  /** Runs the executor for a turn, in the background; `parent`: the trace context of a turn resumed by take-over. */
+  private run(execution: Execution, context: RequestContext, parent?: string): void {
     // A stream follows the turn: its artifact events' texts are built as they come (else the store serializes
     // the events it keeps, and none when nobody follows the task).
     if (context.streaming) execution.artifactTexts = new ArtifactEventTexts();
@@ -542,7 +549,7 @@ export class TaskRuntime {
       }
     };
     const telemetry = this.telemetry;
-    void (telemetry ? telemetry.turn({ taskId, contextId: context.contextId, method: context.method, streaming: context.streaming }, turn) : turn());
+    void (telemetry ? telemetry.turn({ taskId, contextId: context.contextId, method: context.method, streaming: context.streaming, parent }, turn) : turn());
   }
 
 

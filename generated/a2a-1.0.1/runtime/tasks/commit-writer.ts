@@ -59,6 +59,8 @@ export interface CommitWriterOptions {
   readonly streamsTasks: () => boolean;
   /** Ends an execution whose task was finished elsewhere (ownership.ts). */
   readonly stop: (execution: Execution, reason: string) => void;
+  /** With telemetry: a new task's first write logs a turn mark keeping the trace context (task-runtime.ts `turnMark`). */
+  readonly turnMark?: (turn: number) => JsonObject;
 }
 
 export class CommitWriter {
@@ -93,6 +95,7 @@ export class CommitWriter {
   private readonly shutdown: AbortSignal;
   private readonly streamsTasks: () => boolean;
   private readonly stop: (execution: Execution, reason: string) => void;
+  private readonly turnMark: ((turn: number) => JsonObject) | undefined;
 
   constructor(options: CommitWriterOptions) {
     this.shapes = options.shapes;
@@ -106,6 +109,7 @@ export class CommitWriter {
     this.shutdown = options.shutdown;
     this.streamsTasks = options.streamsTasks;
     this.stop = options.stop;
+    this.turnMark = options.turnMark;
     this.keepsInterimTasks = options.store.tasks.keepsInterimTasks === true;
     this.patchesInterimTasks = !this.keepsInterimTasks && options.store.tasks.storesTaskPatches === true;
     this.keepsWriteIds = options.store.tasks.keepsWriteIds === true;
@@ -228,6 +232,7 @@ export class CommitWriter {
     const creating = execution.version === 0;
     let task = execution.task ?? this.newTask(execution, userMessage);
     const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
+    if (creating && this.turnMark) events.unshift({ event: this.turnMark(1), final: false });
     const made = new Set<object>();
     for (const update of batch) {
       const next = update.apply(task, made);
