@@ -232,6 +232,42 @@ describe("traces and metrics of a generated agent and client", () => {
     spans.reset();
     await expect((a.client("HTTP+JSON") as unknown as { getTask(params: Json): Promise<Json> }).getTask({ id: "no-such-task" })).rejects.toThrow();
     expect(spans.getFinishedSpans().find((s) => kindName(s) === "SERVER")!.attributes["a2a.error.code"]).toBe(404);
+    spans.reset();
+    await expect((a.client("GRPC") as unknown as { getTask(params: Json): Promise<Json> }).getTask({ id: "no-such-task" })).rejects.toThrow();
+    const grpcServer = spans.getFinishedSpans().find((s) => kindName(s) === "SERVER")!;
+    expect(grpcServer.name).toBe("a2a.server GetTask");
+    expect(grpcServer.attributes["a2a.error.code"]).toBe(5); // NOT_FOUND (1.0.1 §5.4)
+  });
+
+  it("the principal is recorded only when configured (recordPrincipal); a refused call is the span of no method, failed 401", async () => {
+    const card = {
+      ...a.card,
+      supportedInterfaces: [(a.card["supportedInterfaces"] as Json[])[0]],
+      securitySchemes: { bearer: { httpAuthSecurityScheme: { scheme: "Bearer" } } },
+      securityRequirements: [{ schemes: { bearer: { list: [] } } }],
+    };
+    const auth = { verify: (credential: { value: string }) => (credential.value === "good" ? { allow: true, principal: { sub: "alice" } } : false) };
+    const core = m.core.createA2AServer({ card, executor: { execute: (_c: unknown, e: { completed(): void }) => e.completed() }, auth, telemetry: { tracerProvider, meterProvider, recordPrincipal: (p: { sub: string }) => p.sub } });
+    const server = m.node.createNodeServer(core);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      const url = `http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`;
+      const post = (token: string) =>
+        fetch(url, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0", authorization: `Bearer ${token}` }, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: m.client.A2AClient.sendParams("hi") }) });
+      spans.reset();
+      expect((await post("good")).status).toBe(200);
+      await until(() => spans.getFinishedSpans().some((s) => kindName(s) === "SERVER"), "the server span");
+      expect(spans.getFinishedSpans().find((s) => kindName(s) === "SERVER")!.attributes["a2a.principal"]).toBe("alice");
+      spans.reset();
+      expect((await post("bad")).status).toBe(401);
+      const refused = spans.getFinishedSpans().find((s) => kindName(s) === "SERVER")!;
+      expect(refused.name).toBe("a2a.server");
+      expect(refused.attributes["a2a.error.code"]).toBe(401);
+      expect(refused.attributes["a2a.principal"]).toBeUndefined();
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await core.close();
+    }
   });
 
   it("a streamed turn: the executor's turn span has store and push child spans; the webhook gets the turn's trace context", async () => {
