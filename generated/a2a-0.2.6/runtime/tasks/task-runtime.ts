@@ -58,7 +58,7 @@ export interface TaskRuntimeOptions {
   owner?: (principal: unknown) => string;
   /** What a push notification carries for a config; undefined (or no hook) means the version's own payload. */
   pushPayload?: PushPayloadHook;
-  /** Telemetry hooks: a span per turn and per push delivery, tasks created, take-overs (telemetry-hooks.ts). */
+  /** Telemetry hooks: a span per turn and per push delivery, the trace context kept with turns and push notifications (telemetry-hooks.ts). */
   telemetry?: ServerTelemetry | undefined;
 }
 
@@ -506,7 +506,7 @@ export class TaskRuntime {
   }
 
   /** The log event that marks where a turn starts; with telemetry, it keeps the call's trace context (TURN_TRACE). */
-  turnMark(turn: number): JsonObject {
+  private turnMark(turn: number): JsonObject {
     const trace = this.telemetry?.traceparent();
     return trace === undefined ? { [TURN_MARK]: turn } : { [TURN_MARK]: turn, [TURN_TRACE]: trace };
   }
