@@ -100,9 +100,10 @@ describe("emitting telemetry", () => {
     expect(traced.files["client.ts"]).toMatch(/from "\.\/runtime\/telemetry\/client\.js"/);
   });
 
-  it("compiles under the strict settings of generated code", () => {
+  it("compiles under the strict settings of generated code (1.0.1 with gRPC; 0.3.0 and 0.2.6 with every framework)", async () => {
+    for (const spec of ["0.3.0", "0.2.6"]) writeResult(await generate({ spec, frameworks: ["node", "express", "fastify", "hono"], telemetry: true, out: join(OUT, "..", `a2a-${spec}`), cwd: ROOT }), ROOT);
     const config = JSON.parse(readFileSync(join(ROOT, "test/types/tsconfig.json"), "utf8")) as { compilerOptions: Record<string, unknown>; include: string[] };
-    config.include = ["./a2a-1.0.1/**/*.ts"];
+    config.include = ["./a2a-*/**/*.ts"];
     const file = join(OUT, "..", "tsconfig.json");
     writeFileSync(file, JSON.stringify(config));
     const run = spawnSync(tsc, ["-p", file], { encoding: "utf8" });
