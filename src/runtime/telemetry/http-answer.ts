@@ -29,8 +29,7 @@ export function observedAnswer(response: CoreResponse, span: TelemetrySpan, tele
       };
       const close = response.open({
         write(chunk: string) {
-          // Heartbeats are comments (":"); every other chunk is one event.
-          if (!chunk.startsWith(":")) telemetry.streamEvent(binding);
+          for (let n = eventsIn(chunk); n > 0; n--) telemetry.streamEvent(binding);
           sink.write(chunk);
         },
         end() {
@@ -44,6 +43,18 @@ export function observedAnswer(response: CoreResponse, span: TelemetrySpan, tele
       };
     },
   };
+}
+
+/** The events of a chunk of SSE frames (a write may carry several; heartbeats are comments, ":"). */
+function eventsIn(chunk: string): number {
+  let count = 0;
+  for (let start = 0; start < chunk.length; ) {
+    const end = chunk.indexOf("\n\n", start);
+    if (chunk.charCodeAt(start) !== 58 /* : */) count++;
+    if (end < 0) break;
+    start = end + 2;
+  }
+  return count;
 }
 
 /** A JSON answer's error code: the JSON-RPC error's, else an HTTP error status. */

@@ -307,14 +307,19 @@ describe("traces and metrics of a generated agent and client", () => {
     for (let i = 0; i < 3; i++) await client.sendMessage(m.client.A2AClient.sendParams(`load ${i}`));
     await expect((client as unknown as { getTask(p: Json): Promise<Json> }).getTask({ id: "missing" })).rejects.toThrow();
     for await (const _ of a.client("GRPC").sendStreamingMessage(m.client.A2AClient.sendParams("stream"))) void _;
+    let received = 0;
+    for await (const _ of a.client("JSONRPC").sendStreamingMessage(m.client.A2AClient.sendParams("stream"))) received++;
     const after = await sums();
     const delta = (name: string, match: Json = {}) => (after.get(key(name, match)) ?? 0) - (before.get(key(name, match)) ?? 0);
     expect(delta("a2a.server.request.count", { "a2a.method": "SendMessage", "a2a.binding": "JSONRPC" })).toBe(3);
     expect(delta("a2a.server.request.count", { "a2a.method": "GetTask", "a2a.binding": "JSONRPC" })).toBe(1);
     expect(delta("a2a.server.error.count", { "a2a.method": "GetTask", "a2a.binding": "JSONRPC", "a2a.error.code": -32001 })).toBe(1);
-    expect(delta("a2a.server.task.created")).toBe(4);
+    expect(delta("a2a.server.task.created")).toBe(5);
     expect(delta("a2a.server.request.count", { "a2a.method": "SendStreamingMessage", "a2a.binding": "GRPC" })).toBe(1);
     expect(delta("a2a.server.stream.event.count", { "a2a.binding": "GRPC" })).toBeGreaterThanOrEqual(3);
+    // Every event once, though one write of the SSE stream may carry several.
+    expect(delta("a2a.server.stream.event.count", { "a2a.binding": "JSONRPC" })).toBe(received);
+    expect(delta("a2a.client.stream.event.count", { "a2a.method": "SendStreamingMessage", "a2a.binding": "JSONRPC" })).toBe(received);
     expect(delta("a2a.server.stream.active", { "a2a.binding": "GRPC" })).toBe(0);
     expect(delta("a2a.client.request.count", { "a2a.method": "SendMessage", "a2a.binding": "JSONRPC" })).toBe(3);
     expect(delta("a2a.client.error.count", { "a2a.method": "GetTask", "a2a.binding": "JSONRPC", "a2a.error.code": -32001 })).toBe(1);
