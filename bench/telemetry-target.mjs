@@ -2,9 +2,10 @@
 //
 //   node bench/telemetry-target.mjs <mode> <build-dir>
 //
-// <mode>: off (a server generated with --telemetry, `telemetry: false`), noop (telemetry on, no
-// OpenTelemetry SDK registered: the API's no-ops) or sdk (telemetry on, the SDK's tracer and meter
-// providers registered with a span processor that drops every span and a metric reader never collected).
+// <mode>: off (a server generated with --telemetry, `telemetry: false`, no OpenTelemetry SDK), off-sdk
+// (the same with the SDK registered: what the application's SDK costs by itself, its context manager
+// above all), noop (telemetry on, no SDK: the API's no-ops) or sdk (telemetry on, the SDK's tracer and
+// meter providers registered, a span processor that drops every span, a metric reader never collected).
 // The agent: "hello" → a direct reply; "task" → working, one artifact, completed (as server-target.mjs).
 // IPC: → {type:"ready", port}; ← {type:"stop"} → exits.
 import { join } from "node:path";
@@ -13,7 +14,7 @@ import { pathToFileURL } from "node:url";
 const [mode, buildDir] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(join(buildDir, file)).href);
 
-if (mode === "sdk") {
+if (mode === "sdk" || mode === "off-sdk") {
   const { context, metrics, propagation, trace } = await import("@opentelemetry/api");
   const { AsyncLocalStorageContextManager } = await import("@opentelemetry/context-async-hooks");
   const { W3CTraceContextPropagator } = await import("@opentelemetry/core");
@@ -30,7 +31,7 @@ if (mode === "sdk") {
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [drop] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Never()] }));
 } else if (mode !== "off" && mode !== "noop") {
-  throw new Error(`unknown mode ${mode}: off, noop or sdk`);
+  throw new Error(`unknown mode ${mode}: off, off-sdk, noop or sdk`);
 }
 
 const { createA2AServer } = await load("server/core.js");
@@ -54,7 +55,7 @@ const executor = {
     events.completed("done");
   },
 };
-const core = createA2AServer({ card, executor, ...(mode === "off" ? { telemetry: false } : {}) });
+const core = createA2AServer({ card, executor, ...(mode === "off" || mode === "off-sdk" ? { telemetry: false } : {}) });
 const server = createNodeServer(core);
 server.listen(0, "127.0.0.1", () => process.send({ type: "ready", port: server.address().port }));
 process.on("message", (message) => {
