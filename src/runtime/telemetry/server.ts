@@ -36,7 +36,9 @@ class OtelServerTelemetry implements ServerTelemetry {
   ) {}
 
   serverCall<T>(binding: string, headers: Readonly<Record<string, string | undefined>>, run: (span: TelemetrySpan) => T): T {
-    const parent = extractContext(headers);
+    // Under a span already (an HTTP server instrumentation's, which read the headers): its child; else the caller's.
+    const active = context.active();
+    const parent = trace.getSpan(active) !== undefined ? active : extractContext(headers, active);
     const span = this.tracer.startSpan(SPAN.server, { kind: SpanKind.SERVER, attributes: { [ATTR.binding]: binding, [ATTR.protocolVersion]: this.protocolVersion } }, parent);
     const call = new ServerCall(span, binding, this.instruments);
     return context.with(trace.setSpan(parent, span).setValue(CALL, call), run, undefined, call);

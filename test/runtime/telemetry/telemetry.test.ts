@@ -172,6 +172,7 @@ async function agent(telemetry: Json | false = { tracerProvider, meterProvider }
   interfaces[2] = { ...interfaces[2], url: `127.0.0.1:${grpc.port}` };
   return {
     card,
+    core: core as unknown as { handle(request: Json): Promise<Json> },
     client: (binding: string) => m.client.A2AClient.fromCard(card, { binding, transports: [m.client.restTransport, m.grpcClient.grpcTransport], telemetry }),
     async close() {
       await grpc.close();
@@ -238,6 +239,28 @@ describe("traces and metrics of a generated agent and client", () => {
     const grpcServer = spans.getFinishedSpans().find((s) => kindName(s) === "SERVER")!;
     expect(grpcServer.name).toBe("a2a.server GetTask");
     expect(grpcServer.attributes["a2a.error.code"]).toBe(5); // NOT_FOUND (1.0.1 §5.4)
+  });
+
+  it("under a span already active (an HTTP server instrumentation's), the server span is its child, not the headers' caller's", async () => {
+    spans.reset();
+    const foreign = "00-0af7651916cd43dd8448eb211c80319c-b7ad6b7169203331-01";
+    const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method: "GetTask", params: { id: "none" } });
+    const request = { method: "POST", path: "/a2a", query: new URLSearchParams(), headers: { "content-type": "application/json", "a2a-version": "1.0", traceparent: foreign }, body };
+    const outer = tracerProvider.getTracer("http-instrumentation");
+    await outer.startActiveSpan("POST /a2a", async (http) => {
+      await a.core.handle(request);
+      http.end();
+    });
+    const http = spans.getFinishedSpans().find((s) => s.name === "POST /a2a")!;
+    const server = spans.getFinishedSpans().find((s) => s.name === "a2a.server GetTask")!;
+    expect(parentOf(server)).toBe(http.spanContext().spanId);
+    expect(server.spanContext().traceId).toBe(http.spanContext().traceId);
+    // Without one, the headers' caller is the parent (W3C Trace Context).
+    spans.reset();
+    await a.core.handle(request);
+    const alone = spans.getFinishedSpans().find((s) => s.name === "a2a.server GetTask")!;
+    expect(alone.spanContext().traceId).toBe("0af7651916cd43dd8448eb211c80319c");
+    expect(parentOf(alone)).toBe("b7ad6b7169203331");
   });
 
   it("the principal is recorded only when configured (recordPrincipal); a refused call is the span of no method, failed 401", async () => {
@@ -386,10 +409,11 @@ describe("a turn resumed by take-over", () => {
       const after = await sums();
       expect((after.get(key("a2a.server.lease.takeover.count", { "a2a.outcome": "resumed" })) ?? 0) - (before.get(key("a2a.server.lease.takeover.count", { "a2a.outcome": "resumed" })) ?? 0)).toBe(1);
     } finally {
-      dead = false;
       await new Promise<void>((resolve) => server.close(() => resolve()));
+      // A is closed (its execution stopped) before its store comes back: nothing of it runs on afterwards.
       await a.close();
       await b.close();
+      dead = false;
     }
   });
 });
@@ -399,9 +423,13 @@ describe("telemetry off", () => {
     const off = await agent(false);
     try {
       spans.reset();
-      await off.client("JSONRPC").sendMessage(m.client.A2AClient.sendParams("quiet"));
+      const sent = await off.client("JSONRPC").sendMessage(m.client.A2AClient.sendParams("quiet"));
+      const taskId = (sent["task"] as Json)["id"];
       await new Promise((resolve) => setTimeout(resolve, 20));
-      expect(spans.getFinishedSpans().filter((s) => s.name.startsWith("a2a."))).toEqual([]);
+      // No server, client or turn span of this agent's (store spans exist only under those). An instance of an
+      // earlier test may still be finishing its turn: its spans are not this agent's.
+      const ours = spans.getFinishedSpans().filter((s) => /^a2a\.(server|client)\b/.test(s.name) || s.attributes["a2a.task.id"] === taskId);
+      expect(ours).toEqual([]);
     } finally {
       await off.close();
     }
