@@ -357,6 +357,37 @@ describe("traces and metrics of a generated agent and client", () => {
   });
 });
 
+describe("a stream that answers with an error event (0.3.0: every answer of a streaming method is SSE)", () => {
+  it("marks the server span failed with the event's error code", async () => {
+    const out = join(OUT, "..", "a2a-0.3.0-stream");
+    writeResult(await generate({ spec: "0.3.0", frameworks: ["node"], telemetry: true, out, cwd: ROOT }), ROOT);
+    const core = (await import(join(out, "server/core.ts"))) as Loaded["core"];
+    const node = (await import(join(out, "server/node.ts"))) as Loaded["node"];
+    const card = { name: "Old", description: "0.3.0", url: "http://127.0.0.1:1/a2a", version: "1.0.0", protocolVersion: "0.3.0", capabilities: { streaming: true }, defaultInputModes: ["text/plain"], defaultOutputModes: ["text/plain"], skills: [{ id: "s", name: "S", description: "S", tags: ["s"] }] };
+    const served = core.createA2AServer({ card, executor: { execute: () => undefined }, telemetry: { tracerProvider, meterProvider } });
+    const server = node.createNodeServer(served);
+    await new Promise<void>((resolve) => server.listen(0, "127.0.0.1", resolve));
+    try {
+      spans.reset();
+      const response = await fetch(`http://127.0.0.1:${(server.address() as AddressInfo).port}/a2a`, {
+        method: "POST",
+        headers: { "content-type": "application/json", accept: "text/event-stream" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 7, method: "tasks/resubscribe", params: { id: "no-such-task" } }),
+      });
+      expect(response.headers.get("content-type")).toMatch(/text\/event-stream/);
+      expect(await response.text()).toMatch(/"error":\{"code":-32001/);
+      await until(() => spans.getFinishedSpans().some((s) => kindName(s) === "SERVER"), "the server span");
+      const span = spans.getFinishedSpans().find((s) => kindName(s) === "SERVER")!;
+      expect(span.name).toBe("a2a.server tasks/resubscribe");
+      expect(span.attributes["a2a.error.code"]).toBe(-32001); // TaskNotFoundError (specification-0.3.0.md §8.2)
+      expect(span.status.code).toBe(2);
+    } finally {
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+      await served.close();
+    }
+  });
+});
+
 describe("a turn resumed by take-over", () => {
   it("continues the trace of the call that started it, on the instance that took the task over (its trace context kept in the task's event log)", async () => {
     const { InMemoryStore } = (await import(join(OUT, "runtime/stores/memory.ts"))) as { InMemoryStore: new () => Json };
