@@ -174,7 +174,7 @@ export class TaskRuntime {
       shutdown: this.shutdown.signal,
       streamsTasks,
       stop,
-      ...(telemetry ? { turnMark: (turn: number) => this.turnMark(turn) } : {}),
+      ...(telemetry ? { traceparent: () => telemetry.traceparent() } : {}),
     });
     this.publisherDeps = { shapes: this.shapes, writer: this.writer, logger: this.logger, streamsTasks, stop, end: (execution) => this.endExecution(execution) };
   }
