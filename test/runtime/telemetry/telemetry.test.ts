@@ -63,7 +63,7 @@ let m: Loaded;
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  traced = await generate({ spec: "1.0.1", transports: ["grpc"], frameworks: ["node"], telemetry: true, out: OUT, cwd: ROOT });
+  traced = await generate({ spec: "1.0.1", transports: ["grpc"], frameworks: ["node"], stores: ["sqlite"], telemetry: true, out: OUT, cwd: ROOT });
   plain = await generate({ spec: "1.0.1", transports: ["grpc"], frameworks: ["node"], out: OUT, cwd: ROOT });
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
@@ -388,10 +388,25 @@ describe("a stream that answers with an error event (0.3.0: every answer of a st
   });
 });
 
-describe("a turn resumed by take-over", () => {
-  it("continues the trace of the call that started it, on the instance that took the task over (its trace context kept in the task's event log)", async () => {
+/** Two instances' stores on one engine: one shared in-memory store, or two connections to one SQLite file. */
+const ENGINES: Record<string, () => Promise<{ a: Json; b: Json; close(): Promise<void> }>> = {
+  memory: async () => {
     const { InMemoryStore } = (await import(join(OUT, "runtime/stores/memory.ts"))) as { InMemoryStore: new () => Json };
     const shared = new InMemoryStore();
+    return { a: shared, b: shared, close: () => Promise.resolve() };
+  },
+  sqlite: async () => {
+    const { SqliteStore } = (await import(join(OUT, "runtime/stores/sqlite.ts"))) as { SqliteStore: { open(o: { path: string }): Promise<Json & { close(): Promise<void> }> } };
+    const path = join(OUT, "..", `take-over-${Date.now()}.db`);
+    const [a, b] = [await SqliteStore.open({ path }), await SqliteStore.open({ path })];
+    return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
+  },
+};
+
+describe.each(Object.keys(ENGINES))("a turn resumed by take-over (%s store)", (engine) => {
+  it("continues the trace of the call that started it, on the instance that took the task over (its trace context kept in the task's event log)", async () => {
+    const stores = await ENGINES[engine]!();
+    const shared = stores.a;
     let dead = false;
     // Instance A's view of the store: once "dead", every call fails as a lost engine would (A can no longer renew its lease).
     const wrap = (part: object) =>
@@ -406,7 +421,7 @@ describe("a turn resumed by take-over", () => {
           };
         },
       });
-    const dying = { engine: "memory", tasks: wrap(shared["tasks"] as object), pushConfigs: wrap(shared["pushConfigs"] as object), events: wrap(shared["events"] as object), outbox: wrap(shared["outbox"] as object), leases: wrap(shared["leases"] as object), purgeFinished: () => Promise.resolve(0), close: () => Promise.resolve() };
+    const dying = { engine, tasks: wrap(shared["tasks"] as object), pushConfigs: wrap(shared["pushConfigs"] as object), events: wrap(shared["events"] as object), outbox: wrap(shared["outbox"] as object), leases: wrap(shared["leases"] as object), purgeFinished: () => Promise.resolve(0), close: () => Promise.resolve() };
     const executor = {
       resumable: true,
       async execute(c: { method: string; signal: AbortSignal }, events: { working(t: string): void; completed(t: string): void }) {
@@ -419,7 +434,7 @@ describe("a turn resumed by take-over", () => {
     const make = (store: object, instanceId: string) =>
       m.core.createA2AServer({ card, executor, store, instanceId, leaseMs: 300, pushNotifications: false, telemetry: { tracerProvider, meterProvider }, logger: { error: () => undefined, warn: () => undefined } });
     const a = make(dying, "A");
-    const b = make(shared, "B");
+    const b = make(stores.b, "B");
     const before = await sums();
     spans.reset();
     const server = m.node.createNodeServer(a);
@@ -445,6 +460,7 @@ describe("a turn resumed by take-over", () => {
       await a.close();
       await b.close();
       dead = false;
+      await stores.close();
     }
   });
 });
