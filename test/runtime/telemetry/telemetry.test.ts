@@ -19,6 +19,8 @@ import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type Re
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult, type GenerateResult } from "../../../src/generate.js";
 import { ROOT } from "../../support/project.js";
+import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
+import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 
 // Inside the repository so that the output resolves @opentelemetry/api, @grpc/grpc-js and protobufjs.
 const OUT = join(ROOT, "node_modules", ".cache", "a2a-codegen-telemetry", "a2a-1.0.1");
@@ -63,7 +65,7 @@ let m: Loaded;
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
-  traced = await generate({ spec: "1.0.1", transports: ["grpc"], frameworks: ["node"], stores: ["sqlite"], telemetry: true, out: OUT, cwd: ROOT });
+  traced = await generate({ spec: "1.0.1", transports: ["grpc"], frameworks: ["node"], telemetry: true, out: OUT, cwd: ROOT });
   plain = await generate({ spec: "1.0.1", transports: ["grpc"], frameworks: ["node"], out: OUT, cwd: ROOT });
   rmSync(OUT, { recursive: true, force: true });
   mkdirSync(OUT, { recursive: true });
@@ -388,24 +390,14 @@ describe("a stream that answers with an error event (0.3.0: every answer of a st
   });
 });
 
-/** Two instances' stores on one engine: one shared in-memory store, or two connections to one SQLite file. */
-const ENGINES: Record<string, () => Promise<{ a: Json; b: Json; close(): Promise<void> }>> = {
-  memory: async () => {
-    const { InMemoryStore } = (await import(join(OUT, "runtime/stores/memory.ts"))) as { InMemoryStore: new () => Json };
-    const shared = new InMemoryStore();
-    return { a: shared, b: shared, close: () => Promise.resolve() };
-  },
-  sqlite: async () => {
-    const { SqliteStore } = (await import(join(OUT, "runtime/stores/sqlite.ts"))) as { SqliteStore: { open(o: { path: string }): Promise<Json & { close(): Promise<void> }> } };
-    const path = join(OUT, "..", `take-over-${Date.now()}.db`);
-    const [a, b] = [await SqliteStore.open({ path }), await SqliteStore.open({ path })];
-    return { a, b, close: async () => void (await Promise.all([a.close(), b.close()])) };
-  },
-};
+// Every engine under test: memory and SQLite always; PostgreSQL and Redis when their URLs are set (`source .ci/engines.sh`).
+const { engines } = enginesUnderTest("the telemetry take-over test");
 
-describe.each(Object.keys(ENGINES))("a turn resumed by take-over (%s store)", (engine) => {
+describe.each(engines.map((e) => [e.name, e] as const))("a turn resumed by take-over (%s store)", (engine, under) => {
   it("continues the trace of the call that started it, on the instance that took the task over (its trace context kept in the task's event log)", async () => {
-    const stores = await ENGINES[engine]!();
+    // Two instances' stores in one namespace of the engine (two connections, or the one in-memory store).
+    const ns = freshNamespace();
+    const stores = { a: (await under.open(ns)) as unknown as Json, b: (await under.open(ns)) as unknown as Json };
     const shared = stores.a;
     let dead = false;
     // Instance A's view of the store: once "dead", every call fails as a lost engine would (A can no longer renew its lease).
@@ -460,7 +452,9 @@ describe.each(Object.keys(ENGINES))("a turn resumed by take-over (%s store)", (e
       await a.close();
       await b.close();
       dead = false;
-      await stores.close();
+      await (stores.a as unknown as A2AStore).close();
+      if (stores.b !== stores.a) await (stores.b as unknown as A2AStore).close();
+      await under.drop(ns);
     }
   });
 });
