@@ -367,6 +367,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
   for (const list of ["framework", "transports", "store", "bridge"] as const) for (const name of listValues(args[list] ?? [])) add(`--${list}`, name);
   if (args.cardSignatures) flags.push("--card-signatures");
   if (args.testing) flags.push("--testing");
+  if (args.telemetry) flags.push("--telemetry");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }
 

@@ -53,6 +53,8 @@ export interface GenerateOptions {
   cardSignatures?: boolean | undefined;
   /** Also emit the test kit under testing/ (in-memory transport, mock agent, MSW handlers, fixtures). */
   testing?: boolean | undefined;
+  /** Also emit OpenTelemetry spans and metrics in the server and client (runtime/telemetry/; needs `@opentelemetry/api`). */
+  telemetry?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
   /** A bundled older version to serve too (e.g. "0.3.0" beside 1.0.1): its files in compat/a2a-<version>/ and the mapping (issue 10). */
@@ -133,14 +135,14 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
   Object.assign(files, await timer.run("validators", () => emitValidatorFiles(ir, templates, header)));
   await timer.run("protocol", () => {
     files["protocol.ts"] = emitProtocol(ir, templates, header);
-    files["client.ts"] = emitClient(ir, templates, header);
+    files["client.ts"] = emitClient(ir, templates, header, options.telemetry === true);
     // Default: node:http and the frameworks of the nearest package.json (from the output folder up).
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
     if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
     // What server/core.ts and server/grpc.ts need of the compat version.
     compatFacts = compat !== undefined ? compatServerFacts(compat.compat, options.card !== undefined, (options.transports ?? []).includes("grpc")) : undefined;
-    Object.assign(files, emitServer(ir, templates, header, frameworks, compatFacts));
+    Object.assign(files, emitServer(ir, templates, header, frameworks, compatFacts, options.telemetry === true));
     if (options.card !== undefined) {
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header, warnings);
@@ -153,7 +155,7 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
     if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, templates, header, compatFacts?.grpc ? compatFacts.folder : undefined));
     // The runtime files of the features chosen (emit/runtime-bundles.ts declares which files each brings).
     const runtime = runtimeFiles(
-      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks, bridges: options.bridges ?? [], testing: options.testing === true },
+      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks, bridges: options.bridges ?? [], testing: options.testing === true, telemetry: options.telemetry === true },
       header,
     );
     if (options.testing === true) Object.assign(files, emitTestKit(ir, templates, header, files["client.ts"] ?? ""));

@@ -26,6 +26,7 @@ const MAJORS: Record<string, string> = {
   fastify: "5",
   hono: "4",
   "@hono/node-server": "1",
+  "@opentelemetry/api": "1",
   ...Object.fromEntries(
     Object.values(STORE_DEPENDENCIES).flatMap((d) => Object.entries({ ...d.dependencies, ...d.devDependencies }).map(([name, range]) => [name, /\d+/.exec(range)?.[0] ?? ""])),
   ),

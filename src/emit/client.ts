@@ -76,6 +76,6 @@ export function clientView(ir: ProtocolIR) {
   };
 }
 
-export function emitClient(ir: ProtocolIR, templates: TemplateRenderer, header: string): string {
-  return templates.render("client/client.ts.hbs", { header, ...clientView(ir) });
+export function emitClient(ir: ProtocolIR, templates: TemplateRenderer, header: string, telemetry = false): string {
+  return templates.render("client/client.ts.hbs", { header, ...clientView(ir), telemetry });
 }

@@ -26,6 +26,8 @@ export interface RuntimeChoice {
   readonly bridges?: readonly Bridge[];
   /** The test kit (--testing): its in-memory transport runs the server core through the web adapter. */
   readonly testing?: boolean;
+  /** OpenTelemetry (--telemetry): the only files that import @opentelemetry/api. */
+  readonly telemetry?: boolean;
 }
 
 export interface RuntimeBundle {
@@ -49,7 +51,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
       "wire/http-routes.ts", "wire/issue-pointers.ts", "wire/jsonrpc.ts", "wire/proto-defaults.ts", "wire/proto-json-input.ts", "wire/shapes.ts", "wire/sse.ts",
       "stores/contract.ts", "stores/errors.ts", "stores/event-texts.ts", "stores/memory.ts", "stores/memory-event-log.ts", "stores/memory-leases.ts",
       "stores/memory-task-store.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",
-      "tasks/", "service/", "http/", "card/cache-headers.ts",
+      "tasks/", "service/", "http/", "card/cache-headers.ts", "telemetry-hooks.ts",
     ],
     when: always,
     prunable: true,
@@ -63,6 +65,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "agent card signatures (--card-signatures; needs jose and canonicalize)", brings: ["card/signature.ts"], when: (c) => c.cardSignatures, prunable: false },
   { feature: "compat: serving a second version (--compat)", brings: ["compat/"], when: (c) => c.compat !== undefined, prunable: false },
   { feature: "gRPC binding (--transports grpc)", brings: ["grpc/"], when: (c) => c.transports.includes("grpc"), prunable: false },
+  { feature: "OpenTelemetry traces and metrics (--telemetry; needs @opentelemetry/api)", brings: ["telemetry/"], when: (c) => c.telemetry === true, prunable: false },
   { feature: "test kit (--testing): the in-memory transport and the scriptable mock agent", brings: ["testing/"], when: (c) => c.testing === true, prunable: false },
   { feature: "PostgreSQL store (--store postgres)", brings: ["stores/postgres.ts", "stores/postgres/", ...ENGINE_FILES], when: (c) => c.stores.includes("postgres"), prunable: false },
   { feature: "LLM bridges: the conversation as turns, a remote agent's streamed answer (any --bridge)", brings: ["bridges/conversation.ts", "bridges/remote-agent.ts"], when: (c) => (c.bridges ?? []).length > 0, prunable: false },

@@ -27,6 +27,8 @@ export function emitServer(
     /** Whether its gRPC binding is generated too (compat/…/grpc.ts; --transports grpc). */
     grpc?: boolean;
   },
+  /** --telemetry: the core passes OpenTelemetry's hooks (runtime/telemetry/server.ts). */
+  telemetry = false,
 ): Record<string, string> {
   const view = {
     header,
@@ -45,6 +47,7 @@ export function emitServer(
     hasInputFields: ir.inputFields !== undefined,
     /** One error class per error of the version's table, for the executor to raise (A2ATaskNotFoundError → -32001), named as the client's. */
     errors: errorClasses(ir),
+    telemetry,
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);

@@ -26,6 +26,7 @@ const MAY_IMPORT: Readonly<Record<string, readonly string[]>> = {
   adapters: ["", "http"],
   bridges: ["", "tasks"],
   testing: ["", "wire", "client", "http", "adapters"],
+  telemetry: ["", "stores", "client"],
 };
 
 function runtimeFiles(dir = ""): string[] {

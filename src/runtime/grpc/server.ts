@@ -9,6 +9,8 @@
  *
  * Only generated outputs that chose gRPC contain this file; it is the one place that imports grpc-js.
  */
+import { observedStream, observedUnary } from "./observed-call.js";
+import type { ServerTelemetry } from "../telemetry-hooks.js";
 import grpc from "@grpc/grpc-js";
 import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
@@ -35,6 +37,8 @@ export interface A2AServiceLike {
   stream(method: string, params: unknown, ctx: GrpcCallContext): Promise<AsyncIterable<unknown>>;
   /** The response metadata naming the extensions a call activated (`[key, value]`), when it activated some. */
   extensionsEcho?(headers: Readonly<Record<string, string | undefined>>): readonly [string, string] | undefined;
+  /** Telemetry hooks: each call in a server span (ServerOptions.telemetry). */
+  readonly telemetry?: ServerTelemetry | undefined;
 }
 
 /**
@@ -152,7 +156,9 @@ export function grpcService(spec: GrpcBindingSpec, target: GrpcServeTarget, opti
       responseDeserialize: (bytes: Buffer) => bytes,
       originalName: rpc.name,
     };
-    implementation[rpc.name] = rpc.streaming ? streamingHandler(binding, rpc, service, logger) : unaryHandler(binding, rpc, service, logger);
+    const telemetry = service.telemetry;
+    if (rpc.streaming) implementation[rpc.name] = telemetry ? observedStream(streamingHandler(binding, rpc, service, logger), telemetry) : streamingHandler(binding, rpc, service, logger);
+    else implementation[rpc.name] = telemetry ? observedUnary(unaryHandler(binding, rpc, service, logger), telemetry) : unaryHandler(binding, rpc, service, logger);
   }
   return { definition, implementation };
 }

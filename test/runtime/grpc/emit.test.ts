@@ -45,6 +45,7 @@ const GRPC_FILES = [
   "runtime/grpc/binding.ts",
   "runtime/grpc/client-transport.ts",
   "runtime/grpc/google-rpc.ts",
+  "runtime/grpc/observed-call.ts",
   "runtime/grpc/proto-json.ts",
   "runtime/grpc/server.ts",
   "runtime/grpc/status.ts",
@@ -62,7 +63,8 @@ describe("emitting the gRPC binding", () => {
       .filter(([, text]) => /from "@grpc\/grpc-js"/.test(text))
       .map(([file]) => file)
       .sort();
-    expect(importers).toEqual(["runtime/grpc/client-transport.ts", "runtime/grpc/server.ts"]);
+    // observed-call.ts: its types only (the calls of a server with telemetry hooks, ServerOptions.telemetry).
+    expect(importers).toEqual(["runtime/grpc/client-transport.ts", "runtime/grpc/observed-call.ts", "runtime/grpc/server.ts"]);
     for (const [file, text] of Object.entries(plain.files)) if (file !== "a2a-codegen.manifest.json") expect(withGrpc.files[file], file).toBe(text);
     // The manifest lists the gRPC files too (a2a-codegen owns them).
     expect(withGrpc.files["a2a-codegen.manifest.json"]).toContain("runtime/grpc/server.ts");

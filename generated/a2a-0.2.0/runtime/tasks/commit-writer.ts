@@ -19,6 +19,7 @@ import type { LeaseWatch } from "./lease-watch.js";
 import type { OutboxWorker } from "./outbox-worker.js";
 import type { PushConfigs } from "./push-configs.js";
 import { MAX_UNAVAILABLE, retryUnavailable, sleep } from "./retry.js";
+import { TURN_MARK, TURN_TRACE } from "./task-streams.js";
 import { TaskTexts } from "./task-texts.js";
 
 /** Tries of a commit that lost a compare-and-set race before the update gives up. */
@@ -59,6 +60,8 @@ export interface CommitWriterOptions {
   readonly streamsTasks: () => boolean;
   /** Ends an execution whose task was finished elsewhere (ownership.ts). */
   readonly stop: (execution: Execution, reason: string) => void;
+  /** With telemetry: the active trace context, kept by a turn mark in a new task's first write (task-streams.ts TURN_TRACE). */
+  readonly traceparent?: () => string | undefined;
 }
 
 export class CommitWriter {
@@ -93,6 +96,7 @@ export class CommitWriter {
   private readonly shutdown: AbortSignal;
   private readonly streamsTasks: () => boolean;
   private readonly stop: (execution: Execution, reason: string) => void;
+  private readonly traceparent: (() => string | undefined) | undefined;
 
   constructor(options: CommitWriterOptions) {
     this.shapes = options.shapes;
@@ -106,6 +110,7 @@ export class CommitWriter {
     this.shutdown = options.shutdown;
     this.streamsTasks = options.streamsTasks;
     this.stop = options.stop;
+    this.traceparent = options.traceparent;
     this.keepsInterimTasks = options.store.tasks.keepsInterimTasks === true;
     this.patchesInterimTasks = !this.keepsInterimTasks && options.store.tasks.storesTaskPatches === true;
     this.keepsWriteIds = options.store.tasks.keepsWriteIds === true;
@@ -228,6 +233,8 @@ export class CommitWriter {
     const creating = execution.version === 0;
     let task = execution.task ?? this.newTask(execution, userMessage);
     const events: TaskEventInput[] = creating && this.streamsTasks() ? [{ event: task, final: false }] : [];
+    const trace = creating ? this.traceparent?.() : undefined;
+    if (trace !== undefined) events.unshift({ event: { [TURN_MARK]: 1, [TURN_TRACE]: trace }, final: false });
     const made = new Set<object>();
     for (const update of batch) {
       const next = update.apply(task, made);

@@ -4,6 +4,7 @@
  * (the SSRF guard), the version's config ids, saving a request's config once its task exists, and the
  * push notifications of a task's new state (one per config) that a commit queues in the outbox.
  */
+import type { ServerTelemetry } from "../telemetry-hooks.js";
 import { A2AError } from "../a2a-error.js";
 import { isObject, type JsonObject } from "../json.js";
 import type { ProtocolShapes } from "../protocol-shapes.js";
@@ -29,6 +30,8 @@ export interface PushConfigsOptions {
   readonly pushSender: PushSender | undefined;
   readonly pushPayload: PushPayloadHook | undefined;
   readonly shutdown: AbortSignal;
+  /** Telemetry hooks: a notification keeps the trace context of the turn that queued it (its `traceparent`). */
+  readonly telemetry?: ServerTelemetry | undefined;
 }
 
 export class PushConfigs {
@@ -40,8 +43,10 @@ export class PushConfigs {
   private readonly pushSender: PushSender | undefined;
   private readonly pushPayload: PushPayloadHook | undefined;
   private readonly shutdown: AbortSignal;
+  private readonly telemetry: ServerTelemetry | undefined;
 
   constructor(options: PushConfigsOptions) {
+    this.telemetry = options.telemetry;
     this.shapes = options.shapes;
     this.store = options.store;
     this.logger = options.logger;
@@ -122,6 +127,7 @@ export class PushConfigs {
     // compat hook claims (registered by a client of the other version) gets that version's payload.
     const ownBody = this.shapes.wrap("stream", task);
     const out: OutboxMessage[] = [];
+    const traceparent = this.telemetry?.traceparent();
     for (const config of configs) {
       if (typeof config["url"] !== "string") continue;
       const custom = this.pushPayload?.(config, task);
@@ -143,6 +149,7 @@ export class PushConfigs {
             }
           : {}),
         ...(contentType !== undefined ? { contentType } : {}),
+        ...(traceparent !== undefined ? { traceparent } : {}),
       };
       out.push({ taskId: execution.taskId, target, payload: body as JsonObject });
     }

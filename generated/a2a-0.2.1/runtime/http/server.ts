@@ -211,7 +211,16 @@ export class A2AServerCore {
     return this.service.close();
   }
 
-  async handle(request: CoreRequest): Promise<CoreResponse> {
+  handle(request: CoreRequest): Promise<CoreResponse> {
+    const telemetry = this.service.telemetry;
+    if (telemetry === undefined) return this.answer(request);
+    // Observed (ServerOptions.telemetry): a span per call to a binding; card requests and 404s are not calls.
+    const binding = this.jsonRpcFor(request) ? "JSONRPC" : this.restFor(request)?.handles(request.path) ? "HTTP+JSON" : undefined;
+    if (binding === undefined) return this.answer(request);
+    return telemetry.serverCall(binding, request.headers, async (span) => telemetry.httpAnswer(await this.answer(request), span, binding));
+  }
+
+  private async answer(request: CoreRequest): Promise<CoreResponse> {
     try {
       // JSON-RPC, the path nearly every request takes, is answered here: an async layer (route's) costs
       // each request a suspended frame and two promises.

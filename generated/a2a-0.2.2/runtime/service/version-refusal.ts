@@ -39,3 +39,16 @@ export function versionRefusal(header: string, asked: string | undefined, read: 
   const what = ctx.binding === "HTTP+JSON" ? `${call} is an A2A ${speaks} route that ${read} does not have` : `${call} is to A2A ${speaks}'s service, not ${read}'s`;
   return { supported: served, message: `${none ? given : `${header} ${asked} given`}, but ${what}; ${all}: send ${header}: ${speaks} to call it in ${speaks}` };
 }
+
+/**
+ * The protocol version a request names: the version header (`A2A-Version`; HTTP headers or gRPC metadata,
+ * names lower-cased), else the query parameter of that name (specification-1.0.1.md §3.2.6). Undefined when
+ * it names none. Version negotiation, the compat routing and the compat HTTP+JSON routes all read it here.
+ */
+export function requestedVersion(
+  name: string,
+  headers: Readonly<Record<string, string | undefined>>,
+  query: URLSearchParams | undefined,
+): string | undefined {
+  return headers[name.toLowerCase()] ?? query?.get(name) ?? undefined;
+}

@@ -9,7 +9,7 @@ import { withEventId, withJsonText } from "../event-ids.js";
 import { isObject, type JsonObject } from "../json.js";
 import type { MethodRole } from "../profile.js";
 import type { ProtocolShapes } from "../protocol-shapes.js";
-import type { A2AStore, EventSubscription, VersionedTask } from "../stores/contract.js";
+import type { A2AStore, EventSubscription, TaskEventLog, VersionedTask } from "../stores/contract.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 import { EventChannel } from "./event-channel.js";
 import { contextOf } from "./execution.js";
@@ -17,6 +17,25 @@ import type { RuntimeLogger } from "./executor.js";
 
 /** The log event that marks where a follow-up turn starts (never streamed: it only positions readers). */
 export const TURN_MARK = "a2aTurn";
+/**
+ * Where a turn mark keeps the W3C trace context of the call that started the turn (only with telemetry
+ * hooks): a turn resumed on another instance after a take-over continues that trace (`lastTurnTrace`).
+ */
+export const TURN_TRACE = "a2aTrace";
+
+/** The trace context the task's last turn mark keeps, read from its event log (undefined: none kept). */
+export async function lastTurnTrace(events: TaskEventLog, taskId: string): Promise<string | undefined> {
+  let found: string | undefined;
+  for (let after = 0; ; ) {
+    const batch = await events.read(taskId, after, 1000);
+    for (const logged of batch) {
+      const trace = isObject(logged.event) && logged.event[TURN_MARK] !== undefined ? logged.event[TURN_TRACE] : undefined;
+      if (typeof trace === "string") found = trace;
+    }
+    if (batch.length < 1000) return found;
+    after = batch[batch.length - 1]?.seq ?? after;
+  }
+}
 
 export interface TaskStreamsOptions {
   readonly shapes: ProtocolShapes;

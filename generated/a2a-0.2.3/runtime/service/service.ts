@@ -15,7 +15,7 @@ import { isObject, type JsonObject } from "../json.js";
 import { majorMinor, type MethodRole, type ProtocolProfile } from "../profile.js";
 import { ProtocolShapes } from "../protocol-shapes.js";
 import { declaredExtensions, extensionActivation, type DeclaredExtension } from "./extensions.js";
-import { NO_VERSION_HEADER, versionRefusal } from "./version-refusal.js";
+import { NO_VERSION_HEADER, requestedVersion, versionRefusal } from "./version-refusal.js";
 import { protoJsonInput, type InputFields } from "../wire/proto-json-input.js";
 import { PushSender, type PushSenderOptions } from "../tasks/push.js";
 import type { AgentExecutorOfAnyVersion, RuntimeLogger } from "../tasks/executor.js";
@@ -25,10 +25,12 @@ import { lastEventSequence } from "../event-ids.js";
 import { ExecutionLeaseHeldError, InvalidStoreQueryError, isStoreError, StoreUnavailableError, TaskVersionConflictError } from "../stores/errors.js";
 import { InMemoryStore } from "../stores/memory.js";
 import type { A2AStore, A2AStoreOfAnyVersion } from "../stores/contract.js";
+import type { ServerTelemetry } from "../telemetry-hooks.js";
 import type { Validator } from "../validation.js";
 import type { WireShapeAdapter } from "../wire/shapes.js";
 
 export { A2AError, AUTH_ERROR_CODE } from "../a2a-error.js";
+export { requestedVersion } from "./version-refusal.js";
 
 /** The binding names of the specification (1.0 `protocolBinding`, 0.3 `transport`). */
 export type BindingName = "JSONRPC" | "HTTP+JSON" | "GRPC";
@@ -66,19 +68,6 @@ export interface ErrorStatus {
 export interface MethodHandlerContext {
   principal: unknown;
   request: CoreRequest;
-}
-
-/**
- * The protocol version a request names: the version header (`A2A-Version`; HTTP headers or gRPC metadata,
- * names lower-cased), else the query parameter of that name (specification-1.0.1.md §3.2.6). Undefined when
- * it names none. Version negotiation, the compat routing and the compat HTTP+JSON routes all read it here.
- */
-export function requestedVersion(
-  name: string,
-  headers: Readonly<Record<string, string | undefined>>,
-  query: URLSearchParams | undefined,
-): string | undefined {
-  return headers[name.toLowerCase()] ?? query?.get(name) ?? undefined;
 }
 
 /**
@@ -129,6 +118,8 @@ export interface ServiceOptions {
   cardSigning?: (card: JsonObject) => Promise<object> | object;
   /** `Major.Minor` of a second version the agent serves beside this one (the server sets it with `compat`): a version refusal names both. */
   alsoServes?: string;
+  /** Telemetry hooks (telemetry-hooks.ts): the generated server passes OpenTelemetry's when generated with `--telemetry`. */
+  telemetry?: ServerTelemetry;
 }
 
 /** The seconds a client is asked to wait before retrying a call the unavailable store failed. */
@@ -142,6 +133,8 @@ export class A2AService {
   readonly methods: ReadonlyMap<string, { role: MethodRole | undefined; streaming: boolean }>;
   private readonly requirements: SecurityRequirements;
   private readonly logger: RuntimeLogger;
+  /** The telemetry hooks every binding reports its calls to (ServiceOptions.telemetry). */
+  readonly telemetry: ServerTelemetry | undefined;
 
   readonly binding: ProtocolBinding;
   private readonly options: ServiceOptions;
@@ -154,11 +147,14 @@ export class A2AService {
     this.profile = binding.profile;
     this.shapes = new ProtocolShapes(binding.profile);
     this.logger = options.logger ?? { error: (m, d) => console.error(m, d), warn: (m, d) => (d === undefined ? console.warn(m) : console.warn(m, d)) };
+    const telemetry = (this.telemetry = options.telemetry);
+    // A store typed with a version's Task model keeps the tasks this runtime saves: JSON objects, as it reads them.
+    const store = (options.store as A2AStore | undefined) ?? new InMemoryStore();
     this.runtime = options.runtime ?? new TaskRuntime({
       shapes: this.shapes,
       executor: options.executor,
-      // A store typed with a version's Task model keeps the tasks this runtime saves: JSON objects, as it reads them.
-      store: (options.store as A2AStore | undefined) ?? new InMemoryStore(),
+      store: telemetry ? telemetry.store(store) : store,
+      telemetry,
       ...(options.instanceId !== undefined ? { instanceId: options.instanceId } : {}),
       ...(options.leaseMs !== undefined ? { leaseMs: options.leaseMs } : {}),
       ...(options.owner !== undefined ? { owner: options.owner } : {}),
@@ -374,6 +370,7 @@ export class A2AService {
 
   /** Runs a unary method for an admitted caller. */
   async invoke(method: string, params: unknown, ctx: CallContext, principal: unknown): Promise<unknown> {
+    this.telemetry?.annotate({ method, principal });
     const role = this.methods.get(method)?.role;
     const custom = this.options.methods && Object.prototype.hasOwnProperty.call(this.options.methods, method) ? this.options.methods[method] : undefined;
     try {
@@ -387,6 +384,7 @@ export class A2AService {
 
   /** Opens a streaming method for an admitted caller: its events, each the JSON value of one stream result. */
   async openStream(method: string, params: unknown, ctx: CallContext, principal: unknown): Promise<AsyncIterable<unknown>> {
+    this.telemetry?.annotate({ method, principal });
     const role = this.methods.get(method)?.role;
     try {
       if (!this.runtime.capability("streaming")) {

@@ -26,6 +26,8 @@ export interface PushTarget {
   authentication?: { schemes: string[]; credentials?: string };
   /** The body's media type; default application/json (1.0 sends application/a2a+json). */
   contentType?: string;
+  /** The W3C trace context of the turn that queued the notification, sent as the `traceparent` header (`--telemetry`). */
+  traceparent?: string;
 }
 
 /** One event of a delivery, for logging. */
@@ -353,6 +355,7 @@ export class PushSender {
     }
     const headers: OutgoingHttpHeaders = { "content-type": target.contentType ?? "application/json", "content-length": payload.length };
     if (target.token !== undefined) headers["x-a2a-notification-token"] = target.token;
+    if (target.traceparent !== undefined) headers["traceparent"] = target.traceparent;
     const auth = target.authentication;
     if (auth?.credentials !== undefined && auth.schemes.some((s) => s.toLowerCase() === "bearer")) {
       headers["authorization"] = `Bearer ${auth.credentials}`;

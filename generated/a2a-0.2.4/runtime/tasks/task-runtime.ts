@@ -35,7 +35,8 @@ import { Ownership } from "./ownership.js";
 import { PushConfigs, type PushPayloadHook } from "./push-configs.js";
 import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publisher.js";
 import { retryUnavailable, sleep } from "./retry.js";
-import { SubscriptionCounter, TaskStreams, TURN_MARK } from "./task-streams.js";
+import { SubscriptionCounter, TaskStreams, TURN_MARK, TURN_TRACE } from "./task-streams.js";
+import type { ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
@@ -57,6 +58,8 @@ export interface TaskRuntimeOptions {
   owner?: (principal: unknown) => string;
   /** What a push notification carries for a config; undefined (or no hook) means the version's own payload. */
   pushPayload?: PushPayloadHook;
+  /** Telemetry hooks: a span per turn and per push delivery, the trace context kept with turns and push notifications (telemetry-hooks.ts). */
+  telemetry?: ServerTelemetry | undefined;
 }
 
 export class TaskRuntime {
@@ -86,6 +89,7 @@ export class TaskRuntime {
   private readonly writer: CommitWriter;
   /** What every publisher works with (publisher.ts): one object for the runtime, not one per turn. */
   private readonly publisherDeps: PublisherDeps;
+  private readonly telemetry: ServerTelemetry | undefined;
 
   constructor(options: TaskRuntimeOptions) {
     this.shapes = options.shapes;
@@ -98,6 +102,7 @@ export class TaskRuntime {
     this.leaseMs = options.leaseMs ?? 30_000;
     this.turnWaitMs = options.turnWaitMs ?? 30_000;
     this.ownerOf = options.owner ?? defaultOwner;
+    const telemetry = (this.telemetry = options.telemetry);
     const stop = (execution: Execution, reason: string) => this.ownership.stop(execution, reason);
     const streamsTasks = () => this.streamsTasks();
     this.ownership = new Ownership({
@@ -110,10 +115,11 @@ export class TaskRuntime {
       executions: this.executions,
       shutdown: this.shutdown.signal,
       publisher: (execution, userMessage) => this.publisher(execution, userMessage),
-      run: (execution, context) => this.run(execution, context),
+      run: (execution, context, parent) => this.run(execution, context, parent),
       end: (execution) => this.endExecution(execution),
       requireVersioned: (taskId, principal) => this.requireVersioned(taskId, principal),
       conversations: this,
+      telemetry,
     });
     this.streams = new TaskStreams({
       shapes: this.shapes,
@@ -132,7 +138,10 @@ export class TaskRuntime {
         owner: this.instanceId,
         maxAttempts: 3,
         deliver: async (entry) => {
-          const result = await sender.send(entry.target as unknown as PushTarget, entry.payload, this.shutdown.signal);
+          const target = entry.target as unknown as PushTarget;
+          // Observed: the delivery's span is a child of the turn whose commit queued it (its kept traceparent).
+          const send = (traceparent: string | undefined) => sender.send(traceparent === undefined ? target : { ...target, traceparent }, entry.payload, this.shutdown.signal);
+          const result = await (telemetry ? telemetry.pushDelivery(target.url, entry.taskId, target.traceparent, send) : send(target.traceparent));
           if (result.ok) return { delivered: true };
           // A refused target (SSRF guard) or a 4xx will not improve; the sender has already retried the rest.
           const permanent = result.attempts === 0 || (result.status !== undefined && result.status < 500 && result.status !== 429);
@@ -151,6 +160,7 @@ export class TaskRuntime {
       pushSender: options.pushSender,
       pushPayload: options.pushPayload,
       shutdown: this.shutdown.signal,
+      telemetry,
     });
     this.writer = new CommitWriter({
       shapes: this.shapes,
@@ -164,6 +174,7 @@ export class TaskRuntime {
       shutdown: this.shutdown.signal,
       streamsTasks,
       stop,
+      ...(telemetry ? { traceparent: () => telemetry.traceparent() } : {}),
     });
     this.publisherDeps = { shapes: this.shapes, writer: this.writer, logger: this.logger, streamsTasks, stop, end: (execution) => this.endExecution(execution) };
   }
@@ -414,6 +425,7 @@ export class TaskRuntime {
         });
       }
       const contextId = contextOf(existing, this.shapes);
+      this.telemetry?.annotate({ taskId, contextId });
       if (request.contextId !== undefined && request.contextPointer.startsWith("/params/message/") && request.contextId !== contextId) {
         // 1.0.1 §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId".
         throw invalidField(request.contextPointer, `the contextId of task ${String(existing["id"])} ("${contextId}") or none`, request.contextId);
@@ -433,7 +445,7 @@ export class TaskRuntime {
         ({ version, sequences } = await this.store.tasks.commit({
           task,
           expectedVersion: loaded.version,
-          events: [{ event: { [TURN_MARK]: history.length + 1 }, final: false }],
+          events: [{ event: this.turnMark(history.length + 1), final: false }],
           lease: { acquire: this.instanceId, ttlMs: this.leaseMs },
           ...(writeId !== undefined ? { writeId } : {}),
         }));
@@ -476,6 +488,7 @@ export class TaskRuntime {
     const { request, principal } = turn;
     const taskId = request.taskId ?? newId();
     const contextId = request.contextId ?? newId();
+    this.telemetry?.annotate({ taskId, contextId });
     const message = this.shapes.stamp(request.message, taskId, contextId);
     if (request.pushConfig) {
       this.pushEnabled();
@@ -492,14 +505,21 @@ export class TaskRuntime {
     return execution;
   }
 
-  /** Runs the executor for a turn, in the background. */
-  private run(execution: Execution, context: RequestContext): void {
+  /** The log event that marks where a turn starts; with telemetry, it keeps the call's trace context (TURN_TRACE). */
+  private turnMark(turn: number): JsonObject {
+    const trace = this.telemetry?.traceparent();
+    return trace === undefined ? { [TURN_MARK]: turn } : { [TURN_MARK]: turn, [TURN_TRACE]: trace };
+  }
+
+  /** Runs the executor for a turn, in the background; `parent`: the trace context of a turn resumed by take-over. */
+  private run(execution: Execution, context: RequestContext, parent?: string): void {
     // A stream follows the turn: its artifact events' texts are built as they come (else the store serializes
     // the events it keeps, and none when nobody follows the task).
     if (context.streaming) execution.artifactTexts = new ArtifactEventTexts();
     const publisher = this.publisher(execution, context.message);
     const taskId = execution.taskId;
-    void (async () => {
+    // Observed: the turn runs in its span, the executor's own spans (an LLM framework's) nest under it.
+    const turn = async (span?: TelemetrySpan) => {
       try {
         await (this.executor as AgentExecutor).execute(context, publisher);
         if (!execution.done) {
@@ -522,11 +542,14 @@ export class TaskRuntime {
             publisher.failed("The agent failed to process the message.");
           }
         }
+        span?.fail(error instanceof A2AError ? error.code : error instanceof Error ? error.name : "error", error instanceof Error ? error.message : undefined);
       } finally {
         await publisher.drain();
         this.endExecution(execution);
       }
-    })();
+    };
+    const telemetry = this.telemetry;
+    void (telemetry ? telemetry.turn({ taskId, contextId: context.contextId, method: context.method, streaming: context.streaming, parent }, turn) : turn());
   }
 
 

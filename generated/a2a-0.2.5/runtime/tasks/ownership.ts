@@ -15,6 +15,7 @@
  *   on top of one that waits for its take-over.
  * - `releaseLease`: a turn that ends without a write to release its lease with.
  */
+import type { ServerTelemetry } from "../telemetry-hooks.js";
 import type { ConversationSource } from "./conversation.js";
 import { A2AError } from "../a2a-error.js";
 import { isObject, type JsonObject } from "../json.js";
@@ -27,6 +28,7 @@ import type { AgentExecutor, RequestContext, RuntimeLogger } from "./executor.js
 import { LeaseWatch } from "./lease-watch.js";
 import type { TurnPublisher } from "./publisher.js";
 import { retryUnavailable } from "./retry.js";
+import { lastTurnTrace } from "./task-streams.js";
 
 export interface OwnershipOptions {
   readonly shapes: ProtocolShapes;
@@ -42,13 +44,15 @@ export interface OwnershipOptions {
   /** The publisher of an execution (publisher.ts). */
   readonly publisher: (execution: Execution, userMessage?: JsonObject) => TurnPublisher;
   /** Runs the executor for a turn, in the background (the runtime's). */
-  readonly run: (execution: Execution, context: RequestContext) => void;
+  readonly run: (execution: Execution, context: RequestContext, parent?: string) => void;
   /** The execution is over on this instance. */
   readonly end: (execution: Execution) => void;
   /** The task, if it exists and the caller's scope owns it; else TaskNotFound. */
   readonly requireVersioned: (taskId: string | undefined, principal: unknown) => Promise<VersionedTask>;
   /** Where a turn's context reads the earlier tasks of its conversation (the runtime). */
   readonly conversations: ConversationSource;
+  /** Telemetry hooks: take-overs are counted (telemetry-hooks.ts). */
+  readonly telemetry?: ServerTelemetry | undefined;
 }
 
 export class Ownership {
@@ -63,11 +67,14 @@ export class Ownership {
   private readonly executions: Map<string, Execution>;
   private readonly shutdown: AbortSignal;
   private readonly publisher: (execution: Execution, userMessage?: JsonObject) => TurnPublisher;
-  private readonly run: (execution: Execution, context: RequestContext) => void;
+  private readonly run: (execution: Execution, context: RequestContext, parent?: string) => void;
   private readonly end: (execution: Execution) => void;
   private readonly requireVersioned: (taskId: string | undefined, principal: unknown) => Promise<VersionedTask>;
 
+  private readonly telemetry: ServerTelemetry | undefined;
+
   constructor(options: OwnershipOptions) {
+    this.telemetry = options.telemetry;
     this.conversations = options.conversations;
     this.shapes = options.shapes;
     this.store = options.store;
@@ -189,8 +196,11 @@ export class Ownership {
       // Run the interrupted turn again here, under the lease this instance just took.
       this.leaseWatch.hold(taskId);
       this.executions.set(taskId, execution);
-      this.run(execution, turnContext(this.conversations, execution, "resume", lastUserMessage(loaded.task), loaded.task, false, undefined));
+      // Observed: the resumed turn continues the trace of the call that started it (kept in its turn mark).
+      const parent = this.telemetry ? await lastTurnTrace(this.store.events, taskId).catch(() => undefined) : undefined;
+      this.run(execution, turnContext(this.conversations, execution, "resume", lastUserMessage(loaded.task), loaded.task, false, undefined), parent);
       this.logger.warn?.(`a2a: task ${taskId} resumed: its instance ${previousOwner} stopped (lease expired)`);
+      this.telemetry?.takeOver(taskId, "resumed");
       return;
     }
     const publisher = this.publisher(execution);
@@ -198,6 +208,7 @@ export class Ownership {
     await publisher.drain();
     if (execution.error !== undefined) throw execution.error;
     this.logger.warn?.(`a2a: task ${taskId} failed: its instance ${previousOwner} stopped (lease expired)`);
+    this.telemetry?.takeOver(taskId, "failed");
   }
 
   /**

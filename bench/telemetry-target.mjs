@@ -1,0 +1,63 @@
+// One server of the telemetry bench, in its own process (forked by bench/telemetry.bench.mjs).
+//
+//   node bench/telemetry-target.mjs <mode> <build-dir>
+//
+// <mode>: off (a server generated with --telemetry, `telemetry: false`, no OpenTelemetry SDK), off-sdk
+// (the same with the SDK registered: what the application's SDK costs by itself, its context manager
+// above all), noop (telemetry on, no SDK: the API's no-ops) or sdk (telemetry on, the SDK's tracer and
+// meter providers registered, a span processor that drops every span, a metric reader never collected).
+// The agent: "hello" → a direct reply; "task" → working, one artifact, completed (as server-target.mjs).
+// IPC: → {type:"ready", port}; ← {type:"stop"} → exits.
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+
+const [mode, buildDir] = process.argv.slice(2);
+const load = (file) => import(pathToFileURL(join(buildDir, file)).href);
+
+if (mode === "sdk" || mode === "off-sdk") {
+  const { context, metrics, propagation, trace } = await import("@opentelemetry/api");
+  const { AsyncLocalStorageContextManager } = await import("@opentelemetry/context-async-hooks");
+  const { W3CTraceContextPropagator } = await import("@opentelemetry/core");
+  const { BasicTracerProvider } = await import("@opentelemetry/sdk-trace-base");
+  const { MeterProvider, MetricReader } = await import("@opentelemetry/sdk-metrics");
+  // A processor that takes every span and drops it: the SDK's cost without an exporter's.
+  const drop = { onStart() {}, onEnd() {}, forceFlush: () => Promise.resolve(), shutdown: () => Promise.resolve() };
+  class Never extends MetricReader {
+    onForceFlush() { return Promise.resolve(); }
+    onShutdown() { return Promise.resolve(); }
+  }
+  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  propagation.setGlobalPropagator(new W3CTraceContextPropagator());
+  trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [drop] }));
+  metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Never()] }));
+} else if (mode !== "off" && mode !== "noop") {
+  throw new Error(`unknown mode ${mode}: off, off-sdk, noop or sdk`);
+}
+
+const { createA2AServer } = await load("server/core.js");
+const { createNodeServer } = await load("server/node.js");
+const card = {
+  name: "Test Agent",
+  description: "An agent for a2a-codegen's benches",
+  url: "http://127.0.0.1:1/a2a",
+  version: "1.0.0",
+  capabilities: { streaming: true, pushNotifications: false },
+  defaultInputModes: ["text/plain"],
+  defaultOutputModes: ["text/plain"],
+  skills: [{ id: "echo", name: "Echo", description: "Echoes", tags: ["test"] }],
+  protocolVersion: "0.3.0",
+};
+const executor = {
+  async execute(ctx, events) {
+    if (ctx.text.trim() === "hello") return events.reply("hello back");
+    events.working("on it");
+    events.artifact({ artifactId: "result", name: "result", parts: [events.textPart("the result")] });
+    events.completed("done");
+  },
+};
+const core = createA2AServer({ card, executor, ...(mode === "off" || mode === "off-sdk" ? { telemetry: false } : {}) });
+const server = createNodeServer(core);
+server.listen(0, "127.0.0.1", () => process.send({ type: "ready", port: server.address().port }));
+process.on("message", (message) => {
+  if (message?.type === "stop") server.close(() => process.exit(0));
+});

@@ -1,0 +1,184 @@
+/**
+ * The server's telemetry with OpenTelemetry: the hooks of telemetry-hooks.ts, implemented with
+ * `@opentelemetry/api` only (spans and metrics go wherever the application's SDK sends them; without an
+ * SDK every call is a no-op). The generated server/core.ts passes it to the server core when the output
+ * was generated with `--telemetry`.
+ */
+import { context, createContextKey, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
+import type { CoreResponse } from "../call.js";
+import type { A2AStore } from "../stores/contract.js";
+import { observedAnswer } from "./http-answer.js";
+import type { CallFacts, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
+import { serverInstruments, type ServerInstruments } from "./metrics.js";
+import { ATTR, INSTRUMENTATION_SCOPE, SPAN } from "./names.js";
+import type { TelemetryOptions } from "./options.js";
+import { contextOfTraceparent, extractContext, traceparentOf } from "./propagation.js";
+import { observedStore } from "./store.js";
+
+export type { TelemetryOptions } from "./options.js";
+
+/** Where the server call in progress keeps its span handle (annotate finds it there). */
+const CALL = createContextKey("a2a.server.call");
+
+/** The OpenTelemetry hooks of a server speaking `protocolVersion`. */
+export function serverTelemetry(protocolVersion: string, options: TelemetryOptions = {}): ServerTelemetry {
+  const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
+  const instruments = serverInstruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE));
+  return new OtelServerTelemetry(tracer, instruments, protocolVersion, options.recordPrincipal);
+}
+
+class OtelServerTelemetry implements ServerTelemetry {
+  constructor(
+    private readonly tracer: Tracer,
+    private readonly instruments: ServerInstruments,
+    private readonly protocolVersion: string,
+    private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined,
+  ) {}
+
+  serverCall<T>(binding: string, headers: Readonly<Record<string, string | undefined>>, run: (span: TelemetrySpan) => T): T {
+    // Under a span already (an HTTP server instrumentation's, which read the headers): its child; else the caller's.
+    const active = context.active();
+    const parent = trace.getSpan(active) !== undefined ? active : extractContext(headers, active);
+    const span = this.tracer.startSpan(SPAN.server, { kind: SpanKind.SERVER, attributes: { [ATTR.binding]: binding, [ATTR.protocolVersion]: this.protocolVersion } }, parent);
+    const call = new ServerCall(span, binding, this.instruments);
+    return context.with(trace.setSpan(parent, span).setValue(CALL, call), run, undefined, call);
+  }
+
+  annotate(facts: CallFacts): void {
+    const call = context.active().getValue(CALL) as ServerCall | undefined;
+    if (!call) return;
+    if (facts.method !== undefined) call.named(facts.method);
+    const principal = facts.principal !== undefined && this.recordPrincipal ? this.recordPrincipal(facts.principal) : undefined;
+    call.set(ATTR.taskId, facts.taskId);
+    call.set(ATTR.contextId, facts.contextId);
+    call.set(ATTR.principal, principal);
+  }
+
+  httpAnswer(answer: CoreResponse, span: TelemetrySpan, binding: string): CoreResponse {
+    return observedAnswer(answer, span, this, binding);
+  }
+
+  streamEvent(binding: string): void {
+    this.instruments.streamEvents.add(1, { [ATTR.binding]: binding });
+  }
+
+  activeStreams(binding: string, delta: 1 | -1): void {
+    this.instruments.activeStreams.add(delta, { [ATTR.binding]: binding });
+  }
+
+  async turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
+    // A turn resumed by take-over continues the trace of the call that started it, on this instance.
+    const parent = info.parent !== undefined ? contextOfTraceparent(info.parent) : context.active();
+    const span = this.tracer.startSpan(SPAN.turn, {
+      kind: SpanKind.INTERNAL,
+      attributes: { [ATTR.taskId]: info.taskId, [ATTR.contextId]: info.contextId, [ATTR.method]: info.method, [ATTR.streaming]: info.streaming, [ATTR.protocolVersion]: this.protocolVersion },
+    }, parent);
+    const handle = new PlainSpan(span);
+    const start = performance.now();
+    try {
+      return await context.with(trace.setSpan(parent, span), run, undefined, handle);
+    } catch (error) {
+      span.recordException(error instanceof Error ? error : String(error));
+      handle.fail(error instanceof Error ? error.name : "error");
+      throw error;
+    } finally {
+      this.instruments.turnDuration.record(performance.now() - start, { [ATTR.method]: info.method, ...(handle.failed ? { [ATTR.errorType]: String(handle.failed) } : {}) });
+      handle.end();
+    }
+  }
+
+  traceparent(): string | undefined {
+    return traceparentOf(context.active());
+  }
+
+  async pushDelivery<T extends { ok: boolean; status?: number | undefined }>(url: string, taskId: string, traceparent: string | undefined, run: (traceparent: string | undefined) => Promise<T>): Promise<T> {
+    const parent = contextOfTraceparent(traceparent);
+    const span = this.tracer.startSpan(SPAN.push, { kind: SpanKind.CLIENT, attributes: { [ATTR.taskId]: taskId, "server.address": hostOf(url) } }, parent);
+    const active = trace.setSpan(parent, span);
+    let outcome = "failed";
+    try {
+      const result = await context.with(active, () => run(traceparentOf(active)));
+      if (result.status !== undefined) span.setAttribute(ATTR.httpStatus, result.status);
+      outcome = result.ok ? "delivered" : "failed";
+      if (!result.ok) span.setStatus({ code: SpanStatusCode.ERROR, message: "not delivered" });
+      return result;
+    } catch (error) {
+      span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
+      throw error;
+    } finally {
+      span.setAttribute(ATTR.outcome, outcome);
+      this.instruments.pushes.add(1, { [ATTR.outcome]: outcome });
+      span.end();
+    }
+  }
+
+  takeOver(taskId: string, outcome: "resumed" | "failed"): void {
+    this.instruments.takeOvers.add(1, { [ATTR.outcome]: outcome });
+    trace.getActiveSpan()?.addEvent("a2a.lease.takeover", { [ATTR.taskId]: taskId, [ATTR.outcome]: outcome });
+  }
+
+  store<S extends { readonly engine: string }>(store: S): S {
+    return observedStore(store as unknown as A2AStore, this.tracer, this.instruments.storeDuration, () => this.instruments.tasksCreated.add(1)) as unknown as S;
+  }
+}
+
+/** A span and its failure. */
+class PlainSpan implements TelemetrySpan {
+  failed: number | string | undefined;
+  private ended = false;
+  constructor(protected readonly span: Span) {}
+
+  /** Sets the attribute when the value is known (no object built per call: this runs a few times a request). */
+  set(key: string, value: string | undefined): void {
+    if (value !== undefined) this.span.setAttribute(key, value);
+  }
+
+  fail(code: number | string, message?: string): void {
+    this.failed = code;
+    this.span.setAttribute(ATTR.errorCode, code);
+    this.span.setStatus({ code: SpanStatusCode.ERROR, ...(message !== undefined ? { message } : {}) });
+  }
+
+  end(): void {
+    if (this.ended) return;
+    this.ended = true;
+    this.span.end();
+  }
+}
+
+/** A server call's span: its method names it, its end records the request metrics. */
+class ServerCall extends PlainSpan {
+  private method: string | undefined;
+  private readonly start = performance.now();
+  private done = false;
+
+  constructor(span: Span, private readonly binding: string, private readonly instruments: ServerInstruments) {
+    super(span);
+  }
+
+  /** The call's method names its span and its metrics (the first one told: a batch keeps its first). */
+  named(method: string): void {
+    if (this.method !== undefined) return;
+    this.method = method;
+    this.span.updateName(`${SPAN.server} ${method}`);
+    this.span.setAttribute(ATTR.method, method);
+  }
+
+  override end(): void {
+    if (this.done) return;
+    this.done = true;
+    const attributes: Attributes = { [ATTR.binding]: this.binding, ...(this.method !== undefined ? { [ATTR.method]: this.method } : {}) };
+    this.instruments.requests.add(1, attributes);
+    this.instruments.duration.record(performance.now() - this.start, attributes);
+    if (this.failed !== undefined) this.instruments.errors.add(1, { ...attributes, [ATTR.errorCode]: this.failed });
+    super.end();
+  }
+}
+
+function hostOf(url: string): string {
+  try {
+    return new URL(url).host;
+  } catch {
+    return "";
+  }
+}
