@@ -38,11 +38,15 @@ export type {
   AuthDecision,
   AuthOptions,
   CallContext,
+  CloseOptions,
+  CorsOptions,
   Credential,
   CoreRequest,
   CoreResponse,
+  HealthOptions,
   MethodHandler,
   MethodHandlerContext,
+  Readiness,
   ServerLogger,
 } from "../runtime/http/server.js";
 export type { TaskCommitResult, TaskQuery } from "../runtime/stores/contract.js";

@@ -43,7 +43,18 @@ export interface A2AServiceLike {
  */
 export type GrpcServeTarget =
   | A2AServiceLike
-  | { readonly service: A2AServiceLike & { readonly card?: object }; /** A compat agent's second version (createA2AServer with compat). */ readonly compatService?: A2AServiceLike | undefined };
+  | {
+      readonly service: A2AServiceLike & { readonly card?: object };
+      /** A compat agent's second version (createA2AServer with compat). */
+      readonly compatService?: A2AServiceLike | undefined;
+      /** The server core's readiness (service/health.ts), which the health service follows. */
+      readonly health?: ReadinessWatch;
+    };
+
+/** Tells whether the agent is ready (its store answers, it is not shutting down), now and at each change. */
+export interface ReadinessWatch {
+  watch(listener: (ready: boolean) => void): () => void;
+}
 
 /** The service of a target, and the agent card it serves when it has one. */
 export function serviceOfTarget(target: GrpcServeTarget): { service: A2AServiceLike; card: object | undefined } {
@@ -115,9 +126,10 @@ export interface GrpcServeOptions extends GrpcServiceOptions {
    */
   reflection?: boolean;
   /**
-   * Also serve the standard health check (grpc.health.v1.Health: Check and Watch), SERVING for "" and the
-   * A2A service until `close()`, which turns them NOT_SERVING before it drains. Needs `grpc-health-check`
-   * installed; default false.
+   * Also serve the standard health check (grpc.health.v1.Health: Check and Watch) for "" and the A2A
+   * service. Served for a server core, it follows the core's readiness (the HTTP `/readyz`): NOT_SERVING
+   * while the store does not answer or once the core shuts down; for a bare service, SERVING. Either way
+   * NOT_SERVING from `close()` on, before it drains. Needs `grpc-health-check` installed; default false.
    */
   health?: boolean;
 }
@@ -178,6 +190,8 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
   const specs = all.map((one) => one.spec);
   if (options.reflection) await addReflection(server, specs);
   const health = options.health ? await addHealth(server, specs) : undefined;
+  const readiness = "health" in target && target.health !== undefined && typeof target.health === "object" ? target.health : undefined;
+  const unwatch = health && readiness ? readiness.watch((ready) => health(ready ? "SERVING" : "NOT_SERVING")) : undefined;
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
@@ -188,6 +202,7 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
     server,
     close: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
+        unwatch?.();
         health?.("NOT_SERVING");
         const timer = setTimeout(() => server.forceShutdown(), graceMs);
         server.tryShutdown(() => {

@@ -36,6 +36,7 @@ import { PushConfigs, type PushPayloadHook } from "./push-configs.js";
 import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publisher.js";
 import { retryUnavailable, sleep } from "./retry.js";
 import { SubscriptionCounter, TaskStreams, TURN_MARK } from "./task-streams.js";
+import { drainExecutions, shuttingDownError, type DrainOutcome } from "./drain.js";
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
@@ -77,6 +78,8 @@ export class TaskRuntime {
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
+  /** Aborted when shutting down begins (`drain`). */
+  private readonly drainStart = new AbortController();
   private readonly outbox: OutboxWorker | undefined;
   /** Push notification configs, and the notifications a commit queues (push-configs.ts). */
   private readonly push: PushConfigs;
@@ -174,6 +177,17 @@ export class TaskRuntime {
     return this.shutdown.signal;
   }
 
+  /** Aborted when the server begins to shut down (`drain`): new turns and subscriptions are refused from then on. */
+  get draining(): AbortSignal {
+    return this.drainStart.signal;
+  }
+
+  /** Refuses new turns and subscriptions, waits up to `graceMs` for running turns, hands the rest over (drain.ts). */
+  drain(graceMs: number): Promise<DrainOutcome> {
+    this.drainStart.abort();
+    return drainExecutions(this.executions, graceMs, (execution, waitMs) => this.ownership.handOver(execution, waitMs));
+  }
+
   /** The task store (the store's versioned tasks). */
   get tasks(): VersionedTaskStore {
     return this.store.tasks;
@@ -217,6 +231,7 @@ export class TaskRuntime {
   // Send, stream, resubscribe, cancel
 
   async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<unknown> {
+    if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
     const execution = await this.startExecution({ method, request, principal, streaming: false, extensions, beforeRun: undefined });
     if (!request.blocking) {
@@ -239,6 +254,7 @@ export class TaskRuntime {
    * log starts at the turn's first event, so that no event is missed whichever instance commits it.
    */
   async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<AsyncIterable<unknown>> {
+    if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
     let channel: EventChannel<unknown> | undefined;
     const beforeRun = (execution: Execution, after: number) => {
@@ -258,6 +274,7 @@ export class TaskRuntime {
    * state; with `lastEventId`, the events after that one.
    */
   resubscribe(role: MethodRole, params: JsonObject, principal: unknown, lastEventId?: number): Promise<AsyncIterable<unknown>> {
+    if (this.drainStart.signal.aborted) return Promise.reject(shuttingDownError());
     return this.streams.resubscribe(role, params, principal, lastEventId);
   }
 
