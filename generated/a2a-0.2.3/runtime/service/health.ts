@@ -14,6 +14,8 @@ export interface HealthOptions {
   readinessPath?: string | false;
   /** How long a readiness check waits for the store's answer, in ms; default 2_000. */
   storeTimeoutMs?: number;
+  /** How often a watcher of readiness (the gRPC health service) checks the store, in ms; default 5_000. */
+  checkEveryMs?: number;
 }
 
 /** What the readiness endpoint answers (its JSON body). */
@@ -38,10 +40,12 @@ const PROBE_TASK = "a2a-readiness-probe";
 export class Health {
   private readonly source: HealthSource;
   private readonly timeoutMs: number;
+  private readonly checkEveryMs: number;
 
-  constructor(source: HealthSource, options: Pick<HealthOptions, "storeTimeoutMs"> = {}) {
+  constructor(source: HealthSource, options: Pick<HealthOptions, "storeTimeoutMs" | "checkEveryMs"> = {}) {
     this.source = source;
     this.timeoutMs = options.storeTimeoutMs ?? 2_000;
+    this.checkEveryMs = options.checkEveryMs ?? 5_000;
   }
 
   /** Whether the instance is ready: the store answered within the timeout and the server is not shutting down. */
@@ -64,10 +68,10 @@ export class Health {
   }
 
   /**
-   * Tells `listener` whether the instance is ready: now, whenever a check every `intervalMs` finds it
-   * changed, and at once when shutting down begins. Returns the function that stops watching.
+   * Tells `listener` whether the instance is ready: now, whenever a check every `intervalMs` (default
+   * `checkEveryMs`) finds it changed, and at once when shutting down begins. Returns the function that stops watching.
    */
-  watch(listener: (ready: boolean) => void, intervalMs = 5_000): () => void {
+  watch(listener: (ready: boolean) => void, intervalMs = this.checkEveryMs): () => void {
     let last: boolean | undefined;
     let stopped = false;
     const tell = (ready: boolean) => {
