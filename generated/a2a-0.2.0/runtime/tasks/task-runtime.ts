@@ -275,6 +275,8 @@ export class TaskRuntime {
    */
   resubscribe(role: MethodRole, params: JsonObject, principal: unknown, lastEventId?: number): Promise<AsyncIterable<unknown>> {
     if (this.drainStart.signal.aborted) return Promise.reject(shuttingDownError());
+    const taskId = this.shapes.paramsTaskId("resubscribe", params);
+    if (taskId !== undefined) void this.ownership.claimIfExpired(taskId).catch((error: unknown) => this.logger.warn?.("a2a: claiming an expired lease failed (the next scan retries)", error));
     return this.streams.resubscribe(role, params, principal, lastEventId);
   }
 

@@ -241,6 +241,16 @@ export class Ownership {
   }
 
   /**
+   * A client following a task (a resubscription, e.g. the reconnect of a stream an instance ended as it shut
+   * down): when the task's lease has expired (handed over, or its instance died), the expired leases are
+   * claimed now rather than at the next scan, so that the turn resumes (or fails) without waiting.
+   */
+  async claimIfExpired(taskId: string): Promise<void> {
+    const holder = await this.store.leases.holder(taskId);
+    if (holder !== undefined && holder.expiresAt <= Date.now()) await this.leaseWatch.scan();
+  }
+
+  /**
    * Whether a task's last turn was abandoned (its instance died: its lease expired) and waits for the
    * take-over that fails or resumes it: a new turn must not start on top of it. Asked only of a task
    * whose state says a turn may be under way (working, submitted, or waiting with the user's message
