@@ -15,6 +15,7 @@ import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
 import { repointIssues, repointText } from "../wire/issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
+import { shuttingDownError } from "../tasks/drain.js";
 
 /** What a binding passes the service with each call (call.ts `CallContext`). */
 export interface GrpcCallContext {
@@ -35,6 +36,8 @@ export interface A2AServiceLike {
   stream(method: string, params: unknown, ctx: GrpcCallContext): Promise<AsyncIterable<unknown>>;
   /** The response metadata naming the extensions a call activated (`[key, value]`), when it activated some. */
   extensionsEcho?(headers: Readonly<Record<string, string | undefined>>): readonly [string, string] | undefined;
+  /** The service's task runtime: while it drains (the server core's `close({ graceMs })`), every call is refused with UNAVAILABLE. */
+  readonly runtime?: { readonly draining: AbortSignal };
 }
 
 /**
@@ -281,6 +284,8 @@ function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServ
       answered = true;
       callback(error, value);
     };
+    // A server shutting down takes no new call: UNAVAILABLE, which clients retry (on another instance).
+    if (service.runtime?.draining.aborted) return answer(serviceError(binding, rpc, shuttingDownError(), logger));
     let params: unknown;
     try {
       params = decodeParams(binding, rpc, call.request);
@@ -327,6 +332,10 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
         start(resolve, reject);
       });
     void (async () => {
+      if (service.runtime?.draining.aborted) {
+        call.emit("error", serviceError(binding, rpc, shuttingDownError(), logger));
+        return;
+      }
       let params: unknown;
       try {
         params = decodeParams(binding, rpc, call.request);
