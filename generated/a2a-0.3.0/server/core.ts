@@ -33,7 +33,13 @@ import {
 } from "../runtime/http/server.js";
 
 export { A2AServerCore, A2AServerError };
-export { A2AError, A2AService, AUTH_ERROR_CODE } from "../runtime/http/server.js";
+export {
+  A2A_CORS_EXPOSED,
+  A2A_CORS_HEADERS,
+  A2AError,
+  A2AService,
+  AUTH_ERROR_CODE,
+} from "../runtime/http/server.js";
 export type {
   AuthDecision,
   AuthOptions,

@@ -15,7 +15,8 @@ import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
 import { repointIssues, repointText } from "../wire/issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
-import { shuttingDownError } from "../tasks/drain.js";
+import { A2AError } from "../a2a-error.js";
+import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 
 /** What a binding passes the service with each call (call.ts `CallContext`). */
 export interface GrpcCallContext {
@@ -217,6 +218,11 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
 }
 
 type Logger = GrpcLogger;
+
+/** What a call gets while the service's runtime drains: UNAVAILABLE (as the runtime's own refusal, tasks/drain.ts). */
+function shuttingDownError(): A2AError {
+  return new A2AError(JSON_RPC_ERROR.internalError, "This server is shutting down; retry the call (another instance takes it)", { retryAfterSeconds: 1 }, { http: 503, retryAfter: 1 });
+}
 
 interface HealthModule {
   HealthImplementation: new (statuses: { [service: string]: "SERVING" | "NOT_SERVING" | "UNKNOWN" }) => {

@@ -35,6 +35,7 @@ export type { AuthDecision, AuthOptions, Credential } from "../service/auth.js";
 export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "../tasks/executor.js";
 export type { CoreRequest, CoreResponse, SseSink } from "../call.js";
 export type { CorsOptions } from "./cors.js";
+export { A2A_CORS_EXPOSED, A2A_CORS_HEADERS } from "./cors.js";
 export type { HealthOptions, Readiness } from "../service/health.js";
 export type { DrainOutcome } from "../tasks/drain.js";
 
