@@ -1,6 +1,8 @@
 /**
  * Issue 34 item 3's acceptance: graceful shutdown of a scaffolded agent (its SIGTERM handler calls
- * `close({ graceMs })`) while two instances (real processes) share one SQLite store. 20 streaming turns run
+ * `close({ graceMs })`) while two instances (real processes) share one store: a SQLite file always, and
+ * PostgreSQL (a database of its own) and Redis (a logical database of its own) when
+ * A2A_TEST_POSTGRES_URL / A2A_TEST_REDIS_URL name them (`source .ci/engines.sh`; else skipped, saying so). 20 streaming turns run
  * on instance A; A gets SIGTERM: the turns that end within the grace period complete on A (their streams
  * end with the final event), the others are handed over (their leases expired at once) and their streams
  * end cleanly; each client then resumes on instance B with SubscribeToTask and Last-Event-ID (1.0.1 §3.1.6)
@@ -12,7 +14,13 @@ import { symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { init } from "../../src/scaffold/init.js";
+import pg from "pg";
+import { createClient } from "@redis/client";
+import { PostgresStore } from "../../src/runtime/stores/postgres.js";
+import { RedisStore } from "../../src/runtime/stores/redis.js";
 import { SqliteStore } from "../../src/runtime/stores/sqlite.js";
+import type { A2AStore } from "../../src/runtime/stores/contract.js";
+import { engineUrl } from "../support/engines.js";
 import { TURN_MARK } from "../../src/runtime/tasks/task-streams.js";
 import { projectTempDir, ROOT } from "../support/project.js";
 
@@ -43,16 +51,17 @@ export const agent: AgentExecutor = {
 };
 `;
 
-function projectEnv(): NodeJS.ProcessEnv {
+function projectEnv(storeUrl: string | undefined): NodeJS.ProcessEnv {
   const env: NodeJS.ProcessEnv = { ...process.env, NO_COLOR: "1", PORT: "0", SHUTDOWN_GRACE_MS: String(GRACE_MS) };
   for (const key of Object.keys(env)) if (key.startsWith("VITEST") || key === "NODE_OPTIONS") delete env[key];
   delete env.A2A_STORE_URL;
+  if (storeUrl) env.A2A_STORE_URL = storeUrl;
   return env;
 }
 
-function start(dir: string): Promise<{ url: string; child: ChildProcess }> {
+function start(dir: string, storeUrl: string | undefined): Promise<{ url: string; child: ChildProcess }> {
   return new Promise((resolve, reject) => {
-    const child = spawn(process.execPath, [join(dir, "dist", "src", "server.js")], { cwd: dir, env: projectEnv(), stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(dir, "dist", "src", "server.js")], { cwd: dir, env: projectEnv(storeUrl), stdio: ["ignore", "pipe", "pipe"] });
     children.push(child);
     let out = "";
     const onData = (d: Buffer) => {
@@ -106,20 +115,94 @@ const stateOf = (result: Json | undefined): unknown => {
   return status?.state;
 };
 
-describe("graceful shutdown of a scaffolded agent on a shared SQLite store (issue 34 item 3)", () => {
+/** A store the scaffold is generated for: the URL both instances get, and how the test reads it afterwards. */
+interface Engine {
+  name: "sqlite" | "postgres" | "redis";
+  /** A2A_STORE_URL (undefined: the scaffold's default, ./data/agent.db), made for this test alone. */
+  prepare(): Promise<string | undefined>;
+  open(dir: string, url: string | undefined): Promise<A2AStore>;
+  cleanUp(url: string | undefined): Promise<void>;
+}
+
+const WHAT = "the graceful shutdown test";
+const ENGINES: Engine[] = [
+  {
+    name: "sqlite",
+    prepare: async () => undefined,
+    open: (dir) => SqliteStore.connect(`sqlite:${join(dir, "data", "agent.db")}`),
+    cleanUp: async () => undefined,
+  },
+];
+const pgUrl = engineUrl("postgres", WHAT);
+if (pgUrl) {
+  const database = `a2a_shutdown_${process.pid}`;
+  const admin = async (sql: string) => {
+    const client = new pg.Client({ connectionString: pgUrl });
+    await client.connect();
+    try {
+      await client.query(sql);
+    } finally {
+      await client.end();
+    }
+  };
+  const urlOf = () => {
+    const url = new URL(pgUrl);
+    url.pathname = `/${database}`;
+    return url.href;
+  };
+  ENGINES.push({
+    name: "postgres",
+    prepare: async () => {
+      await admin(`DROP DATABASE IF EXISTS ${database}`);
+      await admin(`CREATE DATABASE ${database}`);
+      return urlOf();
+    },
+    open: (_dir, url) => PostgresStore.connect({ connectionString: url as string }),
+    cleanUp: () => admin(`DROP DATABASE IF EXISTS ${database} WITH (FORCE)`),
+  });
+}
+const redisUrl = engineUrl("redis", WHAT);
+if (redisUrl) {
+  // A logical database no other test uses (they keep to database 0, each under a key prefix of its own).
+  const urlOf = () => {
+    const url = new URL(redisUrl);
+    url.pathname = "/11";
+    return url.href;
+  };
+  const flush = async () => {
+    const client = createClient({ url: urlOf() });
+    await client.connect();
+    await client.flushDb();
+    await client.close();
+  };
+  ENGINES.push({
+    name: "redis",
+    prepare: async () => {
+      await flush();
+      return urlOf();
+    },
+    open: (_dir, url) => RedisStore.connect({ url: url as string }),
+    cleanUp: flush,
+  });
+}
+
+for (const engine of ENGINES) describe(`graceful shutdown of a scaffolded agent on a shared ${engine.name} store (issue 34 item 3)`, () => {
   let dir: string;
+  let storeUrl: string | undefined;
   beforeAll(async () => {
     dir = join(projectTempDir("graceful-shutdown-"), "agent");
-    await init({ dir, spec: "1.0.1", framework: "node", transports: ["jsonrpc"], codegenSpec: "file:vendor/a2a-codegen.tgz", compat: false });
+    await init({ dir, spec: "1.0.1", framework: "node", transports: ["jsonrpc"], codegenSpec: "file:vendor/a2a-codegen.tgz", compat: false, store: engine.name });
     writeFileSync(join(dir, "src", "agent.ts"), AGENT);
     symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
     const tsc = spawnSync(join(ROOT, "node_modules", ".bin", "tsc"), ["-p", dir], { encoding: "utf8" });
     if (tsc.status !== 0) throw new Error(`tsc: ${tsc.stdout}${tsc.stderr}`);
+    storeUrl = await engine.prepare();
   }, 180_000);
+  afterAll(() => engine.cleanUp(storeUrl));
 
   it("SIGTERM during 20 streaming turns: none lost, every stream completes or resumes on the other instance with no gap, shutdown within grace + 1 s", async () => {
-    const a = await start(dir);
-    const b = await start(dir);
+    const a = await start(dir, storeUrl);
+    const b = await start(dir, storeUrl);
     // Half end well within the grace period (5 steps: 0.5 s), half outlive it (40 steps: 4 s).
     const turns = Array.from({ length: 20 }, (_, i) => {
       const steps = i % 2 === 0 ? 5 : 40;
@@ -161,7 +244,7 @@ describe("graceful shutdown of a scaffolded agent on a shared SQLite store (issu
     expect(resumed).toBe(10);
 
     // No gap: each client saw exactly the task's logged events (turn marks are never streamed), in order, once.
-    const store = await SqliteStore.connect(`sqlite:${join(dir, "data", "agent.db")}`);
+    const store = await engine.open(dir, storeUrl);
     try {
       for (const { taskId, ids } of seen) {
         const logged = (await store.events.read(taskId, 0, 10_000)).filter((e) => e.event[TURN_MARK] === undefined).map((e) => e.seq);
