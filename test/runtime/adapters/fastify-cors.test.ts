@@ -1,7 +1,8 @@
 /**
- * The Fastify plugin claims no route an app's other plugins need (issue 34 item 4): it registers no OPTIONS
- * route, so that a CORS plugin registering `OPTIONS *` (as @fastify/cors does) starts without
- * FST_ERR_DUPLICATED_ROUTE, in either registration order. @fastify/cors is not installed here: the plugin
+ * The Fastify plugin claims no route an app's other plugins need (issue 34 item 4): it registers no route at
+ * all, so that a CORS plugin registering `OPTIONS *` (as @fastify/cors does) and a catch-all `GET /*` (as
+ * @fastify/static's wildcard mode, or an app's SPA fallback) start without FST_ERR_DUPLICATED_ROUTE, in
+ * either registration order, and the app's hooks run before the A2A answers as before its own routes. @fastify/cors is not installed here: the plugin
  * below does what it does (a non-encapsulated plugin, marked as fastify-plugin marks it, with an
  * `onRequest` hook answering preflights and an `OPTIONS *` route), so that the test exercises the same routes.
  */
@@ -45,6 +46,7 @@ async function serve(order: "a2a-first" | "cors-first", cors?: object): Promise<
   }
   // The app's own routes beside the plugin's, OPTIONS included.
   app.get("/app/status", async () => ({ app: "ok" }));
+  app.get("/*", async () => ({ wildcard: "app" }));
   app.options("/app/thing", async (_request, reply) => reply.code(200).send({ options: "app" }));
   await app.listen({ port: 0, host: "127.0.0.1" });
   return `http://127.0.0.1:${(app.server.address() as AddressInfo).port}`;
@@ -66,6 +68,9 @@ describe("Fastify plugin beside a CORS plugin (as @fastify/cors registers itself
       expect(call.headers.get("access-control-allow-origin")).toBe(PAGE);
       expect(await call.json()).toMatchObject({ id: 1, result: { message: { role: "ROLE_AGENT" } } });
       expect(await (await fetch(`${base}/app/status`)).json()).toEqual({ app: "ok" });
+      expect(await (await fetch(`${base}/assets/app.js`)).json()).toEqual({ wildcard: "app" });
+      // The agent card is the agent's, not the wildcard's.
+      expect(await (await fetch(`${base}/.well-known/agent-card.json`)).json()).toMatchObject({ name: "Test Agent" });
       expect(await (await fetch(`${base}/app/thing`, { method: "OPTIONS" })).json()).toEqual({ options: "app" });
     });
   }
