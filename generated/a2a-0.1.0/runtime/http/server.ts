@@ -301,7 +301,9 @@ export class A2AServerCore {
     if (this.cardPaths.has(request.path) || request.path === this.healthPaths.liveness || request.path === this.healthPaths.readiness) return undefined;
     const error = shuttingDownError();
     if (this.jsonRpcFor(request)) {
-      return jsonResponse(503, failure(null, jsonRpcError(error.code, error.message, error.data)), { "retry-after": String(DRAINING_RETRY_AFTER_SECONDS) });
+      // The error's data in the version's form (1.0: google.rpc details), as the binding's own errors have it.
+      const published = this.service.publicError(error);
+      return jsonResponse(503, failure(null, jsonRpcError(published.code, published.message, published.data)), { "retry-after": String(DRAINING_RETRY_AFTER_SECONDS) });
     }
     const rest = this.restFor(request);
     return rest?.handles(request.path) ? rest.errorResponse(error) : undefined;
