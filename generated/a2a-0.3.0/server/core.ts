@@ -33,16 +33,26 @@ import {
 } from "../runtime/http/server.js";
 
 export { A2AServerCore, A2AServerError };
-export { A2AError, A2AService, AUTH_ERROR_CODE } from "../runtime/http/server.js";
+export {
+  A2A_CORS_EXPOSED,
+  A2A_CORS_HEADERS,
+  A2AError,
+  A2AService,
+  AUTH_ERROR_CODE,
+} from "../runtime/http/server.js";
 export type {
   AuthDecision,
   AuthOptions,
   CallContext,
+  CloseOptions,
+  CorsOptions,
   Credential,
   CoreRequest,
   CoreResponse,
+  HealthOptions,
   MethodHandler,
   MethodHandlerContext,
+  Readiness,
   ServerLogger,
 } from "../runtime/http/server.js";
 export type { TaskCommitResult, TaskQuery } from "../runtime/stores/contract.js";

@@ -17,6 +17,8 @@ import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
 import { ProtoJsonError } from "./proto-json.js";
 import { repointIssues, repointText } from "../wire/issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
+import { A2AError } from "../a2a-error.js";
+import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 
 /** What a binding passes the service with each call (call.ts `CallContext`). */
 export interface GrpcCallContext {
@@ -39,6 +41,8 @@ export interface A2AServiceLike {
   extensionsEcho?(headers: Readonly<Record<string, string | undefined>>): readonly [string, string] | undefined;
   /** Telemetry hooks: each call in a server span (ServerOptions.telemetry). */
   readonly telemetry?: ServerTelemetry | undefined;
+  /** The service's task runtime: while it drains (the server core's `close({ graceMs })`), every call is refused with UNAVAILABLE. */
+  readonly runtime?: { readonly draining: AbortSignal };
 }
 
 /**
@@ -47,7 +51,18 @@ export interface A2AServiceLike {
  */
 export type GrpcServeTarget =
   | A2AServiceLike
-  | { readonly service: A2AServiceLike & { readonly card?: object }; /** A compat agent's second version (createA2AServer with compat). */ readonly compatService?: A2AServiceLike | undefined };
+  | {
+      readonly service: A2AServiceLike & { readonly card?: object };
+      /** A compat agent's second version (createA2AServer with compat). */
+      readonly compatService?: A2AServiceLike | undefined;
+      /** The server core's readiness (service/health.ts), which the health service follows. */
+      readonly health?: ReadinessWatch;
+    };
+
+/** Tells whether the agent is ready (its store answers, it is not shutting down), now and at each change. */
+export interface ReadinessWatch {
+  watch(listener: (ready: boolean) => void): () => void;
+}
 
 /** The service of a target, and the agent card it serves when it has one. */
 export function serviceOfTarget(target: GrpcServeTarget): { service: A2AServiceLike; card: object | undefined } {
@@ -119,9 +134,10 @@ export interface GrpcServeOptions extends GrpcServiceOptions {
    */
   reflection?: boolean;
   /**
-   * Also serve the standard health check (grpc.health.v1.Health: Check and Watch), SERVING for "" and the
-   * A2A service until `close()`, which turns them NOT_SERVING before it drains. Needs `grpc-health-check`
-   * installed; default false.
+   * Also serve the standard health check (grpc.health.v1.Health: Check and Watch) for "" and the A2A
+   * service. Served for a server core, it follows the core's readiness (the HTTP `/readyz`): NOT_SERVING
+   * while the store does not answer or once the core shuts down; for a bare service, SERVING. Either way
+   * NOT_SERVING from `close()` on, before it drains. Needs `grpc-health-check` installed; default false.
    */
   health?: boolean;
 }
@@ -184,6 +200,8 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
   const specs = all.map((one) => one.spec);
   if (options.reflection) await addReflection(server, specs);
   const health = options.health ? await addHealth(server, specs) : undefined;
+  const readiness = "health" in target && target.health !== undefined && typeof target.health === "object" ? target.health : undefined;
+  const unwatch = health && readiness ? readiness.watch((ready) => health(ready ? "SERVING" : "NOT_SERVING")) : undefined;
   const host = options.host ?? "127.0.0.1";
   const address = host.includes(":") && !host.startsWith("[") ? `[${host}]:${options.port ?? 0}` : `${host}:${options.port ?? 0}`;
   const port = await new Promise<number>((resolve, reject) => {
@@ -194,6 +212,7 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
     server,
     close: (graceMs = 5_000) =>
       new Promise<void>((resolve) => {
+        unwatch?.();
         health?.("NOT_SERVING");
         const timer = setTimeout(() => server.forceShutdown(), graceMs);
         server.tryShutdown(() => {
@@ -205,6 +224,11 @@ export async function serveGrpc(spec: GrpcBindingSpec, target: GrpcServeTarget, 
 }
 
 type Logger = GrpcLogger;
+
+/** What a call gets while the service's runtime drains: UNAVAILABLE (as the runtime's own refusal, tasks/drain.ts). */
+function shuttingDownError(): A2AError {
+  return new A2AError(JSON_RPC_ERROR.internalError, "This server is shutting down; retry the call (another instance takes it)", { retryAfterSeconds: 1 }, { http: 503, retryAfter: 1 });
+}
 
 interface HealthModule {
   HealthImplementation: new (statuses: { [service: string]: "SERVING" | "NOT_SERVING" | "UNKNOWN" }) => {
@@ -272,6 +296,8 @@ function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServ
       answered = true;
       callback(error, value);
     };
+    // A server shutting down takes no new call: UNAVAILABLE, which clients retry (on another instance).
+    if (service.runtime?.draining.aborted) return answer(serviceError(binding, rpc, shuttingDownError(), logger));
     let params: unknown;
     try {
       params = decodeParams(binding, rpc, call.request);
@@ -318,6 +344,10 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
         start(resolve, reject);
       });
     void (async () => {
+      if (service.runtime?.draining.aborted) {
+        call.emit("error", serviceError(binding, rpc, shuttingDownError(), logger));
+        return;
+      }
       let params: unknown;
       try {
         params = decodeParams(binding, rpc, call.request);

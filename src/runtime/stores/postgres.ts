@@ -13,7 +13,7 @@
  *   `queryTimeoutMs`, never a hang or a crash); the pool and the listener reconnect by themselves.
  */
 import pg from "pg";
-import { StoreError } from "./errors.js";
+import { StoreError, StoreUnavailableError } from "./errors.js";
 import type { A2AStore } from "./contract.js";
 import { NotificationListener, PostgresTaskEventLog } from "./postgres/event-log.js";
 import { PostgresExecutionLeases } from "./postgres/leases.js";
@@ -146,6 +146,16 @@ export class PostgresStore implements A2AStore {
       [options.olderThanMs, options.limit ?? 10_000],
     );
     return rows[0]?.n ?? 0;
+  }
+
+  /** One round trip (`SELECT 1`); StoreUnavailableError when the engine does not answer. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new StoreUnavailableError(ENGINE, "ping: the store is closed");
+    try {
+      await this.pool.query("SELECT 1");
+    } catch (error) {
+      throw postgresError(error, "ping");
+    }
   }
 
   async close(): Promise<void> {

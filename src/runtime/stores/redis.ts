@@ -26,7 +26,7 @@
  *   restart.
  */
 import { createClient } from "@redis/client";
-import { StoreError } from "./errors.js";
+import { StoreError, StoreUnavailableError } from "./errors.js";
 import type { A2AStore } from "./contract.js";
 import { type Client, Connection, ENGINE, type RedisStoreOptions, clientOptions, connectClient, redisError } from "./redis/connection.js";
 import { RedisTaskEventLog, Subscriber } from "./redis/event-log.js";
@@ -102,6 +102,12 @@ export class RedisStore implements A2AStore {
 
   async purgeFinished(options: { olderThanMs: number; limit?: number }): Promise<number> {
     return this.connection.script<number>("purge", [Math.max(0, Math.floor(options.olderThanMs)), options.limit ?? 10_000]);
+  }
+
+  /** One round trip (`PING`); StoreUnavailableError while Redis cannot be reached. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new StoreUnavailableError(ENGINE, "ping: the store is closed");
+    await this.connection.command(["PING"], "ping");
   }
 
   async close(): Promise<void> {

@@ -110,6 +110,16 @@ export class SqliteStore implements A2AStore {
     });
   }
 
+  /** Reads from the file (`SELECT 1`); StoreUnavailableError once closed or when the file cannot be read. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new StoreUnavailableError(ENGINE, "ping: the store is closed");
+    try {
+      this.db.prepare("SELECT 1").get();
+    } catch (error) {
+      throw sqliteError(error, "ping");
+    }
+  }
+
   async close(): Promise<void> {
     if (this.closed) return;
     this.closed = true;

@@ -3,7 +3,50 @@
  * media type of a message part, so that a part the agent does not accept is refused with
  * ContentTypeNotSupportedError (1.0.1 §3.3.2 / the error table; 0.3.0 §8.2, -32005).
  */
+import { A2AError } from "../a2a-error.js";
 import { isObject, type JsonObject } from "../json.js";
+import type { ProtocolProfile } from "../profile.js";
+
+/**
+ * Refuses a message with a part whose media type the agent does not accept (its card's defaultInputModes
+ * or a skill's inputModes) with ContentTypeNotSupportedError; a card naming no input modes accepts any.
+ * The card's input modes are read once, like the rest of the card (its interfaces, its served copy).
+ */
+export class InputModeCheck {
+  private readonly accepted: string[] | undefined;
+  /** A few media types come again and again (text/plain); the cache stays small whatever clients send. */
+  private readonly verdicts = new Map<string, boolean>();
+
+  constructor(
+    card: JsonObject,
+    private readonly profile: ProtocolProfile,
+  ) {
+    this.accepted = acceptedInputModes(card);
+  }
+
+  check(message: JsonObject): void {
+    // Only where the version has the error (0.2+; 0.1.0's table has none, so there the executor decides).
+    const code = this.profile.errorCodes["ContentTypeNotSupported"];
+    const accepted = this.accepted;
+    if (code === undefined || accepted === undefined || !Array.isArray(message["parts"])) return;
+    for (const [index, part] of message["parts"].entries()) {
+      if (!isObject(part)) continue;
+      const type = partMediaType(part, this.profile.discriminatorField);
+      if (type === undefined) continue;
+      let ok = this.verdicts.get(type);
+      if (ok === undefined) {
+        ok = acceptsMediaType(accepted, type);
+        if (this.verdicts.size < 64) this.verdicts.set(type, ok);
+      }
+      if (ok) continue;
+      throw new A2AError(code, `Part ${index} is ${type}, which this agent does not accept (it accepts ${accepted.join(", ")})`, {
+        pointer: `/params/message/parts/${index}`,
+        mediaType: type,
+        accepted,
+      });
+    }
+  }
+}
 
 /** The media types the card accepts as input (default modes and every skill's), or undefined when it names none. */
 export function acceptedInputModes(card: JsonObject): string[] | undefined {

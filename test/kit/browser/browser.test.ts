@@ -1,19 +1,19 @@
 // The kit's client suite in headless Chromium (issue 32): a page bundling the generated 1.0.1 client, the mock
 // agent and the MSW handlers (msw/browser's service worker) runs send, stream, get, cancel and a typed error
 // over JSON-RPC and HTTP+JSON. Debian's chromium through playwright-core; skipped where it is not installed.
-import { existsSync, readFileSync } from "node:fs";
+import { readFileSync } from "node:fs";
 import { createServer, type Server } from "node:http";
 import { join } from "node:path";
 import { afterAll, beforeAll, expect, it } from "vitest";
 import { generateKit } from "../generated-kit.js";
 import { ROOT } from "../../support/project.js";
+import { CHROMIUM, CHROMIUM_SKIP, chromiumMissing, launchChromium } from "../../support/chromium.js";
 
-const CHROMIUM = "/usr/bin/chromium";
 let server: Server | undefined;
 let base = "";
 
 beforeAll(async () => {
-  if (!existsSync(CHROMIUM)) return;
+  if (chromiumMissing) return;
   const kit = await generateKit();
   const { build } = await import("rolldown");
   const bundle = await build({
@@ -36,13 +36,12 @@ beforeAll(async () => {
 }, 180_000);
 afterAll(() => server?.close());
 
-const missing = !existsSync(CHROMIUM);
-if (missing) console.warn(`skipping the headless Chromium test: Debian's chromium is not installed at ${CHROMIUM} (apt-get install chromium; .ci/run installs it)`);
+const missing = chromiumMissing;
+if (missing) console.warn(`skipping the headless Chromium test: ${CHROMIUM_SKIP}`);
 it.skipIf(missing)(
   missing ? `the client suite in headless Chromium — skipped: no ${CHROMIUM} (apt-get install chromium)` : "the client suite passes in headless Chromium through MSW",
   async () => {
-    const { chromium } = await import("playwright-core");
-    const browser = await chromium.launch({ executablePath: CHROMIUM, args: ["--headless", "--no-sandbox", "--disable-gpu", "--disable-background-networking", "--disable-dev-shm-usage"] });
+    const browser = await launchChromium();
     try {
       const page = await browser.newPage();
       const logs: string[] = [];

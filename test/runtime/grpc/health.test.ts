@@ -5,6 +5,8 @@ import { beforeAll, describe, expect, it } from "vitest";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { serveGrpc } from "../../../src/runtime/grpc/server.js";
 import { binding101, FakeService } from "../../support/grpc/fake-service.js";
+import { Health as Readiness } from "../../../src/runtime/service/health.js";
+import { InMemoryStore } from "../../../src/runtime/stores/memory.js";
 
 /** The standard gRPC health check (grpc.health.v1) beside the A2AService (`health: true`). */
 type HealthClient = grpc.Client & {
@@ -39,6 +41,39 @@ describe("gRPC health service", () => {
       expect(seen).toEqual(["SERVING", "NOT_SERVING"]);
     } finally {
       client.close();
+    }
+  });
+
+  it("served for a server core, it agrees with readiness (/readyz): NOT_SERVING while the store does not answer and once shutting down", async () => {
+    let up = true;
+    const store = Object.assign(new InMemoryStore(), {
+      ping: async () => {
+        if (!up) throw new Error("engine gone");
+      },
+    });
+    const draining = new AbortController();
+    const readiness = new Readiness({ store, draining: draining.signal }, { checkEveryMs: 20 });
+    // The core's shape (A2AServerCore: its service and its readiness).
+    const server = await serveGrpc(spec, { service: new FakeService(), health: readiness }, { health: true });
+    const client = new (Health())(`127.0.0.1:${server.port}`, grpc.credentials.createInsecure());
+    const seen: string[] = [];
+    const watch = client.Watch({ service: "lf.a2a.v1.A2AService" });
+    watch.on("error", () => {});
+    watch.on("data", (m: { status: string }) => seen.push(m.status));
+    try {
+      await until(() => seen.at(-1) === "SERVING");
+      up = false;
+      await until(() => seen.at(-1) === "NOT_SERVING");
+      expect((await readiness.readiness()).status).toBe("not ready");
+      up = true;
+      await until(() => seen.at(-1) === "SERVING");
+      draining.abort();
+      await until(() => seen.at(-1) === "NOT_SERVING");
+      expect(await readiness.readiness()).toMatchObject({ status: "not ready", draining: true, store: { status: "up" } });
+      expect(seen).toEqual(["SERVING", "NOT_SERVING", "SERVING", "NOT_SERVING"]);
+    } finally {
+      client.close();
+      await server.close(100);
     }
   });
 

@@ -614,6 +614,28 @@ export function storeContract(name: string, harness: StoreHarness): void {
       expect(await a.leases.acquire("l1", "a", 400)).toBe(true);
     });
 
+    it("hands a lease over at once: renewed for 0 ms it is expired, and another instance claims it now (graceful shutdown)", async () => {
+      const { a, b } = await fresh();
+      expect(await a.leases.acquire("h1", "a", 60_000)).toBe(true);
+      expect(await b.leases.claimExpired("b", 5_000)).toEqual([]);
+      expect(await a.leases.renew("h1", "a", 0)).toBe(true);
+      // No wait for the lease's length: the next claim (a scan, or a client's resubscription) takes it.
+      expect(await b.leases.claimExpired("b", 5_000)).toEqual([{ taskId: "h1", previousOwner: "a" }]);
+      expect(await a.leases.holder("h1")).toMatchObject({ owner: "b" });
+      expect(await a.leases.renew("h1", "a", 60_000)).toBe(false);
+    });
+
+    it("answers a ping while its engine answers (readiness), and rejects once closed", async () => {
+      const { a } = await fresh();
+      expect(a.ping).toBeTypeOf("function");
+      await expect(a.ping?.()).resolves.toBeUndefined();
+      const ns = namespace();
+      namespaces.push(ns);
+      const other = await harness.open(ns);
+      await other.close();
+      if (other.engine !== "memory") await expect(other.ping?.()).rejects.toBeInstanceOf(StoreUnavailableError);
+    });
+
     it("takes and gives up the execution lease in the task's own commit (one write per step of a turn)", async () => {
       const { a, b } = await fresh();
       // Instance A creates the task and takes its lease in one write.

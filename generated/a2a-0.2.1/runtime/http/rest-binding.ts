@@ -89,6 +89,11 @@ export class RestBinding {
     return this.error(new A2AError(JSON_RPC_ERROR.internalError, "Internal error"));
   }
 
+  /** An A2A error answered outside a route's handling (a draining server's 503), in this binding's form. */
+  errorResponse(error: A2AError): CoreResponse {
+    return this.error(error);
+  }
+
   /** Answers a request under the prefix (undefined for paths outside it). */
   async handle(request: CoreRequest): Promise<CoreResponse | undefined> {
     const relative = this.relative(request.path);

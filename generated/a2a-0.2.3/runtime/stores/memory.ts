@@ -208,6 +208,9 @@ export class InMemoryStore implements A2AStore {
     (this.trimTimer as { unref?: () => void }).unref?.();
   }
 
+  /** Always answers: the store is this process's memory. */
+  async ping(): Promise<void> {}
+
   async close(): Promise<void> {
     if (this.trimTimer !== undefined) clearTimeout(this.trimTimer);
     this.trimTimer = undefined;

@@ -302,6 +302,12 @@ export interface A2AStore<TTask = JsonObject, TConfig = JsonObject> {
   readonly leases: ExecutionLeases;
   /** Deletes finished tasks (terminal state) last written more than `olderThanMs` ago, with their events, configs and lease. */
   purgeFinished(options: { olderThanMs: number; limit?: number }): Promise<number>;
+  /**
+   * Checks that the engine answers (one round trip: `SELECT 1`, `PING`); rejects with StoreUnavailableError
+   * when it does not. The readiness endpoint and the gRPC health service ask it (service/health.ts); a store
+   * without it is asked for an unknown task instead.
+   */
+  ping?(): Promise<void>;
   /** Closes the engine's connections (idempotent). */
   close(): Promise<void>;
 }

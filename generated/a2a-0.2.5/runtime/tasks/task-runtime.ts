@@ -15,7 +15,7 @@
  * Several instances on one durable store thus serve the same tasks. Transport-free: the A2A service calls
  * it with params already authenticated and validated, and bindings read its streams as async iterables.
  */
-import { acceptedInputModes, acceptsMediaType, modeWarnings, partMediaType } from "./input-modes.js";
+import { InputModeCheck, modeWarnings } from "./input-modes.js";
 import { A2AError } from "../a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -24,7 +24,8 @@ import { newId, type MethodRole } from "../profile.js";
 import { type ProtocolShapes } from "../protocol-shapes.js";
 import { withJsonText } from "../event-ids.js";
 import { OutboxWorker } from "./outbox-worker.js";
-import { PushSender, type PushTarget } from "./push.js";
+import type { PushSender } from "./push.js";
+import { pushDelivery } from "./push-delivery.js";
 import { ArtifactEventTexts } from "./task-texts.js";
 import { ExecutionLeaseHeldError, isStoreError, StoreUnavailableError, TaskVersionConflictError } from "../stores/errors.js";
 import type { A2AStore, PushConfigStore, VersionedTask, VersionedTaskStore } from "../stores/contract.js";
@@ -37,6 +38,7 @@ import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publish
 import { retryUnavailable, sleep } from "./retry.js";
 import { SubscriptionCounter, TaskStreams, TURN_MARK, TURN_TRACE } from "./task-streams.js";
 import type { ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
+import { drainExecutions, shuttingDownError, type DrainOutcome } from "./drain.js";
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
@@ -80,6 +82,8 @@ export class TaskRuntime {
   /** Per-task FIFO of turns on this instance: registered before the first await (issue 16 item 2). */
   private readonly turnQueue = new Map<string, Promise<void>>();
   private readonly shutdown = new AbortController();
+  /** Aborted when shutting down begins (`drain`). */
+  private readonly drainStart = new AbortController();
   private readonly outbox: OutboxWorker | undefined;
   /** Push notification configs, and the notifications a commit queues (push-configs.ts). */
   private readonly push: PushConfigs;
@@ -137,16 +141,7 @@ export class TaskRuntime {
         outbox: this.store.outbox,
         owner: this.instanceId,
         maxAttempts: 3,
-        deliver: async (entry) => {
-          const target = entry.target as unknown as PushTarget;
-          // Observed: the delivery's span is a child of the turn whose commit queued it (its kept traceparent).
-          const send = (traceparent: string | undefined) => sender.send(traceparent === undefined ? target : { ...target, traceparent }, entry.payload, this.shutdown.signal);
-          const result = await (telemetry ? telemetry.pushDelivery(target.url, entry.taskId, target.traceparent, send) : send(target.traceparent));
-          if (result.ok) return { delivered: true };
-          // A refused target (SSRF guard) or a 4xx will not improve; the sender has already retried the rest.
-          const permanent = result.attempts === 0 || (result.status !== undefined && result.status < 500 && result.status !== 429);
-          return { delivered: false, permanent, reason: result.error };
-        },
+        deliver: pushDelivery(sender, telemetry, this.shutdown.signal),
         onError: (error) => this.logger.warn?.(`a2a: push notification: ${error instanceof Error ? error.message : String(error)}`),
       });
       this.outbox.start();
@@ -183,6 +178,17 @@ export class TaskRuntime {
   /** Aborted when the server closes. */
   get closing(): AbortSignal {
     return this.shutdown.signal;
+  }
+
+  /** Aborted when the server begins to shut down (`drain`): new turns and subscriptions are refused from then on. */
+  get draining(): AbortSignal {
+    return this.drainStart.signal;
+  }
+
+  /** Refuses new turns and subscriptions, waits up to `graceMs` for running turns, hands the rest over (drain.ts). */
+  drain(graceMs: number): Promise<DrainOutcome> {
+    this.drainStart.abort();
+    return drainExecutions(this.executions, graceMs, (execution, waitMs) => this.ownership.handOver(execution, waitMs));
   }
 
   /** The task store (the store's versioned tasks). */
@@ -228,6 +234,7 @@ export class TaskRuntime {
   // Send, stream, resubscribe, cancel
 
   async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<unknown> {
+    if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
     const execution = await this.startExecution({ method, request, principal, streaming: false, extensions, beforeRun: undefined });
     if (!request.blocking) {
@@ -250,6 +257,7 @@ export class TaskRuntime {
    * log starts at the turn's first event, so that no event is missed whichever instance commits it.
    */
   async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<AsyncIterable<unknown>> {
+    if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
     let channel: EventChannel<unknown> | undefined;
     const beforeRun = (execution: Execution, after: number) => {
@@ -269,6 +277,9 @@ export class TaskRuntime {
    * state; with `lastEventId`, the events after that one.
    */
   resubscribe(role: MethodRole, params: JsonObject, principal: unknown, lastEventId?: number): Promise<AsyncIterable<unknown>> {
+    if (this.drainStart.signal.aborted) return Promise.reject(shuttingDownError());
+    const taskId = this.shapes.paramsTaskId("resubscribe", params);
+    if (taskId !== undefined) void this.ownership.claimIfExpired(taskId).catch((error: unknown) => this.logger.warn?.("a2a: claiming an expired lease failed (the next scan retries)", error));
     return this.streams.resubscribe(role, params, principal, lastEventId);
   }
 
@@ -315,37 +326,8 @@ export class TaskRuntime {
     return this.push.withConfigId(config, taskId);
   }
 
-  /**
-   * Refuses a message with a part whose media type the agent does not accept (its card's defaultInputModes
-   * or a skill's inputModes) with ContentTypeNotSupportedError; a card naming no input modes accepts any.
-   */
-  private inputModes: { accepted: string[] | undefined; verdicts: Map<string, boolean> } | undefined;
-
-  private checkInputModes(message: JsonObject): void {
-    // Only where the version has the error (0.2+; 0.1.0's table has none, so there the executor decides).
-    const code = this.shapes.profile.errorCodes["ContentTypeNotSupported"];
-    // The card's input modes are read once, like the rest of the card (its interfaces, its served copy).
-    this.inputModes ??= { accepted: acceptedInputModes(this.card), verdicts: new Map() };
-    const { accepted, verdicts } = this.inputModes;
-    if (code === undefined || accepted === undefined || !Array.isArray(message["parts"])) return;
-    for (const [index, part] of message["parts"].entries()) {
-      if (!isObject(part)) continue;
-      const type = partMediaType(part, this.shapes.profile.discriminatorField);
-      if (type === undefined) continue;
-      let ok = verdicts.get(type);
-      if (ok === undefined) {
-        ok = acceptsMediaType(accepted, type);
-        // A few media types come again and again (text/plain); the cache stays small whatever clients send.
-        if (verdicts.size < 64) verdicts.set(type, ok);
-      }
-      if (ok) continue;
-      throw new A2AError(code, `Part ${index} is ${type}, which this agent does not accept (it accepts ${accepted.join(", ")})`, {
-        pointer: `/params/message/parts/${index}`,
-        mediaType: type,
-        accepted,
-      });
-    }
-  }
+  /** Refuses a part of a media type the agent does not accept (input-modes.ts); the card is read on first use. */
+  private inputModes: InputModeCheck | undefined;
 
   // ------------------------------------------------------------------------------------------------
   // Executions
@@ -370,7 +352,7 @@ export class TaskRuntime {
         // 1.0.1 §3.4.2: task ids are server-generated; 0.2+ send params have no `id` (0.1.0's tasks/send had one).
         throw invalidField("/params/id", "no id: a new task's id is generated by the server; continue a task with message.taskId", request.undeclaredId);
       }
-      this.checkInputModes(request.message);
+      (this.inputModes ??= new InputModeCheck(this.card, this.shapes.profile)).check(request.message);
     } catch (error) {
       return Promise.reject(error);
     }

@@ -22,6 +22,9 @@ import type { AgentExecutorOfAnyVersion } from "../tasks/executor.js";
 import type { PushPayloadHook } from "../tasks/push-configs.js";
 import type { SubscriptionCounter } from "../tasks/task-streams.js";
 import type { A2AStore, PushConfigStore, VersionedTaskStore } from "../stores/contract.js";
+import { CorsPolicy, type CorsOptions } from "./cors.js";
+import { Health, type HealthOptions } from "../service/health.js";
+import { DRAINING_RETRY_AFTER_SECONDS, shuttingDownError, type DrainOutcome } from "../tasks/drain.js";
 
 export { A2AError, A2AError as A2AServerError, AUTH_ERROR_CODE };
 export { A2AService };
@@ -31,6 +34,10 @@ export type { HttpRoute } from "../wire/http-routes.js";
 export type { AuthDecision, AuthOptions, Credential } from "../service/auth.js";
 export type { AgentExecutor, AgentExecutorOfAnyVersion, EventPublisher, RequestContext } from "../tasks/executor.js";
 export type { CoreRequest, CoreResponse, SseSink } from "../call.js";
+export type { CorsOptions } from "./cors.js";
+export { A2A_CORS_EXPOSED, A2A_CORS_HEADERS } from "./cors.js";
+export type { HealthOptions, Readiness } from "../service/health.js";
+export type { DrainOutcome } from "../tasks/drain.js";
 
 export interface ServerLogger {
   error(message: string, detail?: unknown): void;
@@ -73,6 +80,28 @@ export interface ServerOptions extends Omit<ServiceOptions, "executor" | "alsoSe
    * `false` sends `Cache-Control: no-cache` and no validators.
    */
   cardCache?: { maxAgeSeconds?: number; lastModified?: Date } | false;
+  /**
+   * Cross-origin calls from browsers (http/cors.ts): the origins allowed, the headers, credentials and
+   * max-age; applied to every path this server answers, streams included, on every adapter. Default: off
+   * (no `Access-Control-*` headers, preflights are not answered).
+   */
+  cors?: CorsOptions;
+  /**
+   * The liveness and readiness endpoints (service/health.ts): `/healthz` and `/readyz` by default, never
+   * listed in the agent card; readiness checks the store and is 503 while shutting down. `false`: none.
+   */
+  health?: HealthOptions | false;
+}
+
+/** How `A2AServerCore.close` shuts down. */
+export interface CloseOptions {
+  /**
+   * Graceful shutdown: new calls are refused at once (503 with Retry-After; gRPC UNAVAILABLE), running
+   * turns get this many ms to finish, those still running are then handed over to another instance on the
+   * same store (their leases expired at once) and the open streams end cleanly, to be resumed elsewhere with
+   * Last-Event-ID. Without it, `close()` stops running turns at once.
+   */
+  graceMs?: number;
 }
 
 /** A second version a server serves (built by runtime/compat/service.ts, which the output has only with --compat). */
@@ -150,6 +179,11 @@ export class A2AServerCore {
   private servedCard: Promise<{ body: string; headers: Record<string, string> } | Error> | undefined;
   private readonly cardCache: ServerOptions["cardCache"];
   private readonly createdAt = new Date();
+  /** Liveness and readiness (service/health.ts), which the gRPC health service follows too. */
+  readonly health: Health;
+  private readonly healthPaths: { readonly liveness: string | undefined; readonly readiness: string | undefined };
+  private readonly cors: CorsPolicy | undefined;
+  private closing: Promise<DrainOutcome | undefined> | undefined;
 
   constructor(binding: ProtocolBinding, options: ServerOptions) {
     const compat = options.compat;
@@ -199,19 +233,84 @@ export class A2AServerCore {
     const compatRoutes = second?.bindings.includes("HTTP+JSON") ? second.service.binding.httpRoutes : undefined;
     this.compatRest = this.rest && second && compatRoutes ? new RestBinding(second.service, compatRoutes, restOptions) : undefined;
     this.restFirst = second?.restFirst;
+    const health = options.health === false ? { livenessPath: false as const, readinessPath: false as const } : (options.health ?? {});
+    this.health = new Health(this.service.runtime, health);
+    this.healthPaths = {
+      liveness: health.livenessPath === false ? undefined : (health.livenessPath ?? "/healthz"),
+      readiness: health.readinessPath === false ? undefined : (health.readinessPath ?? "/readyz"),
+    };
+    this.cors = options.cors ? new CorsPolicy(options.cors) : undefined;
   }
 
   /** The paths this server answers: its JSON-RPC path, its HTTP+JSON routes and the agent card paths. Adapters pass other paths on. */
   handles(path: string): boolean {
-    return (this.jsonrpc !== undefined && path === this.rpcPath) || this.cardPaths.has(path) || (this.rest?.handles(path) ?? false) || (this.compatRest?.handles(path) ?? false);
+    return (
+      (this.jsonrpc !== undefined && path === this.rpcPath) ||
+      this.cardPaths.has(path) ||
+      (this.rest?.handles(path) ?? false) ||
+      (this.compatRest?.handles(path) ?? false) ||
+      path === this.healthPaths.liveness ||
+      path === this.healthPaths.readiness
+    );
   }
 
-  /** Stops executions, waits for pending push notifications; the adapters close their sockets. */
-  close(): Promise<void> {
-    return this.service.close();
+  /**
+   * Stops executions, waits for pending push notifications; the adapters close their sockets. With
+   * `graceMs`, a graceful shutdown first (CloseOptions): resolves once running turns finished or were handed
+   * over and the open streams ended. Called again, it answers the first call's promise.
+   */
+  async close(options?: CloseOptions): Promise<void> {
+    await (this.closing ??= this.shutDown(options));
+  }
+
+  private async shutDown(options: CloseOptions | undefined): Promise<DrainOutcome | undefined> {
+    const outcome = options?.graceMs !== undefined ? await this.service.runtime.drain(options.graceMs) : undefined;
+    await this.service.close();
+    return outcome;
+  }
+
+  /** Whether `cors` is set: the server answers CORS preflights (`OPTIONS`) of its paths itself. */
+  get answersPreflights(): boolean {
+    return this.cors !== undefined;
+  }
+
+  /** Whether the server is shutting down (`close({ graceMs })`): new calls are refused. */
+  get draining(): boolean {
+    return this.service.runtime.draining.aborted;
   }
 
   handle(request: CoreRequest): Promise<CoreResponse> {
+    if (this.cors === undefined && !this.service.runtime.draining.aborted) return this.observed(request);
+    return this.answerAround(request);
+  }
+
+  /** The answer with CORS (preflights answered, headers added) and the refusals of a draining server. */
+  private async answerAround(request: CoreRequest): Promise<CoreResponse> {
+    const cors = this.cors;
+    if (cors && CorsPolicy.isPreflight(request)) return cors.preflight(request);
+    const answer = this.draining ? this.refuseWhileDraining(request) : undefined;
+    const response = answer ?? (await this.observed(request));
+    return cors ? cors.apply(request, response) : response;
+  }
+
+  /**
+   * A call to a draining server: 503 with Retry-After in the binding's error form (the agent card and the
+   * health endpoints are still answered: undefined).
+   */
+  private refuseWhileDraining(request: CoreRequest): CoreResponse | undefined {
+    if (this.cardPaths.has(request.path) || request.path === this.healthPaths.liveness || request.path === this.healthPaths.readiness) return undefined;
+    const error = shuttingDownError();
+    if (this.jsonRpcFor(request)) {
+      // The error's data in the version's form (1.0: google.rpc details), as the binding's own errors have it.
+      const published = this.service.publicError(error);
+      return jsonResponse(503, failure(null, jsonRpcError(published.code, published.message, published.data)), { "retry-after": String(DRAINING_RETRY_AFTER_SECONDS) });
+    }
+    const rest = this.restFor(request);
+    return rest?.handles(request.path) ? rest.errorResponse(error) : undefined;
+  }
+
+  /** The answer, in a span of its own when observed (ServerOptions.telemetry). */
+  private observed(request: CoreRequest): Promise<CoreResponse> {
     const telemetry = this.service.telemetry;
     if (telemetry === undefined) return this.answer(request);
     // Observed (ServerOptions.telemetry): a span per call to a binding; card requests and 404s are not calls.
@@ -263,6 +362,7 @@ export class A2AServerCore {
 
   /** The agent card, the HTTP+JSON routes and 404 (JSON-RPC is answered by `handle`). */
   private async route(request: CoreRequest): Promise<CoreResponse> {
+    if (request.path === this.healthPaths.liveness || request.path === this.healthPaths.readiness) return this.healthAnswer(request);
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
       return this.card(request);
@@ -273,6 +373,19 @@ export class A2AServerCore {
       if (answer) return withExtensions(rest === this.compatRest && this.compatService ? this.compatService : this.service, request, answer);
     }
     return httpError(404, `Not found: ${request.path}`);
+  }
+
+  /** Liveness (200 while the process answers) or readiness (200 ready, else 503 with why), never cached. */
+  private async healthAnswer(request: CoreRequest): Promise<CoreResponse> {
+    if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the health endpoints", { allow: "GET, HEAD" });
+    const headers = { "cache-control": "no-store" };
+    if (request.path === this.healthPaths.liveness) return jsonResponse(200, { status: "ok" }, headers);
+    const readiness = await this.health.readiness();
+    const ready = readiness.status === "ready";
+    // The store's error goes to the log, not to the (unauthenticated) caller.
+    const { error, ...store } = readiness.store;
+    if (error !== undefined) this.logger.warn?.(`a2a: readiness: the ${store.engine} store does not answer: ${error}`);
+    return jsonResponse(ready ? 200 : 503, { ...readiness, store }, ready ? headers : { ...headers, "retry-after": String(DRAINING_RETRY_AFTER_SECONDS) });
   }
 
   /**

@@ -14,6 +14,7 @@
  *   status message, or resumed for a `resumable` executor; `abandonedTurn` keeps a new turn from starting
  *   on top of one that waits for its take-over.
  * - `releaseLease`: a turn that ends without a write to release its lease with.
+ * - `handOver`: a turn still running when the server shuts down (drain.ts): stopped, its lease expired at once.
  */
 import type { ServerTelemetry } from "../telemetry-hooks.js";
 import type { ConversationSource } from "./conversation.js";
@@ -29,6 +30,7 @@ import { LeaseWatch } from "./lease-watch.js";
 import type { TurnPublisher } from "./publisher.js";
 import { retryUnavailable } from "./retry.js";
 import { lastTurnTrace } from "./task-streams.js";
+import { settledWithin } from "./drain.js";
 
 export interface OwnershipOptions {
   readonly shapes: ProtocolShapes;
@@ -225,6 +227,38 @@ export class Ownership {
       // It expires by itself; an instance then takes the task over (its history ends with the refused message: failed).
       this.logger.warn?.(`a2a: releasing the execution lease of task ${execution.taskId} failed`, error);
     }
+  }
+
+  /**
+   * Hands a running turn over to another instance (the server is shutting down and the grace period is
+   * over): the turn is stopped here (its executor's signal aborts, nothing more of it is written), then its
+   * lease is expired at once (renewed for 0 ms) rather than released, so that another instance's scan for
+   * expired leases (lease-watch.ts) takes the task over: a `resumable` executor's turn is run again there.
+   * True when the lease was this instance's and is now expired.
+   */
+  async handOver(execution: Execution, waitMs: number): Promise<boolean> {
+    if (execution.done) return false;
+    const leased = execution.leased;
+    this.stop(execution, "this instance is shutting down: the task is handed over to another instance");
+    await settledWithin(execution.settled, waitMs);
+    if (!leased) return false;
+    try {
+      return await this.store.leases.renew(execution.taskId, this.instanceId, 0);
+    } catch (error) {
+      // The lease then expires by itself, and an instance takes the task over a lease later.
+      this.logger.warn?.(`a2a: handing task ${execution.taskId} over failed (it is taken over once its lease expires)`, error);
+      return false;
+    }
+  }
+
+  /**
+   * A client following a task (a resubscription, e.g. the reconnect of a stream an instance ended as it shut
+   * down): when the task's lease has expired (handed over, or its instance died), the expired leases are
+   * claimed now rather than at the next scan, so that the turn resumes (or fails) without waiting.
+   */
+  async claimIfExpired(taskId: string): Promise<void> {
+    const holder = await this.store.leases.holder(taskId);
+    if (holder !== undefined && holder.expiresAt <= Date.now()) await this.leaseWatch.scan();
   }
 
   /**

@@ -14,7 +14,7 @@ export class RedisExecutionLeases implements ExecutionLeases {
   }
 
   async renew(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
-    return (await this.db.script<number>("renew", [taskId, owner, Math.max(1, Math.floor(ttlMs))])) === 1;
+    return (await this.db.script<number>("renew", [taskId, owner, Math.max(0, Math.floor(ttlMs))])) === 1;
   }
 
   async release(taskId: string, owner: string): Promise<void> {
