@@ -767,6 +767,7 @@ async function main() {
     writeReadmeSection("server", "Server", printed(), {
       command: `node bench/server.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(),
       machine: `${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, node ${m.node}, load ${load0.toFixed(2)} at the start`,
+      state: results.machineState,
     });
     console.log(`wrote ${RESULTS.slice(ROOT.length + 1)} and bench/README.md`);
   }
