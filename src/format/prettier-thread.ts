@@ -23,6 +23,7 @@ const WORKER_SOURCE = `
 import { parentPort, workerData } from "node:worker_threads";
 const loaded = import(workerData.prettier).then((m) => (typeof m.format === "function" ? m : m.default));
 parentPort.on("message", async ({ id, text, options }) => {
+  if (text === undefined) return void (await loaded.catch(() => undefined)); // warmFormatting: load only
   try {
     parentPort.postMessage({ id, text: await (await loaded).format(text, options) });
   } catch (error) {
@@ -64,6 +65,11 @@ class PrettierThread {
     this.worker.on("exit", (code) => fail(new Error(`the formatting thread exited (${code})`)));
   }
 
+  /** Loads prettier in the thread now, before any file: the thread does not hold the process open meanwhile. */
+  warm(): void {
+    this.worker.postMessage({ id: -1 });
+  }
+
   format(text: string, options: PrettierOptions): Promise<string> {
     const id = this.next++;
     return new Promise<string>((resolve, reject) => {
@@ -78,6 +84,17 @@ let thread: PrettierThread | undefined;
 /** Set when a thread could not start or died: this process formats in its own thread from then on. */
 let threadUnavailable = false;
 let inThread: Promise<typeof import("prettier")> | undefined;
+
+/**
+ * Starts the worker thread and its loading of prettier now, when the caller knows files will need
+ * formatting (a schema the output cache has not seen): the loading then overlaps the emitting stages.
+ * Nothing happens on one core or when the thread is unavailable.
+ */
+export function warmFormatting(): void {
+  if (threadUnavailable || availableParallelism() < 2 || (thread !== undefined && !thread.failed)) return;
+  thread = new PrettierThread();
+  thread.warm();
+}
 
 /**
  * Formats `text` with prettier: in the worker thread when the machine has more than one core (and
