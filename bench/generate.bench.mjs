@@ -260,6 +260,7 @@ function a2aCliArgs(tmp) {
 
 const A2A_ROW = "(1) a2a-codegen CLI, cold";
 const A2A_NOCACHE_ROW = "(1') a2a-codegen CLI, cold, no cache";
+const A2A_NOTHREAD_ROW = "(1'') a2a-codegen CLI, cold, no cache, formatting in the main thread";
 /** The output cache of rows (1), (5), (6): a fresh folder per bench run, deleted at the end. */
 let CACHE_DIR;
 const JSTT_ALL_ROW = "(3) json2ts CLI --unreachableDefinitions, cold";
@@ -270,11 +271,11 @@ const JSTT_BARE_ROW = "(3') json2ts CLI defaults, cold";
  * by the warm-up round) holds Ajv's compile and prettier's output for this schema and generator. Row (1')
  * is the same command with the cache off (A2A_CODEGEN_CACHE=off): a first run, every step computed.
  */
-function a2aCliSubject(args, { cache = true } = {}) {
+function a2aCliSubject(args, { cache = true, thread = true } = {}) {
   return {
-    label: cache ? "a2a-cli" : "a2a-cli-nocache",
-    row: cache ? A2A_ROW : A2A_NOCACHE_ROW,
-    env: cache ? { A2A_CODEGEN_CACHE: CACHE_DIR } : { A2A_CODEGEN_CACHE: "off" },
+    label: cache ? "a2a-cli" : thread ? "a2a-cli-nocache" : "a2a-cli-nocache-nothread",
+    row: cache ? A2A_ROW : thread ? A2A_NOCACHE_ROW : A2A_NOTHREAD_ROW,
+    env: { ...(cache ? { A2A_CODEGEN_CACHE: CACHE_DIR } : { A2A_CODEGEN_CACHE: "off" }), ...(thread ? {} : { A2A_CODEGEN_FORMAT_THREAD: "off" }) },
     makeArgs: (out) => [CLI, args(out)],
     check: (run, out) => {
       const timings = parseTimings(run.stderr);
@@ -313,10 +314,11 @@ function measureCold(tmp, errors) {
   }
   const all = json2tsSubject(["--unreachableDefinitions"]);
   const bare = json2tsSubject([]);
-  const subjects = [...(a2a ? [a2aCliSubject(a2a.args), a2aCliSubject(a2a.args, { cache: false })] : []), all, bare];
+  const subjects = [...(a2a ? [a2aCliSubject(a2a.args), a2aCliSubject(a2a.args, { cache: false }), a2aCliSubject(a2a.args, { cache: false, thread: false })] : []), all, bare];
   const results = coldRuns(subjects, tmp, errors);
   const a2aRes = results.get("a2a-cli");
   const nocache = results.get("a2a-cli-nocache");
+  const nothread = results.get("a2a-cli-nocache-nothread");
   const json2ts = (subject) => {
     const r = results.get(subject.label);
     return (
@@ -354,6 +356,14 @@ function measureCold(tmp, errors) {
       files: nocache.extras[0].files,
       bytes: nocache.extras[0].bytes,
       types: nocache.extras[0].types,
+    },
+    a2aCliNoThread: nothread && {
+      command: `A2A_CODEGEN_CACHE=off A2A_CODEGEN_FORMAT_THREAD=off node dist/cli.js ${a2a.args("<tmp>").join(" ")}`,
+      wall: stats(nothread.walls),
+      cpu: stats(nothread.cpus),
+      walls: nothread.walls,
+      phases: phaseMedians(nothread.extras.map((e) => e.phases)),
+      reportedTotal: median(nothread.extras.map((e) => e.total)),
     },
     jsttAll: json2ts(all),
     jsttBare: json2ts(bare),
@@ -490,11 +500,11 @@ async function main() {
       return undefined;
     }
   };
-  let a2aCli, a2aCliNoCache, a2aIn, jsttAll, jsttBare, jsttIn, unchanged, upToDateCheck, nodeStart;
+  let a2aCli, a2aCliNoCache, a2aCliNoThread, a2aIn, jsttAll, jsttBare, jsttIn, unchanged, upToDateCheck, nodeStart;
   try {
     process.stderr.write(`measuring ${A2A_ROW}, ${JSTT_ALL_ROW} and ${JSTT_BARE_ROW}, interleaved…\n`);
     CACHE_DIR = join(tmp, "output-cache");
-    ({ a2aCli, a2aCliNoCache, jsttAll, jsttBare } = measureCold(tmp, errors));
+    ({ a2aCli, a2aCliNoCache, a2aCliNoThread, jsttAll, jsttBare } = measureCold(tmp, errors));
     process.stderr.write(`measuring ${UNCHANGED_ROW} and ${CHECK_ROW}, interleaved…\n`);
     ({ unchanged, upToDateCheck, nodeStart } = measureUnchanged(tmp, errors));
     a2aIn = attempt("(2) a2a-codegen generate(), in-process", () => runChild("a2a", tmp));
@@ -511,6 +521,7 @@ async function main() {
   const rows = [
     row(`(1) a2a-codegen CLI, cold process${a2aCli?.note ? " *" : ""}`, a2aCli?.wall, outText(a2aCli), a2aCli?.cpu),
     row("(1') a2a-codegen CLI, cold process, no cache", a2aCliNoCache?.wall, outText(a2aCliNoCache), a2aCliNoCache?.cpu),
+    row("(1'') the same, formatting in the main thread", a2aCliNoThread?.wall, "A2A_CODEGEN_FORMAT_THREAD=off", a2aCliNoThread?.cpu),
     row("(2) a2a-codegen generate(), first in-process call", a2aIn && { median: a2aIn.first.wall }, `import ${ms(a2aIn?.importMs)} before it`),
     row(`(2) a2a-codegen generate(), in-process ×${opts.repeats}`, a2aInWall, outText(a2aIn) + " (in memory)"),
     row("(3) json2ts CLI --unreachableDefinitions, cold", jsttAll?.wall, outText(jsttAll), jsttAll?.cpu),
@@ -529,6 +540,7 @@ async function main() {
   if (a2aCli) console.log(`  (1) CLI, cold:            ${phaseText(a2aCli.phases)}; reported total ${ms(a2aCli.reportedTotal)}`);
   if (a2aCli) console.log(`      outside the phases:   ${ms(a2aCli.wall.median - a2aCli.reportedTotal)} (node start-up, module loading, CLI parsing, exit)`);
   if (a2aCliNoCache) console.log(`  (1') CLI, cold, no cache: ${phaseText(a2aCliNoCache.phases)}; reported total ${ms(a2aCliNoCache.reportedTotal)}`);
+  if (a2aCliNoThread) console.log(`  (1'') no cache, no thread: ${phaseText(a2aCliNoThread.phases)}; reported total ${ms(a2aCliNoThread.reportedTotal)}`);
   if (a2aIn) console.log(`  (2) first in-process:     ${phaseText(a2aIn.first.phases)}`);
   if (a2aIn) console.log(`  (2) in-process, repeated: ${phaseText(phaseMedians(a2aIn.phases))}`);
   if (a2aCliNoCache) {
@@ -548,6 +560,13 @@ async function main() {
     ];
     console.log(`\nwhere a first run (1') goes, median ${ms(a2aCliNoCache.wall.median)} wall, ${ms(a2aCliNoCache.cpu.median)} CPU:`);
     for (const [name, v] of stages) console.log(`  ${ms(v).padStart(8)}  ${name}`);
+    if (a2aCliNoThread) {
+      const gain = a2aCliNoThread.wall.median - a2aCliNoCache.wall.median;
+      console.log(
+        `the formatting thread: (1') ${ms(a2aCliNoCache.wall.median)} with it, (1'') ${ms(a2aCliNoThread.wall.median)} without (interleaved): ` +
+          `${gain >= 0 ? "saves" : "costs"} ${ms(Math.abs(gain))} wall; CPU ${ms(a2aCliNoCache.cpu.median)} vs ${ms(a2aCliNoThread.cpu.median)}`,
+      );
+    }
   }
 
   const state = machineState({ probe, during: DURING.others, steals: DURING.steals });
@@ -640,8 +659,15 @@ async function main() {
       a2aCliColdNoCache: a2aCliNoCache && {
         command: a2aCliNoCache.command,
         wallMs: roundStats(a2aCliNoCache.wall),
+        cpuMs: roundStats(a2aCliNoCache.cpu),
         phaseMedianMs: Object.fromEntries(Object.entries(a2aCliNoCache.phases).map(([k, v]) => [k, round(v)])),
         reportedTotalMedianMs: round(a2aCliNoCache.reportedTotal),
+      },
+      a2aCliColdNoCacheNoThread: a2aCliNoThread && {
+        command: a2aCliNoThread.command,
+        wallMs: roundStats(a2aCliNoThread.wall),
+        cpuMs: roundStats(a2aCliNoThread.cpu),
+        phaseMedianMs: Object.fromEntries(Object.entries(a2aCliNoThread.phases).map(([k, v]) => [k, round(v)])),
       },
       a2aInProcess: a2aIn && {
         entry: a2aIn.entry,

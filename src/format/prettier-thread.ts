@@ -13,7 +13,8 @@ import type { Options as PrettierOptions } from "prettier";
  *
  * The worker is started at the first file to format, kept for the process's later generations (watch
  * mode, the API), and never holds the process open: it is referenced only while a file is being formatted.
- * On one core, or when the worker cannot start or dies, files are formatted in this thread.
+ * On one core, with `A2A_CODEGEN_FORMAT_THREAD=off` (the generation bench measures both ways), or when the
+ * worker cannot start or dies, files are formatted in this thread.
  */
 
 type Job = { resolve: (text: string) => void; reject: (error: Error) => void };
@@ -81,8 +82,8 @@ class PrettierThread {
 }
 
 let thread: PrettierThread | undefined;
-/** Set when a thread could not start or died: this process formats in its own thread from then on. */
-let threadUnavailable = false;
+/** Set when a thread could not start or died (or is turned off): this process formats in its own thread. */
+let threadUnavailable = process.env["A2A_CODEGEN_FORMAT_THREAD"] === "off";
 let inThread: Promise<typeof import("prettier")> | undefined;
 
 /**
