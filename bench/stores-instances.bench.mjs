@@ -116,14 +116,28 @@ function postgresCpuMs() {
   return seen > 0 ? total : undefined;
 }
 
-async function dbReadings(admin, statStatements) {
-  const [lsn, wal, db, conns] = await Promise.all([
+/** What can be read at once: the WAL position, the connections open, PostgreSQL's CPU so far. */
+async function liveReadings(admin) {
+  const [lsn, conns] = await Promise.all([
     admin.query("SELECT pg_current_wal_lsn() AS lsn"),
-    admin.query("SELECT wal_records, wal_bytes, wal_write, wal_sync FROM pg_stat_wal").catch(() => ({ rows: [{}] })),
-    admin.query("SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()"),
     admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"),
   ]);
-  const out = { lsn: lsn.rows[0].lsn, wal: wal.rows[0], xactCommit: Number(db.rows[0].xact_commit), connections: conns.rows[0].n, pgCpuMs: postgresCpuMs() };
+  return { lsn: lsn.rows[0].lsn, connections: conns.rows[0].n, pgCpuMs: postgresCpuMs() };
+}
+
+/**
+ * The cumulative statistics (transactions, WAL writes, statements). Backends send theirs to the shared
+ * statistics lazily (at most once a second while busy, and when they exit): read after the instances'
+ * connections are closed, and after a moment.
+ */
+async function settledReadings(admin, statStatements) {
+  await new Promise((resolve) => setTimeout(resolve, 500));
+  await admin.query("SELECT pg_stat_clear_snapshot()");
+  const [wal, db] = await Promise.all([
+    admin.query("SELECT wal_records, wal_bytes, wal_write, wal_sync FROM pg_stat_wal").catch(() => ({ rows: [{}] })),
+    admin.query("SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()"),
+  ]);
+  const out = { wal: wal.rows[0], xactCommit: Number(db.rows[0].xact_commit) };
   if (statStatements) {
     const r = await admin.query("SELECT query, calls, total_exec_time FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())");
     out.statements = r.rows;
@@ -156,7 +170,7 @@ async function runConfig(buildDir, admin, statStatements, { instances, sync, poo
     }
     await Promise.all(children.map((ch) => ch.ready));
     if (statStatements) await admin.query("SELECT pg_stat_statements_reset()");
-    const before = await dbReadings(admin, false);
+    const before = { ...(await settledReadings(admin, false)), ...(await liveReadings(admin)) };
     const machine0 = machineSample();
     const until = Date.now() + 300 + durationMs; // 300 ms for the message to reach every instance
     const results = children.map((ch) => ch.next("done"));
@@ -164,9 +178,10 @@ async function runConfig(buildDir, admin, statStatements, { instances, sync, poo
     const done = await Promise.all(results);
     const machine1 = machineSample();
     // The connections are still open here (each instance closes on the next message).
-    const after = await dbReadings(admin, statStatements);
+    const live = await liveReadings(admin);
     for (const ch of children) ch.c.send({ type: "close" });
     await Promise.all(children.map((ch) => ch.exited));
+    const after = { ...live, ...(await settledReadings(admin, statStatements)) };
     const latencies = done.flatMap((d) => d.latencies).sort((a, b) => a - b);
     const n = latencies.length;
     const at = (q) => latencies[Math.min(n - 1, Math.floor(q * n))] ?? 0;
