@@ -625,7 +625,7 @@ async function main() {
   const goal = (name, rate, cpu) => {
     const pass = rate.pass && (cpu ? cpu.pass : true);
     const result = fewRounds && cpu ? `no verdict (${o.rounds} round${o.rounds === 1 ? "" : "s"} < ${MIN_ROUNDS})` : cpu ? verdict(pass, state) : pass ? "PASS" : "MISS";
-    goals.push({ name, measured: rate.text, byCpu: cpu?.text, rate: rate.pass, cpu: cpu?.pass, pass, result });
+    goals.push({ name, measured: rate.text, byCpu: cpu?.text, cpuLabel: cpu?.label, rate: rate.pass, cpu: cpu?.pass, pass, result });
   };
   const ratio = (r, base, times, { rate = "reqPerSec", cpu = "serverCpuUsPerReq", share = false } = {}) => {
     const byRate = r[rate] / base[rate];
@@ -633,7 +633,7 @@ async function main() {
     const show = (x) => (share ? fmt.pct(100 * x) : fmt.x(x));
     return [
       { pass: byRate >= times, text: `${fmt.int(r[rate])} / ${fmt.int(base[rate])} = ${show(byRate)}` },
-      { pass: byCpu >= times, text: `${base[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} / ${r[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} µs = ${show(byCpu)}` },
+      { pass: byCpu >= times, label: rate === "reqPerSec" ? "CPU/req" : "CPU/event", text: `${base[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} / ${r[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} µs = ${show(byCpu)}` },
     ];
   };
   // The node:http and Fastify goals, each as the req/s it asks for (read by the goals and by the ceilings below).
@@ -677,7 +677,7 @@ async function main() {
     const width = Math.max(...goals.map((g) => g.result.length));
     for (const g of goals) {
       const mark = (ok) => (ok === undefined ? "" : ok ? " ok" : " short");
-      console.log(`  ${g.result.padEnd(width)}  ${g.name}: rate ${g.measured}${mark(g.byCpu ? g.rate : undefined)}${g.byCpu ? `; CPU/req ${g.byCpu}${mark(g.cpu)}` : ""}`);
+      console.log(`  ${g.result.padEnd(width)}  ${g.name}: ${g.byCpu ? "rate " : ""}${g.measured}${mark(g.byCpu ? g.rate : undefined)}${g.byCpu ? `; ${g.cpuLabel} ${g.byCpu}${mark(g.cpu)}` : ""}`);
     }
     if (state.busy) console.log(`  (${BUSY_VERDICT}: ${state.reasons.join("; ")}; rerun on a quiet machine)`);
   }
