@@ -11,7 +11,9 @@ const README = join(resolve(import.meta.dirname), "README.md");
  * @param {string} name the bench (generate, validators, client, server)
  * @param {string} title the section's heading
  * @param {string} body what the bench printed (tables and the goals with PASS/MISS), as plain text
- * @param {{ command: string, machine: string }} meta how it was run and on what
+ * @param {{ command: string, machine: string, state?: { busy: boolean, summary: string } }} meta how it was run and on
+ *   what; `state`: how busy the machine was (bench/machine-load.mjs), so that the section says whether its
+ *   verdicts stand
  */
 export function writeReadmeSection(name, title, body, meta) {
   const start = `<!-- latest:${name} -->`;
@@ -21,6 +23,7 @@ export function writeReadmeSection(name, title, body, meta) {
     `### ${title}`,
     "",
     `Written by \`${meta.command}\` on ${new Date().toISOString().slice(0, 10)}; ${meta.machine}.`,
+    ...(meta.state ? ["", meta.state.busy ? `**Busy machine: no rate verdicts.** ${meta.state.summary}.` : `Quiet machine: ${meta.state.summary}.`] : []),
     "",
     "```",
     body.trimEnd(),

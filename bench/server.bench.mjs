@@ -1,7 +1,7 @@
 // Server throughput benchmark: the generated A2A 0.3.0 server (node:http, Express, Fastify and Hono
 // adapters) against a bare node:http JSON echo (the upper bound) and @a2a-js/sdk's Express server.
 //
-//   node bench/server.bench.mjs [--rounds 3] [--duration 5] [--warmup 1] [--connections 50] [--targets node,express,…]
+//   node bench/server.bench.mjs [--rounds 5] [--duration 5] [--warmup 1] [--connections 50] [--targets node,express,…]
 //                               [--sse-events 1000] [--sse-streams 4] [--sse-duration 2]
 //                               [--rss-tasks 50000] [--rss-targets node,sdk] [--only throughput,sse,rss|none]
 //                               [--profile node:task,node:sse] [--no-write]
@@ -18,6 +18,7 @@ import { createRequire } from "node:module";
 import { summarize, printSummary } from "./server-profile.mjs";
 import { captureConsole, writeReadmeSection } from "./readme-section.mjs";
 import { oneStream } from "./sse-stream.mjs";
+import { BUSY_VERDICT, OTHERS_BUSY_CORES, machineSample, machineState, othersBetween, quietProbe, verdict } from "./machine-load.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -36,6 +37,8 @@ const BARE_OF = { node: "bare", fastify: "bare", express: "bare-express", hono: 
 /** The goals of the node:http and Fastify adapters (issue 12): × the SDK's req/s per payload, and a share of the bare echo's (hello). */
 const SDK_TIMES = [["hello", 4], ["task", 3]];
 const OF_BARE_ECHO = 0.65;
+/** Rate goals get a verdict only from at least this many interleaved rounds (issue 37). */
+const MIN_ROUNDS = 5;
 /** The adapter floor of a target: the same adapter over a stub core that only parses and answers. */
 const FLOOR_OF = { node: "floor-node", fastify: "floor-fastify" };
 const LABEL = {
@@ -58,7 +61,7 @@ function parseArgs(argv) {
   const o = {
     duration: 5,
     warmup: 1,
-    rounds: 3,
+    rounds: 5,
     connections: 50,
     targets: ["bare", "bare-express", "bare-hono", "floor-node", "floor-fastify", ...ADAPTERS, "sdk"],
     sseEvents: 1000,
@@ -253,15 +256,8 @@ function cannon(opts) {
 /** Above this CPU share, autocannon itself is the bottleneck (it is single-threaded). */
 const SATURATED = 85;
 
-/** Busy CPU time of the whole machine so far, in µs (all cores). */
-function machineBusyUs() {
-  let ms = 0;
-  for (const { times } of cpus()) ms += times.user + times.nice + times.sys + times.irq;
-  return ms * 1000;
-}
-
 /** Above this share of one core, other processes competed with the measurement: the row is flagged. */
-const CONTENDED = 25;
+const CONTENDED = 100 * OTHERS_BUSY_CORES;
 
 const cpuPercent = (before, after, wallMs) => (100 * (after.user + after.system - before.user - before.system)) / 1000 / wallMs;
 
@@ -270,15 +266,16 @@ async function throughput(server, payload, o) {
   if (o.warmup > 0) await cannon(sendLoad(server.url, payload, o, { duration: o.warmup }));
   const srvBefore = await server.ask({ type: "cpu" });
   const genBefore = process.cpuUsage();
-  const machineBefore = machineBusyUs();
+  const machineBefore = machineSample();
   const t0 = performance.now();
   const result = await cannon(sendLoad(server.url, payload, o, { duration: o.duration }));
   const wall = performance.now() - t0;
-  const machineAfter = machineBusyUs();
+  const machineAfter = machineSample();
   const srvAfter = await server.ask({ type: "cpu" });
   const genAfter = process.cpuUsage();
   const used = (a, b) => b.user + b.system - a.user - a.system;
-  const otherCpu = (100 * (machineAfter - machineBefore - used(srvBefore, srvAfter) - used(genBefore, genAfter))) / 1000 / wall;
+  // Other processes' CPU: the machine's busy time − this process's − the server child's (machine-load.mjs).
+  const others = othersBetween(machineBefore, machineAfter, used(srvBefore, srvAfter) / 1000);
   const seconds = result.duration || wall / 1000;
   return {
     target: server.target,
@@ -297,7 +294,8 @@ async function throughput(server, payload, o) {
     serverCpuUsPerReq: (srvAfter.user + srvAfter.system - srvBefore.user - srvBefore.system) / Math.max(1, result.requests.total),
     loadGenCpu: cpuPercent(genBefore, genAfter, wall),
     /** CPU used by other processes during the run (machine busy time − server − load generator), % of one core. */
-    otherCpu: Math.max(0, otherCpu),
+    otherCpu: 100 * others.othersCores,
+    steal: others.steal,
   };
 }
 
@@ -315,6 +313,7 @@ async function sseRun(server, { streams, seconds, events }) {
   const t0 = performance.now();
   const deadline = t0 + seconds * 1000;
   const srvBefore = await server.ask({ type: "cpu" });
+  const machineBefore = machineSample();
   await Promise.all(
     Array.from({ length: streams }, async () => {
       do {
@@ -328,7 +327,9 @@ async function sseRun(server, { streams, seconds, events }) {
     }),
   );
   const wall = performance.now() - t0;
+  const machineAfter = machineSample();
   const srvAfter = await server.ask({ type: "cpu" });
+  const others = othersBetween(machineBefore, machineAfter, (srvAfter.user + srvAfter.system - srvBefore.user - srvBefore.system) / 1000);
   agent.destroy();
   durations.sort((a, b) => a - b);
   return {
@@ -342,6 +343,8 @@ async function sseRun(server, { streams, seconds, events }) {
     serverCpu: cpuPercent(srvBefore, srvAfter, srvAfter.at - srvBefore.at),
     // Server CPU time per event (µs): steadier than events/s when other processes compete for the cores.
     serverCpuUsPerEvent: (srvAfter.user + srvAfter.system - srvBefore.user - srvBefore.system) / Math.max(1, total),
+    otherCpu: 100 * others.othersCores,
+    steal: others.steal,
   };
 }
 
@@ -400,7 +403,10 @@ async function main() {
     `versions: a2a-codegen ${JSON.parse(readFileSync(join(ROOT, "package.json"), "utf8")).version}, @a2a-js/sdk ${version("@a2a-js/sdk")}, express ${version("express")}, fastify ${version("fastify")}, hono ${version("hono")}, @hono/node-server ${version("@hono/node-server")}, autocannon ${version("autocannon")}`,
   );
   const { dir, ms } = build();
-  console.log(`compiled generated/a2a-${SPEC} to ${dir} in ${ms.toFixed(0)} ms\n`);
+  console.log(`compiled generated/a2a-${SPEC} to ${dir} in ${ms.toFixed(0)} ms`);
+  // What other processes use while the bench does nothing (2 s), with the load average from before the build.
+  const probe = { ...(await quietProbe(2000)), load: load0 };
+  console.log(`before the runs: other processes used ${probe.othersCores.toFixed(2)} of ${probe.cores} cores, steal ${(100 * probe.steal).toFixed(1)} %\n`);
   const cleanup = () => rmSync(dir, { recursive: true, force: true });
   process.on("exit", cleanup);
   for (const signal of ["SIGINT", "SIGTERM"]) process.on(signal, () => process.exit(130));
@@ -479,16 +485,19 @@ async function main() {
   }
   // Each row: the median round (by req/s, or events/s; of an even number, the slower of the two middle
   // ones), with the lowest and highest of its rounds beside it.
-  const medianRow = (rows, rate) => {
+  const medianRow = (rows, rate, cpu) => {
     const ok = rows.filter((r) => !r.error);
     if (ok.length < rows.length) return rows.find((r) => r.error);
     const sorted = [...ok].sort((a, b) => a[rate] - b[rate]);
-    return { ...sorted[Math.floor((sorted.length - 1) / 2)], rounds: sorted.map((r) => r[rate]) };
+    // The CPU per request (or event) of the row is the median of its rounds on its own (of an even number,
+    // the costlier middle one): the two measures are judged each on its own median.
+    const cpus = ok.map((r) => r[cpu]).sort((a, b) => a - b);
+    return { ...sorted[Math.floor((sorted.length - 1) / 2)], rounds: sorted.map((r) => r[rate]), [cpu]: cpus[Math.ceil((cpus.length - 1) / 2)], cpuRounds: cpus, othersRounds: ok.map((r) => r.otherCpu / 100), stealRounds: ok.map((r) => r.steal ?? 0) };
   };
   for (const payload of ["hello", "task"]) {
-    for (const target of o.targets) if (samples.has(`${payload}:${target}`)) results.throughput.push(medianRow(samples.get(`${payload}:${target}`), "reqPerSec"));
+    for (const target of o.targets) if (samples.has(`${payload}:${target}`)) results.throughput.push(medianRow(samples.get(`${payload}:${target}`), "reqPerSec", "serverCpuUsPerReq"));
   }
-  for (const target of o.targets) if (samples.has(`sse:${target}`)) results.sse.push(medianRow(samples.get(`sse:${target}`), "eventsPerSec"));
+  for (const target of o.targets) if (samples.has(`sse:${target}`)) results.sse.push(medianRow(samples.get(`sse:${target}`), "eventsPerSec", "serverCpuUsPerEvent"));
 
   // 4. RSS after N completed tasks
   if (o.only.includes("rss")) {
@@ -600,65 +609,77 @@ async function main() {
     console.log(table(["server", "RSS at start", "RSS after", "RSS after GC", "heap after GC", "tasks"], rows, ["l"]));
   }
 
-  // Goals (issue 12)
+  // Goals (issues 12 and 37). A rate goal is judged twice, on the median of the rounds' rates (req/s or
+  // events/s) and on the median of the server's CPU time per request (per event), which other processes
+  // on the machine disturb far less; it passes only when both pass. With fewer than MIN_ROUNDS rounds, or
+  // on a busy machine (machine-load.mjs: other processes' CPU before and during the runs, steal, load), it
+  // gets no verdict: the numbers are printed, the verdict says why there is none.
+  const during = [];
+  const steals = [];
+  for (const rows of samples.values()) for (const r of rows) if (!r.error && r.otherCpu !== undefined) (during.push(r.otherCpu / 100), steals.push(r.steal ?? 0));
+  const state = machineState({ probe, during, steals });
+  results.machineState = state;
+  const fewRounds = o.rounds < MIN_ROUNDS && (o.only.includes("throughput") || o.only.includes("sse"));
   const goals = [];
-  const goal = (name, measured, ok) => goals.push({ name, measured, pass: ok });
-  const ratioLine = (r, base) => `${fmt.int(r.reqPerSec)} / ${fmt.int(base.reqPerSec)} = ${fmt.x(r.reqPerSec / base.reqPerSec)} (by CPU/req: ${fmt.x(base.serverCpuUsPerReq / r.serverCpuUsPerReq)})`;
+  /** A goal on two measures: `rate` and `cpu` are { ratio, pass, text }; memory goals have no CPU measure. */
+  const goal = (name, rate, cpu) => {
+    const pass = rate.pass && (cpu ? cpu.pass : true);
+    const result = fewRounds && cpu ? `no verdict (${o.rounds} round${o.rounds === 1 ? "" : "s"} < ${MIN_ROUNDS})` : cpu ? verdict(pass, state) : pass ? "PASS" : "MISS";
+    goals.push({ name, measured: rate.text, byCpu: cpu?.text, cpuLabel: cpu?.label, rate: rate.pass, cpu: cpu?.pass, pass, result });
+  };
+  const ratio = (r, base, times, { rate = "reqPerSec", cpu = "serverCpuUsPerReq", share = false } = {}) => {
+    const byRate = r[rate] / base[rate];
+    const byCpu = base[cpu] / r[cpu];
+    const show = (x) => (share ? fmt.pct(100 * x) : fmt.x(x));
+    return [
+      { pass: byRate >= times, text: `${fmt.int(r[rate])} / ${fmt.int(base[rate])} = ${show(byRate)}` },
+      { pass: byCpu >= times, label: rate === "reqPerSec" ? "CPU/req" : "CPU/event", text: `${base[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} / ${r[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} µs = ${show(byCpu)}` },
+    ];
+  };
   // The node:http and Fastify goals, each as the req/s it asks for (read by the goals and by the ceilings below).
   const rateGoals = [];
   for (const target of ["node", "fastify"]) {
     for (const [payload, times] of SDK_TIMES) {
       const sdk = get("sdk", payload);
-      if (sdk) rateGoals.push({ target, payload, name: `${times}× SDK`, title: `≥ ${times}× SDK req/s (${payload})`, base: sdk, rate: times * sdk.reqPerSec });
+      if (sdk) rateGoals.push({ target, payload, times, name: `${times}× SDK`, title: `≥ ${times}× SDK (${payload})`, base: sdk, rate: times * sdk.reqPerSec });
     }
     const bare = get("bare", "hello");
     const share = fmt.pct(100 * OF_BARE_ECHO);
-    if (bare) rateGoals.push({ target, payload: "hello", name: `${share} of the bare echo`, title: `≥ ${share} of the bare node:http echo (hello)`, base: bare, rate: OF_BARE_ECHO * bare.reqPerSec, ofBare: true });
+    if (bare) rateGoals.push({ target, payload: "hello", times: OF_BARE_ECHO, name: `${share} of the bare echo`, title: `≥ ${share} of the bare node:http echo (hello)`, base: bare, rate: OF_BARE_ECHO * bare.reqPerSec, ofBare: true });
   }
   for (const g of rateGoals) {
     const r = get(g.target, g.payload);
-    if (!r) continue;
-    const measured = g.ofBare ? `${fmt.int(r.reqPerSec)} / ${fmt.int(g.base.reqPerSec)} = ${fmt.pct((100 * r.reqPerSec) / g.base.reqPerSec)}` : ratioLine(r, g.base);
-    goal(`${LABEL[g.target]} ${g.title}`, measured, r.reqPerSec >= g.rate);
+    if (r) goal(`${LABEL[g.target]} ${g.title}`, ...ratio(r, g.base, g.times, { share: g.ofBare }));
   }
   for (const target of ["express", "hono"]) {
     for (const payload of ["hello", "task"]) {
       const r = get(target, payload);
       const bare = get(BARE_OF[target], payload);
-      if (r && bare)
-        goal(
-          `${LABEL[target]} ≥ 85 % of the ${LABEL[BARE_OF[target]]} (${payload})`,
-          `${fmt.int(r.reqPerSec)} / ${fmt.int(bare.reqPerSec)} = ${fmt.pct((100 * r.reqPerSec) / bare.reqPerSec)}`,
-          r.reqPerSec >= 0.85 * bare.reqPerSec,
-        );
+      if (r && bare) goal(`${LABEL[target]} ≥ 85 % of the ${LABEL[BARE_OF[target]]} (${payload})`, ...ratio(r, bare, 0.85, { share: true }));
     }
   }
   const sdkSse = results.sse.find((r) => r.target === "sdk" && !r.error);
   for (const target of ADAPTERS) {
     const r = results.sse.find((x) => x.target === target && !x.error);
-    if (r && sdkSse)
-      goal(
-        `${LABEL[target]} SSE ≥ 1.5× SDK events/s`,
-        `${fmt.int(r.eventsPerSec)} / ${fmt.int(sdkSse.eventsPerSec)} = ${fmt.x(r.eventsPerSec / sdkSse.eventsPerSec)} (by CPU/event: ${fmt.x(sdkSse.serverCpuUsPerEvent / r.serverCpuUsPerEvent)})`,
-        r.eventsPerSec >= 1.5 * sdkSse.eventsPerSec,
-      );
+    if (r && sdkSse) goal(`${LABEL[target]} SSE ≥ 1.5× SDK events/s`, ...ratio(r, sdkSse, 1.5, { rate: "eventsPerSec", cpu: "serverCpuUsPerEvent" }));
   }
+  // Memory is not a rate: other processes do not change it, so its goals keep a verdict on a busy machine.
   const sdkMem = results.rss.find((r) => r.target === "sdk" && !r.error);
   for (const r of results.rss.filter((x) => x.target !== "sdk" && !x.error)) {
     if (!sdkMem) break;
-    goal(`${LABEL[r.target]} heap after GC ≤ 0.75× SDK (${fmt.int(o.rssTasks)} tasks)`, `${fmt.mib(r.heapUsedAfterGc)} / ${fmt.mib(sdkMem.heapUsedAfterGc)} = ${fmt.x(r.heapUsedAfterGc / sdkMem.heapUsedAfterGc)}`, r.heapUsedAfterGc <= 0.75 * sdkMem.heapUsedAfterGc);
-    goal(`${LABEL[r.target]} RSS after GC ≤ 0.75× SDK (${fmt.int(o.rssTasks)} tasks)`, `${fmt.mib(r.rssAfterGc)} / ${fmt.mib(sdkMem.rssAfterGc)} = ${fmt.x(r.rssAfterGc / sdkMem.rssAfterGc)}`, r.rssAfterGc <= 0.75 * sdkMem.rssAfterGc);
+    goal(`${LABEL[r.target]} heap after GC ≤ 0.75× SDK (${fmt.int(o.rssTasks)} tasks)`, { pass: r.heapUsedAfterGc <= 0.75 * sdkMem.heapUsedAfterGc, text: `${fmt.mib(r.heapUsedAfterGc)} / ${fmt.mib(sdkMem.heapUsedAfterGc)} = ${fmt.x(r.heapUsedAfterGc / sdkMem.heapUsedAfterGc)}` });
+    goal(`${LABEL[r.target]} RSS after GC ≤ 0.75× SDK (${fmt.int(o.rssTasks)} tasks)`, { pass: r.rssAfterGc <= 0.75 * sdkMem.rssAfterGc, text: `${fmt.mib(r.rssAfterGc)} / ${fmt.mib(sdkMem.rssAfterGc)} = ${fmt.x(r.rssAfterGc / sdkMem.rssAfterGc)}` });
   }
-  const contended = results.throughput.filter((r) => r.otherCpu >= CONTENDED);
-  if (contended.length) goals.forEach((g) => (g.contended = true));
   results.goals = goals;
+  console.log(`\n${state.summary}`);
   if (goals.length) {
-    console.log("\ngoals:");
-    for (const g of goals) console.log(`  ${g.pass ? "PASS" : "MISS"}  ${g.name}: ${g.measured}`);
-    if (contended.length) {
-      const runs = contended.length === 1 ? "1 run was" : `${contended.length} runs were`;
-      console.log(`  (${runs} slowed by other processes, marked ! above: the verdicts that use it are not reliable)`);
+    console.log(`\ngoals (a rate goal PASSes only when both its req/s median and its CPU-per-request median pass; ${MIN_ROUNDS}+ interleaved rounds; none on a busy machine):`);
+    const width = Math.max(...goals.map((g) => g.result.length));
+    for (const g of goals) {
+      const mark = (ok) => (ok === undefined ? "" : ok ? " ok" : " short");
+      console.log(`  ${g.result.padEnd(width)}  ${g.name}: ${g.byCpu ? "rate " : ""}${g.measured}${mark(g.byCpu ? g.rate : undefined)}${g.byCpu ? `; ${g.cpuLabel} ${g.byCpu}${mark(g.cpu)}` : ""}`);
     }
+    if (state.busy) console.log(`  (${BUSY_VERDICT}: ${state.reasons.join("; ")}; rerun on a quiet machine)`);
   }
 
   // Ceilings of the node:http and Fastify goals: what the adapter reaches over a stub core that does no A2A
@@ -746,6 +767,7 @@ async function main() {
     writeReadmeSection("server", "Server", printed(), {
       command: `node bench/server.bench.mjs ${process.argv.slice(2).join(" ")}`.trim(),
       machine: `${m.cpus} × ${m.model}, ${m.memoryGiB} GiB, node ${m.node}, load ${load0.toFixed(2)} at the start`,
+      state: results.machineState,
     });
     console.log(`wrote ${RESULTS.slice(ROOT.length + 1)} and bench/README.md`);
   }

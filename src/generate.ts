@@ -18,6 +18,7 @@ import { loadProtocol } from "./load/protocol.js";
 import { BRIDGES, STORES, TRANSPORTS, type Bridge, type StoreEngine, type Transport } from "./options/vocabularies.js";
 import { GENERATOR_VERSION } from "./version.js";
 import { formatRendered } from "./template-blame.js";
+import { startFormatting } from "./format/format.js";
 import { manifestText, MANIFEST_FILE } from "./write/manifest.js";
 import { checkOutput, existingFolder, linkedFolder, writeOutput, type CheckResult } from "./write/writer.js";
 import { defaultOutDir } from "./write/out-folder.js";
@@ -131,11 +132,16 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
   // The compat version's IR and mapping, read once (its server facts and its files both need them).
   const compat = options.compat !== undefined ? compatMapping(ir, options.compat) : undefined;
   let compatFacts: ReturnType<typeof compatServerFacts> | undefined;
+  // Each file is handed to prettier as soon as it is emitted (in a worker thread: format/prettier-thread.ts).
   files["models.ts"] = await timer.run("models", () => emitModels(ir, templates, header));
-  Object.assign(files, await timer.run("validators", () => emitValidatorFiles(ir, templates, header)));
+  startFormatting({ "models.ts": files["models.ts"] });
+  const validatorFiles = await timer.run("validators", () => emitValidatorFiles(ir, templates, header));
+  startFormatting(validatorFiles);
+  Object.assign(files, validatorFiles);
   await timer.run("protocol", () => {
     files["protocol.ts"] = emitProtocol(ir, templates, header);
     files["client.ts"] = emitClient(ir, templates, header, options.telemetry === true);
+    startFormatting({ "protocol.ts": files["protocol.ts"], "client.ts": files["client.ts"] });
     // Default: node:http and the frameworks of the nearest package.json (from the output folder up).
     const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));

@@ -1,5 +1,6 @@
 import type { Options } from "json-schema-to-typescript";
 import { cacheKey, packageVersion, readCached, writeCached } from "../write/output-cache.js";
+import { warmFormatting } from "../format/prettier-thread.js";
 
 /**
  * json-schema-to-typescript's `compile`, through the output cache (src/write/output-cache.ts): its output
@@ -11,6 +12,9 @@ export async function cachedCompile(schema: object, name: string, options: Parti
   const key = cacheKey("json-schema-to-typescript", packageVersion("json-schema-to-typescript"), name, JSON.stringify(options), JSON.stringify(schema));
   const hit = readCached("models", key);
   if (hit !== undefined) return hit;
+  // A schema not compiled before: its files will not be in the format cache either. Prettier starts
+  // loading in its thread now, while json-schema-to-typescript compiles here.
+  warmFormatting();
   const { compile } = await import("json-schema-to-typescript");
   const body = await compile(schema as never, name, options);
   writeCached("models", key, body);

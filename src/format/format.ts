@@ -1,8 +1,10 @@
 import type { Options as PrettierOptions } from "prettier";
 import { cacheKey, packageVersion, readCached, writeCached } from "../write/output-cache.js";
+import { prettierFormat } from "./prettier-thread.js";
 
 /**
- * Formats generated TypeScript with prettier, in-process and once, at the end of the pipeline, with fixed
+ * Formats generated TypeScript with prettier (in a worker thread where there is a second core:
+ * prettier-thread.ts), each file once, as soon as it is emitted, with fixed
  * options (never a user's .prettierrc) so that the output is the same on every machine. The Ajv module is
  * machine code and is left as Ajv writes it.
  */
@@ -22,32 +24,58 @@ export const PRETTIER_OPTIONS: PrettierOptions = {
  */
 const UNFORMATTED = (path: string) => path === "validators.ajv.ts" || path.startsWith("runtime/");
 
+/** Formattings started before the format phase (`startFormatting`), by cache key: each is taken once. */
+const started = new Map<string, Promise<string>>();
+
+const needsFormatting = (path: string) => path.endsWith(".ts") && !UNFORMATTED(path);
+
+/** The output cache's key of a file's formatted text. */
+const keyOf = (content: string) => cacheKey("prettier", packageVersion("prettier"), JSON.stringify(PRETTIER_OPTIONS), content);
+
+/** Formats one text: from the output cache, or with prettier (then kept in the cache). */
+async function formatOne(key: string, content: string): Promise<string> {
+  const hit = readCached("format", key);
+  if (hit !== undefined) return hit;
+  const formatted = await prettierFormat(content, PRETTIER_OPTIONS);
+  writeCached("format", key, formatted);
+  return formatted;
+}
+
+/**
+ * Starts formatting files as soon as they are emitted (the pipeline calls it after each stage), so that
+ * prettier, in its worker thread (prettier-thread.ts), works while the next stage is emitted. The result
+ * is taken by `formatFiles` at the end; nothing is awaited here, and a failure surfaces there.
+ */
+export function startFormatting(files: Record<string, string>): void {
+  // Left by generations that failed before their format phase: dropped (a later one would format again).
+  if (started.size > 256) started.clear();
+  for (const [path, content] of Object.entries(files)) {
+    if (!needsFormatting(path)) continue;
+    const key = keyOf(content);
+    if (started.has(key)) continue;
+    const job = formatOne(key, content);
+    job.catch(() => undefined); // awaited (and its error reported) by formatFiles
+    started.set(key, job);
+  }
+}
+
 /**
  * Prettier's output depends only on its version, the options and the text: each formatted file is kept in
- * the output cache under their hash (src/write/output-cache.ts), and prettier is imported only when a
+ * the output cache under their hash (src/write/output-cache.ts), and prettier is loaded only when a
  * file is not there (its loading and cold first run are most of a cold generation's formatting time).
  */
 export async function formatFiles(files: Record<string, string>): Promise<Record<string, string>> {
   const out: Record<string, string> = {};
-  const version = packageVersion("prettier");
-  const options = JSON.stringify(PRETTIER_OPTIONS);
-  let prettier: Promise<typeof import("prettier")> | undefined;
   await Promise.all(
     Object.entries(files).map(async ([path, content]) => {
-      if (!path.endsWith(".ts") || UNFORMATTED(path)) {
+      if (!needsFormatting(path)) {
         out[path] = content;
         return;
       }
-      const key = cacheKey("prettier", version, options, content);
-      const hit = readCached("format", key);
-      if (hit !== undefined) {
-        out[path] = hit;
-        return;
-      }
-      prettier ??= import("prettier");
-      const formatted = await (await prettier).format(content, PRETTIER_OPTIONS);
-      writeCached("format", key, formatted);
-      out[path] = formatted;
+      const key = keyOf(content);
+      const early = started.get(key);
+      started.delete(key);
+      out[path] = await (early ?? formatOne(key, content));
     }),
   );
   return out;
