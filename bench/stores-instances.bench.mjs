@@ -118,10 +118,9 @@ function postgresCpuMs() {
 
 /** What can be read at once: the WAL position, the connections open, PostgreSQL's CPU so far. */
 async function liveReadings(admin) {
-  const [lsn, conns] = await Promise.all([
-    admin.query("SELECT pg_current_wal_lsn() AS lsn"),
-    admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()"),
-  ]);
+  // One after the other: `admin` is one connection (pg deprecates queries queued on a busy client).
+  const lsn = await admin.query("SELECT pg_current_wal_lsn() AS lsn");
+  const conns = await admin.query("SELECT count(*)::int AS n FROM pg_stat_activity WHERE backend_type = 'client backend' AND pid <> pg_backend_pid()");
   return { lsn: lsn.rows[0].lsn, connections: conns.rows[0].n, pgCpuMs: postgresCpuMs() };
 }
 
@@ -133,10 +132,8 @@ async function liveReadings(admin) {
 async function settledReadings(admin, statStatements) {
   await new Promise((resolve) => setTimeout(resolve, 500));
   await admin.query("SELECT pg_stat_clear_snapshot()");
-  const [wal, db] = await Promise.all([
-    admin.query("SELECT wal_records, wal_bytes, wal_write, wal_sync FROM pg_stat_wal").catch(() => ({ rows: [{}] })),
-    admin.query("SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()"),
-  ]);
+  const wal = await admin.query("SELECT wal_records, wal_bytes, wal_write, wal_sync FROM pg_stat_wal").catch(() => ({ rows: [{}] }));
+  const db = await admin.query("SELECT xact_commit, xact_rollback FROM pg_stat_database WHERE datname = current_database()");
   const out = { wal: wal.rows[0], xactCommit: Number(db.rows[0].xact_commit) };
   if (statStatements) {
     const r = await admin.query("SELECT query, calls, total_exec_time FROM pg_stat_statements WHERE dbid = (SELECT oid FROM pg_database WHERE datname = current_database())");
