@@ -1,7 +1,7 @@
 import type { TemplateRenderer } from "./templates.js";
 
 /** The modules index.ts re-exports whole, in order (models first). */
-const MODULES = ["models", "protocol", "validators", "runtime/validation", "client"] as const;
+const MODULES = ["models", "protocol", "validators", "runtime/validation", "errors", "client"] as const;
 
 export interface ExportedName {
   name: string;

@@ -37,6 +37,7 @@ describe("generate --compat", () => {
     expect(added.sort()).toEqual(
       [
         "compat/a2a-0.3.0/client.ts",
+        "compat/a2a-0.3.0/errors.ts",
         "compat/a2a-0.3.0/index.ts",
         "compat/a2a-0.3.0/mapping.ts",
         "compat/a2a-0.3.0/models.ts",
