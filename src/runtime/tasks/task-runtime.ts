@@ -23,7 +23,7 @@ import { newId, type MethodRole } from "../profile.js";
 import { type ProtocolShapes } from "../protocol-shapes.js";
 import { withJsonText } from "../event-ids.js";
 import { OutboxWorker } from "./outbox-worker.js";
-import type { PushSender } from "./push.js";
+import type { PushSender } from "./push-sender.js";
 import { pushDelivery } from "./push-delivery.js";
 import { ArtifactEventTexts } from "./task-texts.js";
 import { ExecutionLeaseHeldError, isStoreError, StoreUnavailableError, TaskVersionConflictError } from "../stores/errors.js";
