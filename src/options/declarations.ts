@@ -95,7 +95,7 @@ export const GENERATE_OPTIONS = [
     placeholder: "LIST",
     config: "frameworks",
     fingerprint: true,
-    help: "server adapters to generate: node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json)",
+    help: "server adapters to generate: node, express, fastify, hono, web (a fetch handler for Workers, Deno, Bun: docs/edge.md) (default: node, plus the frameworks of the nearest package.json)",
   },
   {
     flag: "transports",

@@ -76,12 +76,14 @@ const FRAMEWORK_DEPENDENCIES: Record<Framework, Record<string, string>> = {
   express: { express: "^5.1.0" },
   fastify: { fastify: "^5.4.0" },
   hono: { hono: "^4.8.0", "@hono/node-server": "^1.14.0" },
+  web: {},
 };
 const FRAMEWORK_DEV_DEPENDENCIES: Record<Framework, Record<string, string>> = {
   node: {},
   express: { "@types/express": "^5.0.0" },
   fastify: {},
   hono: {},
+  web: {},
 };
 
 /**
@@ -94,6 +96,7 @@ const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
   express: {},
   fastify: { "light-my-request": "~6.6.0" },
   hono: {},
+  web: {},
 };
 
 /** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite; msw's prompts: 22.13 on). */
