@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * The Hono adapter on @hono/node-server (server/hono-node.ts): the body is read from the node request (its
  * events), the headers and the disconnect signal come from node too, so the web Request, with its body
