@@ -13,10 +13,12 @@
  * Copied verbatim into every generated folder; it imports no `node:` module.
  */
 import { AllowList, checkAddresses, parseWebhook, redact, UnsafeWebhookError, type ParsedWebhook } from "./push-addresses.js";
+import type { AttemptOutcome, LookupAnswer, PushRequest, PushTransport } from "./push-transport.js";
 import { fetchTransport } from "./push-transport-fetch.js";
 import { nodeTransport } from "./push-transport-node.js";
 
 export { blockedAddressReason, UnsafeWebhookError } from "./push-addresses.js";
+export type { AttemptOutcome, LookupAnswer, PushRequest, PushTransport } from "./push-transport.js";
 
 /** Where to deliver a push notification: the client's push-notification config. */
 export interface PushTarget {
@@ -39,31 +41,6 @@ export interface PushEvent {
   attempt: number;
   status?: number;
   error?: string;
-}
-
-/** A host name's addresses, as a DNS lookup answers them. */
-export type LookupAnswer = Array<{ address: string; family: 4 | 6 }>;
-
-/** One POST of a notification, as the sender hands it to a transport. */
-export interface PushRequest {
-  webhook: ParsedWebhook;
-  headers: Record<string, string>;
-  body: Uint8Array;
-  /** Aborted when the attempt times out or the delivery is stopped: the transport then drops the request. */
-  signal: AbortSignal;
-  /** Resolves a host name for the connection, throwing UnsafeWebhookError when an answer is not public (and not allow-listed). */
-  resolve(hostname: string): Promise<LookupAnswer>;
-}
-
-/** What became of one POST. */
-export type AttemptOutcome = { kind: "response"; status: number } | { kind: "refused"; error: string } | { kind: "failed"; error: string; retryable: boolean };
-
-/** How notifications travel: node:http(s) with a checked DNS lookup, or `fetch`. */
-export interface PushTransport {
-  readonly name: string;
-  /** The transport's DNS lookup (checkUrl asks it); undefined where DNS cannot be asked (fetch). */
-  readonly lookup: ((hostname: string) => Promise<LookupAnswer>) | undefined;
-  post(request: PushRequest): Promise<AttemptOutcome>;
 }
 
 /** How a `PushSender` checks and delivers. */
@@ -259,7 +236,7 @@ export class PushSender {
 async function chooseTransport(option: NonNullable<PushSenderOptions["transport"]>): Promise<PushTransport> {
   if (typeof option === "object") return option;
   if (option === "fetch") return fetchTransport();
-  const node = await nodeTransport();
+  const node = nodeTransport();
   if (node !== undefined) return node;
   if (option === "node") throw new Error("pushNotifications.transport \"node\": this runtime has no node:http module");
   return fetchTransport();

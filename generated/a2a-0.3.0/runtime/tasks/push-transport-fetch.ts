@@ -9,7 +9,7 @@
  * On Workers the platform covers the rest: a Worker's fetch goes out through Cloudflare's network, which
  * does not route to the Worker's own private networks nor to loopback/link-local addresses (docs/edge.md).
  */
-import type { AttemptOutcome, PushRequest, PushTransport } from "./push-sender.js";
+import type { AttemptOutcome, PushRequest, PushTransport } from "./push-transport.js";
 
 /** A response body is read up to this many bytes, then dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;

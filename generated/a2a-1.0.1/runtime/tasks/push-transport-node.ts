@@ -4,12 +4,12 @@
  * with a guarded DNS lookup, so that the socket only ever connects to an address that was just checked
  * (a DNS rebinding between the check and the connect is refused), no agent, no redirects followed.
  *
- * The modules are taken at run time (`process.getBuiltinModule`, else a dynamic import), never by a
+ * The modules are taken at run time (`process.getBuiltinModule`), never by a
  * static `node:` import: the web entry (Cloudflare Workers) reaches this file and uses the fetch
  * transport instead (push-transport-fetch.ts).
  */
 import { UnsafeWebhookError } from "./push-addresses.js";
-import type { AttemptOutcome, LookupAnswer, PushRequest, PushTransport } from "./push-sender.js";
+import type { AttemptOutcome, LookupAnswer, PushRequest, PushTransport } from "./push-transport.js";
 
 /** A response body is drained up to this many bytes, then the connection is dropped. */
 const MAX_RESPONSE_BYTES = 64 * 1024;
@@ -50,21 +50,15 @@ interface NodeModules {
 }
 
 /** node:http, node:https and node:dns where the runtime has them (not on Cloudflare Workers): undefined elsewhere. */
-async function loadNodeModules(): Promise<NodeModules | undefined> {
+function loadNodeModules(): NodeModules | undefined {
   const g = globalThis as { navigator?: { userAgent?: string }; process?: { versions?: { node?: string }; getBuiltinModule?: (id: string) => unknown } };
   // workerd's nodejs_compat has a node:http on top of fetch, and no DNS: the fetch transport is the honest one there.
   if (g.navigator?.userAgent === "Cloudflare-Workers" || g.process?.versions?.node === undefined) return undefined;
+  // Node 20.16+, Deno 2, Bun 1.1+ (a dynamic import instead would be refused by Workers' module bundling).
   const builtin = g.process.getBuiltinModule;
-  const load = async (name: string): Promise<unknown> => {
-    const id = `node:${name}`;
-    if (typeof builtin === "function") return builtin.call(g.process, id);
-    try {
-      return await import(/* @vite-ignore */ id);
-    } catch {
-      return undefined;
-    }
-  };
-  const [http, https, dns] = await Promise.all([load("http"), load("https"), load("dns")]);
+  if (typeof builtin !== "function") return undefined;
+  const load = (name: string): unknown => builtin.call(g.process, `node:${name}`);
+  const [http, https, dns] = [load("http"), load("https"), load("dns")];
   if (!hasFunction(http, "request") || !hasFunction(https, "request") || !hasFunction(dns, "lookup")) return undefined;
   return { http: http as NodeHttp, https: https as NodeHttp, dns: dns as NodeDns };
 }
@@ -74,8 +68,8 @@ function hasFunction(module: unknown, name: string): boolean {
 }
 
 /** The node transport, or undefined on a runtime without node:http (the sender then uses fetch). */
-export async function nodeTransport(): Promise<PushTransport | undefined> {
-  const modules = await loadNodeModules();
+export function nodeTransport(): PushTransport | undefined {
+  const modules = loadNodeModules();
   if (modules === undefined) return undefined;
   const lookup = (hostname: string): Promise<LookupAnswer> =>
     new Promise((resolve, reject) =>
