@@ -15,6 +15,10 @@ import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 export const FRAMEWORKS = ["node", "express", "fastify", "hono", "web"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
 
+/** Where an agent `init` scaffolds runs (`--runtime`): Node, or an edge runtime on the web fetch handler (docs/edge.md). */
+export const RUNTIMES = ["node", "workers", "deno", "bun"] as const;
+export type RuntimeName = (typeof RUNTIMES)[number];
+
 /** The store engines an output can add beside the in-memory store (`--store`, the config's `stores`). */
 export const STORES = ["postgres", "mysql", "redis", "sqlite"] as const;
 export type StoreEngine = (typeof STORES)[number];

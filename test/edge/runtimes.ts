@@ -4,7 +4,7 @@
  * (platform "neutral": a `node:` import anywhere on its path fails the bundle) and started on each; the
  * tests talk to it over HTTP from Node.
  */
-import { spawn, type ChildProcess } from "node:child_process";
+import { spawn, spawnSync, type ChildProcess } from "node:child_process";
 import { cpSync, existsSync, mkdirSync } from "node:fs";
 import { join } from "node:path";
 import { build } from "esbuild";
@@ -20,7 +20,7 @@ export interface RunningAgent {
   close(): Promise<void>;
 }
 
-const BIN = join(ROOT, "node_modules", ".bin");
+export const BIN = join(ROOT, "node_modules", ".bin");
 
 /** A folder with the generated 1.0.1 output (frameworks web and hono) in a2a/ and the fixtures beside it. */
 export async function agentProject(): Promise<string> {
@@ -38,24 +38,37 @@ export async function bundle(dir: string, entry: string): Promise<string> {
   return outfile;
 }
 
+/**
+ * Why a runtime cannot run on this machine (its binary missing or not starting), undefined when it can: the
+ * one case the runtime tests skip. A failure of the agent itself on a runtime that runs is a test failure.
+ */
+export function runtimeUnavailable(runtime: Runtime): string | undefined {
+  const command = runtime === "workerd" ? join(ROOT, "node_modules", "workerd", "bin", "workerd") : join(BIN, runtime);
+  if (!existsSync(command)) return `${command} is not installed`;
+  const probe = spawnSync(command, ["--version"], { encoding: "utf8", timeout: 20_000 });
+  if (probe.status !== 0) return `${runtime} --version failed: ${probe.error?.message ?? (probe.stderr || `exit ${probe.status}`)}`;
+  return undefined;
+}
+
 export async function startAgent(runtime: Runtime, script: string, env: Record<string, string> = {}): Promise<RunningAgent> {
   if (runtime === "workerd") return startWorkerd(script);
   const args = runtime === "deno" ? ["run", "--allow-net", "--allow-env", "--no-prompt", script] : ["run", script];
-  return startProcess(join(BIN, runtime), args, env);
+  return startProcess(join(BIN, runtime), args, { env });
 }
 
-async function startWorkerd(script: string): Promise<RunningAgent> {
+/** Runs a bundled Worker under workerd; its Durable Objects by binding name → class name. */
+export async function startWorkerd(script: string, durableObjects: Record<string, string> = { A2A_AGENT: "A2AAgent" }, compatibilityDate = "2025-09-01"): Promise<RunningAgent> {
   const { Miniflare } = await import("miniflare");
   // No nodejs_compat flag: the agent runs on web APIs alone, in a Durable Object (fixtures/worker.ts).
-  const mf = new Miniflare({ modules: true, scriptPath: script, compatibilityDate: "2025-09-01", host: "127.0.0.1", port: 0, durableObjects: { A2A_AGENT: "A2AAgent" } });
+  const mf = new Miniflare({ modules: true, scriptPath: script, compatibilityDate, host: "127.0.0.1", port: 0, durableObjects });
   const url = await mf.ready;
   return { url: url.origin, close: () => mf.dispose() };
 }
 
-/** Starts a process that prints `listening on <port>`; rejects with its output when it exits first or takes over 20 s. */
-function startProcess(command: string, args: string[], env: Record<string, string>): Promise<RunningAgent> {
+/** Starts a process that prints `listening on <port>` (or `listening on http://host:<port>`); rejects with its output when it exits first or takes over 20 s. */
+export function startProcess(command: string, args: string[], options: { env?: Record<string, string>; cwd?: string } = {}): Promise<RunningAgent> {
   if (!existsSync(command)) return Promise.reject(new Error(`${command} is not installed`));
-  const child: ChildProcess = spawn(command, args, { env: { ...process.env, NO_COLOR: "1", ...env }, stdio: ["ignore", "pipe", "pipe"] });
+  const child: ChildProcess = spawn(command, args, { cwd: options.cwd, env: { ...process.env, NO_COLOR: "1", ...options.env }, stdio: ["ignore", "pipe", "pipe"] });
   let output = "";
   return new Promise((resolve, reject) => {
     const timer = setTimeout(() => fail(new Error(`no "listening on" within 20 s:\n${output}`)), 20_000);
@@ -68,7 +81,7 @@ function startProcess(command: string, args: string[], env: Record<string, strin
     child.on("exit", (code) => fail(new Error(`exited (${code}) before listening:\n${output}`)));
     const onData = (chunk: Buffer) => {
       output += chunk.toString();
-      const match = /listening on (\d+)/.exec(output);
+      const match = /listening on (?:http:\/\/[\w.]+:)?(\d+)/.exec(output);
       if (!match) return;
       clearTimeout(timer);
       child.removeAllListeners("exit");

@@ -23,15 +23,15 @@ export interface A2AObjectClass {
 }
 
 /**
- * The Durable Object class that serves the agent: `export const A2AAgent = a2aDurableObject((env) =>
- * createA2AServer({ card, executor }))`. The core is made on its first request.
+ * The Durable Object class that serves the agent: `export const A2AAgent = a2aDurableObject((env, request) =>
+ * createA2AServer({ card, executor }))`. The core is made on its first request (its origin: the card's URLs).
  */
-export function a2aDurableObject(makeServer: (env: unknown) => A2AServerCore | Promise<A2AServerCore>): A2AObjectClass {
+export function a2aDurableObject(makeServer: (env: unknown, request: Request) => A2AServerCore | Promise<A2AServerCore>): A2AObjectClass {
   return class A2AAgentObject {
     private readonly handler: FetchHandler;
 
     constructor(_state: unknown, env: unknown) {
-      this.handler = createFetchHandler(() => makeServer(env));
+      this.handler = createFetchHandler((request) => makeServer(env, request));
     }
 
     fetch(request: Request): Promise<Response> {

@@ -28,16 +28,16 @@ export interface FetchHandlerOptions {
 }
 
 /**
- * The web-standard entry over a server core. `core` may be a factory, called on the first request:
- * Cloudflare Workers allow no timers at module scope, where a core (its outbox worker, lease watch) would
- * start them.
+ * The web-standard entry over a server core. `core` may be a factory, called with the first request (its
+ * origin is where the agent is reached: the card's URLs): Cloudflare Workers allow no timers at module
+ * scope, where a core (its outbox worker, lease watch) would start them.
  */
-export function createFetchHandler(core: A2AServerCore | (() => A2AServerCore | Promise<A2AServerCore>), options: FetchHandlerOptions = {}): FetchHandler {
+export function createFetchHandler(core: A2AServerCore | ((request: Request) => A2AServerCore | Promise<A2AServerCore>), options: FetchHandlerOptions = {}): FetchHandler {
   let made: Promise<A2AServerCore> | undefined = typeof core === "function" ? undefined : Promise.resolve(core);
   return async (request, _env, ctx) => {
     let server: A2AServerCore;
     try {
-      made ??= Promise.resolve((core as () => A2AServerCore | Promise<A2AServerCore>)());
+      made ??= Promise.resolve((core as (request: Request) => A2AServerCore | Promise<A2AServerCore>)(request));
       server = await made;
     } catch (error) {
       made = undefined; // the next request tries again
