@@ -22,19 +22,24 @@ export interface RunningAgent {
 
 export const BIN = join(ROOT, "node_modules", ".bin");
 
-/** A folder with the generated 1.0.1 output (frameworks web and hono) in a2a/ and the fixtures beside it. */
-export async function agentProject(): Promise<string> {
+/** A folder with the generated 1.0.1 output (frameworks web and hono; `stores`: engines too) in a2a/ and the fixtures beside it. */
+export async function agentProject(stores: Array<"redis" | "postgres"> = []): Promise<string> {
   const dir = projectTempDir("a2a-edge-");
-  await generateAndWrite({ spec: "1.0.1", out: join(dir, "a2a"), frameworks: ["web", "hono"], transports: ["jsonrpc", "rest"], cwd: dir });
+  await generateAndWrite({ spec: "1.0.1", out: join(dir, "a2a"), frameworks: ["web", "hono"], transports: ["jsonrpc", "rest"], stores, cwd: dir });
   cpSync(join(ROOT, "test", "edge", "fixtures"), dir, { recursive: true });
   return dir;
 }
 
-/** Bundles an entry of the project (worker.ts, deno.ts, bun.ts) into one ES module; returns its path. */
-export async function bundle(dir: string, entry: string): Promise<string> {
+/**
+ * Bundles an entry of the project (worker.ts, deno.ts, bun.ts) into one ES module; returns its path.
+ * Platform "neutral" (the default): nothing of Node may be on the path. Platform "node": for an agent with a
+ * store engine's driver (node-redis on node:net), which Deno and Bun run through their Node compatibility.
+ */
+export async function bundle(dir: string, entry: string, platform: "neutral" | "node" = "neutral"): Promise<string> {
   const outfile = join(dir, "dist", entry.replace(/\.ts$/, ".js"));
   mkdirSync(join(dir, "dist"), { recursive: true });
-  await build({ entryPoints: [join(dir, entry)], outfile, bundle: true, format: "esm", platform: "neutral", target: "es2022", logLevel: "silent" });
+  const node = platform === "node" ? { banner: { js: 'import { createRequire } from "node:module"; const require = createRequire(import.meta.url);' } } : {};
+  await build({ entryPoints: [join(dir, entry)], outfile, bundle: true, format: "esm", platform, target: "es2022", logLevel: "silent", ...node });
   return outfile;
 }
 
@@ -52,7 +57,7 @@ export function runtimeUnavailable(runtime: Runtime): string | undefined {
 
 export async function startAgent(runtime: Runtime, script: string, env: Record<string, string> = {}): Promise<RunningAgent> {
   if (runtime === "workerd") return startWorkerd(script);
-  const args = runtime === "deno" ? ["run", "--allow-net", "--allow-env", "--no-prompt", script] : ["run", script];
+  const args = runtime === "deno" ? ["run", "--allow-net", "--allow-env", "--allow-read", "--allow-sys", "--no-prompt", script] : ["run", script];
   return startProcess(join(BIN, runtime), args, { env });
 }
 
