@@ -17,11 +17,10 @@ export class InputModeCheck {
   private readonly accepted: string[] | undefined;
   /** A few media types come again and again (text/plain); the cache stays small whatever clients send. */
   private readonly verdicts = new Map<string, boolean>();
+  private readonly profile: ProtocolProfile;
 
-  constructor(
-    card: JsonObject,
-    private readonly profile: ProtocolProfile,
-  ) {
+  constructor(card: JsonObject, profile: ProtocolProfile) {
+    this.profile = profile;
     this.accepted = acceptedInputModes(card);
   }
 
