@@ -19,7 +19,7 @@ const V1 = { "content-type": "application/json", "a2a-version": "1.0" };
 let project: Promise<string> | undefined;
 const projectOnce = () => (project ??= agentProject());
 
-/** A webhook receiver on 127.0.0.1 (the agent allow-lists it): the push notifications it got. */
+/** A webhook receiver on 127.0.0.2 (the agent allow-lists that address, no other loopback one): the push notifications it got. */
 const received: Array<{ headers: IncomingHttpHeaders; body: Json }> = [];
 let hook: Server;
 let hookUrl: string;
@@ -32,8 +32,8 @@ beforeAll(async () => {
       res.end("ok");
     });
   });
-  await new Promise<void>((resolve) => hook.listen(0, "127.0.0.1", resolve));
-  hookUrl = `http://127.0.0.1:${(hook.address() as AddressInfo).port}/hook`;
+  await new Promise<void>((resolve) => hook.listen(0, "127.0.0.2", resolve));
+  hookUrl = `http://127.0.0.2:${(hook.address() as AddressInfo).port}/hook`;
 });
 afterAll(() => new Promise<void>((resolve) => (hook.closeAllConnections(), hook.close(() => resolve()))));
 
@@ -163,8 +163,21 @@ for (const runtime of RUNTIMES) {
 
     test("refuses a webhook URL that points inside, in any spelling (SSRF guard)", async () => {
       const taskId = await startSlowTask();
-      for (const url of ["http://169.254.169.254/latest", "http://0x7f.0.0.2/", "http://[::ffff:10.0.0.1]/", "http://user:pw@hooks.example.com/"]) {
+      for (const url of ["http://169.254.169.254/latest", "http://0x7f.0.0.3/", "http://[::ffff:10.0.0.1]/", "http://user:pw@hooks.example.com/"]) {
         expect(await call("CreateTaskPushNotificationConfig", { taskId, url })).toMatchObject({ error: { code: -32602 } });
+      }
+      await result("CancelTask", { id: taskId });
+    });
+
+    // The node transport (Deno, Bun) resolves a host name and refuses a non-public answer; the fetch transport
+    // (workerd) cannot see DNS answers and keeps the URL (docs/edge.md: the platform's egress covers it there).
+    test("a host name that resolves to loopback: refused where DNS can be asked, kept on Workers", async () => {
+      const taskId = await startSlowTask();
+      const answer = await call("CreateTaskPushNotificationConfig", { taskId, url: "http://localhost:9/hook" });
+      if (runtime === "workerd") expect(answer).toMatchObject({ result: { url: "http://localhost:9/hook" } });
+      else {
+        expect(answer).toMatchObject({ error: { code: -32602 } });
+        expect(JSON.stringify(answer.error)).toContain("non-public address (loopback)");
       }
       await result("CancelTask", { id: taskId });
     });
