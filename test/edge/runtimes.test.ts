@@ -14,6 +14,7 @@ import { agentProject, bundle, RUNTIMES, runtimeUnavailable, startAgent, type Ru
 
 type Json = Record<string, unknown>;
 const ENTRY: Record<Runtime, string> = { workerd: "worker.ts", deno: "deno.ts", bun: "bun.ts" };
+const HONO_ENTRY: Record<Runtime, string> = { workerd: "hono-worker.ts", deno: "hono-deno.ts", bun: "hono-bun.ts" };
 const V1 = { "content-type": "application/json", "a2a-version": "1.0" };
 
 let project: Promise<string> | undefined;
@@ -188,6 +189,36 @@ for (const runtime of RUNTIMES) {
       expect(await call("GetTask", { id: "no-such-task" })).toMatchObject({ error: { code: -32001 } });
       const rest = await fetch(`${agent!.url}/a2a/tasks/no-such-task`, { headers: { "a2a-version": "1.0" } });
       expect(rest.status).toBe(404);
+    });
+  });
+}
+
+/** The generated Hono app (server/hono.ts, no @hono/node-server) on the same runtimes: a send, a stream, a cancel. */
+for (const runtime of RUNTIMES) {
+  describe(`the Hono app on ${runtime}`, () => {
+    let agent: RunningAgent | undefined;
+    const unavailable = runtimeUnavailable(runtime);
+    beforeAll(async () => {
+      const script = await bundle(await projectOnce(), HONO_ENTRY[runtime]);
+      if (unavailable !== undefined) {
+        if (process.env["CI"] === "true") throw new Error(`${runtime} cannot start on this machine: ${unavailable}`);
+        return;
+      }
+      agent = await startAgent(runtime, script);
+    });
+    afterAll(async () => agent?.close());
+    const rpc = async (method: string, params: unknown): Promise<Response> =>
+      fetch(`${agent!.url}/a2a`, { method: "POST", headers: V1, body: JSON.stringify({ jsonrpc: "2.0", id: 1, method, params }) });
+
+    it("sends, streams and cancels (1.0.1 §3.1.1, §3.1.2, §3.1.5)", async (ctx) => {
+      if (unavailable !== undefined) ctx.skip(`${runtime} cannot start on this machine: ${unavailable}`);
+      expect(await (await rpc("SendMessage", { message: message("task") })).json()).toMatchObject({ result: { task: { status: { state: "TASK_STATE_COMPLETED" } } } });
+      const events = await readEvents(await rpc("SendStreamingMessage", { message: message("stream") }));
+      expect(stateOf(events.at(-1)!)).toBe("TASK_STATE_COMPLETED");
+      const slow = (await (await rpc("SendMessage", { message: message("slow"), configuration: { returnImmediately: true } })).json()) as { result: { task: { id: string } } };
+      expect(await (await rpc("CancelTask", { id: slow.result.task.id })).json()).toMatchObject({ result: { status: { state: "TASK_STATE_CANCELED" } } });
+      // Paths that are not the agent's go on to the rest of the app: Hono's 404.
+      expect((await fetch(`${agent!.url}/elsewhere`)).status).toBe(404);
     });
   });
 }
