@@ -267,6 +267,6 @@ function nonNegative(value: number | undefined, fallback: number, integer: boole
   return integer ? Math.floor(value) : value;
 }
 
-export function errorMessage(error: unknown): string {
+function errorMessage(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
 }
