@@ -303,7 +303,7 @@ async function start() {
     return app.server.address().port;
   }
   if (target === "hono") {
-    const { serveHono } = await load("server/hono.js");
+    const { serveHono } = await load("server/hono-node.js");
     return new Promise((resolve) => serveHono(core, { port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)));
   }
   throw new Error(`unknown target ${target}`);

@@ -8,7 +8,7 @@ import type { Argv, PositionalOptions } from "yargs";
 import { defaultFrameworks } from "./frameworks.js";
 import { COMMANDS, checkFlagValues, declarationOf, listValues, TOOL_SUMMARY, unknownFlagMessage, type CommandDeclaration, type OptionDeclaration } from "./options/declarations.js";
 import { yargsOption } from "./options/yargs.js";
-import { bindingsOfVersion, FRAMEWORKS, type Framework } from "./options/vocabularies.js";
+import { bindingsOfVersion, FRAMEWORKS, type Framework, type RuntimeName } from "./options/vocabularies.js";
 import { missingPackages } from "./output-packages.js";
 import { CodegenError, EXIT_CODES } from "./errors.js";
 // yargs and the pipeline (protobufjs, Ajv, prettier, json-schema-to-typescript, handlebars) are imported
@@ -60,8 +60,9 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           const compat = (args.compat as unknown) === false || args.compat === "false" ? false : (args.compat as string | undefined);
           for (const [flag, values] of [
             ["spec", args.spec === undefined ? [] : [String(args.spec)]],
-            ["framework", [String(args.framework)]],
-            ["store", [String(args.store)]],
+            ["framework", args.framework === undefined ? [] : [String(args.framework)]],
+            ["store", args.store === undefined ? [] : [String(args.store)]],
+            ["runtime", [String(args.runtime)]],
             ["template", [String(args.template)]],
             ["transports", transports ?? []],
             ["compat", typeof compat === "string" ? [compat] : []],
@@ -71,7 +72,8 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           const result = await init({
             dir: String(args.dir),
             spec: args.spec as string | undefined,
-            framework: args.framework as "fastify" | "express" | "hono" | "node",
+            framework: args.framework as Framework | undefined,
+            runtime: args.runtime as RuntimeName,
             name: args.name as string | undefined,
             transports,
             store: args.store as string | undefined,
@@ -84,7 +86,7 @@ export async function main(argv: string[], io: CliIo = defaultIo): Promise<numbe
           io.out(`created ${where}: ${result.written.length} files, and generated/ for A2A ${result.generated.ir.specVersion}${result.compat ? ` (serving A2A ${result.compat} clients too)` : ""}`);
           if (result.skipped.length > 0) io.out(`left as they were: ${result.skipped.join(", ")}`);
           io.out(`a2a-codegen dependency: ${result.codegen.source === "option" ? result.codegen.spec : describeSpec(result.codegen)}`);
-          io.out(`next:\n  cd ${where}\n  npm install\n  npm start`);
+          io.out(`next:\n  cd ${where}\n  npm install\n  ${result.runtime === "node" ? "npm start" : `npm run ${result.runtime === "workers" ? "worker" : result.runtime}`}`);
           code = EXIT_CODES.ok;
         },
       )

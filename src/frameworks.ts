@@ -2,8 +2,8 @@ import { existsSync, readFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { FRAMEWORKS, type Framework } from "./options/vocabularies.js";
 
-/** The package a framework's adapter imports (the node:http adapter imports nothing). */
-const FRAMEWORK_PACKAGES: Record<Exclude<Framework, "node">, string> = { express: "express", fastify: "fastify", hono: "hono" };
+/** The package a framework's adapter imports (the node:http adapter and the web fetch handler import nothing). */
+const FRAMEWORK_PACKAGES: Record<Exclude<Framework, "node" | "web">, string> = { express: "express", fastify: "fastify", hono: "hono" };
 
 export interface DefaultFrameworks {
   frameworks: Framework[];
@@ -31,7 +31,7 @@ export function defaultFrameworks(dir: string): DefaultFrameworks {
     const deps = manifest[field];
     if (typeof deps === "object" && deps !== null) for (const name of Object.keys(deps)) names.add(name);
   }
-  const frameworks = FRAMEWORKS.filter((f) => f === "node" || names.has(FRAMEWORK_PACKAGES[f]));
+  const frameworks = FRAMEWORKS.filter((f) => f === "node" || (f !== "web" && names.has(FRAMEWORK_PACKAGES[f])));
   return { frameworks, from: file };
 }
 

@@ -51,6 +51,8 @@ export function emitServer(
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);
+  // Hono's app runs on any runtime; its Node server (@hono/node-server) is a file of its own.
+  if (frameworks.includes("hono")) out["server/hono-node.ts"] = templates.render("server/hono-node.ts.hbs", view);
   return out;
 }
 

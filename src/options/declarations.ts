@@ -13,7 +13,7 @@
 import { CodegenError } from "../errors.js";
 import { closestName } from "../closest-name.js";
 import { bundledVersions, defaultVersion } from "../schema/load.js";
-import { BRIDGES, FRAMEWORKS, STORES, TEMPLATES, TRANSPORTS } from "./vocabularies.js";
+import { BRIDGES, FRAMEWORKS, RUNTIMES, STORES, TEMPLATES, TRANSPORTS } from "./vocabularies.js";
 
 /** What an option takes, and what the docs and messages call it. */
 export interface OptionValues {
@@ -95,7 +95,7 @@ export const GENERATE_OPTIONS = [
     placeholder: "LIST",
     config: "frameworks",
     fingerprint: true,
-    help: "server adapters to generate: node, express, fastify, hono (default: node, plus the frameworks of the nearest package.json)",
+    help: "server adapters to generate: node, express, fastify, hono, web (a fetch handler for Workers, Deno, Bun: docs/edge.md) (default: node, plus the frameworks of the nearest package.json)",
   },
   {
     flag: "transports",
@@ -156,7 +156,15 @@ export const GENERATE_OPTIONS = [
 export const INIT_OPTIONS = [
   { flag: "dir", positional: true, required: true, type: "string", placeholder: "DIR", help: "the project folder" },
   { flag: "spec", type: "string", values: VERSIONS, placeholder: "V", help: `spec version (default: the newest, ${defaultVersion()})` },
-  { flag: "framework", type: "string", values: FRAMEWORK_VALUES, placeholder: "F", default: "fastify", help: "the server framework: fastify, express, hono, node" },
+  { flag: "framework", type: "string", values: FRAMEWORK_VALUES, placeholder: "F", help: "the server framework: fastify, express, hono, node (default: fastify; web, the fetch handler, with --runtime workers, deno or bun)" },
+  {
+    flag: "runtime",
+    type: "string",
+    values: { allowed: () => RUNTIMES, noun: "runtime", nouns: "runtimes" },
+    placeholder: "R",
+    default: "node",
+    help: "where the agent runs: node, workers (Cloudflare Workers: wrangler.toml, the agent in a Durable Object), deno (deno.json) or bun; docs/edge.md",
+  },
   { flag: "name", type: "string", placeholder: "N", help: "the agent's name (default: the folder's name)" },
   {
     flag: "template",
@@ -180,8 +188,7 @@ export const INIT_OPTIONS = [
     type: "string",
     values: { allowed: () => ["memory", ...STORES], noun: "store", nouns: "stores" },
     placeholder: "S",
-    default: "sqlite",
-    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts), memory (one process), or postgres, mysql, redis read from A2A_STORE_URL (several instances)",
+    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts; the default on node), memory (one process; the default and the one store with --runtime workers, deno or bun), or postgres, mysql, redis read from A2A_STORE_URL (several instances)",
   },
   {
     flag: "compat",

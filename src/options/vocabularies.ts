@@ -8,9 +8,16 @@ import { join } from "node:path";
 import type { BindingName } from "../runtime/service/service.js";
 import { BUNDLED_SCHEMA_DIR } from "../schema/paths.js";
 
-/** The web frameworks a server adapter is generated for (`--framework`, the config's `frameworks`). */
-export const FRAMEWORKS = ["node", "express", "fastify", "hono"] as const;
+/**
+ * The web frameworks a server adapter is generated for (`--framework`, the config's `frameworks`); `web` is
+ * none: the web-standard fetch handler (server/web.ts) for Cloudflare Workers, Deno and Bun.
+ */
+export const FRAMEWORKS = ["node", "express", "fastify", "hono", "web"] as const;
 export type Framework = (typeof FRAMEWORKS)[number];
+
+/** Where an agent `init` scaffolds runs (`--runtime`): Node, or an edge runtime on the web fetch handler (docs/edge.md). */
+export const RUNTIMES = ["node", "workers", "deno", "bun"] as const;
+export type RuntimeName = (typeof RUNTIMES)[number];
 
 /** The store engines an output can add beside the in-memory store (`--store`, the config's `stores`). */
 export const STORES = ["postgres", "mysql", "redis", "sqlite"] as const;

@@ -7,7 +7,7 @@ import { CodegenError } from "../errors.js";
 import { existingFolder, linkedFolder } from "../write/writer.js";
 import { generateAndWrite, generate, type GenerateResult } from "../generate.js";
 import { defaultVersion } from "../schema/load.js";
-import { bindingsOfVersion, STORES, TEMPLATES, TRANSPORTS, type StoreEngine, type Template, type Transport } from "../options/vocabularies.js";
+import { bindingsOfVersion, RUNTIMES, STORES, TEMPLATES, TRANSPORTS, type RuntimeName, type StoreEngine, type Template, type Transport } from "../options/vocabularies.js";
 import { STORE_DEPENDENCIES } from "../emit/stores.js";
 import { codegenSpec, PACKAGE_ROOT, packInto, vendorInto, type CodegenSpec } from "./codegen-spec.js";
 import { compatFolder } from "../compat/emit.js";
@@ -22,6 +22,12 @@ export interface InitOptions {
   dir: string;
   spec?: string | undefined;
   framework?: Framework | undefined;
+  /**
+   * Where the agent runs: "node" (default), or "workers", "deno", "bun": the project gets that runtime's
+   * entry on the web fetch handler (src/worker.ts + wrangler.toml, src/main.ts + deno.json, src/main.ts)
+   * beside the Node server its tests use; tasks in memory, JSON-RPC and HTTP+JSON (docs/edge.md).
+   */
+  runtime?: RuntimeName | undefined;
   /** The agent's name (default: the folder's name). */
   name?: string | undefined;
   /** Write into a non-empty folder; existing files are still never overwritten. */
@@ -60,7 +66,31 @@ export interface InitResult {
   codegen: CodegenSpec | { spec: string; source: "option" };
   /** The older version the agent serves too, if any. */
   compat: string | undefined;
+  /** Where the agent runs (`--runtime`). */
+  runtime: RuntimeName;
 }
+
+/** The files an edge runtime adds (template → path in the project): its entry on the fetch handler and its config. */
+const RUNTIME_FILES: Record<RuntimeName, ReadonlyArray<readonly [string, string]>> = {
+  node: [],
+  workers: [
+    ["runtime/worker.ts.hbs", "src/worker.ts"],
+    ["runtime/card-at.ts.hbs", "src/card-at.ts"],
+    ["runtime/wrangler.toml.hbs", "wrangler.toml"],
+  ],
+  deno: [
+    ["runtime/deno.ts.hbs", "src/main.ts"],
+    ["runtime/card-at.ts.hbs", "src/card-at.ts"],
+    ["runtime/deno.json.hbs", "deno.json"],
+  ],
+  bun: [
+    ["runtime/bun.ts.hbs", "src/main.ts"],
+    ["runtime/card-at.ts.hbs", "src/card-at.ts"],
+  ],
+};
+
+/** What an edge runtime's project needs beside the Node ones (wrangler runs and deploys the Worker). */
+const RUNTIME_DEV_DEPENDENCIES: Record<RuntimeName, Record<string, string>> = { node: {}, workers: { wrangler: "^4.0.0" }, deno: {}, bun: {} };
 
 /** The packages the gRPC binding needs in a project (grpc-js serves and calls it; protobufjs encodes). */
 const GRPC_DEPENDENCIES: Record<string, string> = { "@grpc/grpc-js": "^1.14.0", protobufjs: "^8.0.0" };
@@ -76,12 +106,14 @@ const FRAMEWORK_DEPENDENCIES: Record<Framework, Record<string, string>> = {
   express: { express: "^5.1.0" },
   fastify: { fastify: "^5.4.0" },
   hono: { hono: "^4.8.0", "@hono/node-server": "^1.14.0" },
+  web: {},
 };
 const FRAMEWORK_DEV_DEPENDENCIES: Record<Framework, Record<string, string>> = {
   node: {},
   express: { "@types/express": "^5.0.0" },
   fastify: {},
   hono: {},
+  web: {},
 };
 
 /**
@@ -94,6 +126,7 @@ const FRAMEWORK_OVERRIDES: Record<Framework, Record<string, string>> = {
   express: {},
   fastify: { "light-my-request": "~6.6.0" },
   hono: {},
+  web: {},
 };
 
 /** The Node versions the scaffold runs on: what its dependencies require together (yargs, vitest, vite; msw's prompts: 22.13 on). */
@@ -161,7 +194,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     });
   }
   let codegen: InitResult["codegen"] = options.codegenSpec !== undefined ? { spec: options.codegenSpec, source: "option" } : codegenSpec();
-  const { view, engine, compat, spec, template } = await scaffoldView({ ...options, dir }, codegen);
+  const { view, engine, compat, spec, template, runtime, frameworks } = await scaffoldView({ ...options, dir }, codegen);
 
   // The generated/ folder must be one a2a-codegen may replace: checked before the project gets a file.
   const { loadConfig } = await import("../config.js");
@@ -184,7 +217,7 @@ export async function init(options: InitOptions): Promise<InitResult> {
     written.push(vendored.spec.slice("file:".length));
     view.devDependencies["a2a-codegen"] = vendored.spec;
   }
-  for (const [file, path] of scaffoldFiles(template)) {
+  for (const [file, path] of scaffoldFiles(template, runtime)) {
     const target = join(dir, path);
     if (existsSync(target)) {
       skipped.push(path);
@@ -199,23 +232,36 @@ export async function init(options: InitOptions): Promise<InitResult> {
   }
   // The generated/ folder, exactly as `npm run generate` will write it.
   const config = await loadConfig(dir);
-  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks: [framework], ...(engine ? { stores: [engine] } : {}), ...(template !== "echo" ? { bridges: [template] } : {}), cwd: dir, compat };
+  const target = config?.targets[0] ?? { spec, out: join(dir, "generated"), card: join(dir, "agent-card.json"), frameworks, ...(engine ? { stores: [engine] } : {}), ...(template !== "echo" ? { bridges: [template] } : {}), cwd: dir, compat };
   const generated = await generateAndWrite(target);
-  return { dir, written, skipped, generated, codegen, compat };
+  return { dir, written, skipped, generated, codegen, compat, runtime };
 }
 
 /** What the scaffold's templates are rendered with, for a project's options (`init`, and `migrate` for the scaffold's own files). */
 export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, codegen: { spec: string }) {
   const dir = options.dir;
-  const framework = options.framework ?? "fastify";
+  const runtime = options.runtime ?? "node";
+  if (!(RUNTIMES as readonly string[]).includes(runtime)) throw new CodegenError(`unknown runtime "${runtime}"; runtimes: ${RUNTIMES.join(", ")}`, { kind: "usage" });
+  const edge = runtime !== "node";
+  // On an edge runtime the Node server (src/server.ts, what the tests start) is node:http's by default; the runtime's entry is the fetch handler's.
+  const framework = options.framework ?? (edge ? "node" : "fastify");
+  if (framework === "web") throw new CodegenError(`--framework web is the fetch handler an edge runtime's entry uses: scaffold it with --runtime workers, deno or bun`, { kind: "usage" });
+  const frameworks: Framework[] = edge ? [framework, "web"] : [framework];
   const spec = options.spec ?? defaultVersion();
   // The IR of the version decides the card's shape, the bindings it has and the client's method names.
   const { ir } = await generate({ spec });
   // HTTP+JSON and gRPC for versions with a proto (1.0.1's source; 0.3.0's beside its JSON Schema): the card
   // lists them (1.0 supportedInterfaces; 0.3 preferredTransport + additionalInterfaces), the tests call each.
   const available = bindingsOfVersion(spec).map((binding): Transport => (binding === "HTTP+JSON" ? "rest" : binding === "GRPC" ? "grpc" : "jsonrpc"));
-  const transports = chooseTransports(options.transports, available, spec);
-  const store = options.store ?? "sqlite";
+  // gRPC needs HTTP/2 sockets, which the fetch handler does not have.
+  if (edge && options.transports?.some((t) => t.toLowerCase().split(",").includes("grpc"))) {
+    throw new CodegenError(`--runtime ${runtime} serves JSON-RPC and HTTP+JSON over fetch; gRPC needs a Node server (--runtime node)`, { kind: "usage" });
+  }
+  const transports = chooseTransports(options.transports, edge ? available.filter((t) => t !== "grpc") : available, spec);
+  const store = options.store ?? (edge ? "memory" : "sqlite");
+  if (edge && store !== "memory") {
+    throw new CodegenError(`--runtime ${runtime} keeps tasks in memory (--store memory); docs/edge.md says how to keep them in Redis or PostgreSQL from Deno and Bun, and why not from Workers yet`, { kind: "usage" });
+  }
   if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {
     throw new CodegenError(`unknown store "${store}"; stores: memory, ${STORES.join(", ")}`, { kind: "usage" });
   }
@@ -239,6 +285,15 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     description: `An A2A ${spec} agent`,
     specVersion: spec,
     framework,
+    /** Where the agent runs (`--runtime`) and whether it is an edge runtime (an entry on the fetch handler beside the Node server). */
+    runtime,
+    edge,
+    workers: runtime === "workers",
+    deno: runtime === "deno",
+    bun: runtime === "bun",
+    frameworks,
+    /** The date a Worker's APIs are pinned to (wrangler.toml). */
+    compatibilityDate: "2025-09-01",
     wellKnownAgentCardPath: ir.facts.wellKnownAgentCardPath,
     sendMethod: send ? clientMethodName(send) : "call",
     streamMethod: stream ? clientMethodName(stream) : "stream",
@@ -300,26 +355,31 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
       typescript: "^7.0.0",
       vitest: "^4.0.0",
       ...FRAMEWORK_DEV_DEPENDENCIES[framework],
+      ...RUNTIME_DEV_DEPENDENCIES[runtime],
       ...(engine ? STORE_DEPENDENCIES[engine].devDependencies : {}),
     }),
   };
 
-  return { view, ir, engine, compat, framework, spec, template };
+  return { view, ir, engine, compat, framework, frameworks, spec, template, runtime };
 }
 
 /** The scaffold files `init` writes for these options, rendered (path in the project → text). */
 export async function renderScaffold(options: Omit<InitOptions, "cwd" | "force">, paths: readonly string[]): Promise<Record<string, string>> {
-  const { view, template } = await scaffoldView(options, { spec: options.codegenSpec ?? "a2a-codegen" });
+  const { view, template, runtime } = await scaffoldView(options, { spec: options.codegenSpec ?? "a2a-codegen" });
   const templates = new TemplateRenderer();
   const files: Record<string, string> = {};
-  for (const [file, path] of scaffoldFiles(template)) if (paths.includes(path)) files[path] = templates.render(`scaffold/${file}`, view);
+  for (const [file, path] of scaffoldFiles(template, runtime)) if (paths.includes(path)) files[path] = templates.render(`scaffold/${file}`, view);
   return files;
 }
 
-/** The scaffold's files for an agent template: the echo agent's, with the template's own in their place and beside them. */
-function scaffoldFiles(template: Template): ReadonlyArray<readonly [string, string]> {
+/** The scaffold's files for an agent template: the echo agent's, with the template's own in their place and beside them, and the runtime's entry and config. */
+function scaffoldFiles(template: Template, runtime: RuntimeName = "node"): ReadonlyArray<readonly [string, string]> {
   const replaced = new Map(TEMPLATE_FILES[template].map(([file, path]) => [path, file]));
-  return [...SCAFFOLD.map(([file, path]) => [replaced.get(path) ?? file, path] as const), ...TEMPLATE_FILES[template].filter(([, path]) => !SCAFFOLD.some(([, p]) => p === path))];
+  return [
+    ...SCAFFOLD.map(([file, path]) => [replaced.get(path) ?? file, path] as const),
+    ...TEMPLATE_FILES[template].filter(([, path]) => !SCAFFOLD.some(([, p]) => p === path)),
+    ...RUNTIME_FILES[runtime],
+  ];
 }
 
 /** A file system write; its failure is the documented "cannot write" error (exit 3) naming the path. */

@@ -149,7 +149,7 @@ describe("CLI", () => {
           return ["--config", "bad-framework.config.json"];
         },
         code: 2,
-        message: /^a2a-codegen: error: bad-framework\.config\.json at \/frameworks\/1: unknown framework "koa"; frameworks: node, express, fastify, hono$/m,
+        message: /^a2a-codegen: error: bad-framework\.config\.json at \/frameworks\/1: unknown framework "koa"; frameworks: node, express, fastify, hono, web$/m,
       },
       {
         name: "an agent card with a misspelled field (the card file, the pointer, the closest field)",
@@ -318,7 +318,7 @@ describe("CLI", () => {
 
       writeFileSync(join(fastifyOnly, "a2a-codegen.config.json"), JSON.stringify({ spec: "0.3.0", out: "src/a2a", frameworks: ["hono"] }));
       expect(run(["generate"], fastifyOnly).code).toBe(0);
-      expect(listFiles(join(fastifyOnly, "src/a2a")).filter((f) => f.startsWith("server/"))).toEqual(["server/core.ts", "server/hono.ts"]);
+      expect(listFiles(join(fastifyOnly, "src/a2a")).filter((f) => f.startsWith("server/"))).toEqual(["server/core.ts", "server/hono-node.ts", "server/hono.ts"]);
     });
   });
 

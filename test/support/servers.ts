@@ -29,6 +29,7 @@ export interface VersionModules {
   express: typeof import("../../generated/a2a-0.3.0/server/express.js");
   fastify: typeof import("../../generated/a2a-0.3.0/server/fastify.js");
   hono: typeof import("../../generated/a2a-0.3.0/server/hono.js");
+  honoNode: typeof import("../../generated/a2a-0.3.0/server/hono-node.js");
   /** The HTTP+JSON client transport and route table (every version has the runtime files). */
   /** The HTTP+JSON client transport, in the outputs of versions with that binding (0.3.0, 1.0.1) only. */
   clientRest: typeof import("../../generated/a2a-1.0.1/runtime/client/rest.js") | undefined;
@@ -53,6 +54,7 @@ export async function modules(version: string): Promise<VersionModules> {
       express: await load("server/express.ts"),
       fastify: await load("server/fastify.ts"),
       hono: await load("server/hono.ts"),
+      honoNode: await load("server/hono-node.ts"),
       clientRest: existsSync(join(dir, "runtime/client/rest.ts")) ? await load("runtime/client/rest.ts") : undefined,
       httpRoutes: await load("runtime/wire/http-routes.ts"),
       clientProtocol: await load("runtime/client/protocol.ts"),
@@ -288,7 +290,7 @@ export async function startServer(version: string, framework: Framework, setup: 
   } else {
     let server: Server | undefined;
     port = await new Promise<number>((resolve) => {
-      server = m.hono.serveHono(core, { port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)) as unknown as Server;
+      server = m.honoNode.serveHono(core, { port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)) as unknown as Server;
     });
     close = () => closeServer(server as Server);
   }

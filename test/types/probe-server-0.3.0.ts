@@ -3,7 +3,7 @@ import { createA2AServer, type AgentExecutor } from "../../generated/a2a-0.3.0/s
 import { createNodeServer } from "../../generated/a2a-0.3.0/server/node.js";
 import { a2aExpressRouter } from "../../generated/a2a-0.3.0/server/express.js";
 import { a2aFastifyPlugin } from "../../generated/a2a-0.3.0/server/fastify.js";
-import { serveHono } from "../../generated/a2a-0.3.0/server/hono.js";
+import { serveHono } from "../../generated/a2a-0.3.0/server/hono-node.js";
 import { A2AClient, A2ATaskNotFoundError, type AgentCard, type Task, type Message } from "../../generated/a2a-0.3.0/index.js";
 
 declare const card: AgentCard;

@@ -1,3 +1,4 @@
+/// <reference types="node" />
 /**
  * node:http plumbing shared by the node:http, Express and Fastify adapters: reading a request body
  * under a size limit, and writing a core response (JSON or Server-Sent Events) with disconnect handling.

@@ -1,11 +1,60 @@
 /**
- * Web-standard plumbing (Request → Response) for the Hono adapter and any fetch-style runtime.
+ * The web-standard server entry: `createFetchHandler(core)` is a `(request: Request) => Promise<Response>`
+ * over the server core (every HTTP binding, the agent card, health, CORS; SSE as a web ReadableStream),
+ * for Cloudflare Workers (`export default { fetch }`), Deno (`Deno.serve`), Bun (`Bun.serve`), the Hono
+ * adapter on any runtime, and the test kit. Nothing reachable from here imports a `node:` module
+ * (test/edge/import-scan.test.ts walks the graph).
  */
-import type { IncomingMessage, ServerResponse } from "node:http";
 import { BODY_TIMED_OUT, bodyDeadline, INTERNAL_ERROR_BODY, JSON_HEADERS } from "../http/http.js";
 import type { CoreRequest, CoreResponse } from "../call.js";
-import { coreRequest, readBody } from "./node.js";
 import type { A2AServerCore } from "../http/server.js";
+
+/** The part of a Cloudflare Workers `ExecutionContext` the handler uses (Deno and Bun pass none). */
+export interface BackgroundContext {
+  waitUntil(promise: Promise<unknown>): void;
+}
+
+/** A fetch handler: Workers call it with (request, env, ctx); Deno.serve and Bun.serve with (request, info). */
+export type FetchHandler = (request: Request, env?: unknown, ctx?: unknown) => Promise<Response>;
+
+export interface FetchHandlerOptions {
+  /**
+   * Where the work that goes on after a response (a non-blocking send's turn, push delivery) is handed so
+   * the runtime keeps the isolate for it. Default: the `ctx.waitUntil` a Workers runtime passes as the
+   * third argument; Deno and Bun keep running on their own and need none.
+   */
+  waitUntil?: (promise: Promise<unknown>, request: Request) => void;
+}
+
+/**
+ * The web-standard entry over a server core. `core` may be a factory, called with the first request (its
+ * origin is where the agent is reached: the card's URLs): Cloudflare Workers allow no timers at module
+ * scope, where a core (its outbox worker, lease watch) would start them.
+ */
+export function createFetchHandler(core: A2AServerCore | ((request: Request) => A2AServerCore | Promise<A2AServerCore>), options: FetchHandlerOptions = {}): FetchHandler {
+  let made: Promise<A2AServerCore> | undefined = typeof core === "function" ? undefined : Promise.resolve(core);
+  return async (request, _env, ctx) => {
+    let server: A2AServerCore;
+    try {
+      made ??= Promise.resolve((core as (request: Request) => A2AServerCore | Promise<A2AServerCore>)(request));
+      server = await made;
+    } catch (error) {
+      made = undefined; // the next request tries again
+      console.error("a2a: the server could not be created", error);
+      return internalError();
+    }
+    const response = await handleWebRequest(server, request);
+    const waitUntil = options.waitUntil ?? backgroundOf(ctx);
+    if (waitUntil) waitUntil(server.idle(), request);
+    return response;
+  };
+}
+
+/** `ctx.waitUntil` of a Workers ExecutionContext, bound; undefined for anything else (Deno's and Bun's second argument). */
+function backgroundOf(ctx: unknown): ((promise: Promise<unknown>) => void) | undefined {
+  const waitUntil = (ctx as Partial<BackgroundContext> | undefined)?.waitUntil;
+  return typeof waitUntil === "function" ? (promise) => waitUntil.call(ctx, promise) : undefined;
+}
 
 /**
  * Reads a web body up to `limit` bytes ("too-large" beyond it; the rest is not read); "timed-out" when it
@@ -66,39 +115,9 @@ export async function handleWebRequest(core: A2AServerCore, request: Request): P
 }
 
 /** INTERNAL_ERROR_BODY as a web Response: what the framework's own error handler would answer otherwise. */
-function internalError(): Response {
+export function internalError(): Response {
   // A fresh header object, as webResponse gives: @hono/node-server writes Content-Length into the one given.
   return new Response(INTERNAL_ERROR_BODY, { status: 500, headers: { ...JSON_HEADERS } });
-}
-
-/** The node request and response a web framework runs on, where it hands them over (@hono/node-server: `c.env`). */
-export interface NodeBindings {
-  incoming: IncomingMessage;
-  outgoing: ServerResponse;
-}
-
-/** The node request and response in a Hono context's `env` under @hono/node-server; undefined on other runtimes. */
-export function nodeBindingsOf(env: unknown): NodeBindings | undefined {
-  if (typeof env !== "object" || env === null) return undefined;
-  const { incoming, outgoing } = env as { incoming?: unknown; outgoing?: unknown };
-  const isStream = (value: unknown) => typeof value === "object" && value !== null && typeof (value as { on?: unknown }).on === "function";
-  return isStream(incoming) && isStream(outgoing) ? { incoming: incoming as IncomingMessage, outgoing: outgoing as ServerResponse } : undefined;
-}
-
-/**
- * The same for a web framework running on node:http (@hono/node-server): the body is read from the node
- * request (its events), the headers and the disconnect signal come from node too, so the web Request,
- * with its body stream, is never made; the answer is a web Response as from handleWebRequest.
- */
-export async function handleNodeAsWebRequest(core: A2AServerCore, node: NodeBindings): Promise<Response> {
-  const { incoming, outgoing } = node;
-  try {
-    const body =
-      incoming.method === "POST" ? await readBody(incoming, core.limits.maxBodyBytes, incoming.headers["content-length"], core.limits.bodyTimeoutMs) : undefined;
-    return webResponse(await core.handle(coreRequest(incoming, body, outgoing)));
-  } catch {
-    return internalError();
-  }
 }
 
 /** A core response as a web Response (SSE as a ReadableStream). */

@@ -61,7 +61,7 @@ const adapters: Record<string, () => Promise<string>> = {
     const m = await modules("0.3.0");
     let server: Server | undefined;
     const port = await new Promise<number>((resolve) => {
-      server = m.hono.serveHono(failingCore as never, { port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)) as unknown as Server;
+      server = m.honoNode.serveHono(failingCore as never, { port: 0, hostname: "127.0.0.1" }, (info) => resolve(info.port)) as unknown as Server;
     });
     closers.push(
       () =>

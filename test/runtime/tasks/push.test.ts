@@ -1,7 +1,7 @@
 import { createServer, type IncomingHttpHeaders, type IncomingMessage, type Server, type ServerResponse } from "node:http";
 import type { AddressInfo } from "node:net";
 import { afterEach, describe, expect, it } from "vitest";
-import { blockedAddressReason, PushSender, UnsafeWebhookError, type PushSenderOptions } from "../../../src/runtime/tasks/push.js";
+import { blockedAddressReason, PushSender, UnsafeWebhookError, type PushSenderOptions } from "../../../src/runtime/tasks/push-sender.js";
 
 // Network rule: these tests only ever connect to 127.0.0.1. Refusals are checked without connecting,
 // and every injected lookup used by send() answers loopback only (except the rebinding test's first

@@ -22,6 +22,7 @@ export interface CompatOutput {
   express: typeof import("../../../generated/a2a-1.0.1/server/express.js");
   fastify: typeof import("../../../generated/a2a-1.0.1/server/fastify.js");
   hono: typeof import("../../../generated/a2a-1.0.1/server/hono.js");
+  honoNode: typeof import("../../../generated/a2a-1.0.1/server/hono-node.js");
   /** The 1.0.1 client. */
   client: typeof import("../../../generated/a2a-1.0.1/client.js");
   /** The 0.3.0 client of the compat folder. */
@@ -48,6 +49,7 @@ export function compatOutput(): Promise<CompatOutput> {
       express: await load("server/express.ts"),
       fastify: await load("server/fastify.ts"),
       hono: await load("server/hono.ts"),
+      honoNode: await load("server/hono-node.ts"),
       client: await load("client.ts"),
       compatClient: await load("compat/a2a-0.3.0/client.ts"),
       grpc: await load("server/grpc.ts"),
@@ -151,7 +153,7 @@ async function startCompatAgentOn(framework: Framework, setup: CompatSetup, port
       await app.listen({ port, host: "127.0.0.1" });
     } else {
       const server = await new Promise<Server>((resolve, reject) => {
-        const made = out.hono.serveHono(core, { port, hostname: "127.0.0.1" }, () => resolve(made)) as unknown as Server;
+        const made = out.honoNode.serveHono(core, { port, hostname: "127.0.0.1" }, () => resolve(made)) as unknown as Server;
         made.once("error", (error) => void closeServer(made).then(() => reject(error)));
       });
       close = () => closeServer(server);

@@ -34,6 +34,10 @@ export class OutboxWorker {
   private loop: Promise<void> | undefined;
   private wake: (() => void) | undefined;
   private timer: ReturnType<typeof setTimeout> | undefined;
+  /** A claim is in progress; `again`: a kick came meanwhile (claim once more before waiting). */
+  private busy = false;
+  private again = false;
+  private idleWaiters: Array<() => void> = [];
 
   private readonly options: OutboxWorkerOptions;
 
@@ -54,8 +58,19 @@ export class OutboxWorker {
     await this.loop;
   }
 
+  /**
+   * Resolves once no claim is in progress nor asked for: the notifications queued so far have been
+   * attempted (a retry scheduled for later is not waited for). What a Workers fetch handler hands to
+   * `ctx.waitUntil`, so that the isolate delivers them after the response.
+   */
+  idle(): Promise<void> {
+    if (!this.running || (!this.busy && this.wake !== undefined)) return Promise.resolve();
+    return new Promise((resolve) => this.idleWaiters.push(resolve));
+  }
+
   /** Polls now (after a commit that queued notifications). */
   kick(): void {
+    if (this.busy) this.again = true;
     if (this.timer) clearTimeout(this.timer);
     this.timer = undefined;
     const wake = this.wake;
@@ -103,6 +118,8 @@ export class OutboxWorker {
   private async run(): Promise<void> {
     const batch = this.options.batch ?? 10;
     while (this.running) {
+      this.busy = true;
+      this.again = false;
       let claimed = 0;
       try {
         claimed = await this.runOnce();
@@ -110,12 +127,16 @@ export class OutboxWorker {
         this.options.onError?.(error);
       }
       if (!this.running) break;
-      if (claimed >= batch) continue;
+      if (claimed >= batch || this.again) continue;
+      this.busy = false;
       await new Promise<void>((resolve) => {
         this.wake = resolve;
         this.timer = setTimeout(() => this.kick(), this.options.pollMs ?? 1_000);
         (this.timer as { unref?: () => void }).unref?.();
+        for (const waiter of this.idleWaiters.splice(0)) waiter();
       });
     }
+    this.busy = false;
+    for (const waiter of this.idleWaiters.splice(0)) waiter();
   }
 }

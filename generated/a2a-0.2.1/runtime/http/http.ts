@@ -57,8 +57,11 @@ export function bodyDeadline(ms: number): { expired: Promise<typeof BODY_TIMED_O
   return { expired, clear: () => clearTimeout(timer) };
 }
 
-/** A signal that never aborts, for requests whose adapter cannot tell a disconnect. */
-export const NEVER_ABORTED: AbortSignal = new AbortController().signal;
+/**
+ * A signal that never aborts, for requests whose adapter cannot tell a disconnect: made on first use
+ * (Cloudflare Workers refuse an AbortController at module scope).
+ */
+let neverAborted: AbortSignal | undefined;
 
 /**
  * The call context of an HTTP request for a binding: its headers, the request itself, and a signal that
@@ -70,7 +73,7 @@ export function httpCallContext(request: CoreRequest, binding: string, authentic
 
 /** The `signal` getter of every HttpCallContext: one function, so that every context shares one hidden class. */
 function httpCallSignal(this: { readonly request: CoreRequest }): AbortSignal {
-  return this.request.signal ?? NEVER_ABORTED;
+  return this.request.signal ?? (neverAborted ??= new AbortController().signal);
 }
 
 /**

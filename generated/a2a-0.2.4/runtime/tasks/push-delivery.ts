@@ -7,7 +7,7 @@
 import type { OutboxEntry } from "../stores/contract.js";
 import type { ServerTelemetry } from "../telemetry-hooks.js";
 import type { DeliveryOutcome } from "./outbox-worker.js";
-import type { PushSender, PushTarget } from "./push.js";
+import type { PushSender, PushTarget } from "./push-sender.js";
 
 export function pushDelivery(sender: PushSender, telemetry: ServerTelemetry | undefined, shutdown: AbortSignal): (entry: OutboxEntry) => Promise<DeliveryOutcome> {
   return async (entry) => {

@@ -24,7 +24,7 @@ import { newId, type MethodRole } from "../profile.js";
 import { type ProtocolShapes } from "../protocol-shapes.js";
 import { withJsonText } from "../event-ids.js";
 import { OutboxWorker } from "./outbox-worker.js";
-import type { PushSender } from "./push.js";
+import type { PushSender } from "./push-sender.js";
 import { pushDelivery } from "./push-delivery.js";
 import { ArtifactEventTexts } from "./task-texts.js";
 import { ExecutionLeaseHeldError, isStoreError, StoreUnavailableError, TaskVersionConflictError } from "../stores/errors.js";
@@ -38,7 +38,7 @@ import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publish
 import { retryUnavailable, sleep } from "./retry.js";
 import { SubscriptionCounter, TaskStreams, TURN_MARK, TURN_TRACE } from "./task-streams.js";
 import type { ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
-import { drainExecutions, shuttingDownError, type DrainOutcome } from "./drain.js";
+import { backgroundWorkDone, drainExecutions, shuttingDownError, type DrainOutcome } from "./drain.js";
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
@@ -189,6 +189,11 @@ export class TaskRuntime {
   drain(graceMs: number): Promise<DrainOutcome> {
     this.drainStart.abort();
     return drainExecutions(this.executions, graceMs, (execution, waitMs) => this.ownership.handOver(execution, waitMs));
+  }
+
+  /** Resolves once no turn runs here and the push notifications queued so far were attempted (drain.ts). */
+  idle(): Promise<void> {
+    return backgroundWorkDone(this.executions, this.outbox);
   }
 
   /** The task store (the store's versioned tasks). */

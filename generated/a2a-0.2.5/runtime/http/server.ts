@@ -277,6 +277,15 @@ export class A2AServerCore {
     return outcome;
   }
 
+  /**
+   * Resolves once no turn runs on this instance and the push notifications queued so far were attempted:
+   * the work that goes on after a response (a non-blocking send's turn, push delivery). A fetch handler on
+   * Cloudflare Workers hands it to `ctx.waitUntil` (adapters/web.ts), so the isolate is kept for it.
+   */
+  idle(): Promise<void> {
+    return this.service.runtime.idle();
+  }
+
   /** Whether `cors` is set: the server answers CORS preflights (`OPTIONS`) of its paths itself. */
   get answersPreflights(): boolean {
     return this.cors !== undefined;

@@ -17,7 +17,7 @@ import { ProtocolShapes } from "../protocol-shapes.js";
 import { declaredExtensions, extensionActivation, type DeclaredExtension } from "./extensions.js";
 import { NO_VERSION_HEADER, requestedVersion, versionRefusal } from "./version-refusal.js";
 import { protoJsonInput, type InputFields } from "../wire/proto-json-input.js";
-import { PushSender, type PushSenderOptions } from "../tasks/push.js";
+import { PushSender, type PushSenderOptions } from "../tasks/push-sender.js";
 import type { AgentExecutorOfAnyVersion, RuntimeLogger } from "../tasks/executor.js";
 import type { PushPayloadHook } from "../tasks/push-configs.js";
 import { TaskRuntime } from "../tasks/task-runtime.js";

@@ -13,7 +13,8 @@ import { pushConfigId } from "../stores/task-json.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 import { asWritten, type Execution } from "./execution.js";
 import type { RuntimeLogger } from "./executor.js";
-import { PushSender, UnsafeWebhookError } from "./push.js";
+import { PushSender } from "./push-sender.js";
+import { UnsafeWebhookError } from "./push-addresses.js";
 import { retryUnavailable } from "./retry.js";
 
 /** The body (and content type) of a push notification of `task` to `config`, or undefined for the version's own. */

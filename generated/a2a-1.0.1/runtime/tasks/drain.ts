@@ -70,3 +70,19 @@ export async function settledWithin(promise: Promise<unknown>, ms: number): Prom
     clearTimeout(timer);
   }
 }
+
+/**
+ * Resolves once no execution runs here and the push outbox is idle (the notifications their commits
+ * queued have been attempted): the background work a fetch handler keeps alive with `waitUntil`.
+ */
+export async function backgroundWorkDone(executions: ReadonlyMap<string, Execution>, outbox: { idle(): Promise<void> } | undefined): Promise<void> {
+  for (;;) {
+    const running = [...executions.values()].filter((e) => !e.done);
+    if (running.length > 0) {
+      await Promise.all(running.map((e) => e.settled));
+      continue;
+    }
+    await outbox?.idle();
+    if ([...executions.values()].every((e) => e.done)) return;
+  }
+}

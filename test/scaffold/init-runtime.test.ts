@@ -1,0 +1,82 @@
+/**
+ * `init --runtime workers|deno|bun`: the project gets the runtime's entry on the generated fetch handler
+ * and its config (wrangler.toml, deno.json), type-checks, and runs as it is on the runtime from npm
+ * packages: workerd (miniflare, with wrangler.toml's Durable Object and date), `deno task start` with
+ * deno.json, `bun src/main.ts`; it answers a message and serves its card with the URL it is reached at.
+ * A runtime that cannot start here skips with a message naming it (under CI=true it fails).
+ */
+import { spawnSync } from "node:child_process";
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { init } from "../../src/scaffold/init.js";
+import { BIN, bundle, runtimeUnavailable, startProcess, startWorkerd, type RunningAgent } from "../edge/runtimes.js";
+import { projectTempDir, ROOT, tempDir } from "../support/project.js";
+
+type Json = Record<string, unknown>;
+
+/** A scaffolded project: inside this checkout (its packages resolve, for tsc), or outside (Deno strips no types under node_modules/). */
+async function scaffold(runtime: "workers" | "deno" | "bun", where: "checkout" | "elsewhere" = "checkout"): Promise<string> {
+  const dir = join(where === "checkout" ? projectTempDir(`init-${runtime}-`) : tempDir(`a2a-init-${runtime}-`), "agent");
+  await init({ dir, spec: "1.0.1", runtime, codegenSpec: "file:../a2a-codegen.tgz" });
+  return dir;
+}
+
+async function start(runtime: "workers" | "deno" | "bun", dir: string): Promise<RunningAgent> {
+  if (runtime === "workers") {
+    // What wrangler reads: the entry, the date, the Durable Object binding.
+    const toml = readFileSync(join(dir, "wrangler.toml"), "utf8");
+    const main = /^main = "([^"]+)"/m.exec(toml)![1]!;
+    const date = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
+    const binding = /name = "(\w+)"\s*\nclass_name = "(\w+)"/.exec(toml)!;
+    return startWorkerd(await bundle(dir, main), { [binding[1]!]: binding[2]! }, date);
+  }
+  if (runtime === "deno") {
+    // deno.json's start task, run with this checkout's deno (inside the task, `deno` would be node_modules/.bin's
+    // npm shim, which deno task runs as a script).
+    const task = (JSON.parse(readFileSync(join(dir, "deno.json"), "utf8")) as { tasks: { start: string } }).tasks.start.split(/\s+/);
+    expect(task.slice(0, 2)).toEqual(["deno", "run"]);
+    return startProcess(join(BIN, "deno"), ["run", "--config", "deno.json", ...task.slice(2)], { cwd: dir, env: { PORT: "0" } });
+  }
+  return startProcess(join(BIN, "bun"), ["src/main.ts"], { cwd: dir, env: { PORT: "0" } });
+}
+
+describe.each(["workers", "deno", "bun"] as const)("init --runtime %s", (runtime) => {
+  it("writes the runtime's entry and config beside the Node server, and type-checks", async () => {
+    const dir = await scaffold(runtime);
+    const files = { workers: ["src/worker.ts", "wrangler.toml"], deno: ["src/main.ts", "deno.json"], bun: ["src/main.ts"] }[runtime];
+    for (const file of [...files, "src/card-at.ts", "src/server.ts", "generated/server/web.ts", "generated/server/node.ts"]) expect(existsSync(join(dir, file)), file).toBe(true);
+    const config = JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8")) as Json;
+    expect(config).toMatchObject({ frameworks: ["node", "web"], transports: ["jsonrpc", "rest"] });
+    const scripts = (JSON.parse(readFileSync(join(dir, "package.json"), "utf8")) as { scripts: Record<string, string> }).scripts;
+    expect(Object.keys(scripts)).toContain(runtime === "workers" ? "deploy" : runtime);
+    const tsc = spawnSync(join(ROOT, "node_modules/.bin/tsc"), ["-p", dir, "--noEmit"], { encoding: "utf8" });
+    expect(tsc.stdout + tsc.stderr).toBe("");
+  });
+
+  it("runs on the runtime as it is: answers a message and serves its card at the URL it is reached at", async (ctx) => {
+    const dir = await scaffold(runtime, runtime === "deno" ? "elsewhere" : "checkout");
+    const engine = runtime === "workers" ? "workerd" : runtime;
+    const why = runtimeUnavailable(engine);
+    if (why !== undefined) {
+      if (process.env["CI"] === "true") throw new Error(`${engine} cannot start on this machine: ${why}`);
+      console.warn(`SKIPPED: ${engine} cannot start on this machine: ${why}`);
+      return ctx.skip(`${engine} cannot start on this machine: ${why}`);
+    }
+    const agent = await start(runtime, dir);
+    try {
+      const response = await fetch(`${agent.url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: "m-1", role: "ROLE_USER", parts: [{ text: "hello edge" }] } } }),
+      });
+      const answer = (await response.json()) as Json;
+      expect(JSON.stringify(answer.result)).toContain("hello edge");
+      const card = (await (await fetch(`${agent.url}/.well-known/agent-card.json`)).json()) as { supportedInterfaces: Array<{ url: string; protocolBinding: string }> };
+      // Each binding (1.0 and the 0.3 it serves too) at the origin the agent was reached at.
+      expect(new Set(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.url}`))).toEqual(new Set([`JSONRPC ${agent.url}/`, `HTTP+JSON ${agent.url}/rest`]));
+    } finally {
+      await agent.close();
+    }
+  });
+});
