@@ -198,7 +198,8 @@ describe("a2a-codegen init", () => {
     await server.exited;
     await groupGone(server.child.pid as number);
     await expect(fetch(server.url)).rejects.toThrow();
-  });
+    // Two npm installs from the registry: minutes on a loaded 2-core machine (the suite's other files run meanwhile).
+  }, 600_000);
 
   it("the project's own tests and type-check pass", () => {
     const test = sh("npm", ["test"], first);
@@ -308,7 +309,8 @@ describe("a2a-codegen init", () => {
     expect(install.code, install.out).toBe(0);
     const check = sh("npm", ["run", "check"], dir);
     expect(check.code, check.out).toBe(0);
-  });
+    // Two npm installs from the registry: minutes on a loaded 2-core machine (the suite's other files run meanwhile).
+  }, 600_000);
 
   it("refuses a non-empty folder without --force, and never overwrites a file with it", () => {
     const dir = join(work, "busy");

@@ -13,6 +13,7 @@ const INTERNAL_ERROR = { jsonrpc: "2.0", id: null, error: { code: -32603, messag
 const failingCore = {
   limits: Object.freeze({ maxBodyBytes: 1024, bodyTimeoutMs: 1000 }),
   handles: () => true,
+  isHealthPath: () => false,
   handle: async () => {
     throw new Error("a bug in the core, with a stack trace");
   },
