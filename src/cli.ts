@@ -368,6 +368,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
   if (args.cardSignatures) flags.push("--card-signatures");
   if (args.testing) flags.push("--testing");
   if (args.telemetry) flags.push("--telemetry");
+  if (args.clientOnly) flags.push("--client-only");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }
 
