@@ -3,7 +3,7 @@ import { bundledIR } from "../load/protocol.js";
 import { parseJson } from "../schema/load.js";
 import { convertCard } from "../card/convert.js";
 import { modeWarnings } from "../runtime/tasks/input-modes.js";
-import { emitClient } from "../emit/client.js";
+import { emitClient, emitClientValidation } from "../emit/client.js";
 import { emitModels } from "../emit/models.js";
 import { emitGrpcBinding, irSourcePath, protoPathOf, SHAPES_BY_VERSION } from "../emit/grpc.js";
 import { emitProtocol, httpRoutesFor } from "../emit/protocol.js";
@@ -59,6 +59,7 @@ export async function emitCompat(
   Object.assign(files, emitValidatorFiles(compat, templates, header));
   files["protocol.ts"] = emitProtocol(compat, templates, header);
   files["client.ts"] = emitClient(compat, templates, header);
+  files["client-validation.ts"] = emitClientValidation(templates, header);
   files["index.ts"] = emitIndex(files, templates, header);
   files["mapping.ts"] = mappingModule(mapping, templates, header);
   if (card) files["card.ts"] = compatCardModule(card, primary, compat, templates, header, warnings);

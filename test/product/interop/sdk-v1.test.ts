@@ -41,6 +41,7 @@ import {
   A2AUnsupportedOperationError,
   restTransport,
 } from "../../../generated/a2a-1.0.1/client.js";
+import { clientValidation } from "../../../generated/a2a-1.0.1/client-validation.js";
 import type * as Models from "../../../generated/a2a-1.0.1/models.js";
 import {
   capturingFetch,
@@ -363,8 +364,8 @@ describe.each(BINDINGS)("our generated 1.0.1 client against the SDK 1.x Express 
     hook = await startWebhookReceiver();
     const capture = binding === "JSONRPC" ? capturingFetch(log) : capturingRestFetch(log, await modules("1.0.1"), sdk.restUrl);
     client = await A2AClient.fromAgentUrl(sdk.baseUrl, {
-      // validateResponses: every answer of the SDK goes through our generated validators too.
-      validateResponses: true,
+      // validation: every answer of the SDK (and its card) goes through our generated validators too.
+      validation: clientValidation,
       transports: [restTransport],
       binding,
       fetch: (input, init) => {
