@@ -286,7 +286,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
         const ir = written.ir;
         io.out(
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
-            `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
+            `${Object.keys(written.files).length} files; ${target.clientOnly === true ? "client only (no server)" : `servers: ${servers(written, target)}`}`,
         );
         const missing = missingPackages(written.outDir, written.files);
         if (missing) {

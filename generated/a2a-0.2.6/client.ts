@@ -357,8 +357,7 @@ export class A2AClient {
     const { validation, ...messageIds } = ids;
     const parts =
       typeof content === "string" ? [shapes.textPart(content)] : content.map((part) => ({ ...part }));
-    // This version's Message: protocol-shapes.ts builds it from the profile (typed there as a JSON object).
-    const message = shapes.message({ role: "user", parts, ...messageIds }) as unknown as Models.Message;
+    const message = shapes.message<Models.Message>({ role: "user", parts, ...messageIds });
     refuseInvalid("userMessage", validation, "Message", message);
     return message;
   }
@@ -381,7 +380,7 @@ export class A2AClient {
   ): ParamsOf<"message/send"> {
     const { validation, ...sendOptions } = options;
     const message = typeof content === "string" ? A2AClient.userMessage(content) : content;
-    const params = shapes.sendParamsFor({ ...message }, sendOptions) as unknown as ParamsOf<"message/send">;
+    const params = shapes.sendParamsFor<ParamsOf<"message/send">>({ ...message }, sendOptions);
     refuseInvalid("sendParams", validation, "MessageSendParams", params);
     return params;
   }
@@ -508,16 +507,15 @@ async function readCard(
   options: A2AClientOptions,
   signal: AbortSignal | undefined,
 ): Promise<Models.AgentCard> {
-  const fetched = await fetchAgentCard(source.baseUrl, WELL_KNOWN_AGENT_CARD_PATH, {
+  const card = await fetchAgentCard<Models.AgentCard>(source.baseUrl, WELL_KNOWN_AGENT_CARD_PATH, {
     ...options,
     cache: source.cache,
     ...(signal ? { signal } : {}),
   });
-  withProtoJsonDefaults("AgentCard", fetched);
-  const issues = options.validation?.check("AgentCard", fetched) ?? null;
+  withProtoJsonDefaults("AgentCard", card);
+  const issues = options.validation?.check("AgentCard", card) ?? null;
   if (issues !== null)
     throw new TypeError(`the agent card of ${source.baseUrl} is invalid: ${describe(issues)}`);
-  const card = fetched as unknown as Models.AgentCard;
   if (options.verifyCard) await options.verifyCard(card);
   return card;
 }

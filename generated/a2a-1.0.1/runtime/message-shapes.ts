@@ -72,8 +72,11 @@ export class MessageShapes {
     return tag ? { [tag]: "data", data } : { data };
   }
 
-  /** A message of this version's shape; ids the version does not have are left out. */
-  message(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): JsonObject {
+  /**
+   * A message of this version's shape; ids the version does not have are left out. `M`: the type the caller
+   * reads it as (a generated client: the version's Message), built from the profile, not checked against it.
+   */
+  message<M extends object = JsonObject>(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): M {
     const m: JsonObject = { ...this.tags("Message"), role: this.roleValue(init.role), parts: init.parts };
     if (this.messageFields.messageId) m["messageId"] = init.messageId ?? newId();
     if (init.metadata !== undefined) m["metadata"] = init.metadata;
@@ -81,7 +84,7 @@ export class MessageShapes {
     if (init.taskId !== undefined && this.messageFields.taskId) m["taskId"] = init.taskId;
     const context = this.messageFields.context;
     if (init.contextId !== undefined && context !== undefined) m[context] = init.contextId;
-    return m;
+    return m as M;
   }
 
   /** The message with the task and context ids given, where the version's Message carries them. */
@@ -132,12 +135,13 @@ export class MessageShapes {
 
   /**
    * Params of the send/stream method in this version's shape: `{ message, configuration }` (0.2+, the
-   * message carrying the task and context it continues), or 0.1.0's `{ id, sessionId, message }`.
+   * message carrying the task and context it continues), or 0.1.0's `{ id, sessionId, message }`. `P`: the
+   * type the caller reads them as (a generated client: the send method's params), as for {@link message}.
    */
-  sendParamsFor(
+  sendParamsFor<P extends object = JsonObject>(
     message: JsonObject,
     options: { taskId?: string; contextId?: string; blocking?: boolean; historyLength?: number; acceptedOutputModes?: string[] } = {},
-  ): JsonObject {
+  ): P {
     const paramsType = this.profile.params.send;
     const shape = paramsType ? this.profile.objects[paramsType] : undefined;
     const fields = this.profile.sendFields;
@@ -146,7 +150,7 @@ export class MessageShapes {
       const params: JsonObject = { id: options.taskId ?? newId(), message };
       if (options.contextId !== undefined && fields.contextId !== undefined && !fields.contextId.startsWith("/message/")) setAt(params, fields.contextId, options.contextId);
       if (options.historyLength !== undefined && fields.historyLength !== undefined) setAt(params, fields.historyLength, options.historyLength);
-      return params;
+      return params as P;
     }
     const params: JsonObject = { message: this.stamp(message, options.taskId, options.contextId) };
     if (options.blocking !== undefined || options.historyLength !== undefined || options.acceptedOutputModes !== undefined) {
@@ -156,7 +160,7 @@ export class MessageShapes {
       }
       if (options.historyLength !== undefined && fields.historyLength !== undefined) setAt(params, fields.historyLength, options.historyLength);
     }
-    return params;
+    return params as P;
   }
 }
 

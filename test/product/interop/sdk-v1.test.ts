@@ -694,8 +694,8 @@ describe("SDK 1.x departures from A2A 1.0.1, and the same checks on our server",
         const check = () => expect((card.securitySchemes as Json).bearer).toMatchObject({ httpAuthSecurityScheme: { scheme: "Bearer" } });
         if (base === secured.baseUrl) {
           await departs(check); // {"scheme":{"$case":"httpAuthSecurityScheme","value":{…}}}
-          // So our client refuses the card, and the SDK's own resolver parses the scheme away.
-          await expect(A2AClient.fromAgentUrl(base)).rejects.toThrow(/securitySchemes\/bearer/);
+          // So our client with its schema checks refuses the card, and the SDK's own resolver parses the scheme away.
+          await expect(A2AClient.fromAgentUrl(base, { validation: clientValidation })).rejects.toThrow(/securitySchemes\/bearer/);
           expect((await new DefaultAgentCardResolver().resolve(base)).securitySchemes.bearer?.scheme).toBeUndefined();
         } else check();
       }
