@@ -10,7 +10,7 @@ import { GENERATED, projectTempDir, ROOT, tempDir } from "../support/project.js"
  * `@tsconfig/strictest` (written out here: no package needed), `exactOptionalPropertyTypes`, and
  * `erasableSyntaxOnly` (Node's built-in type stripping runs only erasable TypeScript). Every file must
  * compile: the committed default output of 1.0.1 and 0.3.0, and an output with every optional feature
- * (both store engines, gRPC, the 0.3.0 compat layer, card signatures, the LLM bridges), whose runtime files the default
+ * (every store engine, gRPC, the 0.3.0 compat layer, card signatures, the LLM bridges, telemetry, the test kit), whose runtime files the default
  * output does not have.
  */
 const STRICTEST = {
@@ -52,16 +52,16 @@ describe("generated code under @tsconfig/strictest, exactOptionalPropertyTypes a
     expect(strictestErrors(["1.0.1", "0.3.0"].map((v) => join(GENERATED, `a2a-${v}`))).slice(0, 20)).toEqual([]);
   }, 120_000);
 
-  it("an output with every optional feature compiles: stores, gRPC, compat, card signatures, bridges", async () => {
+  it("an output with every optional feature compiles: stores, gRPC, compat, card signatures, bridges, telemetry, the test kit", async () => {
     const base = projectTempDir("strictest-");
     const full = writeResult(
-      await generate({ spec: "1.0.1", out: join(base, "v1"), stores: ["postgres", "mysql", "redis"], transports: ["jsonrpc", "rest", "grpc"], compat: "0.3.0", cardSignatures: true, frameworks: ["node", "express", "fastify", "hono"], bridges: ["ai-sdk", "langgraph"] }),
+      await generate({ spec: "1.0.1", out: join(base, "v1"), stores: ["postgres", "mysql", "redis", "sqlite"], transports: ["jsonrpc", "rest", "grpc"], compat: "0.3.0", cardSignatures: true, frameworks: ["node", "express", "fastify", "hono"], bridges: ["ai-sdk", "langgraph"], telemetry: true, testing: true }),
     ).outDir;
     const full03 = writeResult(
       await generate({ spec: "0.3.0", out: join(base, "v03"), stores: ["postgres", "redis"], transports: ["jsonrpc", "rest", "grpc"], cardSignatures: true, frameworks: ["node"] }),
     ).outDir;
     // The features' files are really there (a test of nothing would pass too).
-    for (const file of ["runtime/stores/postgres.ts", "runtime/stores/mysql.ts", "runtime/stores/redis.ts", "runtime/grpc/server.ts", "runtime/compat/service.ts", "runtime/card/signature.ts", "runtime/bridges/ai-sdk.ts", "runtime/bridges/langgraph.ts"]) {
+    for (const file of ["runtime/stores/postgres.ts", "runtime/stores/mysql.ts", "runtime/stores/redis.ts", "runtime/stores/sqlite.ts", "runtime/telemetry/server.ts", "runtime/testing/mock-agent.ts", "testing/msw.ts", "runtime/grpc/server.ts", "runtime/compat/service.ts", "runtime/card/signature.ts", "runtime/bridges/ai-sdk.ts", "runtime/bridges/langgraph.ts"]) {
       expect(existsSync(join(full, file)), file).toBe(true);
     }
     expect(strictestErrors([full, full03]).slice(0, 20)).toEqual([]);

@@ -5,7 +5,8 @@
  * routes, the health endpoints, their CORS preflights), every method, before any route is looked at, so
  * that the app's own routes and plugins (`@fastify/cors` registers `OPTIONS *`, `@fastify/static` `GET /*`)
  * register without conflict. Bodies are read by the A2A server itself (its size limit, its JSON-RPC errors),
- * not by Fastify's parsers. Other paths are left to the app (its routes, its 404).
+ * not by Fastify's parsers. Other paths are left to the app (its routes, its 404), and so is a health path
+ * (`/healthz`, `/readyz`) at which the app registered a route of its own.
  */
 import type { FastifyInstance, FastifyReply, FastifyRequest } from "fastify";
 import { INTERNAL_ERROR_BODY, targetPath } from "../runtime/http/http.js";
@@ -45,7 +46,10 @@ export function a2aFastifyPlugin(core: A2AServerCore): (fastify: FastifyInstance
     // preParsing: after every onRequest hook of the app (its CORS, auth, logging hooks have run, as for its
     // own routes), before Fastify would parse the body.
     fastify.addHook("preParsing", async (request, reply, payload) => {
-      if (reply.sent || !core.handles(targetPath(request.raw.url ?? "/"))) return payload;
+      const path = targetPath(request.raw.url ?? "/");
+      if (reply.sent || !core.handles(path)) return payload;
+      // A health path the app serves itself (a route registered at exactly that path) stays the app's.
+      if (core.isHealthPath(path) && request.routeOptions.url === path) return payload;
       // A CORS preflight is the core's when its `cors` option is set; else another plugin's (@fastify/cors's).
       if (
         request.raw.method === "OPTIONS" &&

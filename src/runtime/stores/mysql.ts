@@ -17,7 +17,7 @@
  *   never a hang or a crash); the pool opens new connections by itself.
  */
 import mysql from "mysql2/promise";
-import { StoreError } from "./errors.js";
+import { StoreError, StoreUnavailableError } from "./errors.js";
 import type { A2AStore } from "./contract.js";
 import { MysqlTaskEventLog } from "./mysql/event-log.js";
 import { MysqlExecutionLeases } from "./mysql/leases.js";
@@ -194,6 +194,16 @@ export class MysqlStore implements A2AStore {
       [...list, options.olderThanMs],
     );
     return Number((results.at(-1) as { affectedRows: number }).affectedRows);
+  }
+
+  /** One round trip (`SELECT 1`, readiness); StoreUnavailableError when the engine does not answer or the store is closed. */
+  async ping(): Promise<void> {
+    if (this.closed) throw new StoreUnavailableError(ENGINE, "ping: the store is closed");
+    try {
+      await this.pool.query("SELECT 1");
+    } catch (error) {
+      throw mysqlError(error, "ping");
+    }
   }
 
   async close(): Promise<void> {

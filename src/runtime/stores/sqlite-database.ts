@@ -138,11 +138,15 @@ export function sqlitePathOf(url: string): string {
 /** Prepared statements, cached by text, counted, and mapped to store errors. */
 export class Sql {
   private readonly statements = new Map<string, Database.Statement>();
-  constructor(
-    private readonly db: Database.Database,
-    private readonly counter: { count: number },
-    private readonly isClosed: () => boolean,
-  ) {}
+  private readonly db: Database.Database;
+  private readonly counter: { count: number };
+  private readonly isClosed: () => boolean;
+
+  constructor(db: Database.Database, counter: { count: number }, isClosed: () => boolean) {
+    this.db = db;
+    this.counter = counter;
+    this.isClosed = isClosed;
+  }
 
   private statement(text: string): Database.Statement {
     if (this.isClosed()) throw new StoreError(`${ENGINE} store: closed`, "failed");

@@ -5,7 +5,11 @@ import { storableJson } from "./task-json.js";
 import { key, unkey, type Sql } from "./sqlite-database.js";
 
 export class SqlitePushOutbox implements PushOutbox {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async enqueue(messages: readonly OutboxMessage[]): Promise<string[]> {
     if (messages.length === 0) return [];
@@ -51,7 +55,11 @@ export class SqlitePushOutbox implements PushOutbox {
 // ---------------------------------------------------------------------------------------------------
 
 export class SqliteExecutionLeases implements ExecutionLeases {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async acquire(taskId: string, owner: string, ttlMs: number): Promise<boolean> {
     return this.sql.write("acquire lease", () => {

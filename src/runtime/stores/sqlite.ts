@@ -146,10 +146,13 @@ export class SqliteTaskStore implements VersionedTaskStore {
   readonly storesTaskPatches = true;
   private readonly patchPolicy = new TaskPatchPolicy();
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly wake: (taskId: string) => void,
-  ) {}
+  private readonly sql: Sql;
+  private readonly wake: (taskId: string) => void;
+
+  constructor(sql: Sql, wake: (taskId: string) => void) {
+    this.sql = sql;
+    this.wake = wake;
+  }
 
   async get(taskId: string): Promise<JsonObject | undefined> {
     return (await this.load(taskId))?.task;
@@ -312,7 +315,11 @@ export class SqliteTaskStore implements VersionedTaskStore {
 // ---------------------------------------------------------------------------------------------------
 
 export class SqlitePushConfigStore implements PushConfigStore {
-  constructor(private readonly sql: Sql) {}
+  private readonly sql: Sql;
+
+  constructor(sql: Sql) {
+    this.sql = sql;
+  }
 
   async set(taskId: string, config: JsonObject): Promise<JsonObject> {
     const id = pushConfigId(taskId, config);
@@ -349,10 +356,12 @@ export class SqliteTaskEventLog implements TaskEventLog {
   private timer: NodeJS.Timeout | undefined;
   private seenVersion = -1;
 
-  constructor(
-    private readonly sql: Sql,
-    private readonly pollMs: number,
-  ) {
+  private readonly sql: Sql;
+  private readonly pollMs: number;
+
+  constructor(sql: Sql, pollMs: number) {
+    this.sql = sql;
+    this.pollMs = pollMs;
     this.follower = new LogFollower(
       (taskId, after, limit) => this.read(taskId, after, limit),
       async () => this.poll(),

@@ -28,12 +28,17 @@ export function serverTelemetry(protocolVersion: string, options: TelemetryOptio
 }
 
 class OtelServerTelemetry implements ServerTelemetry {
-  constructor(
-    private readonly tracer: Tracer,
-    private readonly instruments: ServerInstruments,
-    private readonly protocolVersion: string,
-    private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined,
-  ) {}
+  private readonly tracer: Tracer;
+  private readonly instruments: ServerInstruments;
+  private readonly protocolVersion: string;
+  private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined;
+
+  constructor(tracer: Tracer, instruments: ServerInstruments, protocolVersion: string, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
+    this.tracer = tracer;
+    this.instruments = instruments;
+    this.protocolVersion = protocolVersion;
+    this.recordPrincipal = recordPrincipal;
+  }
 
   serverCall<T>(binding: string, headers: Readonly<Record<string, string | undefined>>, run: (span: TelemetrySpan) => T): T {
     // Under a span already (an HTTP server instrumentation's, which read the headers): its child; else the caller's.
@@ -126,7 +131,11 @@ class OtelServerTelemetry implements ServerTelemetry {
 class PlainSpan implements TelemetrySpan {
   failed: number | string | undefined;
   private ended = false;
-  constructor(protected readonly span: Span) {}
+  protected readonly span: Span;
+
+  constructor(span: Span) {
+    this.span = span;
+  }
 
   /** Sets the attribute when the value is known (no object built per call: this runs a few times a request). */
   set(key: string, value: string | undefined): void {
@@ -151,9 +160,13 @@ class ServerCall extends PlainSpan {
   private method: string | undefined;
   private readonly start = performance.now();
   private done = false;
+  private readonly binding: string;
+  private readonly instruments: ServerInstruments;
 
-  constructor(span: Span, private readonly binding: string, private readonly instruments: ServerInstruments) {
+  constructor(span: Span, binding: string, instruments: ServerInstruments) {
     super(span);
+    this.binding = binding;
+    this.instruments = instruments;
   }
 
   /** The call's method names its span and its metrics (the first one told: a batch keeps its first). */

@@ -74,7 +74,10 @@ export class MockAgent {
   private readonly queued = new Map<string, MockScript[]>();
   private readonly routes: RouteTable | undefined;
 
-  constructor(private readonly options: MockAgentOptions) {
+  private readonly options: MockAgentOptions;
+
+  constructor(options: MockAgentOptions) {
+    this.options = options;
     this.routes = options.wire.httpRoutes !== undefined ? new RouteTable(options.wire.httpRoutes) : undefined;
   }
 

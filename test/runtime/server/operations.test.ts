@@ -134,3 +134,20 @@ for (const framework of FRAMEWORKS) {
     });
   });
 }
+
+describe("an app's own health route", () => {
+  it("Fastify: a route the app registered at exactly a health path answers it; the other health path stays the core's", async () => {
+    const server = await start("fastify");
+    const { a2aFastifyPlugin } = await import("../../../generated/a2a-1.0.1/server/fastify.js");
+    const Fastify = (await import("fastify")).default;
+    const app = Fastify({ logger: false });
+    app.get("/healthz", async () => ({ ok: true }));
+    await app.register(a2aFastifyPlugin(server.core as never));
+    try {
+      expect((await app.inject({ method: "GET", url: "/healthz" })).json()).toEqual({ ok: true });
+      expect((await app.inject({ method: "GET", url: "/readyz" })).json()).toMatchObject({ status: "ready" });
+    } finally {
+      await app.close();
+    }
+  });
+});

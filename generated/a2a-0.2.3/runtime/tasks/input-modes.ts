@@ -15,9 +15,9 @@ import type { ProtocolProfile } from "../profile.js";
  */
 export class InputModeCheck {
   private readonly accepted: string[] | undefined;
-  private readonly profile: ProtocolProfile;
   /** A few media types come again and again (text/plain); the cache stays small whatever clients send. */
   private readonly verdicts = new Map<string, boolean>();
+  private readonly profile: ProtocolProfile;
 
   constructor(card: JsonObject, profile: ProtocolProfile) {
     this.profile = profile;

@@ -242,7 +242,7 @@ export class A2AServerCore {
     this.cors = options.cors ? new CorsPolicy(options.cors) : undefined;
   }
 
-  /** The paths this server answers: its JSON-RPC path, its HTTP+JSON routes and the agent card paths. Adapters pass other paths on. */
+  /** The paths this server answers: its JSON-RPC path, its HTTP+JSON routes, the agent card and health paths. Adapters pass other paths on. */
   handles(path: string): boolean {
     return (
       (this.jsonrpc !== undefined && path === this.rpcPath) ||
@@ -252,6 +252,14 @@ export class A2AServerCore {
       path === this.healthPaths.liveness ||
       path === this.healthPaths.readiness
     );
+  }
+
+  /**
+   * Whether `path` is one of the health endpoints (liveness, readiness). An app's own route at exactly that
+   * path wins over it where the adapter can tell (Fastify: a route the app registered at that path).
+   */
+  isHealthPath(path: string): boolean {
+    return path === this.healthPaths.liveness || path === this.healthPaths.readiness;
   }
 
   /**
