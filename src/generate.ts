@@ -27,6 +27,7 @@ import type { Agree, ConfigKey } from "./options/declarations.js";
 import { displayPath } from "./display-path.js";
 import { unusedRuntimeFiles } from "./emit/runtime-files.js";
 import { runtimeFiles } from "./emit/runtime-bundles.js";
+import { emitErrors } from "./emit/error-classes.js";
 import { emitTestKit } from "./emit/testing/test-kit.js";
 
 export interface GenerateOptions {
@@ -147,9 +148,10 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
   Object.assign(files, validatorFiles);
   await timer.run("protocol", () => {
     files["protocol.ts"] = emitProtocol(ir, templates, header);
+    files["errors.ts"] = emitErrors(ir, templates, header);
     files["client.ts"] = emitClient(ir, templates, header, options.telemetry === true);
     files["client-validation.ts"] = emitClientValidation(templates, header);
-    startFormatting({ "protocol.ts": files["protocol.ts"], "client.ts": files["client.ts"], "client-validation.ts": files["client-validation.ts"] });
+    startFormatting({ "protocol.ts": files["protocol.ts"], "errors.ts": files["errors.ts"], "client.ts": files["client.ts"], "client-validation.ts": files["client-validation.ts"] });
     // Default: node:http and the frameworks of the nearest package.json (from the output folder up); none client-only.
     const frameworks = clientOnly ? [] : (options.frameworks ?? defaultFrameworks(outDir).frameworks);
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));

@@ -22,8 +22,8 @@ import {
   type UnaryMethodName,
 } from "./protocol.js";
 import { withProtoJsonDefaults } from "./proto-defaults.js";
+import { receivedError } from "./errors.js";
 import {
-  A2AJsonRpcError,
   A2AUntrustedOriginError,
   AgentCardCache,
   fetchAgentCard,
@@ -44,9 +44,10 @@ import { canonicalValue } from "./runtime/profile.js";
 import { MessageShapes } from "./runtime/message-shapes.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
+// The version's error classes (A2ATaskNotFoundError, ...) and their base A2AError: a call rejects with them.
+export * from "./errors.js";
 export {
   A2AInterfaceSelectionError,
-  A2AJsonRpcError,
   A2ARedirectError,
   A2AResponseTooLargeError,
   A2AResponseValidationError,
@@ -65,58 +66,6 @@ export type {
   ProtocolBinding,
 } from "./runtime/client/client.js";
 
-export class A2ATaskNotFoundError extends A2AJsonRpcError {
-  static readonly code = -32001;
-  override readonly name = "A2ATaskNotFoundError";
-}
-export class A2ATaskNotCancelableError extends A2AJsonRpcError {
-  static readonly code = -32002;
-  override readonly name = "A2ATaskNotCancelableError";
-}
-export class A2APushNotificationNotSupportedError extends A2AJsonRpcError {
-  static readonly code = -32003;
-  override readonly name = "A2APushNotificationNotSupportedError";
-}
-export class A2AUnsupportedOperationError extends A2AJsonRpcError {
-  static readonly code = -32004;
-  override readonly name = "A2AUnsupportedOperationError";
-}
-export class A2AInvalidRequestError extends A2AJsonRpcError {
-  static readonly code = -32600;
-  override readonly name = "A2AInvalidRequestError";
-}
-export class A2AMethodNotFoundError extends A2AJsonRpcError {
-  static readonly code = -32601;
-  override readonly name = "A2AMethodNotFoundError";
-}
-export class A2AInvalidParamsError extends A2AJsonRpcError {
-  static readonly code = -32602;
-  override readonly name = "A2AInvalidParamsError";
-}
-export class A2AInternalError extends A2AJsonRpcError {
-  static readonly code = -32603;
-  override readonly name = "A2AInternalError";
-}
-export class A2AJSONParseError extends A2AJsonRpcError {
-  static readonly code = -32700;
-  override readonly name = "A2AJSONParseError";
-}
-
-const ERROR_CLASSES: Record<
-  number,
-  new (method: string, error: { code: number; message: string; data?: unknown }) => A2AJsonRpcError
-> = {
-  [-32001]: A2ATaskNotFoundError,
-  [-32002]: A2ATaskNotCancelableError,
-  [-32003]: A2APushNotificationNotSupportedError,
-  [-32004]: A2AUnsupportedOperationError,
-  [-32600]: A2AInvalidRequestError,
-  [-32601]: A2AMethodNotFoundError,
-  [-32602]: A2AInvalidParamsError,
-  [-32603]: A2AInternalError,
-  [-32700]: A2AJSONParseError,
-};
-
 const shapes = new MessageShapes(A2A_PROFILE);
 
 /** The property names results are wrapped in (none in this version). */
@@ -133,7 +82,7 @@ export type Unwrapped<R> = R extends object
 
 /** The hooks every transport of this client gets: the version's typed errors, defaults and end of a stream. */
 const CHECKS: ResponseChecks = {
-  makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
+  makeError: receivedError,
   isFinal: (result) => isFinalEvent(shapes, result),
   normalize: (method, response) => {
     const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;

@@ -3,4 +3,11 @@ export * from "./models.js";
 export * from "./protocol.js";
 export * from "./validators.js";
 export * from "./runtime/validation.js";
+export * from "./errors.js";
 export * from "./client.js";
+/**
+ * Definitions named like a generated export (`A2AError`): here the name is the generated export;
+ * the definition is `Models.<name>` (or import it from "./models.js").
+ */
+export { A2AError } from "./errors.js";
+export * as Models from "./models.js";

@@ -22,8 +22,8 @@ import {
   type UnaryMethodName,
 } from "./protocol.js";
 import { withProtoJsonDefaults } from "./proto-defaults.js";
+import { receivedError } from "./errors.js";
 import {
-  A2AJsonRpcError,
   A2AUntrustedOriginError,
   AgentCardCache,
   fetchAgentCard,
@@ -44,9 +44,10 @@ import { canonicalValue } from "./runtime/profile.js";
 import { MessageShapes } from "./runtime/message-shapes.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
+// The version's error classes (A2ATaskNotFoundError, ...) and their base A2AError: a call rejects with them.
+export * from "./errors.js";
 export {
   A2AInterfaceSelectionError,
-  A2AJsonRpcError,
   A2ARedirectError,
   A2AResponseTooLargeError,
   A2AResponseValidationError,
@@ -65,101 +66,6 @@ export type {
   ProtocolBinding,
 } from "./runtime/client/client.js";
 
-/**
- * A2A specific error indicating the requested task ID was not found.
- */
-export class A2ATaskNotFoundError extends A2AJsonRpcError {
-  static readonly code = -32001;
-  override readonly name = "A2ATaskNotFoundError";
-}
-/**
- * A2A specific error indicating the task is in a state where it cannot be canceled.
- */
-export class A2ATaskNotCancelableError extends A2AJsonRpcError {
-  static readonly code = -32002;
-  override readonly name = "A2ATaskNotCancelableError";
-}
-/**
- * A2A specific error indicating the agent does not support push notifications.
- */
-export class A2APushNotificationNotSupportedError extends A2AJsonRpcError {
-  static readonly code = -32003;
-  override readonly name = "A2APushNotificationNotSupportedError";
-}
-/**
- * A2A specific error indicating the requested operation is not supported by the agent.
- */
-export class A2AUnsupportedOperationError extends A2AJsonRpcError {
-  static readonly code = -32004;
-  override readonly name = "A2AUnsupportedOperationError";
-}
-/**
- * A2A specific error indicating incompatible content types between request and agent capabilities.
- */
-export class A2AContentTypeNotSupportedError extends A2AJsonRpcError {
-  static readonly code = -32005;
-  override readonly name = "A2AContentTypeNotSupportedError";
-}
-/**
- * A2A specific error indicating agent returned invalid response for the current method
- */
-export class A2AInvalidAgentResponseError extends A2AJsonRpcError {
-  static readonly code = -32006;
-  override readonly name = "A2AInvalidAgentResponseError";
-}
-/**
- * JSON-RPC error indicating the JSON sent is not a valid Request object.
- */
-export class A2AInvalidRequestError extends A2AJsonRpcError {
-  static readonly code = -32600;
-  override readonly name = "A2AInvalidRequestError";
-}
-/**
- * JSON-RPC error indicating the method does not exist or is not available.
- */
-export class A2AMethodNotFoundError extends A2AJsonRpcError {
-  static readonly code = -32601;
-  override readonly name = "A2AMethodNotFoundError";
-}
-/**
- * JSON-RPC error indicating invalid method parameter(s).
- */
-export class A2AInvalidParamsError extends A2AJsonRpcError {
-  static readonly code = -32602;
-  override readonly name = "A2AInvalidParamsError";
-}
-/**
- * JSON-RPC error indicating an internal JSON-RPC error on the server.
- */
-export class A2AInternalError extends A2AJsonRpcError {
-  static readonly code = -32603;
-  override readonly name = "A2AInternalError";
-}
-/**
- * JSON-RPC error indicating invalid JSON was received by the server.
- */
-export class A2AJSONParseError extends A2AJsonRpcError {
-  static readonly code = -32700;
-  override readonly name = "A2AJSONParseError";
-}
-
-const ERROR_CLASSES: Record<
-  number,
-  new (method: string, error: { code: number; message: string; data?: unknown }) => A2AJsonRpcError
-> = {
-  [-32001]: A2ATaskNotFoundError,
-  [-32002]: A2ATaskNotCancelableError,
-  [-32003]: A2APushNotificationNotSupportedError,
-  [-32004]: A2AUnsupportedOperationError,
-  [-32005]: A2AContentTypeNotSupportedError,
-  [-32006]: A2AInvalidAgentResponseError,
-  [-32600]: A2AInvalidRequestError,
-  [-32601]: A2AMethodNotFoundError,
-  [-32602]: A2AInvalidParamsError,
-  [-32603]: A2AInternalError,
-  [-32700]: A2AJSONParseError,
-};
-
 const shapes = new MessageShapes(A2A_PROFILE);
 
 /** The property names results are wrapped in (none in this version). */
@@ -176,7 +82,7 @@ export type Unwrapped<R> = R extends object
 
 /** The hooks every transport of this client gets: the version's typed errors, defaults and end of a stream. */
 const CHECKS: ResponseChecks = {
-  makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
+  makeError: receivedError,
   isFinal: (result) => isFinalEvent(shapes, result),
   normalize: (method, response) => {
     const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;

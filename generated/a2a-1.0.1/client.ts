@@ -26,8 +26,8 @@ import {
   type UnaryMethodName,
 } from "./protocol.js";
 import { withProtoJsonDefaults } from "./proto-defaults.js";
+import { receivedError } from "./errors.js";
 import {
-  A2AJsonRpcError,
   A2AUntrustedOriginError,
   AgentCardCache,
   fetchAgentCard,
@@ -49,9 +49,10 @@ import { canonicalValue } from "./runtime/profile.js";
 import { MessageShapes } from "./runtime/message-shapes.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
+// The version's error classes (A2ATaskNotFoundError, ...) and their base A2AError: a call rejects with them.
+export * from "./errors.js";
 export {
   A2AInterfaceSelectionError,
-  A2AJsonRpcError,
   A2ARedirectError,
   A2AResponseTooLargeError,
   A2AResponseValidationError,
@@ -80,125 +81,6 @@ export const restTransport: ClientTransportFactory = /* @__PURE__ */ restTranspo
   profile: A2A_PROFILE,
 });
 
-/**
- * The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged. (JSON-RPC error code -32001, an A2A-specific error.)
- */
-export class A2ATaskNotFoundError extends A2AJsonRpcError {
-  static readonly code = -32001;
-  override readonly name = "A2ATaskNotFoundError";
-}
-/**
- * An attempt was made to cancel a task that is not in a cancelable state (e.g., it has already reached a terminal state like `TASK_STATE_COMPLETED`, `TASK_STATE_FAILED`, `TASK_STATE_CANCELED`, `TASK_STATE_REJECTED`). (JSON-RPC error code -32002, an A2A-specific error.)
- */
-export class A2ATaskNotCancelableError extends A2AJsonRpcError {
-  static readonly code = -32002;
-  override readonly name = "A2ATaskNotCancelableError";
-}
-/**
- * Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`). (JSON-RPC error code -32003, an A2A-specific error.)
- */
-export class A2APushNotificationNotSupportedError extends A2AJsonRpcError {
-  static readonly code = -32003;
-  override readonly name = "A2APushNotificationNotSupportedError";
-}
-/**
- * The requested operation or a specific aspect of it is not supported by this server agent implementation. (JSON-RPC error code -32004, an A2A-specific error.)
- */
-export class A2AUnsupportedOperationError extends A2AJsonRpcError {
-  static readonly code = -32004;
-  override readonly name = "A2AUnsupportedOperationError";
-}
-/**
- * A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked. (JSON-RPC error code -32005, an A2A-specific error.)
- */
-export class A2AContentTypeNotSupportedError extends A2AJsonRpcError {
-  static readonly code = -32005;
-  override readonly name = "A2AContentTypeNotSupportedError";
-}
-/**
- * An agent returned a response that does not conform to the specification for the current method. (JSON-RPC error code -32006, an A2A-specific error.)
- */
-export class A2AInvalidAgentResponseError extends A2AJsonRpcError {
-  static readonly code = -32006;
-  override readonly name = "A2AInvalidAgentResponseError";
-}
-/**
- * The agent does not have an extended agent card configured when one is required for the requested operation. (JSON-RPC error code -32007, an A2A-specific error.)
- */
-export class A2AExtendedAgentCardNotConfiguredError extends A2AJsonRpcError {
-  static readonly code = -32007;
-  override readonly name = "A2AExtendedAgentCardNotConfiguredError";
-}
-/**
- * Server requested use of an extension marked as `required: true` in the Agent Card but the client did not declare support for it in the request. (JSON-RPC error code -32008, an A2A-specific error.)
- */
-export class A2AExtensionSupportRequiredError extends A2AJsonRpcError {
-  static readonly code = -32008;
-  override readonly name = "A2AExtensionSupportRequiredError";
-}
-/**
- * The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent. (JSON-RPC error code -32009, an A2A-specific error.)
- */
-export class A2AVersionNotSupportedError extends A2AJsonRpcError {
-  static readonly code = -32009;
-  override readonly name = "A2AVersionNotSupportedError";
-}
-/**
- * The JSON sent is not a valid Request object. (JSON-RPC error code -32600.)
- */
-export class A2AInvalidRequestError extends A2AJsonRpcError {
-  static readonly code = -32600;
-  override readonly name = "A2AInvalidRequestError";
-}
-/**
- * The requested method does not exist or is not available. (JSON-RPC error code -32601.)
- */
-export class A2AMethodNotFoundError extends A2AJsonRpcError {
-  static readonly code = -32601;
-  override readonly name = "A2AMethodNotFoundError";
-}
-/**
- * The method parameters are invalid. (JSON-RPC error code -32602.)
- */
-export class A2AInvalidParamsError extends A2AJsonRpcError {
-  static readonly code = -32602;
-  override readonly name = "A2AInvalidParamsError";
-}
-/**
- * An internal error occurred on the server. (JSON-RPC error code -32603.)
- */
-export class A2AInternalError extends A2AJsonRpcError {
-  static readonly code = -32603;
-  override readonly name = "A2AInternalError";
-}
-/**
- * The server received invalid JSON. (JSON-RPC error code -32700.)
- */
-export class A2AJSONParseError extends A2AJsonRpcError {
-  static readonly code = -32700;
-  override readonly name = "A2AJSONParseError";
-}
-
-const ERROR_CLASSES: Record<
-  number,
-  new (method: string, error: { code: number; message: string; data?: unknown }) => A2AJsonRpcError
-> = {
-  [-32001]: A2ATaskNotFoundError,
-  [-32002]: A2ATaskNotCancelableError,
-  [-32003]: A2APushNotificationNotSupportedError,
-  [-32004]: A2AUnsupportedOperationError,
-  [-32005]: A2AContentTypeNotSupportedError,
-  [-32006]: A2AInvalidAgentResponseError,
-  [-32007]: A2AExtendedAgentCardNotConfiguredError,
-  [-32008]: A2AExtensionSupportRequiredError,
-  [-32009]: A2AVersionNotSupportedError,
-  [-32600]: A2AInvalidRequestError,
-  [-32601]: A2AMethodNotFoundError,
-  [-32602]: A2AInvalidParamsError,
-  [-32603]: A2AInternalError,
-  [-32700]: A2AJSONParseError,
-};
-
 const shapes = new MessageShapes(A2A_PROFILE);
 
 /** The property names results are wrapped in (1.0: `{ task }`, `{ message }`, ...). */
@@ -215,7 +97,7 @@ export type Unwrapped<R> = R extends object
 
 /** The hooks every transport of this client gets: the version's typed errors, defaults and end of a stream. */
 const CHECKS: ResponseChecks = {
-  makeError: (method, error) => new (ERROR_CLASSES[error.code] ?? A2AJsonRpcError)(method, error),
+  makeError: receivedError,
   isFinal: (result) => isFinalEvent(shapes, result),
   // The extended card is refused when its JSON text names a member twice, as the public card is (§8.4.3).
   cardMethod: "GetExtendedAgentCard",

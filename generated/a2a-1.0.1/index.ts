@@ -3,4 +3,5 @@ export * from "./models.js";
 export * from "./protocol.js";
 export * from "./validators.js";
 export * from "./runtime/validation.js";
+export * from "./errors.js";
 export * from "./client.js";

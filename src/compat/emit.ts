@@ -4,6 +4,7 @@ import { parseJson } from "../schema/load.js";
 import { convertCard } from "../card/convert.js";
 import { modeWarnings } from "../runtime/tasks/input-modes.js";
 import { emitClient, emitClientValidation } from "../emit/client.js";
+import { emitErrors } from "../emit/error-classes.js";
 import { emitModels } from "../emit/models.js";
 import { emitGrpcBinding, irSourcePath, protoPathOf, SHAPES_BY_VERSION } from "../emit/grpc.js";
 import { emitProtocol, httpRoutesFor } from "../emit/protocol.js";
@@ -58,6 +59,7 @@ export async function emitCompat(
   files["models.ts"] = await emitModels(compat, templates, header);
   Object.assign(files, emitValidatorFiles(compat, templates, header));
   files["protocol.ts"] = emitProtocol(compat, templates, header);
+  files["errors.ts"] = emitErrors(compat, templates, header);
   files["client.ts"] = emitClient(compat, templates, header);
   files["client-validation.ts"] = emitClientValidation(templates, header);
   files["index.ts"] = emitIndex(files, templates, header);

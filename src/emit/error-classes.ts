@@ -1,13 +1,15 @@
 import { CodegenError } from "../errors.js";
 import type { ProtocolIR } from "../ir/types.js";
+import type { TemplateRenderer } from "./templates.js";
 
 /**
- * The one name of an A2A error's class, shared by the server (server/core.ts: what an executor throws) and
- * the client (client.ts: what a call rejects with): `TaskNotFoundError` → `A2ATaskNotFoundError`. The
+ * The one name of an A2A error's class, declared once in the output's errors.ts and re-exported by the
+ * server (server/core.ts: what an executor throws) and the client (client.ts: what a call rejects with):
+ * `TaskNotFoundError` → `A2ATaskNotFoundError`. The
  * specification's own name (`TaskNotFoundError`) stays the name of the wire shape in models.ts (the
  * error object's interface, its validator and `A2A_ERROR_CODES` key), so a name never means two things:
  * `TaskNotFoundError` is the JSON object, `A2ATaskNotFoundError` the class, like every other error class
- * of the runtime (`A2AError`, `A2AJsonRpcError`, `A2ATransportError`, ...).
+ * of the runtime (`A2AError`, `A2ATransportError`, ...).
  */
 export function errorClassName(definition: string): string {
   return `A2A${definition.replace(/Error$/, "")}Error`;
@@ -19,7 +21,6 @@ export function errorClassName(definition: string): string {
  */
 const RESERVED_CLASSES: Record<string, "client" | "server"> = {
   A2AClient: "client",
-  A2AJsonRpcError: "client",
   A2AResponseValidationError: "client",
   A2ATransportError: "client",
   A2AError: "server",
@@ -58,4 +59,9 @@ export function errorClasses(ir: ProtocolIR): ErrorClass[] {
       description: e.description,
     };
   });
+}
+
+/** errors.ts: the version's error classes, one per code of its table, shared by the server and the client. */
+export function emitErrors(ir: ProtocolIR, templates: TemplateRenderer, header: string): string {
+  return templates.render("core/errors.ts.hbs", { header, specVersion: ir.specVersion, errors: errorClasses(ir) });
 }

@@ -1,12 +1,12 @@
 import type { TemplateRenderer } from "./templates.js";
 
 /** The modules index.ts re-exports whole, in order (models first). */
-const MODULES = ["models", "protocol", "validators", "runtime/validation", "client"] as const;
+const MODULES = ["models", "protocol", "validators", "runtime/validation", "errors", "client"] as const;
 /**
  * A client-only output's: the ProtoJSON defaults instead of the validators, which the client imports only
  * when asked (client-validation.ts): an index that re-exported them would put them in every bundle.
  */
-const CLIENT_ONLY_MODULES = ["models", "protocol", "proto-defaults", "runtime/validation", "client"] as const;
+const CLIENT_ONLY_MODULES = ["models", "protocol", "proto-defaults", "runtime/validation", "errors", "client"] as const;
 
 export interface ExportedName {
   name: string;

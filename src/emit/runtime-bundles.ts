@@ -48,18 +48,18 @@ const ENGINE_FILES = ["stores/follower.ts", "stores/patch-policy.ts"];
 
 export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   {
-    feature: "shared: the ground floor of the client and the server: JSON, the protocol profile and shapes, validation, the wire formats",
+    feature: "shared: the ground floor of the client and the server: JSON, the A2A error, the protocol profile and shapes, validation, the wire formats",
     brings: [
-      "event-ids.ts", "json.ts", "message-shapes.ts", "profile.ts", "protocol-shapes.ts", "random-ids.ts", "validation.ts",
+      "a2a-error.ts", "event-ids.ts", "json.ts", "message-shapes.ts", "profile.ts", "protocol-shapes.ts", "random-ids.ts", "validation.ts",
       "wire/http-routes.ts", "wire/jsonrpc.ts", "wire/proto-defaults.ts", "wire/proto-json-input.ts", "wire/shapes.ts", "wire/sse.ts",
     ],
     when: always,
     prunable: true,
   },
   {
-    feature: "server core: errors and calls, the store contract and memory engine, the task runtime, the service and the HTTP bindings (not in a client-only output)",
+    feature: "server core: calls, the store contract and memory engine, the task runtime, the service and the HTTP bindings (not in a client-only output)",
     brings: [
-      "a2a-error.ts", "call.ts", "wire/issue-pointers.ts",
+      "call.ts", "wire/issue-pointers.ts",
       "stores/contract.ts", "stores/errors.ts", "stores/event-texts.ts", "stores/memory.ts", "stores/memory-event-log.ts", "stores/memory-leases.ts",
       "stores/memory-task-store.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",
       "tasks/", "service/", "http/", "card/cache-headers.ts", "telemetry-hooks.ts",

@@ -1,13 +1,31 @@
 /**
- * The one error type of the server side, whatever the binding: an A2A error carries the version's JSON-RPC
- * code, a message and data; the bindings translate it to their own form (a JSON-RPC error object, an HTTP
- * status with a google.rpc.Status body, a gRPC status). Auth failures also carry the HTTP status and the
- * WWW-Authenticate challenge; a temporary failure (the store is unavailable) HTTP 503 and the seconds to
- * wait before retrying (Retry-After).
+ * The one A2A error type, whatever the side and the binding. On the server, an A2A error carries the
+ * version's JSON-RPC code, a message and data; the bindings translate it to their own form (a JSON-RPC
+ * error object, an HTTP status with a google.rpc.Status body, a gRPC status). Auth failures also carry the
+ * HTTP status and the WWW-Authenticate challenge; a temporary failure (the store is unavailable) HTTP 503
+ * and the seconds to wait before retrying (Retry-After). On the client, the error an agent answered with,
+ * whatever the binding it came over: the same class (the version's subclass for its code, errors.ts), with
+ * `method` set to the method called.
  */
 import { isObject } from "./json.js";
 import type { ProtocolProfile } from "./profile.js";
 import type { ValidationIssue } from "./validation.js";
+
+/** The `error` member of a JSON-RPC error response (and what any binding's error maps to). */
+export interface A2AErrorObject {
+  code: number;
+  message: string;
+  data?: unknown;
+}
+
+/** What an A2A error may carry besides its code, message and data. */
+export interface A2AErrorOptions {
+  http?: 401 | 403 | 503;
+  challenge?: string;
+  retryAfter?: number;
+  /** Set by the client: the method whose call the agent answered with this error. */
+  method?: string;
+}
 
 export class A2AError extends Error {
   /**
@@ -19,21 +37,41 @@ export class A2AError extends Error {
   readonly challenge: string | undefined;
   /** Of a 503: the seconds to wait before retrying (HTTP Retry-After). */
   readonly retryAfter: number | undefined;
+  /**
+   * The method called (e.g. "SendMessage"), when this error is an agent's answer received by the client;
+   * undefined for an error raised on this side (what an executor throws).
+   */
+  readonly method: string | undefined;
 
   /** The version's JSON-RPC error code. */
   readonly code: number;
-  /** The error's `data` (google.rpc-style details in 1.0). */
+  /** The error's `data` (google.rpc-style details in 1.0); undefined when it had none. */
   readonly data: unknown;
 
-  constructor(code: number, message: string, data?: unknown, extra: { http?: 401 | 403 | 503; challenge?: string; retryAfter?: number } = {}) {
+  constructor(code: number, message: string, data?: unknown, options: A2AErrorOptions = {}) {
     super(message);
     this.name = "A2AError";
     this.code = code;
     this.data = data;
-    this.http = extra.http;
-    this.challenge = extra.challenge;
-    this.retryAfter = extra.retryAfter;
+    this.http = options.http;
+    this.challenge = options.challenge;
+    this.retryAfter = options.retryAfter;
+    this.method = options.method;
   }
+}
+
+/**
+ * Whether `error` is an A2A error raised on this side (an executor's, the runtime's own), which a server
+ * answers its caller with. An error some other agent answered (an executor calling agents through the
+ * client: `method` is set) is not relayed as this server's answer: it is an ordinary failure.
+ */
+export function isRaisedA2AError(error: unknown): error is A2AError {
+  return error instanceof A2AError && error.method === undefined;
+}
+
+/** The error an agent answered `method` with, for a code the version has no class for. */
+export function receivedA2AError(method: string, error: A2AErrorObject): A2AError {
+  return new A2AError(error.code, error.message, error.data, { method });
 }
 
 /** Auth failures answer with this JSON-RPC code (-32000: the implementation-defined server error range; A2A uses -32001…). */

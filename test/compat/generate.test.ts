@@ -39,6 +39,7 @@ describe("generate --compat", () => {
         "compat/a2a-0.3.0/client.ts",
         "compat/a2a-0.3.0/client-validation.ts",
         "compat/a2a-0.3.0/proto-defaults.ts",
+        "compat/a2a-0.3.0/errors.ts",
         "compat/a2a-0.3.0/index.ts",
         "compat/a2a-0.3.0/mapping.ts",
         "compat/a2a-0.3.0/models.ts",

@@ -1,7 +1,7 @@
 /**
- * One name per error (issue 28 item 5): in every bundled version, the class of an A2A error has one name on
- * both sides, the server's (server/core.ts, thrown by an executor) and the client's (client.ts, what a call
- * rejects with): `A2A<Name>Error`. The specification's name (`TaskNotFoundError`) means one thing only, the
+ * One name per error (issue 28 item 5): in every bundled version, each A2A error is one class,
+ * `A2A<Name>Error`, declared once in errors.ts and the same on both sides: the server's (server/core.ts
+ * re-exports it, thrown by an executor) and the client's (client.ts re-exports it, what a call rejects with). The specification's name (`TaskNotFoundError`) means one thing only, the
  * error object's type in models.ts (0.x) and its key in A2A_ERROR_CODES; no module a user imports declares a
  * class under it, and index.ts exports each error name once.
  */
@@ -43,12 +43,11 @@ describe.each(VERSIONS)("%s: one name per error", (version) => {
     expect(modules).toContain("models.ts");
   });
 
-  it("the server and the client declare one class per error, of the same name", () => {
+  it("errors.ts declares one class per error; the server and the client declare none of their own", () => {
     const expected = [...errors.keys()].map(errorClassName).sort();
-    const serverClasses = declaredClasses(serverCore).filter((name) => expected.includes(name)).sort();
-    const clientClasses = declaredClasses(client).filter((name) => expected.includes(name)).sort();
-    expect(serverClasses).toEqual(expected);
-    expect(clientClasses).toEqual(expected);
+    expect(declaredClasses(read(version, "errors.ts")).sort()).toEqual(expected);
+    expect(declaredClasses(serverCore).filter((name) => expected.includes(name))).toEqual([]);
+    expect(declaredClasses(client).filter((name) => expected.includes(name))).toEqual([]);
   });
 
   it("the specification's name of an error is never a class (only the error object's type in models.ts)", () => {
@@ -72,11 +71,11 @@ describe.each(VERSIONS)("%s: one name per error", (version) => {
     }
     const twice = [...declaredBy].filter(([, files]) => files.length > 1);
     expect(twice).toEqual([]);
-    // Every error's class reaches a user of index.ts (from client.ts).
-    for (const spec of errors.keys()) expect(declaredBy.get(errorClassName(spec)), spec).toEqual(["client.ts"]);
+    // Every error's class reaches a user of index.ts (from errors.ts).
+    for (const spec of errors.keys()) expect(declaredBy.get(errorClassName(spec)), spec).toEqual(["errors.ts"]);
   });
 
-  it("at run time, the server's and the client's class of each code share the name and the code", async () => {
+  it("at run time, the server's and the client's class of each code are one class; the client's calls reject with it", async () => {
     const server = (await import(join(GENERATED, version, "server", "core.ts"))) as Record<string, unknown>;
     const clientModule = (await import(join(GENERATED, version, "client.ts"))) as Record<string, unknown>;
     type ErrorClass = (new (...args: never[]) => Error) & { code: number };
@@ -85,13 +84,16 @@ describe.each(VERSIONS)("%s: one name per error", (version) => {
       const serverClass = server[name] as ErrorClass;
       const clientClass = clientModule[name] as ErrorClass;
       expect(serverClass.code, `${name} (server)`).toBe(code);
-      expect(clientClass.code, `${name} (client)`).toBe(code);
+      expect(clientClass, `${name}: one class on both sides`).toBe(serverClass);
       const thrown = new (serverClass as unknown as new () => Error & { code: number })();
       expect(thrown).toBeInstanceOf(server["A2AError"] as new () => Error);
       expect([thrown.name, thrown.code]).toEqual([name, code]);
-      const received = new (clientClass as unknown as new (method: string, error: { code: number; message: string }) => Error & { code: number })("tasks/get", { code, message: "m" });
-      expect(received).toBeInstanceOf(clientModule["A2AJsonRpcError"] as new () => Error);
-      expect([received.name, received.code]).toEqual([name, code]);
+      // What a transport makes of an error response with this code: the class, `method` set.
+      const receivedError = clientModule["receivedError"] as (method: string, error: { code: number; message: string }) => Error & { code: number; method?: string };
+      const received = receivedError("tasks/get", { code, message: "m" });
+      expect(received).toBeInstanceOf(clientClass as unknown as new () => Error);
+      expect(received).toBeInstanceOf(clientModule["A2AError"] as new () => Error);
+      expect([received.name, received.code, received.method, received.message]).toEqual([name, code, "tasks/get", "m"]);
       expect(server[spec], `server/core.ts must not export ${spec}`).toBeUndefined();
     }
   });

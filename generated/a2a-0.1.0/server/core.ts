@@ -22,7 +22,6 @@ import type {
   VersionedTaskStore as RuntimeVersionedTaskStore,
 } from "../runtime/stores/contract.js";
 import {
-  A2AError,
   A2AServerCore,
   A2AServerError,
   type AgentExecutor as RuntimeAgentExecutor,
@@ -59,6 +58,19 @@ export type { TaskCommitResult, TaskQuery } from "../runtime/stores/contract.js"
 export { InMemoryStore, InMemoryPushConfigStore } from "../runtime/stores/memory.js";
 export { InMemoryTaskStore } from "../runtime/stores/memory-task-store.js";
 export { StoreError, StoreUnavailableError } from "../runtime/stores/errors.js";
+// The errors of A2A 0.1.0, one class per code of its error table (errors.ts, the client's too): an
+// executor raises them to answer the way the specification's errors describe.
+export {
+  A2ATaskNotFoundError,
+  A2ATaskNotCancelableError,
+  A2APushNotificationNotSupportedError,
+  A2AUnsupportedOperationError,
+  A2AInvalidRequestError,
+  A2AMethodNotFoundError,
+  A2AInvalidParamsError,
+  A2AInternalError,
+  A2AJSONParseError,
+} from "../errors.js";
 
 /**
  * A store written against the 0.1.0 Task model, with no casts: `class MyStore implements A2AStore`,
@@ -127,83 +139,4 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   }
   const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
   return new A2AServerCore(binding, options);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The errors of A2A 0.1.0, one class per code of its error table, named as the client's classes
-// (`A2ATaskNotFoundError`; the specification's name, `TaskNotFoundError`, is the error object's type in
-// models.ts). An executor raises them to answer the way the specification's errors describe: thrown before
-// the turn's first event (a status, an artifact, a reply), the error is the answer to the call
-// (message/send, the stream's JSON-RPC error); thrown later, the task fails with the error's message.
-
-export class A2ATaskNotFoundError extends A2AError {
-  static readonly code = -32001;
-  constructor(message = "Task not found", data?: unknown) {
-    super(-32001, message, data);
-    this.name = "A2ATaskNotFoundError";
-  }
-}
-
-export class A2ATaskNotCancelableError extends A2AError {
-  static readonly code = -32002;
-  constructor(message = "Task cannot be canceled", data?: unknown) {
-    super(-32002, message, data);
-    this.name = "A2ATaskNotCancelableError";
-  }
-}
-
-export class A2APushNotificationNotSupportedError extends A2AError {
-  static readonly code = -32003;
-  constructor(message = "Push Notification is not supported", data?: unknown) {
-    super(-32003, message, data);
-    this.name = "A2APushNotificationNotSupportedError";
-  }
-}
-
-export class A2AUnsupportedOperationError extends A2AError {
-  static readonly code = -32004;
-  constructor(message = "This operation is not supported", data?: unknown) {
-    super(-32004, message, data);
-    this.name = "A2AUnsupportedOperationError";
-  }
-}
-
-export class A2AInvalidRequestError extends A2AError {
-  static readonly code = -32600;
-  constructor(message = "Request payload validation error", data?: unknown) {
-    super(-32600, message, data);
-    this.name = "A2AInvalidRequestError";
-  }
-}
-
-export class A2AMethodNotFoundError extends A2AError {
-  static readonly code = -32601;
-  constructor(message = "Method not found", data?: unknown) {
-    super(-32601, message, data);
-    this.name = "A2AMethodNotFoundError";
-  }
-}
-
-export class A2AInvalidParamsError extends A2AError {
-  static readonly code = -32602;
-  constructor(message = "Invalid parameters", data?: unknown) {
-    super(-32602, message, data);
-    this.name = "A2AInvalidParamsError";
-  }
-}
-
-export class A2AInternalError extends A2AError {
-  static readonly code = -32603;
-  constructor(message = "Internal error", data?: unknown) {
-    super(-32603, message, data);
-    this.name = "A2AInternalError";
-  }
-}
-
-export class A2AJSONParseError extends A2AError {
-  static readonly code = -32700;
-  constructor(message = "Invalid JSON payload", data?: unknown) {
-    super(-32700, message, data);
-    this.name = "A2AJSONParseError";
-  }
 }

@@ -22,7 +22,6 @@ import type {
   VersionedTaskStore as RuntimeVersionedTaskStore,
 } from "../runtime/stores/contract.js";
 import {
-  A2AError,
   A2AServerCore,
   A2AServerError,
   type AgentExecutor as RuntimeAgentExecutor,
@@ -59,6 +58,21 @@ export type { TaskCommitResult, TaskQuery } from "../runtime/stores/contract.js"
 export { InMemoryStore, InMemoryPushConfigStore } from "../runtime/stores/memory.js";
 export { InMemoryTaskStore } from "../runtime/stores/memory-task-store.js";
 export { StoreError, StoreUnavailableError } from "../runtime/stores/errors.js";
+// The errors of A2A 0.2.0, one class per code of its error table (errors.ts, the client's too): an
+// executor raises them to answer the way the specification's errors describe.
+export {
+  A2ATaskNotFoundError,
+  A2ATaskNotCancelableError,
+  A2APushNotificationNotSupportedError,
+  A2AUnsupportedOperationError,
+  A2AContentTypeNotSupportedError,
+  A2AInvalidAgentResponseError,
+  A2AInvalidRequestError,
+  A2AMethodNotFoundError,
+  A2AInvalidParamsError,
+  A2AInternalError,
+  A2AJSONParseError,
+} from "../errors.js";
 
 /**
  * A store written against the 0.2.0 Task model, with no casts: `class MyStore implements A2AStore`,
@@ -127,132 +141,4 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   }
   const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
   return new A2AServerCore(binding, options);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The errors of A2A 0.2.0, one class per code of its error table, named as the client's classes
-// (`A2ATaskNotFoundError`; the specification's name, `TaskNotFoundError`, is the error object's type in
-// models.ts). An executor raises them to answer the way the specification's errors describe: thrown before
-// the turn's first event (a status, an artifact, a reply), the error is the answer to the call
-// (message/send, the stream's JSON-RPC error); thrown later, the task fails with the error's message.
-
-/**
- * A2A specific error indicating the requested task ID was not found.
- */
-export class A2ATaskNotFoundError extends A2AError {
-  static readonly code = -32001;
-  constructor(message = "Task not found", data?: unknown) {
-    super(-32001, message, data);
-    this.name = "A2ATaskNotFoundError";
-  }
-}
-
-/**
- * A2A specific error indicating the task is in a state where it cannot be canceled.
- */
-export class A2ATaskNotCancelableError extends A2AError {
-  static readonly code = -32002;
-  constructor(message = "Task cannot be canceled", data?: unknown) {
-    super(-32002, message, data);
-    this.name = "A2ATaskNotCancelableError";
-  }
-}
-
-/**
- * A2A specific error indicating the agent does not support push notifications.
- */
-export class A2APushNotificationNotSupportedError extends A2AError {
-  static readonly code = -32003;
-  constructor(message = "Push Notification is not supported", data?: unknown) {
-    super(-32003, message, data);
-    this.name = "A2APushNotificationNotSupportedError";
-  }
-}
-
-/**
- * A2A specific error indicating the requested operation is not supported by the agent.
- */
-export class A2AUnsupportedOperationError extends A2AError {
-  static readonly code = -32004;
-  constructor(message = "This operation is not supported", data?: unknown) {
-    super(-32004, message, data);
-    this.name = "A2AUnsupportedOperationError";
-  }
-}
-
-/**
- * A2A specific error indicating incompatible content types between request and agent capabilities.
- */
-export class A2AContentTypeNotSupportedError extends A2AError {
-  static readonly code = -32005;
-  constructor(message = "Incompatible content types", data?: unknown) {
-    super(-32005, message, data);
-    this.name = "A2AContentTypeNotSupportedError";
-  }
-}
-
-/**
- * A2A specific error indicating agent returned invalid response for the current method
- */
-export class A2AInvalidAgentResponseError extends A2AError {
-  static readonly code = -32006;
-  constructor(message = "Invalid agent response", data?: unknown) {
-    super(-32006, message, data);
-    this.name = "A2AInvalidAgentResponseError";
-  }
-}
-
-/**
- * JSON-RPC error indicating the JSON sent is not a valid Request object.
- */
-export class A2AInvalidRequestError extends A2AError {
-  static readonly code = -32600;
-  constructor(message = "Request payload validation error", data?: unknown) {
-    super(-32600, message, data);
-    this.name = "A2AInvalidRequestError";
-  }
-}
-
-/**
- * JSON-RPC error indicating the method does not exist or is not available.
- */
-export class A2AMethodNotFoundError extends A2AError {
-  static readonly code = -32601;
-  constructor(message = "Method not found", data?: unknown) {
-    super(-32601, message, data);
-    this.name = "A2AMethodNotFoundError";
-  }
-}
-
-/**
- * JSON-RPC error indicating invalid method parameter(s).
- */
-export class A2AInvalidParamsError extends A2AError {
-  static readonly code = -32602;
-  constructor(message = "Invalid parameters", data?: unknown) {
-    super(-32602, message, data);
-    this.name = "A2AInvalidParamsError";
-  }
-}
-
-/**
- * JSON-RPC error indicating an internal JSON-RPC error on the server.
- */
-export class A2AInternalError extends A2AError {
-  static readonly code = -32603;
-  constructor(message = "Internal error", data?: unknown) {
-    super(-32603, message, data);
-    this.name = "A2AInternalError";
-  }
-}
-
-/**
- * JSON-RPC error indicating invalid JSON was received by the server.
- */
-export class A2AJSONParseError extends A2AError {
-  static readonly code = -32700;
-  constructor(message = "Invalid JSON payload", data?: unknown) {
-    super(-32700, message, data);
-    this.name = "A2AJSONParseError";
-  }
 }

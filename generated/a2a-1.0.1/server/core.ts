@@ -28,7 +28,6 @@ import type {
   VersionedTaskStore as RuntimeVersionedTaskStore,
 } from "../runtime/stores/contract.js";
 import {
-  A2AError,
   A2AServerCore,
   A2AServerError,
   type AgentExecutor as RuntimeAgentExecutor,
@@ -65,6 +64,24 @@ export type { TaskCommitResult, TaskQuery } from "../runtime/stores/contract.js"
 export { InMemoryStore, InMemoryPushConfigStore } from "../runtime/stores/memory.js";
 export { InMemoryTaskStore } from "../runtime/stores/memory-task-store.js";
 export { StoreError, StoreUnavailableError } from "../runtime/stores/errors.js";
+// The errors of A2A 1.0.1, one class per code of its error table (errors.ts, the client's too): an
+// executor raises them to answer the way the specification's errors describe.
+export {
+  A2ATaskNotFoundError,
+  A2ATaskNotCancelableError,
+  A2APushNotificationNotSupportedError,
+  A2AUnsupportedOperationError,
+  A2AContentTypeNotSupportedError,
+  A2AInvalidAgentResponseError,
+  A2AExtendedAgentCardNotConfiguredError,
+  A2AExtensionSupportRequiredError,
+  A2AVersionNotSupportedError,
+  A2AInvalidRequestError,
+  A2AMethodNotFoundError,
+  A2AInvalidParamsError,
+  A2AInternalError,
+  A2AJSONParseError,
+} from "../errors.js";
 
 /**
  * A store written against the 1.0.1 Task model, with no casts: `class MyStore implements A2AStore`,
@@ -145,165 +162,4 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
     inputFields: A2A_INPUT_FIELDS,
   };
   return new A2AServerCore(binding, options);
-}
-
-// ---------------------------------------------------------------------------------------------------
-// The errors of A2A 1.0.1, one class per code of its error table, named as the client's classes
-// (`A2ATaskNotFoundError`; the specification's name, `TaskNotFoundError`, is the error object's type in
-// models.ts). An executor raises them to answer the way the specification's errors describe: thrown before
-// the turn's first event (a status, an artifact, a reply), the error is the answer to the call
-// (message/send, the stream's JSON-RPC error); thrown later, the task fails with the error's message.
-
-/**
- * The specified task ID does not correspond to an existing or accessible task. It might be invalid, expired, or already completed and purged. (JSON-RPC error code -32001, an A2A-specific error.)
- */
-export class A2ATaskNotFoundError extends A2AError {
-  static readonly code = -32001;
-  constructor(message = "Task not found", data?: unknown) {
-    super(-32001, message, data);
-    this.name = "A2ATaskNotFoundError";
-  }
-}
-
-/**
- * An attempt was made to cancel a task that is not in a cancelable state (e.g., it has already reached a terminal state like `TASK_STATE_COMPLETED`, `TASK_STATE_FAILED`, `TASK_STATE_CANCELED`, `TASK_STATE_REJECTED`). (JSON-RPC error code -32002, an A2A-specific error.)
- */
-export class A2ATaskNotCancelableError extends A2AError {
-  static readonly code = -32002;
-  constructor(message = "Task not cancelable", data?: unknown) {
-    super(-32002, message, data);
-    this.name = "A2ATaskNotCancelableError";
-  }
-}
-
-/**
- * Client attempted to use push notification features but the server agent does not support them (i.e., `AgentCard.capabilities.pushNotifications` is `false`). (JSON-RPC error code -32003, an A2A-specific error.)
- */
-export class A2APushNotificationNotSupportedError extends A2AError {
-  static readonly code = -32003;
-  constructor(message = "Push notification not supported", data?: unknown) {
-    super(-32003, message, data);
-    this.name = "A2APushNotificationNotSupportedError";
-  }
-}
-
-/**
- * The requested operation or a specific aspect of it is not supported by this server agent implementation. (JSON-RPC error code -32004, an A2A-specific error.)
- */
-export class A2AUnsupportedOperationError extends A2AError {
-  static readonly code = -32004;
-  constructor(message = "Unsupported operation", data?: unknown) {
-    super(-32004, message, data);
-    this.name = "A2AUnsupportedOperationError";
-  }
-}
-
-/**
- * A Media Type provided in the request's message parts or implied for an artifact is not supported by the agent or the specific skill being invoked. (JSON-RPC error code -32005, an A2A-specific error.)
- */
-export class A2AContentTypeNotSupportedError extends A2AError {
-  static readonly code = -32005;
-  constructor(message = "Content type not supported", data?: unknown) {
-    super(-32005, message, data);
-    this.name = "A2AContentTypeNotSupportedError";
-  }
-}
-
-/**
- * An agent returned a response that does not conform to the specification for the current method. (JSON-RPC error code -32006, an A2A-specific error.)
- */
-export class A2AInvalidAgentResponseError extends A2AError {
-  static readonly code = -32006;
-  constructor(message = "Invalid agent response", data?: unknown) {
-    super(-32006, message, data);
-    this.name = "A2AInvalidAgentResponseError";
-  }
-}
-
-/**
- * The agent does not have an extended agent card configured when one is required for the requested operation. (JSON-RPC error code -32007, an A2A-specific error.)
- */
-export class A2AExtendedAgentCardNotConfiguredError extends A2AError {
-  static readonly code = -32007;
-  constructor(message = "Extended agent card not configured", data?: unknown) {
-    super(-32007, message, data);
-    this.name = "A2AExtendedAgentCardNotConfiguredError";
-  }
-}
-
-/**
- * Server requested use of an extension marked as `required: true` in the Agent Card but the client did not declare support for it in the request. (JSON-RPC error code -32008, an A2A-specific error.)
- */
-export class A2AExtensionSupportRequiredError extends A2AError {
-  static readonly code = -32008;
-  constructor(message = "Extension support required", data?: unknown) {
-    super(-32008, message, data);
-    this.name = "A2AExtensionSupportRequiredError";
-  }
-}
-
-/**
- * The A2A protocol version specified in the request (via `A2A-Version` service parameter) is not supported by the agent. (JSON-RPC error code -32009, an A2A-specific error.)
- */
-export class A2AVersionNotSupportedError extends A2AError {
-  static readonly code = -32009;
-  constructor(message = "Version not supported", data?: unknown) {
-    super(-32009, message, data);
-    this.name = "A2AVersionNotSupportedError";
-  }
-}
-
-/**
- * The JSON sent is not a valid Request object. (JSON-RPC error code -32600.)
- */
-export class A2AInvalidRequestError extends A2AError {
-  static readonly code = -32600;
-  constructor(message = "Request payload validation error", data?: unknown) {
-    super(-32600, message, data);
-    this.name = "A2AInvalidRequestError";
-  }
-}
-
-/**
- * The requested method does not exist or is not available. (JSON-RPC error code -32601.)
- */
-export class A2AMethodNotFoundError extends A2AError {
-  static readonly code = -32601;
-  constructor(message = "Method not found", data?: unknown) {
-    super(-32601, message, data);
-    this.name = "A2AMethodNotFoundError";
-  }
-}
-
-/**
- * The method parameters are invalid. (JSON-RPC error code -32602.)
- */
-export class A2AInvalidParamsError extends A2AError {
-  static readonly code = -32602;
-  constructor(message = "Invalid parameters", data?: unknown) {
-    super(-32602, message, data);
-    this.name = "A2AInvalidParamsError";
-  }
-}
-
-/**
- * An internal error occurred on the server. (JSON-RPC error code -32603.)
- */
-export class A2AInternalError extends A2AError {
-  static readonly code = -32603;
-  constructor(message = "Internal error", data?: unknown) {
-    super(-32603, message, data);
-    this.name = "A2AInternalError";
-  }
-}
-
-/**
- * The server received invalid JSON. (JSON-RPC error code -32700.)
- */
-export class A2AJSONParseError extends A2AError {
-  static readonly code = -32700;
-  constructor(message = "Invalid JSON payload", data?: unknown) {
-    super(-32700, message, data);
-    this.name = "A2AJSONParseError";
-  }
 }

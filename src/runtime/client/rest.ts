@@ -10,7 +10,7 @@
  * transport.
  */
 import {
-  A2AJsonRpcError,
+  receivedA2AError,
   checkedResult,
   A2ATransportError,
   type A2AErrorObject,
@@ -187,7 +187,7 @@ export class RestTransport implements ClientTransport {
       // 0.3's form (the official SDK's too): the A2A error object itself, its code the A2A error code.
       const object: A2AErrorObject = { code: parsed.value["code"], message: parsed.value["message"] };
       if (parsed.value["data"] !== undefined) object.data = parsed.value["data"];
-      return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
+      return this.checks.makeError ? this.checks.makeError(method, object) : receivedA2AError(method, object);
     }
     const error = parsed.ok && isObject(parsed.value) && isObject(parsed.value["error"]) ? parsed.value["error"] : undefined;
     if (!error || typeof error["message"] !== "string") return new A2ATransportError(`${method}: HTTP ${status}`, { status, body: text });
@@ -203,7 +203,7 @@ export class RestTransport implements ClientTransport {
     }
     const object: A2AErrorObject = { code, message: error["message"] };
     if (details.length > 0) object.data = details;
-    return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
+    return this.checks.makeError ? this.checks.makeError(method, object) : receivedA2AError(method, object);
   }
 }
 

@@ -3,7 +3,7 @@
  * transport — `call(method, params)` resolves to the result, `stream(method, params)` yields the events —
  * with the params and results in the version's JSON shapes, carried as protobuf over @grpc/grpc-js. Errors
  * are the client's A2A errors: an answer of the agent (a status with google.rpc details) becomes
- * `makeError(method, { code, message, data })` (by default an A2AJsonRpcError with the A2A code its
+ * `makeError(method, { code, message, data })` (by default an A2AError with the A2A code its
  * ErrorInfo names and the details as `data`); a failure to reach it an A2ATransportError.
  *
  * An optional import: only code that imports this file pulls grpc-js, so browser and edge users of the
@@ -11,7 +11,7 @@
  */
 import grpc from "@grpc/grpc-js";
 import {
-  A2AJsonRpcError,
+  receivedA2AError,
   checkedResult,
   A2ATransportError,
   type A2AErrorObject,
@@ -253,7 +253,7 @@ export class GrpcTransport implements ClientTransport {
     }
     const object: A2AErrorObject = { code, message: error.details };
     if (details.length > 0) object.data = details;
-    return this.checks.makeError ? this.checks.makeError(method, object) : new A2AJsonRpcError(method, object);
+    return this.checks.makeError ? this.checks.makeError(method, object) : receivedA2AError(method, object);
   }
 }
 

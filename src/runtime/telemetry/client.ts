@@ -84,7 +84,7 @@ function finish(span: Span, instruments: ClientInstruments, method: string, bind
   span.end();
 }
 
-/** The A2A error code of a client error (A2AJsonRpcError and its typed subclasses carry `code`). */
+/** The A2A error code of a client error (A2AError and the version's subclasses carry `code`). */
 function errorCode(error: unknown): number | undefined {
   const code = typeof error === "object" && error !== null ? (error as { code?: unknown }).code : undefined;
   return typeof code === "number" ? code : undefined;

@@ -224,7 +224,7 @@ describe("credentials over each binding (the card's security schemes, §7)", () 
         const bad = await client.A2AClient.fromAgentUrl(base, { ...options, auth: { type: "bearer", token: "wrong" } });
         const refused = await bad.sendMessage(client.A2AClient.sendParams("hello")).then(() => undefined, (e: unknown) => e as { name: string; code?: number; status?: number });
         // The same typed error on every binding: the A2A auth error (-32000), not a transport failure.
-        expect(refused?.name, binding).toBe("A2AJsonRpcError");
+        expect(refused?.name, binding).toBe("A2AError");
         expect(refused?.code, binding).toBe(-32000);
       }
       // Without trustedOrigins, the client refuses to send the token to the gRPC port.

@@ -1,7 +1,8 @@
 import type { ServerResponse } from "node:http";
 import { describe, expect, it } from "vitest";
 import {
-  A2AJsonRpcError,
+  A2AError,
+  receivedA2AError,
   A2AResponseValidationError,
   A2ATransportError,
   fetchAgentCard,
@@ -115,22 +116,22 @@ describe("JsonRpcTransport.call", () => {
     ]);
   });
 
-  it("throws an A2AJsonRpcError with code, message, data and method for an error response", async () => {
+  it("throws an A2AError with code, message, data and method for an error response", async () => {
     const server = await serve((_req, res, r) =>
       json(res, 200, { jsonrpc: "2.0", id: r.json?.["id"], error: { code: -32001, message: "Task not found", data: { id: "t9" } } }),
     );
     const error = await failure(new JsonRpcTransport(server.url).call("tasks/get", { id: "t9" }));
-    expect(error).toBeInstanceOf(A2AJsonRpcError);
-    const rpc = error as A2AJsonRpcError;
-    expect([rpc.code, rpc.message, rpc.data, rpc.method, rpc.name]).toEqual([-32001, "Task not found", { id: "t9" }, "tasks/get", "A2AJsonRpcError"]);
+    expect(error).toBeInstanceOf(A2AError);
+    const rpc = error as A2AError;
+    expect([rpc.code, rpc.message, rpc.data, rpc.method, rpc.name]).toEqual([-32001, "Task not found", { id: "t9" }, "tasks/get", "A2AError"]);
   });
 
   it("accepts an error response with id null (the server could not read the id)", async () => {
     const server = await serve((_req, res) => json(res, 200, { jsonrpc: "2.0", id: null, error: { code: -32700, message: "Parse error" } }));
     const error = await failure(new JsonRpcTransport(server.url).call("x", {}));
-    expect(error).toBeInstanceOf(A2AJsonRpcError);
-    expect((error as A2AJsonRpcError).code).toBe(-32700);
-    expect((error as A2AJsonRpcError).data).toBeUndefined();
+    expect(error).toBeInstanceOf(A2AError);
+    expect((error as A2AError).code).toBe(-32700);
+    expect((error as A2AError).data).toBeUndefined();
   });
 
   it("throws what makeError makes", async () => {
@@ -167,8 +168,8 @@ describe("JsonRpcTransport.call", () => {
       json(res, 401, { jsonrpc: "2.0", id: r.json?.["id"], error: { code: -32003, message: "Unauthorized" } }),
     );
     const error = await failure(new JsonRpcTransport(server.url).call("x", {}));
-    expect(error).toBeInstanceOf(A2AJsonRpcError);
-    expect((error as A2AJsonRpcError).code).toBe(-32003);
+    expect(error).toBeInstanceOf(A2AError);
+    expect((error as A2AError).code).toBe(-32003);
   });
 
   it("throws an A2ATransportError for a non-2xx status with a JSON-RPC success body", async () => {
@@ -405,13 +406,13 @@ describe("JsonRpcTransport.stream", () => {
     const transport = new JsonRpcTransport(server.url, {}, {
       makeError: (method, error) => {
         made.push(error);
-        return new A2AJsonRpcError(method, error);
+        return receivedA2AError(method, error);
       },
     });
     const { items, error } = await within(drain(transport.stream("message/stream", {})), 2_000, "stream");
     expect(items).toEqual([{ n: 1 }]);
-    expect(error).toBeInstanceOf(A2AJsonRpcError);
-    expect([(error as A2AJsonRpcError).code, (error as A2AJsonRpcError).message, (error as A2AJsonRpcError).data]).toEqual([-32603, "boom", [1]]);
+    expect(error).toBeInstanceOf(A2AError);
+    expect([(error as A2AError).code, (error as A2AError).message, (error as A2AError).data]).toEqual([-32603, "boom", [1]]);
     expect(made).toHaveLength(1);
     await within(closed(await server.nextResponse()), 2_000, "server socket close");
   });
@@ -428,10 +429,10 @@ describe("JsonRpcTransport.stream", () => {
     });
     const transport = new JsonRpcTransport(server.url);
     const first = await drain(transport.stream("x", {}));
-    expect(first.error).toBeInstanceOf(A2AJsonRpcError);
-    expect((first.error as A2AJsonRpcError).code).toBe(-32001);
+    expect(first.error).toBeInstanceOf(A2AError);
+    expect((first.error as A2AError).code).toBe(-32001);
     const second = await drain(transport.stream("x", {}));
-    expect((second.error as A2AJsonRpcError).code).toBe(-32002);
+    expect((second.error as A2AError).code).toBe(-32002);
     const third = await drain(transport.stream("x", {}));
     expect(third.error).toBeInstanceOf(A2ATransportError);
     expect((third.error as A2ATransportError).body).toBe("something broke");
@@ -529,8 +530,8 @@ describe("JsonRpcTransport.stream", () => {
     });
     const transport = new JsonRpcTransport(server.url);
     const first = await drain(transport.stream("x", {}));
-    expect(first.error).toBeInstanceOf(A2AJsonRpcError);
-    expect((first.error as A2AJsonRpcError).code).toBe(-32004);
+    expect(first.error).toBeInstanceOf(A2AError);
+    expect((first.error as A2AError).code).toBe(-32004);
     const second = await drain(transport.stream("x", {}));
     expect(second.error).toBeInstanceOf(A2ATransportError);
     expect([(second.error as A2ATransportError).status, (second.error as A2ATransportError).body]).toEqual([502, "<h1>Bad gateway</h1>"]);

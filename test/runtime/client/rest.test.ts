@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { A2AJsonRpcError, A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "../../../src/runtime/client/client.js";
+import { A2AError, A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "../../../src/runtime/client/client.js";
 import { RestTransport, restInterfaceOf } from "../../../src/runtime/client/rest.js";
 import type { HttpRoute } from "../../../src/runtime/wire/http-routes.js";
 
@@ -53,7 +53,7 @@ describe("RestTransport", () => {
     for (const [status, body, code] of cases) {
       const t = new RestTransport("http://agent", routes, { profile }, { fetch: scripted(() => json(status, body)).fetch });
       const error = await t.call("GetTask", { id: "x" }).catch((e: unknown) => e);
-      expect(error).toBeInstanceOf(A2AJsonRpcError);
+      expect(error).toBeInstanceOf(A2AError);
       expect(error).toMatchObject({ code, method: "GetTask" });
     }
     const html = new RestTransport("http://agent", routes, { profile }, { fetch: scripted(() => new Response("<html>", { status: 502 })).fetch });

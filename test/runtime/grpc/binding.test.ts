@@ -6,7 +6,7 @@ import { grpcEndpoint, grpcInterfaceOf, GrpcTransport } from "../../../src/runti
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../../src/runtime/grpc/google-rpc.js";
 import { ProtoJsonError } from "../../../src/runtime/grpc/proto-json.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
-import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError } from "../../../src/runtime/client/client.js";
+import { A2AError, A2AResponseValidationError, A2ATransportError } from "../../../src/runtime/client/client.js";
 import type { Validator } from "../../../src/runtime/validation.js";
 import { generatedValidators } from "../../support/project.js";
 import { binding101, FakeService } from "../../support/grpc/fake-service.js";
@@ -198,8 +198,8 @@ describe("gRPC binding 1.0.1: streaming (§10.7)", () => {
   it("SubscribeToTask on a terminal task is UnsupportedOperationError: FAILED_PRECONDITION before any event (§10.4.6)", async () => {
     const task = ((await transport.call("SendMessage", { message: userMessage("done") })) as Json).task as Json;
     const error = await collect(transport.stream("SubscribeToTask", { id: task.id })).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(A2AJsonRpcError);
-    expect((error as A2AJsonRpcError).code).toBe(-32004);
+    expect(error).toBeInstanceOf(A2AError);
+    expect((error as A2AError).code).toBe(-32004);
   });
 
   it("leaving the loop cancels the call: the service's stream is released and its signal aborted", async () => {
@@ -274,9 +274,9 @@ describe("gRPC binding 1.0.1: errors as status codes with google.rpc details (§
       { "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org", metadata: { taskId: "nope" } },
     ]);
     const typed = await transport.call("GetTask", { id: "nope" }).catch((e: unknown) => e);
-    expect(typed).toBeInstanceOf(A2AJsonRpcError);
+    expect(typed).toBeInstanceOf(A2AError);
     expect(typed).toMatchObject({ code: -32001, message: "Task nope not found", method: "GetTask" });
-    expect((typed as A2AJsonRpcError).data).toEqual(details(error as grpc.ServiceError));
+    expect((typed as A2AError).data).toEqual(details(error as grpc.ServiceError));
   });
 
   it("TaskNotCancelableError is FAILED_PRECONDITION, told apart by its ErrorInfo reason", async () => {
@@ -313,7 +313,7 @@ describe("gRPC binding 1.0.1: errors as status codes with google.rpc details (§
     expect(fields).toEqual(expect.arrayContaining(["message.messageId"]));
     const typed = await transport.call("SendMessage", { message: { role: "ROLE_USER", messageId: "m" } }).catch((e: unknown) => e);
     expect(typed).toMatchObject({ code: -32602 });
-    expect(JSON.stringify((typed as A2AJsonRpcError).data)).toContain("message.parts");
+    expect(JSON.stringify((typed as A2AError).data)).toContain("message.parts");
   });
 
   it("an unknown method of the service is UNIMPLEMENTED; an unknown rpc path is grpc-js's UNIMPLEMENTED", async () => {
@@ -417,7 +417,7 @@ describe("gRPC binding 1.0.1: auth in metadata (§7, §10.2)", () => {
       expect(await key.call("GetExtendedAgentCard", {})).toMatchObject({ name: "Fake agent" });
       expect(authService.calls.at(-1)?.headers["x-api-key"]).toBe("key");
       const denied = await wrong.call("GetExtendedAgentCard", {}).catch((e: unknown) => e);
-      expect(denied).toBeInstanceOf(A2AJsonRpcError);
+      expect(denied).toBeInstanceOf(A2AError);
       expect(denied).toMatchObject({ code: -32000, message: "Forbidden" });
     } finally {
       bearer.close();
@@ -527,7 +527,7 @@ describe("gRPC binding: failures inside the service", () => {
   const logged: unknown[] = [];
   let failing: GrpcServerHandle;
   let client: GrpcTransport;
-  const A2AError = class extends Error {
+  const ServiceA2AError = class extends Error {
     constructor(
       readonly code: number,
       message: string,
@@ -546,7 +546,7 @@ describe("gRPC binding: failures inside the service", () => {
         async stream() {
           return (async function* () {
             yield { statusUpdate: { taskId: "t", contextId: "c", status: { state: "TASK_STATE_WORKING" } } };
-            throw new A2AError(-32004, "stopped mid-stream");
+            throw new ServiceA2AError(-32004, "stopped mid-stream");
           })();
         },
       },
@@ -577,7 +577,7 @@ describe("gRPC binding: failures inside the service", () => {
       for await (const event of client.stream("SubscribeToTask", { id: "t" })) events.push(event);
     })().catch((e: unknown) => e);
     expect(events).toHaveLength(1);
-    expect(error).toBeInstanceOf(A2AJsonRpcError);
+    expect(error).toBeInstanceOf(A2AError);
     expect(error).toMatchObject({ code: -32004, message: "stopped mid-stream" });
   });
 });

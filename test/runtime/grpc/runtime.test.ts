@@ -11,7 +11,7 @@ import { withGrpcInterface } from "../../support/grpc/fake-service.js";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
-import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
+import { A2AError } from "../../../src/runtime/client/client.js";
 import { loadGrpcBinding, type GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
@@ -233,7 +233,7 @@ for (const v of [V1, V030]) {
       valid(v.method.pushList, listed);
       await client.call(v.method.pushDelete, getParams);
       const missing = await client.call(v.method.pushGet, getParams).catch((e: unknown) => e);
-      expect(missing).toBeInstanceOf(A2AJsonRpcError);
+      expect(missing).toBeInstanceOf(A2AError);
     });
 
     it("the extended card; an unknown task is TaskNotFoundError (-32001)", async () => {
@@ -267,7 +267,7 @@ for (const v of [V1, V030]) {
       const forbidden = new GrpcTransport(secured.spec, target, { headers: v.headers, auth: { type: "bearer", token: "forbidden" } });
       const good = new GrpcTransport(secured.spec, target, { headers: v.headers, auth: { type: "bearer", token: "secret" } });
       try {
-        const unauthenticated = (await none.call(v.method.send, { message: v.message("hello") }).catch((e: unknown) => e)) as A2AJsonRpcError & { cause?: unknown };
+        const unauthenticated = (await none.call(v.method.send, { message: v.message("hello") }).catch((e: unknown) => e)) as A2AError & { cause?: unknown };
         expect(unauthenticated).toMatchObject({ code: -32000 });
         await expect(forbidden.call(v.method.send, { message: v.message("hello") })).rejects.toMatchObject({ code: -32000 });
         const reply = await good.call(v.method.send, { message: v.message("hello") });

@@ -25,7 +25,7 @@ import { TaskNotFoundError } from "a2a-sdk-v1/errors";
 import { DefaultRequestHandler, InMemoryTaskStore } from "a2a-sdk-v1/server";
 import { A2AService, grpcService as sdkGrpcService, UserBuilder } from "a2a-sdk-v1/server/grpc";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
-import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
+import { A2AError } from "../../../src/runtime/client/client.js";
 import type { GrpcBindingSpec } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
@@ -162,14 +162,14 @@ describe("our gRPC client transport → the SDK's gRPC server", () => {
     expect(await transport.call("DeleteTaskPushNotificationConfig", { taskId: task.id, id: created.id })).toEqual({});
 
     const missing = await transport.call("GetTask", { id: "nope" }).catch((e: unknown) => e);
-    expect(missing).toBeInstanceOf(A2AJsonRpcError);
-    expect((missing as A2AJsonRpcError).code).toBe(-32001);
+    expect(missing).toBeInstanceOf(A2AError);
+    expect((missing as A2AError).code).toBe(-32001);
     // The SDK's server sends the ErrorInfo of §10.6; our client hands it over as the error's data.
-    expect((missing as A2AJsonRpcError).data).toEqual([{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }]);
+    expect((missing as A2AError).data).toEqual([{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org" }]);
 
     const done = ((await transport.call("SendMessage", { message: message("task") })) as Json).task as Json;
     const notCancelable = await transport.call("CancelTask", { id: done.id }).catch((e: unknown) => e);
-    expect((notCancelable as A2AJsonRpcError).code).toBe(-32002);
+    expect((notCancelable as A2AError).code).toBe(-32002);
   });
 });
 

@@ -23,7 +23,7 @@ import { UserBuilder } from "a2a-sdk-v1/server/grpc";
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
-import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
+import { A2AError } from "../../../src/runtime/client/client.js";
 import { loadGrpcBinding, type GrpcBindingSpec, type LoadedGrpcBinding } from "../../../src/runtime/grpc/binding.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { decodeStatus, STATUS_DETAILS_KEY } from "../../../src/runtime/grpc/google-rpc.js";
@@ -266,7 +266,7 @@ describe("0.3.0 over gRPC: our transport ⇄ our binding", () => {
 
   it("errors: TaskNotFound is NOT_FOUND with ErrorInfo TASK_NOT_FOUND and 0.3's data as metadata", async () => {
     const error = await transport.call("tasks/get", { id: "missing" }).catch((e: unknown) => e);
-    expect(error).toBeInstanceOf(A2AJsonRpcError);
+    expect(error).toBeInstanceOf(A2AError);
     expect(error).toMatchObject({ code: -32001, data: [{ "@type": "type.googleapis.com/google.rpc.ErrorInfo", reason: "TASK_NOT_FOUND", domain: "a2a-protocol.org", metadata: { id: "missing" } }] });
   });
 

@@ -8,7 +8,7 @@
 import { join } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { grpcDescriptor } from "../../../src/emit/grpc.js";
-import { A2AJsonRpcError } from "../../../src/runtime/client/client.js";
+import { A2AError } from "../../../src/runtime/client/client.js";
 import { GrpcTransport } from "../../../src/runtime/grpc/client-transport.js";
 import { serveGrpc, type GrpcServerHandle } from "../../../src/runtime/grpc/server.js";
 import { SHAPES_0_3_0 } from "../../../src/runtime/wire/shapes-0.3.0.js";
@@ -82,9 +82,9 @@ for (const version of ["1.0.1", "0.3.0"] as const) {
         () => undefined,
         (e: unknown) => e,
       );
-      expect(error).toBeInstanceOf(A2AJsonRpcError);
-      const text = JSON.stringify((error as A2AJsonRpcError).data);
-      expect((error as A2AJsonRpcError).code).toBe(-32005);
+      expect(error).toBeInstanceOf(A2AError);
+      const text = JSON.stringify((error as A2AError).data);
+      expect((error as A2AError).code).toBe(-32005);
       expect(text).toContain(version === "1.0.1" ? '"pointer":"/message/parts/0"' : '"pointer":"/message/content/0"');
       expect(text).not.toContain("/params");
     });

@@ -39,13 +39,12 @@ const methods_has_extended = (version: string) => version === "0.3.0" || version
  * client's typed errors (the class of each A2A code) and its end-of-stream rule.
  */
 function restClient(m: VersionModules, url: string, fetchImpl: (input: string, init: RequestInit) => Promise<Response>): Client {
-  const classes = Object.values(m.client).filter((v): v is (new (method: string, e: { code: number; message: string; data?: unknown }) => Error) & { code: number } => typeof v === "function" && typeof (v as { code?: unknown }).code === "number");
   const protocol = m.protocol as unknown as { A2A_HTTP_ROUTES: never[]; A2A_PROFILE: never; A2A_WIRE_SHAPES?: never };
   const shapes = new m.protocolShapes.ProtocolShapes(protocol.A2A_PROFILE);
   const facts = { profile: protocol.A2A_PROFILE, ...(protocol.A2A_WIRE_SHAPES ? { shapes: protocol.A2A_WIRE_SHAPES } : {}) };
   if (m.clientRest === undefined) throw new Error(`A2A ${m.version} has no HTTP+JSON binding, nor its client transport`);
   const transport = new m.clientRest.RestTransport(url, protocol.A2A_HTTP_ROUTES, facts, { fetch: fetchImpl, auth: { type: "bearer", token: TEST_TOKEN } }, {
-    makeError: (method, error) => new (classes.find((c) => c.code === error.code) ?? m.client.A2AJsonRpcError)(method, error),
+    makeError: m.client.receivedError,
     isFinal: (result) => m.clientProtocol.isFinalEvent(shapes, result),
   });
   return { call: (method, params) => transport.call(method, params), stream: (method, params) => transport.stream(method, params) };

@@ -6,30 +6,11 @@
 
 import type { ValidationIssue } from "../validation.js";
 
-/** The `error` member of a JSON-RPC error response (and what any binding's error maps to). */
-export interface A2AErrorObject {
-  code: number;
-  message: string;
-  data?: unknown;
-}
-
-/** An A2A error answered by the agent. The generated client throws subclasses per A2A error code. */
-export class A2AJsonRpcError extends Error {
-  override readonly name: string = "A2AJsonRpcError";
-  /** The A2A (JSON-RPC) error code, e.g. -32001 (task not found). */
-  readonly code: number;
-  /** The error's `data` member; undefined when it had none. */
-  readonly data: unknown;
-  /** The method called, e.g. "message/send". */
-  readonly method: string;
-
-  constructor(method: string, error: A2AErrorObject) {
-    super(error.message);
-    this.code = error.code;
-    this.data = error.data;
-    this.method = method;
-  }
-}
+/**
+ * An A2A error answered by the agent is an {@link A2AError} (the generated client's subclass for its code,
+ * errors.ts of the output) with `method` set: the same classes the server raises.
+ */
+export { A2AError, receivedA2AError, type A2AErrorObject } from "../a2a-error.js";
 
 /** The longest body excerpt an {@link A2ATransportError} keeps. */
 export const MAX_BODY_EXCERPT = 500;

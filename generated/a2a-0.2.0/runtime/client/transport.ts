@@ -48,7 +48,7 @@ export interface ResponseChecks {
    * included). Same argument as `validate`; changes it in place.
    */
   normalize?(method: string, response: unknown): void;
-  /** The error to throw for an A2A error (default: new A2AJsonRpcError). A binding maps its errors to the A2A code first. */
+  /** The error to throw for an A2A error (default: an A2AError with `method` set, receivedA2AError). A binding maps its errors to the A2A code first. */
   makeError?(method: string, error: A2AErrorObject): Error;
   /** Whether a streamed result is the last one (e.g. a status update with final: true, a direct Message, a task in a terminal state). */
   isFinal?(result: unknown): boolean;

@@ -6,7 +6,7 @@
  * negotiates the version (A2A-Version) and validates params; the bindings (JSON-RPC, HTTP+JSON, gRPC) only
  * translate their wire form to `(method, params, context)` and back.
  */
-import { A2AError, errorDetails, publicIssues } from "../a2a-error.js";
+import { A2AError, errorDetails, isRaisedA2AError, publicIssues } from "../a2a-error.js";
 import { authenticate, securityRequirements, type AuthOptions, type SecurityRequirements } from "./auth.js";
 import type { CallContext, CoreRequest } from "../call.js";
 import type { ErrorStatus, HttpRoute } from "../wire/http-routes.js";
@@ -397,9 +397,9 @@ export class A2AService {
     }
   }
 
-  /** An A2AError as bindings send it (data in the version's form); anything else is logged and becomes -32603. */
+  /** An A2AError raised here as bindings send it (data in the version's form); anything else (another agent's error, a bug) is logged: -32603. */
   private failure(method: string, error: unknown): A2AError {
-    if (error instanceof A2AError) return this.publicError(error);
+    if (isRaisedA2AError(error)) return this.publicError(error);
     if (isStoreError(error, InvalidStoreQueryError)) {
       const pointer = `/params/${error.field}`;
       return this.invalidParams([{ pointer, expected: "a value this server wrote", got: "another value", keyword: "a2a", message: `${pointer}: ${error.message}` }]);

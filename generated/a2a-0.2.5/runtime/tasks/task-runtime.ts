@@ -16,7 +16,7 @@
  * it with params already authenticated and validated, and bindings read its streams as async iterables.
  */
 import { InputModeCheck, modeWarnings } from "./input-modes.js";
-import { A2AError } from "../a2a-error.js";
+import { A2AError, isRaisedA2AError } from "../a2a-error.js";
 import { EventChannel } from "./event-channel.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
@@ -510,13 +510,14 @@ export class TaskRuntime {
         }
       } catch (error) {
         if (!execution.done) {
-          if (error instanceof A2AError && !execution.published) {
+          // An error another agent answered the executor with (its `method` set) is an ordinary failure here.
+          if (isRaisedA2AError(error) && !execution.published) {
             // An A2A error raised before the first event is the call's error; nothing of the turn was recorded.
             execution.done = true;
             execution.error = error;
             execution.onError?.(error);
             await this.ownership.releaseLease(execution);
-          } else if (error instanceof A2AError) {
+          } else if (isRaisedA2AError(error)) {
             // Raised once the turn has begun: the task fails with the error's message.
             publisher.failed(error.message);
           } else {

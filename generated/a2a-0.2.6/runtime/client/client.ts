@@ -8,7 +8,7 @@
  * browsers and edge runtimes alike.
  */
 
-import { A2AJsonRpcError, A2AResponseValidationError, A2ATransportError, type A2AErrorObject } from "./errors.js";
+import { A2AResponseValidationError, A2ATransportError, receivedA2AError, type A2AErrorObject } from "./errors.js";
 import { bodyChunks, DEFAULT_MAX_EVENT_BYTES, DEFAULT_MAX_RESPONSE_BYTES, isEventStream, readText, send, startAttempt, statusText, streamFailure, timeoutOf, type Attempt, type CallOptions, type ClientOptions, type RequestScope } from "./http.js";
 import type { HttpAnswer } from "./fetch.js";
 import { requestScope, type ClientTransport, type ClientTransportFactory, type ResponseChecks, type TransportContext } from "./transport.js";
@@ -55,7 +55,7 @@ export class JsonRpcTransport implements ClientTransport {
 
   /**
    * POSTs `{jsonrpc: "2.0", id, method, params}` (params left out when undefined) and resolves to the
-   * response's `result`. Throws `makeError(...)` (by default an {@link A2AJsonRpcError}) for an error
+   * response's `result`. Throws `makeError(...)` (by default an {@link A2AError} with `method` set) for an error
    * response, whatever the HTTP status; an {@link A2ATransportError} for a network failure, a non-2xx
    * status without a JSON-RPC error body, a body that is not a JSON-RPC response, or a response to
    * another id; an {@link A2AResponseValidationError} when validation is on and fails. Aborting the
@@ -177,7 +177,7 @@ export class JsonRpcTransport implements ClientTransport {
   private makeError(method: string, error: A2AErrorObject): Error {
     const clean: A2AErrorObject = { code: error.code, message: error.message };
     if (error.data !== undefined) clean.data = error.data;
-    return this.checks.makeError ? this.checks.makeError(method, clean) : new A2AJsonRpcError(method, clean);
+    return this.checks.makeError ? this.checks.makeError(method, clean) : receivedA2AError(method, clean);
   }
 
   /** The error an `event: error` frame stands for. */
