@@ -288,7 +288,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
         const ir = written.ir;
         io.out(
           `${displayPath(written.outDir, cwd)}: A2A ${ir.specVersion} — ${ir.types.length} types, ${ir.methods.length} methods, ` +
-            `${Object.keys(written.files).length} files; servers: ${servers(written, target)}`,
+            `${Object.keys(written.files).length} files; ${target.clientOnly === true ? "client only (no server)" : `servers: ${servers(written, target)}`}`,
         );
         const missing = missingPackages(written.outDir, written.files);
         if (missing) {
@@ -370,6 +370,7 @@ function regenerateCommand(args: GenerateArgs, result: GenerateResult, fromConfi
   if (args.cardSignatures) flags.push("--card-signatures");
   if (args.testing) flags.push("--testing");
   if (args.telemetry) flags.push("--telemetry");
+  if (args.clientOnly) flags.push("--client-only");
   return ["a2a-codegen", "generate", ...flags].join(" ");
 }
 

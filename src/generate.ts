@@ -2,7 +2,7 @@ import { existsSync, statSync } from "node:fs";
 import { resolve } from "node:path";
 import { CodegenError } from "./errors.js";
 import { emitCard } from "./card/emit.js";
-import { emitClient } from "./emit/client.js";
+import { emitClient, emitClientValidation } from "./emit/client.js";
 import { compatMapping, compatServerFacts, emitCompat } from "./compat/emit.js";
 import { emitGrpc } from "./emit/grpc.js";
 import { emitServer, FRAMEWORKS, type Framework } from "./emit/server.js";
@@ -57,6 +57,11 @@ export interface GenerateOptions {
   testing?: boolean | undefined;
   /** Also emit OpenTelemetry spans and metrics in the server and client (runtime/telemetry/; needs `@opentelemetry/api`). */
   telemetry?: boolean | undefined;
+  /**
+   * Only the client (for a browser, an edge runtime, a project that calls agents): models, validators,
+   * client.ts and the runtime files they import; no server, task runtime, push or stores.
+   */
+  clientOnly?: boolean | undefined;
   /** Base folder for relative paths (default: process.cwd()). */
   cwd?: string | undefined;
   /** A bundled older version to serve too (e.g. "0.3.0" beside 1.0.1): its files in compat/a2a-<version>/ and the mapping (issue 10). */
@@ -118,6 +123,8 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
   const cwd = options.cwd ?? process.cwd();
   const badStore = unknownStore(options.stores ?? []);
   if (badStore !== undefined) throw new CodegenError(`unknown store "${badStore}"; stores: ${STORES.join(", ")}`, { kind: "usage" });
+  const clientOnly = options.clientOnly === true;
+  if (clientOnly) refuseWithClientOnly(options);
   const { source, ir } = loadProtocol({ spec: options.spec, schema: options.schema, overlay: options.overlay, cwd }, (phase, work) => timer.measure(phase, work));
   const outDir = resolve(cwd, options.out ?? defaultOutDir(ir.specVersion));
   if (forWrite) existingFolder(linkedFolder(outDir), displayPath(outDir, cwd));
@@ -143,14 +150,15 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
     files["protocol.ts"] = emitProtocol(ir, templates, header);
     files["errors.ts"] = emitErrors(ir, templates, header);
     files["client.ts"] = emitClient(ir, templates, header, options.telemetry === true);
-    startFormatting({ "protocol.ts": files["protocol.ts"], "errors.ts": files["errors.ts"], "client.ts": files["client.ts"] });
-    // Default: node:http and the frameworks of the nearest package.json (from the output folder up).
-    const frameworks = options.frameworks ?? defaultFrameworks(outDir).frameworks;
+    files["client-validation.ts"] = emitClientValidation(templates, header);
+    startFormatting({ "protocol.ts": files["protocol.ts"], "errors.ts": files["errors.ts"], "client.ts": files["client.ts"], "client-validation.ts": files["client-validation.ts"] });
+    // Default: node:http and the frameworks of the nearest package.json (from the output folder up); none client-only.
+    const frameworks = clientOnly ? [] : (options.frameworks ?? defaultFrameworks(outDir).frameworks);
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));
     if (unknown.length > 0) throw new CodegenError(`unknown framework "${unknown[0]}"; frameworks: ${FRAMEWORKS.join(", ")}`, { kind: "usage" });
     // What server/core.ts and server/grpc.ts need of the compat version.
     compatFacts = compat !== undefined ? compatServerFacts(compat.compat, options.card !== undefined, (options.transports ?? []).includes("grpc")) : undefined;
-    Object.assign(files, emitServer(ir, templates, header, frameworks, compatFacts, options.telemetry === true));
+    if (!clientOnly) Object.assign(files, emitServer(ir, templates, header, frameworks, compatFacts, options.telemetry === true));
     if (options.card !== undefined) {
       const cardPath = resolve(cwd, options.card);
       files["card.ts"] = emitCard(ir, cardPath, displayPath(cardPath, cwd), templates, header, warnings);
@@ -163,14 +171,14 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
     if (transports.includes("grpc")) Object.assign(files, emitGrpc(ir, source.path, templates, header, compatFacts?.grpc ? compatFacts.folder : undefined));
     // The runtime files of the features chosen (emit/runtime-bundles.ts declares which files each brings).
     const runtime = runtimeFiles(
-      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks, bridges: options.bridges ?? [], testing: options.testing === true, telemetry: options.telemetry === true },
+      { specVersion: ir.specVersion, compat: options.compat, cardSignatures: options.cardSignatures === true, transports, stores: options.stores ?? [], frameworks, bridges: options.bridges ?? [], testing: options.testing === true, telemetry: options.telemetry === true, clientOnly },
       header,
     );
     if (options.testing === true) Object.assign(files, emitTestKit(ir, templates, header, files["client.ts"] ?? ""));
     Object.assign(files, runtime.files);
     for (const path of runtime.prunable) copiedByDefault.add(path);
     Object.assign(files, emitStoreConnect(templates, header, options.stores ?? []));
-    files["index.ts"] = emitIndex(files, templates, header);
+    files["index.ts"] = emitIndex(files, templates, header, clientOnly);
   });
   if (compat !== undefined) {
     const card = options.card === undefined ? undefined : { path: resolve(cwd, options.card), displayPath: displayPath(resolve(cwd, options.card), cwd) };
@@ -213,6 +221,21 @@ export async function check(options: GenerateOptions = {}): Promise<GenerateResu
   const outcome = checkOutput(result.outDir, result.files);
   result.timings.check = performance.now() - start;
   return { ...result, check: outcome };
+}
+
+/** The options that make a server (or need one) are refused with --client-only, each by name. */
+function refuseWithClientOnly(options: GenerateOptions): void {
+  const refused: Array<[string, boolean]> = [
+    ["--framework (a client-only output has no server)", (options.frameworks ?? []).length > 0],
+    ["--store (stores are the server's)", (options.stores ?? []).length > 0],
+    ["--card (the served agent card is the server's)", options.card !== undefined],
+    ["--compat (serving a second version is the server's)", options.compat !== undefined],
+    ["--bridge (bridges run in an agent)", (options.bridges ?? []).length > 0],
+    ["--testing (the test kit runs the server core in memory)", options.testing === true],
+    ["--transports grpc (the gRPC client needs Node and @grpc/grpc-js: generate without --client-only for it)", (options.transports ?? []).includes("grpc")],
+  ];
+  const found = refused.filter(([, given]) => given).map(([name]) => name);
+  if (found.length > 0) throw new CodegenError(`--client-only emits only the client; it cannot go with ${found.join(", ")}`, { kind: "usage" });
 }
 
 function isFolder(path: string): boolean {

@@ -6,6 +6,9 @@
  *   const client = await A2AClient.fromAgentUrl("https://agent.example.com");
  *   const result = await client.sendMessage({ ... });
  *   for await (const event of client.sendStreamingMessage({ ... })) console.log(event);
+ *
+ * Responses and the agent card are checked against the schema when asked (`validation: clientValidation`
+ * of client-validation.ts); without it this module never imports the validators.
  */
 import type * as Models from "./models.js";
 import {
@@ -18,7 +21,7 @@ import {
   type StreamingMethodName,
   type UnaryMethodName,
 } from "./protocol.js";
-import { validatorFor, validators, withProtoJsonDefaults } from "./validators.js";
+import { withProtoJsonDefaults } from "./proto-defaults.js";
 import { receivedError } from "./errors.js";
 import {
   A2AUntrustedOriginError,
@@ -32,12 +35,13 @@ import {
   type ClientOptions,
   type ClientTransport,
   type ClientTransportFactory,
+  type ClientValidation,
   type ProtocolBinding,
   type ResponseChecks,
 } from "./runtime/client/client.js";
 import { isFinalEvent, protocolHeaders } from "./runtime/client/protocol.js";
 import { canonicalValue } from "./runtime/profile.js";
-import { ProtocolShapes } from "./runtime/protocol-shapes.js";
+import { MessageShapes } from "./runtime/message-shapes.js";
 import type { ValidationIssue } from "./runtime/validation.js";
 
 // The version's error classes (A2ATaskNotFoundError, ...) and their base A2AError: a call rejects with them.
@@ -57,11 +61,12 @@ export type {
   ClientOptions,
   ClientTransport,
   ClientTransportFactory,
+  ClientValidation,
   FetchLike,
   ProtocolBinding,
 } from "./runtime/client/client.js";
 
-const shapes = new ProtocolShapes(A2A_PROFILE);
+const shapes = new MessageShapes(A2A_PROFILE);
 
 /** The property names results are wrapped in (none in this version). */
 export type ResultWrapperKey = never;
@@ -75,7 +80,7 @@ export type Unwrapped<R> = R extends object
       : R
   : R;
 
-/** The hooks every transport of this client gets: the version's typed errors, validators and end of a stream. */
+/** The hooks every transport of this client gets: the version's typed errors, defaults and end of a stream. */
 const CHECKS: ResponseChecks = {
   makeError: receivedError,
   isFinal: (result) => isFinalEvent(shapes, result),
@@ -83,12 +88,36 @@ const CHECKS: ResponseChecks = {
     const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;
     if (type !== null) withProtoJsonDefaults(type, response);
   },
-  validate: (method, response) => {
-    const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;
-    const validate = type !== null ? validatorFor(type) : undefined;
-    return !validate || validate(response) ? null : (validate.errors ?? []);
-  },
 };
+
+/** The hooks of a client made with these options: CHECKS, and the response check when `validation` is given. */
+function checksOf(options: A2AClientOptions): ResponseChecks {
+  const validation = options.validation;
+  if (validation === undefined) return CHECKS;
+  return {
+    ...CHECKS,
+    validate: (method, response) => {
+      const type = method in A2A_METHODS ? A2A_METHODS[method as A2AMethodName].responseType : null;
+      return type === null ? null : validation.check(type, response);
+    },
+  };
+}
+
+/**
+ * The options a transport gets: responses are validated when `validation` is given (unless
+ * `validateResponses: false`); `validateResponses: true` without it is refused (there is nothing to validate with).
+ */
+function transportOptions(options: A2AClientOptions): A2AClientOptions {
+  if (options.validation === undefined) {
+    if (options.validateResponses === true) {
+      throw new TypeError(
+        'validateResponses needs the generated validators: pass `validation: clientValidation` (import { clientValidation } from "./client-validation.js")',
+      );
+    }
+    return options;
+  }
+  return options.validateResponses === undefined ? { ...options, validateResponses: true } : options;
+}
 
 /** Options of {@link A2AClient}. */
 export interface A2AClientOptions extends ClientOptions {
@@ -104,6 +133,12 @@ export interface A2AClientOptions extends ClientOptions {
   verifyCard?: (card: Models.AgentCard) => unknown;
   /** Where fetched cards are kept and revalidated (§8.6.2); default one cache per client; false keeps none. */
   cardCache?: AgentCardCache | false;
+  /**
+   * The generated validators (`clientValidation` of client-validation.ts): every response and the agent
+   * card are checked against the schema (a failure is an A2AResponseValidationError, or a TypeError for the
+   * card). Default none, and then the validators are not imported at all: a bundle leaves them out.
+   */
+  validation?: ClientValidation;
 }
 
 export class A2AClient {
@@ -128,7 +163,7 @@ export class A2AClient {
   ) {
     this.transport =
       typeof target === "string"
-        ? jsonRpcTransport.create(target, options, CHECKS, {
+        ? jsonRpcTransport.create(target, transportOptions(options), checksOf(options), {
             trustedOrigins: [originOf(target), ...(options.trustedOrigins ?? [])],
             protocolHeaders: protocolHeaders(A2A_PROFILE),
           })
@@ -199,7 +234,12 @@ export class A2AClient {
       ...(chosen.tenant !== undefined ? { tenant: chosen.tenant } : {}),
       ...(chosen.protocolVersion !== undefined ? { protocolVersion: chosen.protocolVersion } : {}),
     };
-    return new A2AClient(factory.create(endpoint, options, CHECKS, context), options, card, source);
+    return new A2AClient(
+      factory.create(endpoint, transportOptions(options), checksOf(options), context),
+      options,
+      card,
+      source,
+    );
   }
 
   /**
@@ -212,22 +252,26 @@ export class A2AClient {
     return this.#card;
   }
 
-  /** A user message of this version's shape, from a text or parts; throws a TypeError naming what is wrong with bad parts. */
+  /**
+   * A user message of this version's shape, from a text or parts. With `validation` (clientValidation of
+   * client-validation.ts) it is checked against the schema: a TypeError names what is wrong with bad parts.
+   */
   static userMessage(
     content: string | Models.Part[],
-    ids: { taskId?: string; contextId?: string } = {},
+    ids: { taskId?: string; contextId?: string; validation?: ClientValidation } = {},
   ): Models.Message {
+    const { validation, ...messageIds } = ids;
     const parts =
       typeof content === "string" ? [shapes.textPart(content)] : content.map((part) => ({ ...part }));
-    const message = shapes.message({ role: "user", parts, ...ids });
-    if (!validators.Message(message))
-      throw new TypeError(`userMessage: ${describe(validators.Message.errors)}`);
+    const message = shapes.message<Models.Message>({ role: "user", parts, ...messageIds });
+    refuseInvalid("userMessage", validation, "Message", message);
     return message;
   }
 
   /**
    * The params of `message/send` (and of the streaming variant) in this version's shape, from a text or a
-   * message; pass the task and context ids of a task to continue it (a multi-turn conversation).
+   * message; pass the task and context ids of a task to continue it (a multi-turn conversation). With
+   * `validation`, checked against the schema (a TypeError names what is wrong).
    */
   static sendParams(
     content: string | Models.Message,
@@ -237,12 +281,13 @@ export class A2AClient {
       blocking?: boolean;
       historyLength?: number;
       acceptedOutputModes?: string[];
+      validation?: ClientValidation;
     } = {},
   ): ParamsOf<"message/send"> {
+    const { validation, ...sendOptions } = options;
     const message = typeof content === "string" ? A2AClient.userMessage(content) : content;
-    const params = shapes.sendParamsFor({ ...message }, options);
-    if (!validators.MessageSendParams(params))
-      throw new TypeError(`sendParams: ${describe(validators.MessageSendParams.errors)}`);
+    const params = shapes.sendParamsFor<ParamsOf<"message/send">>({ ...message }, sendOptions);
+    refuseInvalid("sendParams", validation, "MessageSendParams", params);
     return params;
   }
 
@@ -338,22 +383,25 @@ export class A2AClient {
   }
 }
 
-/** Fetches (or revalidates) the card, validates it and runs `verifyCard`. */
+/**
+ * Fetches (or revalidates) the card, validates it when `validation` is given and runs `verifyCard`. Without
+ * validation the card is taken as the agent's AgentCard: the interface selection reads what it
+ * needs of it defensively, and refuses a card that offers no interface it can use.
+ */
 async function readCard(
   source: { baseUrl: string; cache: AgentCardCache | false },
   options: A2AClientOptions,
   signal: AbortSignal | undefined,
 ): Promise<Models.AgentCard> {
-  const card = await fetchAgentCard(source.baseUrl, WELL_KNOWN_AGENT_CARD_PATH, {
+  const card = await fetchAgentCard<Models.AgentCard>(source.baseUrl, WELL_KNOWN_AGENT_CARD_PATH, {
     ...options,
     cache: source.cache,
     ...(signal ? { signal } : {}),
   });
   withProtoJsonDefaults("AgentCard", card);
-  if (!validators.AgentCard(card))
-    throw new TypeError(
-      `the agent card of ${source.baseUrl} is invalid: ${describe(validators.AgentCard.errors)}`,
-    );
+  const issues = options.validation?.check("AgentCard", card) ?? null;
+  if (issues !== null)
+    throw new TypeError(`the agent card of ${source.baseUrl} is invalid: ${describe(issues)}`);
   if (options.verifyCard) await options.verifyCard(card);
   return card;
 }
@@ -362,6 +410,17 @@ async function readCard(
 async function verifyExtendedCard(method: string, result: unknown, options: A2AClientOptions): Promise<void> {
   if (method === A2A_PROFILE.methods.extendedCard && options.verifyCard)
     await options.verifyCard(result as Models.AgentCard);
+}
+
+/** Throws a TypeError naming what is wrong with `value` when `validation` is given and finds issues. */
+function refuseInvalid(
+  what: string,
+  validation: ClientValidation | undefined,
+  definition: string,
+  value: unknown,
+): void {
+  const issues = validation?.check(definition, value) ?? null;
+  if (issues !== null) throw new TypeError(`${what}: ${describe(issues)}`);
 }
 
 function describe(issues: readonly ValidationIssue[] | null | undefined): string {

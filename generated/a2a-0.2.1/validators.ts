@@ -6,7 +6,6 @@
  */
 import type * as Models from "./models.js";
 import { createValidator, type Validator } from "./runtime/validation.js";
-import { fillProtoJsonDefaults, type ProtoJsonDefaults } from "./runtime/wire/proto-defaults.js";
 import * as compiled from "./validators.ajv.js";
 
 export const validateA2AError: Validator<Models.A2AError> = createValidator<Models.A2AError>(
@@ -463,17 +462,5 @@ export function validatorFor(name: string): Validator<unknown> | undefined {
   return Object.prototype.hasOwnProperty.call(byName, name) ? byName[name] : undefined;
 }
 
-/**
- * ProtoJSON (A2A 1.0) leaves out a field that holds its default, REQUIRED ones included: what a reader puts
- * back for each definition (empty when this version's wire format is not ProtoJSON).
- */
-export const PROTO_JSON_DEFAULTS: ProtoJsonDefaults = {};
-
-/**
- * A value received as `typeName` with the fields a ProtoJSON writer left out at their default put back
- * (in place; returns the value). Call it on what you receive, before validating; what you send is
- * validated as it is.
- */
-export function withProtoJsonDefaults(typeName: string, value: unknown): unknown {
-  return fillProtoJsonDefaults(PROTO_JSON_DEFAULTS, typeName, value);
-}
+// The ProtoJSON defaults (proto-defaults.ts), exported here too.
+export { PROTO_JSON_DEFAULTS, withProtoJsonDefaults } from "./proto-defaults.js";

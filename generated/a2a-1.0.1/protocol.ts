@@ -2,8 +2,7 @@
 import type * as Models from "./models.js";
 import type { ProtocolProfile } from "./runtime/profile.js";
 import type { InputFields } from "./runtime/wire/proto-json-input.js";
-import type { ErrorStatus } from "./runtime/service/service.js";
-import type { HttpRoute } from "./runtime/wire/http-routes.js";
+import type { ErrorStatus, HttpRoute } from "./runtime/wire/http-routes.js";
 
 /** The A2A specification version this folder was generated for. */
 export const SPEC_VERSION = "1.0.1" as const;

@@ -3,7 +3,7 @@ import { bundledIR } from "../load/protocol.js";
 import { parseJson } from "../schema/load.js";
 import { convertCard } from "../card/convert.js";
 import { modeWarnings } from "../runtime/tasks/input-modes.js";
-import { emitClient } from "../emit/client.js";
+import { emitClient, emitClientValidation } from "../emit/client.js";
 import { emitErrors } from "../emit/error-classes.js";
 import { emitModels } from "../emit/models.js";
 import { emitGrpcBinding, irSourcePath, protoPathOf, SHAPES_BY_VERSION } from "../emit/grpc.js";
@@ -61,6 +61,7 @@ export async function emitCompat(
   files["protocol.ts"] = emitProtocol(compat, templates, header);
   files["errors.ts"] = emitErrors(compat, templates, header);
   files["client.ts"] = emitClient(compat, templates, header);
+  files["client-validation.ts"] = emitClientValidation(templates, header);
   files["index.ts"] = emitIndex(files, templates, header);
   files["mapping.ts"] = mappingModule(mapping, templates, header);
   if (card) files["card.ts"] = compatCardModule(card, primary, compat, templates, header, warnings);

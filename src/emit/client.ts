@@ -79,3 +79,8 @@ export function clientView(ir: ProtocolIR) {
 export function emitClient(ir: ProtocolIR, templates: TemplateRenderer, header: string, telemetry = false): string {
   return templates.render("client/client.ts.hbs", { header, ...clientView(ir), telemetry });
 }
+
+/** client-validation.ts: the client's opt-in schema checks (the only client file that imports validators.ts). */
+export function emitClientValidation(templates: TemplateRenderer, header: string): string {
+  return templates.render("client/client-validation.ts.hbs", { header });
+}

@@ -2,6 +2,11 @@ import type { TemplateRenderer } from "./templates.js";
 
 /** The modules index.ts re-exports whole, in order (models first). */
 const MODULES = ["models", "protocol", "validators", "runtime/validation", "errors", "client"] as const;
+/**
+ * A client-only output's: the ProtoJSON defaults instead of the validators, which the client imports only
+ * when asked (client-validation.ts): an index that re-exported them would put them in every bundle.
+ */
+const CLIENT_ONLY_MODULES = ["models", "protocol", "proto-defaults", "runtime/validation", "errors", "client"] as const;
 
 export interface ExportedName {
   name: string;
@@ -35,10 +40,11 @@ export function exportedNames(text: string): ExportedName[] {
  * generated export is re-exported explicitly (an explicit export wins over `export *`), and every model stays
  * reachable as `Models.<name>`.
  */
-export function emitIndex(files: Record<string, string>, templates: TemplateRenderer, header: string): string {
+export function emitIndex(files: Record<string, string>, templates: TemplateRenderer, header: string, clientOnly = false): string {
+  const modules = clientOnly ? CLIENT_ONLY_MODULES : MODULES;
   const models = new Set(exportedNames(files["models.ts"] ?? "").map((e) => e.name));
   const shadowed: Array<ExportedName & { module: string }> = [];
-  for (const module of MODULES.slice(1)) {
+  for (const module of modules.slice(1)) {
     for (const exported of exportedNames(files[`${module}.ts`] ?? "")) {
       if (models.has(exported.name) && !shadowed.some((s) => s.name === exported.name)) shadowed.push({ ...exported, module: `./${module}.js` });
     }
@@ -46,7 +52,7 @@ export function emitIndex(files: Record<string, string>, templates: TemplateRend
   shadowed.sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0));
   return templates.render("core/index.ts.hbs", {
     header,
-    modules: MODULES.map((m) => `./${m}.js`),
+    modules: modules.map((m) => `./${m}.js`),
     shadowed: shadowed.map((s) => ({ statement: `export ${s.typeOnly ? "type " : ""}{ ${s.name} } from "${s.module}";` })),
     shadowedNames: shadowed.map((s) => `\`${s.name}\``).join(", "),
   });

@@ -4,7 +4,8 @@
  * verbatim under `runtime/` with the output's header; a test checks that every runtime file belongs to
  * exactly one bundle. Files of a prunable bundle are left out again when nothing of the output imports
  * them (emit/runtime-files.ts: a version without an HTTP+JSON binding has no use for the client's REST
- * transport).
+ * transport). A client-only output (--client-only) takes the shared part and the client, never the server
+ * core, and every file of it is prunable: it holds exactly what client.ts (and client-validation.ts) import.
  */
 import { readdirSync, readFileSync, statSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
@@ -28,6 +29,8 @@ export interface RuntimeChoice {
   readonly testing?: boolean;
   /** OpenTelemetry (--telemetry): the only files that import @opentelemetry/api. */
   readonly telemetry?: boolean;
+  /** Only the client (--client-only): no server core, and only the runtime files the client imports. */
+  readonly clientOnly?: boolean;
 }
 
 export interface RuntimeBundle {
@@ -45,15 +48,23 @@ const ENGINE_FILES = ["stores/follower.ts", "stores/patch-policy.ts"];
 
 export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   {
-    feature: "core: the ground floor, wire formats, the store contract and memory engine, the task runtime, the service and the HTTP bindings",
+    feature: "shared: the ground floor of the client and the server: JSON, the A2A error, the protocol profile and shapes, validation, the wire formats",
     brings: [
-      "a2a-error.ts", "call.ts", "event-ids.ts", "json.ts", "profile.ts", "protocol-shapes.ts", "random-ids.ts", "validation.ts",
-      "wire/http-routes.ts", "wire/issue-pointers.ts", "wire/jsonrpc.ts", "wire/proto-defaults.ts", "wire/proto-json-input.ts", "wire/shapes.ts", "wire/sse.ts",
+      "a2a-error.ts", "event-ids.ts", "json.ts", "message-shapes.ts", "profile.ts", "protocol-shapes.ts", "random-ids.ts", "validation.ts",
+      "wire/http-routes.ts", "wire/jsonrpc.ts", "wire/proto-defaults.ts", "wire/proto-json-input.ts", "wire/shapes.ts", "wire/sse.ts",
+    ],
+    when: always,
+    prunable: true,
+  },
+  {
+    feature: "server core: calls, the store contract and memory engine, the task runtime, the service and the HTTP bindings (not in a client-only output)",
+    brings: [
+      "call.ts", "wire/issue-pointers.ts",
       "stores/contract.ts", "stores/errors.ts", "stores/event-texts.ts", "stores/memory.ts", "stores/memory-event-log.ts", "stores/memory-leases.ts",
       "stores/memory-task-store.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",
       "tasks/", "service/", "http/", "card/cache-headers.ts", "telemetry-hooks.ts",
     ],
-    when: always,
+    when: (c) => c.clientOnly !== true,
     prunable: true,
   },
   { feature: "client", brings: ["client/"], when: always, prunable: true },
@@ -104,7 +115,7 @@ export function runtimeFiles(choice: RuntimeChoice, header: string): { files: Re
     for (const path of bundle.brings.flatMap(bundleEntryFiles)) {
       const out = `runtime/${path}`;
       files[out] = `${header}\n${readFileSync(join(RUNTIME_DIR, path), "utf8")}`;
-      if (bundle.prunable) prunable.add(out);
+      if (bundle.prunable || choice.clientOnly === true) prunable.add(out);
     }
   }
   return { files, prunable };

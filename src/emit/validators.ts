@@ -216,5 +216,6 @@ export function emitValidatorFiles(ir: ProtocolIR, templates: TemplateRenderer, 
   return {
     "validators.ajv.ts": emitAjvModule(ir, header),
     "validators.ts": templates.render("core/validators.ts.hbs", view),
+    "proto-defaults.ts": templates.render("core/proto-defaults.ts.hbs", view),
   };
 }

@@ -142,6 +142,13 @@ export const GENERATE_OPTIONS = [
   { flag: "card-signatures", type: "boolean", config: "cardSignatures", fingerprint: true, help: "also emit runtime/card/signature.ts: sign and verify agent cards (needs jose and canonicalize)" },
   { flag: "testing", type: "boolean", config: "testing", fingerprint: true, help: "also emit the test kit in testing/: an in-memory transport, a scriptable mock agent, MSW handlers (needs msw) and fixtures" },
   { flag: "telemetry", type: "boolean", config: "telemetry", fingerprint: true, help: "also emit OpenTelemetry traces and metrics in the server and client (runtime/telemetry/; needs @opentelemetry/api)" },
+  {
+    flag: "client-only",
+    type: "boolean",
+    config: "clientOnly",
+    fingerprint: true,
+    help: "only the client, for a browser, an edge runtime or a project that calls agents: models, client.ts and the runtime files it imports (no server, task runtime, push or stores); type-checks with lib DOM and no @types/node; schema checks opt-in (client-validation.ts)",
+  },
   { flag: "config", type: "string", placeholder: "FILE", help: "config file (default: a2a-codegen.config.json|.mjs|.js in the working folder)" },
   { flag: "check", type: "boolean", default: false, help: "write nothing; exit 1 and list the files that are stale" },
   { flag: "force", type: "boolean", help: "generate (or check) even when the inputs are those the folder was made from" },

@@ -1,12 +1,16 @@
 /**
  * The builders and readers that let one runtime speak every version, decided by the profile's shapes
- * (profile.ts): messages, statuses, tasks and events built the version's way, the send params read the
- * version's way, results wrapped and unwrapped, push configs and history in the version's fields.
+ * (profile.ts): messages (MessageShapes, message-shapes.ts, which the client shares), statuses, tasks and
+ * events built the version's way, the send params read the version's way, results wrapped and unwrapped,
+ * push configs and history in the version's fields.
  */
 import { jsonTextOf, withJsonText } from "./event-ids.js";
 import { isObject, type JsonObject } from "./json.js";
-import { canonicalValue, INTERRUPTED_STATES, isoNow, isTerminalState, PUSH_CONFIG_VERSION_FIELD, valueAt, type MethodRole, type ProfileObject, type ProtocolProfile } from "./profile.js";
+import { MessageShapes } from "./message-shapes.js";
+import { canonicalValue, isoNow, PUSH_CONFIG_VERSION_FIELD, valueAt, type MethodRole } from "./profile.js";
 import { newId } from "./random-ids.js";
+
+export { MessageShapes } from "./message-shapes.js";
 
 export interface SendRequestParts {
   message: JsonObject;
@@ -30,14 +34,6 @@ export interface SendRequestParts {
   metadata: JsonObject | undefined;
 }
 
-/** Which ids a version's Message carries. */
-interface MessageFields {
-  readonly messageId: boolean;
-  readonly taskId: boolean;
-  /** The version's context field (the profile's contextField), when its Message carries one. */
-  readonly context: string | undefined;
-}
-
 /** ProtocolShapes.artifactEvent's layout for a version: the event's members and where the chunk flags go. */
 interface ArtifactEventPlan {
   readonly tags: Readonly<JsonObject>;
@@ -51,42 +47,7 @@ interface ArtifactEventPlan {
   readonly index: boolean;
 }
 
-export class ProtocolShapes {
-  private readonly properties = new Map<string, Set<string>>();
-  private readonly constTags = new Map<string, Readonly<JsonObject>>();
-
-  readonly profile: ProtocolProfile;
-
-  constructor(profile: ProtocolProfile) {
-    this.profile = profile;
-    for (const [name, shape] of Object.entries(profile.objects)) {
-      this.properties.set(name, new Set(shape.properties));
-      this.constTags.set(name, Object.freeze({ ...shape.consts }));
-    }
-  }
-
-  has(object: ProfileObject, property: string): boolean {
-    return this.properties.get(object)?.has(property) ?? false;
-  }
-
-  /** The constant `kind` (or other tag) an object carries, e.g. Task → { kind: "task" }. */
-  private tags(object: string): Readonly<JsonObject> {
-    return this.constTags.get(object) ?? {};
-  }
-
-  /** The property that groups tasks into a conversation: contextId, or 0.1.0's sessionId (the profile's contextField). */
-  get contextField(): string | undefined {
-    return this.profile.contextField;
-  }
-
-  isTerminal(state: unknown): boolean {
-    return isTerminalState(state);
-  }
-
-  isInterrupted(state: unknown): boolean {
-    return typeof state === "string" && INTERRUPTED_STATES.includes(canonicalValue(state));
-  }
-
+export class ProtocolShapes extends MessageShapes {
   /** Whether the version has a task state (0.1.0 has no "rejected" nor "auth-required"). */
   hasState(state: string): boolean {
     return this.profile.taskStates.some((s) => canonicalValue(s) === state);
@@ -126,25 +87,7 @@ export class ProtocolShapes {
     return withJsonText({ [property]: value }, text === undefined ? undefined : `{${JSON.stringify(property)}:${text}}`);
   }
 
-  /** The object inside a wrapped result (1.0), or the result itself. */
-  unwrap(role: MethodRole | undefined, value: unknown): unknown {
-    const wrappers = role ? this.profile.resultWrappers[role] : undefined;
-    if (!wrappers || !isObject(value)) return value;
-    for (const property of Object.values(wrappers)) if (property in value) return value[property];
-    return value;
-  }
-
-  // --- building objects -------------------------------------------------------------------------
-
-  textPart(text: string): JsonObject {
-    const tag = this.profile.discriminatorField;
-    return tag ? { [tag]: "text", text } : { text };
-  }
-
-  dataPart(data: JsonObject): JsonObject {
-    const tag = this.profile.discriminatorField;
-    return tag ? { [tag]: "data", data } : { data };
-  }
+  // --- building objects (messages and parts: MessageShapes) ------------------------------------
 
   /**
    * Where an agent card says its JSON-RPC endpoint is: `url` (0.x), or the JSONRPC entry of
@@ -162,52 +105,6 @@ export class ProtocolShapes {
     }
     return typeof card["url"] === "string" ? card["url"] : undefined;
   }
-
-  /** A message of this version's shape; ids the version does not have are left out. */
-  message(init: { role: "agent" | "user"; parts: JsonObject[]; taskId?: string; contextId?: string; messageId?: string; metadata?: JsonObject }): JsonObject {
-    const m: JsonObject = { ...this.tags("Message"), role: this.roleValue(init.role), parts: init.parts };
-    if (this.messageFields.messageId) m["messageId"] = init.messageId ?? newId();
-    if (init.metadata !== undefined) m["metadata"] = init.metadata;
-    // Stamped in place: `m` is new (stamp would copy it once more).
-    if (init.taskId !== undefined && this.messageFields.taskId) m["taskId"] = init.taskId;
-    const context = this.messageFields.context;
-    if (init.contextId !== undefined && context !== undefined) m[context] = init.contextId;
-    return m;
-  }
-
-  /** The message with the task and context ids given, where the version's Message carries them. */
-  stamp(message: JsonObject, taskId: string | undefined, contextId: string | undefined): JsonObject {
-    // Object.assign, not a spread: V8 (node 20) copies an object through a spread that then gets new
-    // properties ~15× slower (1.4 µs against 0.1 µs for a parsed user message). An own "__proto__" key,
-    // which Object.assign would set as the copy's prototype, takes the spread.
-    const out: JsonObject = Object.prototype.hasOwnProperty.call(message, "__proto__") ? { ...message } : Object.assign({}, message);
-    if (taskId !== undefined && this.messageFields.taskId) out["taskId"] = taskId;
-    const context = this.messageFields.context;
-    if (contextId !== undefined && context !== undefined) out[context] = contextId;
-    return out;
-  }
-
-  /** Which ids the version's Message carries (read for every message the runtime writes). */
-  private get messageFields(): MessageFields {
-    if (this.messageFieldsCache !== undefined) return this.messageFieldsCache;
-    const ctx = this.profile.contextField;
-    const context = ctx !== undefined && this.has("Message", ctx) ? ctx : undefined;
-    return (this.messageFieldsCache = { messageId: this.has("Message", "messageId"), taskId: this.has("Message", "taskId"), context });
-  }
-
-  private messageFieldsCache: MessageFields | undefined;
-
-  /** The version's spelling of a role ("agent" → "ROLE_AGENT" in 1.0), looked up once per role. */
-  private roleValue(role: string): string {
-    let value = this.roleValues.get(role);
-    if (value === undefined) {
-      value = enumValue(this.profile.roleValues, role);
-      this.roleValues.set(role, value);
-    }
-    return value;
-  }
-
-  private readonly roleValues = new Map<string, string>();
 
   status(state: string, message?: JsonObject): JsonObject {
     const s: JsonObject = { state: this.stateValue(state), timestamp: isoNow() };
@@ -281,18 +178,6 @@ export class ProtocolShapes {
     return typeof id === "string" ? id : undefined;
   }
 
-  /** What kind of stream item a value is: a task, a message, a status or artifact update. */
-  classify(value: unknown): "task" | "message" | "status-update" | "artifact-update" | "unknown" {
-    if (!isObject(value)) return "unknown";
-    const kind = value["kind"];
-    if (kind === "task" || kind === "message" || kind === "status-update" || kind === "artifact-update") return kind;
-    if ("artifact" in value) return "artifact-update";
-    if ("status" in value && ("final" in value || "taskId" in value)) return "status-update";
-    if ("status" in value && "id" in value) return this.has("TaskStatusUpdateEvent", "taskId") ? "task" : "status-update";
-    if ("role" in value && "parts" in value) return "message";
-    return "unknown";
-  }
-
   /** Reads the params of the send/stream method, whichever style the version uses. */
   sendParams(params: JsonObject): SendRequestParts {
     const message = (isObject(params["message"]) ? params["message"] : {}) as JsonObject;
@@ -321,35 +206,6 @@ export class ProtocolShapes {
       pushConfig: isObject(push) ? push : undefined,
       metadata: isObject(params["metadata"]) ? params["metadata"] : undefined,
     };
-  }
-
-  /**
-   * Params of the send/stream method in this version's shape: `{ message, configuration }` (0.2+, the
-   * message carrying the task and context it continues), or 0.1.0's `{ id, sessionId, message }`.
-   */
-  sendParamsFor(
-    message: JsonObject,
-    options: { taskId?: string; contextId?: string; blocking?: boolean; historyLength?: number; acceptedOutputModes?: string[] } = {},
-  ): JsonObject {
-    const paramsType = this.profile.params.send;
-    const shape = paramsType ? this.profile.objects[paramsType] : undefined;
-    const fields = this.profile.sendFields;
-    if (shape?.required.includes("id")) {
-      // 0.1.0: the client names the task; the context and history length sit beside the message.
-      const params: JsonObject = { id: options.taskId ?? newId(), message };
-      if (options.contextId !== undefined && fields.contextId !== undefined && !fields.contextId.startsWith("/message/")) setAt(params, fields.contextId, options.contextId);
-      if (options.historyLength !== undefined && fields.historyLength !== undefined) setAt(params, fields.historyLength, options.historyLength);
-      return params;
-    }
-    const params: JsonObject = { message: this.stamp(message, options.taskId, options.contextId) };
-    if (options.blocking !== undefined || options.historyLength !== undefined || options.acceptedOutputModes !== undefined) {
-      if (fields.acceptedOutputModes !== undefined) setAt(params, fields.acceptedOutputModes, options.acceptedOutputModes ?? ["text/plain"]);
-      if (options.blocking !== undefined && fields.nonBlocking !== undefined) {
-        setAt(params, fields.nonBlocking.pointer, options.blocking ? !fields.nonBlocking.value : fields.nonBlocking.value);
-      }
-      if (options.historyLength !== undefined && fields.historyLength !== undefined) setAt(params, fields.historyLength, options.historyLength);
-    }
-    return params;
   }
 
   /** The task the params of a role's method name (TaskParamFields.taskId). */
@@ -415,24 +271,6 @@ function fieldOf(params: JsonObject, field: string | undefined): unknown {
   return field === undefined ? undefined : params[field];
 }
 
-/** Sets the value at a JSON pointer (`/a/b`) inside an object, creating the objects on the way. */
-function setAt(target: JsonObject, pointer: string, value: unknown): void {
-  const keys = pointer.split("/").slice(1);
-  const last = keys.pop();
-  if (last === undefined) return;
-  let current = target;
-  for (const key of keys) {
-    const next = current[key];
-    if (isObject(next)) current = next;
-    else {
-      const created: JsonObject = {};
-      current[key] = created;
-      current = created;
-    }
-  }
-  current[last] = value;
-}
-
 /**
  * The state a misspelled one likely means ("complete", "Cancelled", "input_required" → "completed",
  * "canceled", "input-required"), in the spelling the caller used (lower or TASK_STATE_); undefined when none is near.
@@ -460,7 +298,3 @@ function editDistance(a: string, b: string): number {
   return previous[b.length] as number;
 }
 
-/** The value of an enumeration that means `canonical` (the version writes states and roles its own way). */
-function enumValue(values: readonly string[], canonical: string): string {
-  return values.find((v) => canonicalValue(v) === canonical) ?? canonical;
-}

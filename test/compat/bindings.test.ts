@@ -55,7 +55,7 @@ async function clientOf(agent: CompatAgent, version: "0.3.0" | "1.0.1", binding:
   const v1 = version === "1.0.1";
   const Client = (v1 ? out.client.A2AClient : out.compatClient.A2AClient) as unknown as { fromAgentUrl(url: string, options: object): Promise<Client> };
   const transports = binding === "HTTP+JSON" ? [(v1 ? out.client : out.compatClient).restTransport] : binding === "GRPC" ? [(v1 ? out.grpcClient : out.compatGrpcClient).grpcTransport] : [];
-  const client = await Client.fromAgentUrl(agent.baseUrl, { transports, binding, validateResponses: true, trustedOrigins: [agent.grpcTarget] });
+  const client = await Client.fromAgentUrl(agent.baseUrl, { transports, binding, validation: (v1 ? out.validation : out.compatValidation).clientValidation, trustedOrigins: [agent.grpcTarget] });
   expect(client.transport.binding).toBe(binding);
   return client;
 }

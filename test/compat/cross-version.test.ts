@@ -290,11 +290,11 @@ describe("security schemes on a compat agent", () => {
     }
   });
 
-  it("without the card's 0.3 form the schemes are in 1.0's shape only, which the generated 0.3.0 client refuses (why --card emits compat/…/card.ts)", async () => {
+  it("without the card's 0.3 form the schemes are in 1.0's shape only, which the generated 0.3.0 client with its schema checks refuses (why --card emits compat/…/card.ts)", async () => {
     const out = await compatOutput();
     const agent = await startCompatAgent("node", { auth: { verify } });
     try {
-      await expect(out.compatClient.A2AClient.fromAgentUrl(agent.baseUrl, { auth: { type: "bearer", token: "secret" } })).rejects.toThrow(/securitySchemes/);
+      await expect(out.compatClient.A2AClient.fromAgentUrl(agent.baseUrl, { auth: { type: "bearer", token: "secret" }, validation: out.compatValidation.clientValidation })).rejects.toThrow(/securitySchemes/);
     } finally {
       await agent.close();
     }

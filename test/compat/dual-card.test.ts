@@ -3,6 +3,8 @@ import { ClientFactory as ClientFactory1, ClientFactoryOptions as Options1, Defa
 import { describe, expect, it } from "vitest";
 import { A2AClient as Generated03 } from "../../generated/a2a-0.3.0/client.js";
 import { A2AClient as Generated1 } from "../../generated/a2a-1.0.1/client.js";
+import { clientValidation as validation03 } from "../../generated/a2a-0.3.0/client-validation.js";
+import { clientValidation as validation1 } from "../../generated/a2a-1.0.1/client-validation.js";
 import { sdkSend } from "../support/wire/jsonrpc-1.0.js";
 import { dualCard, unservedCompatInterfaces } from "../../src/runtime/compat/card.js";
 import { derived, validator } from "../support/compat/mapping.js";
@@ -87,14 +89,14 @@ async function via03Legacy(card: unknown): Promise<Call[]> {
 
 async function viaGenerated03(card: unknown): Promise<Call[]> {
   const calls: Call[] = [];
-  const client = await Generated03.fromAgentUrl(BASE, { fetch: agentFetch(card, calls) });
+  const client = await Generated03.fromAgentUrl(BASE, { fetch: agentFetch(card, calls), validation: validation03 });
   await client.sendMessage({ message: Generated03.userMessage("hi") });
   return calls;
 }
 
 async function viaGenerated1(card: unknown): Promise<Call[]> {
   const calls: Call[] = [];
-  const client = await Generated1.fromAgentUrl(BASE, { fetch: agentFetch(card, calls) });
+  const client = await Generated1.fromAgentUrl(BASE, { fetch: agentFetch(card, calls), validation: validation1 });
   await client.sendMessage({ message: Generated1.userMessage("hi") });
   return calls;
 }
@@ -208,7 +210,7 @@ describe("the dual agent card", () => {
     expect(v03(merged), JSON.stringify(v03.errors)).toBe(true);
   });
 
-  it("a strict 0.3 client (the generated one validates the card) refuses 1.0-shaped security schemes: why they are merged", async () => {
+  it("a strict 0.3 client (the generated one with `validation` checks the card) refuses 1.0-shaped security schemes: why they are merged", async () => {
     await expect(viaGenerated03(dualCard(rule!, withSecurity))).rejects.toThrow(/agent card of http:\/\/agent.test is invalid/);
   });
 

@@ -37,6 +37,8 @@ describe("generate --compat", () => {
     expect(added.sort()).toEqual(
       [
         "compat/a2a-0.3.0/client.ts",
+        "compat/a2a-0.3.0/client-validation.ts",
+        "compat/a2a-0.3.0/proto-defaults.ts",
         "compat/a2a-0.3.0/errors.ts",
         "compat/a2a-0.3.0/index.ts",
         "compat/a2a-0.3.0/mapping.ts",
@@ -69,7 +71,7 @@ describe("generate --compat", () => {
       .filter(([f]) => f.startsWith("compat/"))
       .flatMap(([, text]) => [...text.matchAll(/from "(\.[^"]*)"/g)].map((m) => m[1]));
     expect(imports.filter((i) => i?.includes("runtime/"))).not.toHaveLength(0);
-    for (const i of imports) expect(i).toMatch(/^(\.\/[a-z.]+\.js|\.\.\/\.\.\/runtime\/(?:[a-z]+\/)?[a-z0-9.-]+\.js)$/);
+    for (const i of imports) expect(i).toMatch(/^(\.\/[a-z.-]+\.js|\.\.\/\.\.\/runtime\/(?:[a-z]+\/)?[a-z0-9.-]+\.js)$/);
   });
 
   it("mapping.ts holds exactly the mapping derived from the IR diff and the table", async () => {

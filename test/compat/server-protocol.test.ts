@@ -118,7 +118,7 @@ for (const binding of BINDINGS) {
           const Client = (v1 ? out.client.A2AClient : out.compatClient.A2AClient) as unknown as { fromAgentUrl(url: string, options: object): Promise<Client> };
           const transports = binding === "HTTP+JSON" ? [(v1 ? out.client : out.compatClient).restTransport] : binding === "GRPC" ? [(v1 ? out.grpcClient : out.compatGrpcClient).grpcTransport] : [];
           const fetchImpl = binding === "HTTP+JSON" ? capturingRestFetch(log, await modules(caller), agent.restUrl) : capturingFetch(log);
-          const made = await Client.fromAgentUrl(agent.baseUrl, { fetch: fetchImpl, auth: { type: "bearer", token: TEST_TOKEN }, transports, binding, validateResponses: true, trustedOrigins: [agent.grpcTarget] });
+          const made = await Client.fromAgentUrl(agent.baseUrl, { fetch: fetchImpl, auth: { type: "bearer", token: TEST_TOKEN }, transports, binding, validation: (v1 ? out.validation : out.compatValidation).clientValidation, trustedOrigins: [agent.grpcTarget] });
           client = binding === "GRPC" ? recording(made, log) : made;
         });
         afterAll(async () => {

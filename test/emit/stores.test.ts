@@ -14,8 +14,8 @@ import { listFiles } from "../../src/write/writer.js";
 import { GENERATED, projectTempDir, ROOT, tempDir } from "../support/project.js";
 
 const imports = (text: string) => [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]);
-/** The engine files of an output: runtime/stores/ minus the store contract and the memory engine every output has (the core bundle). */
-const CORE_STORE_FILES = new Set(RUNTIME_BUNDLES[0]!.brings.filter((p) => p.startsWith("stores/")).map((p) => `runtime/${p}`));
+/** The engine files of an output: runtime/stores/ minus the store contract and the memory engine every server output has (the server core bundle). */
+const CORE_STORE_FILES = new Set(RUNTIME_BUNDLES.find((b) => b.feature.startsWith("server core"))!.brings.filter((p) => p.startsWith("stores/")).map((p) => `runtime/${p}`));
 /** The files each engine brings: its store (the entry point) and its parts. */
 const POSTGRES_FILES = ["runtime/stores/postgres.ts", "runtime/stores/postgres/event-log.ts", "runtime/stores/postgres/leases.ts", "runtime/stores/postgres/outbox.ts", "runtime/stores/postgres/push-configs.ts", "runtime/stores/postgres/schema.ts", "runtime/stores/postgres/sql.ts", "runtime/stores/postgres/task-store.ts"];
 const REDIS_FILES = ["runtime/stores/redis.ts", "runtime/stores/redis/connection.ts", "runtime/stores/redis/event-log.ts", "runtime/stores/redis/leases.ts", "runtime/stores/redis/outbox.ts", "runtime/stores/redis/push-configs.ts", "runtime/stores/redis/scripts.ts", "runtime/stores/redis/task-store.ts"];

@@ -8,7 +8,7 @@
 import { A2AError, errorDetails, isRaisedA2AError, publicIssues } from "../a2a-error.js";
 import { authenticate, securityRequirements, type AuthOptions, type SecurityRequirements } from "./auth.js";
 import type { CallContext, CoreRequest } from "../call.js";
-import type { HttpRoute } from "../wire/http-routes.js";
+import type { ErrorStatus, HttpRoute } from "../wire/http-routes.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
 import { majorMinor, type MethodRole, type ProtocolProfile } from "../profile.js";
@@ -57,11 +57,8 @@ export interface ProtocolBinding {
   inputFields?: InputFields;
 }
 
-/** How a binding other than JSON-RPC reports an error: its HTTP status and gRPC status name. */
-export interface ErrorStatus {
-  readonly http: number;
-  readonly grpc: string;
-}
+/** How a binding other than JSON-RPC reports an error (wire/http-routes.ts, where the client reads it too). */
+export type { ErrorStatus } from "../wire/http-routes.js";
 
 /** What the handler of a custom method gets beside its params. */
 export interface MethodHandlerContext {

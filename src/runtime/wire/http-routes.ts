@@ -22,6 +22,12 @@ export interface HttpRoute {
   readonly query?: { readonly [field: string]: "string" | "integer" | "number" | "boolean" | "string[]" | "int64" };
 }
 
+/** How a binding other than JSON-RPC reports an error: its HTTP status and gRPC status name. */
+export interface ErrorStatus {
+  readonly http: number;
+  readonly grpc: string;
+}
+
 /** A route's path template compiled: `/tasks/{id=*}:cancel` → /^\/tasks\/([^/:]+):cancel$/ and ["id"]. */
 export interface CompiledRoute {
   readonly route: HttpRoute;

@@ -41,6 +41,7 @@ import {
   A2AUnsupportedOperationError,
   restTransport,
 } from "../../../generated/a2a-1.0.1/client.js";
+import { clientValidation } from "../../../generated/a2a-1.0.1/client-validation.js";
 import type * as Models from "../../../generated/a2a-1.0.1/models.js";
 import {
   capturingFetch,
@@ -363,8 +364,8 @@ describe.each(BINDINGS)("our generated 1.0.1 client against the SDK 1.x Express 
     hook = await startWebhookReceiver();
     const capture = binding === "JSONRPC" ? capturingFetch(log) : capturingRestFetch(log, await modules("1.0.1"), sdk.restUrl);
     client = await A2AClient.fromAgentUrl(sdk.baseUrl, {
-      // validateResponses: every answer of the SDK goes through our generated validators too.
-      validateResponses: true,
+      // validation: every answer of the SDK (and its card) goes through our generated validators too.
+      validation: clientValidation,
       transports: [restTransport],
       binding,
       fetch: (input, init) => {
@@ -693,8 +694,8 @@ describe("SDK 1.x departures from A2A 1.0.1, and the same checks on our server",
         const check = () => expect((card.securitySchemes as Json).bearer).toMatchObject({ httpAuthSecurityScheme: { scheme: "Bearer" } });
         if (base === secured.baseUrl) {
           await departs(check); // {"scheme":{"$case":"httpAuthSecurityScheme","value":{…}}}
-          // So our client refuses the card, and the SDK's own resolver parses the scheme away.
-          await expect(A2AClient.fromAgentUrl(base)).rejects.toThrow(/securitySchemes\/bearer/);
+          // So our client with its schema checks refuses the card, and the SDK's own resolver parses the scheme away.
+          await expect(A2AClient.fromAgentUrl(base, { validation: clientValidation })).rejects.toThrow(/securitySchemes\/bearer/);
           expect((await new DefaultAgentCardResolver().resolve(base)).securitySchemes.bearer?.scheme).toBeUndefined();
         } else check();
       }

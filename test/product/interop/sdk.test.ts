@@ -30,6 +30,7 @@ import {
   A2ATaskNotFoundError,
   restTransport,
 } from "../../../generated/a2a-0.3.0/client.js";
+import { clientValidation } from "../../../generated/a2a-0.3.0/client-validation.js";
 import {
   capturingFetch,
   capturingRestFetch,
@@ -289,8 +290,8 @@ describe.each(BINDINGS)("our generated 0.3.0 client against the SDK's Express se
     hook = await startWebhookReceiver();
     const capture = binding === "JSONRPC" ? capturingFetch(log) : capturingRestFetch(log, await modules("0.3.0"), sdk.restUrl);
     client = await A2AClient.fromAgentUrl(sdk.baseUrl, {
-      // validateResponses: every answer of the SDK goes through our generated validators too.
-      validateResponses: true,
+      // validation: every answer of the SDK (and its card) goes through our generated validators too.
+      validation: clientValidation,
       transports: [restTransport],
       binding,
       fetch: (input, init) => {

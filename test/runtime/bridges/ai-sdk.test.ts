@@ -45,6 +45,8 @@ const scripted = scriptedModel();
 let client: ClientModule;
 let client03: ClientModule;
 let grpcTransport: Factory;
+/** The generated opt-in schema checks (client-validation.ts): every answer is validated. */
+let clientValidation: unknown;
 let http: Server | undefined;
 let grpcHandle: { close(graceMs?: number): Promise<void> } | undefined;
 let baseUrl: string;
@@ -58,6 +60,7 @@ beforeAll(async () => {
   client = (await import(join(OUT, "client.ts"))) as ClientModule;
   client03 = (await import(join(OUT, "compat", "a2a-0.3.0", "client.ts"))) as ClientModule;
   grpcTransport = ((await import(join(OUT, "grpc-client.ts"))) as { grpcTransport: Factory }).grpcTransport;
+  clientValidation = ((await import(join(OUT, "client-validation.ts"))) as { clientValidation: unknown }).clientValidation;
   const core = (await import(join(OUT, "server", "core.ts"))) as { createA2AServer(o: Json): { service: { close(): Promise<void> } } };
   const node = (await import(join(OUT, "server", "node.ts"))) as { createNodeServer(c: unknown): Server };
   const grpcServer = (await import(join(OUT, "server", "grpc.ts"))) as { serveGrpc(c: unknown, o?: Json): Promise<typeof grpcHandle> };
@@ -127,7 +130,7 @@ async function collect(stream: AsyncIterable<Json>): Promise<Array<{ kind: strin
 
 for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
   describe(`the AI SDK bridge over ${binding}`, () => {
-    const connect = () => client.A2AClient.fromAgentUrl(baseUrl, { transports: [client.restTransport, grpcTransport], binding, validateResponses: true });
+    const connect = () => client.A2AClient.fromAgentUrl(baseUrl, { transports: [client.restTransport, grpcTransport], binding, validation: clientValidation });
 
     it("streams the answer as one artifact: chunks in order, appended, the last one marked (§4.2.2)", async () => {
       const a2a = await connect();

@@ -37,6 +37,8 @@ interface ClientModule {
 
 let client: ClientModule;
 let grpcTransport: Factory;
+/** The generated opt-in schema checks (client-validation.ts): every answer is validated. */
+let clientValidation: unknown;
 let http: Server;
 let grpcHandle: { port: number; close(graceMs?: number): Promise<void> } | undefined;
 let baseUrl: string;
@@ -60,6 +62,7 @@ beforeAll(async () => {
   writeResult(result, ROOT);
   client = (await import(join(OUT, "client.ts"))) as ClientModule;
   grpcTransport = ((await import(join(OUT, "grpc-client.ts"))) as { grpcTransport: Factory }).grpcTransport;
+  clientValidation = ((await import(join(OUT, "client-validation.ts"))) as { clientValidation: unknown }).clientValidation;
   const core = (await import(join(OUT, "server", "core.ts"))) as { createA2AServer(o: Json): { service: { close(): Promise<void> } } };
   const node = (await import(join(OUT, "server", "node.ts"))) as { createNodeServer(c: unknown): Server };
   const grpcServer = (await import(join(OUT, "server", "grpc.ts"))) as { serveGrpc(c: unknown, o?: Json): Promise<typeof grpcHandle> };
@@ -120,7 +123,7 @@ describe("the generated client over each binding of a generated server", () => {
 
   for (const binding of ["JSONRPC", "HTTP+JSON", "GRPC"] as const) {
     describe(binding, () => {
-      const connect = () => client.A2AClient.fromAgentUrl(baseUrl, { transports: [client.restTransport, grpcTransport], binding, validateResponses: true });
+      const connect = () => client.A2AClient.fromAgentUrl(baseUrl, { transports: [client.restTransport, grpcTransport], binding, validation: clientValidation });
 
       it("SendMessage: a direct reply, then a task (§3.1.1), read back with GetTask and ListTasks", async () => {
         const a2a = await connect();

@@ -27,6 +27,9 @@ export interface CompatOutput {
   client: typeof import("../../../generated/a2a-1.0.1/client.js");
   /** The 0.3.0 client of the compat folder. */
   compatClient: typeof import("../../../generated/a2a-0.3.0/client.js");
+  /** The opt-in schema checks of each client (client-validation.ts). */
+  validation: typeof import("../../../generated/a2a-1.0.1/client-validation.js");
+  compatValidation: typeof import("../../../generated/a2a-0.3.0/client-validation.js");
   /** server/grpc.ts: serves 1.0.1's gRPC service and, on a compat core, 0.3.0's beside it. */
   grpc: { serveGrpc(core: object, options?: { port?: number; health?: boolean; reflection?: boolean }): Promise<{ port: number; close(): Promise<void> }> };
   /** The gRPC client transports: 1.0.1's (grpc-client.ts) and 0.3.0's (compat/a2a-0.3.0/grpc-client.ts). */
@@ -52,6 +55,8 @@ export function compatOutput(): Promise<CompatOutput> {
       honoNode: await load("server/hono-node.ts"),
       client: await load("client.ts"),
       compatClient: await load("compat/a2a-0.3.0/client.ts"),
+      validation: await load("client-validation.ts"),
+      compatValidation: await load("compat/a2a-0.3.0/client-validation.ts"),
       grpc: await load("server/grpc.ts"),
       grpcClient: await load("grpc-client.ts"),
       compatGrpcClient: await load("compat/a2a-0.3.0/grpc-client.ts"),

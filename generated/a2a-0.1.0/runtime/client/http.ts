@@ -4,13 +4,13 @@
  * timeouts and abort wiring, credentials that go only to origins the user configured, redirects that
  * never leave the origin unless asked, and response bodies read with a running byte count so an
  * oversized answer is cut early. Web platform globals only (fetch, AbortController, TextDecoder); on Node,
- * client/node-fetch.ts's node:http request, which that file looks up at run time.
+ * client/node-fetch.ts's node:http request, imported at run time (never statically: a browser or edge
+ * bundle does not load it, and the client type-checks without Node's types).
  */
 
 import { A2ARedirectError, A2AResponseTooLargeError, A2ATransportError } from "./errors.js";
-import { NodeAnswer, nodeRequest } from "./node-fetch.js";
 import { SseParseError } from "../wire/sse.js";
-import type { AbortHook, FetchLike, HttpAnswer } from "./fetch.js";
+import type { AbortHook, FetchLike, HttpAnswer, NodeRequest } from "./fetch.js";
 
 export type { AbortHook, FetchLike, HttpAnswer } from "./fetch.js";
 
@@ -275,6 +275,27 @@ export interface HttpRequest {
   headers: Record<string, string>;
 }
 
+/** client/node-fetch.ts's request once loaded (undefined off Node); null until the first request asks. */
+let loadedNodeRequest: NodeRequest | undefined | null = null;
+let loadingNodeRequest: Promise<NodeRequest | undefined> | undefined;
+
+/**
+ * Loads client/node-fetch.ts where Node's built-in modules are (`process.getBuiltinModule`, which that file
+ * uses): once, at the first request. Elsewhere nothing is loaded and the platform's fetch is used.
+ */
+function loadNodeRequest(): Promise<NodeRequest | undefined> {
+  const host = (globalThis as { process?: { getBuiltinModule?: unknown } }).process;
+  if (typeof host?.getBuiltinModule !== "function") {
+    loadedNodeRequest = undefined;
+    return Promise.resolve(undefined);
+  }
+  loadingNodeRequest ??= import("./node-fetch.js").then(
+    (module) => (loadedNodeRequest = module.nodeRequest),
+    () => (loadedNodeRequest = undefined),
+  );
+  return loadingNodeRequest;
+}
+
 /**
  * Builds the headers (credentials only for a trusted origin) and fetches with `redirect: "manual"`,
  * following same-origin redirects (at most `maxRedirects`) and refusing cross-origin ones unless
@@ -291,7 +312,7 @@ export async function send(
 ): Promise<HttpAnswer> {
   // On Node, node:http (client/node-fetch.ts: a third of fetch's CPU per call); elsewhere the platform's fetch.
   const userFetch = clientOptions.fetch;
-  const node = nodeRequest;
+  const node = userFetch !== undefined ? undefined : loadedNodeRequest !== null ? loadedNodeRequest : await loadNodeRequest();
   const doFetch: (input: string, init: RequestInit) => Promise<HttpAnswer> =
     userFetch !== undefined
       ? (input, init) => userFetch(input, { ...init, signal: attempt.signal })
@@ -434,7 +455,7 @@ export async function readText(response: HttpAnswer, what: string, attempt: Atte
     await response.body?.cancel().catch(() => {});
     throw new A2AResponseTooLargeError(what, limit, status);
   }
-  if (response instanceof NodeAnswer && response.unread) {
+  if (response.unread === true && response.readWithin !== undefined) {
     try {
       return await response.readWithin(limit, () => new A2AResponseTooLargeError(what, limit, status));
     } catch (error) {

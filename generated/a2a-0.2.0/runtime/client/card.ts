@@ -75,14 +75,16 @@ export interface CardFetchOptions extends ClientOptions, Omit<CallOptions, "head
  * and `trustedOrigins` only). A fresh cached card is returned without a request; a stale one is
  * revalidated. Throws an {@link A2ATransportError} on a network failure, a non-2xx status, a body that is
  * not JSON or not an object; an A2AResponseTooLargeError past `maxCardBytes`; an A2ARedirectError for a
- * cross-origin redirect; honors the signal and the timeout (which bounds the whole fetch).
+ * cross-origin redirect; honors the signal and the timeout (which bounds the whole fetch). `Card`: the type
+ * the caller reads it as (a generated client: the version's AgentCard); the JSON object is not checked
+ * against it here (the generated client does, with its `validation` option).
  */
-export async function fetchAgentCard(baseUrl: string, wellKnownPath: string, options: CardFetchOptions = {}): Promise<Record<string, unknown>> {
+export async function fetchAgentCard<Card extends object = Record<string, unknown>>(baseUrl: string, wellKnownPath: string, options: CardFetchOptions = {}): Promise<Card> {
   const url = new URL(wellKnownPath, baseUrl).href;
   const what = `agent card ${url}`;
   const cache = options.cache === false ? undefined : options.cache;
   const cached = cache?.get(url);
-  if (cache && cached && cache.now() < cached.freshUntil) return parseCard(cached.text, what, 200);
+  if (cache && cached && cache.now() < cached.freshUntil) return parseCard(cached.text, what, 200) as Card;
   const headers: Record<string, string> = { accept: "application/json" };
   if (cached?.etag !== undefined) headers["if-none-match"] = cached.etag;
   if (cached?.lastModified !== undefined) headers["if-modified-since"] = cached.lastModified;
@@ -93,7 +95,7 @@ export async function fetchAgentCard(baseUrl: string, wellKnownPath: string, opt
     if (status === 304 && cache && cached) {
       await response.body?.cancel().catch(() => {});
       cache.set(url, { ...cached, ...validators(response, cached), freshUntil: freshUntil(response, cache.now()) });
-      return parseCard(cached.text, what, status);
+      return parseCard(cached.text, what, status) as Card;
     }
     const text = await readText(response, what, attempt, options.maxCardBytes ?? DEFAULT_MAX_CARD_BYTES);
     if (!response.ok) throw new A2ATransportError(`${what}: HTTP ${status}${statusText(response)}`, { status, body: text });
@@ -105,7 +107,7 @@ export async function fetchAgentCard(baseUrl: string, wellKnownPath: string, opt
       else if (entry.etag !== undefined || entry.lastModified !== undefined || entry.freshUntil > cache.now()) cache.set(url, entry);
       else cache.clear(url);
     }
-    return card;
+    return card as Card;
   } finally {
     attempt.dispose();
   }

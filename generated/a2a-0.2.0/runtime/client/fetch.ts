@@ -20,7 +20,17 @@ export interface HttpAnswer {
   readonly headers: { get(name: string): string | null };
   readonly body: ReadableStream<Uint8Array> | null;
   readonly bodyUsed: boolean;
+  /**
+   * Whether {@link readWithin} can still read the body whole (client/node-fetch.ts's NodeAnswer; a web
+   * `Response` has neither, and is read through {@link body}).
+   */
+  readonly unread?: boolean;
+  /** The whole body as text, at most `limit` bytes (past it, rejects with `tooLarge()`). */
+  readWithin?(limit: number, tooLarge: () => Error): Promise<string>;
 }
+
+/** The client's default request on Node (client/node-fetch.ts's `nodeRequest`): the attempt's hook aborts it. */
+export type NodeRequest = (input: string, init: RequestInit, attempt?: { readonly hook: AbortHook; readonly signal: AbortSignal }) => Promise<HttpAnswer>;
 
 /**
  * What a request needs to know of its abort: whether and why it was aborted, and a listener for it. An

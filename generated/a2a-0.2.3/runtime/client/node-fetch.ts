@@ -8,23 +8,64 @@
  * and makes a web stream of it only for an event stream; {@link nodeFetch} is the same request as a
  * `fetch` answering a web `Response` whose body streams the socket's data with backpressure.
  *
- * The Node modules are looked up at run time (`process.getBuiltinModule`), never imported: in a browser,
- * a worker or an edge runtime there is no such function, {@link nodeRequest} and {@link nodeFetch} are undefined, and the client
- * uses the platform's fetch as before. A URL with credentials in it (`http://user:pass@host/`), which
- * fetch refuses, also goes to the platform's fetch, which then refuses it.
+ * The Node modules are looked up at run time (`process.getBuiltinModule`), never imported, and this file
+ * itself is imported by client/http.ts only at run time, when that function is there (`import()`: a bundler
+ * makes it a chunk of its own that a browser never loads). In a browser, a worker or an edge runtime the
+ * client uses the platform's fetch. A URL with credentials in it (`http://user:pass@host/`), which fetch
+ * refuses, also goes to the platform's fetch, which then refuses it.
  */
 
-import type { IncomingMessage, RequestOptions, ClientRequest } from "node:http";
-import type { AbortHook, FetchLike, HttpAnswer } from "./fetch.js";
+import type { AbortHook, FetchLike, HttpAnswer, NodeRequest } from "./fetch.js";
+
+// The few parts of node:http, node:zlib and node:buffer this file uses, typed here rather than taken from
+// @types/node: a client type-checks with `lib: ["ES2022", "DOM"]` alone (a browser or edge project has no
+// Node types), and this file is loaded only on Node (client/http.ts imports it at run time when it is there).
+
+/** A readable byte stream of Node (an IncomingMessage, a zlib decompressor): the events and calls used here. */
+interface NodeReadable {
+  on(event: "data", listener: (chunk: Uint8Array) => void): unknown;
+  on(event: "end" | "aborted", listener: () => void): unknown;
+  on(event: "error", listener: (error: Error) => void): unknown;
+  once(event: "end", listener: () => void): unknown;
+  emit(event: string, ...args: unknown[]): boolean;
+  pause(): unknown;
+  resume(): unknown;
+  destroy(error?: Error): unknown;
+  pipe<T extends NodeReadable>(destination: T): T;
+}
+
+/** node:http's IncomingMessage, as read here. */
+interface IncomingMessage extends NodeReadable {
+  readonly statusCode?: number | undefined;
+  readonly statusMessage?: string | undefined;
+  readonly rawHeaders: string[];
+}
+
+/** node:http's ClientRequest, as used here. */
+interface ClientRequest {
+  on(event: "error", listener: (error: Error) => void): unknown;
+  destroy(error?: Error): unknown;
+  end(body?: string): unknown;
+}
+
+/** The options of node:http's `request` this file sets. */
+interface RequestOptions {
+  protocol: "http:" | "https:";
+  hostname: string;
+  path: string;
+  method: string;
+  headers: Record<string, string>;
+  port?: number;
+}
 
 interface NodeModules {
   http: { request(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
   https: { request(options: RequestOptions, callback: (response: IncomingMessage) => void): ClientRequest };
   buffer: { Buffer: { byteLength(text: string, encoding: "utf8"): number } };
   zlib: {
-    createGunzip(): NodeJS.ReadWriteStream;
-    createInflate(): NodeJS.ReadWriteStream;
-    createBrotliDecompress(): NodeJS.ReadWriteStream;
+    createGunzip(): NodeReadable;
+    createInflate(): NodeReadable;
+    createBrotliDecompress(): NodeReadable;
   };
 }
 
@@ -53,9 +94,7 @@ const UTF8 = new TextDecoder();
  * with its attempt: the request is aborted by the attempt's hook (no AbortController per call), else by
  * `init.signal`.
  */
-export const nodeRequest:
-  | ((input: string, init: RequestInit, attempt?: { readonly hook: AbortHook; readonly signal: AbortSignal }) => Promise<HttpAnswer>)
-  | undefined =
+export const nodeRequest: NodeRequest | undefined =
   modules === undefined
     ? undefined
     : (input, init, attempt) => {
@@ -292,7 +331,7 @@ export class NodeAnswer implements HttpAnswer {
       open = false;
       this.#done();
     };
-    source.on("data", (chunk: Buffer) => {
+    source.on("data", (chunk: Uint8Array) => {
       if (open) on.data(chunk);
     });
     source.on("end", () => {
@@ -351,7 +390,7 @@ export class NodeAnswer implements HttpAnswer {
 
 /** What NodeAnswer's body reader does with the body's chunks, its end and its failure. */
 interface BodyHandlers {
-  data(chunk: Buffer): void;
+  data(chunk: Uint8Array): void;
   end(): void;
   fail(error: unknown): void;
 }
@@ -375,7 +414,7 @@ function joined(chunks: readonly Uint8Array[], length: number): Uint8Array {
 }
 
 /** The body decoded as fetch decodes it (gzip, deflate, br), for a server that compresses unasked. */
-function decoded(node: NodeModules, res: IncomingMessage, encoding: string | null): NodeJS.ReadableStream & { pause(): unknown; resume(): unknown; emit(event: string, ...args: unknown[]): boolean } {
+function decoded(node: NodeModules, res: IncomingMessage, encoding: string | null): NodeReadable {
   const coding = encoding?.trim().toLowerCase();
   const decoder =
     coding === "gzip" || coding === "x-gzip"
@@ -387,5 +426,5 @@ function decoded(node: NodeModules, res: IncomingMessage, encoding: string | nul
           : undefined;
   if (decoder === undefined) return res;
   res.on("error", (error) => decoder.emit("error", error));
-  return res.pipe(decoder) as unknown as ReturnType<typeof decoded>;
+  return res.pipe(decoder);
 }

@@ -60,6 +60,15 @@ export interface ResponseChecks {
   cardMethod?: string;
 }
 
+/**
+ * The generated validators, for the client's `validation` option (client-validation.ts of a generated
+ * output): the issues of a value of a definition (a response, the agent card), or null when it is valid or
+ * no definition has that name. Opt-in: a client without it never imports the validators.
+ */
+export interface ClientValidation {
+  check(definition: string, value: unknown): ValidationIssue[] | null;
+}
+
 /** What a factory knows about the interface it connects to, beyond the URL. */
 export interface TransportContext {
   /** Origins that may receive credentials (the one the user configured, plus `trustedOrigins`). */

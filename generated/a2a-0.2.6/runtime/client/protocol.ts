@@ -6,14 +6,14 @@
 
 import { isObject } from "../json.js";
 import type { ProtocolProfile } from "../profile.js";
-import type { ProtocolShapes } from "../protocol-shapes.js";
+import type { MessageShapes } from "../message-shapes.js";
 
 /**
  * Whether a streamed result ends the stream: a direct message, a task that is done, or a status update
  * that is the last one (0.x flags it with `final: true`; 1.0 has no flag, so a terminal or interrupted
  * state ends it).
  */
-export function isFinalEvent(shapes: ProtocolShapes, result: unknown): boolean {
+export function isFinalEvent(shapes: MessageShapes, result: unknown): boolean {
   const event = shapes.unwrap("stream", result);
   if (!isObject(event)) return false;
   const kind = shapes.classify(event);
