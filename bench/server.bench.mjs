@@ -126,6 +126,8 @@ function build() {
       "--types", "node",
       join(GENERATED_DIR, "index.ts"),
       ...ADAPTERS.map((a) => join(GENERATED_DIR, "server", `${a}.ts`)),
+      // Hono's adapter runs on web standards; on Node the bench serves it through @hono/node-server.
+      join(GENERATED_DIR, "server", "hono-node.ts"),
       join(GENERATED_DIR, "server", "core.ts"),
     ],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
