@@ -241,6 +241,7 @@ function stubCore() {
   return {
     limits: Object.freeze({ maxBodyBytes: 10 * 1024 * 1024, bodyTimeoutMs: 30_000 }),
     handles: (path) => path === "/a2a",
+    isHealthPath: () => false,
     async handle(request) {
       const body = request.body;
       const rpc = JSON.parse(typeof body === "string" ? body : decoder.decode(body));
