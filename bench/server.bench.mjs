@@ -9,12 +9,13 @@
 // Everything runs on 127.0.0.1. Each server runs in its own child process (bench/server-target.mjs),
 // started fresh for each measurement; the load generator (autocannon, and a small SSE client) runs in
 // this process. See bench/README.md, section "Server".
-import { fork, execFileSync } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, mkdtempSync, readFileSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { fork } from "node:child_process";
+import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
+import { compileGenerated } from "./compile-generated.mjs";
 import { summarize, printSummary } from "./server-profile.mjs";
 import { captureConsole, writeReadmeSection } from "./readme-section.mjs";
 import { oneStream } from "./sse-stream.mjs";
@@ -109,37 +110,11 @@ function parseArgs(argv) {
 // Build: the generated folder compiled to JavaScript in a temporary directory
 
 function build() {
-  const dir = mkdtempSync(join(tmpdir(), "a2a-server-bench-"));
-  const tsc = join(ROOT, "node_modules", ".bin", "tsc");
   const started = performance.now();
-  execFileSync(
-    tsc,
-    [
-      "--ignoreConfig",
-      "--outDir", dir,
-      "--rootDir", GENERATED_DIR,
-      "--module", "NodeNext",
-      "--moduleResolution", "NodeNext",
-      "--target", "ES2022",
-      "--skipLibCheck",
-      "--noCheck",
-      "--types", "node",
-      join(GENERATED_DIR, "index.ts"),
-      ...ADAPTERS.map((a) => join(GENERATED_DIR, "server", `${a}.ts`)),
-      // Hono's adapter runs on web standards; on Node the bench serves it through @hono/node-server.
-      join(GENERATED_DIR, "server", "hono-node.ts"),
-      join(GENERATED_DIR, "server", "core.ts"),
-    ],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  // The standalone Ajv code: TypeScript (compiled above with its importer), or JavaScript beside a
-  // .d.ts in older layouts, which tsc does not emit: copied as it is.
-  if (!existsSync(join(dir, "validators.ajv.js")) && existsSync(join(GENERATED_DIR, "validators.ajv.js"))) {
-    copyFileSync(join(GENERATED_DIR, "validators.ajv.js"), join(dir, "validators.ajv.js"));
-  }
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-  // express, fastify, hono… resolve from the project's node_modules.
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
+  // Every file of server/ (each adapter, Hono's Node entry, the core): an adapter added to the output is
+  // compiled without this list changing.
+  const server = readdirSync(join(GENERATED_DIR, "server")).filter((f) => f.endsWith(".ts")).map((f) => `server/${f}`);
+  const dir = compileGenerated(SPEC, ["index.ts", ...server], "a2a-server-bench-");
   for (const f of ["server/core.js", "runtime/http/server.js", "validators.js", "validators.ajv.js"]) {
     if (!existsSync(join(dir, f))) throw new Error(`build: ${f} missing in ${dir}`);
   }
