@@ -46,6 +46,14 @@ const headers = { "a2a-version": "1.0" };
 const ctx = (extra: Record<string, string> = {}) => ({ headers: { ...headers, ...extra }, signal: new AbortController().signal, binding: "JSONRPC" });
 const message = (text: string, over: Json = {}) => ({ messageId: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text }], ...over });
 
+/** What a "tick N held" execution waits on after its first tick (a test arms it with `hold()` and releases it). */
+const hold = () => {
+  let release = () => undefined as void;
+  const promise = new Promise<void>((resolve) => (release = resolve));
+  return { promise, release };
+};
+let held = hold();
+
 const { engines } = enginesUnderTest("the store runtime tests");
 const cleanup: Array<() => Promise<void>> = [];
 afterAll(async () => {
@@ -53,7 +61,8 @@ afterAll(async () => {
 });
 
 /**
- * Counts overlapping executions; "ask" waits for input every turn; "tick N" streams N status updates; "hang" runs
+ * Counts overlapping executions; "ask" waits for input every turn; "tick N" streams N status updates ("tick N held"
+ * waits for `releaseHeld` after its first tick, so a test can join before the rest is committed); "hang" runs
  * until aborted; "refuse" raises the version's A2AUnsupportedOperationError (a generated class) before any event.
  */
 function executor(stats: { running: number; maxRunning: number; aborted: string[] }, errors: Record<string, unknown> = {}) {
@@ -69,6 +78,7 @@ function executor(stats: { running: number; maxRunning: number; aborted: string[
           for (let i = 1; i <= n; i++) {
             events.working(`tick ${i}`);
             await sleep(15);
+            if (i === 1 && text.endsWith("held")) await held.promise;
           }
           events.completed("ticked");
           return;
@@ -170,7 +180,10 @@ for (const engine of engines) {
     it("streams on one instance every event committed on the other, in order, with its sequence as the SSE id; Last-Event-ID resumes with no gap and no duplicate", async () => {
       const { a, b } = await pair();
       const { eventIdOf } = await eventIds();
-      const started = await a.stream("SendStreamingMessage", { message: message("tick 6") }, ctx());
+      // A holds after its first tick until B has joined: on a loaded machine A could otherwise finish before B's
+      // first events, and the resume below would have nothing left to resume.
+      held = hold();
+      const started = await a.stream("SendStreamingMessage", { message: message("tick 6 held") }, ctx());
       const iterator = started[Symbol.asyncIterator]();
       const first = (await iterator.next()).value as { task: Json };
       const taskId = String(first.task.id);
@@ -179,15 +192,16 @@ for (const engine of engines) {
       const follower = await b.stream("SubscribeToTask", { id: taskId }, ctx());
       for await (const event of follower) {
         seen.push({ id: eventIdOf(event), event });
+        console.log("B got", stateOf(event), textOf(event)); if (seen.length === 1) held.release();
         if (seen.length === 3) break;
       }
       const lastId = seen[seen.length - 1]?.id;
       expect(lastId).toMatch(/^\d+$/);
       // The reconnect names the last id it received: the rest, from the next event on.
       const resumed: Array<{ id: string | undefined; event: unknown }> = [];
-      for await (const event of await b.stream("SubscribeToTask", { id: taskId }, ctx({ "last-event-id": String(lastId) }))) resumed.push({ id: eventIdOf(event), event });
+      for await (const event of await b.stream("SubscribeToTask", { id: taskId }, ctx({ "last-event-id": String(lastId) }))) { console.log("R", stateOf(event), textOf(event)); resumed.push({ id: eventIdOf(event), event }); }
       const all: Array<{ id: string | undefined; event: unknown }> = [{ id: eventIdOf(first), event: first }];
-      for (let next = await iterator.next(); !next.done; next = await iterator.next()) all.push({ id: eventIdOf(next.value), event: next.value });
+      for (let next = await iterator.next(); !next.done; next = await iterator.next()) console.log("A", stateOf(next.value), textOf(next.value)), all.push({ id: eventIdOf(next.value), event: next.value });
       // A's own stream: the task, six ticks, completed; ids strictly increasing.
       expect(all.map((e) => stateOf(e.event))).toEqual(["TASK_STATE_SUBMITTED", ...Array(6).fill("TASK_STATE_WORKING"), "TASK_STATE_COMPLETED"]);
       const ids = all.map((e) => Number(e.id));
