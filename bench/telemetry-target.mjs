@@ -1,17 +1,20 @@
 // One server of the telemetry bench, in its own process (forked by bench/telemetry.bench.mjs).
 //
-//   node bench/telemetry-target.mjs <mode> <build-dir>
+//   node bench/telemetry-target.mjs <mode> <build-dir> [memory|sqlite]
 //
-// <mode>: off (a server generated with --telemetry, `telemetry: false`, no OpenTelemetry SDK), off-sdk
-// (the same with the SDK registered: what the application's SDK costs by itself, its context manager
-// above all), noop (telemetry on, no SDK: the API's no-ops) or sdk (telemetry on, the SDK's tracer and
-// meter providers registered, a span processor that drops every span, a metric reader never collected).
+// <mode>: plain (the server generated without --telemetry), off (generated with it, `telemetry: false`,
+// no OpenTelemetry SDK), off-sdk (the same with the SDK registered: what the application's SDK costs by
+// itself, its context manager above all), noop (telemetry on, no SDK: the API's no-ops) or sdk (telemetry
+// on, the SDK's tracer and meter providers registered, a span processor that drops every span, a metric
+// reader never collected). The store: the in-memory one (default) or SQLite on a file of a temp folder.
 // The agent: "hello" → a direct reply; "task" → working, one artifact, completed (as server-target.mjs).
-// IPC: → {type:"ready", port}; ← {type:"stop"} → exits.
+// IPC: → {type:"ready", port}; ← {type:"cpu"} → {type:"cpu", user, system}; ← {type:"stop"} → exits.
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [mode, buildDir] = process.argv.slice(2);
+const [mode, buildDir, storeName = "memory"] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(join(buildDir, file)).href);
 
 if (mode === "sdk" || mode === "off-sdk") {
@@ -30,12 +33,21 @@ if (mode === "sdk" || mode === "off-sdk") {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [drop] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Never()] }));
-} else if (mode !== "off" && mode !== "noop") {
-  throw new Error(`unknown mode ${mode}: off, off-sdk, noop or sdk`);
+} else if (mode !== "plain" && mode !== "off" && mode !== "noop") {
+  throw new Error(`unknown mode ${mode}: plain, off, off-sdk, noop or sdk`);
 }
 
 const { createA2AServer } = await load("server/core.js");
 const { createNodeServer } = await load("server/node.js");
+let store;
+let storeDir;
+if (storeName === "sqlite") {
+  const { SqliteStore } = await load("runtime/stores/sqlite.js");
+  storeDir = mkdtempSync(join(tmpdir(), "a2a-telemetry-bench-sqlite-"));
+  store = await SqliteStore.open({ path: join(storeDir, "agent.db") });
+} else if (storeName !== "memory") {
+  throw new Error(`unknown store ${storeName}: memory or sqlite`);
+}
 const card = {
   name: "Test Agent",
   description: "An agent for a2a-codegen's benches",
@@ -55,9 +67,18 @@ const executor = {
     events.completed("done");
   },
 };
-const core = createA2AServer({ card, executor, ...(mode === "off" || mode === "off-sdk" ? { telemetry: false } : {}) });
+const core = createA2AServer({ card, executor, ...(store ? { store } : {}), ...(mode === "off" || mode === "off-sdk" ? { telemetry: false } : {}) });
 const server = createNodeServer(core);
 server.listen(0, "127.0.0.1", () => process.send({ type: "ready", port: server.address().port }));
 process.on("message", (message) => {
-  if (message?.type === "stop") server.close(() => process.exit(0));
+  if (message?.type === "cpu") process.send({ type: "cpu", ...process.cpuUsage() });
+  if (message?.type === "stop") {
+    server.close(async () => {
+      await core.close?.();
+      await store?.close();
+      if (storeDir) rmSync(storeDir, { recursive: true, force: true });
+      process.exit(0);
+    });
+    server.closeAllConnections?.();
+  }
 });

@@ -2,7 +2,7 @@
  * The metric instruments of an A2A agent and of its client, made once per meter (names in names.ts).
  * Durations are in milliseconds, as a2a-dotnet's `a2a.server.request.duration`.
  */
-import type { Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
+import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
 import { METRIC } from "./names.js";
 
 export interface ServerInstruments {
@@ -47,4 +47,23 @@ export function clientInstruments(meter: Meter): ClientInstruments {
     errors: meter.createCounter(METRIC.clientErrorCount, { description: "Client calls that failed", unit: "{error}" }),
     streamEvents: meter.createCounter(METRIC.clientStreamEventCount, { description: "Events received on streams", unit: "{event}" }),
   };
+}
+
+/**
+ * The attribute sets of metric records, each made once: a request records several metrics with the same
+ * few (binding, method), and building a fresh object for each record is garbage on the hot path.
+ */
+export class AttributeSets {
+  private readonly sets = new Map<string, Attributes>();
+
+  /** `{ [key]: value }`, plus `{ [key2]: value2 }` when value2 is given. */
+  of(key: string, value: string, key2?: string, value2?: string): Attributes {
+    const id = value2 === undefined ? `${key}\u0000${value}` : `${key}\u0000${value}\u0000${key2 ?? ""}\u0000${value2}`;
+    let set = this.sets.get(id);
+    if (set === undefined) {
+      set = value2 === undefined || key2 === undefined ? { [key]: value } : { [key]: value, [key2]: value2 };
+      this.sets.set(id, set);
+    }
+    return set;
+  }
 }

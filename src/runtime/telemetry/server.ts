@@ -4,12 +4,12 @@
  * SDK every call is a no-op). The generated server/core.ts passes it to the server core when the output
  * was generated with `--telemetry`.
  */
-import { context, createContextKey, metrics, SpanKind, SpanStatusCode, trace, type Attributes, type Span, type Tracer } from "@opentelemetry/api";
+import { context, createContextKey, metrics, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
 import type { CoreResponse } from "../call.js";
 import type { A2AStore } from "../stores/contract.js";
 import { observedAnswer } from "./http-answer.js";
 import type { CallFacts, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
-import { serverInstruments, type ServerInstruments } from "./metrics.js";
+import { AttributeSets, serverInstruments, type ServerInstruments } from "./metrics.js";
 import { ATTR, INSTRUMENTATION_SCOPE, SPAN } from "./names.js";
 import type { TelemetryOptions } from "./options.js";
 import { contextOfTraceparent, extractContext, traceparentOf } from "./propagation.js";
@@ -32,6 +32,8 @@ class OtelServerTelemetry implements ServerTelemetry {
   private readonly instruments: ServerInstruments;
   private readonly protocolVersion: string;
   private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined;
+  /** Metric attribute sets (binding, method): a handful per server, made once. */
+  private readonly attributes = new AttributeSets();
 
   constructor(tracer: Tracer, instruments: ServerInstruments, protocolVersion: string, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
     this.tracer = tracer;
@@ -45,7 +47,7 @@ class OtelServerTelemetry implements ServerTelemetry {
     const active = context.active();
     const parent = trace.getSpan(active) !== undefined ? active : extractContext(headers, active);
     const span = this.tracer.startSpan(SPAN.server, { kind: SpanKind.SERVER, attributes: { [ATTR.binding]: binding, [ATTR.protocolVersion]: this.protocolVersion } }, parent);
-    const call = new ServerCall(span, binding, this.instruments);
+    const call = new ServerCall(span, binding, this.instruments, this.attributes);
     return context.with(trace.setSpan(parent, span).setValue(CALL, call), run, undefined, call);
   }
 
@@ -64,11 +66,11 @@ class OtelServerTelemetry implements ServerTelemetry {
   }
 
   streamEvent(binding: string): void {
-    this.instruments.streamEvents.add(1, { [ATTR.binding]: binding });
+    this.instruments.streamEvents.add(1, this.attributes.of(ATTR.binding, binding));
   }
 
   activeStreams(binding: string, delta: 1 | -1): void {
-    this.instruments.activeStreams.add(delta, { [ATTR.binding]: binding });
+    this.instruments.activeStreams.add(delta, this.attributes.of(ATTR.binding, binding));
   }
 
   async turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
@@ -87,7 +89,7 @@ class OtelServerTelemetry implements ServerTelemetry {
       handle.fail(error instanceof Error ? error.name : "error");
       throw error;
     } finally {
-      this.instruments.turnDuration.record(performance.now() - start, { [ATTR.method]: info.method, ...(handle.failed ? { [ATTR.errorType]: String(handle.failed) } : {}) });
+      this.instruments.turnDuration.record(performance.now() - start, handle.failed ? { [ATTR.method]: info.method, [ATTR.errorType]: String(handle.failed) } : this.attributes.of(ATTR.method, info.method));
       handle.end();
     }
   }
@@ -162,11 +164,13 @@ class ServerCall extends PlainSpan {
   private done = false;
   private readonly binding: string;
   private readonly instruments: ServerInstruments;
+  private readonly attributes: AttributeSets;
 
-  constructor(span: Span, binding: string, instruments: ServerInstruments) {
+  constructor(span: Span, binding: string, instruments: ServerInstruments, attributes: AttributeSets) {
     super(span);
     this.binding = binding;
     this.instruments = instruments;
+    this.attributes = attributes;
   }
 
   /** The call's method names its span and its metrics (the first one told: a batch keeps its first). */
@@ -180,7 +184,7 @@ class ServerCall extends PlainSpan {
   override end(): void {
     if (this.done) return;
     this.done = true;
-    const attributes: Attributes = { [ATTR.binding]: this.binding, ...(this.method !== undefined ? { [ATTR.method]: this.method } : {}) };
+    const attributes = this.attributes.of(ATTR.binding, this.binding, ATTR.method, this.method);
     this.instruments.requests.add(1, attributes);
     this.instruments.duration.record(performance.now() - this.start, attributes);
     if (this.failed !== undefined) this.instruments.errors.add(1, { ...attributes, [ATTR.errorCode]: this.failed });

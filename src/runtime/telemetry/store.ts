@@ -17,6 +17,13 @@ const OPERATIONS: Readonly<Record<(typeof PARTS)[number], readonly string[]>> = 
   leases: ["acquire", "renew", "release", "holder", "claimExpired"],
 };
 const UNTRACED = new Set(["outbox.claim", "leases.renew", "leases.claimExpired"]);
+/**
+ * Engines whose operations run in this process with no instrumented I/O under them (no driver span can
+ * start inside): their spans are not made the active context, which would cost a context switch per
+ * operation for no child. A network engine's operation runs under its span, so a driver
+ * instrumentation's spans (pg, mysql2, redis) nest in it.
+ */
+const IN_PROCESS_ENGINES = new Set(["memory", "sqlite"]);
 
 /** `store`, observed; `created` hears of each task a commit creates (expected version 0, made). */
 export function observedStore(store: A2AStore, tracer: Tracer, duration: Histogram, created: () => void): A2AStore {
@@ -54,6 +61,7 @@ function observedPart(part: object, name: (typeof PARTS)[number], engine: string
 function observed(original: (...args: unknown[]) => unknown, target: object, operation: string, engine: string, tracer: Tracer, duration: Histogram): (...args: unknown[]) => unknown {
   const attributes: Attributes = { [ATTR.storeEngine]: engine, [ATTR.storeOperation]: operation };
   const traced = !UNTRACED.has(operation);
+  const entered = !IN_PROCESS_ENGINES.has(engine);
   return (...args: unknown[]) => {
     const start = performance.now();
     const parent = context.active();
@@ -67,7 +75,7 @@ function observed(original: (...args: unknown[]) => unknown, target: object, ope
     };
     let result: unknown;
     try {
-      result = span ? context.with(trace.setSpan(parent, span), () => original.apply(target, args)) : original.apply(target, args);
+      result = span && entered ? context.with(trace.setSpan(parent, span), () => original.apply(target, args)) : original.apply(target, args);
     } catch (error) {
       done(error);
       throw error;
