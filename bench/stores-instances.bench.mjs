@@ -11,7 +11,7 @@
 //   - CPU per send of the node instances and of PostgreSQL's processes, and the connections each holds.
 //
 //   npm run build && source .ci/engines.sh && node bench/stores-instances.bench.mjs \
-//       [--instances 1,3] [--sync on,off] [--pool 10] [--concurrency 16] [--duration 4] [--rounds 3] [--no-write]
+//       [--instances 1,3] [--sync on,off] [--pool 10] [--concurrency 16] [--duration 4] [--warmup 1] [--rounds 3] [--no-write]
 //
 // Rounds are interleaved (every configuration once per round, in a rotating order) and each row is the
 // configuration's median round by sends/s. The goal (issue 30): 3 instances serve at least the sends/s of
@@ -44,7 +44,7 @@ const flag = (name, fallback) => {
 const statementKey = (text, prefix) => text.replace(/\s+/g, " ").trim().split(prefix).join("<prefix>").slice(0, 160);
 
 async function child() {
-  const [buildDir, prefix, instance, poolMax, sync, concurrency] = process.argv.slice(3);
+  const [buildDir, prefix, instance, poolMax, sync, concurrency, warmupMs] = process.argv.slice(3);
   const statements = new Map();
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (config, ...rest) {
@@ -70,7 +70,13 @@ async function child() {
     const result = await core.service.call("SendMessage", { message }, callContext);
     if (result.task?.status?.state !== "TASK_STATE_COMPLETED") throw new Error(`unexpected answer ${JSON.stringify(result).slice(0, 300)}`);
   };
-  for (let i = 0; i < 5; i++) await send(); // warm-up: prepared statements, JIT
+  // Warm-up at the measured load: prepared statements on every pooled connection, and the JIT, whose
+  // compiler threads count in this process's CPU time (each instance compiles the hot path once: a few
+  // sends would leave that cost in the measured window, three times over with three instances).
+  const warmUntil = Date.now() + Number(warmupMs);
+  await Promise.all(Array.from({ length: Number(concurrency) }, async () => {
+    for (let i = 0; i < 5 || Date.now() < warmUntil; i++) await send();
+  }));
   process.send({ type: "ready" });
   const { until } = await new Promise((resolve) => process.once("message", resolve));
   statements.clear();
@@ -147,7 +153,7 @@ const lsnBytes = (lsn) => {
   return hi * 2 ** 32 + lo;
 };
 
-async function runConfig(buildDir, admin, statStatements, { instances, sync, pool, concurrency, durationMs }) {
+async function runConfig(buildDir, admin, statStatements, { instances, sync, pool, concurrency, durationMs, warmupMs }) {
   const prefix = `inst${Date.now().toString(36)}${instances}${sync}`;
   // The tables first, from one connection, so that the instances do not race on the migrations.
   const { PostgresStore } = await import(pathToFileURL(resolve(ROOT, "dist", "runtime/stores/postgres.js")).href);
@@ -156,7 +162,7 @@ async function runConfig(buildDir, admin, statStatements, { instances, sync, poo
   try {
     for (let i = 0; i < instances; i++) {
       const share = Math.floor(concurrency / instances) + (i < concurrency % instances ? 1 : 0);
-      const c = fork(SELF, ["--child", buildDir, prefix, String(i), String(pool), sync, String(share)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const c = fork(SELF, ["--child", buildDir, prefix, String(i), String(pool), sync, String(share), String(warmupMs)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
       const exited = new Promise((resolve) => c.once("exit", resolve));
       const next = (type) =>
         new Promise((resolve, reject) => {
@@ -232,6 +238,7 @@ async function main() {
   const pool = Number(flag("pool", "10"));
   const concurrency = Number(flag("concurrency", "16"));
   const durationMs = Number(flag("duration", "4")) * 1000;
+  const warmupMs = Number(flag("warmup", "1")) * 1000;
   const rounds = Number(flag("rounds", "3"));
   const machine = currentMachine();
   const printed = captureConsole();
@@ -247,10 +254,10 @@ async function main() {
     (await admin.query("SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'wal_level', 'max_connections', 'shared_buffers', 'wal_writer_delay', 'commit_delay')")).rows.map((r) => [r.name, r.setting]),
   );
   const version = (await admin.query("SHOW server_version")).rows[0].server_version;
-  console.log(`instances on one PostgreSQL ${version} — ${concurrency} sends in flight in all, split across the instances (separate processes, pool max ${pool} each); ${durationMs / 1000} s per run, ${rounds} interleaved rounds`);
+  console.log(`instances on one PostgreSQL ${version} — ${concurrency} sends in flight in all, split across the instances (separate processes, pool max ${pool} each); ${durationMs / 1000} s per run after ${warmupMs / 1000} s of warm-up in each instance, ${rounds} interleaved rounds`);
   console.log(`engine settings: ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(", ")}; pg_stat_statements ${statStatements ? "loaded" : "not loaded (statements counted in each instance's driver)"}`);
   const probe = { ...(await quietProbe(2000)), load: machine.load };
-  const configs = syncs.flatMap((sync) => instanceCounts.map((instances) => ({ instances, sync, pool, concurrency, durationMs })));
+  const configs = syncs.flatMap((sync) => instanceCounts.map((instances) => ({ instances, sync, pool, concurrency, durationMs, warmupMs })));
   const samples = new Map(configs.map((c) => [`${c.instances}/${c.sync}`, []]));
   for (let round = 0; round < rounds; round++) {
     console.log(`round ${round + 1} of ${rounds}`);
