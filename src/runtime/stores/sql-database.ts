@@ -26,6 +26,8 @@ export interface SqlDriver {
   transaction<T>(kind: "write" | "read", fn: () => T): T;
   /** Changes whenever another connection commits (undefined: this connection is the only one). */
   dataVersion?(): number;
+  /** The most values one statement may bind (a Durable Object allows 100); default 999. */
+  readonly maxParameters?: number;
 }
 
 /** Maps a driver error to a store error: the lock held too long or the file unreachable, or a failure naming the operation. */
@@ -189,6 +191,11 @@ export class Sql {
     } catch (error) {
       throw sqlStoreError(this.engine, error, operation);
     }
+  }
+
+  /** The most values one statement may bind. */
+  get maxParameters(): number {
+    return this.driver.maxParameters ?? 999;
   }
 
   /** Changes whenever another connection commits (undefined: no other connection can). */

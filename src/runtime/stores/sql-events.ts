@@ -104,13 +104,14 @@ export class SqliteTaskEventLog implements TaskEventLog {
   }
 }
 
-/** Events per INSERT statement (one statement for a commit's events, up to this many). */
+/** Events per INSERT statement (one statement for a commit's events, up to this many, within the driver's bound values). */
 const EVENTS_PER_STATEMENT = 64;
 
 /** Logs events from sequence `first` on, as few multi-row INSERTs (each row text cached by its row count). */
 export function insertEvents(sql: Sql, taskId: string, first: number, events: ReadonlyArray<{ final: boolean; text: string }>): void {
-  for (let from = 0; from < events.length; from += EVENTS_PER_STATEMENT) {
-    const batch = events.slice(from, from + EVENTS_PER_STATEMENT);
+  const perStatement = Math.min(EVENTS_PER_STATEMENT, Math.floor(sql.maxParameters / 4));
+  for (let from = 0; from < events.length; from += perStatement) {
+    const batch = events.slice(from, from + perStatement);
     const values: unknown[] = [];
     batch.forEach((e, i) => values.push(taskId, first + from + i, e.final ? 1 : 0, e.text));
     sql.run(`INSERT INTO events (task_id, seq, final, event) VALUES ${Array.from(batch, () => "(?, ?, ?, ?)").join(", ")}`, ...values);
