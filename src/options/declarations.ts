@@ -117,7 +117,7 @@ export const GENERATE_OPTIONS = [
     placeholder: "LIST",
     config: "stores",
     fingerprint: true,
-    help: "store engines to add: postgres, mysql, redis, sqlite (default: in-memory only)",
+    help: "store engines to add: postgres, mysql, redis, sqlite, durable-object (a Cloudflare Durable Object's storage) (default: in-memory only)",
   },
   {
     flag: "compat",
