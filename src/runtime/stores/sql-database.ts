@@ -28,6 +28,8 @@ export interface SqlDriver {
   dataVersion?(): number;
   /** The most values one statement may bind (a Durable Object allows 100); default 999. */
   readonly maxParameters?: number;
+  /** The statements a transaction adds to those run in it (BEGIN and COMMIT: 2), for the store's count; default 0. */
+  readonly transactionStatements?: number;
 }
 
 /** Maps a driver error to a store error: the lock held too long or the file unreachable, or a failure naming the operation. */
@@ -134,7 +136,7 @@ export function newerSchemaError(engine: string, current: number, known: number)
 
 // ---------------------------------------------------------------------------------------------------
 
-/** The statements of a store, through its driver: counted, refused once the store is closed, and mapped to store errors. */
+/** The statements of a store, through its driver: counted (a transaction's own statements too), refused once the store is closed, and mapped to store errors. */
 export class Sql {
   readonly engine: string;
   private readonly driver: SqlDriver;
@@ -148,9 +150,10 @@ export class Sql {
     this.isClosed = isClosed;
   }
 
-  private open(): SqlDriver {
+  /** The driver for `statements` more statements (counted), unless the store is closed. */
+  private open(statements = 1): SqlDriver {
     if (this.isClosed()) throw new StoreError(`${this.engine} store: closed`, "failed");
-    this.counter.count++;
+    this.counter.count += statements;
     return this.driver;
   }
 
@@ -187,7 +190,7 @@ export class Sql {
 
   private transaction<T>(operation: string, kind: "write" | "read", fn: () => T): T {
     try {
-      return this.open().transaction(kind, fn);
+      return this.open(this.driver.transactionStatements ?? 0).transaction(kind, fn);
     } catch (error) {
       throw sqlStoreError(this.engine, error, operation);
     }

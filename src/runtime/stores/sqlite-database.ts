@@ -19,6 +19,8 @@ export function sqliteError(error: unknown, operation: string): StoreError {
 
 /** better-sqlite3 as a `SqlDriver`: prepared statements cached by text; transactions BEGIN [IMMEDIATE] … COMMIT. */
 export class BetterSqliteDriver implements SqlDriver {
+  /** BEGIN and COMMIT. */
+  readonly transactionStatements = 2;
   private readonly statements = new Map<string, Database.Statement>();
   private readonly db: Database.Database;
 
