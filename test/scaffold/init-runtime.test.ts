@@ -86,6 +86,18 @@ describe.each(["workers", "deno", "bun"] as const)("init --runtime %s", (runtime
 });
 
 describe("init --runtime workers: the tasks in the Durable Object's storage", () => {
+  it("takes --store durable-object on Workers only, and --store memory keeps them in the object's memory", async () => {
+    const dir = (name: string) => join(projectTempDir(`init-do-${name}-`), "agent");
+    await expect(init({ dir: dir("node"), spec: "1.0.1", store: "durable-object", codegenSpec: "file:../a2a-codegen.tgz" })).rejects.toThrow(/--store durable-object keeps tasks in a Cloudflare Durable Object's storage: scaffold it with --runtime workers/);
+    await expect(init({ dir: dir("deno"), spec: "1.0.1", runtime: "deno", store: "durable-object", codegenSpec: "file:../a2a-codegen.tgz" })).rejects.toThrow(/--store durable-object .* --runtime workers/);
+    await expect(init({ dir: dir("redis"), spec: "1.0.1", runtime: "workers", store: "redis", codegenSpec: "file:../a2a-codegen.tgz" })).rejects.toThrow(/--runtime workers keeps tasks in the agent's Durable Object \(--store durable-object, the default\) or in memory/);
+    const memory = dir("memory");
+    await init({ dir: memory, spec: "1.0.1", runtime: "workers", store: "memory", codegenSpec: "file:../a2a-codegen.tgz" });
+    expect(JSON.parse(readFileSync(join(memory, "a2a-codegen.config.json"), "utf8")) as Json).not.toHaveProperty("stores");
+    expect(readFileSync(join(memory, "src", "worker.ts"), "utf8")).not.toContain("DurableObjectSqlStore");
+    expect(existsSync(join(memory, "generated", "runtime", "stores", "durable-object.ts"))).toBe(false);
+  });
+
   it("keeps a task across a restart of workerd: the next turn of an input-required task goes on (1.0.1 §3.1.1)", async (ctx) => {
     const dir = await scaffold("workers");
     const config = JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8")) as Json;
