@@ -14,9 +14,9 @@
  *   leases and outbox claims are kept too, though only this one instance ever takes them.
  * - Stores opened on one storage in one object share their live subscriptions (a commit through one wakes the
  *   subscribers of all).
- * - The limits are the platform's: a Durable Object's SQLite database holds up to its plan's size (10 GB per
- *   object at the time of writing); a task's JSON is one row, and a row or string holds up to 2 MB; a statement
- *   binds up to 100 values (a commit's events go in statements of 25).
+ * - The limits are the platform's (Cloudflare's documented ones at the time of writing): up to 10 GB of storage
+ *   per object; a row or string of up to 2 MB (a task's JSON is one row); up to 100 values bound per statement
+ *   (a commit's events go in statements of 25).
  */
 import { StoreError, StoreUnavailableError } from "./errors.js";
 import type { A2AStore } from "./contract.js";
