@@ -1,5 +1,5 @@
 import type { TemplateRenderer } from "./templates.js";
-import { STORES, type StoreEngine } from "../options/vocabularies.js";
+import { STORES, URL_STORES, type StoreEngine } from "../options/vocabularies.js";
 
 
 /** The packages a generated project adds when it chooses an engine (the same versions this repository tests). */
@@ -10,6 +10,8 @@ export const STORE_DEPENDENCIES: Record<StoreEngine, { dependencies: Record<stri
   redis: { dependencies: { "@redis/client": "^6.3.1" }, devDependencies: {} },
   // 12, not 13: 13 needs Node 22 and the project supports Node 20 (docs/stores.md).
   sqlite: { dependencies: { "better-sqlite3": "^12.11.1" }, devDependencies: { "@types/better-sqlite3": "^9.6.0" } },
+  // The Durable Object's own storage (ctx.storage.sql): nothing to install.
+  "durable-object": { dependencies: {}, devDependencies: {} },
 };
 
 /** Checks a list of engine names (CLI, config, API); throws a message naming the bad one. */
@@ -23,7 +25,7 @@ export function unknownStore(stores: readonly string[]): string | undefined {
  */
 export function emitStoreConnect(templates: TemplateRenderer, header: string, stores: readonly StoreEngine[]): Record<string, string> {
   const out: Record<string, string> = {};
-  const chosen = STORES.filter((s) => stores.includes(s));
+  const chosen = URL_STORES.filter((s) => stores.includes(s));
   if (chosen.length > 0) out["runtime/stores/connect.ts"] = connectFile(templates, header, chosen);
   return out;
 }

@@ -42,6 +42,8 @@ export async function mergeScaffold(
     // As generate reads the config: JSON-RPC only when it names no transports.
     transports: strings(config.transports) ?? ["jsonrpc"],
     store: strings(config.stores)?.[0],
+    // The Durable Object store is the Workers scaffold's (init --runtime workers).
+    ...(strings(config.stores)?.includes("durable-object") ? { runtime: "workers" as const } : {}),
   };
   const fromCompat = typeof config.compat === "string" && config.spec === rules.from ? config.compat : false;
   const toCompat = COMPAT_TABLES.some((t) => t.primary === rules.to && t.compat === rules.from) ? rules.from : false;

@@ -117,7 +117,7 @@ export const GENERATE_OPTIONS = [
     placeholder: "LIST",
     config: "stores",
     fingerprint: true,
-    help: "store engines to add: postgres, mysql, redis, sqlite (default: in-memory only)",
+    help: "store engines to add: postgres, mysql, redis, sqlite, durable-object (a Cloudflare Durable Object's storage) (default: in-memory only)",
   },
   {
     flag: "compat",
@@ -195,7 +195,7 @@ export const INIT_OPTIONS = [
     type: "string",
     values: { allowed: () => ["memory", ...STORES], noun: "store", nouns: "stores" },
     placeholder: "S",
-    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts; the default on node), memory (one process; the default and the one store with --runtime workers, deno or bun), or postgres, mysql, redis read from A2A_STORE_URL (several instances)",
+    help: "where tasks are kept: sqlite (a file, ./data/agent.db, kept across restarts; the default on node), durable-object (the agent's Durable Object storage, kept across restarts; the default with --runtime workers), memory (one process; the default with --runtime deno or bun), or postgres, mysql, redis read from A2A_STORE_URL (several instances)",
   },
   {
     flag: "compat",

@@ -19,9 +19,14 @@ export type Framework = (typeof FRAMEWORKS)[number];
 export const RUNTIMES = ["node", "workers", "deno", "bun"] as const;
 export type RuntimeName = (typeof RUNTIMES)[number];
 
-/** The store engines an output can add beside the in-memory store (`--store`, the config's `stores`). */
-export const STORES = ["postgres", "mysql", "redis", "sqlite"] as const;
+/**
+ * The store engines an output can add beside the in-memory store (`--store`, the config's `stores`).
+ * `durable-object`: a Cloudflare Durable Object's own SQLite storage (no URL, no package: docs/edge.md).
+ */
+export const STORES = ["postgres", "mysql", "redis", "sqlite", "durable-object"] as const;
 export type StoreEngine = (typeof STORES)[number];
+/** The engines a URL names (`connectStore(url)`, A2A_STORE_URL): every one but the Durable Object's storage. */
+export const URL_STORES = ["postgres", "mysql", "redis", "sqlite"] as const satisfies readonly StoreEngine[];
 
 /** The LLM framework bridges an output can add (`--bridge`, the config's `bridges`): runtime/bridges/<name>.ts. */
 export const BRIDGES = ["ai-sdk", "langgraph"] as const;

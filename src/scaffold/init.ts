@@ -258,14 +258,26 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     throw new CodegenError(`--runtime ${runtime} serves JSON-RPC and HTTP+JSON over fetch; gRPC needs a Node server (--runtime node)`, { kind: "usage" });
   }
   const transports = chooseTransports(options.transports, edge ? available.filter((t) => t !== "grpc") : available, spec);
-  const store = options.store ?? (edge ? "memory" : "sqlite");
-  if (edge && store !== "memory") {
-    throw new CodegenError(`--runtime ${runtime} keeps tasks in memory (--store memory); docs/edge.md says how to keep them in Redis or PostgreSQL from Deno and Bun, and why not from Workers yet`, { kind: "usage" });
+  // On Workers the agent's Durable Object keeps its tasks in its own storage by default (the Node server
+  // beside it, what the tests start, keeps them in memory).
+  const store = options.store ?? (runtime === "workers" ? "durable-object" : edge ? "memory" : "sqlite");
+  if (store === "durable-object" && runtime !== "workers") {
+    throw new CodegenError(`--store durable-object keeps tasks in a Cloudflare Durable Object's storage: scaffold it with --runtime workers`, { kind: "usage" });
+  }
+  if (edge && store !== "memory" && store !== "durable-object") {
+    throw new CodegenError(
+      runtime === "workers"
+        ? `--runtime workers keeps tasks in the agent's Durable Object (--store durable-object, the default) or in memory (--store memory)`
+        : `--runtime ${runtime} keeps tasks in memory (--store memory); docs/edge.md says how to keep them in Redis or PostgreSQL from Deno and Bun`,
+      { kind: "usage" },
+    );
   }
   if (store !== "memory" && !(STORES as readonly string[]).includes(store)) {
     throw new CodegenError(`unknown store "${store}"; stores: memory, ${STORES.join(", ")}`, { kind: "usage" });
   }
-  const engine = store === "memory" ? undefined : (store as StoreEngine);
+  /** The Worker's Durable Object keeps the tasks in its storage (the Node server keeps them in memory). */
+  const durableObject = store === "durable-object";
+  const engine = store === "memory" || durableObject ? undefined : (store as StoreEngine);
   const template = (options.template ?? "echo") as Template;
   if (!(TEMPLATES as readonly string[]).includes(template)) {
     throw new CodegenError(`unknown template "${template}"; templates: ${TEMPLATES.join(", ")}`, { kind: "usage" });
@@ -331,8 +343,12 @@ export async function scaffoldView(options: Omit<InitOptions, "cwd" | "force">, 
     compatStreamMethod: compatMethod("stream"),
     /** The card's protocolBinding names of the transports. */
     bindings: transports.map((t) => (t === "rest" ? "HTTP+JSON" : t.toUpperCase())),
-    /** The store engine generated into the project (none: in-memory). */
+    /** The store engine the Node server uses (none: in-memory). */
     store: engine,
+    /** The Worker's Durable Object keeps its tasks in its own storage (`--store durable-object`, the default with --runtime workers). */
+    durableObject,
+    /** The config's `stores`: the engines generated into the project. */
+    stores: durableObject ? ["durable-object"] : engine ? [engine] : [],
     storeScheme: engine === "postgres" ? "postgres://" : engine === "mysql" ? "mysql://" : engine === "redis" ? "redis://" : engine === "sqlite" ? "sqlite:" : undefined,
     /** SQLite: the file the agent keeps its tasks in when A2A_STORE_URL is not set. */
     sqlite: engine === "sqlite",

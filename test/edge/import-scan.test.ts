@@ -2,7 +2,8 @@
  * No file reachable from the web-standard server entry imports a `node:` module: the import graph of a
  * generated output is walked from server/web.ts (the fetch handler, the Workers Durable Object) and from
  * server/hono.ts (Hono's app, which runs on Workers, Deno and Bun), following static imports, re-exports,
- * dynamic imports and type imports alike; a `/// <reference types="node" />` counts too.
+ * dynamic imports and type imports alike; a `/// <reference types="node" />` counts too. The Durable Object
+ * store (`--store durable-object`) joins that path on Workers: it leaves the output for nothing at all.
  */
 import { posix } from "node:path";
 import { describe, expect, it } from "vitest";
@@ -56,5 +57,15 @@ describe("the web entry imports nothing of Node", async () => {
       const nodeImports = [...reach(files, entry).external.values()].flat().filter((s) => s.startsWith("node:"));
       expect(nodeImports.length).toBeGreaterThan(0);
     }
+  });
+
+  it("the Durable Object store and the SQL it shares with SQLite import nothing outside the output (no better-sqlite3, no node:)", async () => {
+    const output = await generate({ spec: "1.0.1", frameworks: ["web"], transports: ["jsonrpc"], stores: ["sqlite", "durable-object"] });
+    const { seen, external } = reach(output.files, "server/core.ts", "server/web.ts", "runtime/stores/durable-object.ts");
+    expect(seen).toEqual(expect.arrayContaining(["runtime/stores/durable-object.ts", "runtime/stores/sql-database.ts", "runtime/stores/sql-tasks.ts", "runtime/stores/sql-events.ts", "runtime/stores/sqlite-queues.ts"]));
+    expect(seen).not.toContain("runtime/stores/sqlite-database.ts");
+    expect([...external.values()].flat()).toEqual([]);
+    // The file store beside it is where better-sqlite3 and node: are.
+    expect([...reach(output.files, "runtime/stores/sqlite.ts").external.values()].flat()).toEqual(expect.arrayContaining(["better-sqlite3", "node:fs"]));
   });
 });

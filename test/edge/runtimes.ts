@@ -23,7 +23,7 @@ export interface RunningAgent {
 export const BIN = join(ROOT, "node_modules", ".bin");
 
 /** A folder with the generated 1.0.1 output (frameworks web and hono; `stores`: engines too) in a2a/ and the fixtures beside it. */
-export async function agentProject(stores: Array<"redis" | "postgres"> = []): Promise<string> {
+export async function agentProject(stores: Array<"redis" | "postgres" | "durable-object"> = []): Promise<string> {
   const dir = projectTempDir("a2a-edge-");
   await generateAndWrite({ spec: "1.0.1", out: join(dir, "a2a"), frameworks: ["web", "hono"], transports: ["jsonrpc", "rest"], stores, cwd: dir });
   cpSync(join(ROOT, "test", "edge", "fixtures"), dir, { recursive: true });
@@ -62,10 +62,16 @@ export async function startAgent(runtime: Runtime, script: string, env: Record<s
 }
 
 /** Runs a bundled Worker under workerd; its Durable Objects by binding name → class name. */
-export async function startWorkerd(script: string, durableObjects: Record<string, string> = { A2A_AGENT: "A2AAgent" }, compatibilityDate = "2025-09-01"): Promise<RunningAgent> {
+export async function startWorkerd(
+  script: string,
+  durableObjects: Record<string, string | { className: string; useSQLite: boolean }> = { A2A_AGENT: "A2AAgent" },
+  compatibilityDate = "2025-09-01",
+  /** A folder the Durable Objects' storage is kept in (miniflare `durableObjectsPersist`): another start on it finds it again. */
+  persist?: string,
+): Promise<RunningAgent> {
   const { Miniflare } = await import("miniflare");
   // No nodejs_compat flag: the agent runs on web APIs alone, in a Durable Object (fixtures/worker.ts).
-  const mf = new Miniflare({ modules: true, scriptPath: script, compatibilityDate, host: "127.0.0.1", port: 0, durableObjects });
+  const mf = new Miniflare({ modules: true, scriptPath: script, compatibilityDate, host: "127.0.0.1", port: 0, durableObjects, ...(persist === undefined ? {} : { durableObjectsPersist: persist }) });
   const url = await mf.ready;
   return { url: url.origin, close: () => mf.dispose() };
 }

@@ -57,8 +57,27 @@ describe("generate --store", () => {
     expect(manifest.files.map((f) => f.path)).toContain("runtime/stores/redis.ts");
   });
 
+  it("adds the Durable Object store with the SQLite family's SQL and no driver: no package, no node: module, no URL to connect", async () => {
+    const output = await generate({ spec: "1.0.1", frameworks: ["web"], stores: ["durable-object"] });
+    expect(storeFiles(output.files)).toEqual([
+      "runtime/stores/durable-object.ts",
+      "runtime/stores/follower.ts",
+      "runtime/stores/patch-policy.ts",
+      "runtime/stores/sql-database.ts",
+      "runtime/stores/sql-events.ts",
+      "runtime/stores/sql-tasks.ts",
+      "runtime/stores/sqlite-queues.ts",
+    ]);
+    for (const file of storeFiles(output.files)) expect(imports(output.files[file]!).filter((s) => !s?.startsWith("./") && !s?.startsWith("../")), file).toEqual([]);
+    expect(output.files["server/web.ts"]).toContain("DurableObjectStateLike");
+    // With SQLite beside it, both share the SQL files, and only SQLite brings better-sqlite3.
+    const both = await generate({ spec: "1.0.1", frameworks: ["web"], stores: ["sqlite", "durable-object"] });
+    expect(storeFiles(both.files)).toEqual(expect.arrayContaining(["runtime/stores/sqlite.ts", "runtime/stores/sqlite-database.ts", "runtime/stores/durable-object.ts", "runtime/stores/connect.ts"]));
+    expect(both.files["runtime/stores/connect.ts"]).not.toMatch(/durable/i);
+  });
+
   it("refuses an unknown engine, naming it", async () => {
-    await expect(generate({ spec: "1.0.1", stores: ["mongo" as "redis"] })).rejects.toThrow(/unknown store "mongo"; stores: postgres, mysql, redis, sqlite/);
+    await expect(generate({ spec: "1.0.1", stores: ["mongo" as "redis"] })).rejects.toThrow(/unknown store "mongo"; stores: postgres, mysql, redis, sqlite, durable-object/);
   });
 
   it("reads `stores` from the config file, and names the pointer of a bad value", () => {
@@ -96,7 +115,7 @@ describe("generate --store", () => {
 
   it("compiles with the engines under the strict settings of generated code", async () => {
     const dir = projectTempDir();
-    await generateAndWrite({ spec: "1.0.1", stores: ["postgres", "mysql", "redis"], out: join(dir, "a2a"), cwd: dir });
+    await generateAndWrite({ spec: "1.0.1", stores: ["postgres", "mysql", "redis", "durable-object"], out: join(dir, "a2a"), cwd: dir });
     const config = JSON.parse(readFileSync(join(ROOT, "test/types/tsconfig.json"), "utf8")) as { include: string[]; compilerOptions: Record<string, unknown> };
     config.include = ["./a2a/**/*.ts"];
     writeFileSync(join(dir, "tsconfig.json"), JSON.stringify(config));

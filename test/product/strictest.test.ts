@@ -55,13 +55,13 @@ describe("generated code under @tsconfig/strictest, exactOptionalPropertyTypes a
   it("an output with every optional feature compiles: stores, gRPC, compat, card signatures, bridges, telemetry, the test kit", async () => {
     const base = projectTempDir("strictest-");
     const full = writeResult(
-      await generate({ spec: "1.0.1", out: join(base, "v1"), stores: ["postgres", "mysql", "redis", "sqlite"], transports: ["jsonrpc", "rest", "grpc"], compat: "0.3.0", cardSignatures: true, frameworks: ["node", "express", "fastify", "hono", "web"], bridges: ["ai-sdk", "langgraph"], telemetry: true, testing: true }),
+      await generate({ spec: "1.0.1", out: join(base, "v1"), stores: ["postgres", "mysql", "redis", "sqlite", "durable-object"], transports: ["jsonrpc", "rest", "grpc"], compat: "0.3.0", cardSignatures: true, frameworks: ["node", "express", "fastify", "hono", "web"], bridges: ["ai-sdk", "langgraph"], telemetry: true, testing: true }),
     ).outDir;
     const full03 = writeResult(
       await generate({ spec: "0.3.0", out: join(base, "v03"), stores: ["postgres", "redis"], transports: ["jsonrpc", "rest", "grpc"], cardSignatures: true, frameworks: ["node"] }),
     ).outDir;
     // The features' files are really there (a test of nothing would pass too).
-    for (const file of ["runtime/stores/postgres.ts", "runtime/stores/mysql.ts", "runtime/stores/redis.ts", "runtime/stores/sqlite.ts", "runtime/telemetry/server.ts", "runtime/testing/mock-agent.ts", "testing/msw.ts", "runtime/grpc/server.ts", "runtime/compat/service.ts", "runtime/card/signature.ts", "runtime/bridges/ai-sdk.ts", "runtime/bridges/langgraph.ts", "server/web.ts", "runtime/adapters/workers.ts"]) {
+    for (const file of ["runtime/stores/postgres.ts", "runtime/stores/mysql.ts", "runtime/stores/redis.ts", "runtime/stores/sqlite.ts", "runtime/stores/durable-object.ts", "runtime/telemetry/server.ts", "runtime/testing/mock-agent.ts", "testing/msw.ts", "runtime/grpc/server.ts", "runtime/compat/service.ts", "runtime/card/signature.ts", "runtime/bridges/ai-sdk.ts", "runtime/bridges/langgraph.ts", "server/web.ts", "runtime/adapters/workers.ts"]) {
       expect(existsSync(join(full, file)), file).toBe(true);
     }
     expect(strictestErrors([full, full03]).slice(0, 20)).toEqual([]);

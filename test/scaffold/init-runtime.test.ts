@@ -22,14 +22,18 @@ async function scaffold(runtime: "workers" | "deno" | "bun", where: "checkout" |
   return dir;
 }
 
-async function start(runtime: "workers" | "deno" | "bun", dir: string): Promise<RunningAgent> {
+/** `persist`: the folder workerd keeps the Durable Objects' storage in (another start on it finds it again). */
+async function start(runtime: "workers" | "deno" | "bun", dir: string, persist?: string): Promise<RunningAgent> {
   if (runtime === "workers") {
     // What wrangler reads: the entry, the date, the Durable Object binding.
     const toml = readFileSync(join(dir, "wrangler.toml"), "utf8");
     const main = /^main = "([^"]+)"/m.exec(toml)![1]!;
     const date = /^compatibility_date = "([^"]+)"/m.exec(toml)![1]!;
     const binding = /name = "(\w+)"\s*\nclass_name = "(\w+)"/.exec(toml)!;
-    return startWorkerd(await bundle(dir, main), { [binding[1]!]: binding[2]! }, date);
+    // A class of new_sqlite_classes has SQLite storage (ctx.storage.sql), where the agent keeps its tasks.
+    const sqliteClasses = /^new_sqlite_classes = (\[[^\]]*\])/m.exec(toml)?.[1];
+    const useSQLite = sqliteClasses !== undefined && (JSON.parse(sqliteClasses) as string[]).includes(binding[2]!);
+    return startWorkerd(await bundle(dir, main), { [binding[1]!]: { className: binding[2]!, useSQLite } }, date, persist);
   }
   if (runtime === "deno") {
     // deno.json's start task, run with this checkout's deno (inside the task, `deno` would be node_modules/.bin's
@@ -77,6 +81,55 @@ describe.each(["workers", "deno", "bun"] as const)("init --runtime %s", (runtime
       expect(new Set(card.supportedInterfaces.map((i) => `${i.protocolBinding} ${i.url}`))).toEqual(new Set([`JSONRPC ${agent.url}/`, `HTTP+JSON ${agent.url}/rest`]));
     } finally {
       await agent.close();
+    }
+  });
+});
+
+describe("init --runtime workers: the tasks in the Durable Object's storage", () => {
+  it("takes --store durable-object on Workers only, and --store memory keeps them in the object's memory", async () => {
+    const dir = (name: string) => join(projectTempDir(`init-do-${name}-`), "agent");
+    await expect(init({ dir: dir("node"), spec: "1.0.1", store: "durable-object", codegenSpec: "file:../a2a-codegen.tgz" })).rejects.toThrow(/--store durable-object keeps tasks in a Cloudflare Durable Object's storage: scaffold it with --runtime workers/);
+    await expect(init({ dir: dir("deno"), spec: "1.0.1", runtime: "deno", store: "durable-object", codegenSpec: "file:../a2a-codegen.tgz" })).rejects.toThrow(/--store durable-object .* --runtime workers/);
+    await expect(init({ dir: dir("redis"), spec: "1.0.1", runtime: "workers", store: "redis", codegenSpec: "file:../a2a-codegen.tgz" })).rejects.toThrow(/--runtime workers keeps tasks in the agent's Durable Object \(--store durable-object, the default\) or in memory/);
+    const memory = dir("memory");
+    await init({ dir: memory, spec: "1.0.1", runtime: "workers", store: "memory", codegenSpec: "file:../a2a-codegen.tgz" });
+    expect(JSON.parse(readFileSync(join(memory, "a2a-codegen.config.json"), "utf8")) as Json).not.toHaveProperty("stores");
+    expect(readFileSync(join(memory, "src", "worker.ts"), "utf8")).not.toContain("DurableObjectSqlStore");
+    expect(existsSync(join(memory, "generated", "runtime", "stores", "durable-object.ts"))).toBe(false);
+  });
+
+  it("keeps a task across a restart of workerd: the next turn of an input-required task goes on (1.0.1 §3.1.1)", async (ctx) => {
+    const dir = await scaffold("workers");
+    const config = JSON.parse(readFileSync(join(dir, "a2a-codegen.config.json"), "utf8")) as Json;
+    expect(config["stores"]).toEqual(["durable-object"]);
+    const why = runtimeUnavailable("workerd");
+    if (why !== undefined) {
+      if (process.env["CI"] === "true") throw new Error(`workerd cannot start on this machine: ${why}`);
+      return ctx.skip(`workerd cannot start on this machine: ${why}`);
+    }
+    const persist = projectTempDir("init-workers-persist-");
+    const send = async (url: string, message: Json): Promise<Json> => {
+      const response = await fetch(`${url}/`, {
+        method: "POST",
+        headers: { "content-type": "application/json", "a2a-version": "1.0" },
+        body: JSON.stringify({ jsonrpc: "2.0", id: 1, method: "SendMessage", params: { message: { messageId: `m-${Math.random()}`, role: "ROLE_USER", ...message } } }),
+      });
+      return (await response.json()) as Json;
+    };
+    const first = await start("workers", dir, persist);
+    let task: Json;
+    try {
+      task = ((await send(first.url, { parts: [{ text: "name" }] })).result as Json).task as Json;
+      expect(task).toMatchObject({ status: { state: "TASK_STATE_INPUT_REQUIRED" } });
+    } finally {
+      await first.close();
+    }
+    const second = await start("workers", dir, persist);
+    try {
+      const next = await send(second.url, { taskId: task["id"], contextId: task["contextId"], parts: [{ text: "Ada" }] });
+      expect(next).toMatchObject({ result: { task: { id: task["id"], status: { state: "TASK_STATE_COMPLETED", message: { parts: [{ text: "Nice to meet you, Ada!" }] } } } } });
+    } finally {
+      await second.close();
     }
   });
 });

@@ -17,6 +17,18 @@ export interface DurableObjectNamespaceLike {
   get(id: never): { fetch(request: Request): Promise<Response> };
 }
 
+/**
+ * The Durable Object's state (`ctx`) as Workers pass it, for the server factory: its `storage` (of a class
+ * declared with `new_sqlite_classes`) is what the Durable Object store keeps the agent's tasks in
+ * (`DurableObjectSqlStore.open(state.storage)`, `--store durable-object`).
+ */
+export interface DurableObjectStateLike {
+  readonly storage: {
+    readonly sql: { exec(query: string, ...bindings: never[]): { toArray(): Array<Record<string, unknown>> } };
+    transactionSync<T>(fn: () => T): T;
+  };
+}
+
 /** A Durable Object class: Workers construct it with (state, env) and call its `fetch`. */
 export interface A2AObjectClass {
   new (state: unknown, env: unknown): { fetch(request: Request): Promise<Response> };
@@ -24,14 +36,16 @@ export interface A2AObjectClass {
 
 /**
  * The Durable Object class that serves the agent: `export const A2AAgent = a2aDurableObject((env, request) =>
- * createA2AServer({ card, executor }))`. The core is made on its first request (its origin: the card's URLs).
+ * createA2AServer({ card, executor }))`. The core is made on its first request (its origin: the card's URLs),
+ * once per instance of the object. Its tasks kept in the object's storage, across evictions and restarts:
+ * `a2aDurableObject((env, request, state) => createA2AServer({ card, executor, store: DurableObjectSqlStore.open(state.storage) }))`.
  */
-export function a2aDurableObject(makeServer: (env: unknown, request: Request) => A2AServerCore | Promise<A2AServerCore>): A2AObjectClass {
+export function a2aDurableObject(makeServer: (env: unknown, request: Request, state: DurableObjectStateLike) => A2AServerCore | Promise<A2AServerCore>): A2AObjectClass {
   return class A2AAgentObject {
     private readonly handler: FetchHandler;
 
-    constructor(_state: unknown, env: unknown) {
-      this.handler = createFetchHandler((request) => makeServer(env, request));
+    constructor(state: unknown, env: unknown) {
+      this.handler = createFetchHandler((request) => makeServer(env, request, state as DurableObjectStateLike));
     }
 
     fetch(request: Request): Promise<Response> {

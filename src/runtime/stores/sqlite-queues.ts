@@ -1,8 +1,8 @@
-/** The SQLite store's push outbox and execution leases (sqlite.ts): every change one IMMEDIATE transaction. */
+/** The push outbox and execution leases of the SQLite-family stores (sqlite.ts, durable-object.ts): every change one write transaction. */
 import type { ExecutionLeases, LeaseHolder, OutboxEntry, OutboxMessage, PushOutbox } from "./contract.js";
 import type { JsonObject } from "../json.js";
 import { storableJson } from "./task-json.js";
-import { key, unkey, type Sql } from "./sqlite-database.js";
+import { key, unkey, type Sql } from "./sql-database.js";
 
 export class SqlitePushOutbox implements PushOutbox {
   private readonly sql: Sql;

@@ -29,6 +29,23 @@ export interface StoreHarness {
    * disturbs the shared engine other test files use); absent when none can be started.
    */
   privateEngine?: () => Promise<PrivateEngine>;
+  /**
+   * Cases this harness cannot run, by name, each with why: skipped, with the reason in its name (a store
+   * reached over a wire cannot be handed a value JSON cannot carry; the case runs on the same store in process).
+   */
+  unfit?: Readonly<Record<string, string>>;
+}
+
+/** The suite's `it`, with the harness's unfit cases skipped and named with their reason. */
+function casesOf(unfit: Readonly<Record<string, string>> = {}): typeof it {
+  return new Proxy(it, {
+    apply: (target, thisArg, args: unknown[]) => {
+      const name = args[0];
+      const reason = typeof name === "string" ? unfit[name] : undefined;
+      if (reason === undefined) return Reflect.apply(target, thisArg, args);
+      return Reflect.apply(target.skip, thisArg, [`${name} (not through this harness: ${reason})`, ...args.slice(1)]);
+    },
+  });
 }
 
 export interface PrivateEngine {
@@ -141,6 +158,7 @@ async function eventually(check: () => void | Promise<void>, ms = 10_000): Promi
 
 export function storeContract(name: string, harness: StoreHarness): void {
   describe(`${name} store contract`, () => {
+    const it = casesOf(harness.unfit);
     const opened: A2AStore[] = [];
     const namespaces: string[] = [];
     async function fresh(): Promise<{ ns: string; a: A2AStore; b: A2AStore }> {

@@ -1,0 +1,62 @@
+/**
+ * The store contract on the Durable Object store (durable-object.ts) in Node: its SQL through a stand-in of
+ * `ctx.storage` over better-sqlite3 that keeps the platform's rules (test/support/stores/sql-storage.ts). The
+ * same store on workerd's own `ctx.storage.sql` runs the contract in test/edge/durable-object-store.test.ts.
+ */
+import { afterAll, describe, expect, it } from "vitest";
+import { DurableObjectSqlStore } from "../../../src/runtime/stores/durable-object.js";
+import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import { storeContract } from "../../support/stores/contract.js";
+import { SqlStorageOverSqlite } from "../../support/stores/sql-storage.js";
+
+const storages = new Map<string, SqlStorageOverSqlite>();
+afterAll(() => {
+  for (const storage of storages.values()) storage.close();
+});
+
+/** One storage per namespace: two stores opened on it are two stores of one Durable Object. */
+function storageOf(ns: string): SqlStorageOverSqlite {
+  let storage = storages.get(ns);
+  if (!storage) storages.set(ns, (storage = new SqlStorageOverSqlite()));
+  return storage;
+}
+
+storeContract("durable-object (Node stand-in)", {
+  open: async (ns) => DurableObjectSqlStore.open(storageOf(ns)),
+  drop: async (ns) => {
+    storages.get(ns)?.close();
+    storages.delete(ns);
+  },
+});
+
+describe("durable-object store on its storage", () => {
+  it("creates its tables once, and a store opened again on the storage finds what the first wrote", async () => {
+    const storage = new SqlStorageOverSqlite();
+    try {
+      const first = DurableObjectSqlStore.open(storage);
+      await first.tasks.commit({ task: { id: "d1", contextId: "c", status: { state: "working", timestamp: new Date().toISOString() } }, expectedVersion: 0, owner: "alice", events: [{ event: { n: 1 }, final: false }] });
+      await first.close();
+      await expect(first.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
+      const again = DurableObjectSqlStore.open(storage);
+      expect(await again.tasks.load("d1")).toMatchObject({ version: 1, owner: "alice", logSeq: 1 });
+      expect(storage.sql.exec("SELECT version FROM migrations").toArray()).toEqual([{ version: 1 }]);
+      expect(() => DurableObjectSqlStore.open(storage, { migrate: false })).not.toThrow();
+      expect(() => DurableObjectSqlStore.open(new SqlStorageOverSqlite(), { migrate: false })).toThrow(/schema is at version 0, this store needs 1/);
+    } finally {
+      storage.close();
+    }
+  });
+
+  it("logs a commit of more events than one statement may bind (100 values: 25 events a statement)", async () => {
+    const storage = new SqlStorageOverSqlite();
+    try {
+      const store = DurableObjectSqlStore.open(storage);
+      const events = Array.from({ length: 60 }, (_, n) => ({ event: { n }, final: n === 59 }));
+      const written = await store.tasks.commit({ task: { id: "many", contextId: "c", status: { state: "working", timestamp: new Date().toISOString() } }, expectedVersion: 0, events });
+      expect(written.sequences).toEqual(events.map((_, i) => i + 1));
+      expect((await store.events.read("many")).map((e) => e.event)).toEqual(events.map((e) => e.event));
+    } finally {
+      storage.close();
+    }
+  });
+});
