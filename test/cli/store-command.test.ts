@@ -13,6 +13,8 @@ import { SQLITE_MIGRATIONS, SqliteStore } from "../../src/runtime/stores/sqlite.
 import { ROOT, tempDir } from "../support/project.js";
 
 const KNOWN = SQLITE_MIGRATIONS.length;
+/** Every migration's version, "1, 2, …". */
+const ALL = SQLITE_MIGRATIONS.map((_, i) => i + 1).join(", ");
 
 function cli(...args: string[]): { code: number | null; out: string; err: string } {
   const r = spawnSync(process.execPath, [join(ROOT, "dist", "cli.js"), ...args], { encoding: "utf8", timeout: 60_000 });
@@ -33,11 +35,11 @@ describe("a2a-codegen store (issue 36)", () => {
     const path = join(tempDir(), "data", "agent.db");
     const before = cli("store", "status", "--url", `sqlite:${path}`);
     expect(before.code).toBe(0);
-    expect(before.out).toContain(`no database yet (schema version 0 of ${KNOWN}); pending: 1`);
+    expect(before.out).toContain(`no database yet (schema version 0 of ${KNOWN}); pending: ${ALL} (`);
     expect(existsSync(path)).toBe(false);
     const migrated = cli("store", "migrate", "--url", `sqlite:${path}`);
     expect(migrated.code, migrated.err).toBe(0);
-    expect(migrated.out.trim()).toBe(`${path}: created; applied migration 1; schema at version ${KNOWN}`);
+    expect(migrated.out.trim()).toBe(`${path}: created; applied migration${KNOWN > 1 ? "s" : ""} ${ALL}; schema at version ${KNOWN}`);
     expect(tables(path)).toEqual(["events", "leases", "migrations", "outbox", "push_configs", "task_patches", "tasks"]);
     expect(cli("store", "migrate", "--url", `sqlite:${path}`).out.trim()).toBe(`${path}: schema at version ${KNOWN}, up to date`);
     expect(cli("store", "status", "--url", `sqlite:${path}`).out.trim()).toBe(`${path}: schema at version ${KNOWN} of ${KNOWN}, up to date`);
@@ -49,7 +51,8 @@ describe("a2a-codegen store (issue 36)", () => {
     const script = cli("store", "migrate", "--url", `sqlite:${printed}`, "--sql");
     expect(script.code, script.err).toBe(0);
     expect(script.out).toMatch(/^BEGIN IMMEDIATE;\n/);
-    expect(script.out.trim()).toMatch(/INSERT INTO migrations \(version, applied_at\) VALUES \(1, .*\);\nCOMMIT;$/);
+    for (let version = 1; version <= KNOWN; version++) expect(script.out).toContain(`-- migration ${version}\n`);
+    expect(script.out.trim()).toMatch(new RegExp(`INSERT INTO migrations \\(version, applied_at\\) VALUES \\(${KNOWN}, .*\\);\\nCOMMIT;$`));
     expect(existsSync(printed)).toBe(false);
     // Applied by hand (as a DBA would with sqlite3), the file is one the store opens without migrating.
     const db = new Database(printed);

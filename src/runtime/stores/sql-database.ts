@@ -43,6 +43,13 @@ export function sqlStoreError(engine: string, error: unknown, operation: string)
   return new StoreError(`${engine} store: ${operation} failed: ${message}`, "failed", { cause: error });
 }
 
+/**
+ * The messages migration 2's trigger raises (spelled out in its text, which never changes): the write's
+ * version is not the task's; a live lease of another instance blocks it.
+ */
+export const COMMIT_CONFLICT = "a2a store: version conflict";
+export const COMMIT_LEASE_HELD = "a2a store: execution lease held";
+
 /** The versioned schema: migration N is `SQLITE_MIGRATIONS[N - 1]`; never edit a published one, add one. */
 export const SQLITE_MIGRATIONS: readonly string[] = [
   `CREATE TABLE tasks (
@@ -100,6 +107,39 @@ export const SQLITE_MIGRATIONS: readonly string[] = [
      expires_at INTEGER NOT NULL
    ) WITHOUT ROWID;
    CREATE INDEX leases_expiry ON leases (expires_at);`,
+  // A task's commit as one statement (issue 36): an INSERT into task_commits runs this trigger, and that
+  // one statement is atomic with everything its trigger writes (a RAISE rolls all of it back), so a commit
+  // needs no transaction. On a file, a write statement outside a transaction takes the writer lock before
+  // it reads, as BEGIN IMMEDIATE does. The events are a JSON array of [final, text], the pushes of [task id,
+  // target, payload]; the two RAISE messages are how sql-tasks.ts tells a version conflict from a lease held.
+  `CREATE VIEW task_commits AS SELECT
+     NULL AS id, NULL AS expected_version, NULL AS task, NULL AS patch, NULL AS context_id, NULL AS state,
+     NULL AS terminal, NULL AS status_time, NULL AS now, NULL AS owner, NULL AS write_id, NULL AS events,
+     NULL AS event_count, NULL AS pushes, NULL AS lease_acquire, NULL AS lease_expires, NULL AS lease_release
+   WHERE 0;
+   CREATE TRIGGER task_commit INSTEAD OF INSERT ON task_commits BEGIN
+     SELECT RAISE(ABORT, 'a2a store: version conflict') WHERE coalesce((SELECT version FROM tasks WHERE id = NEW.id), 0) <> NEW.expected_version;
+     SELECT RAISE(ABORT, 'a2a store: execution lease held') WHERE NEW.lease_acquire IS NOT NULL
+       AND EXISTS (SELECT 1 FROM leases WHERE task_id = NEW.id AND owner <> NEW.lease_acquire AND expires_at > NEW.now);
+     INSERT INTO tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
+       SELECT NEW.id, NEW.task, NEW.context_id, NEW.state, NEW.terminal, NEW.status_time, 1, NEW.event_count, NEW.now, NEW.owner, NEW.write_id
+       WHERE NEW.expected_version = 0;
+     -- A patch is kept by the version it makes, the task's text staying as it was; a whole text drops the patches kept before it.
+     UPDATE tasks SET task = coalesce(NEW.task, task), context_id = NEW.context_id, state = NEW.state, terminal = NEW.terminal,
+         status_time = NEW.status_time, version = version + 1, last_seq = last_seq + NEW.event_count, updated_at = NEW.now,
+         last_write = NEW.write_id, patches = CASE WHEN NEW.patch IS NULL THEN 0 ELSE patches + 1 END
+       WHERE id = NEW.id AND version = NEW.expected_version AND NEW.expected_version > 0;
+     DELETE FROM task_patches WHERE task_id = NEW.id AND NEW.patch IS NULL AND NEW.expected_version > 0;
+     INSERT INTO task_patches (task_id, version, patch) SELECT NEW.id, NEW.expected_version + 1, NEW.patch WHERE NEW.patch IS NOT NULL;
+     INSERT INTO events (task_id, seq, final, event)
+       SELECT NEW.id, t.last_seq - NEW.event_count + 1 + e.key, json_extract(e.value, '$[0]'), json_extract(e.value, '$[1]')
+       FROM json_each(NEW.events) AS e, tasks AS t WHERE t.id = NEW.id;
+     INSERT INTO outbox (task_id, target, payload, due_at)
+       SELECT json_extract(p.value, '$[0]'), json_extract(p.value, '$[1]'), json_extract(p.value, '$[2]'), NEW.now FROM json_each(NEW.pushes) AS p;
+     INSERT INTO leases (task_id, owner, expires_at) SELECT NEW.id, NEW.lease_acquire, NEW.lease_expires WHERE NEW.lease_acquire IS NOT NULL
+       ON CONFLICT (task_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at;
+     DELETE FROM leases WHERE task_id = NEW.id AND owner = NEW.lease_release;
+   END;`,
 ];
 
 const MIGRATIONS_TABLE = "CREATE TABLE IF NOT EXISTS migrations (version INTEGER PRIMARY KEY, applied_at INTEGER NOT NULL)";

@@ -1,17 +1,17 @@
 /**
  * The task store and the push configs of the SQLite-family stores (the file store on better-sqlite3,
  * sqlite.ts, and the Durable Object store, durable-object.ts): SQL only, through a driver (sql-database.ts).
- * Every write is one write transaction, so compare-and-set commits hold across connections.
+ * A task's commit is one statement, atomic by itself (the task_commits view's trigger, migration 2); every
+ * other write is one write transaction; so compare-and-set commits hold across connections.
  */
-import { ExecutionLeaseHeldError, TaskVersionConflictError } from "./errors.js";
+import { ExecutionLeaseHeldError, StoreError, TaskVersionConflictError } from "./errors.js";
 import { decodePageToken, encodePageToken, pageSizeOf } from "./paging.js";
 import { eventText, pushConfigId, storableJson, taskFacts } from "./task-json.js";
 import type { PushConfigStore, TaskCommit, TaskCommitResult, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
 import type { JsonObject } from "../json.js";
 import { TaskPatchPolicy, withPatches } from "./patch-policy.js";
 import type { TaskPatchOperation } from "./task-patch.js";
-import { key, unkey, type Sql } from "./sql-database.js";
-import { insertEvents } from "./sql-events.js";
+import { COMMIT_CONFLICT, COMMIT_LEASE_HELD, key, sqlStoreError, unkey, type Sql } from "./sql-database.js";
 
 interface TaskRow {
   task: string;
@@ -90,65 +90,65 @@ export class SqliteTaskStore implements VersionedTaskStore {
     });
   }
 
+  /**
+   * One statement (an INSERT into the task_commits view, whose trigger does the writes: migration 2):
+   * atomic by itself, so no BEGIN or COMMIT. Its RETURNING reads the task row as the trigger left it.
+   */
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
     const facts = taskFacts(write.task);
     const plan = this.patchPolicy.plan(facts.id, write);
-    const events = (write.events ?? []).map((e, i) => ({ final: e.final, text: eventText(e.event, `event ${i} of task "${facts.id}"`) }));
-    const pushes = (write.pushes ?? []).map((m) => ({ taskId: key(m.taskId), target: storableJson(m.target, "a push target"), payload: storableJson(m.payload, "a push payload") }));
+    const events = (write.events ?? []).map((e, i) => [e.final ? 1 : 0, eventText(e.event, `event ${i} of task "${facts.id}"`)] as const);
+    const pushes = (write.pushes ?? []).map((m) => [key(m.taskId), storableJson(m.target, "a push target"), storableJson(m.payload, "a push payload")] as const);
     const id = key(facts.id);
-    const sql = this.sql;
-    const result = sql.write("commit", () => {
-      const now = Date.now();
-      const lease = write.lease;
-      if (lease !== undefined && "acquire" in lease) {
-        const holder = sql.get<{ owner: string }>("SELECT owner FROM leases WHERE task_id = ? AND owner <> ? AND expires_at > ?", id, key(lease.acquire), now);
-        if (holder) {
-          const current = sql.get<{ version: number }>("SELECT version FROM tasks WHERE id = ?", id)?.version ?? 0;
-          if (current === write.expectedVersion) throw new ExecutionLeaseHeldError(facts.id, unkey(holder.owner));
-          throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
-        }
-      }
-      let row: { version: number; last_seq: number } | undefined;
-      if (write.expectedVersion === 0) {
-        row = sql.get(
-          `INSERT INTO tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
-           VALUES (?, ?, ?, ?, ?, ?, 1, ?, ?, ?, ?) ON CONFLICT (id) DO NOTHING RETURNING version, last_seq`,
-          id, "patch" in plan ? plan.patch : plan.whole, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, key(write.owner ?? ""), write.writeId === undefined ? null : key(write.writeId),
-        );
-      } else if ("patch" in plan) {
-        // The patch, kept by the version it makes; the task's text stays as it was.
-        row = sql.get(
-          `UPDATE tasks SET context_id = ?, state = ?, terminal = ?, status_time = ?, version = version + 1, last_seq = last_seq + ?, updated_at = ?, last_write = ?, patches = patches + 1
-           WHERE id = ? AND version = ? RETURNING version, last_seq`,
-          key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, write.writeId === undefined ? null : key(write.writeId), id, write.expectedVersion,
-        );
-        if (row) sql.run("INSERT INTO task_patches (task_id, version, patch) VALUES (?, ?, ?)", id, row.version, plan.patch);
-      } else {
-        // The whole text: the patches kept before it are dropped.
-        row = sql.get(
-          `UPDATE tasks SET task = ?, context_id = ?, state = ?, terminal = ?, status_time = ?, version = version + 1, last_seq = last_seq + ?, updated_at = ?, last_write = ?, patches = 0
-           WHERE id = ? AND version = ? RETURNING version, last_seq`,
-          plan.whole, key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, events.length, now, write.writeId === undefined ? null : key(write.writeId), id, write.expectedVersion,
-        );
-      }
-      if (!row) {
-        const current = sql.get<{ version: number }>("SELECT version FROM tasks WHERE id = ?", id)?.version ?? 0;
-        throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
-      }
-      if (write.expectedVersion > 0 && !("patch" in plan)) sql.run("DELETE FROM task_patches WHERE task_id = ?", id);
-      const first = row.last_seq - events.length + 1;
-      insertEvents(sql, id, first, events);
-      for (const p of pushes) sql.run("INSERT INTO outbox (task_id, target, payload, due_at) VALUES (?, ?, ?, ?)", p.taskId, p.target, p.payload, now);
-      if (lease !== undefined && "acquire" in lease) {
-        sql.run("INSERT INTO leases (task_id, owner, expires_at) VALUES (?, ?, ?) ON CONFLICT (task_id) DO UPDATE SET owner = excluded.owner, expires_at = excluded.expires_at", id, key(lease.acquire), now + lease.ttlMs);
-      } else if (lease !== undefined) {
-        sql.run("DELETE FROM leases WHERE task_id = ? AND owner = ?", id, key(lease.release));
-      }
-      return { version: row.version, sequences: events.map((_, i) => first + i) };
-    });
+    const lease = write.lease;
+    const now = Date.now();
+    let row: { version: number | null; last_seq: number | null } | undefined;
+    try {
+      row = this.sql.get(
+        `INSERT INTO task_commits (id, expected_version, task, patch, context_id, state, terminal, status_time, now, owner, write_id, events, event_count, pushes, lease_acquire, lease_expires, lease_release)
+         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+         RETURNING (SELECT version FROM tasks WHERE id = ?) AS version, (SELECT last_seq FROM tasks WHERE id = ?) AS last_seq`,
+        id, write.expectedVersion, "patch" in plan ? null : plan.whole, "patch" in plan ? plan.patch : null,
+        key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, now, key(write.owner ?? ""), write.writeId === undefined ? null : key(write.writeId),
+        events.length > 0 ? JSON.stringify(events) : null, events.length, pushes.length > 0 ? JSON.stringify(pushes) : null,
+        lease !== undefined && "acquire" in lease ? key(lease.acquire) : null, lease !== undefined && "acquire" in lease ? now + lease.ttlMs : null,
+        lease !== undefined && "release" in lease ? key(lease.release) : null,
+        id, id,
+      );
+    } catch (error) {
+      throw this.commitError(error, facts.id, write.expectedVersion, lease !== undefined && "acquire" in lease ? key(lease.acquire) : undefined, now);
+    }
+    if (row?.version !== write.expectedVersion + 1 || row.last_seq === null) {
+      throw new StoreError(`${this.sql.engine} store: commit of task "${facts.id}": its statement answered version ${String(row?.version)}, not ${write.expectedVersion + 1}`, "failed");
+    }
     this.patchPolicy.written(facts.id, plan);
     if (events.length > 0) this.wake(facts.id);
-    return result;
+    const first = row.last_seq - events.length + 1;
+    return { version: row.version, sequences: events.map((_, i) => first + i) };
+  }
+
+  /**
+   * The store error of a failed commit. The trigger's RAISE says which check refused it; the task's
+   * version and the lease's holder are read after it, for the error (a version conflict names the version
+   * now; a lease since expired or released is named so, and the runtime's retry then finds it free).
+   */
+  private commitError(error: unknown, taskId: string, expectedVersion: number, acquire: string | undefined, now: number): StoreError {
+    // The RAISE's message, found in the driver's (which may add to it).
+    const message = error instanceof Error ? error.message : "";
+    const refused = message.includes(COMMIT_CONFLICT) ? COMMIT_CONFLICT : message.includes(COMMIT_LEASE_HELD) ? COMMIT_LEASE_HELD : undefined;
+    if (refused === undefined) return sqlStoreError(this.sql.engine, error, "commit");
+    const id = key(taskId);
+    const found = this.sql.read("commit", () =>
+      this.sql.get<{ version: number | null; holder: string | null }>(
+        "SELECT (SELECT version FROM tasks WHERE id = ?) AS version, (SELECT owner FROM leases WHERE task_id = ? AND owner <> ? AND expires_at > ?) AS holder",
+        id, id, acquire ?? "", now,
+      ),
+    );
+    const current = found?.version ?? 0;
+    if (refused === COMMIT_LEASE_HELD && current === expectedVersion) {
+      return new ExecutionLeaseHeldError(taskId, found?.holder != null ? unkey(found.holder) : "(expired or released since)");
+    }
+    return new TaskVersionConflictError(taskId, expectedVersion, current);
   }
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {

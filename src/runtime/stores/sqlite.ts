@@ -2,9 +2,11 @@
  * The SQLite store (better-sqlite3): tasks, push configs, task event logs, the push outbox and execution
  * leases in one database file, in WAL mode, which the store creates and migrates itself.
  *
- * - One file serves one agent process or several on one host: every write is one IMMEDIATE transaction
- *   (SQLite's single writer lock, across processes), so compare-and-set commits, outbox claims and lease
- *   take-overs are atomic between processes; a writer that finds the lock taken waits up to `busyTimeoutMs`.
+ * - One file serves one agent process or several on one host: every write holds SQLite's single writer
+ *   lock (across processes) from its first read on, either as one IMMEDIATE transaction or, for a task's
+ *   commit, as one statement that is atomic by itself (the task_commits view's trigger), so compare-and-set
+ *   commits, outbox claims and lease take-overs are atomic between processes; a writer that finds the lock
+ *   taken waits up to `busyTimeoutMs`.
  * - Migrations are versioned (`migrations` table) and run in one IMMEDIATE transaction: processes starting
  *   at once migrate once. A file migrated by a newer store is refused.
  * - Live event subscriptions: a commit of this store wakes its own subscribers at once; commits of other

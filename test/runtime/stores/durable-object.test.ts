@@ -6,6 +6,7 @@
 import { afterAll, describe, expect, it } from "vitest";
 import { DurableObjectSqlStore } from "../../../src/runtime/stores/durable-object.js";
 import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import { SQLITE_MIGRATIONS } from "../../../src/runtime/stores/sql-database.js";
 import { storeContract } from "../../support/stores/contract.js";
 import { SqlStorageOverSqlite } from "../../support/stores/sql-storage.js";
 
@@ -39,22 +40,26 @@ describe("durable-object store on its storage", () => {
       await expect(first.ping()).rejects.toBeInstanceOf(StoreUnavailableError);
       const again = DurableObjectSqlStore.open(storage);
       expect(await again.tasks.load("d1")).toMatchObject({ version: 1, owner: "alice", logSeq: 1 });
-      expect(storage.sql.exec("SELECT version FROM migrations").toArray()).toEqual([{ version: 1 }]);
+      expect(storage.sql.exec("SELECT version FROM migrations ORDER BY version").toArray()).toEqual(SQLITE_MIGRATIONS.map((_, i) => ({ version: i + 1 })));
       expect(() => DurableObjectSqlStore.open(storage, { migrate: false })).not.toThrow();
-      expect(() => DurableObjectSqlStore.open(new SqlStorageOverSqlite(), { migrate: false })).toThrow(/schema is at version 0, this store needs 1/);
+      expect(() => DurableObjectSqlStore.open(new SqlStorageOverSqlite(), { migrate: false })).toThrow(`schema is at version 0, this store needs ${SQLITE_MIGRATIONS.length}`);
     } finally {
       storage.close();
     }
   });
 
-  it("logs a commit of more events than one statement may bind (100 values: 25 events a statement)", async () => {
+  it("logs more events at once than one statement may bind values for (100): a commit's as one JSON value, an append's 25 a statement", async () => {
     const storage = new SqlStorageOverSqlite();
     try {
       const store = DurableObjectSqlStore.open(storage);
-      const events = Array.from({ length: 60 }, (_, n) => ({ event: { n }, final: n === 59 }));
+      const events = Array.from({ length: 60 }, (_, n) => ({ event: { n }, final: false }));
+      const before = store.roundTrips.count;
       const written = await store.tasks.commit({ task: { id: "many", contextId: "c", status: { state: "working", timestamp: new Date().toISOString() } }, expectedVersion: 0, events });
+      expect(store.roundTrips.count - before).toBe(1);
       expect(written.sequences).toEqual(events.map((_, i) => i + 1));
-      expect((await store.events.read("many")).map((e) => e.event)).toEqual(events.map((e) => e.event));
+      const more = Array.from({ length: 60 }, (_, n) => ({ event: { n: 60 + n }, final: n === 59 }));
+      expect(await store.events.append("many", more)).toEqual(more.map((_, i) => 61 + i));
+      expect((await store.events.read("many")).map((e) => e.event)).toEqual([...events, ...more].map((e) => e.event));
     } finally {
       storage.close();
     }
