@@ -15,9 +15,9 @@
  * - Stores opened on one storage in one object share their live subscriptions (a commit through one wakes the
  *   subscribers of all).
  * - The limits are the platform's (Cloudflare's documented ones at the time of writing): up to 10 GB of storage
- *   per object; a row or string of up to 2 MB (a task's JSON is one row; a commit's events travel as one JSON
- *   string, its pushes as another); up to 100 values bound per statement (an append's events go in statements
- *   of 25).
+ *   per object; a row or string of up to 2 MB (a task's JSON is one row; a commit's events, which travel as one
+ *   JSON string, or its pushes, are written apart when that string would exceed it); up to 100 values bound per
+ *   statement (events written apart go in statements of 25).
  */
 import { StoreError, StoreUnavailableError } from "./errors.js";
 import type { A2AStore } from "./contract.js";
@@ -48,6 +48,8 @@ export interface DurableObjectStoreOptions {
 export class DurableObjectSqlDriver implements SqlDriver {
   /** A Durable Object binds at most 100 values per statement. */
   readonly maxParameters = 100;
+  /** A Durable Object's strings and rows hold at most 2 MB. */
+  readonly maxStringBytes = 2_000_000;
   private readonly storage: DurableObjectStorageLike;
 
   constructor(storage: DurableObjectStorageLike) {

@@ -28,6 +28,8 @@ export interface SqlDriver {
   dataVersion?(): number;
   /** The most values one statement may bind (a Durable Object allows 100); default 999. */
   readonly maxParameters?: number;
+  /** The longest string, in UTF-8 bytes, one value may hold (a Durable Object: 2 MB); default none. */
+  readonly maxStringBytes?: number;
   /** The statements a transaction adds to those run in it (BEGIN and COMMIT: 2), for the store's count; default 0. */
   readonly transactionStatements?: number;
 }
@@ -239,6 +241,11 @@ export class Sql {
   /** The most values one statement may bind. */
   get maxParameters(): number {
     return this.driver.maxParameters ?? 999;
+  }
+
+  /** The longest string, in UTF-8 bytes, one value may hold (undefined: no limit the store meets). */
+  get maxStringBytes(): number | undefined {
+    return this.driver.maxStringBytes;
   }
 
   /** Changes whenever another connection commits (undefined: no other connection can). */

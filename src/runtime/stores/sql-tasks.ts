@@ -12,6 +12,7 @@ import type { JsonObject } from "../json.js";
 import { TaskPatchPolicy, withPatches } from "./patch-policy.js";
 import type { TaskPatchOperation } from "./task-patch.js";
 import { COMMIT_CONFLICT, COMMIT_LEASE_HELD, key, sqlStoreError, unkey, type Sql } from "./sql-database.js";
+import { insertEvents } from "./sql-events.js";
 
 interface TaskRow {
   task: string;
@@ -92,39 +93,59 @@ export class SqliteTaskStore implements VersionedTaskStore {
 
   /**
    * One statement (an INSERT into the task_commits view, whose trigger does the writes: migration 2):
-   * atomic by itself, so no BEGIN or COMMIT. Its RETURNING reads the task row as the trigger left it.
+   * atomic by itself, so no BEGIN or COMMIT. Its RETURNING reads the task row as the trigger left it. On a
+   * driver that bounds strings (a Durable Object: 2 MB), events or pushes whose JSON would exceed it are
+   * written by their own INSERTs after the statement, in one write transaction with it.
    */
   async commit(write: TaskCommit): Promise<TaskCommitResult> {
     const facts = taskFacts(write.task);
     const plan = this.patchPolicy.plan(facts.id, write);
-    const events = (write.events ?? []).map((e, i) => [e.final ? 1 : 0, eventText(e.event, `event ${i} of task "${facts.id}"`)] as const);
+    const events = (write.events ?? []).map((e, i) => ({ final: e.final, text: eventText(e.event, `event ${i} of task "${facts.id}"`) }));
     const pushes = (write.pushes ?? []).map((m) => [key(m.taskId), storableJson(m.target, "a push target"), storableJson(m.payload, "a push payload")] as const);
+    const eventsJson = events.length > 0 ? JSON.stringify(events.map((e) => [e.final ? 1 : 0, e.text])) : null;
+    const pushesJson = pushes.length > 0 ? JSON.stringify(pushes) : null;
+    const apart = this.tooLong(eventsJson) || this.tooLong(pushesJson);
     const id = key(facts.id);
     const lease = write.lease;
+    const acquire = lease !== undefined && "acquire" in lease ? key(lease.acquire) : undefined;
     const now = Date.now();
-    let row: { version: number | null; last_seq: number | null } | undefined;
-    try {
-      row = this.sql.get(
-        `INSERT INTO task_commits (id, expected_version, task, patch, context_id, state, terminal, status_time, now, owner, write_id, events, event_count, pushes, lease_acquire, lease_expires, lease_release)
-         VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
-         RETURNING (SELECT version FROM tasks WHERE id = ?) AS version, (SELECT last_seq FROM tasks WHERE id = ?) AS last_seq`,
-        id, write.expectedVersion, "patch" in plan ? null : plan.whole, "patch" in plan ? plan.patch : null,
-        key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, now, key(write.owner ?? ""), write.writeId === undefined ? null : key(write.writeId),
-        events.length > 0 ? JSON.stringify(events) : null, events.length, pushes.length > 0 ? JSON.stringify(pushes) : null,
-        lease !== undefined && "acquire" in lease ? key(lease.acquire) : null, lease !== undefined && "acquire" in lease ? now + lease.ttlMs : null,
-        lease !== undefined && "release" in lease ? key(lease.release) : null,
-        id, id,
-      );
-    } catch (error) {
-      throw this.commitError(error, facts.id, write.expectedVersion, lease !== undefined && "acquire" in lease ? key(lease.acquire) : undefined, now);
-    }
-    if (row?.version !== write.expectedVersion + 1 || row.last_seq === null) {
-      throw new StoreError(`${this.sql.engine} store: commit of task "${facts.id}": its statement answered version ${String(row?.version)}, not ${write.expectedVersion + 1}`, "failed");
-    }
+    const commit = () => {
+      let row: { version: number | null; last_seq: number | null } | undefined;
+      try {
+        row = this.sql.get(
+          `INSERT INTO task_commits (id, expected_version, task, patch, context_id, state, terminal, status_time, now, owner, write_id, events, event_count, pushes, lease_acquire, lease_expires, lease_release)
+           VALUES (?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?, ?)
+           RETURNING (SELECT version FROM tasks WHERE id = ?) AS version, (SELECT last_seq FROM tasks WHERE id = ?) AS last_seq`,
+          id, write.expectedVersion, "patch" in plan ? null : plan.whole, "patch" in plan ? plan.patch : null,
+          key(facts.contextId), facts.state, facts.terminal ? 1 : 0, facts.statusTime, now, key(write.owner ?? ""), write.writeId === undefined ? null : key(write.writeId),
+          apart ? null : eventsJson, events.length, apart ? null : pushesJson,
+          acquire ?? null, lease !== undefined && "acquire" in lease ? now + lease.ttlMs : null, lease !== undefined && "release" in lease ? key(lease.release) : null,
+          id, id,
+        );
+      } catch (error) {
+        throw this.commitError(error, facts.id, write.expectedVersion, acquire, now);
+      }
+      if (row?.version !== write.expectedVersion + 1 || row.last_seq === null) {
+        throw new StoreError(`${this.sql.engine} store: commit of task "${facts.id}": its statement answered version ${String(row?.version)}, not ${write.expectedVersion + 1}`, "failed");
+      }
+      const first = row.last_seq - events.length + 1;
+      if (apart) {
+        insertEvents(this.sql, id, first, events);
+        for (const p of pushes) this.sql.run("INSERT INTO outbox (task_id, target, payload, due_at) VALUES (?, ?, ?, ?)", ...p, now);
+      }
+      return { version: row.version, sequences: events.map((_, i) => first + i) };
+    };
+    const result = apart ? this.sql.write("commit", commit) : commit();
     this.patchPolicy.written(facts.id, plan);
     if (events.length > 0) this.wake(facts.id);
-    const first = row.last_seq - events.length + 1;
-    return { version: row.version, sequences: events.map((_, i) => first + i) };
+    return result;
+  }
+
+  /** Whether a JSON text is longer, in UTF-8, than the driver takes in one string. */
+  private tooLong(json: string | null): boolean {
+    const limit = this.sql.maxStringBytes;
+    if (json === null || limit === undefined || json.length * 3 <= limit) return false;
+    return new TextEncoder().encode(json).length > limit;
   }
 
   /**

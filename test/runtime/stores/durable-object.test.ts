@@ -5,7 +5,7 @@
  */
 import { afterAll, describe, expect, it } from "vitest";
 import { DurableObjectSqlStore } from "../../../src/runtime/stores/durable-object.js";
-import { StoreUnavailableError } from "../../../src/runtime/stores/errors.js";
+import { StoreUnavailableError, TaskVersionConflictError } from "../../../src/runtime/stores/errors.js";
 import { SQLITE_MIGRATIONS } from "../../../src/runtime/stores/sql-database.js";
 import { storeContract } from "../../support/stores/contract.js";
 import { SqlStorageOverSqlite } from "../../support/stores/sql-storage.js";
@@ -60,6 +60,29 @@ describe("durable-object store on its storage", () => {
       const more = Array.from({ length: 60 }, (_, n) => ({ event: { n: 60 + n }, final: n === 59 }));
       expect(await store.events.append("many", more)).toEqual(more.map((_, i) => 61 + i));
       expect((await store.events.read("many")).map((e) => e.event)).toEqual([...events, ...more].map((e) => e.event));
+    } finally {
+      storage.close();
+    }
+  });
+
+  it("writes a commit whose events would make a string over 2 MB apart, in one transaction with it, and refuses it whole on a conflict", async () => {
+    const storage = new SqlStorageOverSqlite();
+    try {
+      const store = DurableObjectSqlStore.open(storage);
+      const task = { id: "big", contextId: "c", status: { state: "working", timestamp: new Date().toISOString() } };
+      await store.tasks.commit({ task, expectedVersion: 0, events: [{ event: { n: 0 }, final: false }] });
+      // Three events of 0.9 MB each: each fits in a string, their JSON together does not.
+      const events = Array.from({ length: 3 }, (_, n) => ({ event: { n: n + 1, text: "\"x\"".repeat(300_000) }, final: false }));
+      const pushes = [{ taskId: "big", target: { url: "http://127.0.0.1:1/hook" }, payload: { n: 1 } }];
+      const stale = store.tasks.commit({ task, expectedVersion: 7, events, pushes });
+      await expect(stale).rejects.toBeInstanceOf(TaskVersionConflictError);
+      await expect(stale).rejects.toMatchObject({ expectedVersion: 7, actualVersion: 1 });
+      expect(await store.events.read("big")).toHaveLength(1);
+      expect(await store.outbox.size()).toBe(0);
+      expect(await store.tasks.commit({ task, expectedVersion: 1, events, pushes })).toEqual({ version: 2, sequences: [2, 3, 4] });
+      expect((await store.events.read("big")).map((e) => e.event)).toEqual([{ n: 0 }, ...events.map((e) => e.event)]);
+      expect(await store.outbox.size()).toBe(1);
+      expect(await store.tasks.load("big")).toMatchObject({ version: 2, logSeq: 4 });
     } finally {
       storage.close();
     }
