@@ -8,10 +8,16 @@
 //     (and pg_stat_statements' calls and time when the extension is loaded);
 //   - transactions per send (pg_stat_database.xact_commit), WAL bytes per send (pg_current_wal_lsn before and
 //     after), WAL writes and syncs per send (pg_stat_wal);
-//   - CPU per send of the node instances and of PostgreSQL's processes, and the connections each holds.
+//   - CPU per send of the node instances and of PostgreSQL's processes, the cores they kept busy together,
+//     and the connections each holds.
+//
+// Beside each configuration, its floor (`--floor`, on by default): the same processes, pools, load and
+// warm-up, each "send" one INSERT of a task-sized JSON row through pg, no A2A runtime. What the floor loses
+// from 1 to 3 instances is the price of more processes sharing the machine (and PostgreSQL), not of the
+// runtime's coordination between instances.
 //
 //   npm run build && source .ci/engines.sh && node bench/stores-instances.bench.mjs \
-//       [--instances 1,3] [--sync on,off] [--pool 10] [--concurrency 16] [--duration 4] [--warmup 1] [--rounds 3] [--no-write]
+//       [--instances 1,3] [--sync on,off] [--pool 10] [--concurrency 16] [--duration 4] [--warmup 1] [--rounds 3] [--floor on|off] [--no-write]
 //
 // Rounds are interleaved (every configuration once per round, in a rotating order) and each row is the
 // configuration's median round by sends/s. The goal (issue 30): 3 instances serve at least the sends/s of
@@ -43,8 +49,17 @@ const flag = (name, fallback) => {
 /** A statement's text as a profile key: whitespace collapsed, the run's table prefix made generic. */
 const statementKey = (text, prefix) => text.replace(/\s+/g, " ").trim().split(prefix).join("<prefix>").slice(0, 160);
 
+/** A completed one-turn task's JSON, about the size of what a send commits: the floor's row. */
+const FLOOR_ROW = JSON.stringify({
+  id: "00000000-0000-4000-8000-000000000000",
+  contextId: "00000000-0000-4000-8000-000000000001",
+  status: { state: "TASK_STATE_COMPLETED", timestamp: new Date(0).toISOString(), message: { messageId: "m", role: "ROLE_AGENT", parts: [{ text: "done" }] } },
+  history: [{ messageId: "m-0", role: "ROLE_USER", parts: [{ text: "hello" }], taskId: "t", contextId: "c" }],
+});
+
 async function child() {
-  const [buildDir, prefix, instance, poolMax, sync, concurrency, warmupMs] = process.argv.slice(3);
+  const [buildDir, prefix, instance, poolMax, sync, concurrency, warmupMs, kind] = process.argv.slice(3);
+  if (kind === "floor") return floorChild(prefix, poolMax, sync, concurrency, warmupMs);
   const statements = new Map();
   const query = pg.Client.prototype.query;
   pg.Client.prototype.query = function (config, ...rest) {
@@ -70,16 +85,41 @@ async function child() {
     const result = await core.service.call("SendMessage", { message }, callContext);
     if (result.task?.status?.state !== "TASK_STATE_COMPLETED") throw new Error(`unexpected answer ${JSON.stringify(result).slice(0, 300)}`);
   };
-  // Warm-up at the measured load: prepared statements on every pooled connection, and the JIT, whose
-  // compiler threads count in this process's CPU time (each instance compiles the hot path once: a few
-  // sends would leave that cost in the measured window, three times over with three instances).
+  await measuredLoad(send, concurrency, warmupMs, { onStart: () => statements.clear(), statements: () => Object.fromEntries(statements) });
+  await core.close();
+  await store.close();
+  process.exit(0);
+}
+
+/** The floor's instance: its own pool, its share of the load, each send one INSERT (no A2A runtime). */
+async function floorChild(prefix, poolMax, sync, concurrency, warmupMs) {
+  const pool = new pg.Pool({ connectionString: PG_URL, max: Number(poolMax), options: `-c synchronous_commit=${sync}` });
+  let sent = 0;
+  let sentBefore = 0;
+  const send = async () => {
+    const id = `${process.pid}-${sent++}`;
+    await pool.query(`INSERT INTO ${prefix}_floor (id, body) VALUES ($1, $2::json)`, [id, FLOOR_ROW]);
+  };
+  const statement = "INSERT INTO <prefix>_floor (id, body) VALUES ($1, $2::json)";
+  await measuredLoad(send, concurrency, warmupMs, { onStart: () => (sentBefore = sent), statements: () => ({ [statement]: sent - sentBefore }) });
+  await pool.end();
+  process.exit(0);
+}
+
+/**
+ * Warm-up at the measured load (prepared statements on every pooled connection, and the JIT, whose compiler
+ * threads count in this process's CPU time: each instance compiles the hot path once, and a few sends would
+ * leave that cost in the measured window, three times over with three instances); then, at the parent's
+ * "go", `concurrency` sends in flight until its deadline; reports, and waits for "close".
+ */
+async function measuredLoad(send, concurrency, warmupMs, { onStart, statements }) {
   const warmUntil = Date.now() + Number(warmupMs);
   await Promise.all(Array.from({ length: Number(concurrency) }, async () => {
     for (let i = 0; i < 5 || Date.now() < warmUntil; i++) await send();
   }));
   process.send({ type: "ready" });
   const { until } = await new Promise((resolve) => process.once("message", resolve));
-  statements.clear();
+  onStart();
   const cpu0 = process.cpuUsage();
   const latencies = [];
   await Promise.all(
@@ -92,11 +132,8 @@ async function child() {
     }),
   );
   const cpu = process.cpuUsage(cpu0);
-  process.send({ type: "done", latencies, statements: Object.fromEntries(statements), cpuMs: (cpu.user + cpu.system) / 1000 });
+  process.send({ type: "done", latencies, statements: statements(), cpuMs: (cpu.user + cpu.system) / 1000 });
   await new Promise((resolve) => process.once("message", resolve)); // the parent's readings are taken: close
-  await core.close();
-  await store.close();
-  process.exit(0);
 }
 
 // ---------------------------------------------------------------------------------------------------
@@ -153,16 +190,17 @@ const lsnBytes = (lsn) => {
   return hi * 2 ** 32 + lo;
 };
 
-async function runConfig(buildDir, admin, statStatements, { instances, sync, pool, concurrency, durationMs, warmupMs }) {
-  const prefix = `inst${Date.now().toString(36)}${instances}${sync}`;
+async function runConfig(buildDir, admin, statStatements, { kind, instances, sync, pool, concurrency, durationMs, warmupMs }) {
+  const prefix = `inst${Date.now().toString(36)}${kind === "floor" ? "f" : ""}${instances}${sync}`;
   // The tables first, from one connection, so that the instances do not race on the migrations.
   const { PostgresStore } = await import(pathToFileURL(resolve(ROOT, "dist", "runtime/stores/postgres.js")).href);
-  const owner = await PostgresStore.connect({ connectionString: PG_URL, tablePrefix: `${prefix}_` });
+  const owner = kind === "a2a" ? await PostgresStore.connect({ connectionString: PG_URL, tablePrefix: `${prefix}_` }) : undefined;
+  if (kind === "floor") await admin.query(`CREATE TABLE ${prefix}_floor (id text PRIMARY KEY, body json NOT NULL)`);
   const children = [];
   try {
     for (let i = 0; i < instances; i++) {
       const share = Math.floor(concurrency / instances) + (i < concurrency % instances ? 1 : 0);
-      const c = fork(SELF, ["--child", buildDir, prefix, String(i), String(pool), sync, String(share), String(warmupMs)], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
+      const c = fork(SELF, ["--child", buildDir, prefix, String(i), String(pool), sync, String(share), String(warmupMs), kind], { stdio: ["ignore", "inherit", "inherit", "ipc"] });
       const exited = new Promise((resolve) => c.once("exit", resolve));
       const next = (type) =>
         new Promise((resolve, reject) => {
@@ -195,6 +233,7 @@ async function runConfig(buildDir, admin, statStatements, { instances, sync, poo
     for (const d of done) for (const [k, v] of Object.entries(d.statements)) statements[k] = (statements[k] ?? 0) + v;
     const wal = (k) => (after.wal[k] !== undefined ? (Number(after.wal[k]) - Number(before.wal[k])) / n : undefined);
     return {
+      kind,
       instances,
       sync,
       pool,
@@ -216,14 +255,18 @@ async function runConfig(buildDir, admin, statStatements, { instances, sync, poo
       walRecordsPerSend: wal("wal_records"),
       nodeCpuUsPerSend: (1000 * nodeCpuMs) / n,
       pgCpuUsPerSend: pgCpuMs === undefined ? undefined : (1000 * pgCpuMs) / n,
+      /** The cores the instances and PostgreSQL kept busy together (of the machine's). */
+      busyCores: (nodeCpuMs + (pgCpuMs ?? 0)) / (machine1.at - machine0.at),
       connections: after.connections,
       others: others.othersCores,
       steal: others.steal,
     };
   } finally {
     for (const ch of children) if (ch.c.exitCode === null) ch.c.kill("SIGKILL");
-    await owner.dropTables();
-    await owner.close();
+    if (owner) {
+      await owner.dropTables();
+      await owner.close();
+    } else await admin.query(`DROP TABLE IF EXISTS ${prefix}_floor`);
   }
 }
 
@@ -240,6 +283,7 @@ async function main() {
   const durationMs = Number(flag("duration", "4")) * 1000;
   const warmupMs = Number(flag("warmup", "1")) * 1000;
   const rounds = Number(flag("rounds", "3"));
+  const kinds = flag("floor", "on") === "off" ? ["a2a"] : ["a2a", "floor"];
   const machine = currentMachine();
   const printed = captureConsole();
   const buildDir = compileGenerated("1.0.1", ["server/core.ts"], "a2a-instances-bench-");
@@ -257,31 +301,33 @@ async function main() {
   console.log(`instances on one PostgreSQL ${version} — ${concurrency} sends in flight in all, split across the instances (separate processes, pool max ${pool} each); ${durationMs / 1000} s per run after ${warmupMs / 1000} s of warm-up in each instance, ${rounds} interleaved rounds`);
   console.log(`engine settings: ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(", ")}; pg_stat_statements ${statStatements ? "loaded" : "not loaded (statements counted in each instance's driver)"}`);
   const probe = { ...(await quietProbe(2000)), load: machine.load };
-  const configs = syncs.flatMap((sync) => instanceCounts.map((instances) => ({ instances, sync, pool, concurrency, durationMs, warmupMs })));
-  const samples = new Map(configs.map((c) => [`${c.instances}/${c.sync}`, []]));
+  const configs = kinds.flatMap((kind) => syncs.flatMap((sync) => instanceCounts.map((instances) => ({ kind, instances, sync, pool, concurrency, durationMs, warmupMs }))));
+  const keyOf = (c) => `${c.kind}/${c.instances}/${c.sync}`;
+  const samples = new Map(configs.map((c) => [keyOf(c), []]));
+  const label = (c) => (c.kind === "floor" ? "floor" : "A2A  ");
   for (let round = 0; round < rounds; round++) {
     console.log(`round ${round + 1} of ${rounds}`);
     for (let i = 0; i < configs.length; i++) {
       const config = configs[(i + round) % configs.length];
       const row = await runConfig(buildDir, admin, statStatements, config);
-      samples.get(`${config.instances}/${config.sync}`).push(row);
-      console.log(`  ${config.instances} instance${config.instances === 1 ? " " : "s"}, synchronous_commit=${config.sync.padEnd(3)}  ${Math.round(row.perSecond).toString().padStart(6)} sends/s  p50 ${row.p50.toFixed(1)} ms  (others ${row.others.toFixed(2)} cores)`);
+      samples.get(keyOf(config)).push(row);
+      console.log(`  ${label(config)} ${config.instances} instance${config.instances === 1 ? " " : "s"}, synchronous_commit=${config.sync.padEnd(3)}  ${Math.round(row.perSecond).toString().padStart(6)} sends/s  p50 ${row.p50.toFixed(1)} ms  (others ${row.others.toFixed(2)} cores)`);
     }
   }
   await admin.end();
   const median = (rows) => [...rows].sort((a, b) => a.perSecond - b.perSecond)[Math.floor((rows.length - 1) / 2)];
-  const rows = configs.map((c) => ({ ...median(samples.get(`${c.instances}/${c.sync}`)), rounds: samples.get(`${c.instances}/${c.sync}`).map((r) => r.perSecond) }));
+  const rows = configs.map((c) => ({ ...median(samples.get(keyOf(c))), rounds: samples.get(keyOf(c)).map((r) => r.perSecond) }));
   const state = machineState({ probe, during: [...samples.values()].flat().map((r) => r.others), steals: [...samples.values()].flat().map((r) => r.steal) });
   const f = (x, d = 0) => (x === undefined ? "—" : x.toFixed(d));
-  console.log(`\nBlocking one-turn SendMessage, ${concurrency} in flight in all; each row the median of ${rounds} rounds by sends/s (lowest–highest under "rounds")\n`);
-  console.log("| instances | synchronous_commit | sends/s | rounds | p50 ms | p99 ms | statements/send | transactions/send | WAL bytes/send | WAL writes/send | node CPU µs/send | PostgreSQL CPU µs/send | connections |");
-  console.log("|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
+  console.log(`\nBlocking one-turn SendMessage (A2A), and the floor (one INSERT of a task-sized row per send, no A2A runtime), ${concurrency} in flight in all; each row the median of ${rounds} rounds by sends/s (lowest–highest under "rounds"); busy cores: the instances' and PostgreSQL's CPU together, of ${machine.cpus}\n`);
+  console.log("| sends | instances | synchronous_commit | sends/s | rounds | p50 ms | p99 ms | statements/send | transactions/send | WAL bytes/send | WAL writes/send | node CPU µs/send | PostgreSQL CPU µs/send | busy cores | connections |");
+  console.log("|---|---:|---|---:|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|");
   for (const r of rows) {
     console.log(
-      `| ${r.instances} | ${r.sync} | ${f(r.perSecond)} | ${f(Math.min(...r.rounds))}–${f(Math.max(...r.rounds))} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.statementsPerSend, 2)} | ${f(r.xactPerSend, 2)} | ${f(r.walBytesPerSend)} | ${f(r.walWritesPerSend, 2)} | ${f(r.nodeCpuUsPerSend)} | ${f(r.pgCpuUsPerSend)} | ${r.connections} |`,
+      `| ${r.kind === "floor" ? "floor" : "A2A"} | ${r.instances} | ${r.sync} | ${f(r.perSecond)} | ${f(Math.min(...r.rounds))}–${f(Math.max(...r.rounds))} | ${f(r.p50, 1)} | ${f(r.p99, 1)} | ${f(r.statementsPerSend, 2)} | ${f(r.xactPerSend, 2)} | ${f(r.walBytesPerSend)} | ${f(r.walWritesPerSend, 2)} | ${f(r.nodeCpuUsPerSend)} | ${f(r.pgCpuUsPerSend)} | ${f(r.busyCores, 2)} | ${r.connections} |`,
     );
   }
-  const profiled = rows.find((r) => r.instances === Math.max(...instanceCounts) && r.sync === syncs[0]) ?? rows[0];
+  const profiled = rows.find((r) => r.kind === "a2a" && r.instances === Math.max(...instanceCounts) && r.sync === syncs[0]) ?? rows[0];
   console.log(`\nstatement profile of one send (${profiled.instances} instance${profiled.instances === 1 ? "" : "s"}, synchronous_commit=${profiled.sync}; per send, from the instances' drivers):`);
   for (const [text, perSend] of Object.entries(profiled.statements)) console.log(`  ${perSend.toFixed(2).padStart(5)}  ${text}`);
   if (profiled.pgStatStatements?.length) {
@@ -289,12 +335,21 @@ async function main() {
     for (const s of profiled.pgStatStatements.slice(0, 12)) console.log(`  ${s.perSend.toFixed(2).padStart(5)}  ${s.msPerCall.toFixed(3)} ms  ${s.query}`);
   }
   console.log(`\n${state.summary}`);
-  const one = rows.find((r) => r.instances === 1 && r.sync === "on");
-  const three = rows.find((r) => r.instances === 3 && r.sync === "on");
+  const one = rows.find((r) => r.kind === "a2a" && r.instances === 1 && r.sync === "on");
+  const three = rows.find((r) => r.kind === "a2a" && r.instances === 3 && r.sync === "on");
   if (one && three) {
     const ratio = three.perSecond / one.perSecond;
     const result = rounds < 3 ? `no verdict (${rounds} round${rounds === 1 ? "" : "s"} < 3)` : verdict(ratio >= 1, state);
     console.log(`\ngoal (issue 30) — 3 instances ≥ 1 instance's sends/s on one PostgreSQL (synchronous_commit=on): ${f(three.perSecond)} / ${f(one.perSecond)} = ${ratio.toFixed(2)}× → ${result}`);
+    const floorOne = rows.find((r) => r.kind === "floor" && r.instances === 1 && r.sync === "on");
+    const floorThree = rows.find((r) => r.kind === "floor" && r.instances === 3 && r.sync === "on");
+    if (floorOne && floorThree) {
+      const floorRatio = floorThree.perSecond / floorOne.perSecond;
+      console.log(
+        `  the floor on the same machine: ${f(floorThree.perSecond)} / ${f(floorOne.perSecond)} = ${floorRatio.toFixed(2)}×; 1 A2A instance kept ${f(one.busyCores, 2)} of ${machine.cpus} cores busy ` +
+          `(what 3 instances lose beyond the floor's loss: ${((ratio / floorRatio) * 100).toFixed(0)} % of the floor's ratio kept)`,
+      );
+    }
   }
   if (!process.argv.includes("--no-write")) {
     const command = `node bench/stores-instances.bench.mjs ${process.argv.slice(2).join(" ")}`.trim();
