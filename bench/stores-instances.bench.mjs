@@ -17,7 +17,7 @@
 // runtime's coordination between instances.
 //
 //   npm run build && source .ci/engines.sh && node bench/stores-instances.bench.mjs \
-//       [--instances 1,3] [--sync on,off] [--pool 10] [--concurrency 16] [--duration 4] [--warmup 1] [--rounds 3] [--floor on|off] [--no-write]
+//       [--instances 1,3] [--sync on,off] [--pool 10] [--concurrency 16] [--duration 4] [--warmup 5] [--rounds 3] [--floor on|off] [--no-write]
 //
 // Rounds are interleaved (every configuration once per round, in a rotating order) and each row is the
 // configuration's median round by sends/s. The goal (issue 30): 3 instances serve at least the sends/s of
@@ -281,7 +281,7 @@ async function main() {
   const pool = Number(flag("pool", "10"));
   const concurrency = Number(flag("concurrency", "16"));
   const durationMs = Number(flag("duration", "4")) * 1000;
-  const warmupMs = Number(flag("warmup", "1")) * 1000;
+  const warmupMs = Number(flag("warmup", "5")) * 1000;
   const rounds = Number(flag("rounds", "3"));
   const kinds = flag("floor", "on") === "off" ? ["a2a"] : ["a2a", "floor"];
   const machine = currentMachine();
