@@ -3,7 +3,7 @@
  * Durations are in milliseconds, as a2a-dotnet's `a2a.server.request.duration`.
  */
 import type { Attributes, Counter, Histogram, Meter, UpDownCounter } from "@opentelemetry/api";
-import { METRIC } from "./names.js";
+import { ATTR, METRIC } from "./names.js";
 
 export interface ServerInstruments {
   readonly requests: Counter;
@@ -50,20 +50,36 @@ export function clientInstruments(meter: Meter): ClientInstruments {
 }
 
 /**
- * The attribute sets of metric records, each made once: a request records several metrics with the same
- * few (binding, method), and building a fresh object for each record is garbage on the hot path.
+ * The attribute sets of the server's metric records, each made once: a request records several metrics
+ * with the same few values (its binding, its method), and a fresh object per record is garbage on the hot
+ * path. Looked up by the values themselves, no key built per record.
  */
-export class AttributeSets {
-  private readonly sets = new Map<string, Attributes>();
+export class ServerAttributeSets {
+  private readonly bindings = new Map<string, Attributes>();
+  private readonly methods = new Map<string, Attributes>();
+  private readonly calls = new Map<string, Map<string, Attributes>>();
 
-  /** `{ [key]: value }`, plus `{ [key2]: value2 }` when value2 is given. */
-  of(key: string, value: string, key2?: string, value2?: string): Attributes {
-    const id = value2 === undefined ? `${key}\u0000${value}` : `${key}\u0000${value}\u0000${key2 ?? ""}\u0000${value2}`;
-    let set = this.sets.get(id);
-    if (set === undefined) {
-      set = value2 === undefined || key2 === undefined ? { [key]: value } : { [key]: value, [key2]: value2 };
-      this.sets.set(id, set);
-    }
+  /** `{ "a2a.binding": binding }`. */
+  binding(binding: string): Attributes {
+    let set = this.bindings.get(binding);
+    if (set === undefined) this.bindings.set(binding, (set = { [ATTR.binding]: binding }));
+    return set;
+  }
+
+  /** `{ "a2a.method": method }`. */
+  method(method: string): Attributes {
+    let set = this.methods.get(method);
+    if (set === undefined) this.methods.set(method, (set = { [ATTR.method]: method }));
+    return set;
+  }
+
+  /** A call's: its binding and, once known, its method. */
+  call(binding: string, method: string | undefined): Attributes {
+    if (method === undefined) return this.binding(binding);
+    let byMethod = this.calls.get(binding);
+    if (byMethod === undefined) this.calls.set(binding, (byMethod = new Map()));
+    let set = byMethod.get(method);
+    if (set === undefined) byMethod.set(method, (set = { [ATTR.binding]: binding, [ATTR.method]: method }));
     return set;
   }
 }

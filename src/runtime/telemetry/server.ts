@@ -9,7 +9,7 @@ import type { CoreResponse } from "../call.js";
 import type { A2AStore } from "../stores/contract.js";
 import { observedAnswer } from "./http-answer.js";
 import type { CallFacts, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
-import { AttributeSets, serverInstruments, type ServerInstruments } from "./metrics.js";
+import { ServerAttributeSets, serverInstruments, type ServerInstruments } from "./metrics.js";
 import { ATTR, INSTRUMENTATION_SCOPE, SPAN } from "./names.js";
 import type { TelemetryOptions } from "./options.js";
 import { contextOfTraceparent, extractContext, traceparentOf } from "./propagation.js";
@@ -33,7 +33,7 @@ class OtelServerTelemetry implements ServerTelemetry {
   private readonly protocolVersion: string;
   private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined;
   /** Metric attribute sets (binding, method): a handful per server, made once. */
-  private readonly attributes = new AttributeSets();
+  private readonly attributes = new ServerAttributeSets();
 
   constructor(tracer: Tracer, instruments: ServerInstruments, protocolVersion: string, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
     this.tracer = tracer;
@@ -66,11 +66,11 @@ class OtelServerTelemetry implements ServerTelemetry {
   }
 
   streamEvent(binding: string): void {
-    this.instruments.streamEvents.add(1, this.attributes.of(ATTR.binding, binding));
+    this.instruments.streamEvents.add(1, this.attributes.binding(binding));
   }
 
   activeStreams(binding: string, delta: 1 | -1): void {
-    this.instruments.activeStreams.add(delta, this.attributes.of(ATTR.binding, binding));
+    this.instruments.activeStreams.add(delta, this.attributes.binding(binding));
   }
 
   async turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
@@ -89,7 +89,7 @@ class OtelServerTelemetry implements ServerTelemetry {
       handle.fail(error instanceof Error ? error.name : "error");
       throw error;
     } finally {
-      this.instruments.turnDuration.record(performance.now() - start, handle.failed ? { [ATTR.method]: info.method, [ATTR.errorType]: String(handle.failed) } : this.attributes.of(ATTR.method, info.method));
+      this.instruments.turnDuration.record(performance.now() - start, handle.failed ? { [ATTR.method]: info.method, [ATTR.errorType]: String(handle.failed) } : this.attributes.method(info.method));
       handle.end();
     }
   }
@@ -164,9 +164,9 @@ class ServerCall extends PlainSpan {
   private done = false;
   private readonly binding: string;
   private readonly instruments: ServerInstruments;
-  private readonly attributes: AttributeSets;
+  private readonly attributes: ServerAttributeSets;
 
-  constructor(span: Span, binding: string, instruments: ServerInstruments, attributes: AttributeSets) {
+  constructor(span: Span, binding: string, instruments: ServerInstruments, attributes: ServerAttributeSets) {
     super(span);
     this.binding = binding;
     this.instruments = instruments;
@@ -184,7 +184,7 @@ class ServerCall extends PlainSpan {
   override end(): void {
     if (this.done) return;
     this.done = true;
-    const attributes = this.attributes.of(ATTR.binding, this.binding, ATTR.method, this.method);
+    const attributes = this.attributes.call(this.binding, this.method);
     this.instruments.requests.add(1, attributes);
     this.instruments.duration.record(performance.now() - this.start, attributes);
     if (this.failed !== undefined) this.instruments.errors.add(1, { ...attributes, [ATTR.errorCode]: this.failed });

@@ -27,35 +27,50 @@ const IN_PROCESS_ENGINES = new Set(["memory", "sqlite"]);
 
 /** `store`, observed; `created` hears of each task a commit creates (expected version 0, made). */
 export function observedStore(store: A2AStore, tracer: Tracer, duration: Histogram, created: () => void): A2AStore {
-  const parts = new Map<PropertyKey, object>();
-  for (const part of PARTS) parts.set(part, observedPart(store[part] as unknown as object, part, store.engine, tracer, duration, created));
-  return new Proxy(store, {
-    get(target, key) {
-      const part = parts.get(key);
-      if (part !== undefined) return part;
-      const value: unknown = Reflect.get(target, key, target);
-      return typeof value === "function" ? (value as (...args: unknown[]) => unknown).bind(target) : value;
-    },
-  });
+  const parts: Record<string, unknown> = {};
+  for (const part of PARTS) parts[part] = observedPart(store[part] as unknown as object, part, store.engine, tracer, duration, created);
+  return delegating(store, parts);
 }
 
 function observedPart(part: object, name: (typeof PARTS)[number], engine: string, tracer: Tracer, duration: Histogram, created: () => void): object {
-  const wrapped = new Map<PropertyKey, unknown>();
-  return new Proxy(part, {
-    get(target, key) {
-      const value: unknown = Reflect.get(target, key, target);
-      if (typeof value !== "function") return value;
-      let fn = wrapped.get(key);
-      if (fn === undefined) {
-        const original = value as (...args: unknown[]) => unknown;
-        const operation = `${name}.${String(key)}`;
-        fn = typeof key === "string" && OPERATIONS[name].includes(key) ? observed(original, target, operation, engine, tracer, duration) : original.bind(target);
-        if (operation === "tasks.commit") fn = creations(fn as (...args: unknown[]) => unknown, created);
-        wrapped.set(key, fn);
+  const operations: Record<string, unknown> = {};
+  for (const key of OPERATIONS[name]) {
+    const value: unknown = Reflect.get(part, key, part);
+    if (typeof value !== "function") continue;
+    const operation = `${name}.${key}`;
+    const fn = observed(value as (...args: unknown[]) => unknown, part, operation, engine, tracer, duration);
+    operations[key] = operation === "tasks.commit" ? creations(fn, created) : fn;
+  }
+  return delegating(part, operations);
+}
+
+/**
+ * An object in front of `target` with `own` first: every other method runs on `target` itself (bound
+ * once), accessors too, and data is read through to it (its prototype). A plain object, not a Proxy: the
+ * store's parts are reached several times a request, and a Proxy's traps cost on each.
+ */
+function delegating<T extends object>(target: T, own: Record<string, unknown>): T {
+  const out = Object.create(target) as object;
+  const seen = new Set<string>(Object.keys(own));
+  for (let layer: object | null = target; layer !== null && layer !== Object.prototype; layer = Object.getPrototypeOf(layer) as object | null) {
+    for (const key of Object.getOwnPropertyNames(layer)) {
+      if (key === "constructor" || seen.has(key)) continue;
+      seen.add(key);
+      const d = Object.getOwnPropertyDescriptor(layer, key);
+      if (typeof d?.value === "function") {
+        Object.defineProperty(out, key, { value: (d.value as (...args: unknown[]) => unknown).bind(target), configurable: true });
+      } else if (d?.get !== undefined || d?.set !== undefined) {
+        const { get, set } = d;
+        Object.defineProperty(out, key, {
+          ...(get ? { get: () => get.call(target) as unknown } : {}),
+          ...(set ? { set: (value: unknown) => set.call(target, value) } : {}),
+          configurable: true,
+        });
       }
-      return fn;
-    },
-  });
+    }
+  }
+  for (const [key, value] of Object.entries(own)) Object.defineProperty(out, key, { value, enumerable: true, configurable: true });
+  return out as T;
 }
 
 function observed(original: (...args: unknown[]) => unknown, target: object, operation: string, engine: string, tracer: Tracer, duration: Histogram): (...args: unknown[]) => unknown {
