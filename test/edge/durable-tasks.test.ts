@@ -7,6 +7,7 @@
 import { describe, expect, it } from "vitest";
 import { engineUrl } from "../support/engines.js";
 import { projectTempDir } from "../support/project.js";
+import { sseCall } from "../support/wire/jsonrpc.js";
 import { agentProject, bundle, runtimeUnavailable, startAgent, startWorkerd } from "./runtimes.js";
 
 type Json = Record<string, unknown>;
@@ -15,25 +16,6 @@ let rpcId = 0;
 async function rpc(url: string, method: string, params: Json): Promise<Json> {
   const response = await fetch(`${url}/a2a`, { method: "POST", headers: { "content-type": "application/json", "a2a-version": "1.0" }, body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }) });
   return (await response.json()) as Json;
-}
-
-/** A streaming call's events, each with its SSE id. */
-async function sse(url: string, method: string, params: Json, headers: Record<string, string> = {}): Promise<Array<{ id: string | undefined; data: Json }>> {
-  const response = await fetch(`${url}/a2a`, {
-    method: "POST",
-    headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
-  });
-  const text = await response.text();
-  return text
-    .split("\n\n")
-    .filter((block) => block.includes("data:"))
-    .map((block) => {
-      const lines = block.split("\n");
-      const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
-      const data = JSON.parse(lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n")) as Json;
-      return { id, data: (data["result"] ?? data) as Json };
-    });
 }
 
 describe("an agent on Workers (workerd) with its tasks in its Durable Object's storage", () => {
@@ -53,7 +35,7 @@ describe("an agent on Workers (workerd) with its tasks in its Durable Object's s
     let streamed: Array<{ id: string | undefined; data: Json }>;
     try {
       taskId = (((await rpc(first.url, "SendMessage", message("task"))).result as Json).task as Json).id as string;
-      streamed = await sse(first.url, "SendStreamingMessage", message("stream"));
+      streamed = await sseCall(`${first.url}/a2a`, "SendStreamingMessage", message("stream"));
     } finally {
       await first.close();
     }
@@ -71,7 +53,7 @@ describe("an agent on Workers (workerd) with its tasks in its Durable Object's s
       });
       // The stream's events from the middle on, read from the log the first workerd wrote: exactly the rest, with the same ids.
       const middle = streamed[Math.floor(streamed.length / 2)]!;
-      const rest = await sse(second.url, "SubscribeToTask", { id: streamId }, { "last-event-id": String(middle.id) });
+      const rest = await sseCall(`${second.url}/a2a`, "SubscribeToTask", { id: streamId }, { "last-event-id": String(middle.id) });
       const expected = streamed.filter((e) => Number(e.id) > Number(middle.id));
       expect(expected.length).toBeGreaterThan(0);
       expect(rest.map((e) => e.id)).toEqual(expected.map((e) => e.id));

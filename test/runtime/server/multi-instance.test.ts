@@ -16,6 +16,7 @@ import { fileURLToPath } from "node:url";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate } from "../../../src/generate.js";
 import { testCard } from "../../support/servers.js";
+import { sseCall } from "../../support/wire/jsonrpc.js";
 import { scriptEngine } from "../../support/stores/contract.js";
 import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
 
@@ -141,24 +142,6 @@ async function rpc(url: string, method: string, params: Json): Promise<Json> {
   return body.result as Json;
 }
 
-/** The events of an SSE response, with their ids, until it ends. */
-async function sse(url: string, method: string, params: Json, headers: Record<string, string> = {}): Promise<Array<{ id: string | undefined; data: Json }>> {
-  const response = await fetch(url, {
-    method: "POST",
-    headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers },
-    body: JSON.stringify({ jsonrpc: "2.0", id: ++rpcId, method, params }),
-  });
-  const text = await response.text();
-  return text
-    .split("\n\n")
-    .filter((block) => block.includes("data:"))
-    .map((block) => {
-      const lines = block.split("\n");
-      const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
-      const data = JSON.parse(lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n")) as Json;
-      return { id, data: (data.result ?? data) as Json };
-    });
-}
 
 const message = (text: string, over: Json = {}) => ({ messageId: `m-${Math.random()}`, role: "ROLE_USER", parts: [{ text }], ...over });
 const taskOf = (result: Json) => result.task as Json;
@@ -194,13 +177,13 @@ for (const engine of durable) {
       expect(history).toEqual(["ask", "got ask on i0", "two", "got two on i1", "three", "got three on i2"]);
       // A stream started on one instance, followed from another: every event, in order.
       const started = await rpc(i0.url, "SendMessage", { message: message("tick 20"), configuration: { returnImmediately: true } });
-      const followed = await sse(i1.url, "SubscribeToTask", { id: taskOf(started).id });
+      const followed = await sseCall(i1.url, "SubscribeToTask", { id: taskOf(started).id });
       expect(followed.map((e) => stateOf(e.data)).at(-1)).toBe("TASK_STATE_COMPLETED");
       const ids = followed.map((e) => Number(e.id));
       ids.slice(1).forEach((id, k) => expect(id).toBeGreaterThan(ids[k] as number));
       // Resuming from the middle with Last-Event-ID on a third instance: exactly the rest.
       const middle = followed[Math.floor(followed.length / 2)]!;
-      const rest = await sse(i2.url, "SubscribeToTask", { id: taskOf(started).id }, { "last-event-id": String(middle.id) });
+      const rest = await sseCall(i2.url, "SubscribeToTask", { id: taskOf(started).id }, { "last-event-id": String(middle.id) });
       expect(rest.map((e) => e.id)).toEqual(followed.filter((e) => Number(e.id) > Number(middle.id)).map((e) => e.id));
       // Cancel on another instance than the one running it.
       const hanging = taskOf(await rpc(i0.url, "SendMessage", { message: message("hang"), configuration: { returnImmediately: true } }));
@@ -283,7 +266,7 @@ for (const engine of durable) {
         const task = taskOf(
           await rpc(i0.url, "SendMessage", { message: message("hang"), configuration: { returnImmediately: true, taskPushNotificationConfig: { url: hookUrl, token: "t" } } }),
         );
-        const following = sse(i1.url, "SubscribeToTask", { id: task.id });
+        const following = sseCall(i1.url, "SubscribeToTask", { id: task.id });
         await sleep(200);
         i0.child.kill("SIGKILL");
         const killedAt = Date.now();

@@ -124,3 +124,27 @@ export async function startTwoLineSseStub(
       }),
   };
 }
+
+let sseCallId = 0;
+
+/**
+ * An A2A 1.0 streaming JSON-RPC call (`A2A-Version: 1.0`) read to its end: each event's SSE `id:` and its
+ * result (or the error response itself).
+ */
+export async function sseCall(url: string, method: string, params: unknown, headers: Record<string, string> = {}): Promise<Array<{ id: string | undefined; data: Record<string, unknown> }>> {
+  const response = await fetch(url, {
+    method: "POST",
+    headers: { "content-type": "application/json", "a2a-version": "1.0", ...headers },
+    body: JSON.stringify({ jsonrpc: "2.0", id: ++sseCallId, method, params }),
+  });
+  const text = await response.text();
+  return text
+    .split("\n\n")
+    .filter((block) => block.includes("data:"))
+    .map((block) => {
+      const lines = block.split("\n");
+      const id = lines.find((l) => l.startsWith("id:"))?.slice(3).trim();
+      const data = JSON.parse(lines.filter((l) => l.startsWith("data:")).map((l) => l.slice(5).trim()).join("\n")) as Record<string, unknown>;
+      return { id, data: (data["result"] ?? data) as Record<string, unknown> };
+    });
+}
