@@ -88,7 +88,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
   { feature: "Redis store (--store redis)", brings: ["stores/redis.ts", "stores/redis/", ...ENGINE_FILES], when: (c) => c.stores.includes("redis"), prunable: false },
   { feature: "SQLite store (--store sqlite)", brings: ["stores/sqlite.ts", "stores/sqlite-database.ts"], when: (c) => c.stores.includes("sqlite"), prunable: false },
   // The SQL of the SQLite family, apart from its driver: shared by the file store and the Durable Object store.
-  { feature: "SQLite-family store (--store sqlite or durable-object): the SQL apart from its driver", brings: ["stores/sql-database.ts", "stores/sql-tasks.ts", "stores/sql-events.ts", "stores/sqlite-queues.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite") || c.stores.includes("durable-object"), prunable: false },
+  { feature: "SQLite-family store (--store sqlite or durable-object): the SQL apart from its driver", brings: ["stores/sql-database.ts", "stores/sql-store.ts", "stores/sql-tasks.ts", "stores/sql-events.ts", "stores/sqlite-queues.ts", ...ENGINE_FILES], when: (c) => c.stores.includes("sqlite") || c.stores.includes("durable-object"), prunable: false },
   { feature: "Durable Object store (--store durable-object; Cloudflare Workers, the object's own SQLite storage)", brings: ["stores/durable-object.ts"], when: (c) => c.stores.includes("durable-object"), prunable: false },
 ];
 

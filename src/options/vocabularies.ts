@@ -26,7 +26,8 @@ export type RuntimeName = (typeof RUNTIMES)[number];
 export const STORES = ["postgres", "mysql", "redis", "sqlite", "durable-object"] as const;
 export type StoreEngine = (typeof STORES)[number];
 /** The engines a URL names (`connectStore(url)`, A2A_STORE_URL): every one but the Durable Object's storage. */
-export const URL_STORES = ["postgres", "mysql", "redis", "sqlite"] as const satisfies readonly StoreEngine[];
+export type UrlStoreEngine = Exclude<StoreEngine, "durable-object">;
+export const URL_STORES: readonly UrlStoreEngine[] = STORES.filter((s): s is UrlStoreEngine => s !== "durable-object");
 
 /** The LLM framework bridges an output can add (`--bridge`, the config's `bridges`): runtime/bridges/<name>.ts. */
 export const BRIDGES = ["ai-sdk", "langgraph"] as const;

@@ -65,6 +65,7 @@ describe("generate --store", () => {
       "runtime/stores/patch-policy.ts",
       "runtime/stores/sql-database.ts",
       "runtime/stores/sql-events.ts",
+      "runtime/stores/sql-store.ts",
       "runtime/stores/sql-tasks.ts",
       "runtime/stores/sqlite-queues.ts",
     ]);

@@ -19,12 +19,10 @@
  *   JSON string, or its pushes, are written apart when that string would exceed it); up to 100 values bound per
  *   statement (events written apart go in statements of 25).
  */
-import { StoreError, StoreUnavailableError } from "./errors.js";
-import type { A2AStore } from "./contract.js";
-import { migrateSchema, newerSchemaError, schemaVersionOf, Sql, SQLITE_MIGRATIONS, sqlStoreError, type SqlDriver } from "./sql-database.js";
-import { purgeFinished, SqlitePushConfigStore, SqliteTaskStore } from "./sql-tasks.js";
-import { SqliteTaskEventLog } from "./sql-events.js";
-import { SqliteExecutionLeases, SqlitePushOutbox } from "./sqlite-queues.js";
+import { StoreUnavailableError } from "./errors.js";
+import { prepareSchema, sqlStoreError, type SqlDriver } from "./sql-database.js";
+import type { SqliteTaskEventLog } from "./sql-events.js";
+import { SqlFamilyStore } from "./sql-store.js";
 
 export const DURABLE_OBJECT_ENGINE = "durable-object";
 
@@ -87,27 +85,12 @@ export class DurableObjectSqlDriver implements SqlDriver {
 /** The stores opened on each storage in this isolate: their event logs wake one another's subscribers. */
 const peersOf = new WeakMap<object, Set<SqliteTaskEventLog>>();
 
-export class DurableObjectSqlStore implements A2AStore {
-  readonly engine = DURABLE_OBJECT_ENGINE;
-  readonly tasks: SqliteTaskStore;
-  readonly pushConfigs: SqlitePushConfigStore;
-  readonly events: SqliteTaskEventLog;
-  readonly outbox: SqlitePushOutbox;
-  readonly leases: SqliteExecutionLeases;
-  /** Statements run so far, for benchmarks. */
-  readonly roundTrips = { count: 0 };
-  private closed = false;
-  private readonly sql: Sql;
-
+export class DurableObjectSqlStore extends SqlFamilyStore {
   private constructor(storage: DurableObjectStorageLike) {
-    const sql = (this.sql = new Sql(DURABLE_OBJECT_ENGINE, new DurableObjectSqlDriver(storage), this.roundTrips, () => this.closed));
     let peers = peersOf.get(storage);
     if (!peers) peersOf.set(storage, (peers = new Set()));
-    this.events = new SqliteTaskEventLog(sql, 0, peers);
-    this.tasks = new SqliteTaskStore(sql, (taskId) => this.events.wake(taskId));
-    this.pushConfigs = new SqlitePushConfigStore(sql);
-    this.outbox = new SqlitePushOutbox(sql);
-    this.leases = new SqliteExecutionLeases(sql);
+    // One object, one connection: no other writer to poll for (0).
+    super(DURABLE_OBJECT_ENGINE, new DurableObjectSqlDriver(storage), 0, peers);
   }
 
   /**
@@ -115,24 +98,12 @@ export class DurableObjectSqlStore implements A2AStore {
    * tables created or migrated first. Synchronous: call it in the object's constructor or on its first request.
    */
   static open(storage: DurableObjectStorageLike, options: DurableObjectStoreOptions = {}): DurableObjectSqlStore {
-    const driver = new DurableObjectSqlDriver(storage);
     try {
-      if (options.migrate !== false) migrateSchema(driver, DURABLE_OBJECT_ENGINE);
-      else {
-        const current = schemaVersionOf(driver);
-        if (current > SQLITE_MIGRATIONS.length) throw newerSchemaError(DURABLE_OBJECT_ENGINE, current, SQLITE_MIGRATIONS.length);
-        if (current < SQLITE_MIGRATIONS.length) {
-          throw new StoreError(`${DURABLE_OBJECT_ENGINE} store: the database schema is at version ${current}, this store needs ${SQLITE_MIGRATIONS.length}; open it with migrate: true`, "failed");
-        }
-      }
+      prepareSchema(new DurableObjectSqlDriver(storage), DURABLE_OBJECT_ENGINE, options.migrate !== false, "open it with migrate: true");
     } catch (error) {
       throw sqlStoreError(DURABLE_OBJECT_ENGINE, error, "migrate");
     }
     return new DurableObjectSqlStore(storage);
-  }
-
-  async purgeFinished(options: { olderThanMs: number; limit?: number }): Promise<number> {
-    return purgeFinished(this.sql, options);
   }
 
   /** Reads from the database (`SELECT 1`); StoreUnavailableError once closed. */
@@ -141,10 +112,6 @@ export class DurableObjectSqlStore implements A2AStore {
     this.sql.read("ping", () => this.sql.get("SELECT 1 AS one"));
   }
 
-  /** Stops its subscriptions' wake-ups; the storage stays the object's (idempotent). */
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.events.stop();
-  }
+  /** The storage stays the object's: nothing to give back. */
+  protected release(): void {}
 }

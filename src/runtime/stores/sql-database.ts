@@ -172,6 +172,22 @@ export function migrateSchema(driver: SqlDriver, engine: string): number[] {
   });
 }
 
+/**
+ * Makes the database's schema this store's: the pending migrations applied (`migrate`), or, without them, a
+ * database at another version refused (`howToMigrate` says what to do about an older one).
+ */
+export function prepareSchema(driver: SqlDriver, engine: string, migrate: boolean, howToMigrate: string): void {
+  if (migrate) {
+    migrateSchema(driver, engine);
+    return;
+  }
+  const current = schemaVersionOf(driver);
+  if (current > SQLITE_MIGRATIONS.length) throw newerSchemaError(engine, current, SQLITE_MIGRATIONS.length);
+  if (current < SQLITE_MIGRATIONS.length) {
+    throw new StoreError(`${engine} store: the database schema is at version ${current}, this store needs ${SQLITE_MIGRATIONS.length}; ${howToMigrate}`, "failed");
+  }
+}
+
 export function newerSchemaError(engine: string, current: number, known: number): StoreError {
   return new StoreError(`${engine} store: the database schema is at version ${current}, newer than this store knows (${known}); upgrade the agent`, "failed");
 }

@@ -7,8 +7,7 @@ import Database from "better-sqlite3";
 import { mkdirSync } from "node:fs";
 import { dirname } from "node:path";
 import { StoreError } from "./errors.js";
-import { migrateSchema, newerSchemaError as newerSchema, schemaVersionOf, sqlStoreError, type SqlDriver } from "./sql-database.js";
-
+import { migrateSchema, schemaVersionOf, sqlStoreError, type SqlDriver } from "./sql-database.js";
 
 export const ENGINE = "sqlite";
 
@@ -79,10 +78,6 @@ export function sqliteSchemaVersion(db: Database.Database): number {
  */
 export function migrateSqlite(db: Database.Database): number[] {
   return migrateSchema(new BetterSqliteDriver(db), ENGINE);
-}
-
-export function newerSchemaError(current: number, known: number): StoreError {
-  return newerSchema(ENGINE, current, known);
 }
 
 /** Opens a database file as the store uses it: WAL, a busy timeout, the folder created. */

@@ -17,13 +17,10 @@
  *   the store's indexed statements), or up to `busyTimeoutMs` while another process writes.
  */
 import type Database from "better-sqlite3";
-import { StoreError, StoreUnavailableError } from "./errors.js";
-import type { A2AStore } from "./contract.js";
-import { BetterSqliteDriver, ENGINE, migrateSqlite, newerSchemaError, openSqliteDatabase, sqliteError, sqlitePathOf, sqliteSchemaVersion } from "./sqlite-database.js";
-import { Sql, SQLITE_MIGRATIONS } from "./sql-database.js";
-import { purgeFinished, SqlitePushConfigStore, SqliteTaskStore } from "./sql-tasks.js";
-import { SqliteTaskEventLog } from "./sql-events.js";
-import { SqliteExecutionLeases, SqlitePushOutbox } from "./sqlite-queues.js";
+import { StoreUnavailableError } from "./errors.js";
+import { BetterSqliteDriver, ENGINE, openSqliteDatabase, sqliteError, sqlitePathOf } from "./sqlite-database.js";
+import { prepareSchema } from "./sql-database.js";
+import { SqlFamilyStore } from "./sql-store.js";
 
 export { migrateSqlite, openSqliteDatabase, sqliteError, sqlitePathOf, sqliteSchemaVersion } from "./sqlite-database.js";
 export { SQLITE_MIGRATIONS } from "./sql-database.js";
@@ -43,30 +40,15 @@ export interface SqliteStoreOptions {
 }
 
 
-export class SqliteStore implements A2AStore {
-  readonly engine = ENGINE;
-  readonly tasks: SqliteTaskStore;
-  readonly pushConfigs: SqlitePushConfigStore;
-  readonly events: SqliteTaskEventLog;
-  readonly outbox: SqlitePushOutbox;
-  readonly leases: SqliteExecutionLeases;
-  /** Statements run so far, for benchmarks. */
-  readonly roundTrips = { count: 0 };
-  private closed = false;
+export class SqliteStore extends SqlFamilyStore {
   private readonly db: Database.Database;
-  private readonly sql: Sql;
   /** The database file. */
   readonly path: string;
 
   private constructor(db: Database.Database, path: string, pollMs: number) {
+    super(ENGINE, new BetterSqliteDriver(db), pollMs);
     this.db = db;
     this.path = path;
-    const sql = (this.sql = new Sql(ENGINE, new BetterSqliteDriver(db), this.roundTrips, () => this.closed));
-    this.events = new SqliteTaskEventLog(sql, pollMs);
-    this.tasks = new SqliteTaskStore(sql, (taskId) => this.events.wake(taskId));
-    this.pushConfigs = new SqlitePushConfigStore(sql);
-    this.outbox = new SqlitePushOutbox(sql);
-    this.leases = new SqliteExecutionLeases(sql);
   }
 
   /** Opens (creating) the file, runs the pending migrations, and returns the store. */
@@ -78,17 +60,7 @@ export class SqliteStore implements A2AStore {
       throw new StoreUnavailableError(ENGINE, `open ${options.path}: ${error instanceof Error ? error.message : String(error)}`, { cause: error });
     }
     try {
-      if (options.migrate !== false) migrateSqlite(db);
-      else {
-        const current = sqliteSchemaVersion(db);
-        if (current > SQLITE_MIGRATIONS.length) throw newerSchemaError(current, SQLITE_MIGRATIONS.length);
-        if (current < SQLITE_MIGRATIONS.length) {
-          throw new StoreError(
-            `${ENGINE} store: the database schema is at version ${current}, this store needs ${SQLITE_MIGRATIONS.length}; run \`a2a-codegen store migrate --url sqlite:${options.path}\``,
-            "failed",
-          );
-        }
-      }
+      prepareSchema(new BetterSqliteDriver(db), ENGINE, options.migrate !== false, `run \`a2a-codegen store migrate --url sqlite:${options.path}\``);
     } catch (error) {
       db.close();
       throw sqliteError(error, "migrate");
@@ -101,10 +73,6 @@ export class SqliteStore implements A2AStore {
     return SqliteStore.open({ ...options, path: sqlitePathOf(url) });
   }
 
-  async purgeFinished(options: { olderThanMs: number; limit?: number }): Promise<number> {
-    return purgeFinished(this.sql, options);
-  }
-
   /** Reads from the file (`SELECT 1`); StoreUnavailableError once closed or when the file cannot be read. */
   async ping(): Promise<void> {
     if (this.closed) throw new StoreUnavailableError(ENGINE, "ping: the store is closed");
@@ -115,10 +83,7 @@ export class SqliteStore implements A2AStore {
     }
   }
 
-  async close(): Promise<void> {
-    if (this.closed) return;
-    this.closed = true;
-    this.events.stop();
+  protected release(): void {
     this.db.close();
   }
 }
