@@ -1,7 +1,8 @@
 /**
  * The MySQL task store: tasks as rows compare-and-set on `version`; a commit writes the task, its
  * events, its push notifications and its lease change in one transaction sent in one round trip (the
- * statements after the compare-and-set run only when it matched, through the session variable it sets).
+ * statements after the compare-and-set run only when it matched, through the session variable it sets;
+ * a new task that takes no lease is plain inserts, which a duplicate key stops).
  */
 import { ExecutionLeaseHeldError, TaskVersionConflictError } from "../errors.js";
 import { decodePageToken, encodePageToken, pageSizeOf } from "../paging.js";
@@ -96,6 +97,23 @@ export class MysqlTaskStore implements VersionedTaskStore {
       statements.push(statement);
       values.push(...bound);
     };
+    if (write.expectedVersion === 0 && !acquire) {
+      // A new task that takes no lease: plain inserts, since a task that exists already fails the first
+      // one (a duplicate key, told below) and the statements after it do not run; its version is 1 and
+      // its events are the log's first.
+      add(
+        `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
+         VALUES (?, ?, ?, ?, ?, ?, 1, ?, ${NOW_MS}, ?, ?)`,
+        id, "patch" in plan ? plan.patch : plan.whole, key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, key(write.owner ?? ""), writeId,
+      );
+      if (events.length > 0) add(`INSERT INTO ${p}events (task_id, seq, final, event) VALUES ${events.map((_, i) => `(?, ${i + 1}, ?, ?)`).join(", ")}`, ...events.flatMap((e) => [id, e.final, e.text]));
+      if (pushes.length > 0) add(`INSERT INTO ${p}outbox (task_id, target, payload, due_at) VALUES ${pushes.map(() => `(?, ?, ?, ${NOW_MS})`).join(", ")}`, ...pushes.flatMap((m) => [m.taskId, m.target, m.payload]));
+      if (lease !== undefined) add(`DELETE FROM ${p}leases WHERE task_id = ? AND owner = ?`, id, leaseOwner);
+      await this.inserted(facts.id, id, statements, values);
+      this.patchPolicy.written(facts.id, plan);
+      if (events.length > 0) this.wake(facts.id);
+      return { version: 1, sequences: events.map((_, i) => i + 1) };
+    }
     // The lease another instance holds: the compare-and-set does not match while it does.
     const leaseFree = acquire ? `NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = ? AND l.owner <> ? AND l.expires_at > ${NOW_MS})` : "";
     const leaseValues = acquire ? [id, leaseOwner] : [];
@@ -149,16 +167,8 @@ export class MysqlTaskStore implements VersionedTaskStore {
        FROM (SELECT 1) one LEFT JOIN ${p}tasks t ON t.id = ?`,
       id, leaseOwner, id,
     );
-    let outcome: { ok: number; version: number | null; last_seq: number | null; holder: Buffer | null } | undefined;
-    try {
-      const results = await this.sql.transaction("commit", statements, values);
-      outcome = rowsOf<NonNullable<typeof outcome>>(results.at(-1))[0];
-    } catch (error) {
-      if (errorCode(error) !== "ER_DUP_ENTRY" || write.expectedVersion !== 0) throw error;
-      // The task exists already: read what it is at (the conflict path only).
-      const [found] = await this.sql.rows<{ version: number | null }>("commit", `SELECT (SELECT version FROM ${p}tasks WHERE id = ?) AS version`, [id]);
-      throw new TaskVersionConflictError(facts.id, write.expectedVersion, found?.version ?? 0);
-    }
+    const results = write.expectedVersion === 0 ? await this.inserted(facts.id, id, statements, values) : await this.sql.transaction("commit", statements, values);
+    const outcome = rowsOf<{ ok: number; version: number | null; last_seq: number | null; holder: Buffer | null }>(results.at(-1))[0];
     if (!outcome || Number(outcome.ok) !== 1) {
       const current = outcome?.version ?? 0;
       if (current === write.expectedVersion && acquire && outcome?.holder) throw new ExecutionLeaseHeldError(facts.id, unkey(outcome.holder));
@@ -168,6 +178,18 @@ export class MysqlTaskStore implements VersionedTaskStore {
     if (events.length > 0) this.wake(facts.id);
     const last = Number(outcome.last_seq);
     return { version: Number(outcome.version), sequences: events.map((_, i) => last - events.length + 1 + i) };
+  }
+
+  /** Runs the transaction of a commit that creates task `taskId` (stored as `id`): a duplicate key is a version conflict. */
+  private async inserted(taskId: string, id: string, statements: readonly string[], values: readonly unknown[]) {
+    try {
+      return await this.sql.transaction("commit", statements, values);
+    } catch (error) {
+      if (errorCode(error) !== "ER_DUP_ENTRY") throw error;
+      // The task exists already: read what it is at (the conflict path only).
+      const [found] = await this.sql.rows<{ version: number | null }>("commit", `SELECT (SELECT version FROM ${this.p}tasks WHERE id = ?) AS version`, [id]);
+      throw new TaskVersionConflictError(taskId, 0, found?.version ?? 0);
+    }
   }
 
   async list(filter: { contextId?: string } = {}): Promise<JsonObject[]> {
