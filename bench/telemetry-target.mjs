@@ -6,10 +6,12 @@
 // no OpenTelemetry SDK), off-sdk (the same with the SDK registered: what the application's SDK costs by
 // itself, its context manager above all), noop (telemetry on, no SDK: the API's no-ops) or sdk (telemetry
 // on, the SDK's tracer and meter providers registered, a span processor that drops every span, a metric
-// reader never collected). The store: the in-memory one (default) or SQLite on a file of a temp folder.
+// reader never collected); off-sdk-http and sdk-http: off-sdk and sdk with OpenTelemetry's HTTP
+// instrumentation enabled too (a server span per request, the active context while it runs). The store: the in-memory one (default) or SQLite on a file of a temp folder.
 // The agent: "hello" → a direct reply; "task" → working, one artifact, completed (as server-target.mjs).
 // IPC: → {type:"ready", port}; ← {type:"cpu"} → {type:"cpu", user, system}; ← {type:"stop"} → exits.
 import { mkdtempSync, rmSync } from "node:fs";
+import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
@@ -17,7 +19,8 @@ import { pathToFileURL } from "node:url";
 const [mode, buildDir, storeName = "memory"] = process.argv.slice(2);
 const load = (file) => import(pathToFileURL(join(buildDir, file)).href);
 
-if (mode === "sdk" || mode === "off-sdk") {
+const WITH_SDK = ["sdk", "off-sdk", "sdk-http", "off-sdk-http"];
+if (WITH_SDK.includes(mode)) {
   const { context, metrics, propagation, trace } = await import("@opentelemetry/api");
   const { AsyncLocalStorageContextManager } = await import("@opentelemetry/context-async-hooks");
   const { W3CTraceContextPropagator } = await import("@opentelemetry/core");
@@ -33,8 +36,16 @@ if (mode === "sdk" || mode === "off-sdk") {
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [drop] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Never()] }));
+  if (mode.endsWith("-http")) {
+    // OpenTelemetry's HTTP instrumentation, as an application with the SDK usually has it: a server span
+    // per request, made the active context (so the process pays for AsyncLocalStorage either way). It
+    // patches node:http when the module is first required, which the import below does.
+    const { HttpInstrumentation } = await import("@opentelemetry/instrumentation-http");
+    new HttpInstrumentation().enable();
+    createRequire(import.meta.url)("node:http");
+  }
 } else if (mode !== "plain" && mode !== "off" && mode !== "noop") {
-  throw new Error(`unknown mode ${mode}: plain, off, off-sdk, noop or sdk`);
+  throw new Error(`unknown mode ${mode}: plain, off, off-sdk, noop, sdk, off-sdk-http or sdk-http`);
 }
 
 const { createA2AServer } = await load("server/core.js");
@@ -67,7 +78,7 @@ const executor = {
     events.completed("done");
   },
 };
-const core = createA2AServer({ card, executor, ...(store ? { store } : {}), ...(mode === "off" || mode === "off-sdk" ? { telemetry: false } : {}) });
+const core = createA2AServer({ card, executor, ...(store ? { store } : {}), ...(mode.startsWith("off") ? { telemetry: false } : {}) });
 const server = createNodeServer(core);
 server.listen(0, "127.0.0.1", () => process.send({ type: "ready", port: server.address().port }));
 process.on("message", (message) => {
