@@ -133,11 +133,12 @@ _a2a_engines_main() {
       [ "$(id -u)" = 0 ] && user="--user=mysql"
       # Like PostgreSQL's fsync=off: the log is written to the OS at each commit (a crash-like stop of the
       # engine, the restart tests, loses nothing it acknowledged; only an OS crash could), not synced.
+      # The buffer pool: MariaDB's default size (128M, as PostgreSQL keeps its default shared_buffers).
       # setsid: the server outlives this shell and its process group.
       (cd / && setsid -f "$(_a2a_mysql_bin)" --no-defaults $user --datadir="$dir" --tmpdir="$tmp" --bind-address=127.0.0.1 --port="$port" \
         --socket="$dir/mysqld.sock" --pid-file="$dir/mysqld.pid" --log-error="$A2A_TEST_ENGINES_DIR/mysql.log" \
         --skip-name-resolve --skip-log-bin --innodb-flush-log-at-trx-commit=2 --innodb-doublewrite=0 \
-        --innodb-buffer-pool-size=64M --performance-schema=OFF --max-connections=300 --character-set-server=utf8mb4 \
+        --innodb-buffer-pool-size=128M --performance-schema=OFF --max-connections=300 --character-set-server=utf8mb4 \
         --collation-server=utf8mb4_bin </dev/null >/dev/null 2>&1)
       local i
       for i in $(seq 1 300); do
