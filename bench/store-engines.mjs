@@ -54,6 +54,11 @@ export function availableEngines() {
   });
 }
 
+/** The median of a contender's rounds by sends/s (the lower middle one of an even count): the row a store bench prints. */
+export function medianRound(rounds) {
+  return [...rounds].sort((a, b) => a.perSecond - b.perSecond)[Math.floor((rounds.length - 1) / 2)];
+}
+
 /** Deletes what a benchmark wrote (its tables or keys) and closes the store. */
 export async function dropAndClose(store) {
   await (store.dropTables?.() ?? store.dropKeys?.() ?? Promise.resolve());

@@ -30,7 +30,7 @@ import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
 import { compileGenerated } from "./compile-generated.mjs";
-import { BENCH_CARD as card } from "./store-engines.mjs";
+import { BENCH_CARD as card, medianRound } from "./store-engines.mjs";
 import { machineSample, machineState, othersBetween, quietProbe, verdict } from "./machine-load.mjs";
 import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 
@@ -315,8 +315,7 @@ async function main() {
     }
   }
   await admin.end();
-  const median = (rows) => [...rows].sort((a, b) => a.perSecond - b.perSecond)[Math.floor((rows.length - 1) / 2)];
-  const rows = configs.map((c) => ({ ...median(samples.get(keyOf(c))), rounds: samples.get(keyOf(c)).map((r) => r.perSecond) }));
+  const rows = configs.map((c) => ({ ...medianRound(samples.get(keyOf(c))), rounds: samples.get(keyOf(c)).map((r) => r.perSecond) }));
   const state = machineState({ probe, during: [...samples.values()].flat().map((r) => r.others), steals: [...samples.values()].flat().map((r) => r.steal) });
   const f = (x, d = 0) => (x === undefined ? "—" : x.toFixed(d));
   console.log(`\nBlocking one-turn SendMessage (A2A), and the floor (one INSERT of a task-sized row per send, no A2A runtime), ${concurrency} in flight in all; each row the median of ${rounds} rounds by sends/s (lowest–highest under "rounds"); busy cores: the instances' and PostgreSQL's CPU together, of ${machine.cpus}\n`);

@@ -22,7 +22,7 @@ import { pathToFileURL } from "node:url";
 import mysqlCore from "mysql2";
 import pg from "pg";
 import { compileGenerated } from "./compile-generated.mjs";
-import { availableEngines, BENCH_CARD as card, dropAndClose } from "./store-engines.mjs";
+import { availableEngines, BENCH_CARD as card, dropAndClose, medianRound } from "./store-engines.mjs";
 import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 import { quietProbe } from "./machine-load.mjs";
 
@@ -289,9 +289,8 @@ for (let round = 0; round < rounds; round++) {
     }
   }
 }
-const medianRun = (list) => [...list].sort((a, b) => a.perSecond - b.perSecond)[list.length >> 1];
-const results = contenders.filter((c) => c.instances === undefined).map((c) => ({ name: c.name, ...medianRun(runs.get(c.name)) }));
-const instanceRows = contenders.filter((c) => c.instances !== undefined).map((c) => ({ count: c.instances, ...medianRun(runs.get(c.name)) }));
+const results = contenders.filter((c) => c.instances === undefined).map((c) => ({ name: c.name, ...medianRound(runs.get(c.name)) }));
+const instanceRows = contenders.filter((c) => c.instances !== undefined).map((c) => ({ count: c.instances, ...medianRound(runs.get(c.name)) }));
 /** The req/s of each round, for the table (how much the rounds agree). */
 const spread = (name) => runs.get(name).map((r) => r.perSecond).join(" / ");
 

@@ -23,7 +23,7 @@ const UNTRACED = new Set(["outbox.claim", "leases.renew", "leases.claimExpired"]
  * operation for no child. A network engine's operation runs under its span, so a driver
  * instrumentation's spans (pg, mysql2, redis) nest in it.
  */
-const IN_PROCESS_ENGINES = new Set(["memory", "sqlite"]);
+const IN_PROCESS_ENGINES = new Set(["memory", "sqlite", "durable-object"]);
 
 /** `store`, observed; `created` hears of each task a commit creates (expected version 0, made). */
 export function observedStore(store: A2AStore, tracer: Tracer, duration: Histogram, created: () => void): A2AStore {

@@ -1,7 +1,7 @@
 /**
  * The observed store's spans (issue 34 item 1: child spans for store operations): every operation gets a
  * span under the call or turn that asked; on a network engine the operation runs with that span active, so
- * a driver instrumentation's spans (pg, mysql2, redis) nest in it; on an in-process engine (memory, SQLite)
+ * a driver instrumentation's spans (pg, mysql2, redis) nest in it; on an in-process engine (memory, SQLite, a Durable Object's SQLite)
  * nothing can start under it, and the span is not made active (no context switch per operation).
  */
 import { context, trace } from "@opentelemetry/api";
@@ -44,6 +44,7 @@ describe("store operation spans", () => {
     ["redis", "the store span"],
     ["memory", "the caller's span"],
     ["sqlite", "the caller's span"],
+    ["durable-object", "the caller's span"],
   ])("on %s, the operation runs under %s", async (engine, expected) => {
     spans.reset();
     const seen: Array<string | undefined> = [];

@@ -97,87 +97,86 @@ export class MysqlTaskStore implements VersionedTaskStore {
       statements.push(statement);
       values.push(...bound);
     };
-    if (write.expectedVersion === 0 && !acquire) {
-      // A new task that takes no lease: plain inserts, since a task that exists already fails the first
-      // one (a duplicate key, told below) and the statements after it do not run; its version is 1 and
-      // its events are the log's first.
-      add(
-        `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
-         VALUES (?, ?, ?, ?, ?, ?, 1, ?, ${NOW_MS}, ?, ?)`,
-        id, "patch" in plan ? plan.patch : plan.whole, key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, key(write.owner ?? ""), writeId,
-      );
+    // A new task's row: its columns, and its values as a VALUES row or a SELECT list.
+    const newTask = `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)`;
+    const newTaskRow = `?, ?, ?, ?, ?, ?, 1, ?, ${NOW_MS}, ?, ?`;
+    const newTaskValues = [id, "patch" in plan ? plan.patch : plan.whole, key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, key(write.owner ?? ""), writeId];
+    // A new task that takes no lease: plain inserts, since a task that exists already fails the first one
+    // (a duplicate key, told by `inserted`) and the statements after it do not run; its version is 1 and its
+    // events are the log's first. Anything else is guarded by the compare-and-set.
+    const plain = write.expectedVersion === 0 && !acquire;
+    if (plain) {
+      add(`${newTask} VALUES (${newTaskRow})`, ...newTaskValues);
       if (events.length > 0) add(`INSERT INTO ${p}events (task_id, seq, final, event) VALUES ${events.map((_, i) => `(?, ${i + 1}, ?, ?)`).join(", ")}`, ...events.flatMap((e) => [id, e.final, e.text]));
       if (pushes.length > 0) add(`INSERT INTO ${p}outbox (task_id, target, payload, due_at) VALUES ${pushes.map(() => `(?, ?, ?, ${NOW_MS})`).join(", ")}`, ...pushes.flatMap((m) => [m.taskId, m.target, m.payload]));
       if (lease !== undefined) add(`DELETE FROM ${p}leases WHERE task_id = ? AND owner = ?`, id, leaseOwner);
-      await this.inserted(facts.id, id, statements, values);
-      this.patchPolicy.written(facts.id, plan);
-      if (events.length > 0) this.wake(facts.id);
-      return { version: 1, sequences: events.map((_, i) => i + 1) };
-    }
-    // The lease another instance holds: the compare-and-set does not match while it does.
-    const leaseFree = acquire ? `NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = ? AND l.owner <> ? AND l.expires_at > ${NOW_MS})` : "";
-    const leaseValues = acquire ? [id, leaseOwner] : [];
-    if (write.expectedVersion === 0) {
-      // A task that exists already fails the insert (a duplicate key): a conflict, told below.
-      add(
-        `INSERT INTO ${p}tasks (id, task, context_id, state, terminal, status_time, version, last_seq, updated_at, owner, last_write)
-         SELECT ?, ?, ?, ?, ?, ?, 1, ?, ${NOW_MS}, ?, ? FROM DUAL${leaseFree ? ` WHERE ${leaseFree}` : ""}`,
-        id, "patch" in plan ? plan.patch : plan.whole, key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, key(write.owner ?? ""), writeId, ...leaseValues,
-      );
     } else {
+      // The lease another instance holds: the compare-and-set does not match while it does.
+      const leaseFree = acquire ? `NOT EXISTS (SELECT 1 FROM ${p}leases l WHERE l.task_id = ? AND l.owner <> ? AND l.expires_at > ${NOW_MS})` : "";
+      const leaseValues = acquire ? [id, leaseOwner] : [];
+      if (write.expectedVersion === 0) {
+        // A task that exists already fails the insert (a duplicate key): a conflict, told by `inserted`.
+        add(`${newTask} SELECT ${newTaskRow} FROM DUAL${leaseFree ? ` WHERE ${leaseFree}` : ""}`, ...newTaskValues, ...leaseValues);
+      } else {
+        add(
+          `UPDATE ${p}tasks SET ${"patch" in plan ? "patches = patches + 1" : "task = ?, patches = 0"}, context_id = ?, state = ?, terminal = ?, status_time = ?,
+             version = version + 1, last_seq = last_seq + ?, last_write = ?, updated_at = ${NOW_MS}
+           WHERE id = ? AND version = ?${leaseFree ? ` AND ${leaseFree}` : ""}`,
+          ...("patch" in plan ? [] : [plan.whole]), key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, writeId, id, write.expectedVersion, ...leaseValues,
+        );
+      }
+      add("SET @a2a_ok = ROW_COUNT()");
+      if (write.expectedVersion > 0) {
+        // The patch, kept by the version it makes; a whole text drops the patches kept before it.
+        if ("patch" in plan) add(`INSERT INTO ${p}task_patches (task_id, version, patch) SELECT id, version, ? FROM ${p}tasks WHERE id = ? AND @a2a_ok = 1`, plan.patch, id);
+        else add(`DELETE FROM ${p}task_patches WHERE task_id = ? AND @a2a_ok = 1`, id);
+      }
+      if (events.length > 0) {
+        const rows = events.map((_, i) => (i === 0 ? "SELECT 1 AS k, ? AS final, ? AS event" : `SELECT ${i + 1}, ?, ?`)).join(" UNION ALL ");
+        add(
+          `INSERT INTO ${p}events (task_id, seq, final, event) SELECT t.id, t.last_seq - ? + x.k, x.final, x.event FROM ${p}tasks t JOIN (${rows}) x WHERE t.id = ? AND @a2a_ok = 1`,
+          events.length, ...events.flatMap((e) => [e.final, e.text]), id,
+        );
+      }
+      if (pushes.length > 0) {
+        add(
+          `INSERT INTO ${p}outbox (task_id, target, payload, due_at) ${pushes.map(() => `SELECT ?, ?, ?, ${NOW_MS} FROM DUAL WHERE @a2a_ok = 1`).join(" UNION ALL ")}`,
+          ...pushes.flatMap((m) => [m.taskId, m.target, m.payload]),
+        );
+      }
+      if (acquire) {
+        add(
+          `INSERT INTO ${p}leases (task_id, owner, expires_at) SELECT ?, ?, ${NOW_MS} + ? FROM DUAL WHERE @a2a_ok = 1
+           ON DUPLICATE KEY UPDATE owner = VALUES(owner), expires_at = VALUES(expires_at), previous_owner = NULL, claim = NULL`,
+          id, leaseOwner, acquire.ttlMs,
+        );
+      } else if (lease !== undefined) {
+        add(`DELETE FROM ${p}leases WHERE task_id = ? AND owner = ? AND @a2a_ok = 1`, id, leaseOwner);
+      }
+      // The outcome: the new version and log end, or (no match) the current version and the lease's holder.
       add(
-        `UPDATE ${p}tasks SET ${"patch" in plan ? "patches = patches + 1" : "task = ?, patches = 0"}, context_id = ?, state = ?, terminal = ?, status_time = ?,
-           version = version + 1, last_seq = last_seq + ?, last_write = ?, updated_at = ${NOW_MS}
-         WHERE id = ? AND version = ?${leaseFree ? ` AND ${leaseFree}` : ""}`,
-        ...("patch" in plan ? [] : [plan.whole]), key(facts.contextId), key(facts.state), facts.terminal, facts.statusTime, events.length, writeId, id, write.expectedVersion, ...leaseValues,
+        `SELECT @a2a_ok AS ok, t.version, t.last_seq,
+           (SELECT l.owner FROM ${p}leases l WHERE l.task_id = ? AND l.owner <> ? AND l.expires_at > ${NOW_MS}) AS holder
+         FROM (SELECT 1) one LEFT JOIN ${p}tasks t ON t.id = ?`,
+        id, leaseOwner, id,
       );
     }
-    add("SET @a2a_ok = ROW_COUNT()");
-    if (write.expectedVersion > 0) {
-      // The patch, kept by the version it makes; a whole text drops the patches kept before it.
-      if ("patch" in plan) add(`INSERT INTO ${p}task_patches (task_id, version, patch) SELECT id, version, ? FROM ${p}tasks WHERE id = ? AND @a2a_ok = 1`, plan.patch, id);
-      else add(`DELETE FROM ${p}task_patches WHERE task_id = ? AND @a2a_ok = 1`, id);
-    }
-    if (events.length > 0) {
-      const rows = events.map((_, i) => (i === 0 ? "SELECT 1 AS k, ? AS final, ? AS event" : `SELECT ${i + 1}, ?, ?`)).join(" UNION ALL ");
-      add(
-        `INSERT INTO ${p}events (task_id, seq, final, event) SELECT t.id, t.last_seq - ? + x.k, x.final, x.event FROM ${p}tasks t JOIN (${rows}) x WHERE t.id = ? AND @a2a_ok = 1`,
-        events.length, ...events.flatMap((e) => [e.final, e.text]), id,
-      );
-    }
-    if (pushes.length > 0) {
-      add(
-        `INSERT INTO ${p}outbox (task_id, target, payload, due_at) ${pushes.map(() => `SELECT ?, ?, ?, ${NOW_MS} FROM DUAL WHERE @a2a_ok = 1`).join(" UNION ALL ")}`,
-        ...pushes.flatMap((m) => [m.taskId, m.target, m.payload]),
-      );
-    }
-    if (acquire) {
-      add(
-        `INSERT INTO ${p}leases (task_id, owner, expires_at) SELECT ?, ?, ${NOW_MS} + ? FROM DUAL WHERE @a2a_ok = 1
-         ON DUPLICATE KEY UPDATE owner = VALUES(owner), expires_at = VALUES(expires_at), previous_owner = NULL, claim = NULL`,
-        id, leaseOwner, acquire.ttlMs,
-      );
-    } else if (lease !== undefined) {
-      add(`DELETE FROM ${p}leases WHERE task_id = ? AND owner = ? AND @a2a_ok = 1`, id, leaseOwner);
-    }
-    // The outcome: the new version and log end, or (no match) the current version and the lease's holder.
-    add(
-      `SELECT @a2a_ok AS ok, t.version, t.last_seq,
-         (SELECT l.owner FROM ${p}leases l WHERE l.task_id = ? AND l.owner <> ? AND l.expires_at > ${NOW_MS}) AS holder
-       FROM (SELECT 1) one LEFT JOIN ${p}tasks t ON t.id = ?`,
-      id, leaseOwner, id,
-    );
     const results = write.expectedVersion === 0 ? await this.inserted(facts.id, id, statements, values) : await this.sql.transaction("commit", statements, values);
-    const outcome = rowsOf<{ ok: number; version: number | null; last_seq: number | null; holder: Buffer | null }>(results.at(-1))[0];
-    if (!outcome || Number(outcome.ok) !== 1) {
-      const current = outcome?.version ?? 0;
-      if (current === write.expectedVersion && acquire && outcome?.holder) throw new ExecutionLeaseHeldError(facts.id, unkey(outcome.holder));
-      throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
+    let version = 1;
+    let last = events.length;
+    if (!plain) {
+      const outcome = rowsOf<{ ok: number; version: number | null; last_seq: number | null; holder: Buffer | null }>(results.at(-1))[0];
+      if (!outcome || Number(outcome.ok) !== 1) {
+        const current = outcome?.version ?? 0;
+        if (current === write.expectedVersion && acquire && outcome?.holder) throw new ExecutionLeaseHeldError(facts.id, unkey(outcome.holder));
+        throw new TaskVersionConflictError(facts.id, write.expectedVersion, current);
+      }
+      version = Number(outcome.version);
+      last = Number(outcome.last_seq);
     }
     this.patchPolicy.written(facts.id, plan);
     if (events.length > 0) this.wake(facts.id);
-    const last = Number(outcome.last_seq);
-    return { version: Number(outcome.version), sequences: events.map((_, i) => last - events.length + 1 + i) };
+    return { version, sequences: events.map((_, i) => last - events.length + 1 + i) };
   }
 
   /** Runs the transaction of a commit that creates task `taskId` (stored as `id`): a duplicate key is a version conflict. */
