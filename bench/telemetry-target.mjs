@@ -1,26 +1,39 @@
-// One server of the telemetry bench, in its own process (forked by bench/telemetry.bench.mjs).
+// The servers of one process of the telemetry bench (forked by bench/telemetry.bench.mjs): one A2A 0.3.0
+// server (node:http adapter) per mode, each on its own port and each from its own copy of the compiled
+// output (so no two servers share a module instance, and one's inline caches never see the other's objects).
+// The servers of a process share what the process sets up for OpenTelemetry, so the bench runs the modes
+// it compares with each other in one process, loaded in turn:
 //
-//   node bench/telemetry-target.mjs <mode> <build-dir> [memory|sqlite]
+//   node bench/telemetry-target.mjs <setup> <memory|sqlite> <mode>=<build-dir> [<mode>=<build-dir> …]
 //
-// <mode>: plain (the server generated without --telemetry), off (generated with it, `telemetry: false`,
-// no OpenTelemetry SDK), off-sdk (the same with the SDK registered: what the application's SDK costs by
-// itself, its context manager above all), noop (telemetry on, no SDK: the API's no-ops) or sdk (telemetry
-// on, the SDK's tracer and meter providers registered, a span processor that drops every span, a metric
-// reader never collected); off-sdk-http and sdk-http: off-sdk and sdk with OpenTelemetry's HTTP
-// instrumentation enabled too (a server span per request, the active context while it runs). The store: the in-memory one (default) or SQLite on a file of a temp folder.
+// <setup>: none (no OpenTelemetry SDK), sdk (the SDK's tracer and meter providers registered, a span
+// processor that drops every span, a metric reader never collected, the AsyncLocalStorage context manager)
+// or sdk-http (the same with OpenTelemetry's HTTP instrumentation enabled: a server span per request, the
+// active context while it runs, as an application with the SDK's auto-instrumentations has it).
+// <mode>: plain (the build generated without --telemetry), off / off-sdk / off-sdk-http (generated with it,
+// `telemetry: false`), noop / sdk / sdk-http (generated with it, telemetry on).
+// The store: the in-memory one (default) or SQLite on a file of a temp folder, one per server.
 // The agent: "hello" → a direct reply; "task" → working, one artifact, completed (as server-target.mjs).
-// IPC: → {type:"ready", port}; ← {type:"cpu"} → {type:"cpu", user, system}; ← {type:"stop"} → exits.
+// IPC: → {type:"ready", ports: {mode: port}}; ← {type:"cpu"} → {type:"cpu", user, system}; ← {type:"segment"}
+// (before each measured segment, no request in flight) → {type:"segment"}; ← {type:"stop"} → exits.
+//
+// On Node 20, the first context an AsyncLocalStorage enters turns on promise hooks for the whole process,
+// and they stay on while it is enabled. Where a mode never enters a context itself (off-sdk: the SDK
+// registered, no instrumentation), sharing a process with one that does (sdk) would charge it for them, so
+// each segment starts with the context manager's storage disabled, which turns the hooks off until the
+// next context is entered (at once where the mode enters contexts, never where it does not).
 import { mkdtempSync, rmSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 
-const [mode, buildDir, storeName = "memory"] = process.argv.slice(2);
-const load = (file) => import(pathToFileURL(join(buildDir, file)).href);
+const [setup, storeName, ...servers] = process.argv.slice(2);
+if (!["none", "sdk", "sdk-http"].includes(setup)) throw new Error(`unknown setup ${setup}: none, sdk or sdk-http`);
+if (storeName !== "memory" && storeName !== "sqlite") throw new Error(`unknown store ${storeName}: memory or sqlite`);
 
-const WITH_SDK = ["sdk", "off-sdk", "sdk-http", "off-sdk-http"];
-if (WITH_SDK.includes(mode)) {
+let contextManager;
+if (setup !== "none") {
   const { context, metrics, propagation, trace } = await import("@opentelemetry/api");
   const { AsyncLocalStorageContextManager } = await import("@opentelemetry/context-async-hooks");
   const { W3CTraceContextPropagator } = await import("@opentelemetry/core");
@@ -32,33 +45,19 @@ if (WITH_SDK.includes(mode)) {
     onForceFlush() { return Promise.resolve(); }
     onShutdown() { return Promise.resolve(); }
   }
-  context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
+  contextManager = new AsyncLocalStorageContextManager().enable();
+  context.setGlobalContextManager(contextManager);
   propagation.setGlobalPropagator(new W3CTraceContextPropagator());
   trace.setGlobalTracerProvider(new BasicTracerProvider({ spanProcessors: [drop] }));
   metrics.setGlobalMeterProvider(new MeterProvider({ readers: [new Never()] }));
-  if (mode.endsWith("-http")) {
-    // OpenTelemetry's HTTP instrumentation, as an application with the SDK usually has it: a server span
-    // per request, made the active context (so the process pays for AsyncLocalStorage either way). It
-    // patches node:http when the module is first required, which the import below does.
+  if (setup === "sdk-http") {
+    // It patches node:http when the module is first required, which the require below does.
     const { HttpInstrumentation } = await import("@opentelemetry/instrumentation-http");
     new HttpInstrumentation().enable();
     createRequire(import.meta.url)("node:http");
   }
-} else if (mode !== "plain" && mode !== "off" && mode !== "noop") {
-  throw new Error(`unknown mode ${mode}: plain, off, off-sdk, noop, sdk, off-sdk-http or sdk-http`);
 }
 
-const { createA2AServer } = await load("server/core.js");
-const { createNodeServer } = await load("server/node.js");
-let store;
-let storeDir;
-if (storeName === "sqlite") {
-  const { SqliteStore } = await load("runtime/stores/sqlite.js");
-  storeDir = mkdtempSync(join(tmpdir(), "a2a-telemetry-bench-sqlite-"));
-  store = await SqliteStore.open({ path: join(storeDir, "agent.db") });
-} else if (storeName !== "memory") {
-  throw new Error(`unknown store ${storeName}: memory or sqlite`);
-}
 const card = {
   name: "Test Agent",
   description: "An agent for a2a-codegen's benches",
@@ -78,18 +77,44 @@ const executor = {
     events.completed("done");
   },
 };
-const core = createA2AServer({ card, executor, ...(store ? { store } : {}), ...(mode.startsWith("off") ? { telemetry: false } : {}) });
-const server = createNodeServer(core);
-server.listen(0, "127.0.0.1", () => process.send({ type: "ready", port: server.address().port }));
-process.on("message", (message) => {
+
+const running = []; // { server, core, store, storeDir }
+const ports = {};
+for (const spec of servers) {
+  const [mode, buildDir] = spec.split("=");
+  const load = (file) => import(pathToFileURL(join(buildDir, file)).href);
+  const { createA2AServer } = await load("server/core.js");
+  const { createNodeServer } = await load("server/node.js");
+  let store;
+  let storeDir;
+  if (storeName === "sqlite") {
+    const { SqliteStore } = await load("runtime/stores/sqlite.js");
+    storeDir = mkdtempSync(join(tmpdir(), "a2a-telemetry-bench-sqlite-"));
+    store = await SqliteStore.open({ path: join(storeDir, "agent.db") });
+  }
+  const core = createA2AServer({ card, executor, ...(store ? { store } : {}), ...(mode.startsWith("off") ? { telemetry: false } : {}) });
+  const server = createNodeServer(core);
+  await new Promise((listening) => server.listen(0, "127.0.0.1", listening));
+  ports[mode] = server.address().port;
+  running.push({ server, core, store, storeDir });
+}
+process.send({ type: "ready", ports });
+
+process.on("message", async (message) => {
   if (message?.type === "cpu") process.send({ type: "cpu", ...process.cpuUsage() });
+  if (message?.type === "segment") {
+    contextManager?.disable();
+    process.send({ type: "segment" });
+  }
   if (message?.type === "stop") {
-    server.close(async () => {
+    for (const { server, core, store, storeDir } of running) {
+      const closed = new Promise((done) => server.close(done));
+      server.closeAllConnections?.();
+      await closed;
       await core.close?.();
       await store?.close();
       if (storeDir) rmSync(storeDir, { recursive: true, force: true });
-      process.exit(0);
-    });
-    server.closeAllConnections?.();
+    }
+    process.exit(0);
   }
 });
