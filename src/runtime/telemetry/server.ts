@@ -9,7 +9,7 @@ import type { CoreResponse } from "../call.js";
 import type { A2AStore } from "../stores/contract.js";
 import { observedAnswer } from "./http-answer.js";
 import type { CallFacts, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
-import { ServerAttributeSets, serverInstruments, type ServerInstruments } from "./metrics.js";
+import { serverInstruments, type ServerAttributeSets, type ServerInstruments } from "./metrics.js";
 import { ATTR, INSTRUMENTATION_SCOPE, SPAN } from "./names.js";
 import type { TelemetryOptions } from "./options.js";
 import { contextOfTraceparent, extractContext, traceparentOf } from "./propagation.js";
@@ -32,12 +32,13 @@ class OtelServerTelemetry implements ServerTelemetry {
   private readonly instruments: ServerInstruments;
   private readonly protocolVersion: string;
   private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined;
-  /** Metric attribute sets (binding, method): a handful per server, made once. */
-  private readonly attributes = new ServerAttributeSets();
+  /** Metric attribute sets (binding, method): a handful per meter, made once. */
+  private readonly attributes: ServerAttributeSets;
 
   constructor(tracer: Tracer, instruments: ServerInstruments, protocolVersion: string, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
     this.tracer = tracer;
     this.instruments = instruments;
+    this.attributes = instruments.attributes;
     this.protocolVersion = protocolVersion;
     this.recordPrincipal = recordPrincipal;
   }
