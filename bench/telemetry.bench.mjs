@@ -121,8 +121,8 @@ async function measure(server, url, text) {
 }
 
 const dir = mkdtempSync(join(tmpdir(), "a2a-telemetry-bench-"));
-const rounds_ = []; // per round: Map "mode:text" → { rate, cpuUs }
-const pairs = new Map(); // "round:segment:mode:text" → { rate, cpuUs }: one segment's measure
+const perRound = []; // per round: Map "mode:text" → { rate, cpuUs }
+const segmentMeasures = new Map(); // "round:segment:mode:text" → { rate, cpuUs }: one segment's measure
 const segmentsRun = []; // every measured segment, for the machine's state
 let probe;
 try {
@@ -158,7 +158,7 @@ try {
               segmentsRun.push(m);
               const rate = m.requests / m.seconds;
               const cpuUs = m.cpuUs / Math.max(1, m.requests);
-              pairs.set(`${round}:${segment}:${mode}:${text}`, { rate, cpuUs });
+              segmentMeasures.set(`${round}:${segment}:${mode}:${text}`, { rate, cpuUs });
               const key = `${mode}:${text}`;
               const t = totals.get(key) ?? { requests: 0, seconds: 0, cpuUs: 0 };
               totals.set(key, { requests: t.requests + m.requests, seconds: t.seconds + m.seconds, cpuUs: t.cpuUs + m.cpuUs });
@@ -170,7 +170,7 @@ try {
         server.child.send({ type: "stop" });
       }
     }
-    rounds_.push(new Map([...totals].map(([key, t]) => [key, { rate: t.requests / t.seconds, cpuUs: t.cpuUs / Math.max(1, t.requests) }])));
+    perRound.push(new Map([...totals].map(([key, t]) => [key, { rate: t.requests / t.seconds, cpuUs: t.cpuUs / Math.max(1, t.requests) }])));
   }
 } finally {
   rmSync(dir, { recursive: true, force: true });
@@ -181,7 +181,7 @@ const median = (values) => {
   return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
 };
 const row = (mode, text) => {
-  const r = rounds_.map((round) => round.get(`${mode}:${text}`));
+  const r = perRound.map((round) => round.get(`${mode}:${text}`));
   return { rate: median(r.map((x) => x.rate)), cpuUs: median(r.map((x) => x.cpuUs)) };
 };
 const state = machineState({ probe, during: segmentsRun.map((r) => r.others), steals: segmentsRun.map((r) => r.steal) });
@@ -210,10 +210,10 @@ for (const goal of GOALS) {
     // A ratio per segment: the mode and its base measured one right after the other in one process
     // (the machine's speed drifts over seconds, so neighbours in time compare best); judged on the median.
     const ratios = [];
-    for (let round = 0; round < rounds_.length; round++) {
+    for (let round = 0; round < perRound.length; round++) {
       for (let segment = 0; segment < segments; segment++) {
-        const r = pairs.get(`${round}:${segment}:${goal.mode}:${text}`);
-        const b = pairs.get(`${round}:${segment}:${goal.base}:${text}`);
+        const r = segmentMeasures.get(`${round}:${segment}:${goal.mode}:${text}`);
+        const b = segmentMeasures.get(`${round}:${segment}:${goal.base}:${text}`);
         ratios.push({ byRate: r.rate / b.rate, byCpu: b.cpuUs / r.cpuUs });
       }
     }
