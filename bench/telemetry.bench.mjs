@@ -13,14 +13,14 @@
 //     AsyncLocalStorage hooks that the first one turns on for every promise of the process count as ours;
 //   - the same with the HTTP instrumentation, where "off" enters a context per request too.
 //
-// The modes a goal compares run in one process (bench/telemetry-target.mjs), each server from its own copy
-// of the compiled output, loaded in turn in short segments (--segments of --duration seconds each, the
-// order reversed every other segment), and a goal judges the median of the segments' ratios: each mode
-// against its base measured right before or after it. This 2-core VM's speed drifts over seconds: two
+// Each goal's two modes run in a process of their own (bench/telemetry-target.mjs), each server from its
+// own copy of the compiled output, loaded in turn in short segments (--segments of --duration seconds
+// each, the order reversed every other segment), and the goal judges the median of the segments' ratios:
+// the mode against its base measured right before or after it. This 2-core VM's speed drifts over seconds: two
 // identical servers alternating in 2 s segments read anywhere from 10,000 to 18,500 req/s, while
 // neighbouring segments read within a few per cent of each other; one process per mode, judged on the
 // medians of 5 runs, read "off" at 69 % of "plain" once and 109 % another time. Each round is a new
-// process per setup. A goal passes only by req/s and by CPU per request; with fewer than 3 rounds, or on a
+// process per goal. A goal passes only by req/s and by CPU per request; with fewer than 3 rounds, or on a
 // busy machine (bench/machine-load.mjs), it gets no verdict.
 //
 //   node bench/telemetry.bench.mjs [--duration 2] [--segments 6] [--warmup 2] [--rounds 3] [--connections 50] [--store memory|sqlite] [--modes plain,off,…]
@@ -39,7 +39,7 @@ const ROOT = resolve(import.meta.dirname, "..");
 const ALL_MODES = ["plain", "off", "off-sdk", "noop", "sdk", "off-sdk-http", "sdk-http"];
 const PAYLOADS = ["hello", "task"];
 const MIN_ROUNDS = 3;
-/** What a mode needs the process to set up: the modes a goal compares share it, and so share a process. */
+/** What a mode needs its process to set up (the two modes of a goal have the same). */
 const SETUP = { plain: "none", off: "none", noop: "none", "off-sdk": "sdk", sdk: "sdk", "off-sdk-http": "sdk-http", "sdk-http": "sdk-http" };
 
 const args = process.argv.slice(2);
@@ -55,6 +55,15 @@ const connections = Number(option("connections", 50));
 const store = option("store", "memory");
 const MODES = option("modes", ALL_MODES.join(",")).split(",");
 for (const mode of MODES) if (!ALL_MODES.includes(mode)) throw new Error(`--modes: ${mode} is not one of ${ALL_MODES.join(", ")}`);
+/** What is judged: a mode against its base, the two measured in one process (of their setup). */
+const GOALS = [
+  { name: "off costs nothing measurable", mode: "off", base: "plain", share: 0.95 },
+  { name: "on, no SDK", mode: "noop", base: "off", share: 0.9 },
+  { name: "on, SDK", mode: "sdk", base: "off-sdk", share: 0.9 },
+  { name: "on, SDK + HTTP instrumentation", mode: "sdk-http", base: "off-sdk-http", share: 0.9 },
+].filter((goal) => MODES.includes(goal.mode) && MODES.includes(goal.base));
+/** The modes some goal measures, in the order of --modes. */
+const MEASURED = MODES.filter((mode) => GOALS.some((goal) => goal.mode === mode || goal.base === mode));
 if (store !== "memory" && store !== "sqlite") throw new Error(`--store ${store}: memory or sqlite`);
 
 /** The 0.3.0 output generated with or without --telemetry (and the SQLite store when measured), compiled to JavaScript. */
@@ -122,26 +131,30 @@ async function measure(server, url, text) {
 
 const dir = mkdtempSync(join(tmpdir(), "a2a-telemetry-bench-"));
 const perRound = []; // per round: Map "mode:text" → { rate, cpuUs }
-const segmentMeasures = new Map(); // "round:segment:mode:text" → { rate, cpuUs }: one segment's measure
+const segmentMeasures = new Map(); // "round:goal:segment:mode:text" → { rate, cpuUs }: one segment's measure
 const segmentsRun = []; // every measured segment, for the machine's state
 let probe;
 try {
   const plainBuild = build(join(dir, "plain"), false);
   const telemetryBuild = build(join(dir, "telemetry"), true);
   // Each server gets its own copy of the output: modules are instances per file URL.
+  const copies = new Map();
   const buildOf = (mode) => {
     if (mode === "plain") return plainBuild;
     const copy = join(dir, `js-${mode}`);
-    cpSync(telemetryBuild, copy, { recursive: true, verbatimSymlinks: true });
+    if (!copies.has(mode)) cpSync(telemetryBuild, copy, { recursive: true, verbatimSymlinks: true });
+    copies.set(mode, copy);
     return copy;
   };
-  const setups = [...new Set(MODES.map((mode) => SETUP[mode]))].map((setup) => ({ setup, builds: MODES.filter((mode) => SETUP[mode] === setup).map((mode) => [mode, buildOf(mode)]) }));
+  // One process per goal, with the goal's two servers: each segment measures them one right after the other.
+  const pairs = GOALS.map((goal) => ({ goal, setup: SETUP[goal.mode], builds: [goal.base, goal.mode].map((mode) => [mode, buildOf(mode)]) }));
+  if (pairs.length === 0) throw new Error(`--modes ${MODES.join(",")}: no goal compares two of these modes`);
   probe = await quietProbe();
   for (let round = 0; round < rounds; round++) {
     const totals = new Map(); // "mode:text" → { requests, seconds, cpuUs }
-    // Setups rotate from round to round, and so do the modes inside one.
-    for (let s = 0; s < setups.length; s++) {
-      const { setup, builds } = setups[(s + round) % setups.length];
+    // The goals' processes rotate from round to round, and so does which of the two servers goes first.
+    for (let p = 0; p < pairs.length; p++) {
+      const { goal, setup, builds } = pairs[(p + round) % pairs.length];
       const modes = builds.map(([mode]) => mode);
       const server = await start(setup, builds);
       try {
@@ -158,7 +171,7 @@ try {
               segmentsRun.push(m);
               const rate = m.requests / m.seconds;
               const cpuUs = m.cpuUs / Math.max(1, m.requests);
-              segmentMeasures.set(`${round}:${segment}:${mode}:${text}`, { rate, cpuUs });
+              segmentMeasures.set(`${round}:${goal.name}:${segment}:${mode}:${text}`, { rate, cpuUs });
               const key = `${mode}:${text}`;
               const t = totals.get(key) ?? { requests: 0, seconds: 0, cpuUs: 0 };
               totals.set(key, { requests: t.requests + m.requests, seconds: t.seconds + m.seconds, cpuUs: t.cpuUs + m.cpuUs });
@@ -187,16 +200,10 @@ const row = (mode, text) => {
 const state = machineState({ probe, during: segmentsRun.map((r) => r.others), steals: segmentsRun.map((r) => r.steal) });
 
 console.log(`\ntelemetry overhead (A2A 0.3.0, node:http, ${store} store, ${connections} connections; per round ${segments} segments of ${duration} s per mode after ${warmup} s of warm-up; ${rounds} round(s); medians of the rounds)\n`);
-console.log(`| payload | ${MODES.map((m) => ({ plain: "plain (no --telemetry)", off: "off", "off-sdk": "off, SDK registered", noop: "on, no SDK", sdk: "on, SDK (spans dropped)", "off-sdk-http": "off, SDK + HTTP instrumentation", "sdk-http": "on, SDK + HTTP instrumentation" })[m]).join(" | ")} |`);
-console.log(`| --- | ${MODES.map(() => "---:").join(" | ")} |`);
-for (const text of PAYLOADS) console.log(`| ${text} | ${MODES.map((m) => `${row(m, text).rate.toFixed(0)} req/s, ${row(m, text).cpuUs.toFixed(0)} µs`).join(" | ")} |`);
+console.log(`| payload | ${MEASURED.map((m) => ({ plain: "plain (no --telemetry)", off: "off", "off-sdk": "off, SDK registered", noop: "on, no SDK", sdk: "on, SDK (spans dropped)", "off-sdk-http": "off, SDK + HTTP instrumentation", "sdk-http": "on, SDK + HTTP instrumentation" })[m]).join(" | ")} |`);
+console.log(`| --- | ${MEASURED.map(() => "---:").join(" | ")} |`);
+for (const text of PAYLOADS) console.log(`| ${text} | ${MEASURED.map((m) => `${row(m, text).rate.toFixed(0)} req/s, ${row(m, text).cpuUs.toFixed(0)} µs`).join(" | ")} |`);
 
-const GOALS = [
-  { name: "off costs nothing measurable", mode: "off", base: "plain", share: 0.95 },
-  { name: "on, no SDK", mode: "noop", base: "off", share: 0.9 },
-  { name: "on, SDK", mode: "sdk", base: "off-sdk", share: 0.9 },
-  { name: "on, SDK + HTTP instrumentation", mode: "sdk-http", base: "off-sdk-http", share: 0.9 },
-].filter((goal) => MODES.includes(goal.mode) && MODES.includes(goal.base));
 console.log(`\n${state.summary}\n`);
 const quartiles = (values) => {
   const s = [...values].sort((a, b) => a - b);
@@ -212,8 +219,8 @@ for (const goal of GOALS) {
     const ratios = [];
     for (let round = 0; round < perRound.length; round++) {
       for (let segment = 0; segment < segments; segment++) {
-        const r = segmentMeasures.get(`${round}:${segment}:${goal.mode}:${text}`);
-        const b = segmentMeasures.get(`${round}:${segment}:${goal.base}:${text}`);
+        const r = segmentMeasures.get(`${round}:${goal.name}:${segment}:${goal.mode}:${text}`);
+        const b = segmentMeasures.get(`${round}:${goal.name}:${segment}:${goal.base}:${text}`);
         ratios.push({ byRate: r.rate / b.rate, byCpu: b.cpuUs / r.cpuUs });
       }
     }
