@@ -39,8 +39,6 @@ const ROOT = resolve(import.meta.dirname, "..");
 const ALL_MODES = ["plain", "off", "off-sdk", "noop", "sdk", "off-sdk-http", "sdk-http"];
 const PAYLOADS = ["hello", "task"];
 const MIN_ROUNDS = 3;
-/** What a mode needs its process to set up (the two modes of a goal have the same). */
-const SETUP = { plain: "none", off: "none", noop: "none", "off-sdk": "sdk", sdk: "sdk", "off-sdk-http": "sdk-http", "sdk-http": "sdk-http" };
 
 const args = process.argv.slice(2);
 const option = (name, fallback) => {
@@ -55,12 +53,12 @@ const connections = Number(option("connections", 50));
 const store = option("store", "memory");
 const MODES = option("modes", ALL_MODES.join(",")).split(",");
 for (const mode of MODES) if (!ALL_MODES.includes(mode)) throw new Error(`--modes: ${mode} is not one of ${ALL_MODES.join(", ")}`);
-/** What is judged: a mode against its base, the two measured in one process (of their setup). */
+/** What is judged: a mode against its base, the two measured in one process, which sets OpenTelemetry up as `setup` says (telemetry-target.mjs). */
 const GOALS = [
-  { name: "off costs nothing measurable", mode: "off", base: "plain", share: 0.95 },
-  { name: "on, no SDK", mode: "noop", base: "off", share: 0.9 },
-  { name: "on, SDK", mode: "sdk", base: "off-sdk", share: 0.9 },
-  { name: "on, SDK + HTTP instrumentation", mode: "sdk-http", base: "off-sdk-http", share: 0.9 },
+  { name: "off costs nothing measurable", mode: "off", base: "plain", share: 0.95, setup: "none" },
+  { name: "on, no SDK", mode: "noop", base: "off", share: 0.9, setup: "none" },
+  { name: "on, SDK", mode: "sdk", base: "off-sdk", share: 0.9, setup: "sdk" },
+  { name: "on, SDK + HTTP instrumentation", mode: "sdk-http", base: "off-sdk-http", share: 0.9, setup: "sdk-http" },
 ].filter((goal) => MODES.includes(goal.mode) && MODES.includes(goal.base));
 /** The modes some goal measures, in the order of --modes. */
 const MEASURED = MODES.filter((mode) => GOALS.some((goal) => goal.mode === mode || goal.base === mode));
@@ -131,32 +129,32 @@ async function measure(server, url, text) {
 
 const dir = mkdtempSync(join(tmpdir(), "a2a-telemetry-bench-"));
 const perRound = []; // per round: Map "mode:text" → { rate, cpuUs }
-const segmentMeasures = new Map(); // "round:goal:segment:mode:text" → { rate, cpuUs }: one segment's measure
+const ratios = new Map(); // "goal:text" → per segment { byRate, byCpu }: the mode against its base, measured one right after the other
 const segmentsRun = []; // every measured segment, for the machine's state
 let probe;
 try {
   const plainBuild = build(join(dir, "plain"), false);
   const telemetryBuild = build(join(dir, "telemetry"), true);
   // Each server gets its own copy of the output: modules are instances per file URL.
-  const copies = new Map();
+  const copied = new Set();
   const buildOf = (mode) => {
     if (mode === "plain") return plainBuild;
     const copy = join(dir, `js-${mode}`);
-    if (!copies.has(mode)) cpSync(telemetryBuild, copy, { recursive: true, verbatimSymlinks: true });
-    copies.set(mode, copy);
+    if (!copied.has(mode)) cpSync(telemetryBuild, copy, { recursive: true, verbatimSymlinks: true });
+    copied.add(mode);
     return copy;
   };
   // One process per goal, with the goal's two servers: each segment measures them one right after the other.
-  const pairs = GOALS.map((goal) => ({ goal, setup: SETUP[goal.mode], builds: [goal.base, goal.mode].map((mode) => [mode, buildOf(mode)]) }));
+  const pairs = GOALS.map((goal) => ({ goal, builds: [goal.base, goal.mode].map((mode) => [mode, buildOf(mode)]) }));
   if (pairs.length === 0) throw new Error(`--modes ${MODES.join(",")}: no goal compares two of these modes`);
   probe = await quietProbe();
   for (let round = 0; round < rounds; round++) {
     const totals = new Map(); // "mode:text" → { requests, seconds, cpuUs }
     // The goals' processes rotate from round to round, and so does which of the two servers goes first.
     for (let p = 0; p < pairs.length; p++) {
-      const { goal, setup, builds } = pairs[(p + round) % pairs.length];
+      const { goal, builds } = pairs[(p + round) % pairs.length];
       const modes = builds.map(([mode]) => mode);
-      const server = await start(setup, builds);
+      const server = await start(goal.setup, builds);
       try {
         for (const text of PAYLOADS) {
           for (const mode of modes) {
@@ -166,16 +164,18 @@ try {
           }
           for (let segment = 0; segment < segments; segment++) {
             const rotated = modes.map((_, i) => modes[(i + round) % modes.length]);
+            const measured = {}; // mode → { rate, cpuUs } in this segment
             for (const mode of segment % 2 ? rotated.reverse() : rotated) {
               const m = await measure(server, server.urls[mode], text);
               segmentsRun.push(m);
-              const rate = m.requests / m.seconds;
-              const cpuUs = m.cpuUs / Math.max(1, m.requests);
-              segmentMeasures.set(`${round}:${goal.name}:${segment}:${mode}:${text}`, { rate, cpuUs });
+              measured[mode] = { rate: m.requests / m.seconds, cpuUs: m.cpuUs / Math.max(1, m.requests) };
               const key = `${mode}:${text}`;
               const t = totals.get(key) ?? { requests: 0, seconds: 0, cpuUs: 0 };
               totals.set(key, { requests: t.requests + m.requests, seconds: t.seconds + m.seconds, cpuUs: t.cpuUs + m.cpuUs });
             }
+            const [r, b] = [measured[goal.mode], measured[goal.base]];
+            const key = `${goal.name}:${text}`;
+            ratios.set(key, [...(ratios.get(key) ?? []), { byRate: r.rate / b.rate, byCpu: b.cpuUs / r.cpuUs }]);
           }
         }
       } finally {
@@ -214,20 +214,13 @@ console.log("| --- | --- | ---: | ---: | --- | --- |");
 const pct = (x) => `${(100 * x).toFixed(0)} %`;
 for (const goal of GOALS) {
   for (const text of PAYLOADS) {
-    // A ratio per segment: the mode and its base measured one right after the other in one process
-    // (the machine's speed drifts over seconds, so neighbours in time compare best); judged on the median.
-    const ratios = [];
-    for (let round = 0; round < perRound.length; round++) {
-      for (let segment = 0; segment < segments; segment++) {
-        const r = segmentMeasures.get(`${round}:${goal.name}:${segment}:${goal.mode}:${text}`);
-        const b = segmentMeasures.get(`${round}:${goal.name}:${segment}:${goal.base}:${text}`);
-        ratios.push({ byRate: r.rate / b.rate, byCpu: b.cpuUs / r.cpuUs });
-      }
-    }
-    const byRate = median(ratios.map((x) => x.byRate));
-    const byCpu = median(ratios.map((x) => x.byCpu));
+    // Judged on the median of the segments' ratios: the machine's speed drifts over seconds, so a mode
+    // and its base measured one right after the other compare best.
+    const segmentRatios = ratios.get(`${goal.name}:${text}`);
+    const byRate = median(segmentRatios.map((x) => x.byRate));
+    const byCpu = median(segmentRatios.map((x) => x.byCpu));
     const pass = byRate >= goal.share && byCpu >= goal.share;
     const result = rounds < MIN_ROUNDS ? `no verdict (${rounds} round${rounds === 1 ? "" : "s"} < ${MIN_ROUNDS})` : verdict(pass, state);
-    console.log(`| ${goal.name}: ${goal.mode} ≥ ${pct(goal.share)} of ${goal.base} | ${text} | ${pct(byRate)} | ${pct(byCpu)} | ${quartiles(ratios.map((x) => x.byRate)).map(pct).join(" – ")} (${ratios.length}) | ${result} |`);
+    console.log(`| ${goal.name}: ${goal.mode} ≥ ${pct(goal.share)} of ${goal.base} | ${text} | ${pct(byRate)} | ${pct(byCpu)} | ${quartiles(segmentRatios.map((x) => x.byRate)).map(pct).join(" – ")} (${segmentRatios.length}) | ${result} |`);
   }
 }

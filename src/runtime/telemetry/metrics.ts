@@ -44,7 +44,7 @@ export class Tally {
 }
 
 /** The attribute set of a measurement without attributes (tasks created). */
-export const NO_ATTRIBUTES: Attributes = Object.freeze({});
+const NO_ATTRIBUTES: Attributes = Object.freeze({});
 
 const SERVER_INSTRUMENTS = new WeakMap<Meter, ServerInstruments>();
 

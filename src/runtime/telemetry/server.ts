@@ -9,7 +9,7 @@ import type { CoreResponse } from "../call.js";
 import type { A2AStore } from "../stores/contract.js";
 import { observedAnswer } from "./http-answer.js";
 import type { CallFacts, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
-import { serverInstruments, type ServerAttributeSets, type ServerInstruments } from "./metrics.js";
+import { serverInstruments, type ServerInstruments } from "./metrics.js";
 import { ATTR, INSTRUMENTATION_SCOPE, SPAN } from "./names.js";
 import type { TelemetryOptions } from "./options.js";
 import { contextOfTraceparent, extractContext, traceparentOf } from "./propagation.js";
@@ -32,13 +32,10 @@ class OtelServerTelemetry implements ServerTelemetry {
   private readonly instruments: ServerInstruments;
   private readonly protocolVersion: string;
   private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined;
-  /** Metric attribute sets (binding, method): a handful per meter, made once. */
-  private readonly attributes: ServerAttributeSets;
 
   constructor(tracer: Tracer, instruments: ServerInstruments, protocolVersion: string, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
     this.tracer = tracer;
     this.instruments = instruments;
-    this.attributes = instruments.attributes;
     this.protocolVersion = protocolVersion;
     this.recordPrincipal = recordPrincipal;
   }
@@ -48,7 +45,7 @@ class OtelServerTelemetry implements ServerTelemetry {
     const active = context.active();
     const parent = trace.getSpan(active) !== undefined ? active : extractContext(headers, active);
     const span = this.tracer.startSpan(SPAN.server, { kind: SpanKind.SERVER, attributes: { [ATTR.binding]: binding, [ATTR.protocolVersion]: this.protocolVersion } }, parent);
-    const call = new ServerCall(span, binding, this.instruments, this.attributes);
+    const call = new ServerCall(span, binding, this.instruments);
     return context.with(trace.setSpan(parent, span).setValue(CALL, call), run, undefined, call);
   }
 
@@ -67,11 +64,11 @@ class OtelServerTelemetry implements ServerTelemetry {
   }
 
   streamEvent(binding: string): void {
-    this.instruments.streamEvents.add(1, this.attributes.binding(binding));
+    this.instruments.streamEvents.add(1, this.instruments.attributes.binding(binding));
   }
 
   activeStreams(binding: string, delta: 1 | -1): void {
-    this.instruments.activeStreams.add(delta, this.attributes.binding(binding));
+    this.instruments.activeStreams.add(delta, this.instruments.attributes.binding(binding));
   }
 
   async turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
@@ -90,7 +87,7 @@ class OtelServerTelemetry implements ServerTelemetry {
       handle.fail(error instanceof Error ? error.name : "error");
       throw error;
     } finally {
-      this.instruments.turnDuration.record(performance.now() - start, handle.failed ? { [ATTR.method]: info.method, [ATTR.errorType]: String(handle.failed) } : this.attributes.method(info.method));
+      this.instruments.turnDuration.record(performance.now() - start, handle.failed ? { [ATTR.method]: info.method, [ATTR.errorType]: String(handle.failed) } : this.instruments.attributes.method(info.method));
       handle.end();
     }
   }
@@ -165,13 +162,11 @@ class ServerCall extends PlainSpan {
   private done = false;
   private readonly binding: string;
   private readonly instruments: ServerInstruments;
-  private readonly attributes: ServerAttributeSets;
 
-  constructor(span: Span, binding: string, instruments: ServerInstruments, attributes: ServerAttributeSets) {
+  constructor(span: Span, binding: string, instruments: ServerInstruments) {
     super(span);
     this.binding = binding;
     this.instruments = instruments;
-    this.attributes = attributes;
   }
 
   /** The call's method names its span and its metrics (the first one told: a batch keeps its first). */
@@ -185,7 +180,7 @@ class ServerCall extends PlainSpan {
   override end(): void {
     if (this.done) return;
     this.done = true;
-    const attributes = this.attributes.call(this.binding, this.method);
+    const attributes = this.instruments.attributes.call(this.binding, this.method);
     this.instruments.requests.add(1, attributes);
     this.instruments.duration.record(performance.now() - this.start, attributes);
     if (this.failed !== undefined) this.instruments.errors.add(1, { ...attributes, [ATTR.errorCode]: this.failed });
