@@ -1,4 +1,4 @@
-import { existsSync, readFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -73,21 +73,68 @@ const KNOWN_HELPERS = { json: true, jsonBlock: true, doc: true, eq: true };
 const compileOptions = () => ({ noEscape: true, strict: true, knownHelpers: { ...KNOWN_HELPERS }, knownHelpersOnly: true });
 const COMPILE_OPTIONS_TEXT = JSON.stringify(compileOptions());
 
+/** The key of a template's compiled spec: Handlebars' version, the compile options and the source. */
+const specKey = (source: string) => cacheKey("handlebars", packageVersion("handlebars"), COMPILE_OPTIONS_TEXT, source);
+
 /**
- * A template compiled to Handlebars' template spec (the JavaScript `Handlebars.precompile` writes), from the
- * output cache when this Handlebars compiled this very source before: the compiler's loading and its cold
- * runs over the templates were a third of a regeneration's time. A syntax error or an unknown helper is
- * thrown here, on the first render.
+ * A template compiled to Handlebars' template spec (the JavaScript `Handlebars.precompile` writes): from
+ * the package's precompiled table when it is a bundled template as built (`npm run build`), else from the
+ * output cache when this Handlebars compiled this very source before, else compiled now (the compiler's
+ * loading and its cold runs over the templates were a third of a regeneration's time). A syntax error or
+ * an unknown helper is thrown here, on the first render.
  */
 function compiledSpec(source: string): TemplateSpecification {
-  const key = cacheKey("handlebars", packageVersion("handlebars"), COMPILE_OPTIONS_TEXT, source);
+  const key = specKey(source);
+  const built = precompiledTable()[key];
+  if (built !== undefined) return specOf(built);
   const cached = readCachedAs("templates", key, specOf);
   if (cached !== undefined) return cached;
-  // Handlebars' types call precompile's result a TemplateSpecification; it is the spec's source text.
-  const code = (require("handlebars") as HandlebarsRuntime).precompile(source, compileOptions()) as string;
+  const code = precompile(source);
   const spec = specOf(code);
   writeCached("templates", key, code);
   return spec;
+}
+
+/** Handlebars' compiler run on one source: the spec's source text (its types call it a TemplateSpecification). */
+function precompile(source: string): string {
+  return (require("handlebars") as HandlebarsRuntime).precompile(source, compileOptions()) as string;
+}
+
+/**
+ * The bundled templates compiled when the package is built (scripts/precompile-templates.mjs), as
+ * Handlebars' documentation advises for production: a first run loads neither Handlebars' compiler nor
+ * source-map. Keyed like the output cache (Handlebars' version, options and source), so a template edited
+ * since the build, an override and another Handlebars are compiled as before. Missing (a run from src/ or
+ * before a build): empty.
+ */
+export const PRECOMPILED_TEMPLATES_FILE = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/templates.precompiled.json");
+let precompiled: Record<string, string> | undefined;
+function precompiledTable(): Record<string, string> {
+  if (precompiled === undefined) {
+    try {
+      precompiled = JSON.parse(readFileSync(PRECOMPILED_TEMPLATES_FILE, "utf8")) as Record<string, string>;
+    } catch {
+      precompiled = {};
+    }
+  }
+  return precompiled;
+}
+
+/** The table `precompiledTable` reads: every bundled template's spec under its key, in path order (deterministic). */
+export function precompileBundledTemplates(): Record<string, string> {
+  const table: Record<string, string> = {};
+  const walk = (dir: string): void => {
+    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
+      const path = join(dir, entry.name);
+      if (entry.isDirectory()) walk(path);
+      else if (entry.name.endsWith(".hbs")) {
+        const source = readFileSync(path, "utf8");
+        table[specKey(source)] = precompile(source);
+      }
+    }
+  };
+  walk(BUNDLED_TEMPLATE_DIR);
+  return table;
 }
 
 /** The spec object of precompiled code: an object literal with the template's functions, evaluated as Handlebars' own compile does. */

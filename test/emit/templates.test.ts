@@ -3,11 +3,23 @@ import { spawnSync } from "node:child_process";
 import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "../../src/generate.js";
+import { PRECOMPILED_TEMPLATES_FILE, precompileBundledTemplates } from "../../src/emit/templates.js";
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../support/project.js";
 
 const CLI = join(ROOT, "dist", "cli.js");
 const run = (args: string[], cwd: string) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
+
+describe("the bundled templates, precompiled by the build", () => {
+  it("dist/templates.precompiled.json holds every bundled template as Handlebars' compiler writes it, under the key of its source (npm run build writes it)", () => {
+    const table = JSON.parse(readFileSync(PRECOMPILED_TEMPLATES_FILE, "utf8")) as Record<string, string>;
+    const fresh = precompileBundledTemplates();
+    const bundled = listFiles(join(ROOT, "templates")).filter((f) => f.endsWith(".hbs"));
+    expect(Object.keys(fresh)).toHaveLength(new Set(bundled.map((f) => readFileSync(join(ROOT, "templates", f), "utf8"))).size);
+    // A stale table (a template edited since the build) would differ here: rebuild with `npm run build`.
+    expect(table).toEqual(fresh);
+  });
+});
 
 describe("template overrides", () => {
   it("docs/templates.md lists every bundled template", () => {

@@ -1,6 +1,6 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { spawnSync } from "node:child_process";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { mkdirSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { TemplateRenderer } from "../../src/emit/templates.js";
@@ -43,8 +43,10 @@ describe("the output cache", () => {
   it("a second generation from the same inputs loads no compiler (Handlebars', protobufjs, Ajv, json-schema-to-typescript) and writes the same files", () => {
     const cache = tempDir();
     const first = generateWithCache(cache, join(tempDir(), "out"));
-    // The probe sees them when they run: a first run compiles everything.
-    expect(loads(first.loaded, "handlebars", "dist/cjs/handlebars/compiler/")).toBe(true);
+    // The probe sees them when they run: a first run compiles everything but the bundled templates, which
+    // the build precompiled (dist/templates.precompiled.json): they run on Handlebars' runtime alone.
+    expect(loads(first.loaded, "handlebars", "dist/cjs/handlebars/compiler/")).toBe(false);
+    expect(loads(first.loaded, "handlebars", "dist/cjs/handlebars.runtime.js")).toBe(true);
     expect(loads(first.loaded, "protobufjs")).toBe(true);
     expect(loads(first.loaded, "ajv")).toBe(true);
     expect(loads(first.loaded, "json-schema-to-typescript")).toBe(true);
@@ -86,19 +88,26 @@ describe("the output cache", () => {
     expect(loads(readFileSync(record, "utf8").split("\n"), "ts-morph")).toBe(true);
   });
 
-  it("a template renders the same from its cached compiled form, and a damaged entry is compiled again", () => {
+  it("a template the build did not precompile (an override) renders the same from its cached compiled form, and a damaged entry is compiled again", () => {
     const cache = tempDir();
     vi.stubEnv("A2A_CODEGEN_CACHE", cache);
     const view = { header: "// h", modules: ["./models.js"], shadowed: [], shadowedNames: "" };
     const source = "core/index.ts.hbs";
-    const fresh = new TemplateRenderer().render(source, view);
+    const overrides = tempDir();
+    mkdirSync(join(overrides, "core"));
+    writeFileSync(join(overrides, source), `// an override\n${readFileSync(join(ROOT, "templates", source), "utf8")}`);
+    const fresh = new TemplateRenderer(overrides).render(source, view);
+    expect(fresh.startsWith("// an override\n")).toBe(true);
     const entries = readdirSync(join(cache, "templates"));
     expect(entries).toHaveLength(1);
-    expect(new TemplateRenderer().render(source, view)).toBe(fresh);
+    expect(new TemplateRenderer(overrides).render(source, view)).toBe(fresh);
     const entry = join(cache, "templates", entries[0] as string);
     writeFileSync(entry, "{ this is not a template spec");
-    expect(new TemplateRenderer().render(source, view)).toBe(fresh);
+    expect(new TemplateRenderer(overrides).render(source, view)).toBe(fresh);
     expect(readFileSync(entry, "utf8")).toMatch(/"compiler":\[\d+,/);
+    // The bundled template itself comes from the build's table: nothing more is compiled into the cache.
+    expect(new TemplateRenderer().render(source, view)).toBe(fresh.slice("// an override\n".length));
+    expect(readdirSync(join(cache, "templates"))).toHaveLength(1);
   });
 
   it("the HTTP+JSON routes of a proto are the same read from the cache, and a damaged entry is read from the proto again", () => {
