@@ -143,15 +143,18 @@ export async function generate(options: GenerateOptions = {}, forWrite = false):
   // Each file is handed to prettier as soon as it is emitted (in a worker thread: format/prettier-thread.ts).
   files["models.ts"] = await timer.run("models", () => emitModels(ir, templates, header));
   startFormatting({ "models.ts": files["models.ts"] });
-  const validatorFiles = await timer.run("validators", () => emitValidatorFiles(ir, templates, header));
-  startFormatting(validatorFiles);
-  Object.assign(files, validatorFiles);
+  // The files that need neither the validators nor one another next: prettier formats them while Ajv compiles.
   await timer.run("protocol", () => {
     files["protocol.ts"] = emitProtocol(ir, templates, header);
     files["errors.ts"] = emitErrors(ir, templates, header);
     files["client.ts"] = emitClient(ir, templates, header, options.telemetry === true);
     files["client-validation.ts"] = emitClientValidation(templates, header);
     startFormatting({ "protocol.ts": files["protocol.ts"], "errors.ts": files["errors.ts"], "client.ts": files["client.ts"], "client-validation.ts": files["client-validation.ts"] });
+  });
+  const validatorFiles = await timer.run("validators", () => emitValidatorFiles(ir, templates, header));
+  startFormatting(validatorFiles);
+  Object.assign(files, validatorFiles);
+  await timer.run("protocol", () => {
     // Default: node:http and the frameworks of the nearest package.json (from the output folder up); none client-only.
     const frameworks = clientOnly ? [] : (options.frameworks ?? defaultFrameworks(outDir).frameworks);
     const unknown = frameworks.filter((f) => !(FRAMEWORKS as readonly string[]).includes(f));

@@ -1,6 +1,6 @@
 import type { Options } from "json-schema-to-typescript";
 import { cacheKey, packageVersion, readCached, writeCached } from "../write/output-cache.js";
-import { warmFormatting } from "../format/prettier-thread.js";
+import { warmFormatting } from "../format/format.js";
 
 /**
  * json-schema-to-typescript's `compile`, through the output cache (src/write/output-cache.ts): its output

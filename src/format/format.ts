@@ -1,6 +1,6 @@
 import type { Options as PrettierOptions } from "prettier";
 import { cacheKey, packageVersion, readCached, writeCached } from "../write/output-cache.js";
-import { prettierFormat } from "./prettier-thread.js";
+import { prettierFormat, warmThread } from "./prettier-thread.js";
 
 /**
  * Formats generated TypeScript with prettier (in a worker thread where there is a second core:
@@ -23,6 +23,26 @@ export const PRETTIER_OPTIONS: PrettierOptions = {
  * runtime files, which are copied verbatim from the package's hand-written, reviewed sources.
  */
 const UNFORMATTED = (path: string) => path === "validators.ajv.ts" || path.startsWith("runtime/");
+
+/**
+ * TypeScript of the shapes a generation formats (declarations, unions, a class, an object literal), run
+ * through prettier when the thread starts: its first format loads the babel-ts parser and the estree
+ * printer, which is then done before the first generated file arrives.
+ */
+const WARM_SAMPLE = `export interface A { readonly a?: string; b: number[] }
+export type B = { kind: "a"; value: A } | { kind: "b" };
+export class C<T> extends Error { constructor(readonly t: T) { super("c"); } }
+export const D: Record<string, A> = { a: { b: [1, 2] } };
+export async function e(x: A | undefined): Promise<B> { return x === undefined ? { kind: "b" } : { kind: "a", value: x }; }
+`;
+
+/**
+ * Starts the formatting thread (prettier-thread.ts) and its warm-up now, when the caller knows files will
+ * need formatting: on a machine with a second core, prettier then loads while this thread emits.
+ */
+export function warmFormatting(): void {
+  warmThread(WARM_SAMPLE, PRETTIER_OPTIONS);
+}
 
 /** Formattings started before the format phase (`startFormatting`), by cache key: each is taken once. */
 const started = new Map<string, Promise<string>>();

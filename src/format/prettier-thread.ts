@@ -24,7 +24,12 @@ const WORKER_SOURCE = `
 import { parentPort, workerData } from "node:worker_threads";
 const loaded = import(workerData.prettier).then((m) => (typeof m.format === "function" ? m : m.default));
 parentPort.on("message", async ({ id, text, options }) => {
-  if (text === undefined) return void (await loaded.catch(() => undefined)); // warmFormatting: load only
+  if (text === undefined) {
+    // warmFormatting: load prettier, then format a sample, which loads the parser and printer plugins.
+    const prettier = await loaded.catch(() => undefined);
+    if (prettier && options) await prettier.format(options.sample, options.prettier).catch(() => undefined);
+    return;
+  }
   try {
     parentPort.postMessage({ id, text: await (await loaded).format(text, options) });
   } catch (error) {
@@ -66,9 +71,12 @@ class PrettierThread {
     this.worker.on("exit", (code) => fail(new Error(`the formatting thread exited (${code})`)));
   }
 
-  /** Loads prettier in the thread now, before any file: the thread does not hold the process open meanwhile. */
-  warm(): void {
-    this.worker.postMessage({ id: -1 });
+  /**
+   * Loads prettier in the thread now, before any file, and formats `sample` (its parser and printer are
+   * plugins loaded on the first format): the thread does not hold the process open meanwhile.
+   */
+  warm(sample: string, options: PrettierOptions): void {
+    this.worker.postMessage({ id: -1, options: { sample, prettier: options } });
   }
 
   format(text: string, options: PrettierOptions): Promise<string> {
@@ -87,14 +95,14 @@ let threadUnavailable = process.env["A2A_CODEGEN_FORMAT_THREAD"] === "off";
 let inThread: Promise<typeof import("prettier")> | undefined;
 
 /**
- * Starts the worker thread and its loading of prettier now, when the caller knows files will need
- * formatting (a schema the output cache has not seen): the loading then overlaps the emitting stages.
- * Nothing happens on one core or when the thread is unavailable.
+ * Starts the worker thread, its loading of prettier and a format of `sample` now, when the caller knows
+ * files will need formatting (a schema the output cache has not seen): the loading then overlaps the
+ * emitting stages. Nothing happens on one core or when the thread is unavailable or already started.
  */
-export function warmFormatting(): void {
+export function warmThread(sample: string, options: PrettierOptions): void {
   if (threadUnavailable || availableParallelism() < 2 || (thread !== undefined && !thread.failed)) return;
   thread = new PrettierThread();
-  thread.warm();
+  thread.warm(sample, options);
 }
 
 /**
