@@ -221,7 +221,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
   for (const line of lines) io[line.stream](line.text);
   const targets = pending;
   if (targets.length === 0) return EXIT_CODES.ok;
-  const { check, generate, writeResult } = await import("./generate.js");
+  const { check, generate, writeResult, PHASES } = await import("./generate.js");
   const { hintsFor, specChangeReport, userTypeErrors } = await import("./regenerate.js");
 
   // Generate every target in memory first: a bad input stops the run before anything is written.
@@ -300,7 +300,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
   }
   if (args.verbose) {
     for (const result of results) {
-      const phases = Object.entries(result.timings) as Array<[Phase, number]>;
+      const phases = (Object.entries(result.timings) as Array<[Phase, number]>).sort(([a], [b]) => PHASES.indexOf(a) - PHASES.indexOf(b));
       const total = phases.reduce((s, [, ms]) => s + ms, 0);
       io.err(`timings ${result.ir.specVersion}: ${phases.map(([p, ms]) => `${p} ${ms.toFixed(0)} ms`).join(", ")}; total ${total.toFixed(0)} ms`);
       if (result.ir.versionBasis === "closest-bundled") io.err(`version: no overlay given; using the facts of bundled ${result.ir.specVersion}, the closest schema`);

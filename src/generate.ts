@@ -79,7 +79,9 @@ void EVERY_OPTION_FINGERPRINTED;
 const GENERATE_OPTIONS_DECLARED: Agree<Exclude<keyof GenerateOptions, "cwd">, ConfigKey> = true;
 void GENERATE_OPTIONS_DECLARED;
 
-export type Phase = "load" | "normalize" | "ir" | "models" | "validators" | "protocol" | "format" | "write" | "check";
+/** The phases of a generation, in the order they are reported (the pipeline may interleave them). */
+export const PHASES = ["load", "normalize", "ir", "models", "validators", "protocol", "format", "write", "check"] as const;
+export type Phase = (typeof PHASES)[number];
 
 export interface GenerateResult {
   ir: ProtocolIR;

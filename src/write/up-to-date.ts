@@ -28,8 +28,15 @@ export type { TargetInputs };
 
 /** The package's root (this file is src/write/ or dist/write/). */
 const PACKAGE_ROOT = resolve(dirname(fileURLToPath(import.meta.url)), "../..");
-/** Where the generator's own code and data live: every file under them is part of its identity. */
-const GENERATOR_PARTS = ["dist", "src", "templates", "schema"];
+/**
+ * Where the generator's own code and data live, for the copy of this module at `modulePath`: every file
+ * under them is part of its identity. The code is the copy that runs (dist/, or src/ when it runs from
+ * its sources); the runtime is copied from src/runtime either way.
+ */
+export function generatorParts(modulePath: string): string[] {
+  return /[\\/]dist[\\/]write[\\/][^\\/]+$/.test(modulePath) ? ["dist", "src/runtime", "templates", "schema"] : ["src", "templates", "schema"];
+}
+const GENERATOR_PARTS = generatorParts(fileURLToPath(import.meta.url));
 
 let generatorHash: string | undefined;
 
@@ -57,13 +64,16 @@ export function identityOf(root: string, parts: readonly string[], startedAt: nu
     const dir = join(root, part);
     let entries: string[];
     try {
-      entries = (readdirSync(dir, { recursive: true }) as string[]).sort();
+      // Entries with their types: only files (and links, which may lead to one) are stat'ed, never a folder.
+      entries = readdirSync(dir, { recursive: true, withFileTypes: true })
+        .filter((d) => (d.isFile() || d.isSymbolicLink()) && !d.name.endsWith(".d.ts") && !d.name.endsWith(".map"))
+        .map((d) => (d.parentPath === dir ? d.name : `${d.parentPath.slice(dir.length + 1)}/${d.name}`))
+        .sort();
     } catch {
       hash.update(`\0${part}\0(absent)`);
       continue;
     }
     for (const entry of entries) {
-      if (entry.endsWith(".d.ts") || entry.endsWith(".map")) continue;
       try {
         const stat = statSync(join(dir, entry));
         if (!stat.isFile()) continue;

@@ -56,7 +56,7 @@ describe("the private temporary folder of the caches", () => {
     run(privateTmp);
     const mine = join(privateTmp, `a2a-codegen-cache-${uid}`);
     expect(statSync(mine).mode & 0o777).toBe(0o700);
-    expect(readdirSync(join(mine, "templates")).length).toBeGreaterThan(0);
+    expect(readdirSync(join(mine, "models")).length).toBeGreaterThan(0);
 
     const sharedTmp = tempDir();
     const open = join(sharedTmp, `a2a-codegen-cache-${uid}`);

@@ -3,11 +3,11 @@
 // sends the run down the full pipeline again.
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, statSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseGenerateFlags } from "../../src/cli-up-to-date.js";
-import { identityOf } from "../../src/write/up-to-date.js";
+import { generatorParts, identityOf } from "../../src/write/up-to-date.js";
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../support/project.js";
 
@@ -181,6 +181,31 @@ describe("the light parser of `generate` (the unchanged-input path before yargs)
 });
 
 describe("the generator's identity", () => {
+  it("covers the copy of the code that runs: dist/ and the runtime it copies, or src/ when run from its sources", () => {
+    expect(generatorParts(join(ROOT, "dist", "write", "up-to-date.js"))).toEqual(["dist", "src/runtime", "templates", "schema"]);
+    expect(generatorParts(join(ROOT, "src", "write", "up-to-date.ts"))).toEqual(["src", "templates", "schema"]);
+  });
+
+  it("sees a file changed deep in a folder and a linked file, never a folder's own time", () => {
+    const root = tempDir("identity-");
+    mkdirSync(join(root, "dist", "a", "b"), { recursive: true });
+    writeFileSync(join(root, "dist", "a", "b", "c.js"), "export const c = 1;\n");
+    writeFileSync(join(root, "target.js"), "export const t = 1;\n");
+    symlinkSync(join(root, "target.js"), join(root, "dist", "linked.js"));
+    const mtime = statSync(join(root, "dist", "a", "b", "c.js")).mtimeMs;
+    const started = mtime + 10_000;
+    const before = identityOf(root, ["dist"], started, 1);
+    utimesSync(join(root, "dist", "a"), new Date(mtime + 500), new Date(mtime + 500));
+    expect(identityOf(root, ["dist"], started, 1)).toBe(before);
+    writeFileSync(join(root, "dist", "a", "b", "c.js"), "export const c = 22;\n");
+    utimesSync(join(root, "dist", "a", "b", "c.js"), new Date(mtime + 500), new Date(mtime + 500));
+    const deep = identityOf(root, ["dist"], started, 1);
+    expect(deep).not.toBe(before);
+    writeFileSync(join(root, "target.js"), "export const t = 333;\n");
+    utimesSync(join(root, "target.js"), new Date(mtime + 600), new Date(mtime + 600));
+    expect(identityOf(root, ["dist"], started, 1)).not.toBe(deep);
+  });
+
   it("is the files' paths, sizes and times; a file changed after the process started gives that process an identity of its own", () => {
     const root = tempDir("identity-");
     mkdirSync(join(root, "dist"), { recursive: true });
