@@ -2,6 +2,7 @@
 // adapters) against a bare node:http JSON echo (the upper bound) and @a2a-js/sdk's Express server.
 //
 //   node bench/server.bench.mjs [--rounds 5] [--duration 5] [--warmup 1] [--connections 50] [--targets node,express,…]
+//                               [--segments 4] [--segment-duration 2]
 //                               [--sse-events 1000] [--sse-streams 4] [--sse-duration 2]
 //                               [--rss-tasks 50000] [--rss-targets node,sdk] [--only throughput,sse,rss|none]
 //                               [--profile node:task,node:sse] [--no-write]
@@ -40,6 +41,17 @@ const SDK_TIMES = [["hello", 4], ["task", 3]];
 const OF_BARE_ECHO = 0.65;
 /** Rate goals get a verdict only from at least this many interleaved rounds (issue 37). */
 const MIN_ROUNDS = 5;
+/**
+ * The rate goals judged on paired segments: the server and its base run side by side (two child
+ * processes, one idle while the other is loaded) and take turns under load in short segments, so that
+ * each ratio compares two measures a few seconds apart. `times`: the goal; `share`: printed as a share.
+ */
+const PAIRS = [
+  ...SDK_TIMES.flatMap(([payload, times]) => ["node", "fastify"].map((target) => ({ target, base: "sdk", payload, times }))),
+  ...["node", "fastify"].map((target) => ({ target, base: "bare", payload: "hello", times: OF_BARE_ECHO, share: true })),
+  ...["express", "hono"].flatMap((target) => ["hello", "task"].map((payload) => ({ target, base: BARE_OF[target], payload, times: 0.85, share: true }))),
+];
+const pairKey = (pair) => `${pair.payload}:${pair.target}:${pair.base}`;
 /** The adapter floor of a target: the same adapter over a stub core that only parses and answers. */
 const FLOOR_OF = { node: "floor-node", fastify: "floor-fastify" };
 const LABEL = {
@@ -63,6 +75,8 @@ function parseArgs(argv) {
     duration: 5,
     warmup: 1,
     rounds: 5,
+    segments: 4,
+    segmentDuration: 2,
     connections: 50,
     targets: ["bare", "bare-express", "bare-hono", "floor-node", "floor-fastify", ...ADAPTERS, "sdk"],
     sseEvents: 1000,
@@ -86,6 +100,8 @@ function parseArgs(argv) {
     if (name === "--duration") o.duration = Number(value());
     else if (name === "--warmup") o.warmup = Number(value());
     else if (name === "--rounds") o.rounds = Number(value());
+    else if (name === "--segments") o.segments = Number(value());
+    else if (name === "--segment-duration") o.segmentDuration = Number(value());
     else if (name === "--connections") o.connections = Number(value());
     else if (name === "--targets") o.targets = list(value());
     else if (name === "--sse-events") o.sseEvents = Number(value());
@@ -97,11 +113,13 @@ function parseArgs(argv) {
     else if (name === "--profile") o.profile = value();
     else if (name === "--no-write") o.write = false;
     else if (name === "--help" || name === "-h") {
-      console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(0, 11).join("\n"));
+      console.log(readFileSync(new URL(import.meta.url), "utf8").split("\n").slice(0, 12).join("\n"));
       process.exit(0);
     } else throw new Error(`unknown option ${a}`);
   }
   if (!Number.isInteger(o.rounds) || o.rounds < 1) throw new Error(`--rounds: expected a positive integer, got ${o.rounds}`);
+  if (!Number.isInteger(o.segments) || o.segments < 0) throw new Error(`--segments: expected 0 (no paired segments) or a positive integer, got ${o.segments}`);
+  if (!(o.segmentDuration > 0)) throw new Error(`--segment-duration: expected a positive number of seconds, got ${o.segmentDuration}`);
   for (const t of [...o.targets, ...o.rssTargets]) if (!LABEL[t]) throw new Error(`unknown target ${t} (one of ${Object.keys(LABEL).join(", ")})`);
   return o;
 }
@@ -276,6 +294,52 @@ async function throughput(server, payload, o) {
   };
 }
 
+/**
+ * One segment of a pair: `server` under load for `seconds` while `idle` waits. Its req/s, its CPU per
+ * request, and what other processes used meanwhile (both servers' CPU counted as ours).
+ */
+async function segment(server, idle, payload, seconds, o) {
+  const [srvBefore, idleBefore] = await Promise.all([server.ask({ type: "cpu" }), idle.ask({ type: "cpu" })]);
+  const machineBefore = machineSample();
+  const t0 = performance.now();
+  const result = await cannon(sendLoad(server.url, payload, o, { duration: seconds }));
+  const wall = performance.now() - t0;
+  const machineAfter = machineSample();
+  const [srvAfter, idleAfter] = await Promise.all([server.ask({ type: "cpu" }), idle.ask({ type: "cpu" })]);
+  const used = (a, b) => b.user + b.system - a.user - a.system;
+  const others = othersBetween(machineBefore, machineAfter, (used(srvBefore, srvAfter) + used(idleBefore, idleAfter)) / 1000);
+  const bad = result.non2xx + result.errors + result.timeouts;
+  if (bad > 0) throw new Error(`${server.target}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts in a segment`);
+  return {
+    reqPerSec: result.requests.total / (result.duration || wall / 1000),
+    cpuUsPerReq: used(srvBefore, srvAfter) / Math.max(1, result.requests.total),
+    otherCpu: 100 * others.othersCores,
+    steal: others.steal,
+  };
+}
+
+/**
+ * A pair's segments in one round: both servers started, checked and warmed up, then loaded in turn
+ * (`segments` turns each, the order reversed every other turn). Each turn of the target and the base turn
+ * next to it give one ratio of each measure: req/s (target ÷ base) and CPU per request (base ÷ target).
+ */
+async function pairedSegments(a, b, pair, o) {
+  for (const server of [a, b]) {
+    await preflight(server, pair.payload);
+    if (o.warmup > 0) await cannon(sendLoad(server.url, pair.payload, o, { duration: o.warmup }));
+  }
+  const ratios = [];
+  for (let i = 0; i < o.segments; i++) {
+    const first = i % 2 === 0 ? a : b;
+    const second = first === a ? b : a;
+    const m1 = await segment(first, second, pair.payload, o.segmentDuration, o);
+    const m2 = await segment(second, first, pair.payload, o.segmentDuration, o);
+    const [target, base] = first === a ? [m1, m2] : [m2, m1];
+    ratios.push({ rate: target.reqPerSec / base.reqPerSec, cpu: base.cpuUsPerReq / target.cpuUsPerReq, target, base });
+  }
+  return ratios;
+}
+
 // ---------------------------------------------------------------------------------------------------
 // SSE: concurrent message/stream requests, each answered with `events` artifact chunks (read by bench/sse-stream.mjs).
 
@@ -405,6 +469,9 @@ async function main() {
   // alike; each row is the target's median round.
   const rotate = (list, by) => list.map((_, i) => list[(i + by) % list.length]);
   const samples = new Map();
+  /** The segment ratios of each pair (pairKey), over every round; a pair that failed, with its error. */
+  const paired = new Map();
+  const pairFailures = new Map();
   /** One run of a row, printed and kept as one of its rounds (`fields` name the row; an error is kept as the row's). */
   const measure = async (fields, label, run, line) => {
     const key = `${fields.payload ?? "sse"}:${fields.target}`;
@@ -441,6 +508,39 @@ async function main() {
             (row) =>
               `${fmt.int(row.reqPerSec).padStart(7)} req/s  p50 ${fmt.ms(row.p50)}  p99 ${fmt.ms(row.p99)}${row.non2xx || row.errors || row.timeouts ? `  (${row.non2xx} non-2xx, ${row.errors} errors, ${row.timeouts} timeouts)` : ""}`,
           );
+        }
+      }
+    }
+    if (o.only.includes("throughput") && o.segments > 0) {
+      // The rate goals again, each on a pair of servers loaded in turn (pairedSegments): the goals' verdicts.
+      const pairs = PAIRS.filter((p) => o.targets.includes(p.target) && o.targets.includes(p.base));
+      for (const pair of rotate(pairs, round)) {
+        const key = pairKey(pair);
+        if (!paired.has(key)) paired.set(key, []);
+        process.stdout.write(`  pair  ${`${LABEL[pair.target]} / ${LABEL[pair.base]} (${pair.payload})`.padEnd(56)} `);
+        try {
+          const [a, b] = round % 2 === 0 ? [pair.target, pair.base] : [pair.base, pair.target];
+          const first = await startTarget(a, dir);
+          const ratios = await (async () => {
+            try {
+              const second = await startTarget(b, dir);
+              try {
+                const [target, base] = a === pair.target ? [first, second] : [second, first];
+                return await pairedSegments(target, base, pair, o);
+              } finally {
+                await second.stop();
+              }
+            } finally {
+              await first.stop();
+            }
+          })();
+          paired.get(key).push(...ratios);
+          const show = (x) => (pair.share ? fmt.pct(100 * x) : fmt.x(x));
+          console.log(`req/s ${ratios.map((r) => show(r.rate)).join(" ")}  CPU/req ${ratios.map((r) => show(r.cpu)).join(" ")}`);
+        } catch (error) {
+          failed = true;
+          pairFailures.set(key, String(error.message ?? error));
+          console.log(`— ${error.message ?? error}`);
         }
       }
     }
@@ -594,6 +694,7 @@ async function main() {
   const during = [];
   const steals = [];
   for (const rows of samples.values()) for (const r of rows) if (!r.error && r.otherCpu !== undefined) (during.push(r.otherCpu / 100), steals.push(r.steal ?? 0));
+  for (const ratios of paired.values()) for (const r of ratios) for (const m of [r.target, r.base]) (during.push(m.otherCpu / 100), steals.push(m.steal ?? 0));
   const state = machineState({ probe, during, steals });
   results.machineState = state;
   const fewRounds = o.rounds < MIN_ROUNDS && (o.only.includes("throughput") || o.only.includes("sse"));
@@ -602,7 +703,7 @@ async function main() {
   const goal = (name, rate, cpu) => {
     const pass = rate.pass && (cpu ? cpu.pass : true);
     const result = fewRounds && cpu ? `no verdict (${o.rounds} round${o.rounds === 1 ? "" : "s"} < ${MIN_ROUNDS})` : cpu ? verdict(pass, state) : pass ? "PASS" : "MISS";
-    goals.push({ name, measured: rate.text, byCpu: cpu?.text, cpuLabel: cpu?.label, rate: rate.pass, cpu: cpu?.pass, pass, result });
+    goals.push({ name, measured: rate.text, byCpu: cpu?.text, cpuLabel: cpu?.label, rate: rate.pass, cpu: cpu?.pass, pass, result, ...(rate.reference ? { reference: { rate: rate.reference, cpu: cpu?.reference } } : {}) });
   };
   const ratio = (r, base, times, { rate = "reqPerSec", cpu = "serverCpuUsPerReq", share = false } = {}) => {
     const byRate = r[rate] / base[rate];
@@ -612,6 +713,31 @@ async function main() {
       { pass: byRate >= times, text: `${fmt.int(r[rate])} / ${fmt.int(base[rate])} = ${show(byRate)}` },
       { pass: byCpu >= times, label: rate === "reqPerSec" ? "CPU/req" : "CPU/event", text: `${base[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} / ${r[cpu].toFixed(rate === "reqPerSec" ? 0 : 1)} µs = ${show(byCpu)}` },
     ];
+  };
+  /**
+   * A goal's two measures from its pair's segments (pairedSegments), or undefined without them: the median
+   * of the segment ratios (of an even number, the lower middle one), with the middle half beside it.
+   */
+  const pairedRatio = (pair) => {
+    const ratios = paired.get(pairKey(pair));
+    if (!ratios?.length) return undefined;
+    const show = (x) => (pair.share ? fmt.pct(100 * x) : fmt.x(x));
+    const measure = (values, label) => {
+      const sorted = [...values].sort((x, y) => x - y);
+      const median = sorted[Math.floor((sorted.length - 1) / 2)];
+      const half = `${show(sorted[Math.floor(sorted.length / 4)])}–${show(sorted[Math.max(0, Math.ceil((3 * sorted.length) / 4) - 1)])}`;
+      return { pass: median >= pair.times, ratio: median, label, text: `${show(median)} (median of ${sorted.length} segment pairs, middle half ${half})` };
+    };
+    return [measure(ratios.map((r) => r.rate), "req/s"), measure(ratios.map((r) => r.cpu), "CPU/req")];
+  };
+  /** A rate goal: on its pair's segments when they ran, else on the rows' medians (`--segments 0`). */
+  const rateGoal = (name, r, base, pair) => {
+    const byPairs = pairedRatio(pair);
+    if (byPairs) {
+      const [rate, cpu] = byPairs;
+      const rows = r && base ? ratio(r, base, pair.times, { share: pair.share }) : undefined;
+      goal(name, { ...rate, reference: rows?.[0].text }, { ...cpu, reference: rows?.[1].text });
+    } else if (r && base) goal(name, ...ratio(r, base, pair.times, { share: pair.share }));
   };
   // The node:http and Fastify goals, each as the req/s it asks for (read by the goals and by the ceilings below).
   const rateGoals = [];
@@ -625,14 +751,12 @@ async function main() {
     if (bare) rateGoals.push({ target, payload: "hello", times: OF_BARE_ECHO, name: `${share} of the bare echo`, title: `≥ ${share} of the bare node:http echo (hello)`, base: bare, rate: OF_BARE_ECHO * bare.reqPerSec, ofBare: true });
   }
   for (const g of rateGoals) {
-    const r = get(g.target, g.payload);
-    if (r) goal(`${LABEL[g.target]} ${g.title}`, ...ratio(r, g.base, g.times, { share: g.ofBare }));
+    rateGoal(`${LABEL[g.target]} ${g.title}`, get(g.target, g.payload), g.base, { target: g.target, base: g.base.target, payload: g.payload, times: g.times, share: g.ofBare === true });
   }
   for (const target of ["express", "hono"]) {
     for (const payload of ["hello", "task"]) {
-      const r = get(target, payload);
-      const bare = get(BARE_OF[target], payload);
-      if (r && bare) goal(`${LABEL[target]} ≥ 85 % of the ${LABEL[BARE_OF[target]]} (${payload})`, ...ratio(r, bare, 0.85, { share: true }));
+      const base = BARE_OF[target];
+      rateGoal(`${LABEL[target]} ≥ 85 % of the ${LABEL[base]} (${payload})`, get(target, payload), get(base, payload), { target, base, payload, times: 0.85, share: true });
     }
   }
   const sdkSse = results.sse.find((r) => r.target === "sdk" && !r.error);
@@ -648,13 +772,21 @@ async function main() {
     goal(`${LABEL[r.target]} RSS after GC ≤ 0.75× SDK (${fmt.int(o.rssTasks)} tasks)`, { pass: r.rssAfterGc <= 0.75 * sdkMem.rssAfterGc, text: `${fmt.mib(r.rssAfterGc)} / ${fmt.mib(sdkMem.rssAfterGc)} = ${fmt.x(r.rssAfterGc / sdkMem.rssAfterGc)}` });
   }
   results.goals = goals;
+  results.pairedSegments = Object.fromEntries(
+    [...paired].map(([key, ratios]) => [key, ratios.map((r) => ({ rate: +r.rate.toFixed(4), cpu: +r.cpu.toFixed(4), targetReqPerSec: Math.round(r.target.reqPerSec), baseReqPerSec: Math.round(r.base.reqPerSec) }))]),
+  );
   console.log(`\n${state.summary}`);
   if (goals.length) {
-    console.log(`\ngoals (a rate goal PASSes only when both its req/s median and its CPU-per-request median pass; ${MIN_ROUNDS}+ interleaved rounds; none on a busy machine):`);
+    console.log(
+      `\ngoals (a rate goal PASSes only when both its req/s and its CPU-per-request medians pass; ${MIN_ROUNDS}+ interleaved rounds; none on a busy machine;` +
+        (o.segments > 0 ? ` the message/send goals on paired segments: ${o.segments} per round, ${o.segmentDuration} s each):` : "):"),
+    );
+    for (const [key, error] of pairFailures) console.log(`  (pair ${key} failed: ${error}; its goal is judged on the rows' medians)`);
     const width = Math.max(...goals.map((g) => g.result.length));
     for (const g of goals) {
       const mark = (ok) => (ok === undefined ? "" : ok ? " ok" : " short");
       console.log(`  ${g.result.padEnd(width)}  ${g.name}: ${g.byCpu ? "rate " : ""}${g.measured}${mark(g.byCpu ? g.rate : undefined)}${g.byCpu ? `; ${g.cpuLabel} ${g.byCpu}${mark(g.cpu)}` : ""}`);
+      if (g.reference?.rate) console.log(`  ${"".padEnd(width)}    (the rows' medians, for reference: ${g.reference.rate}; ${g.reference.cpu})`);
     }
     if (state.busy) console.log(`  (${BUSY_VERDICT}: ${state.reasons.join("; ")}; rerun on a quiet machine)`);
   }
