@@ -104,8 +104,8 @@ function precompile(source: string): string {
  * The bundled templates compiled when the package is built (scripts/precompile-templates.mjs), as
  * Handlebars' documentation advises for production: a first run loads neither Handlebars' compiler nor
  * source-map. Keyed like the output cache (Handlebars' version, options and source), so a template edited
- * since the build, an override and another Handlebars are compiled as before. Missing (a run from src/ or
- * before a build): empty.
+ * since the build, an override and another Handlebars are compiled as before (a run from src/ reads the
+ * built table too: a stale one holds no key of an edited source). Missing (before a build): empty.
  */
 export const PRECOMPILED_TEMPLATES_FILE = resolve(dirname(fileURLToPath(import.meta.url)), "../../dist/templates.precompiled.json");
 let precompiled: Record<string, string> | undefined;
