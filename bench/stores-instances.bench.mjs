@@ -17,7 +17,11 @@
 // runtime's coordination between instances.
 //
 //   npm run build && source .ci/engines.sh && node bench/stores-instances.bench.mjs \
-//       [--instances 1,3] [--sync on,off] [--pool 10] [--concurrency 16] [--duration 4] [--warmup 5] [--rounds 3] [--floor on|off] [--no-write]
+//       [--instances 1,3] [--sync on,off] [--pool auto|N] [--concurrency 16] [--duration 4] [--warmup 5] [--rounds 3] [--floor on|off] [--no-write]
+//
+// `--pool auto` (the default) sizes the pools as docs/stores.md advises: instances × pool.max near 3 × the
+// database server's cores (here the machine's: PostgreSQL runs on it), at least 2 each; `--pool N` gives every
+// instance N (the store's own default is 10).
 //
 // Rounds are interleaved (every configuration once per round, in a rotating order) and each row is the
 // configuration's median round by sends/s. The goal (issue 30): 3 instances serve at least the sends/s of
@@ -26,6 +30,7 @@
 // concurrency), so the node CPU per send includes the calls' own cost (small beside a commit).
 import { fork } from "node:child_process";
 import { readdirSync, readFileSync, rmSync } from "node:fs";
+import { cpus } from "node:os";
 import { resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import pg from "pg";
@@ -278,7 +283,10 @@ async function main() {
   const list = (v) => v.split(",").map((s) => s.trim()).filter(Boolean);
   const instanceCounts = list(flag("instances", "1,3")).map(Number);
   const syncs = list(flag("sync", "on,off"));
-  const pool = Number(flag("pool", "10"));
+  const poolFlag = flag("pool", "auto");
+  if (poolFlag !== "auto" && !(Number(poolFlag) >= 1)) throw new Error(`--pool: expected auto or a positive number, got ${poolFlag}`);
+  /** The pool of each instance of a configuration: fixed, or sized for the database (docs/stores.md). */
+  const poolFor = (instances) => (poolFlag === "auto" ? Math.max(2, Math.round((3 * cpus().length) / instances)) : Number(poolFlag));
   const concurrency = Number(flag("concurrency", "16"));
   const durationMs = Number(flag("duration", "4")) * 1000;
   const warmupMs = Number(flag("warmup", "5")) * 1000;
@@ -298,10 +306,10 @@ async function main() {
     (await admin.query("SELECT name, setting FROM pg_settings WHERE name IN ('fsync', 'synchronous_commit', 'wal_level', 'max_connections', 'shared_buffers', 'wal_writer_delay', 'commit_delay')")).rows.map((r) => [r.name, r.setting]),
   );
   const version = (await admin.query("SHOW server_version")).rows[0].server_version;
-  console.log(`instances on one PostgreSQL ${version} — ${concurrency} sends in flight in all, split across the instances (separate processes, pool max ${pool} each); ${durationMs / 1000} s per run after ${warmupMs / 1000} s of warm-up in each instance, ${rounds} interleaved rounds`);
+  console.log(`instances on one PostgreSQL ${version} — ${concurrency} sends in flight in all, split across the instances (separate processes, pool max ${poolFlag === "auto" ? `${instanceCounts.map((n) => `${poolFor(n)} each with ${n}`).join(", ")}: instances × pool.max near 3 × ${cpus().length} cores` : `${poolFlag} each`}); ${durationMs / 1000} s per run after ${warmupMs / 1000} s of warm-up in each instance, ${rounds} interleaved rounds`);
   console.log(`engine settings: ${Object.entries(settings).map(([k, v]) => `${k}=${v}`).join(", ")}; pg_stat_statements ${statStatements ? "loaded" : "not loaded (statements counted in each instance's driver)"}`);
   const probe = { ...(await quietProbe(2000)), load: machine.load };
-  const configs = kinds.flatMap((kind) => syncs.flatMap((sync) => instanceCounts.map((instances) => ({ kind, instances, sync, pool, concurrency, durationMs, warmupMs }))));
+  const configs = kinds.flatMap((kind) => syncs.flatMap((sync) => instanceCounts.map((instances) => ({ kind, instances, sync, pool: poolFor(instances), concurrency, durationMs, warmupMs }))));
   const keyOf = (c) => `${c.kind}/${c.instances}/${c.sync}`;
   const samples = new Map(configs.map((c) => [keyOf(c), []]));
   const label = (c) => (c.kind === "floor" ? "floor" : "A2A  ");
