@@ -1,9 +1,10 @@
-import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { existsSync, readFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "../errors.js";
 import { cacheKey, packageVersion, readCachedAs, writeCached } from "../write/output-cache.js";
+import { listFiles } from "../write/writer.js";
 
 // Handlebars is a CommonJS package: its runtime (which runs compiled templates) and its compiler (loaded
 // only to compile a template the output cache does not hold).
@@ -123,17 +124,10 @@ function precompiledTable(): Record<string, string> {
 /** The table `precompiledTable` reads: every bundled template's spec under its key, in path order (deterministic). */
 export function precompileBundledTemplates(): Record<string, string> {
   const table: Record<string, string> = {};
-  const walk = (dir: string): void => {
-    for (const entry of readdirSync(dir, { withFileTypes: true }).sort((a, b) => (a.name < b.name ? -1 : a.name > b.name ? 1 : 0))) {
-      const path = join(dir, entry.name);
-      if (entry.isDirectory()) walk(path);
-      else if (entry.name.endsWith(".hbs")) {
-        const source = readFileSync(path, "utf8");
-        table[specKey(source)] = precompile(source);
-      }
-    }
-  };
-  walk(BUNDLED_TEMPLATE_DIR);
+  for (const path of listFiles(BUNDLED_TEMPLATE_DIR).filter((p) => p.endsWith(".hbs"))) {
+    const source = readFileSync(join(BUNDLED_TEMPLATE_DIR, path), "utf8");
+    table[specKey(source)] = precompile(source);
+  }
   return table;
 }
 

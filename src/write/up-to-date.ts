@@ -15,10 +15,11 @@
  * loads Ajv, prettier, json-schema-to-typescript and handlebars.
  */
 import { createHash } from "node:crypto";
-import { existsSync, mkdirSync, readdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_FILE, readManifest } from "./manifest.js";
+import { listFiles } from "./writer.js";
 import { cacheRoot } from "./cache-root.js";
 import { GENERATOR_VERSION } from "../version.js";
 import { GENERATE_OPTIONS, type OptionDeclaration, type TargetInputs } from "../options/declarations.js";
@@ -64,11 +65,8 @@ export function identityOf(root: string, parts: readonly string[], startedAt: nu
     const dir = join(root, part);
     let entries: string[];
     try {
-      // Entries with their types: only files (and links, which may lead to one) are stat'ed, never a folder.
-      entries = readdirSync(dir, { recursive: true, withFileTypes: true })
-        .filter((d) => (d.isFile() || d.isSymbolicLink()) && !d.name.endsWith(".d.ts") && !d.name.endsWith(".map"))
-        .map((d) => (d.parentPath === dir ? d.name : `${d.parentPath.slice(dir.length + 1)}/${d.name}`))
-        .sort();
+      // Files only (and links, which may lead to one): a folder is never stat'ed.
+      entries = listFiles(dir).filter((entry) => !entry.endsWith(".d.ts") && !entry.endsWith(".map"));
     } catch {
       hash.update(`\0${part}\0(absent)`);
       continue;
@@ -210,12 +208,12 @@ function hashFile(hash: ReturnType<typeof createHash>, path: string): boolean {
 function hashTree(hash: ReturnType<typeof createHash>, dir: string, label: string, keep: (name: string) => boolean): void {
   let entries: string[];
   try {
-    entries = readdirSync(dir, { recursive: true }) as string[];
+    entries = listFiles(dir);
   } catch {
     hash.update(`\0${label}\0(absent)`);
     return;
   }
-  for (const entry of entries.sort()) {
+  for (const entry of entries) {
     if (!keep(entry)) continue;
     const path = join(dir, entry);
     let content: Buffer;

@@ -1,6 +1,6 @@
 import { randomBytes } from "node:crypto";
 import { existsSync, lstatSync, mkdirSync, readdirSync, readFileSync, realpathSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
-import { basename, dirname, join, relative, sep } from "node:path";
+import { basename, dirname, join } from "node:path";
 import { CodegenError } from "../errors.js";
 import { MANIFEST_FILE, readManifest } from "./manifest.js";
 
@@ -161,14 +161,14 @@ function ioError(error: unknown, displayOut: string): CodegenError {
 /** Every file below a folder, as relative paths with "/" separators, sorted. */
 export function listFiles(dir: string): string[] {
   const out: string[] = [];
-  const walk = (d: string) => {
+  // Relative paths built as the walk goes down (a path.relative per file cost more than the listing).
+  const walk = (d: string, prefix: string) => {
     for (const entry of readdirSync(d, { withFileTypes: true })) {
-      const full = join(d, entry.name);
-      if (entry.isDirectory()) walk(full);
-      else out.push(relative(dir, full).split(sep).join("/"));
+      if (entry.isDirectory()) walk(join(d, entry.name), `${prefix}${entry.name}/`);
+      else out.push(`${prefix}${entry.name}`);
     }
   };
-  walk(dir);
+  walk(dir, "");
   return out.sort();
 }
 
