@@ -15,6 +15,7 @@
 // core taken by another process moves a req/s median by more than the margin of most goals.
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
+import { median } from "./stats.mjs";
 
 /** Other processes using at least this share of one core (before or, in the median, during the runs): busy. */
 export const OTHERS_BUSY_CORES = 0.25;
@@ -84,12 +85,6 @@ export async function quietProbe(ms = 2000) {
   return { ...othersBetween(a, b), load, cores: cpus().length };
 }
 
-const median = (xs) => {
-  if (xs.length === 0) return 0;
-  const s = [...xs].sort((x, y) => x - y);
-  const mid = s.length >> 1;
-  return s.length % 2 ? s[mid] : (s[mid - 1] + s[mid]) / 2;
-};
 
 /**
  * Whether the machine was quiet enough for verdicts: the probe before the runs (others, steal, load) and

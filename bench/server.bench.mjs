@@ -21,6 +21,7 @@ import { summarize, printSummary } from "./server-profile.mjs";
 import { captureConsole, writeReadmeSection } from "./readme-section.mjs";
 import { oneStream } from "./sse-stream.mjs";
 import { BUSY_VERDICT, OTHERS_BUSY_CORES, machineSample, machineState, othersBetween, quietProbe, verdict } from "./machine-load.mjs";
+import { median, middleHalf } from "./stats.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -41,17 +42,6 @@ const SDK_TIMES = [["hello", 4], ["task", 3]];
 const OF_BARE_ECHO = 0.65;
 /** Rate goals get a verdict only from at least this many interleaved rounds (issue 37). */
 const MIN_ROUNDS = 5;
-/**
- * The rate goals judged on paired segments: the server and its base run side by side (two child
- * processes, one idle while the other is loaded) and take turns under load in short segments, so that
- * each ratio compares two measures a few seconds apart. `times`: the goal; `share`: printed as a share.
- */
-const PAIRS = [
-  ...SDK_TIMES.flatMap(([payload, times]) => ["node", "fastify"].map((target) => ({ target, base: "sdk", payload, times }))),
-  ...["node", "fastify"].map((target) => ({ target, base: "bare", payload: "hello", times: OF_BARE_ECHO, share: true })),
-  ...["express", "hono"].flatMap((target) => ["hello", "task"].map((payload) => ({ target, base: BARE_OF[target], payload, times: 0.85, share: true }))),
-];
-const pairKey = (pair) => `${pair.payload}:${pair.target}:${pair.base}`;
 /** The adapter floor of a target: the same adapter over a stub core that only parses and answers. */
 const FLOOR_OF = { node: "floor-node", fastify: "floor-fastify" };
 const LABEL = {
@@ -66,6 +56,23 @@ const LABEL = {
   hono: "a2a-codegen Hono",
   sdk: "@a2a-js/sdk Express",
 };
+
+/**
+ * The message/send goals, each a target against its base at `times` (`share`: printed as a share; `goal`:
+ * its wording). Judged on paired segments: the two run side by side (two child processes, one idle while
+ * the other is loaded) and take turns under load in short segments, so that each ratio compares two
+ * measures a few seconds apart. The ceilings below read the node:http and Fastify ones too.
+ */
+const PAIRS = [
+  ...["node", "fastify"].flatMap((target) => [
+    ...SDK_TIMES.map(([payload, times]) => ({ target, base: "sdk", payload, times, goal: `${times}× SDK` })),
+    { target, base: "bare", payload: "hello", times: OF_BARE_ECHO, share: true, goal: `${Math.round(100 * OF_BARE_ECHO)} % of the bare node:http echo` },
+  ]),
+  ...["express", "hono"].flatMap((target) =>
+    ["hello", "task"].map((payload) => ({ target, base: BARE_OF[target], payload, times: 0.85, share: true, goal: `85 % of the ${LABEL[BARE_OF[target]]}` })),
+  ),
+];
+const pairKey = (pair) => `${pair.payload}:${pair.target}:${pair.base}`;
 
 // ---------------------------------------------------------------------------------------------------
 // Options
@@ -256,22 +263,38 @@ const CONTENDED = 100 * OTHERS_BUSY_CORES;
 
 const cpuPercent = (before, after, wallMs) => (100 * (after.user + after.system - before.user - before.system)) / 1000 / wallMs;
 
-async function throughput(server, payload, o) {
-  const responseBytes = await preflight(server, payload);
-  if (o.warmup > 0) await cannon(sendLoad(server.url, payload, o, { duration: o.warmup }));
-  const srvBefore = await server.ask({ type: "cpu" });
+/**
+ * `server` under message/send load for `seconds`: autocannon's result, and the CPU the server used, the
+ * load generator used, and other processes used meanwhile (the machine's busy time minus ours,
+ * machine-load.mjs). `idle`: servers that run beside it without load; their CPU counts as ours too.
+ */
+async function loaded(server, payload, seconds, o, idle = []) {
+  const ask = () => Promise.all([server, ...idle].map((s) => s.ask({ type: "cpu" })));
+  const srvBefore = await ask();
   const genBefore = process.cpuUsage();
   const machineBefore = machineSample();
   const t0 = performance.now();
-  const result = await cannon(sendLoad(server.url, payload, o, { duration: o.duration }));
+  const result = await cannon(sendLoad(server.url, payload, o, { duration: seconds }));
   const wall = performance.now() - t0;
   const machineAfter = machineSample();
-  const srvAfter = await server.ask({ type: "cpu" });
+  const srvAfter = await ask();
   const genAfter = process.cpuUsage();
   const used = (a, b) => b.user + b.system - a.user - a.system;
-  // Other processes' CPU: the machine's busy time − this process's − the server child's (machine-load.mjs).
-  const others = othersBetween(machineBefore, machineAfter, used(srvBefore, srvAfter) / 1000);
-  const seconds = result.duration || wall / 1000;
+  const ours = srvBefore.reduce((sum, before, i) => sum + used(before, srvAfter[i]), 0);
+  return {
+    result,
+    seconds: result.duration || wall / 1000,
+    serverCpuUs: used(srvBefore[0], srvAfter[0]),
+    serverCpu: cpuPercent(srvBefore[0], srvAfter[0], srvAfter[0].at - srvBefore[0].at),
+    loadGenCpu: cpuPercent(genBefore, genAfter, wall),
+    others: othersBetween(machineBefore, machineAfter, ours / 1000),
+  };
+}
+
+async function throughput(server, payload, o) {
+  const responseBytes = await preflight(server, payload);
+  if (o.warmup > 0) await cannon(sendLoad(server.url, payload, o, { duration: o.warmup }));
+  const { result, seconds, serverCpuUs, serverCpu, loadGenCpu, others } = await loaded(server, payload, o.duration, o);
   return {
     target: server.target,
     payload,
@@ -284,38 +307,22 @@ async function throughput(server, payload, o) {
     errors: result.errors,
     timeouts: result.timeouts,
     responseBytes,
-    serverCpu: cpuPercent(srvBefore, srvAfter, srvAfter.at - srvBefore.at),
+    serverCpu,
     /** Server CPU time per answered request: comparable even when the load generator is the bottleneck. */
-    serverCpuUsPerReq: (srvAfter.user + srvAfter.system - srvBefore.user - srvBefore.system) / Math.max(1, result.requests.total),
-    loadGenCpu: cpuPercent(genBefore, genAfter, wall),
+    serverCpuUsPerReq: serverCpuUs / Math.max(1, result.requests.total),
+    loadGenCpu,
     /** CPU used by other processes during the run (machine busy time − server − load generator), % of one core. */
     otherCpu: 100 * others.othersCores,
     steal: others.steal,
   };
 }
 
-/**
- * One segment of a pair: `server` under load for `seconds` while `idle` waits. Its req/s, its CPU per
- * request, and what other processes used meanwhile (both servers' CPU counted as ours).
- */
+/** One segment of a pair: `server` under load for `seconds` while `idle` waits beside it. */
 async function segment(server, idle, payload, seconds, o) {
-  const [srvBefore, idleBefore] = await Promise.all([server.ask({ type: "cpu" }), idle.ask({ type: "cpu" })]);
-  const machineBefore = machineSample();
-  const t0 = performance.now();
-  const result = await cannon(sendLoad(server.url, payload, o, { duration: seconds }));
-  const wall = performance.now() - t0;
-  const machineAfter = machineSample();
-  const [srvAfter, idleAfter] = await Promise.all([server.ask({ type: "cpu" }), idle.ask({ type: "cpu" })]);
-  const used = (a, b) => b.user + b.system - a.user - a.system;
-  const others = othersBetween(machineBefore, machineAfter, (used(srvBefore, srvAfter) + used(idleBefore, idleAfter)) / 1000);
+  const { result, seconds: measured, serverCpuUs, others } = await loaded(server, payload, seconds, o, [idle]);
   const bad = result.non2xx + result.errors + result.timeouts;
   if (bad > 0) throw new Error(`${server.target}: ${result.non2xx} non-2xx, ${result.errors} errors, ${result.timeouts} timeouts in a segment`);
-  return {
-    reqPerSec: result.requests.total / (result.duration || wall / 1000),
-    cpuUsPerReq: used(srvBefore, srvAfter) / Math.max(1, result.requests.total),
-    otherCpu: 100 * others.othersCores,
-    steal: others.steal,
-  };
+  return { reqPerSec: result.requests.total / measured, cpuUsPerReq: serverCpuUs / Math.max(1, result.requests.total), otherCpu: 100 * others.othersCores, steal: others.steal };
 }
 
 /**
@@ -716,48 +723,27 @@ async function main() {
   };
   /**
    * A goal's two measures from its pair's segments (pairedSegments), or undefined without them: the median
-   * of the segment ratios (of an even number, the lower middle one), with the middle half beside it.
+   * of the segment ratios, with their middle half beside it.
    */
   const pairedRatio = (pair) => {
     const ratios = paired.get(pairKey(pair));
     if (!ratios?.length) return undefined;
     const show = (x) => (pair.share ? fmt.pct(100 * x) : fmt.x(x));
     const measure = (values, label) => {
-      const sorted = [...values].sort((x, y) => x - y);
-      const median = sorted[Math.floor((sorted.length - 1) / 2)];
-      const half = `${show(sorted[Math.floor(sorted.length / 4)])}–${show(sorted[Math.max(0, Math.ceil((3 * sorted.length) / 4) - 1)])}`;
-      return { pass: median >= pair.times, ratio: median, label, text: `${show(median)} (median of ${sorted.length} segment pairs, middle half ${half})` };
+      const m = median(values);
+      const [low, high] = middleHalf(values);
+      return { pass: m >= pair.times, ratio: m, label, text: `${show(m)} (median of ${values.length} segment pairs, middle half ${show(low)}–${show(high)})` };
     };
     return [measure(ratios.map((r) => r.rate), "req/s"), measure(ratios.map((r) => r.cpu), "CPU/req")];
   };
-  /** A rate goal: on its pair's segments when they ran, else on the rows' medians (`--segments 0`). */
-  const rateGoal = (name, r, base, pair) => {
+  // The message/send goals: on each pair's segments when they ran, else on the rows' medians (`--segments 0`).
+  for (const pair of PAIRS) {
+    const [r, base] = [get(pair.target, pair.payload), get(pair.base, pair.payload)];
+    const name = `${LABEL[pair.target]} ≥ ${pair.goal} (${pair.payload})`;
+    const rows = r && base ? ratio(r, base, pair.times, { share: pair.share }) : undefined;
     const byPairs = pairedRatio(pair);
-    if (byPairs) {
-      const [rate, cpu] = byPairs;
-      const rows = r && base ? ratio(r, base, pair.times, { share: pair.share }) : undefined;
-      goal(name, { ...rate, reference: rows?.[0].text }, { ...cpu, reference: rows?.[1].text });
-    } else if (r && base) goal(name, ...ratio(r, base, pair.times, { share: pair.share }));
-  };
-  // The node:http and Fastify goals, each as the req/s it asks for (read by the goals and by the ceilings below).
-  const rateGoals = [];
-  for (const target of ["node", "fastify"]) {
-    for (const [payload, times] of SDK_TIMES) {
-      const sdk = get("sdk", payload);
-      if (sdk) rateGoals.push({ target, payload, times, name: `${times}× SDK`, title: `≥ ${times}× SDK (${payload})`, base: sdk, rate: times * sdk.reqPerSec });
-    }
-    const bare = get("bare", "hello");
-    const share = fmt.pct(100 * OF_BARE_ECHO);
-    if (bare) rateGoals.push({ target, payload: "hello", times: OF_BARE_ECHO, name: `${share} of the bare echo`, title: `≥ ${share} of the bare node:http echo (hello)`, base: bare, rate: OF_BARE_ECHO * bare.reqPerSec, ofBare: true });
-  }
-  for (const g of rateGoals) {
-    rateGoal(`${LABEL[g.target]} ${g.title}`, get(g.target, g.payload), g.base, { target: g.target, base: g.base.target, payload: g.payload, times: g.times, share: g.ofBare === true });
-  }
-  for (const target of ["express", "hono"]) {
-    for (const payload of ["hello", "task"]) {
-      const base = BARE_OF[target];
-      rateGoal(`${LABEL[target]} ≥ 85 % of the ${LABEL[base]} (${payload})`, get(target, payload), get(base, payload), { target, base, payload, times: 0.85, share: true });
-    }
+    if (byPairs) goal(name, { ...byPairs[0], reference: rows?.[0].text }, { ...byPairs[1], reference: rows?.[1].text });
+    else if (rows) goal(name, ...rows);
   }
   const sdkSse = results.sse.find((r) => r.target === "sdk" && !r.error);
   for (const target of ADAPTERS) {
@@ -796,19 +782,19 @@ async function main() {
   // goal's rate. Server CPU per request scales as 1 / req/s at a fixed server CPU share, so the CPU a request
   // may cost at the goal's rate is the floor's CPU/req × the floor's req/s / the goal's req/s.
   const ceilings = [];
-  for (const g of rateGoals) {
-    const r = get(g.target, g.payload);
-    const floor = get(FLOOR_OF[g.target], g.payload);
-    if (!r || !floor) continue;
+  for (const pair of PAIRS.filter((p) => FLOOR_OF[p.target] !== undefined)) {
+    const [r, base, floor] = [get(pair.target, pair.payload), get(pair.base, pair.payload), get(FLOOR_OF[pair.target], pair.payload)];
+    if (!r || !base || !floor) continue;
+    const rate = pair.times * base.reqPerSec; // the req/s the goal asks for
     ceilings.push({
-      target: g.target,
-      payload: g.payload,
-      goal: g.name,
+      target: pair.target,
+      payload: pair.payload,
+      goal: pair.goal,
       floorReqPerSec: floor.reqPerSec,
       floorCpuUs: floor.serverCpuUsPerReq,
-      budgetUs: (floor.serverCpuUsPerReq * floor.reqPerSec) / g.rate - floor.serverCpuUsPerReq,
+      budgetUs: (floor.serverCpuUsPerReq * floor.reqPerSec) / rate - floor.serverCpuUsPerReq,
       a2aUs: r.serverCpuUsPerReq - floor.serverCpuUsPerReq,
-      reachable: floor.reqPerSec >= g.rate,
+      reachable: floor.reqPerSec >= rate,
     });
   }
   results.ceilings = ceilings;

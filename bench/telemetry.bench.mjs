@@ -32,6 +32,7 @@ import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { machineSample, machineState, othersBetween, quietProbe, verdict } from "./machine-load.mjs";
+import { median, middleHalf } from "./stats.mjs";
 
 const require = createRequire(import.meta.url);
 const autocannon = require("autocannon");
@@ -189,10 +190,6 @@ try {
   rmSync(dir, { recursive: true, force: true });
 }
 
-const median = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  return s.length % 2 ? s[s.length >> 1] : (s[s.length / 2 - 1] + s[s.length / 2]) / 2;
-};
 const row = (mode, text) => {
   const r = perRound.map((round) => round.get(`${mode}:${text}`));
   return { rate: median(r.map((x) => x.rate)), cpuUs: median(r.map((x) => x.cpuUs)) };
@@ -205,10 +202,6 @@ console.log(`| --- | ${MEASURED.map(() => "---:").join(" | ")} |`);
 for (const text of PAYLOADS) console.log(`| ${text} | ${MEASURED.map((m) => `${row(m, text).rate.toFixed(0)} req/s, ${row(m, text).cpuUs.toFixed(0)} µs`).join(" | ")} |`);
 
 console.log(`\n${state.summary}\n`);
-const quartiles = (values) => {
-  const s = [...values].sort((a, b) => a - b);
-  return [s[Math.floor((s.length - 1) / 4)], s[Math.ceil((3 * (s.length - 1)) / 4)]];
-};
 console.log("| goal | payload | by req/s | by CPU/request | segments, by req/s: middle half | verdict |");
 console.log("| --- | --- | ---: | ---: | --- | --- |");
 const pct = (x) => `${(100 * x).toFixed(0)} %`;
@@ -221,6 +214,6 @@ for (const goal of GOALS) {
     const byCpu = median(segmentRatios.map((x) => x.byCpu));
     const pass = byRate >= goal.share && byCpu >= goal.share;
     const result = rounds < MIN_ROUNDS ? `no verdict (${rounds} round${rounds === 1 ? "" : "s"} < ${MIN_ROUNDS})` : verdict(pass, state);
-    console.log(`| ${goal.name}: ${goal.mode} ≥ ${pct(goal.share)} of ${goal.base} | ${text} | ${pct(byRate)} | ${pct(byCpu)} | ${quartiles(segmentRatios.map((x) => x.byRate)).map(pct).join(" – ")} (${segmentRatios.length}) | ${result} |`);
+    console.log(`| ${goal.name}: ${goal.mode} ≥ ${pct(goal.share)} of ${goal.base} | ${text} | ${pct(byRate)} | ${pct(byCpu)} | ${middleHalf(segmentRatios.map((x) => x.byRate)).map(pct).join(" – ")} (${segmentRatios.length}) | ${result} |`);
   }
 }
