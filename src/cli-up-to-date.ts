@@ -18,7 +18,7 @@ import { displayPath } from "./display-path.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
 import { camelCase, checkFlagValues, CONFIG_OPTIONS, GENERATE_OPTIONS, listValues, type GenerateArgs, type OptionDeclaration } from "./options/declarations.js";
 import { defaultOutDir, versionFolderName } from "./write/out-folder.js";
-import { inputsFingerprint, isUpToDate, manifestFileCount } from "./write/up-to-date.js";
+import { inputsFingerprint, isUpToDate, recordedFileCount } from "./write/up-to-date.js";
 
 export type { GenerateArgs };
 
@@ -118,7 +118,7 @@ export function scanUnchanged(targets: readonly GenerateOptions[], args: Pick<Ge
       continue;
     }
     const out = displayPath(outDir, cwd);
-    if (!args.quiet) scan.lines.push({ stream: "out", text: `${out}: up to date (${manifestFileCount(outDir)} files; inputs unchanged since it was last generated or checked: nothing to do)` });
+    if (!args.quiet) scan.lines.push({ stream: "out", text: `${out}: up to date (${recordedFileCount(outDir, cwd)} files; inputs unchanged since it was last generated or checked: nothing to do)` });
     if (args.verbose) scan.lines.push({ stream: "err", text: `timings ${out}: unchanged inputs, up-to-date check ${(performance.now() - start).toFixed(0)} ms` });
   }
   return scan;

@@ -125,50 +125,117 @@ export function inputsFingerprint(target: TargetInputs, outDir: string): string 
 /**
  * True when `outDir` was generated (or checked) from exactly these inputs, its manifest is the one then
  * recorded, and every file the manifest lists is on disk with the content the manifest hashes.
+ *
+ * Told from each file's stat, as git tells a clean work tree from its index: a file whose size,
+ * modification and change times and inode are those recorded is the file recorded, and is not read.
+ * Only a file modified in the two seconds before its record was made ("racy": a write in the same
+ * tick of the file system's clock after the record would leave its times as they were) is read and
+ * hashed; once every such file checks out, the record is made again, so the next run reads none.
  */
 export function isUpToDate(outDir: string, fingerprint: string, cwd: string = process.cwd()): boolean {
   const record = readRecord(outDir, cwd);
   if (record === undefined || record.inputs !== fingerprint) return false;
+  const racy: string[] = [];
+  const racyFrom = record.at - RACY_MS;
+  for (const path in record.files) {
+    const recorded = record.files[path] as FileStat;
+    const now = statOf(join(outDir, path));
+    if (now === undefined) return false;
+    if (!sameStat(now, recorded) || now[1] > racyFrom) racy.push(path);
+  }
+  if (racy.length === 0) return true;
+  // Some file must be read: the manifest first (its hash is recorded), then each racy file against it.
   const manifestPath = join(outDir, MANIFEST_FILE);
-  if (!existsSync(manifestPath) || sha256(readFileSync(manifestPath)) !== record.manifest) return false;
+  let manifestText: string;
+  try {
+    manifestText = readFileSync(manifestPath, "utf8");
+  } catch {
+    return false;
+  }
+  if (sha256(manifestText) !== record.manifest) return false;
   const manifest = readManifest(outDir);
-  if (manifest === undefined) return false;
-  for (const file of manifest.files) {
-    const path = join(outDir, file.path);
+  if (manifest === undefined || manifest.files.length + 1 !== Object.keys(record.files).length) return false;
+  const hashes = new Map(manifest.files.map((f) => [f.path, f.sha256]));
+  for (const path of racy) {
+    if (path === MANIFEST_FILE) continue;
+    const expected = hashes.get(path);
     let content: Buffer;
     try {
-      content = readFileSync(path);
+      content = readFileSync(join(outDir, path));
     } catch {
       return false;
     }
-    if (sha256(content) !== file.sha256) return false;
+    if (expected === undefined || sha256(content) !== expected) return false;
   }
+  // Checked by content: recorded again with the stats of now, so that the next run only stats them.
+  recordUpToDate(outDir, fingerprint, manifestText, cwd);
   return true;
 }
 
-/** The number of files the manifest of `outDir` lists, itself included. */
-export function manifestFileCount(outDir: string): number {
-  return (readManifest(outDir)?.files.length ?? 0) + 1;
+/** The number of files a folder's record lists (its manifest's, the manifest included); 0 without a record. */
+export function recordedFileCount(outDir: string, cwd: string = process.cwd()): number {
+  const record = readRecord(outDir, cwd);
+  return record === undefined ? 0 : Object.keys(record.files).length;
 }
 
-/** Records that `outDir`, with the manifest `files[MANIFEST_FILE]`, is the output of these inputs. */
+/**
+ * Records that `outDir`, with the manifest `files[MANIFEST_FILE]`, is the output of these inputs: with
+ * the stat of the manifest and of every file it lists, taken now (isUpToDate compares them).
+ */
 export function recordUpToDate(outDir: string, fingerprint: string, manifestText: string, cwd: string = process.cwd()): void {
   const file = recordPath(outDir, cwd);
   if (file === undefined) return;
   try {
+    const at = Date.now();
+    const files: Record<string, FileStat> = {};
+    const listed = (JSON.parse(manifestText) as { files?: Array<{ path?: unknown }> }).files ?? [];
+    for (const path of [MANIFEST_FILE, ...listed.map((f) => String(f.path))]) {
+      const stat = statOf(join(outDir, path));
+      if (stat === undefined) return; // not all there: no record, the next run generates
+      files[path] = stat;
+    }
+    const record: UpToDateRecord = { outDir, inputs: fingerprint, manifest: sha256(manifestText), at, files };
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
-    writeFileSync(tmp, JSON.stringify({ outDir, inputs: fingerprint, manifest: sha256(manifestText) }) + "\n");
+    writeFileSync(tmp, JSON.stringify(record) + "\n");
     renameSync(tmp, file);
   } catch {
     // A cache that cannot be written only means the next run generates again.
   }
 }
 
+/**
+ * A file's size, modification time, change time and inode. The change time is set by the kernel on
+ * every write, rename or change of mode (no tool can set it back), the inode changes when a file is
+ * replaced by another.
+ */
+type FileStat = [size: number, mtimeMs: number, ctimeMs: number, ino: number];
+
+/** Files modified this long before their record was made are read, not trusted by their stat (FAT's clock ticks every 2 s). */
+const RACY_MS = 2000;
+
+function statOf(path: string): FileStat | undefined {
+  try {
+    const stat = statSync(path);
+    return stat.isFile() ? [stat.size, stat.mtimeMs, stat.ctimeMs, stat.ino] : undefined;
+  } catch {
+    return undefined;
+  }
+}
+
+function sameStat(a: FileStat, b: FileStat): boolean {
+  return a[0] === b[0] && a[1] === b[1] && a[2] === b[2] && a[3] === b[3];
+}
+
 interface UpToDateRecord {
   outDir: string;
   inputs: string;
+  /** The manifest's hash, for a racy file's check against the hashes it lists. */
   manifest: string;
+  /** When the record was made (epoch ms). */
+  at: number;
+  /** The stat of the manifest and of every file it lists, by path in the folder. */
+  files: Record<string, FileStat>;
 }
 
 function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
@@ -176,7 +243,8 @@ function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
   if (file === undefined) return undefined;
   try {
     const json = JSON.parse(readFileSync(file, "utf8")) as Partial<UpToDateRecord>;
-    if (json.outDir !== outDir || typeof json.inputs !== "string" || typeof json.manifest !== "string") return undefined;
+    // A record of an earlier release (no stats) is no record: the next run generates and makes one.
+    if (json.outDir !== outDir || typeof json.inputs !== "string" || typeof json.manifest !== "string" || typeof json.at !== "number" || typeof json.files !== "object" || json.files === null) return undefined;
     return json as UpToDateRecord;
   } catch {
     return undefined;

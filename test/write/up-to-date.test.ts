@@ -3,11 +3,12 @@
 // sends the run down the full pipeline again.
 import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
-import { copyFileSync, mkdirSync, readFileSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
+import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseGenerateFlags } from "../../src/cli-up-to-date.js";
-import { generatorParts, identityOf } from "../../src/write/up-to-date.js";
+import { generatorParts, identityOf, isUpToDate, recordUpToDate } from "../../src/write/up-to-date.js";
+import { MANIFEST_FILE, manifestText } from "../../src/write/manifest.js";
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../support/project.js";
 
@@ -89,6 +90,32 @@ describe("generate on unchanged inputs", () => {
     expect(regenerated.code).toBe(0);
     expect(regenerated.stdout).toMatch(/A2A 0\.3\.0 — \d+ types/);
     expect(readFileSync(models, "utf8")).toBe(original);
+  });
+
+  it("a file changed behind its times (the same size, its modification time put back) is found", () => {
+    const models = join(out, "models.ts");
+    expect(run(["generate", "--spec", "0.3.0", "--out", out], work).code).toBe(0);
+    // Older than its record, and recorded again with those times (the run reads them, they check out):
+    // from now on the record trusts their stat.
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    for (const file of listFiles(out)) utimesSync(join(out, file), aMinuteAgo, aMinuteAgo);
+    expect(run(["generate", "--spec", "0.3.0", "--out", out], work).stdout).toMatch(/up to date/);
+    const original = readFileSync(models, "utf8");
+    const { atime, mtime } = statSync(models);
+    // The same length, one character changed, and the modification time the file had.
+    writeFileSync(models, original.replace("export", "exporT"));
+    utimesSync(models, atime, mtime);
+    const again = run(["generate", "--spec", "0.3.0", "--out", out], work);
+    expect(again.code).toBe(0);
+    expect(again.stdout).toMatch(/A2A 0\.3\.0 — \d+ types/);
+    expect(readFileSync(models, "utf8")).toBe(original);
+  });
+
+  it("a file only touched (its content the same) keeps the folder up to date", () => {
+    expect(run(["generate", "--spec", "0.3.0", "--out", out], work).code).toBe(0);
+    const later = new Date(Date.now() + 5_000);
+    utimesSync(join(out, "client.ts"), later, later);
+    expect(run(["generate", "--spec", "0.3.0", "--out", out], work).stdout).toMatch(/up to date/);
   });
 
   it("another option generates again (and that output is then the up-to-date one)", () => {
@@ -225,5 +252,54 @@ describe("the generator's identity", () => {
     const older = identityOf(root, ["dist"], mtime, 3);
     expect(older).not.toBe(rebuilt);
     expect(older).not.toBe(identityOf(root, ["dist"], mtime, 4));
+  });
+});
+
+describe("the up-to-date record", () => {
+  /** A folder of one file and its manifest, the file edited since (the same size): what the manifest hashes is not on disk. */
+  function editedFolder() {
+    const work = tempDir("record-");
+    const out = join(work, "out");
+    mkdirSync(out);
+    const content = "export const a = 1;\n";
+    const manifest = manifestText({ generator: "a2a-codegen", generatorVersion: "0.0.0", specVersion: "0.3.0", schema: { file: "a2a.json", sha256: "0" } }, { "a.ts": content });
+    writeFileSync(join(out, MANIFEST_FILE), manifest);
+    writeFileSync(join(out, "a.ts"), "export const a = 2;\n");
+    return { work, out, content, manifest };
+  }
+  const aMinuteAgo = () => new Date(Date.now() - 60_000);
+
+  it("reads a file modified in the 2 s before its record was made (its stat may hide a later write): the edit is found", () => {
+    const { work, out, manifest } = editedFolder();
+    recordUpToDate(out, "inputs", manifest, work);
+    expect(isUpToDate(out, "inputs", work)).toBe(false);
+  });
+
+  it("trusts a file older than its record whose size, times and inode are the recorded ones, as git trusts its index", () => {
+    const { work, out, manifest } = editedFolder();
+    for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
+    recordUpToDate(out, "inputs", manifest, work);
+    // Not read: the stat is the one recorded (the edit was made before the record, which a run never does).
+    expect(isUpToDate(out, "inputs", work)).toBe(true);
+    // Any write since moves the change time: the file is read, and the edit found.
+    writeFileSync(join(out, "a.ts"), "export const a = 3;\n");
+    utimesSync(join(out, "a.ts"), aMinuteAgo(), aMinuteAgo());
+    expect(isUpToDate(out, "inputs", work)).toBe(false);
+    expect(isUpToDate(out, "other inputs", work)).toBe(false);
+  });
+
+  it("a file read and found as the manifest hashes it is recorded again; a missing file or manifest is never up to date", () => {
+    const { work, out, content, manifest } = editedFolder();
+    writeFileSync(join(out, "a.ts"), content);
+    for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
+    recordUpToDate(out, "inputs", manifest, work);
+    writeFileSync(join(out, "a.ts"), content); // the same bytes again: a new change time
+    expect(isUpToDate(out, "inputs", work)).toBe(true);
+    expect(isUpToDate(out, "inputs", work)).toBe(true);
+    rmSync(join(out, "a.ts"));
+    expect(isUpToDate(out, "inputs", work)).toBe(false);
+    writeFileSync(join(out, "a.ts"), content);
+    writeFileSync(join(out, MANIFEST_FILE), manifest.replace("0.3.0", "0.2.6"));
+    expect(isUpToDate(out, "inputs", work)).toBe(false);
   });
 });
