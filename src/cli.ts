@@ -1,7 +1,5 @@
-#!/usr/bin/env node
 import { resolve } from "node:path";
-import { realpathSync, writeFileSync } from "node:fs";
-import { pathToFileURL } from "node:url";
+import { writeFileSync } from "node:fs";
 import { loadConfig } from "./config.js";
 import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs, type ScannedTargets } from "./cli-up-to-date.js";
 import type { Argv, PositionalOptions } from "yargs";
@@ -22,11 +20,14 @@ import { GENERATOR_VERSION } from "./version.js";
 
 export type { CliIo } from "./cli-up-to-date.js";
 
-/** Runs the CLI; resolves to the exit code (the bin sets process.exitCode from it). */
-export async function main(argv: string[], io: CliIo = defaultIo): Promise<number> {
+/**
+ * Runs the CLI; resolves to the exit code (the bin sets process.exitCode from it). `answered` is what the
+ * bin's fast path (bin.ts) made of this very command line, when it ran it already: the line is not asked again.
+ */
+export async function main(argv: string[], io: CliIo = defaultIo, answered?: { fast: Awaited<ReturnType<typeof answerUnchanged>> }): Promise<number> {
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   try {
-    const fast = await answerUnchanged(argv, io);
+    const fast = answered !== undefined ? answered.fast : await answerUnchanged(argv, io);
     if (fast !== undefined && "code" in fast) return fast.code;
     // A plain generate line (one the light parser takes, as yargs reads it) goes on from the targets the
     // fast path resolved and scanned, without yargs: its loading, and the help text it renders for every
@@ -520,29 +521,4 @@ function report(error: unknown, verbose: boolean, io: CliIo): number {
   io.err(`a2a-codegen: internal error: ${message}`);
   io.err(verbose && error instanceof Error && error.stack ? error.stack : "This is a bug in a2a-codegen; run with --verbose for the stack trace and report it.");
   return EXIT_CODES.internal;
-}
-
-// Runs only when this very file is the process's entry point (the bin), never when it is imported.
-function isEntryPoint(): boolean {
-  try {
-    return process.argv[1] !== undefined && pathToFileURL(realpathSync(process.argv[1])).href === import.meta.url;
-  } catch {
-    return false;
-  }
-}
-if (isEntryPoint()) {
-  // `a2a-codegen diff … | head`: a closed pipe ends the output, not the process with a stack trace.
-  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-    throw error;
-  });
-  main(process.argv.slice(2)).then(
-    (code) => {
-      process.exitCode = code;
-    },
-    (error: unknown) => {
-      process.stderr.write(`a2a-codegen: internal error: ${String(error)}\n`);
-      process.exitCode = EXIT_CODES.internal;
-    },
-  );
 }

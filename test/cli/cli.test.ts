@@ -6,7 +6,7 @@ import { join } from "node:path";
 import { listFiles } from "../../src/write/writer.js";
 import { projectTempDir, readSchema, ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "cli.js");
+const CLI = join(ROOT, "dist", "bin.js");
 
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });

@@ -96,7 +96,7 @@ describe("generate --store", () => {
     const work = tempDir();
     // A project with the engines' clients (without them, generate warns which to install: output-packages.test.ts).
     writeFileSync(join(work, "package.json"), JSON.stringify({ dependencies: { pg: "^8.0.0", "@redis/client": "^6.0.0" }, devDependencies: { "@types/pg": "^8.0.0" } }));
-    const cli = join(ROOT, "dist", "cli.js");
+    const cli = join(ROOT, "dist", "bin.js");
     const run = (...args: string[]) => spawnSync(process.execPath, [cli, "generate", "--spec", "1.0.1", ...args], { cwd: work, encoding: "utf8" });
     const ok = run("--out", "a", "--store", "postgres,redis", "--store", "redis");
     expect(ok.stderr).toBe("");

@@ -7,7 +7,7 @@ import { PRECOMPILED_TEMPLATES_FILE, precompileBundledTemplates } from "../../sr
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "cli.js");
+const CLI = join(ROOT, "dist", "bin.js");
 const run = (args: string[], cwd: string) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
 
 describe("the bundled templates, precompiled by the build", () => {

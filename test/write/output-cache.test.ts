@@ -16,7 +16,7 @@ import { ROOT, tempDir } from "../support/project.js";
  * same inputs loads none of the compilers and writes the same bytes.
  */
 
-const CLI = join(ROOT, "dist", "cli.js");
+const CLI = join(ROOT, "dist", "bin.js");
 const PRELOAD = pathToFileURL(join(ROOT, "test", "support", "record-loads.mjs")).href;
 
 /** One CLI generation with its own cache folder: the modules it loaded (paths and URLs), and the files it wrote. */

@@ -12,7 +12,7 @@ import { MANIFEST_FILE, manifestText } from "../../src/write/manifest.js";
 import { listFiles } from "../../src/write/writer.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "cli.js");
+const CLI = join(ROOT, "dist", "bin.js");
 
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
@@ -43,7 +43,7 @@ describe("generate on unchanged inputs", () => {
     expect(snapshot(out)).toEqual(before);
   });
 
-  it("is answered before yargs and the pipeline load: no package is imported, only the CLI's light modules", () => {
+  it("is answered before yargs and the pipeline load: the bin, one bundled module, and node's own, nothing else", () => {
     // A module hook that lists every module the run resolves, on standard error.
     const hooks = join(work, "hooks.mjs");
     writeFileSync(hooks, 'export async function resolve(s, c, next) { const r = await next(s, c); process._rawDebug("loaded " + r.url); return r; }\n');
@@ -53,8 +53,7 @@ describe("generate on unchanged inputs", () => {
       const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, "generate", "--spec", "0.3.0", "--out", out, ...extra], { cwd: work, encoding: "utf8" });
       expect(r.status, r.stderr).toBe(0);
       const loaded = r.stderr.split("\n").filter((l) => l.startsWith("loaded "));
-      expect(loaded.some((l) => l.includes("/dist/cli.js"))).toBe(true);
-      expect(loaded.filter((l) => l.includes("/node_modules/"))).toEqual([]);
+      expect(loaded.filter((l) => !l.startsWith("loaded node:"))).toEqual([`loaded ${pathToFileURL(CLI).href}`]);
     }
     // The control: a run that does generate loads them (the hook sees packages when there are any).
     const forced = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, "generate", "--spec", "0.3.0", "--out", out, "--force"], { cwd: work, encoding: "utf8" });
@@ -209,8 +208,23 @@ describe("the light parser of `generate` (the unchanged-input path before yargs)
 
 describe("the generator's identity", () => {
   it("covers the copy of the code that runs: dist/ and the runtime it copies, or src/ when run from its sources", () => {
-    expect(generatorParts(join(ROOT, "dist", "write", "up-to-date.js"))).toEqual(["dist", "src/runtime", "templates", "schema"]);
-    expect(generatorParts(join(ROOT, "src", "write", "up-to-date.ts"))).toEqual(["src", "templates", "schema"]);
+    // dist/runtime is compiled from src/runtime, which is in: it is left out.
+    expect(generatorParts(join(ROOT, "dist", "write", "up-to-date.js"))).toEqual({ parts: ["dist", "src/runtime", "templates", "schema"], skipped: ["dist/runtime"] });
+    expect(generatorParts(join(ROOT, "src", "write", "up-to-date.ts"))).toEqual({ parts: ["src", "templates", "schema"], skipped: [] });
+  });
+
+  it("leaves out the files of a skipped folder, and only those", () => {
+    const root = tempDir("identity-");
+    mkdirSync(join(root, "dist", "runtime", "stores"), { recursive: true });
+    writeFileSync(join(root, "dist", "runtime", "stores", "memory.js"), "export const m = 1;\n");
+    writeFileSync(join(root, "dist", "runtime-files.js"), "export const r = 1;\n");
+    const started = Date.now() + 60_000;
+    const before = identityOf(root, ["dist"], started, 1, ["dist/runtime"]);
+    writeFileSync(join(root, "dist", "runtime", "stores", "memory.js"), "export const m = 22;\n");
+    expect(identityOf(root, ["dist"], started, 1, ["dist/runtime"])).toBe(before);
+    expect(identityOf(root, ["dist"], started, 1)).not.toBe(identityOf(root, ["dist"], started, 1, ["dist/runtime"]));
+    writeFileSync(join(root, "dist", "runtime-files.js"), "export const r = 22;\n");
+    expect(identityOf(root, ["dist"], started, 1, ["dist/runtime"])).not.toBe(before);
   });
 
   it("sees a file changed deep in a folder and a linked file, never a folder's own time", () => {

@@ -1,0 +1,45 @@
+#!/usr/bin/env node
+/**
+ * The `a2a-codegen` command (package.json "bin"). It answers a `generate` (or `generate --check`) whose
+ * every target is up to date (cli-up-to-date.ts) before anything else is loaded, and hands any other
+ * command line to the CLI (cli.ts), with what it found.
+ *
+ * The build bundles this file with the modules of that answer into one (scripts/bundle-bin.mjs): node then
+ * loads one module before it can answer, not sixteen, each of which cost over a millisecond to resolve and
+ * load (a third of an up-to-date run beyond node's own start-up). cli.ts and what it loads are not bundled.
+ */
+import { answerUnchanged, type CliIo } from "./cli-up-to-date.js";
+import { EXIT_CODES } from "./errors.js";
+
+const io: CliIo = {
+  out: (line) => void process.stdout.write(line + "\n"),
+  err: (line) => void process.stderr.write(line + "\n"),
+};
+
+async function run(argv: string[]): Promise<number> {
+  let answered: { fast: Awaited<ReturnType<typeof answerUnchanged>> } | undefined;
+  try {
+    answered = { fast: await answerUnchanged(argv, io) };
+  } catch {
+    // The CLI asks again, and reports what failed with its usual message and exit code.
+    answered = undefined;
+  }
+  if (answered?.fast !== undefined && "code" in answered.fast) return answered.fast.code;
+  const { main } = await import("./cli.js");
+  return main(argv, io, answered);
+}
+
+// `a2a-codegen diff … | head`: a closed pipe ends the output, not the process with a stack trace.
+process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+  throw error;
+});
+run(process.argv.slice(2)).then(
+  (code) => {
+    process.exitCode = code;
+  },
+  (error: unknown) => {
+    process.stderr.write(`a2a-codegen: internal error: ${String(error)}\n`);
+    process.exitCode = EXIT_CODES.internal;
+  },
+);
