@@ -1,7 +1,7 @@
 #!/usr/bin/env node
 // Part of `npm run build`, after tsc: bundles dist/bin.js (the `a2a-codegen` command, src/bin.ts) with the
 // modules it imports (the up-to-date answer of cli-up-to-date.ts) into dist/bin.js itself, so that node
-// loads one module instead of sixteen before it can answer. Left out of the bundle: dist/bin.js (the CLI,
+// loads one module instead of seventeen before it can answer. Left out of the bundle: dist/cli.js (the CLI,
 // imported when the line is not answered there, with everything it loads) and every package.
 //
 // A bundled module keeps its own location: each `import.meta.url` in it is rewritten to the URL the module

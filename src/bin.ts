@@ -5,28 +5,23 @@
  * command line to the CLI (cli.ts), with what it found.
  *
  * The build bundles this file with the modules of that answer into one (scripts/bundle-bin.mjs): node then
- * loads one module before it can answer, not sixteen, each of which cost over a millisecond to resolve and
+ * loads one module before it can answer, not the seventeen it bundles, each of which cost over a millisecond to resolve and
  * load (a third of an up-to-date run beyond node's own start-up). cli.ts and what it loads are not bundled.
  */
-import { answerUnchanged, type CliIo } from "./cli-up-to-date.js";
+import { answerUnchanged, STDIO, type UnchangedAnswer } from "./cli-up-to-date.js";
 import { EXIT_CODES } from "./errors.js";
 
-const io: CliIo = {
-  out: (line) => void process.stdout.write(line + "\n"),
-  err: (line) => void process.stderr.write(line + "\n"),
-};
-
 async function run(argv: string[]): Promise<number> {
-  let answered: { fast: Awaited<ReturnType<typeof answerUnchanged>> } | undefined;
+  let answered: { fast: UnchangedAnswer } | undefined;
   try {
-    answered = { fast: await answerUnchanged(argv, io) };
+    answered = { fast: await answerUnchanged(argv, STDIO) };
   } catch {
     // The CLI asks again, and reports what failed with its usual message and exit code.
     answered = undefined;
   }
   if (answered?.fast !== undefined && "code" in answered.fast) return answered.fast.code;
   const { main } = await import("./cli.js");
-  return main(argv, io, answered);
+  return main(argv, STDIO, answered);
 }
 
 // `a2a-codegen diff … | head`: a closed pipe ends the output, not the process with a stack trace.

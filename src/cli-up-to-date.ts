@@ -18,7 +18,7 @@ import { displayPath } from "./display-path.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
 import { camelCase, checkFlagValues, CONFIG_OPTIONS, GENERATE_OPTIONS, listValues, type GenerateArgs, type OptionDeclaration } from "./options/declarations.js";
 import { defaultOutDir, versionFolderName } from "./write/out-folder.js";
-import { inputsFingerprint, isUpToDate, recordedFileCount } from "./write/up-to-date.js";
+import { inputsFingerprint, upToDateFileCount } from "./write/up-to-date.js";
 
 export type { GenerateArgs };
 
@@ -26,6 +26,12 @@ export interface CliIo {
   out: (line: string) => void;
   err: (line: string) => void;
 }
+
+/** The process's standard output and error, a line each. */
+export const STDIO: CliIo = {
+  out: (line) => void process.stdout.write(line + "\n"),
+  err: (line) => void process.stderr.write(line + "\n"),
+};
 
 /** The targets of a run, and whether they came from a config file. */
 export interface ResolvedTargets {
@@ -113,16 +119,20 @@ export function scanUnchanged(targets: readonly GenerateOptions[], args: Pick<Ge
     const outDir = expectedOutDir(target, cwd);
     const inputs = outDir === undefined ? undefined : inputsFingerprint(target, outDir);
     if (outDir !== undefined && inputs !== undefined) scan.fingerprints.set(target, { outDir, inputs });
-    if (args.force || outDir === undefined || inputs === undefined || !isUpToDate(outDir, inputs, cwd)) {
+    const files = args.force || outDir === undefined || inputs === undefined ? undefined : upToDateFileCount(outDir, inputs, cwd);
+    if (outDir === undefined || files === undefined) {
       scan.pending.push(target);
       continue;
     }
     const out = displayPath(outDir, cwd);
-    if (!args.quiet) scan.lines.push({ stream: "out", text: `${out}: up to date (${recordedFileCount(outDir, cwd)} files; inputs unchanged since it was last generated or checked: nothing to do)` });
+    if (!args.quiet) scan.lines.push({ stream: "out", text: `${out}: up to date (${files} files; inputs unchanged since it was last generated or checked: nothing to do)` });
     if (args.verbose) scan.lines.push({ stream: "err", text: `timings ${out}: unchanged inputs, up-to-date check ${(performance.now() - start).toFixed(0)} ms` });
   }
   return scan;
 }
+
+/** What `answerUnchanged` made of a command line: answered (its exit code), scanned (to go on from), or left to yargs. */
+export type UnchangedAnswer = { code: number } | ScannedTargets | undefined;
 
 /** What the fast path resolved and scanned, for the full CLI to go on from when some target needs generating. */
 export interface ScannedTargets {
@@ -139,7 +149,7 @@ export interface ScannedTargets {
  * generating, the line and the targets resolved and scanned here, which `main()` generates from without
  * yargs; undefined for any other line (yargs parses it).
  */
-export async function answerUnchanged(argv: readonly string[], io: CliIo): Promise<{ code: number } | ScannedTargets | undefined> {
+export async function answerUnchanged(argv: readonly string[], io: CliIo): Promise<UnchangedAnswer> {
   // parseGenerateFlags takes neither --force nor --watch: their runs always go to the full CLI.
   const args = parseGenerateFlags(argv);
   if (args === undefined) return undefined;

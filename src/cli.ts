@@ -1,7 +1,7 @@
 import { resolve } from "node:path";
 import { writeFileSync } from "node:fs";
 import { loadConfig } from "./config.js";
-import { answerUnchanged, resolveTargets, scanUnchanged, type CliIo, type GenerateArgs, type ScannedTargets } from "./cli-up-to-date.js";
+import { answerUnchanged, resolveTargets, scanUnchanged, STDIO, type CliIo, type GenerateArgs, type ScannedTargets, type UnchangedAnswer } from "./cli-up-to-date.js";
 import type { Argv, PositionalOptions } from "yargs";
 import { defaultFrameworks } from "./frameworks.js";
 import { COMMANDS, checkFlagValues, declarationOf, listValues, TOOL_SUMMARY, unknownFlagMessage, type CommandDeclaration, type OptionDeclaration } from "./options/declarations.js";
@@ -24,7 +24,7 @@ export type { CliIo } from "./cli-up-to-date.js";
  * Runs the CLI; resolves to the exit code (the bin sets process.exitCode from it). `answered` is what the
  * bin's fast path (bin.ts) made of this very command line, when it ran it already: the line is not asked again.
  */
-export async function main(argv: string[], io: CliIo = defaultIo, answered?: { fast: Awaited<ReturnType<typeof answerUnchanged>> }): Promise<number> {
+export async function main(argv: string[], io: CliIo = STDIO, answered?: { fast: UnchangedAnswer }): Promise<number> {
   const verbose = argv.includes("--verbose") || argv.includes("-v");
   try {
     const fast = answered !== undefined ? answered.fast : await answerUnchanged(argv, io);
@@ -204,11 +204,6 @@ function unknownFlagHint(message: string, argv: readonly string[]): string {
   const named = Object.values(COMMANDS).find((c) => c.command.split(" ")[0] === argv[0]) ?? COMMANDS.generate;
   return unknownFlagMessage(named.options, unknown);
 }
-
-const defaultIo: CliIo = {
-  out: (line) => void process.stdout.write(line + "\n"),
-  err: (line) => void process.stderr.write(line + "\n"),
-};
 
 async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTargets): Promise<number> {
   const cwd = process.cwd();

@@ -32,7 +32,16 @@ export function readManifest(dir: string): Manifest | undefined {
   const path = join(dir, MANIFEST_FILE);
   if (!existsSync(path)) return undefined;
   try {
-    const json = JSON.parse(readFileSync(path, "utf8")) as Partial<Manifest>;
+    return parseManifest(readFileSync(path, "utf8"));
+  } catch {
+    return undefined;
+  }
+}
+
+/** A manifest from its text, or undefined when the text is not one. */
+export function parseManifest(text: string): Manifest | undefined {
+  try {
+    const json = JSON.parse(text) as Partial<Manifest>;
     if (json.generator !== "a2a-codegen" || !Array.isArray(json.files)) return undefined;
     return json as Manifest;
   } catch {

@@ -18,7 +18,7 @@ import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { MANIFEST_FILE, readManifest } from "./manifest.js";
+import { MANIFEST_FILE, parseManifest } from "./manifest.js";
 import { listFiles } from "./writer.js";
 import { cacheRoot } from "./cache-root.js";
 import { GENERATOR_VERSION } from "../version.js";
@@ -139,28 +139,33 @@ export function inputsFingerprint(target: TargetInputs, outDir: string): string 
  * hashed; once every such file checks out, the record is made again, so the next run reads none.
  */
 export function isUpToDate(outDir: string, fingerprint: string, cwd: string = process.cwd()): boolean {
+  return upToDateFileCount(outDir, fingerprint, cwd) !== undefined;
+}
+
+/** `isUpToDate`, with what a run reports of an up-to-date folder: the number of its files (its manifest's, the manifest included); undefined when it is not up to date. */
+export function upToDateFileCount(outDir: string, fingerprint: string, cwd: string = process.cwd()): number | undefined {
   const record = readRecord(outDir, cwd);
-  if (record === undefined || record.inputs !== fingerprint) return false;
+  if (record === undefined || record.inputs !== fingerprint) return undefined;
+  const count = Object.keys(record.files).length;
   const racy: string[] = [];
   const racyFrom = record.at - RACY_MS;
   for (const path in record.files) {
     const recorded = record.files[path] as FileStat;
     const now = statOf(join(outDir, path));
-    if (now === undefined) return false;
+    if (now === undefined) return undefined;
     if (!sameStat(now, recorded) || now[1] > racyFrom) racy.push(path);
   }
-  if (racy.length === 0) return true;
+  if (racy.length === 0) return count;
   // Some file must be read: the manifest first (its hash is recorded), then each racy file against it.
-  const manifestPath = join(outDir, MANIFEST_FILE);
   let manifestText: string;
   try {
-    manifestText = readFileSync(manifestPath, "utf8");
+    manifestText = readFileSync(join(outDir, MANIFEST_FILE), "utf8");
   } catch {
-    return false;
+    return undefined;
   }
-  if (sha256(manifestText) !== record.manifest) return false;
-  const manifest = readManifest(outDir);
-  if (manifest === undefined || manifest.files.length + 1 !== Object.keys(record.files).length) return false;
+  if (sha256(manifestText) !== record.manifest) return undefined;
+  const manifest = parseManifest(manifestText);
+  if (manifest === undefined || manifest.files.length + 1 !== count) return undefined;
   const hashes = new Map(manifest.files.map((f) => [f.path, f.sha256]));
   for (const path of racy) {
     if (path === MANIFEST_FILE) continue;
@@ -169,19 +174,13 @@ export function isUpToDate(outDir: string, fingerprint: string, cwd: string = pr
     try {
       content = readFileSync(join(outDir, path));
     } catch {
-      return false;
+      return undefined;
     }
-    if (expected === undefined || sha256(content) !== expected) return false;
+    if (expected === undefined || sha256(content) !== expected) return undefined;
   }
   // Checked by content: recorded again with the stats of now, so that the next run only stats them.
   recordUpToDate(outDir, fingerprint, manifestText, cwd);
-  return true;
-}
-
-/** The number of files a folder's record lists (its manifest's, the manifest included); 0 without a record. */
-export function recordedFileCount(outDir: string, cwd: string = process.cwd()): number {
-  const record = readRecord(outDir, cwd);
-  return record === undefined ? 0 : Object.keys(record.files).length;
+  return count;
 }
 
 /**
@@ -194,8 +193,9 @@ export function recordUpToDate(outDir: string, fingerprint: string, manifestText
   try {
     const at = Date.now();
     const files: Record<string, FileStat> = {};
-    const listed = (JSON.parse(manifestText) as { files?: Array<{ path?: unknown }> }).files ?? [];
-    for (const path of [MANIFEST_FILE, ...listed.map((f) => String(f.path))]) {
+    const manifest = parseManifest(manifestText);
+    if (manifest === undefined) return;
+    for (const path of [MANIFEST_FILE, ...manifest.files.map((f) => f.path)]) {
       const stat = statOf(join(outDir, path));
       if (stat === undefined) return; // not all there: no record, the next run generates
       files[path] = stat;
