@@ -46,7 +46,7 @@ function parseArgs(argv) {
 
 const opts = parseArgs(process.argv.slice(2));
 const SCHEMA = join(ROOT, "schema", `a2a-${opts.spec}.json`);
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 const JSTT_PKG = require("json-schema-to-typescript/package.json");
 const JSTT_DIR = dirname(require.resolve("json-schema-to-typescript/package.json"));
 const JSTT_CLI = join(JSTT_DIR, typeof JSTT_PKG.bin === "string" ? JSTT_PKG.bin : JSTT_PKG.bin.json2ts);
@@ -335,7 +335,7 @@ function measureCold(tmp, errors) {
   };
   return {
     a2aCli: a2aRes && {
-      command: `node dist/bin.js ${a2a.args("<tmp>").join(" ")}`,
+      command: `node dist/bin.cjs ${a2a.args("<tmp>").join(" ")}`,
       note: a2a.note,
       wall: stats(a2aRes.walls),
       cpu: stats(a2aRes.cpus),
@@ -347,7 +347,7 @@ function measureCold(tmp, errors) {
       types: a2aRes.extras[0].types,
     },
     a2aCliNoCache: nocache && {
-      command: `A2A_CODEGEN_CACHE=off node dist/bin.js ${a2a.args("<tmp>").join(" ")}`,
+      command: `A2A_CODEGEN_CACHE=off node dist/bin.cjs ${a2a.args("<tmp>").join(" ")}`,
       wall: stats(nocache.walls),
       cpu: stats(nocache.cpus),
       walls: nocache.walls,
@@ -358,7 +358,7 @@ function measureCold(tmp, errors) {
       types: nocache.extras[0].types,
     },
     a2aCliNoThread: nothread && {
-      command: `A2A_CODEGEN_CACHE=off A2A_CODEGEN_FORMAT_THREAD=off node dist/bin.js ${a2a.args("<tmp>").join(" ")}`,
+      command: `A2A_CODEGEN_CACHE=off A2A_CODEGEN_FORMAT_THREAD=off node dist/bin.cjs ${a2a.args("<tmp>").join(" ")}`,
       wall: stats(nothread.walls),
       cpu: stats(nothread.cpus),
       walls: nothread.walls,

@@ -69,7 +69,7 @@ if (store !== "memory" && store !== "sqlite") throw new Error(`--store ${store}:
 function build(dir, telemetry) {
   const src = join(dir, "src");
   const flags = [...(telemetry ? ["--telemetry"] : []), ...(store === "sqlite" ? ["--store", "sqlite"] : [])];
-  execFileSync(process.execPath, [join(ROOT, "dist", "bin.js"), "generate", "--spec", "0.3.0", "--framework", "node", ...flags, "--out", src, "--quiet"], { cwd: ROOT, stdio: "inherit" });
+  execFileSync(process.execPath, [join(ROOT, "dist", "bin.cjs"), "generate", "--spec", "0.3.0", "--framework", "node", ...flags, "--out", src, "--quiet"], { cwd: ROOT, stdio: "inherit" });
   writeFileSync(join(src, "package.json"), '{ "type": "module" }\n'); // compiled as ES modules
   const out = join(dir, "js");
   const entries = ["server/core.ts", "server/node.ts", ...(store === "sqlite" ? ["runtime/stores/sqlite.ts"] : [])].map((file) => join(src, file));

@@ -8,27 +8,50 @@
  * loads one module before it can answer, not the seventeen it bundles, each of which cost over a millisecond to resolve and
  * load (a third of an up-to-date run beyond node's own start-up). cli.ts and what it loads are not bundled.
  */
-import { answerUnchanged, STDIO, type UnchangedAnswer } from "./cli-up-to-date.js";
+import { writeSync } from "node:fs";
+import { answerUnchanged, STDIO, type CliIo, type UnchangedAnswer } from "./cli-up-to-date.js";
 import { EXIT_CODES } from "./errors.js";
 
 async function run(argv: string[]): Promise<number> {
   let answered: { fast: UnchangedAnswer } | undefined;
   try {
-    answered = { fast: await answerUnchanged(argv, STDIO) };
+    answered = { fast: await answerUnchanged(argv, DIRECT_IO) };
   } catch {
     // The CLI asks again, and reports what failed with its usual message and exit code.
     answered = undefined;
   }
   if (answered?.fast !== undefined && "code" in answered.fast) return answered.fast.code;
+  // `a2a-codegen diff … | head`: a closed pipe ends the output, not the process with a stack trace.
+  process.stdout.on("error", (error: NodeJS.ErrnoException) => {
+    if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
+    throw error;
+  });
   const { main } = await import("./cli.js");
   return main(argv, STDIO, answered);
 }
 
-// `a2a-codegen diff … | head`: a closed pipe ends the output, not the process with a stack trace.
-process.stdout.on("error", (error: NodeJS.ErrnoException) => {
-  if (error.code === "EPIPE") process.exit(process.exitCode ?? 0);
-  throw error;
-});
+/**
+ * The fast answer's few lines, written straight to the file descriptors: process.stdout and
+ * process.stderr are streams that take 3 to 8 ms to set up (node loads its stream modules for them).
+ * A closed pipe ends the output, as for the CLI; a pipe that would block is left to the streams.
+ */
+const DIRECT_IO: CliIo = {
+  out: (line) => writeLine(1, line),
+  err: (line) => writeLine(2, line),
+};
+
+function writeLine(fd: 1 | 2, line: string): void {
+  let bytes = Buffer.from(line + "\n");
+  try {
+    while (bytes.length > 0) bytes = bytes.subarray(writeSync(fd, bytes));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EPIPE") return;
+    if (code !== "EAGAIN") throw error;
+    (fd === 1 ? process.stdout : process.stderr).write(bytes);
+  }
+}
+
 run(process.argv.slice(2)).then(
   (code) => {
     process.exitCode = code;

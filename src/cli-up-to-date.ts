@@ -18,7 +18,7 @@ import { displayPath } from "./display-path.js";
 import { bundledVersions, defaultVersion } from "./schema/load.js";
 import { camelCase, checkFlagValues, CONFIG_OPTIONS, GENERATE_OPTIONS, listValues, type GenerateArgs, type OptionDeclaration } from "./options/declarations.js";
 import { defaultOutDir, versionFolderName } from "./write/out-folder.js";
-import { inputsFingerprint, upToDateFileCount } from "./write/up-to-date.js";
+import { probeInputs, upToDateFileCount, type InputsProbe } from "./write/up-to-date.js";
 
 export type { GenerateArgs };
 
@@ -102,8 +102,8 @@ export function expectedOutDir(target: GenerateOptions, cwd: string): string | u
 export interface UnchangedScan {
   /** The targets that need generating (or checking). */
   pending: GenerateOptions[];
-  /** Each target's output folder and input fingerprint, where they could be told before generating. */
-  fingerprints: Map<GenerateOptions, { outDir: string; inputs: string }>;
+  /** Each target's output folder and inputs, where they could be told before generating (what the run records once it is done). */
+  fingerprints: Map<GenerateOptions, { outDir: string; inputs: InputsProbe }>;
   /** The lines that report the targets found up to date, in order. */
   lines: Array<{ stream: "out" | "err"; text: string }>;
 }
@@ -115,18 +115,21 @@ export interface UnchangedScan {
 export function scanUnchanged(targets: readonly GenerateOptions[], args: Pick<GenerateArgs, "force" | "quiet" | "verbose">, cwd: string): UnchangedScan {
   const scan: UnchangedScan = { pending: [], fingerprints: new Map(), lines: [] };
   for (const target of targets) {
-    const start = performance.now();
+    // process.hrtime, not performance.now(): the global `performance` loads perf_hooks (2 ms).
+    const start = process.hrtime.bigint();
     const outDir = expectedOutDir(target, cwd);
-    const inputs = outDir === undefined ? undefined : inputsFingerprint(target, outDir);
+    const inputs = outDir === undefined ? undefined : probeInputs(target, outDir);
     if (outDir !== undefined && inputs !== undefined) scan.fingerprints.set(target, { outDir, inputs });
     const files = args.force || outDir === undefined || inputs === undefined ? undefined : upToDateFileCount(outDir, inputs, cwd);
     if (outDir === undefined || files === undefined) {
+      // The inputs' content as it is now, before generating: the output is recorded as made from it.
+      inputs?.fingerprint();
       scan.pending.push(target);
       continue;
     }
     const out = displayPath(outDir, cwd);
     if (!args.quiet) scan.lines.push({ stream: "out", text: `${out}: up to date (${files} files; inputs unchanged since it was last generated or checked: nothing to do)` });
-    if (args.verbose) scan.lines.push({ stream: "err", text: `timings ${out}: unchanged inputs, up-to-date check ${(performance.now() - start).toFixed(0)} ms` });
+    if (args.verbose) scan.lines.push({ stream: "err", text: `timings ${out}: unchanged inputs, up-to-date check ${(Number(process.hrtime.bigint() - start) / 1e6).toFixed(0)} ms` });
   }
   return scan;
 }

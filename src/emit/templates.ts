@@ -4,7 +4,7 @@ import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { CodegenError } from "../errors.js";
 import { cacheKey, packageVersion, readCachedAs, writeCached } from "../write/output-cache.js";
-import { listFiles } from "../write/writer.js";
+import { listFiles } from "../write/list-files.js";
 
 // Handlebars is a CommonJS package: its runtime (which runs compiled templates) and its compiler (loaded
 // only to compile a template the output cache does not hold).

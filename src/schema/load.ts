@@ -1,7 +1,7 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync, readdirSync } from "node:fs";
 import { basename, join, resolve } from "node:path";
 import { CodegenError } from "../errors.js";
+import { sha256 } from "../sha256.js";
 import { isObject, lineAndColumn, type JsonObject } from "./json.js";
 
 import { BUNDLED_SCHEMA_DIR } from "./paths.js";
@@ -106,7 +106,7 @@ function readFile(path: string, displayPath: string, bundledVersion: string | un
     path,
     displayPath,
     text: bytes.toString("utf8"),
-    sha256: createHash("sha256").update(bytes).digest("hex"),
+    sha256: sha256(bytes),
     bundledVersion,
     format: path.endsWith(".proto") ? "proto" : "json",
   };

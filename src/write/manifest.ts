@@ -1,6 +1,6 @@
-import { createHash } from "node:crypto";
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
+import { sha256 } from "../sha256.js";
 
 /** The file, in every output folder, that lists what a2a-codegen owns there. */
 export const MANIFEST_FILE = "a2a-codegen.manifest.json";
@@ -13,9 +13,6 @@ export interface Manifest {
   files: Array<{ path: string; sha256: string }>;
 }
 
-export function sha256(text: string): string {
-  return createHash("sha256").update(text).digest("hex");
-}
 
 export function manifestText(manifest: Omit<Manifest, "files">, files: Record<string, string>): string {
   const full: Manifest = {

@@ -12,14 +12,16 @@
  * cache, runs the full pipeline.
  *
  * Deliberately light: node built-ins and the manifest reader only, so that the CLI answers before it
- * loads Ajv, prettier, json-schema-to-typescript and handlebars.
+ * loads Ajv, prettier, json-schema-to-typescript and handlebars. An up-to-date folder is told from stats
+ * alone: node:crypto (6 ms to load, more than the checks it serves) is loaded only when some file must
+ * be read and hashed.
  */
-import { createHash } from "node:crypto";
 import { existsSync, mkdirSync, readFileSync, renameSync, statSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { MANIFEST_FILE, parseManifest } from "./manifest.js";
-import { listFiles } from "./writer.js";
+import { listFiles } from "./list-files.js";
+import { newSha256, sha256 } from "../sha256.js";
 import { cacheRoot } from "./cache-root.js";
 import { GENERATOR_VERSION } from "../version.js";
 import { GENERATE_OPTIONS, type OptionDeclaration, type TargetInputs } from "../options/declarations.js";
@@ -43,27 +45,44 @@ export function generatorParts(modulePath: string): { parts: string[]; skipped: 
 }
 const GENERATOR_PARTS = generatorParts(fileURLToPath(import.meta.url));
 
+let generatorText: string | undefined;
 let generatorHash: string | undefined;
 
 /**
  * The identity of this copy of the generator: its version, and the path, size and modification time of
  * every file of its code, runtime, templates and bundled schemas (a rebuilt generator, or an edited
  * template, is another generator). Stat, as make does, not content: hashing the 4 MB took longer than
- * the rest of an up-to-date run.
+ * the rest of an up-to-date run. A hash of `generatorIdentityText()`, for the caches' keys.
  */
 export function generatorIdentity(): string {
-  generatorHash ??= identityOf(PACKAGE_ROOT, GENERATOR_PARTS.parts, performance.timeOrigin, process.pid, GENERATOR_PARTS.skipped);
+  generatorHash ??= sha256(generatorIdentityText());
   return generatorHash;
+}
+
+/** The identity of this copy of the generator as the text it is made of (what the up-to-date record compares, unhashed). */
+export function generatorIdentityText(): string {
+  generatorText ??= identityOf(PACKAGE_ROOT, GENERATOR_PARTS.parts, processStartedAt(), process.pid, GENERATOR_PARTS.skipped);
+  return generatorText;
+}
+
+/**
+ * When this process started (epoch ms), from its uptime: `performance.timeOrigin` would load perf_hooks
+ * (2 ms). The uptime's start reads up to 3 ms after the time origin: 25 ms earlier, to be safe (a file
+ * changed in those counts as changed after the start).
+ */
+function processStartedAt(): number {
+  return Date.now() - process.uptime() * 1000 - 25;
 }
 
 /**
  * The identity of the generator files under `root`, as seen by a process that started at `startedAt`
- * (epoch ms). A file changed after the process started may not be the code this process runs (it loaded
- * the older one): such a process gets an identity of its own (`pid`), so that what it makes is never
- * filed under, or taken for, the output of the code now on disk.
+ * (epoch ms): a line per file, with its size and modification time. A file changed after the process
+ * started may not be the code this process runs (it loaded the older one): such a process gets an
+ * identity of its own (`pid`), so that what it makes is never filed under, or taken for, the output of
+ * the code now on disk.
  */
 export function identityOf(root: string, parts: readonly string[], startedAt: number, pid: number, skipped: readonly string[] = []): string {
-  const hash = createHash("sha256").update(`a2a-codegen ${GENERATOR_VERSION}\0`);
+  let text = `a2a-codegen ${GENERATOR_VERSION}\n`;
   let newest = 0;
   for (const part of parts) {
     const dir = join(root, part);
@@ -73,7 +92,7 @@ export function identityOf(root: string, parts: readonly string[], startedAt: nu
       const skip = skipped.filter((folder) => folder.startsWith(`${part}/`)).map((folder) => folder.slice(part.length + 1));
       entries = listFiles(dir, skip).filter((entry) => !entry.endsWith(".d.ts") && !entry.endsWith(".map"));
     } catch {
-      hash.update(`\0${part}\0(absent)`);
+      text += `${part} (absent)\n`;
       continue;
     }
     for (const entry of entries) {
@@ -81,24 +100,35 @@ export function identityOf(root: string, parts: readonly string[], startedAt: nu
         // Concatenated, not path.join: its normalizing of 470 paths was a third of the identity's time.
         const stat = statSync(`${dir}/${entry}`);
         if (!stat.isFile()) continue;
-        hash.update(`\0${part}/${entry}\0${stat.size}\0${stat.mtimeMs}`);
+        text += `${part}/${entry} ${stat.size} ${stat.mtimeMs}\n`;
         if (stat.mtimeMs > newest) newest = stat.mtimeMs;
       } catch {
         // Gone since the listing: not part of the generator.
       }
     }
   }
-  if (newest > startedAt) hash.update(`\0changed after process ${pid} started at ${startedAt}`);
-  return hash.digest("hex");
+  if (newest > startedAt) text += `changed after process ${pid} started at ${startedAt}\n`;
+  return text;
 }
 
-/**
- * The fingerprint of everything that decides a target's output, or undefined when it cannot be told
- * cheaply (a .proto schema of the user's may import other files): such a target is always generated.
- */
-export function inputsFingerprint(target: TargetInputs, outDir: string): string | undefined {
+/** A file a target's output is made from: its schema, overlay or card, a template of its own, the package.json whose dependencies choose its adapters. */
+interface InputFile {
+  /** How the file is named in the fingerprint. */
+  label: string;
+  path: string;
+  /** Without it the target cannot be generated (the full pipeline reports why): no fingerprint. */
+  required: boolean;
+}
+
+/** What decides a target's output besides the generator: the options (as JSON) and the input files, in order. */
+interface InputSources {
+  options: string;
+  files: InputFile[];
+}
+
+/** The options and input files of a target; undefined when they cannot be told before generating (a .proto schema of the user's may import other files). */
+function inputSources(target: TargetInputs, outDir: string): InputSources | undefined {
   const cwd = target.cwd ?? process.cwd();
-  const hash = createHash("sha256").update(generatorIdentity()).update("\0");
   // Every option declared as deciding the output (options/declarations.ts), paths resolved; the output folder as resolved.
   const resolvePath = (p: string | undefined) => (p === undefined ? null : resolve(cwd, p));
   const options: Record<string, unknown> = { cwd };
@@ -111,21 +141,91 @@ export function inputsFingerprint(target: TargetInputs, outDir: string): string 
   const overlay = resolvePath(target.overlay);
   const card = resolvePath(target.card);
   const templates = resolvePath(target.templates);
-  hash.update(JSON.stringify(options));
+  const files: InputFile[] = [];
+  const add = (path: string, required: boolean, label = path) => files.push({ label, path, required });
   if (schema !== null) {
     if (/\.proto$/i.test(schema)) return undefined;
-    if (!hashFile(hash, schema)) return undefined;
+    add(schema, true);
     // The overlay beside the schema is read when none is named.
-    hashFile(hash, overlay ?? schema.replace(/\.json$/i, "") + ".overlay.json");
-  } else if (overlay !== null && !hashFile(hash, overlay)) return undefined;
-  if (card !== null && !hashFile(hash, card)) return undefined;
-  if (templates !== null) hashTree(hash, templates, "templates", () => true);
+    add(overlay ?? schema.replace(/\.json$/i, "") + ".overlay.json", false);
+  } else if (overlay !== null) add(overlay, true);
+  if (card !== null) add(card, true);
+  if (templates !== null) {
+    let entries: string[];
+    try {
+      entries = listFiles(templates);
+    } catch {
+      entries = [];
+      add(templates, false, "templates");
+    }
+    for (const entry of entries) add(`${templates}/${entry}`, false, `templates/${entry}`);
+  }
   // Without --framework the adapters follow the nearest package.json's dependencies.
   if (target.frameworks === undefined) {
     const packageJson = nearestPackageJson(outDir);
-    if (packageJson !== undefined) hashFile(hash.update(packageJson), packageJson);
+    if (packageJson !== undefined) add(packageJson, false);
+  }
+  return { options: JSON.stringify(options), files };
+}
+
+/**
+ * The fingerprint of everything that decides a target's output (the generator's identity, the options,
+ * the input files' content), or undefined when it cannot be told cheaply (a .proto schema of the user's
+ * may import other files; a required input is missing): such a target is always generated.
+ */
+export function inputsFingerprint(target: TargetInputs, outDir: string): string | undefined {
+  const sources = inputSources(target, outDir);
+  return sources === undefined ? undefined : fingerprintOf(sources);
+}
+
+function fingerprintOf(sources: InputSources): string | undefined {
+  const hash = newSha256().update(generatorIdentity()).update("\0").update(sources.options);
+  for (const file of sources.files) {
+    let content: Buffer;
+    try {
+      content = readFileSync(file.path);
+    } catch {
+      if (file.required) return undefined;
+      hash.update(`\0${file.label}\0(absent)`);
+      continue;
+    }
+    hash.update(`\0${file.label}\0`).update(content);
   }
   return hash.digest("hex");
+}
+
+/**
+ * What the up-to-date check knows of a target's inputs before reading any of them: the stat of each,
+ * with the generator's identity and the options, as one text. The record keeps that text beside the
+ * content's fingerprint: a later run whose text is the recorded one reads no input (the stat rule of
+ * the output files, below); one whose text moved hashes the inputs and compares their fingerprint.
+ */
+export interface InputsProbe {
+  /** The generator's identity, the options and each input file's size, times and inode (or its absence), as one text. */
+  stats: string;
+  /** When the stats were taken (epoch ms): an input modified in the RACY_MS before is read, not trusted by its stat. */
+  at: number;
+  /** The newest modification time among the input files (0 without any). */
+  newest: number;
+  /** The fingerprint of the inputs' content (inputsFingerprint), hashed when first asked; undefined when a required input cannot be read. */
+  fingerprint: () => string | undefined;
+}
+
+/** The probe of a target's inputs; undefined when they cannot be told before generating (as inputsFingerprint). */
+export function probeInputs(target: TargetInputs, outDir: string): InputsProbe | undefined {
+  const sources = inputSources(target, outDir);
+  if (sources === undefined) return undefined;
+  const at = Date.now();
+  let stats = `${generatorIdentityText()}${sources.options}\n`;
+  let newest = 0;
+  for (const file of sources.files) {
+    const stat = statOf(file.path);
+    if (stat === undefined && file.required) return undefined;
+    stats += `${file.label}\0${stat === undefined ? "(absent)" : stat.join(" ")}\n`;
+    if (stat !== undefined && stat[1] > newest) newest = stat[1];
+  }
+  let fingerprint: { value: string | undefined } | undefined;
+  return { stats, at, newest, fingerprint: () => (fingerprint ??= { value: fingerprintOf(sources) }).value };
 }
 
 /**
@@ -136,26 +236,36 @@ export function inputsFingerprint(target: TargetInputs, outDir: string): string 
  * modification and change times and inode are those recorded is the file recorded, and is not read.
  * Only a file modified in the two seconds before its record was made ("racy": a write in the same
  * tick of the file system's clock after the record would leave its times as they were) is read and
- * hashed; once every such file checks out, the record is made again, so the next run reads none.
+ * hashed; once every such file checks out, the record is made again, so the next run reads none. The
+ * inputs are told the same way: by their stats, else by their content's fingerprint.
  */
-export function isUpToDate(outDir: string, fingerprint: string, cwd: string = process.cwd()): boolean {
-  return upToDateFileCount(outDir, fingerprint, cwd) !== undefined;
+export function isUpToDate(outDir: string, inputs: InputsProbe, cwd: string = process.cwd()): boolean {
+  return upToDateFileCount(outDir, inputs, cwd) !== undefined;
 }
 
 /** `isUpToDate`, with what a run reports of an up-to-date folder: the number of its files (its manifest's, the manifest included); undefined when it is not up to date. */
-export function upToDateFileCount(outDir: string, fingerprint: string, cwd: string = process.cwd()): number | undefined {
+export function upToDateFileCount(outDir: string, inputs: InputsProbe, cwd: string = process.cwd()): number | undefined {
   const record = readRecord(outDir, cwd);
-  if (record === undefined || record.inputs !== fingerprint) return undefined;
+  if (record === undefined) return undefined;
+  // The inputs: by their stats; by their content when a stat moved or is racy (then recorded again).
+  let seen = inputs;
+  if (record.inputStats !== inputs.stats || inputs.newest > record.inputsAt - RACY_MS) {
+    if (inputs.fingerprint() !== record.inputs) return undefined;
+  } else {
+    // The recorded inputs, unread: their fingerprint is the recorded one.
+    seen = { ...inputs, fingerprint: () => record.inputs };
+  }
   const count = Object.keys(record.files).length;
   const racy: string[] = [];
   const racyFrom = record.at - RACY_MS;
   for (const path in record.files) {
     const recorded = record.files[path] as FileStat;
-    const now = statOf(join(outDir, path));
+    // Concatenated, not path.join (a manifest's paths are relative and normalized): join's normalizing was a tenth of the run.
+    const now = statOf(`${outDir}/${path}`);
     if (now === undefined) return undefined;
     if (!sameStat(now, recorded) || now[1] > racyFrom) racy.push(path);
   }
-  if (racy.length === 0) return count;
+  if (racy.length === 0 && seen !== inputs) return count;
   // Some file must be read: the manifest first (its hash is recorded), then each racy file against it.
   let manifestText: string;
   try {
@@ -179,17 +289,19 @@ export function upToDateFileCount(outDir: string, fingerprint: string, cwd: stri
     if (expected === undefined || sha256(content) !== expected) return undefined;
   }
   // Checked by content: recorded again with the stats of now, so that the next run only stats them.
-  recordUpToDate(outDir, fingerprint, manifestText, cwd);
+  recordUpToDate(outDir, seen, manifestText, cwd);
   return count;
 }
 
 /**
- * Records that `outDir`, with the manifest `files[MANIFEST_FILE]`, is the output of these inputs: with
- * the stat of the manifest and of every file it lists, taken now (isUpToDate compares them).
+ * Records that `outDir`, with the manifest `files[MANIFEST_FILE]`, is the output of these inputs: their
+ * fingerprint and stats, and the stat of the manifest and of every file it lists, taken now (isUpToDate
+ * compares them).
  */
-export function recordUpToDate(outDir: string, fingerprint: string, manifestText: string, cwd: string = process.cwd()): void {
+export function recordUpToDate(outDir: string, inputs: InputsProbe, manifestText: string, cwd: string = process.cwd()): void {
   const file = recordPath(outDir, cwd);
-  if (file === undefined) return;
+  const fingerprint = inputs.fingerprint();
+  if (file === undefined || fingerprint === undefined) return;
   try {
     const at = Date.now();
     const files: Record<string, FileStat> = {};
@@ -200,7 +312,7 @@ export function recordUpToDate(outDir: string, fingerprint: string, manifestText
       if (stat === undefined) return; // not all there: no record, the next run generates
       files[path] = stat;
     }
-    const record: UpToDateRecord = { outDir, inputs: fingerprint, manifest: sha256(manifestText), at, files };
+    const record: UpToDateRecord = { outDir, inputs: fingerprint, inputStats: inputs.stats, inputsAt: inputs.at, manifest: sha256(manifestText), at, files };
     mkdirSync(dirname(file), { recursive: true });
     const tmp = `${file}.${process.pid}.tmp`;
     writeFileSync(tmp, JSON.stringify(record) + "\n");
@@ -235,7 +347,11 @@ function sameStat(a: FileStat, b: FileStat): boolean {
 
 interface UpToDateRecord {
   outDir: string;
+  /** The inputs' fingerprint (inputsFingerprint). */
   inputs: string;
+  /** The inputs' stats (InputsProbe.stats), and when they were taken. */
+  inputStats: string;
+  inputsAt: number;
   /** The manifest's hash, for a racy file's check against the hashes it lists. */
   manifest: string;
   /** When the record was made (epoch ms). */
@@ -250,7 +366,7 @@ function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
   try {
     const json = JSON.parse(readFileSync(file, "utf8")) as Partial<UpToDateRecord>;
     // A record of an earlier release (no stats) is no record: the next run generates and makes one.
-    if (json.outDir !== outDir || typeof json.inputs !== "string" || typeof json.manifest !== "string" || typeof json.at !== "number" || typeof json.files !== "object" || json.files === null) return undefined;
+    if (json.outDir !== outDir || typeof json.inputs !== "string" || typeof json.inputStats !== "string" || typeof json.inputsAt !== "number" || typeof json.manifest !== "string" || typeof json.at !== "number" || typeof json.files !== "object" || json.files === null) return undefined;
     return json as UpToDateRecord;
   } catch {
     return undefined;
@@ -260,45 +376,18 @@ function readRecord(outDir: string, cwd: string): UpToDateRecord | undefined {
 /** Where the record of `outDir` is kept; undefined when there is no folder to keep it in (no record: always generated). */
 function recordPath(outDir: string, cwd: string): string | undefined {
   const root = cacheRoot(cwd);
-  return root === undefined ? undefined : join(root, `${sha256(outDir).slice(0, 32)}.json`);
+  return root === undefined ? undefined : join(root, recordName(outDir));
 }
 
-function sha256(content: string | Buffer): string {
-  return createHash("sha256").update(content).digest("hex");
-}
-
-/** Adds a file's content to the hash; false when it cannot be read (then the hash says "absent"). */
-function hashFile(hash: ReturnType<typeof createHash>, path: string): boolean {
-  try {
-    hash.update(`\0${path}\0`).update(readFileSync(path));
-    return true;
-  } catch {
-    hash.update(`\0${path}\0(absent)`);
-    return false;
-  }
-}
-
-/** Adds every file under `dir` (sorted by path; `keep` filters by name) to the hash. */
-function hashTree(hash: ReturnType<typeof createHash>, dir: string, label: string, keep: (name: string) => boolean): void {
-  let entries: string[];
-  try {
-    entries = listFiles(dir);
-  } catch {
-    hash.update(`\0${label}\0(absent)`);
-    return;
-  }
-  for (const entry of entries) {
-    if (!keep(entry)) continue;
-    const path = join(dir, entry);
-    let content: Buffer;
-    try {
-      if (!statSync(path).isFile()) continue;
-      content = readFileSync(path);
-    } catch {
-      continue;
-    }
-    hash.update(`\0${label}/${entry}\0`).update(content);
-  }
+/**
+ * The name of `outDir`'s record: the folder's path, each character but a letter, a digit, - and _ written
+ * as %XX (a name every file system takes), with no hash to compute (node:crypto is not loaded on an
+ * up-to-date run); a hash of it when that is too long for a file name. A record names its folder and
+ * serves no other (a case-insensitive file system may give two folders one name: they take turns).
+ */
+export function recordName(outDir: string): string {
+  const name = encodeURIComponent(outDir).replace(/[.!~*'()]/g, (c) => `%${c.charCodeAt(0).toString(16).toUpperCase()}`);
+  return name.length <= 200 ? `${name}.json` : `${sha256(outDir).slice(0, 32)}.json`;
 }
 
 function nearestPackageJson(dir: string): string | undefined {

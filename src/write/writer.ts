@@ -158,21 +158,6 @@ function ioError(error: unknown, displayOut: string): CodegenError {
   });
 }
 
-/** Every file below a folder, as relative paths with "/" separators, sorted; none below the `skipped` folders (relative paths too). */
-export function listFiles(dir: string, skipped: readonly string[] = []): string[] {
-  const out: string[] = [];
-  // Relative paths built as the walk goes down (a path.relative per file cost more than the listing).
-  const walk = (d: string, prefix: string) => {
-    for (const entry of readdirSync(d, { withFileTypes: true })) {
-      if (entry.isDirectory()) {
-        if (!skipped.includes(`${prefix}${entry.name}`)) walk(join(d, entry.name), `${prefix}${entry.name}/`);
-      } else out.push(`${prefix}${entry.name}`);
-    }
-  };
-  walk(dir, "");
-  return out.sort();
-}
-
 export interface CheckResult {
   ok: boolean;
   /** Generated files whose content on disk differs. */

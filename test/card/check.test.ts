@@ -15,7 +15,7 @@ import { ROOT, tempDir } from "../support/project.js";
  */
 const v1 = bundledIR("1.0.1");
 const v03 = bundledIR("0.3.0");
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 
 const card1 = () => ({
   name: "Echo",

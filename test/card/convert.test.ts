@@ -17,7 +17,7 @@ import { ROOT, tempDir } from "../support/project.js";
  */
 const v03 = bundledIR("0.3.0");
 const v1 = bundledIR("1.0.1");
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 
 describe("card conversion 0.3.0 → 1.0.1 on the corpus's real 0.3.0 cards", () => {
   const rows = corpusRows().filter((r) => r.kind === "card" && r.version === "0.3.0");

@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { ROOT, tempDir } from "../support/project.js";
 import { aliasChain, base, deeplyNested, protoKeyedDefinitionText, protoKeyedPropertyText, renamedCoreTypes } from "../support/unusual-schemas.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });

@@ -12,7 +12,7 @@ import { parseGenerateFlags, resolveTargets } from "../../src/cli-up-to-date.js"
 import { listValues, suggestion } from "../../src/options/declarations.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });

@@ -13,7 +13,7 @@ import { generate } from "../../src/generate.js";
 import { importedPackages } from "../../src/output-packages.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
   return { code: r.status, stdout: r.stdout, stderr: r.stderr };

@@ -17,7 +17,7 @@ const KNOWN = SQLITE_MIGRATIONS.length;
 const ALL = SQLITE_MIGRATIONS.map((_, i) => i + 1).join(", ");
 
 function cli(...args: string[]): { code: number | null; out: string; err: string } {
-  const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), ...args], { encoding: "utf8", timeout: 60_000 });
+  const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.cjs"), ...args], { encoding: "utf8", timeout: 60_000 });
   return { code: r.status, out: r.stdout, err: r.stderr };
 }
 

@@ -23,7 +23,7 @@ describe("generate --watch", () => {
     writeFileSync(join(dir, "card.json"), JSON.stringify(card("First")));
     writeFileSync(join(dir, "a2a-codegen.config.json"), JSON.stringify({ schema: "a2a.json", out: "out", card: "card.json", frameworks: ["node"] }));
 
-    const child = spawn(process.execPath, [join(ROOT, "dist", "bin.js"), "generate", "--watch"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "dist", "bin.cjs"), "generate", "--watch"], { cwd: dir, stdio: ["ignore", "pipe", "pipe"] });
     let output = "";
     child.stdout.on("data", (c: Buffer) => (output += c.toString()));
     child.stderr.on("data", (c: Buffer) => (output += c.toString()));

@@ -73,7 +73,7 @@ describe("generate --card --compat 0.3.0: the converted card's modes", () => {
       skills: [{ id: "echo", name: "Echo", description: "echoes", tags: ["echo"], inputModes: ["data"] }],
     };
     writeFileSync(join(dir, "agent-card.json"), JSON.stringify(card, null, 2));
-    const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), "generate", "--spec", "1.0.1", "--compat", "0.3.0", "--card", "agent-card.json", "--out", "a2a", "--quiet"], { cwd: dir, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.cjs"), "generate", "--spec", "1.0.1", "--compat", "0.3.0", "--card", "agent-card.json", "--out", "a2a", "--quiet"], { cwd: dir, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     const lines = r.stderr.split("\n").filter((l) => l.startsWith("warning:"));
     expect(lines).toEqual([

@@ -13,7 +13,7 @@ import { derived } from "../support/compat/mapping.js";
  * the default output unchanged; strict TypeScript; the same through the CLI and the config file.
  */
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 const tsc = join(ROOT, "node_modules", ".bin", "tsc");
 
 function cli(args: string[], cwd: string) {

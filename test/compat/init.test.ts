@@ -150,11 +150,11 @@ describe("init --compat", () => {
 
   it("the CLI: --no-compat turns it off", () => {
     const work = tempDir("compat-init-");
-    const r = run(process.execPath, [join(ROOT, "dist", "bin.js"), "init", "a", "--no-compat", "--framework", "node", "--transports", "jsonrpc", "--codegen-spec", codegenSpec], work);
+    const r = run(process.execPath, [join(ROOT, "dist", "bin.cjs"), "init", "a", "--no-compat", "--framework", "node", "--transports", "jsonrpc", "--codegen-spec", codegenSpec], work);
     expect(r.code, r.out).toBe(0);
     expect(r.out).not.toContain("serving A2A 0.3.0 clients too");
     expect(existsSync(join(work, "a", "generated", "compat"))).toBe(false);
-    const on = run(process.execPath, [join(ROOT, "dist", "bin.js"), "init", "b", "--framework", "node", "--transports", "jsonrpc", "--codegen-spec", codegenSpec], work);
+    const on = run(process.execPath, [join(ROOT, "dist", "bin.cjs"), "init", "b", "--framework", "node", "--transports", "jsonrpc", "--codegen-spec", codegenSpec], work);
     expect(on.out).toContain("generated/ for A2A 1.0.1 (serving A2A 0.3.0 clients too)");
   }, 120_000);
 

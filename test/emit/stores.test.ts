@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { parseConfig } from "../../src/config.js";
 import { RUNTIME_BUNDLES } from "../../src/emit/runtime-bundles.js";
 import { generate, generateAndWrite } from "../../src/generate.js";
-import { listFiles } from "../../src/write/writer.js";
+import { listFiles } from "../../src/write/list-files.js";
 import { GENERATED, projectTempDir, ROOT, tempDir } from "../support/project.js";
 
 const imports = (text: string) => [...text.matchAll(/(?:from|import)\s*\(?\s*"([^"]+)"/g)].map((m) => m[1]);
@@ -96,7 +96,7 @@ describe("generate --store", () => {
     const work = tempDir();
     // A project with the engines' clients (without them, generate warns which to install: output-packages.test.ts).
     writeFileSync(join(work, "package.json"), JSON.stringify({ dependencies: { pg: "^8.0.0", "@redis/client": "^6.0.0" }, devDependencies: { "@types/pg": "^8.0.0" } }));
-    const cli = join(ROOT, "dist", "bin.js");
+    const cli = join(ROOT, "dist", "bin.cjs");
     const run = (...args: string[]) => spawnSync(process.execPath, [cli, "generate", "--spec", "1.0.1", ...args], { cwd: work, encoding: "utf8" });
     const ok = run("--out", "a", "--store", "postgres,redis", "--store", "redis");
     expect(ok.stderr).toBe("");

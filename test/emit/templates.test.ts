@@ -4,10 +4,10 @@ import { mkdirSync, readFileSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { generate } from "../../src/generate.js";
 import { PRECOMPILED_TEMPLATES_FILE, precompileBundledTemplates } from "../../src/emit/templates.js";
-import { listFiles } from "../../src/write/writer.js";
+import { listFiles } from "../../src/write/list-files.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 const run = (args: string[], cwd: string) => spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8" });
 
 describe("the bundled templates, precompiled by the build", () => {

@@ -4,7 +4,7 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { projectTempDir, ROOT } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });

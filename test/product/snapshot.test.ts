@@ -2,7 +2,8 @@ import { describe, expect, it } from "vitest";
 import { join } from "node:path";
 import { generate } from "../../src/generate.js";
 import { bundledVersions } from "../../src/schema/load.js";
-import { checkOutput, listFiles } from "../../src/write/writer.js";
+import { checkOutput } from "../../src/write/writer.js";
+import { listFiles } from "../../src/write/list-files.js";
 import { GENERATED } from "../support/project.js";
 
 describe("generated/ is the snapshot of every bundled version", () => {

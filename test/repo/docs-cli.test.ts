@@ -12,7 +12,7 @@ import { ROOT } from "../support/project.js";
 
 const CLI_DOC = readFileSync(join(ROOT, "docs", "cli.md"), "utf8");
 const CONFIG_DOC = readFileSync(join(ROOT, "docs", "config.md"), "utf8");
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 
 /** A command's section of docs/cli.md: from its `## name` heading to the next. */
 function section(name: string): string {

@@ -14,7 +14,7 @@ import { apiDocRegions, cliDocRegions, configDocRegions, replaceRegions, spellin
 import { inputsFingerprint, type TargetInputs } from "../../src/write/up-to-date.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 const CLI_DOC = readFileSync(join(ROOT, "docs", "cli.md"), "utf8");
 const CONFIG_DOC = readFileSync(join(ROOT, "docs", "config.md"), "utf8");
 const API_DOC = readFileSync(join(ROOT, "docs", "api.md"), "utf8");

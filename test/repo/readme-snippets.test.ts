@@ -51,7 +51,7 @@ describe("the TypeScript of the README and docs/runtime.md", () => {
     const dir = projectTempDir("readme-snippets-");
     writeFileSync(join(dir, "package.json"), JSON.stringify({ type: "module" }));
     writeFileSync(join(dir, "agent-card.json"), JSON.stringify(CARD, null, 2));
-    const generate = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), "generate", "--card", "agent-card.json", "--framework", "node", "--transports", "jsonrpc,rest,grpc", "--card-signatures", "--bridge", "ai-sdk", "--bridge", "langgraph", "--force"], { cwd: dir, encoding: "utf8" });
+    const generate = spawnSync(process.execPath, [join(ROOT, "dist", "bin.cjs"), "generate", "--card", "agent-card.json", "--framework", "node", "--transports", "jsonrpc,rest,grpc", "--card-signatures", "--bridge", "ai-sdk", "--bridge", "langgraph", "--force"], { cwd: dir, encoding: "utf8" });
     expect(generate.status, generate.stderr).toBe(0);
     const files = snippets().map((s, i) => {
       const file = `snippet-${i + 1}.ts`;

@@ -36,7 +36,7 @@ function projectEnv(extra: NodeJS.ProcessEnv = {}): NodeJS.ProcessEnv {
 
 const BIN = join(tempDir("a2a-codegen-bin-"), "bin");
 mkdirSync(BIN);
-writeFileSync(join(BIN, "a2a-codegen"), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, "dist", "bin.js")}" "$@"\n`);
+writeFileSync(join(BIN, "a2a-codegen"), `#!/bin/sh\nexec "${process.execPath}" "${join(ROOT, "dist", "bin.cjs")}" "$@"\n`);
 chmodSync(join(BIN, "a2a-codegen"), 0o755);
 
 async function project(options: { store?: string; transports: string[] }): Promise<string> {

@@ -31,7 +31,7 @@ async function listen(handler: Parameters<typeof createServer>[1]): Promise<stri
 
 function cli(args: string[]): Promise<{ code: number | null; out: string }> {
   return new Promise((resolve) => {
-    const child = spawn(process.execPath, [join(ROOT, "dist", "bin.js"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
+    const child = spawn(process.execPath, [join(ROOT, "dist", "bin.cjs"), ...args], { stdio: ["ignore", "pipe", "pipe"] });
     let out = "";
     child.stdout.on("data", (d) => (out += d));
     child.stderr.on("data", (d) => (out += d));

@@ -111,9 +111,9 @@ describe("verify over gRPC, with two credentials", () => {
     expect(report.failed).toBe(true);
   });
 
-  it("from the command line (dist/bin.js, run outside the project): the gRPC checks find the bundled proto and pass", async () => {
+  it("from the command line (dist/bin.cjs, run outside the project): the gRPC checks find the bundled proto and pass", async () => {
     const out = await new Promise<{ code: number | null; text: string }>((resolve) => {
-      const child = spawn(process.execPath, [join(ROOT, "dist", "bin.js"), "verify", scoped.url, "--binding", "grpc", "--auth", "env:VERIFY_TOKEN_A", "--json"], {
+      const child = spawn(process.execPath, [join(ROOT, "dist", "bin.cjs"), "verify", scoped.url, "--binding", "grpc", "--auth", "env:VERIFY_TOKEN_A", "--json"], {
         cwd: tmpdir(),
         env: { ...process.env, VERIFY_TOKEN_A: "token-alice" },
         stdio: ["ignore", "pipe", "pipe"],

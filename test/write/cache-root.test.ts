@@ -10,7 +10,7 @@ import { describe, expect, it } from "vitest";
 import { makePrivateDir } from "../../src/write/cache-root.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 const isRoot = process.getuid?.() === 0;
 
 describe("the private temporary folder of the caches", () => {

@@ -7,7 +7,7 @@ import { TemplateRenderer } from "../../src/emit/templates.js";
 import { httpRoutesFor } from "../../src/emit/protocol.js";
 import { loadProtocol } from "../../src/load/protocol.js";
 import { httpRoutesOf } from "../../src/proto/binding.js";
-import { listFiles } from "../../src/write/writer.js";
+import { listFiles } from "../../src/write/list-files.js";
 import { ROOT, tempDir } from "../support/project.js";
 
 /**
@@ -16,7 +16,7 @@ import { ROOT, tempDir } from "../support/project.js";
  * same inputs loads none of the compilers and writes the same bytes.
  */
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 const PRELOAD = pathToFileURL(join(ROOT, "test", "support", "record-loads.mjs")).href;
 
 /** One CLI generation with its own cache folder: the modules it loaded (paths and URLs), and the files it wrote. */

@@ -5,14 +5,13 @@ import { beforeAll, describe, expect, it } from "vitest";
 import { spawnSync } from "node:child_process";
 import { copyFileSync, mkdirSync, readFileSync, rmSync, statSync, symlinkSync, utimesSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
-import { pathToFileURL } from "node:url";
 import { parseGenerateFlags } from "../../src/cli-up-to-date.js";
-import { generatorParts, identityOf, isUpToDate, recordUpToDate } from "../../src/write/up-to-date.js";
+import { generatorParts, identityOf, isUpToDate, recordName, recordUpToDate, type InputsProbe } from "../../src/write/up-to-date.js";
 import { MANIFEST_FILE, manifestText } from "../../src/write/manifest.js";
-import { listFiles } from "../../src/write/writer.js";
+import { listFiles } from "../../src/write/list-files.js";
 import { ROOT, tempDir } from "../support/project.js";
 
-const CLI = join(ROOT, "dist", "bin.js");
+const CLI = join(ROOT, "dist", "bin.cjs");
 
 function run(args: string[], cwd: string) {
   const r = spawnSync(process.execPath, [CLI, ...args], { cwd, encoding: "utf8", env: { ...process.env, NO_COLOR: "1" } });
@@ -43,22 +42,31 @@ describe("generate on unchanged inputs", () => {
     expect(snapshot(out)).toEqual(before);
   });
 
-  it("is answered before yargs and the pipeline load: the bin, one bundled module, and node's own, nothing else", () => {
-    // A module hook that lists every module the run resolves, on standard error.
-    const hooks = join(work, "hooks.mjs");
-    writeFileSync(hooks, 'export async function resolve(s, c, next) { const r = await next(s, c); process._rawDebug("loaded " + r.url); return r; }\n');
-    const register = join(work, "register.mjs");
-    writeFileSync(register, `import { register } from "node:module";\nregister(${JSON.stringify(pathToFileURL(hooks).href)});\n`);
-    for (const extra of [[], ["--check"], ["--quiet", "-v"]]) {
-      const r = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, "generate", "--spec", "0.3.0", "--out", out, ...extra], { cwd: work, encoding: "utf8" });
+  it("is answered before yargs and the pipeline load: one CommonJS file, no ES module, neither node:crypto nor the stdout stream", () => {
+    // Settled: every file older than its record (a file written in the 2 s before it is read, and hashed).
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    for (const file of listFiles(out)) utimesSync(join(out, file), aMinuteAgo, aMinuteAgo);
+    expect(run(["generate", "--spec", "0.3.0", "--out", out], work).stdout).toMatch(/up to date/);
+    // A preloaded script that lists, at exit, the CommonJS files loaded and what node loaded of its own since.
+    const hook = join(work, "loaded.cjs");
+    writeFileSync(hook, 'const before = new Set(process.moduleLoadList);\nprocess.on("exit", () => process._rawDebug("loaded " + JSON.stringify({ files: Object.keys(require.cache), node: process.moduleLoadList.filter((m) => !before.has(m)) })));\n');
+    const loaded = (extra: string[]) => {
+      const r = spawnSync(process.execPath, ["-r", hook, CLI, "generate", "--spec", "0.3.0", "--out", out, ...extra], { cwd: work, encoding: "utf8" });
       expect(r.status, r.stderr).toBe(0);
-      const loaded = r.stderr.split("\n").filter((l) => l.startsWith("loaded "));
-      expect(loaded.filter((l) => !l.startsWith("loaded node:"))).toEqual([`loaded ${pathToFileURL(CLI).href}`]);
+      const line = r.stderr.split("\n").find((l) => l.startsWith("loaded ")) ?? "";
+      return { stdout: r.stdout, ...(JSON.parse(line.slice("loaded ".length)) as { files: string[]; node: string[] }) };
+    };
+    for (const extra of [[], ["--check"], ["--quiet", "-v"]]) {
+      const fast = loaded(extra);
+      expect(fast.files).toEqual([hook, CLI]);
+      // An ES module run (dist/cli.js and what it imports), hashing, the stream of process.stdout or perf_hooks would load these.
+      for (const module of ["NativeModule internal/modules/esm/module_job", "NativeModule crypto", "NativeModule stream", "NativeModule perf_hooks"]) expect(fast.node).not.toContain(module);
     }
-    // The control: a run that does generate loads them (the hook sees packages when there are any).
-    const forced = spawnSync(process.execPath, ["--import", pathToFileURL(register).href, CLI, "generate", "--spec", "0.3.0", "--out", out, "--force"], { cwd: work, encoding: "utf8" });
-    expect(forced.status, forced.stderr).toBe(0);
-    expect(forced.stderr).toMatch(/loaded \S*\/node_modules\/yargs\//);
+    expect(loaded([]).stdout).toMatch(/out: up to date \(\d+ files; inputs unchanged/);
+    // The control: a run that does generate loads all of them (and packages).
+    const forced = loaded(["--force"]);
+    expect(forced.files.some((f) => f.includes("/node_modules/"))).toBe(true);
+    for (const module of ["NativeModule internal/modules/esm/module_job", "NativeModule crypto", "NativeModule stream"]) expect(forced.node).toContain(module);
   });
 
   it("a command line the light parser does not take still finds the folder up to date, through yargs", () => {
@@ -149,6 +157,31 @@ describe("generate on unchanged inputs", () => {
     expect(changed.code).toBe(0);
     expect(changed.stdout).not.toMatch(/up to date/);
     expect(readFileSync(join(mine, "models.ts"), "utf8")).toContain("A message, as described here.");
+  });
+
+  it("a schema file only touched keeps the folder up to date; one edited behind its times (same size, mtime put back) generates again", () => {
+    const schema = join(work, "touched.json");
+    copyFileSync(join(ROOT, "schema", "a2a-0.3.0.json"), schema);
+    const mine = join(work, "touched");
+    expect(run(["generate", "--schema", schema, "--out", mine], work).code).toBe(0);
+    // Settled: the schema and the output older than their record (what was written in the 2 s before it is read).
+    const aMinuteAgo = new Date(Date.now() - 60_000);
+    for (const file of [schema, ...listFiles(mine).map((f) => join(mine, f))]) utimesSync(file, aMinuteAgo, aMinuteAgo);
+    expect(run(["generate", "--schema", schema, "--out", mine], work).stdout).toMatch(/up to date/);
+    // Touched: its stat moved, its content is the one recorded.
+    const later = new Date(Date.now() - 30_000);
+    utimesSync(schema, later, later);
+    expect(run(["generate", "--schema", schema, "--out", mine], work).stdout).toMatch(/up to date/);
+    // Edited: the same length, one description changed, the modification time put back. The change time moved.
+    const text = readFileSync(schema, "utf8");
+    const edited = text.replace(/"description": "([^"]{4})/, (_m, head: string) => `"description": "${head.toUpperCase() === head ? head.toLowerCase() : head.toUpperCase()}`);
+    expect(edited).not.toBe(text);
+    expect(edited.length).toBe(text.length);
+    writeFileSync(schema, edited);
+    utimesSync(schema, later, later);
+    const again = run(["generate", "--schema", schema, "--out", mine], work);
+    expect(again.code).toBe(0);
+    expect(again.stdout).not.toMatch(/up to date/);
   });
 });
 
@@ -282,38 +315,93 @@ describe("the up-to-date record", () => {
     return { work, out, content, manifest };
   }
   const aMinuteAgo = () => new Date(Date.now() - 60_000);
+  /** Inputs whose stats are `stats`, taken now, every input file older than a minute: the record trusts them. */
+  const settled = (fingerprint: string, stats = fingerprint): InputsProbe => ({ stats, at: Date.now(), newest: Date.now() - 60_000, fingerprint: () => fingerprint });
 
   it("reads a file modified in the 2 s before its record was made (its stat may hide a later write): the edit is found", () => {
     const { work, out, manifest } = editedFolder();
-    recordUpToDate(out, "inputs", manifest, work);
-    expect(isUpToDate(out, "inputs", work)).toBe(false);
+    recordUpToDate(out, settled("inputs"), manifest, work);
+    expect(isUpToDate(out, settled("inputs"), work)).toBe(false);
   });
 
   it("trusts a file older than its record whose size, times and inode are the recorded ones, as git trusts its index", () => {
     const { work, out, manifest } = editedFolder();
     for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
-    recordUpToDate(out, "inputs", manifest, work);
+    recordUpToDate(out, settled("inputs"), manifest, work);
     // Not read: the stat is the one recorded (the edit was made before the record, which a run never does).
-    expect(isUpToDate(out, "inputs", work)).toBe(true);
+    expect(isUpToDate(out, settled("inputs"), work)).toBe(true);
     // Any write since moves the change time: the file is read, and the edit found.
     writeFileSync(join(out, "a.ts"), "export const a = 3;\n");
     utimesSync(join(out, "a.ts"), aMinuteAgo(), aMinuteAgo());
-    expect(isUpToDate(out, "inputs", work)).toBe(false);
-    expect(isUpToDate(out, "other inputs", work)).toBe(false);
+    expect(isUpToDate(out, settled("inputs"), work)).toBe(false);
+    expect(isUpToDate(out, settled("other inputs"), work)).toBe(false);
   });
 
   it("a file read and found as the manifest hashes it is recorded again; a missing file or manifest is never up to date", () => {
     const { work, out, content, manifest } = editedFolder();
     writeFileSync(join(out, "a.ts"), content);
     for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
-    recordUpToDate(out, "inputs", manifest, work);
+    recordUpToDate(out, settled("inputs"), manifest, work);
     writeFileSync(join(out, "a.ts"), content); // the same bytes again: a new change time
-    expect(isUpToDate(out, "inputs", work)).toBe(true);
-    expect(isUpToDate(out, "inputs", work)).toBe(true);
+    expect(isUpToDate(out, settled("inputs"), work)).toBe(true);
+    expect(isUpToDate(out, settled("inputs"), work)).toBe(true);
     rmSync(join(out, "a.ts"));
-    expect(isUpToDate(out, "inputs", work)).toBe(false);
+    expect(isUpToDate(out, settled("inputs"), work)).toBe(false);
     writeFileSync(join(out, "a.ts"), content);
     writeFileSync(join(out, MANIFEST_FILE), manifest.replace("0.3.0", "0.2.6"));
-    expect(isUpToDate(out, "inputs", work)).toBe(false);
+    expect(isUpToDate(out, settled("inputs"), work)).toBe(false);
+  });
+
+  /** A folder that checks out, settled (older than its record), recorded from `inputs`. */
+  function settledFolder(inputs: InputsProbe) {
+    const { work, out, content, manifest } = editedFolder();
+    writeFileSync(join(out, "a.ts"), content);
+    for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
+    recordUpToDate(out, inputs, manifest, work);
+    return { work, out };
+  }
+  /** Inputs that say whether their content was hashed (once at most, as probeInputs' fingerprint). */
+  function counted(fingerprint: string, stats: string, newest = Date.now() - 60_000) {
+    const probe = { stats, at: Date.now(), newest, hashed: 0, fingerprint: () => ((probe.hashed = 1), fingerprint) };
+    return probe;
+  }
+
+  it("tells the inputs by their stats: inputs whose stats are the recorded ones are not read", () => {
+    const { work, out } = settledFolder(settled("content", "stats"));
+    const same = counted("content", "stats");
+    expect(isUpToDate(out, same, work)).toBe(true);
+    expect(same.hashed).toBe(0);
+    // Other content behind the recorded stats is not looked at: the stats are what tells (the change time moves on any write).
+    expect(isUpToDate(out, counted("other content", "stats"), work)).toBe(true);
+  });
+
+  it("hashes the inputs when a stat moved: the same content is up to date (and recorded with the new stats), other content is not", () => {
+    const { work, out } = settledFolder(settled("content", "stats"));
+    const touched = counted("content", "touched stats");
+    expect(isUpToDate(out, touched, work)).toBe(true);
+    expect(touched.hashed).toBe(1);
+    const again = counted("content", "touched stats");
+    expect(isUpToDate(out, again, work)).toBe(true);
+    expect(again.hashed).toBe(0);
+    const edited = counted("edited content", "edited stats");
+    expect(isUpToDate(out, edited, work)).toBe(false);
+    expect(edited.hashed).toBe(1);
+  });
+
+  it("hashes an input modified in the 2 s before its stats were recorded (a later write in the same clock tick would leave its stat as it was)", () => {
+    const recent = counted("content", "stats", Date.now() - 500);
+    const { work, out } = settledFolder(recent);
+    const racy = counted("edited content", "stats", Date.now() - 500);
+    expect(isUpToDate(out, racy, work)).toBe(false);
+    expect(racy.hashed).toBe(1);
+    const same = counted("content", "stats", Date.now() - 500);
+    expect(isUpToDate(out, same, work)).toBe(true);
+    expect(same.hashed).toBe(1);
+  });
+
+  it("is kept under a name that spells its folder, with no hash to compute; a hash when the path is too long for a name", () => {
+    expect(recordName("/home/me/agent/a2a-1.0.1")).toBe("%2Fhome%2Fme%2Fagent%2Fa2a-1%2E0%2E1.json");
+    expect(recordName("C:\\agent\\gen (old)")).toBe("C%3A%5Cagent%5Cgen%20%28old%29.json");
+    expect(recordName(`/${"deep/".repeat(60)}out`)).toMatch(/^[0-9a-f]{32}\.json$/);
   });
 });

@@ -93,7 +93,7 @@ describe("generate --card warns about a mode that is not a media type", () => {
       skills: [{ id: "echo", name: "Echo", description: "echoes", tags: ["echo"] }],
     };
     writeFileSync(join(dir, "agent-card.json"), JSON.stringify(card, null, 2));
-    const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.js"), "generate", "--card", "agent-card.json", "--out", "a2a", "--quiet"], { cwd: dir, encoding: "utf8" });
+    const r = spawnSync(process.execPath, [join(ROOT, "dist", "bin.cjs"), "generate", "--card", "agent-card.json", "--out", "a2a", "--quiet"], { cwd: dir, encoding: "utf8" });
     expect(r.status, r.stderr).toBe(0);
     expect(r.stderr).toContain('warning: agent-card.json: /defaultInputModes/0: "text" is not a media type');
     expect(r.stderr).toContain('did you mean "text/plain"?');
