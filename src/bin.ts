@@ -4,9 +4,10 @@
  * every target is up to date (cli-up-to-date.ts) before anything else is loaded, and hands any other
  * command line to the CLI (cli.ts), with what it found.
  *
- * The build bundles this file with the modules of that answer into one (scripts/bundle-bin.mjs): node then
- * loads one module before it can answer, not the seventeen it bundles, each of which cost over a millisecond to resolve and
- * load (a third of an up-to-date run beyond node's own start-up). cli.ts and what it loads are not bundled.
+ * The build bundles this file with the modules of that answer into one CommonJS file, dist/bin.cjs
+ * (scripts/bundle-bin.mjs): node then loads one file before it can answer, not the seventeen modules it
+ * bundles, and does not start its ES module loader. The answer loads neither node:crypto nor the stdout
+ * stream (DIRECT_IO). cli.ts and what it loads are not bundled: an ES module, imported for any other line.
  */
 import { writeSync } from "node:fs";
 import { answerUnchanged, STDIO, type CliIo, type UnchangedAnswer } from "./cli-up-to-date.js";
