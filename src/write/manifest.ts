@@ -13,7 +13,6 @@ export interface Manifest {
   files: Array<{ path: string; sha256: string }>;
 }
 
-
 export function manifestText(manifest: Omit<Manifest, "files">, files: Record<string, string>): string {
   const full: Manifest = {
     ...manifest,

@@ -248,13 +248,8 @@ export function upToDateFileCount(outDir: string, inputs: InputsProbe, cwd: stri
   const record = readRecord(outDir, cwd);
   if (record === undefined) return undefined;
   // The inputs: by their stats; by their content when a stat moved or is racy (then recorded again).
-  let seen = inputs;
-  if (record.inputStats !== inputs.stats || inputs.newest > record.inputsAt - RACY_MS) {
-    if (inputs.fingerprint() !== record.inputs) return undefined;
-  } else {
-    // The recorded inputs, unread: their fingerprint is the recorded one.
-    seen = { ...inputs, fingerprint: () => record.inputs };
-  }
+  const inputsByStat = record.inputStats === inputs.stats && inputs.newest <= record.inputsAt - RACY_MS;
+  if (!inputsByStat && inputs.fingerprint() !== record.inputs) return undefined;
   const count = Object.keys(record.files).length;
   const racy: string[] = [];
   const racyFrom = record.at - RACY_MS;
@@ -265,7 +260,7 @@ export function upToDateFileCount(outDir: string, inputs: InputsProbe, cwd: stri
     if (now === undefined) return undefined;
     if (!sameStat(now, recorded) || now[1] > racyFrom) racy.push(path);
   }
-  if (racy.length === 0 && seen !== inputs) return count;
+  if (racy.length === 0 && inputsByStat) return count;
   // Some file must be read: the manifest first (its hash is recorded), then each racy file against it.
   let manifestText: string;
   try {
@@ -288,8 +283,9 @@ export function upToDateFileCount(outDir: string, inputs: InputsProbe, cwd: stri
     }
     if (expected === undefined || sha256(content) !== expected) return undefined;
   }
-  // Checked by content: recorded again with the stats of now, so that the next run only stats them.
-  recordUpToDate(outDir, seen, manifestText, cwd);
+  // Checked by content: recorded again with the stats of now, so that the next run only stats them
+  // (inputs told by their stats, unread, keep the recorded fingerprint).
+  recordUpToDate(outDir, inputsByStat ? { ...inputs, fingerprint: () => record.inputs } : inputs, manifestText, cwd);
   return count;
 }
 

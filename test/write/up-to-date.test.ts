@@ -315,8 +315,24 @@ describe("the up-to-date record", () => {
     return { work, out, content, manifest };
   }
   const aMinuteAgo = () => new Date(Date.now() - 60_000);
-  /** Inputs whose stats are `stats`, taken now, every input file older than a minute: the record trusts them. */
-  const settled = (fingerprint: string, stats = fingerprint): InputsProbe => ({ stats, at: Date.now(), newest: Date.now() - 60_000, fingerprint: () => fingerprint });
+  /**
+   * Inputs whose stats are `stats`, taken now, the newest input file modified at `newest` (a minute ago:
+   * the record trusts their stats); `hashed` says whether their content was hashed (once at most, as
+   * probeInputs' fingerprint).
+   */
+  function counted(fingerprint: string, stats: string, newest = Date.now() - 60_000): InputsProbe & { hashed: number } {
+    const probe = { stats, at: Date.now(), newest, hashed: 0, fingerprint: () => ((probe.hashed = 1), fingerprint) };
+    return probe;
+  }
+  const settled = (fingerprint: string, stats = fingerprint): InputsProbe => counted(fingerprint, stats);
+  /** A folder that checks out, settled (older than its record), recorded from `inputs`. */
+  function settledFolder(inputs: InputsProbe) {
+    const { work, out, content, manifest } = editedFolder();
+    writeFileSync(join(out, "a.ts"), content);
+    for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
+    recordUpToDate(out, inputs, manifest, work);
+    return { work, out, content, manifest };
+  }
 
   it("reads a file modified in the 2 s before its record was made (its stat may hide a later write): the edit is found", () => {
     const { work, out, manifest } = editedFolder();
@@ -338,10 +354,7 @@ describe("the up-to-date record", () => {
   });
 
   it("a file read and found as the manifest hashes it is recorded again; a missing file or manifest is never up to date", () => {
-    const { work, out, content, manifest } = editedFolder();
-    writeFileSync(join(out, "a.ts"), content);
-    for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
-    recordUpToDate(out, settled("inputs"), manifest, work);
+    const { work, out, content, manifest } = settledFolder(settled("inputs"));
     writeFileSync(join(out, "a.ts"), content); // the same bytes again: a new change time
     expect(isUpToDate(out, settled("inputs"), work)).toBe(true);
     expect(isUpToDate(out, settled("inputs"), work)).toBe(true);
@@ -351,20 +364,6 @@ describe("the up-to-date record", () => {
     writeFileSync(join(out, MANIFEST_FILE), manifest.replace("0.3.0", "0.2.6"));
     expect(isUpToDate(out, settled("inputs"), work)).toBe(false);
   });
-
-  /** A folder that checks out, settled (older than its record), recorded from `inputs`. */
-  function settledFolder(inputs: InputsProbe) {
-    const { work, out, content, manifest } = editedFolder();
-    writeFileSync(join(out, "a.ts"), content);
-    for (const file of ["a.ts", MANIFEST_FILE]) utimesSync(join(out, file), aMinuteAgo(), aMinuteAgo());
-    recordUpToDate(out, inputs, manifest, work);
-    return { work, out };
-  }
-  /** Inputs that say whether their content was hashed (once at most, as probeInputs' fingerprint). */
-  function counted(fingerprint: string, stats: string, newest = Date.now() - 60_000) {
-    const probe = { stats, at: Date.now(), newest, hashed: 0, fingerprint: () => ((probe.hashed = 1), fingerprint) };
-    return probe;
-  }
 
   it("tells the inputs by their stats: inputs whose stats are the recorded ones are not read", () => {
     const { work, out } = settledFolder(settled("content", "stats"));
