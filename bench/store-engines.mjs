@@ -8,7 +8,7 @@ import { pathToFileURL } from "node:url";
 
 const ROOT = resolve(import.meta.dirname, "..");
 const fromDist = (path) => import(pathToFileURL(resolve(ROOT, "dist", path)).href);
-const { InMemoryStore } = await fromDist("runtime/stores/memory.js");
+export const { InMemoryStore } = await fromDist("runtime/stores/memory.js");
 const { PostgresStore } = await fromDist("runtime/stores/postgres.js");
 const { MysqlStore } = await fromDist("runtime/stores/mysql.js");
 const { RedisStore } = await fromDist("runtime/stores/redis.js");

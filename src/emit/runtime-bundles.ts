@@ -61,7 +61,7 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
     brings: [
       "call.ts", "wire/issue-pointers.ts",
       "stores/contract.ts", "stores/errors.ts", "stores/event-texts.ts", "stores/memory.ts", "stores/memory-event-log.ts", "stores/memory-leases.ts",
-      "stores/memory-task-store.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",
+      "stores/memory-task-store.ts", "stores/oldest-keys.ts", "stores/paging.ts", "stores/task-json.ts", "stores/task-patch.ts",
       "tasks/", "service/", "http/", "card/cache-headers.ts", "telemetry-hooks.ts",
     ],
     when: (c) => c.clientOnly !== true,

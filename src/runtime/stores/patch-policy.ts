@@ -11,6 +11,7 @@
 import { applyTaskPatch, type TaskPatchOperation } from "./task-patch.js";
 import { storableJson } from "./task-json.js";
 import { StoreError } from "./errors.js";
+import { OldestKeys } from "./oldest-keys.js";
 import type { TaskCommit } from "./contract.js";
 import type { JsonObject } from "../json.js";
 
@@ -26,6 +27,7 @@ export type PatchPlan = { whole: string; interim: boolean } | { patch: string };
 export class TaskPatchPolicy {
   /** Per running task: the length of its last whole text and of the patches written after it. */
   private readonly tasks = new Map<string, { whole: number; patches: number }>();
+  private readonly oldest = new OldestKeys(this.tasks);
 
   /** Decides what `write` writes; call `written` once the store wrote it. */
   plan(taskId: string, write: TaskCommit): PatchPlan {
@@ -44,7 +46,7 @@ export class TaskPatchPolicy {
       if (kept) kept.patches += plan.patch.length;
     } else if (plan.interim) {
       this.tasks.delete(taskId);
-      if (this.tasks.size >= MAX_TRACKED) this.tasks.delete(this.tasks.keys().next().value as string);
+      if (this.tasks.size >= MAX_TRACKED) this.tasks.delete(this.oldest.next() as string);
       this.tasks.set(taskId, { whole: plan.whole.length, patches: 0 });
     } else {
       this.tasks.delete(taskId);

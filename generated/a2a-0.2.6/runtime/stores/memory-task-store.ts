@@ -6,6 +6,7 @@ import type { JsonObject } from "../json.js";
 import type { OutboxMessage, TaskCommit, TaskCommitResult, TaskEventInput, TaskPage, TaskQuery, VersionedTask, VersionedTaskStore } from "./contract.js";
 import { ExecutionLeaseHeldError, TaskVersionConflictError } from "./errors.js";
 import { InMemoryExecutionLeases } from "./memory-leases.js";
+import { OldestKeys } from "./oldest-keys.js";
 import { afterCursor, compareNewestFirst, decodePageToken, encodePageToken, pageSizeOf } from "./paging.js";
 import { compactTaskText, eventText, expandTaskText, flat, storableJson, type TaskFacts, taskFacts } from "./task-json.js";
 
@@ -44,6 +45,8 @@ function parseTask(entry: MemoryTaskEntry): JsonObject {
 
 export class InMemoryTaskStore implements VersionedTaskStore {
   private readonly tasks = new Map<string, MemoryTaskEntry>();
+  /** The task written least recently, dropped first beyond `maxTasks`. */
+  private readonly oldest = new OldestKeys(this.tasks);
   /** Called with a task's id when it leaves the store (eviction or retention). */
   onRemove: ((taskId: string) => void) | undefined;
   /** Called after each commit with its events and their JSON texts (the in-memory event log appends them). */
@@ -142,7 +145,7 @@ export class InMemoryTaskStore implements VersionedTaskStore {
     });
     // Oldest first out, so that a long-running server keeps bounded memory.
     while (this.tasks.size > this.maxTasks) {
-      const oldest = this.tasks.keys().next().value;
+      const oldest = this.oldest.next();
       if (oldest === undefined) break;
       this.remove(oldest);
     }
