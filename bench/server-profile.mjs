@@ -7,6 +7,9 @@ import { readFileSync } from "node:fs";
 import { basename } from "node:path";
 import { pathToFileURL } from "node:url";
 
+const RUNTIME_AREA = "a2a runtime (src/runtime)";
+const RUNTIME_FILE = /\/runtime\/(?:[\w-]+\/)*[\w-]+\.js$/;
+
 /** The area a frame belongs to, from its script URL. */
 export function areaOf(url, functionName) {
   if (!url) {
@@ -15,7 +18,8 @@ export function areaOf(url, functionName) {
     if (functionName === "(program)") return "V8/native (program)";
     return "native";
   }
-  if (/\/runtime\/[\w-]+\.js$/.test(url)) return "a2a runtime (src/runtime)";
+  // The runtime is in folders by concern (runtime/tasks/publisher.js, runtime/stores/…): every depth counts.
+  if (RUNTIME_FILE.test(url)) return RUNTIME_AREA;
   if (/validators\.ajv\.js$/.test(url)) return "a2a validators (Ajv standalone)";
   if (/\/server\/[\w-]+\.js$/.test(url) && !url.includes("node_modules")) return "a2a adapters (server/*.ts)";
   if (/\/(models|protocol|validators)\.js$/.test(url) && !url.includes("node_modules")) return "a2a generated glue";
@@ -26,7 +30,7 @@ export function areaOf(url, functionName) {
   return "other";
 }
 
-/** Self and inclusive time per function and self time per area, in ms. */
+/** Self and inclusive time per function and self time per area, in ms; `runtimeKeys`: the functions of the runtime. */
 export function summarize(profile) {
   const byId = new Map();
   for (const node of profile.nodes) byId.set(node.id, node);
@@ -34,7 +38,9 @@ export function summarize(profile) {
   for (const node of profile.nodes) for (const child of node.children ?? []) parent.set(child, node.id);
   const keyOf = (node) => {
     const { functionName, url, lineNumber } = node.callFrame;
-    const file = url ? basename(url.replace(/^file:\/\//, "")) : "";
+    // A runtime file by its path in the runtime (tasks/publisher.js), so that the same name in two folders stays apart.
+    const runtime = RUNTIME_FILE.test(url) ? url.slice(url.lastIndexOf("/runtime/") + "/runtime/".length) : undefined;
+    const file = url ? (runtime ?? basename(url.replace(/^file:\/\//, ""))) : "";
     return `${functionName || "(anonymous)"}${file ? ` ${file}:${lineNumber + 1}` : ""}`;
   };
   const self = new Map();
@@ -63,7 +69,8 @@ export function summarize(profile) {
     }
   }
   const sorted = (map) => [...map.entries()].sort((a, b) => b[1] - a[1]);
-  return { totalMs: total, idleMs: idle, busyMs: total - idle, self: sorted(self), inclusive: sorted(inclusive), areas: sorted(areas) };
+  const runtimeKeys = new Set(profile.nodes.filter((n) => RUNTIME_FILE.test(n.callFrame.url)).map(keyOf));
+  return { totalMs: total, idleMs: idle, busyMs: total - idle, self: sorted(self), inclusive: sorted(inclusive), areas: sorted(areas), runtimeKeys };
 }
 
 export function printSummary(summary, { top = 15, log = console.log } = {}) {
@@ -74,10 +81,10 @@ export function printSummary(summary, { top = 15, log = console.log } = {}) {
   for (const [area, ms] of summary.areas.filter(([a]) => a !== "idle").slice(0, 12)) log(`    ${msf(ms)} ${pct(ms)}  ${area}`);
   log(`  top ${top} functions by self time:`);
   for (const [key, ms] of summary.self.filter(([k]) => !k.startsWith("(idle)")).slice(0, top)) log(`    ${msf(ms)} ${pct(ms)}  ${key}`);
-  const runtime = summary.inclusive.filter(([k]) => /\s(server|node|web|jsonrpc|profile|push|sse|memory[a-z-]*|task-json|paging|validation)\.js:\d+$/.test(k));
+  const runtime = summary.inclusive.filter(([k]) => summary.runtimeKeys.has(k));
   log(`  top ${top} a2a runtime functions by inclusive time (callees included):`);
   for (const [key, ms] of runtime.slice(0, top)) log(`    ${msf(ms)} ${pct(ms)}  ${key}`);
-  const runtimeSelf = summary.self.filter(([k]) => /\s(server|node|web|jsonrpc|profile|push|sse|memory[a-z-]*|task-json|paging|validation)\.js:\d+$/.test(k));
+  const runtimeSelf = summary.self.filter(([k]) => summary.runtimeKeys.has(k));
   log(`  top ${top} a2a runtime functions by self time:`);
   for (const [key, ms] of runtimeSelf.slice(0, top)) log(`    ${msf(ms)} ${pct(ms)}  ${key}`);
 }
