@@ -103,7 +103,7 @@ export interface UnchangedScan {
   /** The targets that need generating (or checking). */
   pending: GenerateOptions[];
   /** Each target's output folder and inputs, where they could be told before generating (what the run records once it is done). */
-  fingerprints: Map<GenerateOptions, { outDir: string; inputs: InputsProbe }>;
+  probed: Map<GenerateOptions, { outDir: string; inputs: InputsProbe }>;
   /** The lines that report the targets found up to date, in order. */
   lines: Array<{ stream: "out" | "err"; text: string }>;
 }
@@ -113,13 +113,13 @@ export interface UnchangedScan {
  * them) and those to generate; `force` makes every target pending.
  */
 export function scanUnchanged(targets: readonly GenerateOptions[], args: Pick<GenerateArgs, "force" | "quiet" | "verbose">, cwd: string): UnchangedScan {
-  const scan: UnchangedScan = { pending: [], fingerprints: new Map(), lines: [] };
+  const scan: UnchangedScan = { pending: [], probed: new Map(), lines: [] };
   for (const target of targets) {
     // process.hrtime, not performance.now(): the global `performance` loads perf_hooks (2 ms).
     const start = process.hrtime.bigint();
     const outDir = expectedOutDir(target, cwd);
     const inputs = outDir === undefined ? undefined : probeInputs(target, outDir);
-    if (outDir !== undefined && inputs !== undefined) scan.fingerprints.set(target, { outDir, inputs });
+    if (outDir !== undefined && inputs !== undefined) scan.probed.set(target, { outDir, inputs });
     const files = args.force || outDir === undefined || inputs === undefined ? undefined : upToDateFileCount(outDir, inputs, cwd);
     if (outDir === undefined || files === undefined) {
       // The inputs' content as it is now, before generating: the output is recorded as made from it.

@@ -213,7 +213,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
 
   // A target whose inputs (schema, templates, options, the generator itself) are those its folder was
   // last generated or checked from, and whose files are as its manifest lists them, is up to date as it is.
-  const { pending, fingerprints, lines } = scanned?.scan ?? scanUnchanged(resolved.targets, args, cwd);
+  const { pending, probed, lines } = scanned?.scan ?? scanUnchanged(resolved.targets, args, cwd);
   for (const line of lines) io[line.stream](line.text);
   const targets = pending;
   if (targets.length === 0) return EXIT_CODES.ok;
@@ -229,7 +229,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
       results.push(result);
       const out = displayPath(result.outDir, cwd);
       if (result.check.ok) {
-        const inputs = fingerprints.get(target);
+        const inputs = probed.get(target);
         if (inputs !== undefined && inputs.outDir === result.outDir) recordUpToDate(result.outDir, inputs.inputs, result.files[MANIFEST_FILE] ?? "", cwd);
         if (!args.quiet) io.out(`${out}: up to date (${Object.keys(result.files).length} files)`);
       } else {
@@ -254,7 +254,7 @@ async function runGenerate(args: GenerateArgs, io: CliIo, scanned?: ScannedTarge
       const changes = specChangeReport(result);
       // Generated already (every target first, so a bad input stops the run before anything is written).
       const written = writeResult(result, target.cwd);
-      const inputs = fingerprints.get(target);
+      const inputs = probed.get(target);
       if (inputs !== undefined && inputs.outDir === written.outDir) recordUpToDate(written.outDir, inputs.inputs, written.files[MANIFEST_FILE] ?? "", cwd);
       if (changes) {
         const errors = userTypeErrors(target.cwd ?? cwd, written.outDir);

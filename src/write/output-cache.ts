@@ -12,11 +12,11 @@
  * system's temporary folder). Each kind keeps its newest entries only ({@link MAX_ENTRIES}, pruned now
  * and then). A cache that cannot be read or written is no cache: the step runs.
  */
-import { createHash } from "node:crypto";
 import { mkdirSync, readdirSync, readFileSync, renameSync, rmSync, statSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { join } from "node:path";
 import { cacheRoot } from "./cache-root.js";
+import { newSha256 } from "../sha256.js";
 
 /** Entries kept per kind; beyond it, the oldest half is removed. */
 const MAX_ENTRIES = 256;
@@ -39,7 +39,7 @@ export function packageVersion(name: string): string {
 
 /** The sha256 of the parts, each length-prefixed (so that two splits of one text differ). */
 export function cacheKey(...parts: string[]): string {
-  const hash = createHash("sha256");
+  const hash = newSha256();
   for (const part of parts) hash.update(`${part.length}:`).update(part);
   return hash.digest("hex");
 }

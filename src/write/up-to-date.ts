@@ -170,14 +170,9 @@ function inputSources(target: TargetInputs, outDir: string): InputSources | unde
 
 /**
  * The fingerprint of everything that decides a target's output (the generator's identity, the options,
- * the input files' content), or undefined when it cannot be told cheaply (a .proto schema of the user's
- * may import other files; a required input is missing): such a target is always generated.
+ * the input files' content), or undefined when a required input cannot be read: such a target is always
+ * generated.
  */
-export function inputsFingerprint(target: TargetInputs, outDir: string): string | undefined {
-  const sources = inputSources(target, outDir);
-  return sources === undefined ? undefined : fingerprintOf(sources);
-}
-
 function fingerprintOf(sources: InputSources): string | undefined {
   const hash = newSha256().update(generatorIdentity()).update("\0").update(sources.options);
   for (const file of sources.files) {
@@ -207,11 +202,11 @@ export interface InputsProbe {
   at: number;
   /** The newest modification time among the input files (0 without any). */
   newest: number;
-  /** The fingerprint of the inputs' content (inputsFingerprint), hashed when first asked; undefined when a required input cannot be read. */
+  /** The fingerprint of the inputs' content (fingerprintOf), hashed when first asked; undefined when a required input cannot be read. */
   fingerprint: () => string | undefined;
 }
 
-/** The probe of a target's inputs; undefined when they cannot be told before generating (as inputsFingerprint). */
+/** The probe of a target's inputs; undefined when they cannot be told before generating (a .proto schema of the user's may import other files; a required input is missing). */
 export function probeInputs(target: TargetInputs, outDir: string): InputsProbe | undefined {
   const sources = inputSources(target, outDir);
   if (sources === undefined) return undefined;
@@ -343,7 +338,7 @@ function sameStat(a: FileStat, b: FileStat): boolean {
 
 interface UpToDateRecord {
   outDir: string;
-  /** The inputs' fingerprint (inputsFingerprint). */
+  /** The inputs' fingerprint (InputsProbe.fingerprint). */
   inputs: string;
   /** The inputs' stats (InputsProbe.stats), and when they were taken. */
   inputStats: string;
