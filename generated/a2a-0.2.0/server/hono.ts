@@ -10,7 +10,11 @@ import { handleWebRequest } from "../runtime/adapters/web.js";
 import type { A2AServerCore } from "../runtime/http/server.js";
 
 export interface A2AHonoOptions {
-  /** Answers a request from the runtime's own request objects instead of the web Request (server/hono-node.ts: node's); undefined: the web path. */
+  /**
+   * Answers a request from the runtime's own request objects instead of the web Request; undefined: the web
+   * path. server/hono-node.ts answers on node's request and response and resolves to @hono/node-server's
+   * marker of a response sent already.
+   */
   nativeRequest?: (env: unknown) => Promise<Response> | undefined;
 }
 
