@@ -23,15 +23,17 @@
 // process per goal. A goal passes only by req/s and by CPU per request; with fewer than 3 rounds, or on a
 // busy machine (bench/machine-load.mjs), it gets no verdict.
 //
-//   node bench/telemetry.bench.mjs [--duration 2] [--segments 6] [--warmup 2] [--rounds 3] [--connections 50] [--store memory|sqlite] [--modes plain,off,…]
+//   node bench/telemetry.bench.mjs [--duration 2] [--segments 6] [--warmup 2] [--rounds 3] [--connections 50] [--store memory|sqlite] [--modes plain,off,…] [--no-write]
 //
-// autocannon runs in this process. Prints a table and the verdicts; writes nothing.
+// autocannon runs in this process. Prints a table and the verdicts, and writes them into bench/README.md
+// (its "telemetry" section) unless --no-write.
 import { execFileSync, fork } from "node:child_process";
 import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { machineSample, machineState, othersBetween, quietProbe, verdict } from "./machine-load.mjs";
+import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 import { median, middleHalf } from "./stats.mjs";
 
 const require = createRequire(import.meta.url);
@@ -42,6 +44,8 @@ const PAYLOADS = ["hello", "task"];
 const MIN_ROUNDS = 3;
 
 const args = process.argv.slice(2);
+const write = !args.includes("--no-write");
+const machine = currentMachine();
 const option = (name, fallback) => {
   const i = args.indexOf(`--${name}`);
   return i >= 0 ? args[i + 1] : fallback;
@@ -196,6 +200,7 @@ const row = (mode, text) => {
 };
 const state = machineState({ probe, during: segmentsRun.map((r) => r.others), steals: segmentsRun.map((r) => r.steal) });
 
+const printed = captureConsole();
 console.log(`\ntelemetry overhead (A2A 0.3.0, node:http, ${store} store, ${connections} connections; per round ${segments} segments of ${duration} s per mode after ${warmup} s of warm-up; ${rounds} round(s); medians of the rounds)\n`);
 console.log(`| payload | ${MEASURED.map((m) => ({ plain: "plain (no --telemetry)", off: "off", "off-sdk": "off, SDK registered", noop: "on, no SDK", sdk: "on, SDK (spans dropped)", "off-sdk-http": "off, SDK + HTTP instrumentation", "sdk-http": "on, SDK + HTTP instrumentation" })[m]).join(" | ")} |`);
 console.log(`| --- | ${MEASURED.map(() => "---:").join(" | ")} |`);
@@ -216,4 +221,9 @@ for (const goal of GOALS) {
     const result = rounds < MIN_ROUNDS ? `no verdict (${rounds} round${rounds === 1 ? "" : "s"} < ${MIN_ROUNDS})` : verdict(pass, state);
     console.log(`| ${goal.name}: ${goal.mode} ≥ ${pct(goal.share)} of ${goal.base} | ${text} | ${pct(byRate)} | ${pct(byCpu)} | ${middleHalf(segmentRatios.map((x) => x.byRate)).map(pct).join(" – ")} (${segmentRatios.length}) | ${result} |`);
   }
+}
+if (write) {
+  const command = `node bench/telemetry.bench.mjs ${args.join(" ")}`.trim();
+  writeReadmeSection("telemetry", "Telemetry overhead", printed(), { command, machine: machineLine(machine), state });
+  console.log("wrote bench/README.md");
 }
