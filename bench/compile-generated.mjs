@@ -2,7 +2,7 @@
 // directory (no type check: the compile test does that), made an ES module package that resolves the
 // project's node_modules (express, fastify, hono, ...).
 import { execFileSync } from "node:child_process";
-import { mkdtempSync, symlinkSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, symlinkSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 
@@ -11,13 +11,22 @@ const ROOT = resolve(import.meta.dirname, "..");
 /** Compiles `entries` (paths relative to generated/a2a-<version>/) and what they import; returns the folder. */
 export function compileGenerated(version, entries, prefix = "a2a-bench-") {
   const dir = mkdtempSync(join(tmpdir(), prefix));
-  const src = join(ROOT, "generated", `a2a-${version}`);
+  compileFolder(join(ROOT, "generated", `a2a-${version}`), entries, dir);
+  return dir;
+}
+
+/** Compiles `entries` (paths relative to the generated folder `src`) and what they import into `outDir`. */
+export function compileFolder(src, entries, outDir) {
   execFileSync(
     join(ROOT, "node_modules", ".bin", "tsc"),
-    ["--ignoreConfig", "--outDir", dir, "--rootDir", src, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node", ...entries.map((e) => join(src, e))],
+    ["--ignoreConfig", "--outDir", outDir, "--rootDir", src, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node", ...entries.map((e) => join(src, e))],
     { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
   );
-  writeFileSync(join(dir, "package.json"), '{ "type": "module" }\n');
-  symlinkSync(join(ROOT, "node_modules"), join(dir, "node_modules"), "dir");
-  return dir;
+  writeFileSync(join(outDir, "package.json"), '{ "type": "module" }\n');
+  symlinkSync(join(ROOT, "node_modules"), join(outDir, "node_modules"), "dir");
+}
+
+/** The entries of a server bench: index.ts and every file of server/ (each adapter, Hono's Node entry, the core). */
+export function serverEntries(src) {
+  return ["index.ts", ...readdirSync(join(src, "server")).filter((f) => f.endsWith(".ts")).map((f) => `server/${f}`)];
 }

@@ -11,10 +11,11 @@
 // Never writes bench/README.md (bench/server.bench.mjs does, for the whole picture).
 import { execFileSync, fork } from "node:child_process";
 import { Agent } from "node:http";
-import { existsSync, mkdirSync, mkdtempSync, readdirSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { existsSync, mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { compileFolder, serverEntries } from "./compile-generated.mjs";
 import { oneStream } from "./sse-stream.mjs";
 
 const ROOT = resolve(import.meta.dirname, "..");
@@ -43,15 +44,7 @@ function parseArgs(argv) {
 /** The generated folder compiled to JavaScript, as bench/server.bench.mjs builds it. */
 function build(generated, work) {
   const out = join(work, "build");
-  execFileSync(
-    join(ROOT, "node_modules", ".bin", "tsc"),
-    ["--ignoreConfig", "--outDir", out, "--rootDir", generated, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node",
-      // Every file of server/ (each adapter, Hono's Node entry, the core), as the server bench compiles them.
-      join(generated, "index.ts"), ...readdirSync(join(generated, "server")).filter((f) => f.endsWith(".ts")).map((f) => join(generated, "server", f))],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
-  symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "dir");
+  compileFolder(generated, serverEntries(generated), out);
   return out;
 }
 

@@ -11,12 +11,12 @@
 // started fresh for each measurement; the load generator (autocannon, and a small SSE client) runs in
 // this process. See bench/README.md, section "Server".
 import { fork } from "node:child_process";
-import { copyFileSync, existsSync, mkdirSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
+import { copyFileSync, existsSync, mkdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { Agent } from "node:http";
 import { cpus, freemem, loadavg, platform, release, tmpdir, totalmem } from "node:os";
 import { join, resolve } from "node:path";
 import { createRequire } from "node:module";
-import { compileGenerated } from "./compile-generated.mjs";
+import { compileGenerated, serverEntries } from "./compile-generated.mjs";
 import { summarize, printSummary } from "./server-profile.mjs";
 import { captureConsole, writeReadmeSection } from "./readme-section.mjs";
 import { oneStream } from "./sse-stream.mjs";
@@ -136,10 +136,8 @@ function parseArgs(argv) {
 
 function build() {
   const started = performance.now();
-  // Every file of server/ (each adapter, Hono's Node entry, the core): an adapter added to the output is
-  // compiled without this list changing.
-  const server = readdirSync(join(GENERATED_DIR, "server")).filter((f) => f.endsWith(".ts")).map((f) => `server/${f}`);
-  const dir = compileGenerated(SPEC, ["index.ts", ...server], "a2a-server-bench-");
+  // Every file of server/: an adapter added to the output is compiled without this list changing.
+  const dir = compileGenerated(SPEC, serverEntries(GENERATED_DIR), "a2a-server-bench-");
   for (const f of ["server/core.js", "runtime/http/server.js", "validators.js", "validators.ajv.js"]) {
     if (!existsSync(join(dir, f))) throw new Error(`build: ${f} missing in ${dir}`);
   }

@@ -28,11 +28,12 @@
 // autocannon runs in this process. Prints a table and the verdicts, and writes them into bench/README.md
 // (its "telemetry" section) unless --no-write.
 import { execFileSync, fork } from "node:child_process";
-import { cpSync, mkdtempSync, rmSync, symlinkSync, writeFileSync } from "node:fs";
+import { cpSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { machineSample, machineState, othersBetween, quietProbe, verdict } from "./machine-load.mjs";
+import { compileFolder } from "./compile-generated.mjs";
 import { captureConsole, currentMachine, machineLine, writeReadmeSection } from "./readme-section.mjs";
 import { median, middleHalf } from "./stats.mjs";
 
@@ -76,14 +77,7 @@ function build(dir, telemetry) {
   execFileSync(process.execPath, [join(ROOT, "dist", "bin.cjs"), "generate", "--spec", "0.3.0", "--framework", "node", ...flags, "--out", src, "--quiet"], { cwd: ROOT, stdio: "inherit" });
   writeFileSync(join(src, "package.json"), '{ "type": "module" }\n'); // compiled as ES modules
   const out = join(dir, "js");
-  const entries = ["server/core.ts", "server/node.ts", ...(store === "sqlite" ? ["runtime/stores/sqlite.ts"] : [])].map((file) => join(src, file));
-  execFileSync(
-    join(ROOT, "node_modules", ".bin", "tsc"),
-    ["--ignoreConfig", "--outDir", out, "--rootDir", src, "--module", "NodeNext", "--moduleResolution", "NodeNext", "--target", "ES2022", "--skipLibCheck", "--noCheck", "--types", "node", ...entries],
-    { cwd: ROOT, stdio: ["ignore", "pipe", "pipe"] },
-  );
-  writeFileSync(join(out, "package.json"), '{ "type": "module" }\n');
-  symlinkSync(join(ROOT, "node_modules"), join(out, "node_modules"), "dir");
+  compileFolder(src, ["server/core.ts", "server/node.ts", ...(store === "sqlite" ? ["runtime/stores/sqlite.ts"] : [])], out);
   return out;
 }
 

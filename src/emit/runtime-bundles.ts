@@ -68,9 +68,8 @@ export const RUNTIME_BUNDLES: readonly RuntimeBundle[] = [
     prunable: true,
   },
   { feature: "client", brings: ["client/"], when: always, prunable: true },
-  { feature: "node:http adapter (node, Express, Fastify; Hono on @hono/node-server reads bodies with it)", brings: ["adapters/node.ts"], when: (c) => c.frameworks.some((f) => f !== "web") || c.testing === true, prunable: true },
+  { feature: "node:http adapter (node, Express, Fastify; Hono on @hono/node-server answers with it)", brings: ["adapters/node.ts"], when: (c) => c.frameworks.some((f) => f !== "web") || c.testing === true, prunable: true },
   { feature: "web-standard fetch handler (web, Hono; no node: import on its path)", brings: ["adapters/web.ts"], when: (c) => c.frameworks.includes("hono") || c.frameworks.includes("web") || c.testing === true, prunable: true },
-  { feature: "Hono on @hono/node-server: the node request read as it is", brings: ["adapters/node-as-web.ts"], when: (c) => c.frameworks.includes("hono"), prunable: true },
   { feature: "Cloudflare Workers: the agent in a Durable Object (web)", brings: ["adapters/workers.ts"], when: (c) => c.frameworks.includes("web"), prunable: true },
   // The translation between 0.3.0's proto shapes and its JSON-RPC shapes (its HTTP+JSON and gRPC bindings),
   // in 0.3.0 outputs and in outputs whose compat 0.3.0 folder shares this runtime.

@@ -8,8 +8,7 @@
  */
 import { serve, type ServerType } from "@hono/node-server";
 import { RESPONSE_ALREADY_SENT } from "@hono/node-server/utils/response";
-import { handleNodeRequest } from "../runtime/adapters/node.js";
-import { nodeBindingsOf } from "../runtime/adapters/node-as-web.js";
+import { handleNodeRequest, nodeBindingsOf } from "../runtime/adapters/node.js";
 import type { A2AServerCore } from "../runtime/http/server.js";
 import { a2aHonoApp } from "./hono.js";
 

@@ -1,7 +1,9 @@
 /// <reference types="node" />
 /**
- * node:http plumbing shared by the node:http, Express and Fastify adapters: reading a request body
- * under a size limit, and writing a core response (JSON or Server-Sent Events) with disconnect handling.
+ * node:http plumbing shared by the node:http, Express and Fastify adapters, and by Hono on
+ * @hono/node-server (server/hono-node.ts, which answers on the node request and response the server hands
+ * over, found with `nodeBindingsOf`): reading a request body under a size limit, and writing a core
+ * response (JSON or Server-Sent Events) with disconnect handling.
  */
 import type { IncomingMessage, ServerResponse } from "node:http";
 import { BODY_TIMED_OUT, bodyDeadline, INTERNAL_ERROR_BODY, JSON_HEADERS, splitTarget } from "../http/http.js";
@@ -268,4 +270,18 @@ export function writeInternalError(res: ServerResponse): void {
   } else {
     res.destroy();
   }
+}
+
+/** The node request and response a web framework runs on, where it hands them over (@hono/node-server: `c.env`). */
+export interface NodeBindings {
+  incoming: IncomingMessage;
+  outgoing: ServerResponse;
+}
+
+/** The node request and response in a Hono context's `env` under @hono/node-server; undefined on other runtimes. */
+export function nodeBindingsOf(env: unknown): NodeBindings | undefined {
+  if (typeof env !== "object" || env === null) return undefined;
+  const { incoming, outgoing } = env as { incoming?: unknown; outgoing?: unknown };
+  const isStream = (value: unknown) => typeof value === "object" && value !== null && typeof (value as { on?: unknown }).on === "function";
+  return isStream(incoming) && isStream(outgoing) ? { incoming: incoming as IncomingMessage, outgoing: outgoing as ServerResponse } : undefined;
 }
