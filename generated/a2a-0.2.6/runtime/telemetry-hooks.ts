@@ -48,7 +48,7 @@ export interface ServerTelemetry {
    * The answer of an HTTP call (`serverCall` of the JSON-RPC or HTTP+JSON binding), with its span ended
    * when it is complete: at once for JSON (failed with its error code), when the stream ends for SSE.
    */
-  httpAnswer(answer: CoreResponse, span: TelemetrySpan, binding: string): CoreResponse;
+  httpAnswer(answer: Promise<CoreResponse>, span: TelemetrySpan, binding: string): Promise<CoreResponse>;
   /** Tells the active server call what it is about (the service names the method, the runtime the task). */
   annotate(facts: CallFacts): void;
   /** An event written to a stream of `binding` (SSE `data:` or a gRPC message). */

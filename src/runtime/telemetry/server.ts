@@ -4,7 +4,7 @@
  * SDK every call is a no-op). The generated server/core.ts passes it to the server core when the output
  * was generated with `--telemetry`.
  */
-import { context, createContextKey, metrics, SpanKind, SpanStatusCode, trace, type Span, type Tracer } from "@opentelemetry/api";
+import { context, createContextKey, createNoopMeter, isSpanContextValid, metrics, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import type { CoreResponse } from "../call.js";
 import type { A2AStore } from "../stores/contract.js";
 import { observedAnswer } from "./http-answer.js";
@@ -23,19 +23,37 @@ const CALL = createContextKey("a2a.server.call");
 /** The OpenTelemetry hooks of a server speaking `protocolVersion`. */
 export function serverTelemetry(protocolVersion: string, options: TelemetryOptions = {}): ServerTelemetry {
   const tracer = (options.tracerProvider ?? trace.getTracerProvider()).getTracer(INSTRUMENTATION_SCOPE);
-  const instruments = serverInstruments((options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE));
-  return new OtelServerTelemetry(tracer, instruments, protocolVersion, options.recordPrincipal);
+  const meter = (options.meterProvider ?? metrics.getMeterProvider()).getMeter(INSTRUMENTATION_SCOPE);
+  // The API's no-op meter: no meter provider was registered when the server was made (the metrics API hands
+  // out no proxy that a later SDK fills, unlike the tracing API), so nothing this server measures is read.
+  const measured = meter !== createNoopMeter();
+  return new OtelServerTelemetry(tracer, serverInstruments(meter), measured, protocolVersion, options.recordPrincipal);
 }
+
+/**
+ * A span no one sees: not recorded, and with no valid context to hand on (what the API's no-op tracer
+ * starts when no SDK is registered and no caller's trace came in). Where nothing is measured either, a call
+ * or turn with such a span is run as it is: no context entered, no handle, no answer observed.
+ */
+function unseen(span: Span): boolean {
+  return !span.isRecording() && !isSpanContextValid(span.spanContext());
+}
+
+/** The handle of a call or turn that is neither traced nor measured. */
+const UNOBSERVED: TelemetrySpan = Object.freeze({ fail: () => undefined, end: () => undefined });
 
 class OtelServerTelemetry implements ServerTelemetry {
   private readonly tracer: Tracer;
   private readonly instruments: ServerInstruments;
+  /** False when the meter is the API's no-op one (see serverTelemetry). */
+  private readonly measured: boolean;
   private readonly protocolVersion: string;
   private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined;
 
-  constructor(tracer: Tracer, instruments: ServerInstruments, protocolVersion: string, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
+  constructor(tracer: Tracer, instruments: ServerInstruments, measured: boolean, protocolVersion: string, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
     this.tracer = tracer;
     this.instruments = instruments;
+    this.measured = measured;
     this.protocolVersion = protocolVersion;
     this.recordPrincipal = recordPrincipal;
   }
@@ -45,6 +63,7 @@ class OtelServerTelemetry implements ServerTelemetry {
     const active = context.active();
     const parent = trace.getSpan(active) !== undefined ? active : extractContext(headers, active);
     const span = this.tracer.startSpan(SPAN.server, { kind: SpanKind.SERVER, attributes: { [ATTR.binding]: binding, [ATTR.protocolVersion]: this.protocolVersion } }, parent);
+    if (!this.measured && unseen(span)) return run(UNOBSERVED);
     const call = new ServerCall(span, binding, this.instruments);
     return context.with(trace.setSpan(parent, span).setValue(CALL, call), run, undefined, call);
   }
@@ -59,8 +78,9 @@ class OtelServerTelemetry implements ServerTelemetry {
     call.set(ATTR.principal, principal);
   }
 
-  httpAnswer(answer: CoreResponse, span: TelemetrySpan, binding: string): CoreResponse {
-    return observedAnswer(answer, span, this, binding);
+  httpAnswer(answer: Promise<CoreResponse>, span: TelemetrySpan, binding: string): Promise<CoreResponse> {
+    if (span === UNOBSERVED) return answer;
+    return answer.then((response) => observedAnswer(response, span, this, binding));
   }
 
   streamEvent(binding: string): void {
@@ -71,13 +91,19 @@ class OtelServerTelemetry implements ServerTelemetry {
     this.instruments.activeStreams.add(delta, this.instruments.attributes.binding(binding));
   }
 
-  async turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
+  turn<T>(info: TurnInfo, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
     // A turn resumed by take-over continues the trace of the call that started it, on this instance.
     const parent = info.parent !== undefined ? contextOfTraceparent(info.parent) : context.active();
     const span = this.tracer.startSpan(SPAN.turn, {
       kind: SpanKind.INTERNAL,
       attributes: { [ATTR.taskId]: info.taskId, [ATTR.contextId]: info.contextId, [ATTR.method]: info.method, [ATTR.streaming]: info.streaming, [ATTR.protocolVersion]: this.protocolVersion },
     }, parent);
+    if (!this.measured && unseen(span)) return run(UNOBSERVED);
+    return this.observedTurn(info, parent, span, run);
+  }
+
+  /** A turn in its span, the active one while the executor runs; its duration measured. */
+  private async observedTurn<T>(info: TurnInfo, parent: Context, span: Span, run: (span: TelemetrySpan) => Promise<T>): Promise<T> {
     const handle = new PlainSpan(span);
     const start = performance.now();
     try {
@@ -123,7 +149,8 @@ class OtelServerTelemetry implements ServerTelemetry {
   }
 
   store<S extends { readonly engine: string }>(store: S): S {
-    return observedStore(store as unknown as A2AStore, this.tracer, this.instruments.storeDuration, () => this.instruments.tasksCreated.add(1)) as unknown as S;
+    const measures = this.measured ? { duration: this.instruments.storeDuration, created: () => this.instruments.tasksCreated.add(1) } : undefined;
+    return observedStore(store as unknown as A2AStore, this.tracer, measures) as unknown as S;
   }
 }
 

@@ -2,7 +2,8 @@
  * The store, observed: each operation of its tasks, push configs, event log, outbox and leases runs in a
  * span (a child of the active one: the call or turn that asked) and its duration is measured. The
  * outbox's and leases' polling (claim, renew, claimExpired) is measured but not traced: it runs on a
- * timer, outside any call, and would fill traces with nothing.
+ * timer, outside any call, and would fill traces with nothing. With no meter to read the durations (the
+ * API's no-op one), an operation outside any span runs as it is.
  */
 import { context, SpanKind, SpanStatusCode, trace, type Attributes, type Histogram, type Tracer } from "@opentelemetry/api";
 import type { A2AStore } from "../stores/contract.js";
@@ -25,21 +26,27 @@ const UNTRACED = new Set(["outbox.claim", "leases.renew", "leases.claimExpired"]
  */
 const IN_PROCESS_ENGINES = new Set(["memory", "sqlite", "durable-object"]);
 
-/** `store`, observed; `created` hears of each task a commit creates (expected version 0, made). */
-export function observedStore(store: A2AStore, tracer: Tracer, duration: Histogram, created: () => void): A2AStore {
+/** What is measured of a store: each operation's duration, and each task a commit creates (expected version 0, made). */
+export interface StoreMeasures {
+  readonly duration: Histogram;
+  readonly created: () => void;
+}
+
+/** `store`, observed: traced, and measured unless `measures` is undefined (nothing would read them). */
+export function observedStore(store: A2AStore, tracer: Tracer, measures: StoreMeasures | undefined): A2AStore {
   const parts: Record<string, unknown> = {};
-  for (const part of PARTS) parts[part] = observedPart(store[part] as unknown as object, part, store.engine, tracer, duration, created);
+  for (const part of PARTS) parts[part] = observedPart(store[part] as unknown as object, part, store.engine, tracer, measures);
   return delegating(store, parts);
 }
 
-function observedPart(part: object, name: (typeof PARTS)[number], engine: string, tracer: Tracer, duration: Histogram, created: () => void): object {
+function observedPart(part: object, name: (typeof PARTS)[number], engine: string, tracer: Tracer, measures: StoreMeasures | undefined): object {
   const operations: Record<string, unknown> = {};
   for (const key of OPERATIONS[name]) {
     const value: unknown = Reflect.get(part, key, part);
     if (typeof value !== "function") continue;
     const operation = `${name}.${key}`;
-    const fn = observed(value as (...args: unknown[]) => unknown, part, operation, engine, tracer, duration);
-    operations[key] = operation === "tasks.commit" ? creations(fn, created) : fn;
+    const fn = observed(value as (...args: unknown[]) => unknown, part, operation, engine, tracer, measures?.duration);
+    operations[key] = operation === "tasks.commit" && measures ? creations(fn, measures.created) : fn;
   }
   return delegating(part, operations);
 }
@@ -73,16 +80,17 @@ function delegating<T extends object>(target: T, own: Record<string, unknown>): 
   return out as T;
 }
 
-function observed(original: (...args: unknown[]) => unknown, target: object, operation: string, engine: string, tracer: Tracer, duration: Histogram): (...args: unknown[]) => unknown {
+function observed(original: (...args: unknown[]) => unknown, target: object, operation: string, engine: string, tracer: Tracer, duration: Histogram | undefined): (...args: unknown[]) => unknown {
   const attributes: Attributes = { [ATTR.storeEngine]: engine, [ATTR.storeOperation]: operation };
   const traced = !UNTRACED.has(operation);
   const entered = !IN_PROCESS_ENGINES.has(engine);
   return (...args: unknown[]) => {
-    const start = performance.now();
     const parent = context.active();
     const span = traced && trace.getSpan(parent) !== undefined ? tracer.startSpan(`${SPAN.store} ${operation}`, { kind: SpanKind.CLIENT, attributes }, parent) : undefined;
+    if (span === undefined && duration === undefined) return original.apply(target, args);
+    const start = performance.now();
     const done = (error?: unknown) => {
-      duration.record(performance.now() - start, error === undefined ? attributes : { ...attributes, [ATTR.errorType]: errorType(error) });
+      duration?.record(performance.now() - start, error === undefined ? attributes : { ...attributes, [ATTR.errorType]: errorType(error) });
       if (span) {
         if (error !== undefined) span.setStatus({ code: SpanStatusCode.ERROR, message: error instanceof Error ? error.message : String(error) });
         span.end();

@@ -48,7 +48,7 @@ describe("store operation spans", () => {
   ])("on %s, the operation runs under %s", async (engine, expected) => {
     spans.reset();
     const seen: Array<string | undefined> = [];
-    const store = observedStore(storeNamed(engine, seen), tracer, duration, () => undefined);
+    const store = observedStore(storeNamed(engine, seen), tracer, { duration, created: () => undefined });
     const turn = tracer.startSpan("turn");
     await context.with(trace.setSpan(context.active(), turn), () => store.tasks.get("no-such-task"));
     turn.end();

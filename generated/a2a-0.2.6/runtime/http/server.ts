@@ -333,7 +333,7 @@ export class A2AServerCore {
     // Observed (ServerOptions.telemetry): a span per call to a binding; card requests and 404s are not calls.
     const binding = this.jsonRpcFor(request) ? "JSONRPC" : this.restFor(request)?.handles(request.path) ? "HTTP+JSON" : undefined;
     if (binding === undefined) return this.answer(request);
-    return telemetry.serverCall(binding, request.headers, async (span) => telemetry.httpAnswer(await this.answer(request), span, binding));
+    return telemetry.serverCall(binding, request.headers, (span) => telemetry.httpAnswer(this.answer(request), span, binding));
   }
 
   private async answer(request: CoreRequest): Promise<CoreResponse> {
