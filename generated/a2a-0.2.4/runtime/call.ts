@@ -3,6 +3,7 @@
  * The ground floor of a server call: an HTTP request and response as plain data (what the adapters give the
  * bindings and write back), and the context every binding hands the service with a call.
  */
+import type { CallSpan } from "./telemetry-hooks.js";
 
 export interface CoreRequest {
   method: string;
@@ -50,4 +51,6 @@ export interface CallContext {
   readonly request?: CoreRequest;
   /** Set when the binding has authenticated the caller already (JSON-RPC does it once per HTTP request). */
   readonly authenticated?: { readonly principal: unknown };
+  /** The call's span, when the server is observed (ServerOptions.telemetry): told the method and the task. */
+  readonly span?: CallSpan;
 }

@@ -25,6 +25,16 @@ export interface TelemetrySpan {
   end(): void;
 }
 
+/**
+ * A server call's span, handed down with the call (CallContext `span`, a turn's `span`): the service and the
+ * task runtime tell it what the call is about as they learn it. Handed, not looked up in the active
+ * context, so that the call's metrics carry its method with no context manager registered (an application
+ * that only exports metrics).
+ */
+export interface CallSpan extends TelemetrySpan {
+  tell(facts: CallFacts): void;
+}
+
 /** What the runtime tells when a turn of the executor starts. */
 export interface TurnInfo {
   readonly taskId: string;
@@ -43,14 +53,12 @@ export interface ServerTelemetry {
    * as the active span: what the call does (store operations, the turn it starts) nests under it. The
    * caller ends the span (a stream's when the stream ends).
    */
-  serverCall<T>(binding: string, headers: Readonly<Record<string, string | undefined>>, run: (span: TelemetrySpan) => T): T;
+  serverCall<T>(binding: string, headers: Readonly<Record<string, string | undefined>>, run: (span: CallSpan) => T): T;
   /**
    * The answer of an HTTP call (`serverCall` of the JSON-RPC or HTTP+JSON binding), with its span ended
    * when it is complete: at once for JSON (failed with its error code), when the stream ends for SSE.
    */
   httpAnswer(answer: Promise<CoreResponse>, span: TelemetrySpan, binding: string): Promise<CoreResponse>;
-  /** Tells the active server call what it is about (the service names the method, the runtime the task). */
-  annotate(facts: CallFacts): void;
   /** An event written to a stream of `binding` (SSE `data:` or a gRPC message). */
   streamEvent(binding: string): void;
   /** A stream opened (+1) or ended (-1) on `binding`. */

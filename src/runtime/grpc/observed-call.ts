@@ -4,22 +4,31 @@
  * the stream closes, counting the messages written. Used by server.ts only when the service has hooks.
  */
 import type * as grpc from "@grpc/grpc-js";
-import type { ServerTelemetry } from "../telemetry-hooks.js";
+import type { CallSpan, ServerTelemetry } from "../telemetry-hooks.js";
 
 const BINDING = "GRPC";
 
-export function observedUnary(handler: grpc.handleUnaryCall<Buffer, Uint8Array>, telemetry: ServerTelemetry): grpc.handleUnaryCall<Buffer, Uint8Array> {
+/** A unary rpc's handler: grpc-js calls it with the call and its callback, the observed wrapper with the call's span too. */
+export type UnaryHandler = (call: grpc.ServerUnaryCall<Buffer, Uint8Array>, callback: grpc.sendUnaryData<Uint8Array>, span?: CallSpan) => void;
+/** A server-streaming rpc's handler: grpc-js calls it with the call, the observed wrapper with the call's span too. */
+export type StreamingHandler = (call: grpc.ServerWritableStream<Buffer, Uint8Array>, span?: CallSpan) => void;
+
+export function observedUnary(handler: UnaryHandler, telemetry: ServerTelemetry): grpc.handleUnaryCall<Buffer, Uint8Array> {
   return (call, callback) =>
     telemetry.serverCall(BINDING, metadataHeaders(call.metadata), (span) =>
-      handler(call, (error, value, ...rest) => {
-        if (error) span.fail(error.code ?? "UNKNOWN", error.details ?? undefined);
-        span.end();
-        callback(error, value, ...rest);
-      }),
+      handler(
+        call,
+        (error, value, ...rest) => {
+          if (error) span.fail(error.code ?? "UNKNOWN", error.details ?? undefined);
+          span.end();
+          callback(error, value, ...rest);
+        },
+        span,
+      ),
     );
 }
 
-export function observedStream(handler: grpc.handleServerStreamingCall<Buffer, Uint8Array>, telemetry: ServerTelemetry): grpc.handleServerStreamingCall<Buffer, Uint8Array> {
+export function observedStream(handler: StreamingHandler, telemetry: ServerTelemetry): grpc.handleServerStreamingCall<Buffer, Uint8Array> {
   return (call) =>
     telemetry.serverCall(BINDING, metadataHeaders(call.metadata), (span) => {
       telemetry.activeStreams(BINDING, 1);
@@ -38,7 +47,7 @@ export function observedStream(handler: grpc.handleServerStreamingCall<Buffer, U
       call.on("error", (status: Partial<grpc.StatusObject>) => span.fail(status.code ?? "UNKNOWN", status.details));
       call.on("finish", done);
       call.on("close", done);
-      handler(call);
+      handler(call, span);
     });
 }
 

@@ -9,8 +9,8 @@
  *
  * Only generated outputs that chose gRPC contain this file; it is the one place that imports grpc-js.
  */
-import { observedStream, observedUnary } from "./observed-call.js";
-import type { ServerTelemetry } from "../telemetry-hooks.js";
+import { observedStream, observedUnary, type StreamingHandler, type UnaryHandler } from "./observed-call.js";
+import type { CallSpan, ServerTelemetry } from "../telemetry-hooks.js";
 import grpc from "@grpc/grpc-js";
 import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
@@ -29,6 +29,8 @@ export interface GrpcCallContext {
   readonly binding: "GRPC";
   /** Set when the service requires no authentication (`requiresAuth === false`): nothing to check. */
   readonly authenticated?: { readonly principal: unknown };
+  /** The call's span, when the server is observed (ServerOptions.telemetry). */
+  readonly span?: CallSpan;
 }
 
 /** The transport-free A2A service (service/service.ts `A2AService`), as far as this binding uses it. */
@@ -274,8 +276,8 @@ async function addReflection(server: grpc.Server, specs: readonly GrpcBindingSpe
   new reflection.ReflectionService(definition).addToServer(server);
 }
 
-function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleUnaryCall<Buffer, Uint8Array> {
-  return (call, callback) => {
+function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): UnaryHandler {
+  return (call, callback, span) => {
     // The call's abort signal is made when something reads it (a verifier, a custom method): most calls
     // never do, and an AbortController plus a "cancelled" listener per call showed in the profile.
     let abort: AbortController | undefined;
@@ -304,7 +306,7 @@ function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServ
     } catch (error) {
       return answer(inputError(binding, rpc, error));
     }
-    const context = contextOf(call.metadata, signal, service);
+    const context = contextOf(call.metadata, signal, service, span);
     service.call(rpc.method, params, context).then(
       (result) => {
         let bytes: Uint8Array;
@@ -322,8 +324,8 @@ function unaryHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServ
   };
 }
 
-function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): grpc.handleServerStreamingCall<Buffer, Uint8Array> {
-  return (call) => {
+function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2AServiceLike, logger: Logger): StreamingHandler {
+  return (call, span) => {
     const abort = new AbortController();
     let iterator: AsyncIterator<unknown> | undefined;
     // The wait in progress (the next event, or the drain of a full buffer) ends when the client goes away.
@@ -356,7 +358,7 @@ function streamingHandler(binding: LoadedGrpcBinding, rpc: GrpcRpc, service: A2A
         return;
       }
       try {
-        const context = contextOf(call.metadata, () => abort.signal, service);
+        const context = contextOf(call.metadata, () => abort.signal, service, span);
         const events = await service.stream(rpc.method, params, context);
         iterator = events[Symbol.asyncIterator]();
         // The stream is accepted: the headers go now (a quiet subscription is not a silent call).
@@ -398,7 +400,7 @@ function responseMetadata(service: A2AServiceLike, context: GrpcCallContext): gr
   return metadata;
 }
 
-function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: A2AServiceLike): GrpcCallContext {
+function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: A2AServiceLike, span: CallSpan | undefined): GrpcCallContext {
   const headers: Record<string, string> = {};
   const entries = metadata.toJSON();
   for (const key in entries) {
@@ -408,7 +410,7 @@ function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: 
     for (const v of values) if (typeof v === "string") joined = joined === undefined ? v : `${joined}, ${v}`;
     if (joined !== undefined) headers[key.toLowerCase()] = joined;
   }
-  return new GrpcCall(headers, signal, service.requiresAuth === false);
+  return new GrpcCall(headers, signal, service.requiresAuth === false, span);
 }
 
 /** Where a GrpcCall keeps the function that gives its signal (a symbol: no member of a call context's). */
@@ -431,14 +433,17 @@ class GrpcCall implements GrpcCallContext {
   readonly binding = "GRPC";
   /** Absent (not undefined) when the service requires authentication. */
   declare readonly authenticated?: { readonly principal: unknown };
+  /** Absent (not undefined) when the server is not observed. */
+  declare readonly span?: CallSpan;
   readonly [CALL_SIGNAL]: () => AbortSignal;
 
-  constructor(headers: Record<string, string>, signal: () => AbortSignal, open: boolean) {
+  constructor(headers: Record<string, string>, signal: () => AbortSignal, open: boolean, span: CallSpan | undefined) {
     this.headers = headers;
     Object.defineProperty(this, "signal", { get: grpcCallSignal, enumerable: true, configurable: true });
     this[CALL_SIGNAL] = signal;
     // A service that requires no authentication admits every caller (no principal).
     if (open) this.authenticated = { principal: undefined };
+    if (span) this.span = span;
   }
 }
 

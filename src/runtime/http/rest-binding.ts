@@ -16,6 +16,7 @@
 import { A2AError } from "../a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, jsonResponse, mediaType, sseOf } from "./http.js";
 import type { CoreRequest, CoreResponse, CallContext } from "../call.js";
+import type { CallSpan } from "../telemetry-hooks.js";
 import { JSON_RPC_ERROR, parseJsonSafe } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
 import { afterFirstEvent } from "../wire/sse.js";
@@ -93,8 +94,8 @@ export class RestBinding {
     return this.error(error);
   }
 
-  /** Answers a request under the prefix (undefined for paths outside it). */
-  async handle(request: CoreRequest): Promise<CoreResponse | undefined> {
+  /** Answers a request under the prefix (undefined for paths outside it); `span`: the call's, when the server is observed. */
+  async handle(request: CoreRequest, span?: CallSpan): Promise<CoreResponse | undefined> {
     const relative = this.relative(request.path);
     if (relative === undefined) return undefined;
     const matching = this.table.matching(relative);
@@ -115,7 +116,7 @@ export class RestBinding {
       const method = route.method;
       // 1.0 ProtoJSON: fields under their proto names (`history_length`) read as their JSON names, unknown ones left out.
       const params = this.service.input(method, wire.value);
-      const admitted: CallContext = httpCallContext(request, "HTTP+JSON", { principal });
+      const admitted: CallContext = httpCallContext(request, "HTTP+JSON", { principal }, span);
       this.service.negotiate(admitted);
       this.service.validate(method, params);
       const toWire = (result: unknown) => (rpc === undefined || !this.shapes ? result : this.shapes.resultToWire(rpc, result));

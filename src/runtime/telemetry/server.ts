@@ -4,11 +4,11 @@
  * SDK every call is a no-op). The generated server/core.ts passes it to the server core when the output
  * was generated with `--telemetry`.
  */
-import { context, createContextKey, createNoopMeter, isSpanContextValid, metrics, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
+import { context, createNoopMeter, isSpanContextValid, metrics, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
 import type { CoreResponse } from "../call.js";
 import type { A2AStore } from "../stores/contract.js";
 import { observedAnswer } from "./http-answer.js";
-import type { CallFacts, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
+import type { CallFacts, CallSpan, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
 import { serverInstruments, type ServerInstruments } from "./metrics.js";
 import { ATTR, INSTRUMENTATION_SCOPE, SPAN } from "./names.js";
 import type { TelemetryOptions } from "./options.js";
@@ -16,9 +16,6 @@ import { contextOfTraceparent, extractContext, traceparentOf } from "./propagati
 import { observedStore } from "./store.js";
 
 export type { TelemetryOptions } from "./options.js";
-
-/** Where the server call in progress keeps its span handle (annotate finds it there). */
-const CALL = createContextKey("a2a.server.call");
 
 /** The OpenTelemetry hooks of a server speaking `protocolVersion`. */
 export function serverTelemetry(protocolVersion: string, options: TelemetryOptions = {}): ServerTelemetry {
@@ -40,7 +37,7 @@ function unseen(span: Span): boolean {
 }
 
 /** The handle of a call or turn that is neither traced nor measured. */
-const UNOBSERVED: TelemetrySpan = Object.freeze({ fail: () => undefined, end: () => undefined });
+const UNOBSERVED: CallSpan = Object.freeze({ fail: () => undefined, end: () => undefined, tell: () => undefined });
 
 class OtelServerTelemetry implements ServerTelemetry {
   private readonly tracer: Tracer;
@@ -58,24 +55,14 @@ class OtelServerTelemetry implements ServerTelemetry {
     this.recordPrincipal = recordPrincipal;
   }
 
-  serverCall<T>(binding: string, headers: Readonly<Record<string, string | undefined>>, run: (span: TelemetrySpan) => T): T {
+  serverCall<T>(binding: string, headers: Readonly<Record<string, string | undefined>>, run: (span: CallSpan) => T): T {
     // Under a span already (an HTTP server instrumentation's, which read the headers): its child; else the caller's.
     const active = context.active();
     const parent = trace.getSpan(active) !== undefined ? active : extractContext(headers, active);
     const span = this.tracer.startSpan(SPAN.server, { kind: SpanKind.SERVER, attributes: { [ATTR.binding]: binding, [ATTR.protocolVersion]: this.protocolVersion } }, parent);
     if (!this.measured && unseen(span)) return run(UNOBSERVED);
-    const call = new ServerCall(span, binding, this.instruments);
-    return context.with(trace.setSpan(parent, span).setValue(CALL, call), run, undefined, call);
-  }
-
-  annotate(facts: CallFacts): void {
-    const call = context.active().getValue(CALL) as ServerCall | undefined;
-    if (!call) return;
-    if (facts.method !== undefined) call.named(facts.method);
-    const principal = facts.principal !== undefined && this.recordPrincipal ? this.recordPrincipal(facts.principal) : undefined;
-    call.set(ATTR.taskId, facts.taskId);
-    call.set(ATTR.contextId, facts.contextId);
-    call.set(ATTR.principal, principal);
+    const call = new ServerCall(span, binding, this.instruments, this.recordPrincipal);
+    return context.with(trace.setSpan(parent, span), run, undefined, call);
   }
 
   httpAnswer(answer: Promise<CoreResponse>, span: TelemetrySpan, binding: string): Promise<CoreResponse> {
@@ -183,21 +170,30 @@ class PlainSpan implements TelemetrySpan {
 }
 
 /** A server call's span: its method names it, its end records the request metrics. */
-class ServerCall extends PlainSpan {
+class ServerCall extends PlainSpan implements CallSpan {
   private method: string | undefined;
   private readonly start = performance.now();
   private done = false;
   private readonly binding: string;
   private readonly instruments: ServerInstruments;
+  private readonly recordPrincipal: ((principal: unknown) => string | undefined) | undefined;
 
-  constructor(span: Span, binding: string, instruments: ServerInstruments) {
+  constructor(span: Span, binding: string, instruments: ServerInstruments, recordPrincipal: ((principal: unknown) => string | undefined) | undefined) {
     super(span);
     this.binding = binding;
     this.instruments = instruments;
+    this.recordPrincipal = recordPrincipal;
+  }
+
+  tell(facts: CallFacts): void {
+    if (facts.method !== undefined) this.named(facts.method);
+    this.set(ATTR.taskId, facts.taskId);
+    this.set(ATTR.contextId, facts.contextId);
+    if (facts.principal !== undefined && this.recordPrincipal) this.set(ATTR.principal, this.recordPrincipal(facts.principal));
   }
 
   /** The call's method names its span and its metrics (the first one told: a batch keeps its first). */
-  named(method: string): void {
+  private named(method: string): void {
     if (this.method !== undefined) return;
     this.method = method;
     this.span.updateName(`${SPAN.server} ${method}`);

@@ -2,7 +2,8 @@
  * Telemetry on, with no OpenTelemetry SDK behind the API (issue 37: "telemetry on with no SDK ≥ 90 % of
  * off"). A call or turn that no tracer records and no meter measures is run as it is: no context entered,
  * its answer not observed. Wherever one part is live, the call is observed as ever: a caller's trace is
- * handed on to the executor, and a meter counts calls by their method.
+ * handed on to the executor, and a meter counts calls by their method (with no context manager too: the
+ * call's span is handed down with the call, not looked up in the active context).
  *
  * The process has what an application with a partial setup has: the AsyncLocalStorage context manager and
  * the W3C propagator registered, and no tracer or meter provider (the API's no-op ones).
@@ -177,6 +178,27 @@ describe("telemetry on with no SDK (no tracer or meter provider)", () => {
     } finally {
       await core.close();
       await meterProvider.shutdown();
+    }
+  });
+
+  it("with a meter and no context manager at all (an application that exports metrics only): calls are still counted under their method", async () => {
+    context.disable();
+    const reader = new ManualReader();
+    const meterProvider = new MeterProvider({ readers: [reader] });
+    const { core } = agent({ meterProvider });
+    try {
+      for (let i = 0; i < 2; i++) await json(call(core, "SendMessage", sendParams(`counted ${i}`)));
+      for await (const _ of await events(call(core, "SendStreamingMessage", sendParams("counted stream")))) void _;
+      const metrics = await collected(reader);
+      const count = metrics.find((m) => m.descriptor.name === "a2a.server.request.count")?.dataPoints.map((p) => [p.attributes, p.value]);
+      expect(count).toEqual([
+        [{ "a2a.binding": "JSONRPC", "a2a.method": "SendMessage" }, 2],
+        [{ "a2a.binding": "JSONRPC", "a2a.method": "SendStreamingMessage" }, 1],
+      ]);
+    } finally {
+      await core.close();
+      await meterProvider.shutdown();
+      context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
     }
   });
 });

@@ -367,7 +367,7 @@ export class A2AService {
 
   /** Runs a unary method for an admitted caller. */
   async invoke(method: string, params: unknown, ctx: CallContext, principal: unknown): Promise<unknown> {
-    this.telemetry?.annotate({ method, principal });
+    ctx.span?.tell({ method, principal });
     const role = this.methods.get(method)?.role;
     const custom = this.options.methods && Object.prototype.hasOwnProperty.call(this.options.methods, method) ? this.options.methods[method] : undefined;
     try {
@@ -381,7 +381,7 @@ export class A2AService {
 
   /** Opens a streaming method for an admitted caller: its events, each the JSON value of one stream result. */
   async openStream(method: string, params: unknown, ctx: CallContext, principal: unknown): Promise<AsyncIterable<unknown>> {
-    this.telemetry?.annotate({ method, principal });
+    ctx.span?.tell({ method, principal });
     const role = this.methods.get(method)?.role;
     try {
       if (!this.runtime.capability("streaming")) {
@@ -391,7 +391,7 @@ export class A2AService {
       // A reconnect names the last event it received (SSE Last-Event-ID): the stream resumes after it.
       if (role === "resubscribe") return await this.runtime.resubscribe(role, p, principal, lastEventSequence(ctx.headers["last-event-id"]));
       if (role !== "stream") throw new A2AError(this.runtime.code("UnsupportedOperation", JSON_RPC_ERROR.methodNotFound), `Method not implemented: ${method}`);
-      return await this.runtime.stream(role, method, p, principal, this.extensions(ctx));
+      return await this.runtime.stream(role, method, p, principal, this.extensions(ctx), ctx.span);
     } catch (error) {
       throw this.failure(method, error);
     }
@@ -445,7 +445,7 @@ export class A2AService {
     const runtime = this.runtime;
     switch (role) {
       case "send":
-        return runtime.send(method, params, principal, this.extensions(ctx));
+        return runtime.send(method, params, principal, this.extensions(ctx), ctx.span);
       case "list":
         return this.listTasks(params, principal);
       case "get":

@@ -11,6 +11,7 @@
 import { A2AError, AUTH_ERROR_CODE } from "../a2a-error.js";
 import { jsonResponse } from "./http.js";
 import type { CoreRequest, CoreResponse, CallContext } from "../call.js";
+import type { CallSpan } from "../telemetry-hooks.js";
 import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "../card/cache-headers.js";
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -333,16 +334,17 @@ export class A2AServerCore {
     // Observed (ServerOptions.telemetry): a span per call to a binding; card requests and 404s are not calls.
     const binding = this.jsonRpcFor(request) ? "JSONRPC" : this.restFor(request)?.handles(request.path) ? "HTTP+JSON" : undefined;
     if (binding === undefined) return this.answer(request);
-    return telemetry.serverCall(binding, request.headers, (span) => telemetry.httpAnswer(this.answer(request), span, binding));
+    return telemetry.serverCall(binding, request.headers, (span) => telemetry.httpAnswer(this.answer(request, span), span, binding));
   }
 
-  private async answer(request: CoreRequest): Promise<CoreResponse> {
+  /** The answer; `span`: the call's, when observed. */
+  private async answer(request: CoreRequest, span?: CallSpan): Promise<CoreResponse> {
     try {
       // JSON-RPC, the path nearly every request takes, is answered here: an async layer (route's) costs
       // each request a suspended frame and two promises.
       const jsonrpc = this.jsonRpcFor(request);
-      if (jsonrpc) return this.jsonRpcAnswer(request, await jsonrpc.handle(request));
-      return await this.route(request);
+      if (jsonrpc) return this.jsonRpcAnswer(request, await jsonrpc.handle(request, span));
+      return await this.route(request, span);
     } catch (error) {
       this.logger.error("a2a: internal error while handling a request", error);
       const rest = this.restFor(request);
@@ -378,7 +380,7 @@ export class A2AServerCore {
   }
 
   /** The agent card, the HTTP+JSON routes and 404 (JSON-RPC is answered by `handle`). */
-  private async route(request: CoreRequest): Promise<CoreResponse> {
+  private async route(request: CoreRequest, span: CallSpan | undefined): Promise<CoreResponse> {
     if (request.path === this.healthPaths.liveness || request.path === this.healthPaths.readiness) return this.healthAnswer(request);
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });
@@ -386,7 +388,7 @@ export class A2AServerCore {
     }
     const rest = this.restFor(request);
     if (rest) {
-      const answer = await rest.handle(request);
+      const answer = await rest.handle(request, span);
       if (answer) return withExtensions(rest === this.compatRest && this.compatService ? this.compatService : this.service, request, answer);
     }
     return httpError(404, `Not found: ${request.path}`);

@@ -37,7 +37,7 @@ import { PushConfigs, type PushPayloadHook } from "./push-configs.js";
 import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publisher.js";
 import { retryUnavailable, sleep } from "./retry.js";
 import { SubscriptionCounter, TaskStreams, TURN_MARK, TURN_TRACE } from "./task-streams.js";
-import type { ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
+import type { CallSpan, ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
 import { backgroundWorkDone, drainExecutions, shuttingDownError, type DrainOutcome } from "./drain.js";
 
 export interface TaskRuntimeOptions {
@@ -238,10 +238,10 @@ export class TaskRuntime {
   // ------------------------------------------------------------------------------------------------
   // Send, stream, resubscribe, cancel
 
-  async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<unknown> {
+  async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = [], span?: CallSpan): Promise<unknown> {
     if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
-    const execution = await this.startExecution({ method, request, principal, streaming: false, extensions, beforeRun: undefined });
+    const execution = await this.startExecution({ method, request, principal, streaming: false, extensions, beforeRun: undefined, span });
     if (!request.blocking) {
       const current = execution.task ?? (await this.materialize(execution));
       // The answer is written after the turn may have appended more chunks to its parts: a copy of this write.
@@ -261,7 +261,7 @@ export class TaskRuntime {
    * result and tagged with its log sequence), ending on the final one. The subscription to the task's
    * log starts at the turn's first event, so that no event is missed whichever instance commits it.
    */
-  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = []): Promise<AsyncIterable<unknown>> {
+  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = [], span?: CallSpan): Promise<AsyncIterable<unknown>> {
     if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
     let channel: EventChannel<unknown> | undefined;
@@ -273,7 +273,7 @@ export class TaskRuntime {
       };
       execution.onError = (error) => events.fail(error);
     };
-    await this.startExecution({ method, request, principal, streaming: true, extensions, beforeRun });
+    await this.startExecution({ method, request, principal, streaming: true, extensions, beforeRun, span });
     return channel ?? new EventChannel<unknown>();
   }
 
@@ -412,7 +412,7 @@ export class TaskRuntime {
         });
       }
       const contextId = contextOf(existing, this.shapes);
-      this.telemetry?.annotate({ taskId, contextId });
+      turn.span?.tell({ taskId, contextId });
       if (request.contextId !== undefined && request.contextPointer.startsWith("/params/message/") && request.contextId !== contextId) {
         // 1.0.1 §3.4.3: "Agents MUST reject messages containing mismatching contextId and taskId".
         throw invalidField(request.contextPointer, `the contextId of task ${String(existing["id"])} ("${contextId}") or none`, request.contextId);
@@ -475,7 +475,7 @@ export class TaskRuntime {
     const { request, principal } = turn;
     const taskId = request.taskId ?? newId();
     const contextId = request.contextId ?? newId();
-    this.telemetry?.annotate({ taskId, contextId });
+    turn.span?.tell({ taskId, contextId });
     const message = this.shapes.stamp(request.message, taskId, contextId);
     if (request.pushConfig) {
       this.pushEnabled();

@@ -6,6 +6,7 @@
  */
 import type { CallContext, CoreRequest, CoreResponse, SseResponse } from "../call.js";
 import { eventIdOf } from "../event-ids.js";
+import type { CallSpan } from "../telemetry-hooks.js";
 import { formatSseComment, formatSseEvent, hasBufferedEvents } from "../wire/sse.js";
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
@@ -67,8 +68,8 @@ let neverAborted: AbortSignal | undefined;
  * The call context of an HTTP request for a binding: its headers, the request itself, and a signal that
  * aborts when the client goes away (read lazily: an adapter makes it only when something asks).
  */
-export function httpCallContext(request: CoreRequest, binding: string, authenticated?: { principal: unknown }): CallContext {
-  return new HttpCallContext(request, binding, authenticated);
+export function httpCallContext(request: CoreRequest, binding: string, authenticated?: { principal: unknown }, span?: CallSpan): CallContext {
+  return new HttpCallContext(request, binding, authenticated, span);
 }
 
 /** The `signal` getter of every HttpCallContext: one function, so that every context shares one hidden class. */
@@ -88,13 +89,16 @@ class HttpCallContext implements CallContext {
   readonly request: CoreRequest;
   /** Absent (not undefined) when the binding has not authenticated the caller. */
   declare readonly authenticated?: { readonly principal: unknown };
+  /** Absent (not undefined) when the server is not observed. */
+  declare readonly span?: CallSpan;
 
-  constructor(request: CoreRequest, binding: string, authenticated: { principal: unknown } | undefined) {
+  constructor(request: CoreRequest, binding: string, authenticated: { principal: unknown } | undefined, span: CallSpan | undefined) {
     this.headers = request.headers;
     Object.defineProperty(this, "signal", { get: httpCallSignal, enumerable: true, configurable: true });
     this.binding = binding;
     this.request = request;
     if (authenticated) this.authenticated = authenticated;
+    if (span) this.span = span;
   }
 }
 
