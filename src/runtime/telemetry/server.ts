@@ -30,7 +30,7 @@ export function serverTelemetry(protocolVersion: string, options: TelemetryOptio
 /**
  * A span no one sees: not recorded, and with no valid context to hand on (what the API's no-op tracer
  * starts when no SDK is registered and no caller's trace came in). Where nothing is measured either, a call
- * or turn with such a span is run as it is: no context entered, no handle, no answer observed.
+ * or turn with such a span is run as it is: no context entered, a handle that does nothing, no answer observed.
  */
 function unseen(span: Span): boolean {
   return !span.isRecording() && !isSpanContextValid(span.spanContext());
