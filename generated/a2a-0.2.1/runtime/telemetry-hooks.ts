@@ -5,17 +5,7 @@
  * implements them with OpenTelemetry (`runtime/telemetry/`, which imports `@opentelemetry/api`) and passes
  * them as `ServerOptions.telemetry`; without it nothing is passed, and every hook below is skipped.
  */
-import type { CoreResponse } from "./call.js";
-
-/** What the server learns of a call as it goes (each told once it is known). */
-export interface CallFacts {
-  /** The method as the version names it ("message/send", "SendMessage"). */
-  readonly method?: string;
-  readonly taskId?: string;
-  readonly contextId?: string;
-  /** The auth verifier's principal (recorded only when the telemetry is configured to). */
-  readonly principal?: unknown;
-}
+import type { CallRecorder, CoreResponse } from "./call.js";
 
 /** One span in progress (a server call, a turn). */
 export interface TelemetrySpan {
@@ -27,13 +17,11 @@ export interface TelemetrySpan {
 
 /**
  * A server call's span, handed down with the call (CallContext `span`, a turn's `span`): the service and the
- * task runtime tell it what the call is about as they learn it. Handed, not looked up in the active
- * context, so that the call's metrics carry its method with no context manager registered (an application
- * that only exports metrics).
+ * task runtime tell it what the call is about as they learn it (call.ts `CallRecorder`). Handed, not looked
+ * up in the active context, so that the call's metrics carry its method with no context manager registered
+ * (an application that only exports metrics).
  */
-export interface CallSpan extends TelemetrySpan {
-  tell(facts: CallFacts): void;
-}
+export interface CallSpan extends TelemetrySpan, CallRecorder {}
 
 /** What the runtime tells when a turn of the executor starts. */
 export interface TurnInfo {

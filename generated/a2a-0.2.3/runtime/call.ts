@@ -3,7 +3,6 @@
  * The ground floor of a server call: an HTTP request and response as plain data (what the adapters give the
  * bindings and write back), and the context every binding hands the service with a call.
  */
-import type { CallSpan } from "./telemetry-hooks.js";
 
 export interface CoreRequest {
   method: string;
@@ -52,5 +51,20 @@ export interface CallContext {
   /** Set when the binding has authenticated the caller already (JSON-RPC does it once per HTTP request). */
   readonly authenticated?: { readonly principal: unknown };
   /** The call's span, when the server is observed (ServerOptions.telemetry): told the method and the task. */
-  readonly span?: CallSpan;
+  readonly span?: CallRecorder;
+}
+
+/** What the server learns of a call as it goes (each told once it is known). */
+export interface CallFacts {
+  /** The method as the version names it ("message/send", "SendMessage"). */
+  readonly method?: string;
+  readonly taskId?: string;
+  readonly contextId?: string;
+  /** The auth verifier's principal (recorded only when the telemetry is configured to). */
+  readonly principal?: unknown;
+}
+
+/** What a call's facts are told to: its span, when the server is observed (telemetry-hooks.ts `CallSpan`). */
+export interface CallRecorder {
+  tell(facts: CallFacts): void;
 }

@@ -4,14 +4,15 @@
  * the stream closes, counting the messages written. Used by server.ts only when the service has hooks.
  */
 import type * as grpc from "@grpc/grpc-js";
-import type { CallSpan, ServerTelemetry } from "../telemetry-hooks.js";
+import type { ServerTelemetry } from "../telemetry-hooks.js";
+import type { CallRecorder } from "../call.js";
 
 const BINDING = "GRPC";
 
 /** A unary rpc's handler: grpc-js calls it with the call and its callback, the observed wrapper with the call's span too. */
-export type UnaryHandler = (call: grpc.ServerUnaryCall<Buffer, Uint8Array>, callback: grpc.sendUnaryData<Uint8Array>, span?: CallSpan) => void;
+export type UnaryHandler = (call: grpc.ServerUnaryCall<Buffer, Uint8Array>, callback: grpc.sendUnaryData<Uint8Array>, span?: CallRecorder) => void;
 /** A server-streaming rpc's handler: grpc-js calls it with the call, the observed wrapper with the call's span too. */
-export type StreamingHandler = (call: grpc.ServerWritableStream<Buffer, Uint8Array>, span?: CallSpan) => void;
+export type StreamingHandler = (call: grpc.ServerWritableStream<Buffer, Uint8Array>, span?: CallRecorder) => void;
 
 export function observedUnary(handler: UnaryHandler, telemetry: ServerTelemetry): grpc.handleUnaryCall<Buffer, Uint8Array> {
   return (call, callback) =>

@@ -10,7 +10,7 @@
  * Only generated outputs that chose gRPC contain this file; it is the one place that imports grpc-js.
  */
 import { observedStream, observedUnary, type StreamingHandler, type UnaryHandler } from "./observed-call.js";
-import type { CallSpan, ServerTelemetry } from "../telemetry-hooks.js";
+import type { ServerTelemetry } from "../telemetry-hooks.js";
 import grpc from "@grpc/grpc-js";
 import { decodeParams, encodeResult, loadGrpcBinding, type GrpcBindingSpec, type GrpcRpc, type LoadedGrpcBinding } from "./binding.js";
 import { encodeStatus, STATUS_DETAILS_KEY, typeUrl } from "./google-rpc.js";
@@ -19,6 +19,7 @@ import { repointIssues, repointText } from "../wire/issue-pointers.js";
 import { GRPC_STATUS, isA2AErrorLike, statusOfError } from "./status.js";
 import { A2AError } from "../a2a-error.js";
 import { JSON_RPC_ERROR } from "../wire/jsonrpc.js";
+import type { CallRecorder } from "../call.js";
 
 /** What a binding passes the service with each call (call.ts `CallContext`). */
 export interface GrpcCallContext {
@@ -30,7 +31,7 @@ export interface GrpcCallContext {
   /** Set when the service requires no authentication (`requiresAuth === false`): nothing to check. */
   readonly authenticated?: { readonly principal: unknown };
   /** The call's span, when the server is observed (ServerOptions.telemetry). */
-  readonly span?: CallSpan;
+  readonly span?: CallRecorder;
 }
 
 /** The transport-free A2A service (service/service.ts `A2AService`), as far as this binding uses it. */
@@ -400,7 +401,7 @@ function responseMetadata(service: A2AServiceLike, context: GrpcCallContext): gr
   return metadata;
 }
 
-function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: A2AServiceLike, span: CallSpan | undefined): GrpcCallContext {
+function contextOf(metadata: grpc.Metadata, signal: () => AbortSignal, service: A2AServiceLike, span: CallRecorder | undefined): GrpcCallContext {
   const headers: Record<string, string> = {};
   const entries = metadata.toJSON();
   for (const key in entries) {
@@ -434,10 +435,10 @@ class GrpcCall implements GrpcCallContext {
   /** Absent (not undefined) when the service requires authentication. */
   declare readonly authenticated?: { readonly principal: unknown };
   /** Absent (not undefined) when the server is not observed. */
-  declare readonly span?: CallSpan;
+  declare readonly span?: CallRecorder;
   readonly [CALL_SIGNAL]: () => AbortSignal;
 
-  constructor(headers: Record<string, string>, signal: () => AbortSignal, open: boolean, span: CallSpan | undefined) {
+  constructor(headers: Record<string, string>, signal: () => AbortSignal, open: boolean, span: CallRecorder | undefined) {
     this.headers = headers;
     Object.defineProperty(this, "signal", { get: grpcCallSignal, enumerable: true, configurable: true });
     this[CALL_SIGNAL] = signal;

@@ -9,8 +9,7 @@
  */
 import { A2AError, AUTH_ERROR_CODE } from "../a2a-error.js";
 import { jsonResponse } from "./http.js";
-import type { CoreRequest, CoreResponse, CallContext } from "../call.js";
-import type { CallSpan } from "../telemetry-hooks.js";
+import type { CoreRequest, CoreResponse, CallContext, CallRecorder } from "../call.js";
 import { cardCacheHeaders, cardNotModified, type CardCacheHeaders } from "../card/cache-headers.js";
 import { httpError, JsonRpcBinding } from "./jsonrpc-binding.js";
 import { failure, jsonRpcError, JSON_RPC_ERROR } from "../wire/jsonrpc.js";
@@ -337,7 +336,7 @@ export class A2AServerCore {
   }
 
   /** The answer; `span`: the call's, when observed. */
-  private async answer(request: CoreRequest, span?: CallSpan): Promise<CoreResponse> {
+  private async answer(request: CoreRequest, span?: CallRecorder): Promise<CoreResponse> {
     try {
       // JSON-RPC, the path nearly every request takes, is answered here: an async layer (route's) costs
       // each request a suspended frame and two promises.
@@ -379,7 +378,7 @@ export class A2AServerCore {
   }
 
   /** The agent card, the HTTP+JSON routes and 404 (JSON-RPC is answered by `handle`). */
-  private async route(request: CoreRequest, span: CallSpan | undefined): Promise<CoreResponse> {
+  private async route(request: CoreRequest, span: CallRecorder | undefined): Promise<CoreResponse> {
     if (request.path === this.healthPaths.liveness || request.path === this.healthPaths.readiness) return this.healthAnswer(request);
     if (this.cardPaths.has(request.path)) {
       if (request.method !== "GET" && request.method !== "HEAD") return httpError(405, "Use GET for the agent card", { allow: "GET, HEAD" });

@@ -5,10 +5,10 @@
  * was generated with `--telemetry`.
  */
 import { context, createNoopMeter, isSpanContextValid, metrics, SpanKind, SpanStatusCode, trace, type Context, type Span, type Tracer } from "@opentelemetry/api";
-import type { CoreResponse } from "../call.js";
+import type { CallFacts, CoreResponse } from "../call.js";
 import type { A2AStore } from "../stores/contract.js";
 import { observedAnswer } from "./http-answer.js";
-import type { CallFacts, CallSpan, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
+import type { CallSpan, ServerTelemetry, TelemetrySpan, TurnInfo } from "../telemetry-hooks.js";
 import { serverInstruments, type ServerInstruments } from "./metrics.js";
 import { ATTR, INSTRUMENTATION_SCOPE, SPAN } from "./names.js";
 import type { TelemetryOptions } from "./options.js";

@@ -16,8 +16,7 @@
  */
 import { A2AError } from "../a2a-error.js";
 import { bodyText, httpCallContext, isJsonMediaType, jsonResponse, mediaType, sseOf } from "./http.js";
-import type { CoreRequest, CoreResponse, CallContext } from "../call.js";
-import type { CallSpan } from "../telemetry-hooks.js";
+import type { CoreRequest, CoreResponse, CallContext, CallRecorder } from "../call.js";
 import { JSON_RPC_ERROR, parseJsonSafe } from "../wire/jsonrpc.js";
 import { isObject, type JsonObject } from "../json.js";
 import { afterFirstEvent } from "../wire/sse.js";
@@ -96,7 +95,7 @@ export class RestBinding {
   }
 
   /** Answers a request under the prefix (undefined for paths outside it); `span`: the call's, when the server is observed. */
-  async handle(request: CoreRequest, span?: CallSpan): Promise<CoreResponse | undefined> {
+  async handle(request: CoreRequest, span?: CallRecorder): Promise<CoreResponse | undefined> {
     const relative = this.relative(request.path);
     if (relative === undefined) return undefined;
     const matching = this.table.matching(relative);

@@ -8,8 +8,7 @@
 import { A2AError, errorDetails, publicIssues } from "../a2a-error.js";
 import { jsonTextOf } from "../event-ids.js";
 import { bodyText, httpCallContext, isJsonMediaType, JSON_HEADERS, jsonResponse, mediaType, sseOf, sseOnce } from "./http.js";
-import type { CoreRequest, CoreResponse, SseResponse, CallContext } from "../call.js";
-import type { CallSpan } from "../telemetry-hooks.js";
+import type { CoreRequest, CoreResponse, SseResponse, CallContext, CallRecorder } from "../call.js";
 import { checkRequestEnvelope, failure, jsonRpcError, JSON_RPC_ERROR, numericIdSources, parseJsonSafe, stringifyResponse, stringifySuccessText, success, successTextHead, type JsonRpcId, type JsonRpcResponse } from "../wire/jsonrpc.js";
 import { isObject } from "../json.js";
 import { afterFirstEvent } from "../wire/sse.js";
@@ -38,7 +37,7 @@ export class JsonRpcBinding {
   }
 
   /** Answers one HTTP request to the JSON-RPC path; `span`: the call's, when the server is observed. */
-  async handle(request: CoreRequest, span?: CallSpan): Promise<CoreResponse> {
+  async handle(request: CoreRequest, span?: CallRecorder): Promise<CoreResponse> {
     if (request.method !== "POST") return httpError(405, "A2A JSON-RPC requests are POSTed", { allow: "POST" });
     let principal: unknown;
     try {

@@ -37,8 +37,9 @@ import { PushConfigs, type PushPayloadHook } from "./push-configs.js";
 import { turnPublisher, type PublisherDeps, type TurnPublisher } from "./publisher.js";
 import { retryUnavailable, sleep } from "./retry.js";
 import { SubscriptionCounter, TaskStreams, TURN_MARK, TURN_TRACE } from "./task-streams.js";
-import type { CallSpan, ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
+import type { ServerTelemetry, TelemetrySpan } from "../telemetry-hooks.js";
 import { backgroundWorkDone, drainExecutions, shuttingDownError, type DrainOutcome } from "./drain.js";
+import type { CallRecorder } from "../call.js";
 
 export interface TaskRuntimeOptions {
   shapes: ProtocolShapes;
@@ -238,7 +239,7 @@ export class TaskRuntime {
   // ------------------------------------------------------------------------------------------------
   // Send, stream, resubscribe, cancel
 
-  async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = [], span?: CallSpan): Promise<unknown> {
+  async send(method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = [], span?: CallRecorder): Promise<unknown> {
     if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
     const execution = await this.startExecution({ method, request, principal, streaming: false, extensions, beforeRun: undefined, span });
@@ -261,7 +262,7 @@ export class TaskRuntime {
    * result and tagged with its log sequence), ending on the final one. The subscription to the task's
    * log starts at the turn's first event, so that no event is missed whichever instance commits it.
    */
-  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = [], span?: CallSpan): Promise<AsyncIterable<unknown>> {
+  async stream(role: MethodRole, method: string, params: JsonObject, principal: unknown, extensions: readonly string[] = [], span?: CallRecorder): Promise<AsyncIterable<unknown>> {
     if (this.drainStart.signal.aborted) throw shuttingDownError();
     const request = this.shapes.sendParams(params);
     let channel: EventChannel<unknown> | undefined;

@@ -4,9 +4,8 @@
  * Fastify, Hono): a request is `{ method, path, query, headers, body }`, a response is JSON, nothing, or
  * a stream of Server-Sent Events the adapter opens on its socket.
  */
-import type { CallContext, CoreRequest, CoreResponse, SseResponse } from "../call.js";
+import type { CallContext, CoreRequest, CoreResponse, SseResponse, CallRecorder } from "../call.js";
 import { eventIdOf } from "../event-ids.js";
-import type { CallSpan } from "../telemetry-hooks.js";
 import { formatSseComment, formatSseEvent, hasBufferedEvents } from "../wire/sse.js";
 
 export const JSON_HEADERS: Readonly<Record<string, string>> = { "content-type": "application/json" };
@@ -68,7 +67,7 @@ let neverAborted: AbortSignal | undefined;
  * The call context of an HTTP request for a binding: its headers, the request itself, and a signal that
  * aborts when the client goes away (read lazily: an adapter makes it only when something asks).
  */
-export function httpCallContext(request: CoreRequest, binding: string, authenticated?: { principal: unknown }, span?: CallSpan): CallContext {
+export function httpCallContext(request: CoreRequest, binding: string, authenticated?: { principal: unknown }, span?: CallRecorder): CallContext {
   return new HttpCallContext(request, binding, authenticated, span);
 }
 
@@ -90,9 +89,9 @@ class HttpCallContext implements CallContext {
   /** Absent (not undefined) when the binding has not authenticated the caller. */
   declare readonly authenticated?: { readonly principal: unknown };
   /** Absent (not undefined) when the server is not observed. */
-  declare readonly span?: CallSpan;
+  declare readonly span?: CallRecorder;
 
-  constructor(request: CoreRequest, binding: string, authenticated: { principal: unknown } | undefined, span: CallSpan | undefined) {
+  constructor(request: CoreRequest, binding: string, authenticated: { principal: unknown } | undefined, span: CallRecorder | undefined) {
     this.headers = request.headers;
     Object.defineProperty(this, "signal", { get: httpCallSignal, enumerable: true, configurable: true });
     this.binding = binding;

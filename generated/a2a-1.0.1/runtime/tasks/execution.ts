@@ -9,9 +9,9 @@ import { isObject, type JsonObject } from "../json.js";
 import type { ProtocolShapes, SendRequestParts } from "../protocol-shapes.js";
 import { storableJson } from "../stores/task-json.js";
 import type { TaskEventInput } from "../stores/contract.js";
-import type { CallSpan } from "../telemetry-hooks.js";
 import type { RequestContext } from "./executor.js";
 import type { ArtifactEventTexts } from "./task-texts.js";
+import type { CallRecorder } from "../call.js";
 
 /** Executions: one run of the executor for one turn of a task, on this instance. */
 export interface Execution {
@@ -317,5 +317,5 @@ export interface Turn {
   /** Sees the execution and the log sequence its events follow, before the executor runs (streams subscribe there). */
   readonly beforeRun: ((execution: Execution, after: number) => void) | undefined;
   /** The span of the call that asked, when the server is observed: told the task. */
-  readonly span: CallSpan | undefined;
+  readonly span: CallRecorder | undefined;
 }
