@@ -13,9 +13,10 @@ import { join } from "node:path";
 import { context, propagation, ROOT_CONTEXT, trace, type Context } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
-import { MeterProvider, MetricReader, type MetricData } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult } from "../../../src/generate.js";
+import { collected, ManualReader } from "../../support/metric-reading.js";
 import { ROOT } from "../../support/project.js";
 
 // Inside the repository so that the output resolves @opentelemetry/api.
@@ -29,16 +30,6 @@ interface Core {
 }
 let createA2AServer: (options: Json) => Core;
 let sendParams: (text: string) => Json;
-
-/** A metric reader the test collects from when it wants. */
-class ManualReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 beforeAll(async () => {
   context.setGlobalContextManager(new AsyncLocalStorageContextManager().enable());
@@ -202,8 +193,3 @@ describe("telemetry on with no SDK (no tracer or meter provider)", () => {
     }
   });
 });
-
-async function collected(reader: MetricReader): Promise<MetricData[]> {
-  const { resourceMetrics } = await reader.collect();
-  return resourceMetrics.scopeMetrics.filter((s) => s.scope.name === "a2a-codegen").flatMap((s) => s.metrics);
-}

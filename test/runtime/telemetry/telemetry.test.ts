@@ -14,10 +14,11 @@ import { context, propagation } from "@opentelemetry/api";
 import { AsyncLocalStorageContextManager } from "@opentelemetry/context-async-hooks";
 import { W3CTraceContextPropagator } from "@opentelemetry/core";
 import { OTLPTraceExporter } from "@opentelemetry/exporter-trace-otlp-http";
-import { MeterProvider, MetricReader, type MetricData } from "@opentelemetry/sdk-metrics";
+import { MeterProvider } from "@opentelemetry/sdk-metrics";
 import { BasicTracerProvider, InMemorySpanExporter, SimpleSpanProcessor, type ReadableSpan } from "@opentelemetry/sdk-trace-base";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { generate, writeResult, type GenerateResult } from "../../../src/generate.js";
+import { collected, ManualReader } from "../../support/metric-reading.js";
 import { ROOT } from "../../support/project.js";
 import { enginesUnderTest, freshNamespace } from "../../support/stores/engines-under-test.js";
 import type { A2AStore } from "../../../src/runtime/stores/contract.js";
@@ -25,16 +26,6 @@ import type { A2AStore } from "../../../src/runtime/stores/contract.js";
 // Inside the repository so that the output resolves @opentelemetry/api, @grpc/grpc-js and protobufjs.
 const OUT = join(ROOT, "node_modules", ".cache", "a2a-codegen-telemetry", "a2a-1.0.1");
 const tsc = join(ROOT, "node_modules", ".bin", "tsc");
-
-/** A metric reader the test collects from when it wants. */
-class ManualReader extends MetricReader {
-  protected override onForceFlush(): Promise<void> {
-    return Promise.resolve();
-  }
-  protected override onShutdown(): Promise<void> {
-    return Promise.resolve();
-  }
-}
 
 let traced: GenerateResult;
 let plain: GenerateResult;
@@ -519,7 +510,7 @@ function key(name: string, attributes: Json): string {
 /** Every sum and histogram count by name and attribute set (histogram counts as `<name>#count`). */
 async function sums(): Promise<Map<string, number>> {
   const out = new Map<string, number>();
-  for (const metric of await collected()) {
+  for (const metric of await collected(reader)) {
     for (const point of metric.dataPoints) {
       const value = point.value as number | { count: number };
       const name = typeof value === "number" ? metric.descriptor.name : `${metric.descriptor.name}#count`;
@@ -530,10 +521,5 @@ async function sums(): Promise<Map<string, number>> {
 }
 
 async function unitsOf(): Promise<Map<string, string>> {
-  return new Map((await collected()).map((metric) => [metric.descriptor.name, metric.descriptor.unit]));
-}
-
-async function collected(): Promise<MetricData[]> {
-  const { resourceMetrics } = await reader.collect();
-  return resourceMetrics.scopeMetrics.filter((s) => s.scope.name === "a2a-codegen").flatMap((s) => s.metrics);
+  return new Map((await collected(reader)).map((metric) => [metric.descriptor.name, metric.descriptor.unit]));
 }
