@@ -134,7 +134,7 @@ export type A2AMethodHandlers = { [M in CustomMethodName]?: MethodHandler<Params
 
 export interface A2AServerOptions extends Omit<
   ServerOptions,
-  "card" | "executor" | "extendedCard" | "methods"
+  "card" | "executor" | "extendedCard" | "methods" | "telemetry"
 > {
   /** The public agent card, served at /.well-known/agent-card.json. Validated when the server is created. */
   card: Models.AgentCard;
@@ -143,6 +143,12 @@ export interface A2AServerOptions extends Omit<
   extendedCard?: Models.AgentCard;
   /** Handlers of the methods the runtime does not know, by method name. */
   methods?: A2AMethodHandlers;
+  /**
+   * Generated without --telemetry: this server records no OpenTelemetry traces or metrics, and `false` (off)
+   * is all it takes, so that code written for both kinds of output compiles. Generate with --telemetry
+   * (`"telemetry": true` in the config) to record them.
+   */
+  telemetry?: false;
 }
 
 /** Creates the framework-free server core; throws a TypeError naming the field when the card is invalid. */
@@ -153,6 +159,13 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (options.extendedCard !== undefined && !validators.AgentCard(options.extendedCard)) {
     throw new TypeError(`invalid extended agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
+  // There is nothing to turn on. Another value (from plain JavaScript, or a cast) is refused now, not at the first call.
+  const { telemetry: observe, ...served } = options;
+  if (observe !== undefined && observe !== false) {
+    throw new TypeError(
+      'telemetry: this server was generated without --telemetry; generate it with --telemetry ("telemetry": true in the config) to record OpenTelemetry traces and metrics',
+    );
+  }
   const binding = {
     profile: A2A_PROFILE,
     methods: A2A_METHODS,
@@ -161,5 +174,5 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
     errorStatus: A2A_ERROR_STATUS,
     inputFields: A2A_INPUT_FIELDS,
   };
-  return new A2AServerCore(binding, options);
+  return new A2AServerCore(binding, served);
 }
