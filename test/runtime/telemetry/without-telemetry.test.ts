@@ -5,7 +5,7 @@
  * can a cast. It once reached the runtime's internal hooks, and every call then answered "Internal error".
  */
 import { describe, expect, it } from "vitest";
-import { inProcessContext, modules, testCard, testExecutor } from "../../support/servers.js";
+import { modules, testCard, testExecutor } from "../../support/servers.js";
 
 for (const version of ["1.0.1", "0.3.0"] as const) {
   describe(`${version}, generated without --telemetry: the telemetry option`, () => {
@@ -27,7 +27,7 @@ for (const version of ["1.0.1", "0.3.0"] as const) {
         const core = m.core.createA2AServer({ card: card as never, executor: testExecutor() as never, rpcPath: "/a2a", ...options });
         const method = version === "1.0.1" ? "SendMessage" : "message/send";
         const body = JSON.stringify({ jsonrpc: "2.0", id: 1, method, params: m.client.A2AClient.sendParams("hello") });
-        const answer = await core.handle({ method: "POST", path: "/a2a", query: new URLSearchParams(), headers: { ...inProcessContext().headers, "content-type": "application/json" }, body });
+        const answer = await core.handle({ method: "POST", path: "/a2a", query: new URLSearchParams(), headers: { "content-type": "application/json", ...(version === "1.0.1" ? { "a2a-version": "1.0" } : {}) }, body });
         expect(answer.status).toBe(200);
         expect(answer.kind === "json" ? JSON.parse(answer.body) : undefined).toMatchObject({ jsonrpc: "2.0", id: 1, result: {} });
         await core.close();
