@@ -58,7 +58,10 @@ describe("generate --compat", () => {
     // core.ts builds the compat layer from the compat folder; without --compat it imports nothing of it.
     expect(withCompat["server/core.ts"]).toContain('from "../compat/a2a-0.3.0/mapping.js"');
     expect(withCompat["server/core.ts"]).toContain("serveCompat(");
-    expect(plain["server/core.ts"]).not.toContain("compat");
+    // (It names the option only: `compat` is typed `false` there and any other value is refused.)
+    expect(plain["server/core.ts"]).not.toMatch(/from "[^"]*compat[^"]*"/);
+    expect(plain["server/core.ts"]).not.toContain("serveCompat");
+    expect(plain["server/core.ts"]).toContain("compat?: false;");
     // Without --compat the interpreter is not copied: the default output is what it was.
     expect(Object.keys(plain).some((f) => f.includes("compat"))).toBe(false);
   });

@@ -125,11 +125,17 @@ export type A2AMethodHandlers = { [M in CustomMethodName]?: MethodHandler<Params
 
 export interface A2AServerOptions extends Omit<
   ServerOptions,
-  "card" | "executor" | "extendedCard" | "methods" | "telemetry"
+  "card" | "executor" | "extendedCard" | "methods" | "compat" | "telemetry"
 > {
   /** The public agent card, served at /.well-known/agent.json. Validated when the server is created. */
   card: Models.AgentCard;
   executor: AgentExecutor;
+  /**
+   * Generated without --compat: this server serves its own version's clients only, and `false` (off) is all
+   * it takes, so that code written for both kinds of output compiles. Generate with --compat <version>
+   * (`"compat"` in the config) to serve an older version's clients too.
+   */
+  compat?: false;
   /** Handlers of the methods the runtime does not know, by method name. */
   methods?: A2AMethodHandlers;
   /**
@@ -153,5 +159,12 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
     );
   }
   const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
-  return new A2AServerCore(binding, served);
+  // There is no second version to serve. Another value (from plain JavaScript, or a cast) is refused now.
+  const { compat: asked, ...rest } = served;
+  if (asked !== undefined && asked !== false) {
+    throw new TypeError(
+      'compat: this server was generated without --compat; generate it with --compat <version> ("compat" in the config) to serve the clients of an older version too',
+    );
+  }
+  return new A2AServerCore(binding, rest);
 }
