@@ -162,6 +162,16 @@ declare const engine: Omit<A2AStore, "tasks">;
 const typedStore: A2AStore = { ...engine, tasks: new MapTaskStore() };
 createA2AServer({ card, executor: storeExecutor, store: typedStore });
 createA2AServer({ card, executor: storeExecutor, store: new InMemoryStore() });
+
+// Generated without --telemetry and --compat: both options take `false` only, and the task runtime is the
+// server's own (test/runtime/server/options-not-generated.test.ts refuses other values at run time).
+createA2AServer({ card, executor: storeExecutor, telemetry: false, compat: false });
+// @ts-expect-error without --telemetry there is no telemetry to set up
+createA2AServer({ card, executor: storeExecutor, telemetry: {} });
+// @ts-expect-error without --compat there is no second version to serve
+createA2AServer({ card, executor: storeExecutor, compat: {} });
+// @ts-expect-error the task runtime is a hook of the compat layer, not an option for an agent
+createA2AServer({ card, executor: storeExecutor, runtime: undefined as never });
 const legacy: TaskStore = {
   async get() {
     return undefined;

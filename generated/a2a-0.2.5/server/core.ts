@@ -123,9 +123,14 @@ export type A2AMethodHandlers = { [M in CustomMethodName]?: MethodHandler<Params
   readonly [method: string]: MethodHandler | undefined;
 };
 
+/**
+ * The runtime's server options, typed with this version's models. Left out: `runtime`, a hook of the compat
+ * layer (its second version runs on the first's task runtime), not an option for an agent; and the options
+ * typed again below.
+ */
 export interface A2AServerOptions extends Omit<
   ServerOptions,
-  "card" | "executor" | "extendedCard" | "methods" | "compat" | "telemetry"
+  "card" | "executor" | "extendedCard" | "methods" | "compat" | "telemetry" | "runtime"
 > {
   /** The public agent card, served at /.well-known/agent.json. Validated when the server is created. */
   card: Models.AgentCard;
