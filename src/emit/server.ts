@@ -48,6 +48,8 @@ export function emitServer(
     /** One error class per error of the version's table, for the executor to raise (A2ATaskNotFoundError → -32001), named as the client's. */
     errors: errorClasses(ir),
     telemetry,
+    /** Whether an option of a feature not generated (telemetry, compat) is there to refuse (runtime/http/server.ts `withoutUngenerated`). */
+    refusesUngenerated: !telemetry || compat === undefined,
   };
   const out: Record<string, string> = { "server/core.ts": templates.render("server/core.ts.hbs", view) };
   for (const name of FRAMEWORKS.filter((f) => frameworks.includes(f))) out[`server/${name}.ts`] = templates.render(`server/${name}.ts.hbs`, view);

@@ -29,6 +29,7 @@ import {
   type MethodHandler,
   type RequestContext as RuntimeRequestContext,
   type ServerOptions,
+  withoutUngenerated,
 } from "../runtime/http/server.js";
 
 export { A2AServerCore, A2AServerError };
@@ -135,19 +136,11 @@ export interface A2AServerOptions extends Omit<
   /** The public agent card, served at /.well-known/agent.json. Validated when the server is created. */
   card: Models.AgentCard;
   executor: AgentExecutor;
-  /**
-   * Generated without --compat: this server serves its own version's clients only, and `false` (off) is all
-   * it takes, so that code written for both kinds of output compiles. Generate with --compat <version>
-   * (`"compat"` in the config) to serve an older version's clients too.
-   */
+  /** Generated without --compat (which serves an older version's clients too): `false` only, as code for both kinds of output passes. */
   compat?: false;
   /** Handlers of the methods the runtime does not know, by method name. */
   methods?: A2AMethodHandlers;
-  /**
-   * Generated without --telemetry: this server records no OpenTelemetry traces or metrics, and `false` (off)
-   * is all it takes, so that code written for both kinds of output compiles. Generate with --telemetry
-   * (`"telemetry": true` in the config) to record them.
-   */
+  /** Generated without --telemetry (OpenTelemetry traces and metrics): `false` only, as code for both kinds of output passes. */
   telemetry?: false;
 }
 
@@ -156,20 +149,20 @@ export function createA2AServer(options: A2AServerOptions): A2AServerCore {
   if (!validators.AgentCard(options.card)) {
     throw new TypeError(`invalid agent card:\n${formatIssues(validators.AgentCard.errors ?? [])}`);
   }
-  // There is nothing to turn on. Another value (from plain JavaScript, or a cast) is refused now, not at the first call.
-  const { telemetry: observe, ...served } = options;
-  if (observe !== undefined && observe !== false) {
-    throw new TypeError(
-      'telemetry: this server was generated without --telemetry; generate it with --telemetry ("telemetry": true in the config) to record OpenTelemetry traces and metrics',
-    );
-  }
+  // There is nothing to turn on: another value (from plain JavaScript, or a cast) is refused now, not at the first call.
+  const served = withoutUngenerated(
+    options,
+    "telemetry",
+    '--telemetry ("telemetry": true in the config) to record OpenTelemetry traces and metrics',
+  );
   const binding = { profile: A2A_PROFILE, methods: A2A_METHODS, validators };
-  // There is no second version to serve. Another value (from plain JavaScript, or a cast) is refused now.
-  const { compat: asked, ...rest } = served;
-  if (asked !== undefined && asked !== false) {
-    throw new TypeError(
-      'compat: this server was generated without --compat; generate it with --compat <version> ("compat" in the config) to serve the clients of an older version too',
-    );
-  }
-  return new A2AServerCore(binding, rest);
+  // There is no second version to serve: another value is refused now.
+  return new A2AServerCore(
+    binding,
+    withoutUngenerated(
+      served,
+      "compat",
+      '--compat <version> ("compat" in the config) to serve the clients of an older version too',
+    ),
+  );
 }

@@ -422,6 +422,18 @@ export class A2AServerCore {
 }
 
 /**
+ * The options without `option`, that of a feature the output was generated without (generated core.ts:
+ * `telemetry` without --telemetry, `compat` without --compat). It takes `false` (off) or nothing; any other
+ * value (plain JavaScript, a cast) would reach the runtime's internal hook of that name, so it is a
+ * TypeError now, naming the flag (`generateWith`: the flag, and what it would do).
+ */
+export function withoutUngenerated<T extends object, K extends string & keyof T>(options: T, option: K, generateWith: string): Omit<T, K> {
+  const { [option]: value, ...rest } = options;
+  if (value !== undefined && value !== false) throw new TypeError(`${option}: this server was generated without --${option}; generate it with ${generateWith}`);
+  return rest;
+}
+
+/**
  * A card that declares an extended card (1.0 `capabilities.extendedAgentCard`, 0.3
  * `supportsAuthenticatedExtendedCard`) must have callers authenticated: specification-1.0.1.md §13.3
  * ("MUST require authentication" for GetExtendedAgentCard) and 0.3's "authenticated" extended card. Without
